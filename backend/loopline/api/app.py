@@ -1,0 +1,44 @@
+"""The FastAPI application: the JSON API under /api and the built editor at /."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, HTTPException
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from loopline.api import health
+from loopline.api.errors import install_error_handlers
+from loopline.settings import get_settings
+
+API_DESCRIPTION = """Loopline plans datacenter networks: halls, rows and racks; the wiring between
+servers, ToRs and the fabric; routed cable lengths, media and bills of materials; and
+simulations of how a design performs. Lengths are metres, speeds Gb/s."""
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(title="Loopline API", version="0.1.0", description=API_DESCRIPTION)
+    install_error_handlers(app)
+    app.include_router(health.router)
+    _mount_ui(app, get_settings().frontend_dist)
+    return app
+
+
+def _mount_ui(app: FastAPI, dist: Path) -> None:
+    """Serve the built editor; unknown non-API paths fall back to index.html (client routing)."""
+    index = dist / "index.html"
+    if (dist / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    def _spa(path: str) -> FileResponse:
+        if path.startswith("api/") or not index.is_file():
+            raise HTTPException(status_code=404, detail="Not Found")
+        candidate = (dist / path).resolve()
+        if path and candidate.is_file() and dist.resolve() in candidate.parents:
+            return FileResponse(candidate)
+        return FileResponse(index)
+
+
+app = create_app()

@@ -1,0 +1,37 @@
+"""The Celery client the API uses to hand work to workers, by task name.
+
+The worker package (`loopline_worker`) builds its app with the same `make_celery()` and
+registers the tasks; the API never imports worker code.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from celery import Celery
+
+from loopline.settings import get_settings
+
+PING_TASK = "loopline.ping"
+SIMULATE_TASK = "loopline.simulate"
+
+
+def make_celery() -> Celery:
+    settings = get_settings()
+    app = Celery("loopline", broker=settings.broker_url, backend=settings.result_backend)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        broker_connection_retry_on_startup=True,
+        result_expires=3600,
+    )
+    return app
+
+
+@lru_cache
+def get_celery() -> Celery:
+    return make_celery()

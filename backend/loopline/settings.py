@@ -1,0 +1,42 @@
+"""One settings object, read from `LOOPLINE_*` environment variables (see .env.example)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+_DEV_SECRET = "dev-only-secret-change-me"  # noqa: S105 - refused outside local/test
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LOOPLINE_", env_file=None, extra="ignore")
+
+    env: str = "local"
+    """`local`, `test` or `production`; outside local/test a real secret is required."""
+    database_url: str = "postgresql+psycopg://loopline@127.0.0.1:54329/loopline"
+    broker_url: str = "redis://127.0.0.1:63799/0"
+    result_backend: str = "redis://127.0.0.1:63799/1"
+    secret_key: str = _DEV_SECRET
+    engine_binary: Path = REPO_ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
+    frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
+    session_cookie_secure: bool = False
+    session_ttl_hours: int = 24 * 7
+    engine_time_limit_s: int = 600
+    engine_memory_limit_mb: int = 4096
+    health_worker_timeout_s: float = 5.0
+
+    @model_validator(mode="after")
+    def _refuse_default_secret(self) -> Settings:
+        if self.env not in ("local", "test") and self.secret_key == _DEV_SECRET:
+            raise ValueError("LOOPLINE_SECRET_KEY must be set outside local and test environments")
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

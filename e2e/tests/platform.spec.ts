@@ -1,0 +1,21 @@
+import { expect, test } from "@playwright/test";
+import { ARTIFACTS, nonBackgroundShare } from "./helpers";
+
+test("the app opens and Three.js draws the hall floor", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.locator(".brand")).toHaveText("Loopline");
+  const canvas = page.locator("canvas").first();
+  await expect(canvas).toBeVisible();
+  // The floor covers a large part of the view; a blank canvas would be all background.
+  await expect.poll(() => nonBackgroundShare(page), { timeout: 15_000 }).toBeGreaterThan(0.2);
+  await page.screenshot({ path: `${ARTIFACTS}/platform-hall-floor.png` });
+});
+
+test("the health endpoint reports every part healthy", async ({ request }) => {
+  const response = await request.get("/api/health");
+  expect(response.status()).toBe(200);
+  const body = await response.json();
+  expect(body.status).toBe("ok");
+  expect(Object.keys(body.parts).sort()).toEqual(["broker", "database", "engine", "worker"]);
+  expect(body.parts.engine.detail).toMatch(/^loopline-sim \d+\.\d+\.\d+/);
+});

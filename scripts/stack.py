@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""Local stack supervisor: PostgreSQL and Redis under .run/, then the API and a Celery worker.
+
+    stack.py services      start (or reuse) PostgreSQL + Redis; print their URLs as JSON
+    stack.py run           services + migrate + seed + API + worker; Ctrl-C stops what it started
+    stack.py stop          stop every process recorded under .run/
+
+Standard library only, so it runs before anything else is installed. Ports: the preferred ones
+unless taken by a process that is not ours, in which case a free one is picked and announced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = ROOT / ".run"
+VENV_BIN = ROOT / ".venv" / "bin"
+PREFERRED = {"postgres": 54329, "redis": 63799, "api": 8765}
+DB_USER = "loopline"
+DB_NAME = "loopline"
+
+
+def say(msg: str) -> None:
+    print(f"[loopline] {msg}", flush=True)
+
+
+# ---------------------------------------------------------------- ports and pids
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def choose_port(name: str) -> int:
+    preferred = int(os.environ.get(f"LOOPLINE_{name.upper()}_PORT", PREFERRED[name]))
+    if port_is_free(preferred):
+        return preferred
+    port = free_port()
+    say(f"port {preferred} for {name} is taken by another program; using {port} instead")
+    return port
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def read_state() -> dict[str, int]:
+    path = RUN / "ports.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def write_state(state: dict[str, int]) -> None:
+    RUN.mkdir(exist_ok=True)
+    (RUN / "ports.json").write_text(json.dumps(state, indent=2))
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+def pg_bin(tool: str) -> str:
+    for candidate in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{tool}"), reverse=True):
+        return str(candidate)
+    found = shutil.which(tool)
+    if not found:
+        sys.exit(f"error: PostgreSQL's {tool} not found; run `make install`")
+    return found
+
+
+def as_pg_owner(cmd: list[str]) -> list[str]:
+    """initdb and postgres refuse to run as root: run them as the `postgres` system user."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return cmd
+
+
+def pg_running(datadir: Path) -> int | None:
+    pidfile = datadir / "postmaster.pid"
+    if not pidfile.exists():
+        return None
+    try:
+        lines = pidfile.read_text().splitlines()
+        pid, port = int(lines[0]), int(lines[3])
+    except (OSError, ValueError, IndexError):
+        return None
+    return port if pid_alive(pid) else None
+
+
+def start_postgres() -> int:
+    datadir = RUN / "pg"
+    sockdir = RUN / "pgsock"
+    port = pg_running(datadir)
+    if port:
+        say(f"PostgreSQL already running on 127.0.0.1:{port} (reusing)")
+        return port
+    RUN.mkdir(exist_ok=True)
+    owner = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+    if not (datadir / "PG_VERSION").exists():
+        datadir.mkdir(parents=True, exist_ok=True)
+        if owner:
+            os.chown(datadir, owner.pw_uid, owner.pw_gid)
+        say("initialising a PostgreSQL cluster under .run/pg")
+        subprocess.run(
+            as_pg_owner([pg_bin("initdb"), "-D", str(datadir), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    sockdir.mkdir(exist_ok=True)
+    if owner:
+        os.chown(sockdir, owner.pw_uid, owner.pw_gid)
+    port = choose_port("postgres")
+    opts = f"-p {port} -k {sockdir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    subprocess.run(
+        as_pg_owner(
+            [pg_bin("pg_ctl"), "-D", str(datadir), "-o", opts, "-l", str(datadir / "server.log"), "-w", "start"]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    say(f"PostgreSQL started on 127.0.0.1:{port}")
+    ensure_database(port, DB_NAME)
+    return port
+
+
+def psql(port: int, sql: str, db: str = "postgres") -> str:
+    out = subprocess.run(
+        [pg_bin("psql"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-d", db, "-tAc", sql],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.strip()
+
+
+def ensure_database(port: int, name: str) -> None:
+    if not psql(port, f"SELECT 1 FROM pg_roles WHERE rolname = '{DB_USER}'"):
+        psql(port, f"CREATE ROLE {DB_USER} LOGIN CREATEDB")
+    if not psql(port, f"SELECT 1 FROM pg_database WHERE datname = '{name}'"):
+        psql(port, f"CREATE DATABASE {name} OWNER {DB_USER}")
+
+
+def stop_postgres() -> None:
+    datadir = RUN / "pg"
+    if pg_running(datadir):
+        subprocess.run(
+            as_pg_owner([pg_bin("pg_ctl"), "-D", str(datadir), "-m", "fast", "-w", "stop"]),
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
+        say("PostgreSQL stopped")
+
+
+# ---------------------------------------------------------------- Redis
+
+
+def start_redis() -> int:
+    pidfile = RUN / "redis.pid"
+    state = read_state()
+    if pidfile.exists() and pid_alive(int(pidfile.read_text().strip() or 0)) and "redis" in state:
+        say(f"Redis already running on 127.0.0.1:{state['redis']} (reusing)")
+        return state["redis"]
+    redis_dir = RUN / "redis"
+    redis_dir.mkdir(parents=True, exist_ok=True)
+    port = choose_port("redis")
+    server = shutil.which("redis-server") or sys.exit("error: redis-server not found; run `make install`")
+    subprocess.run(
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(redis_dir),
+            "--daemonize",
+            "yes",
+            "--pidfile",
+            str(pidfile),
+            "--logfile",
+            str(redis_dir / "redis.log"),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        check=True,
+    )
+    for _ in range(100):
+        if not port_is_free(port) and pidfile.exists():
+            break
+        time.sleep(0.05)
+    say(f"Redis started on 127.0.0.1:{port}")
+    return port
+
+
+def stop_redis() -> None:
+    pidfile = RUN / "redis.pid"
+    if pidfile.exists():
+        pid = int(pidfile.read_text().strip() or 0)
+        if pid and pid_alive(pid):
+            os.kill(pid, signal.SIGTERM)
+            for _ in range(100):
+                if not pid_alive(pid):
+                    break
+                time.sleep(0.05)
+            say("Redis stopped")
+        pidfile.unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------- services
+
+
+def services() -> dict[str, int]:
+    state = read_state()
+    state["postgres"] = start_postgres()
+    write_state(state)
+    state["redis"] = start_redis()
+    write_state(state)
+    return state
+
+
+def service_env(state: dict[str, int], db: str = DB_NAME, redis_db: int = 0) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        LOOPLINE_DATABASE_URL=f"postgresql+psycopg://{DB_USER}@127.0.0.1:{state['postgres']}/{db}",
+        LOOPLINE_BROKER_URL=f"redis://127.0.0.1:{state['redis']}/{redis_db}",
+        LOOPLINE_RESULT_BACKEND=f"redis://127.0.0.1:{state['redis']}/{redis_db + 1}",
+    )
+    return env
+
+
+def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.Popen[bytes]]:
+    """API (uvicorn) and one Celery worker, each in its own process group."""
+    logs = RUN / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    api = subprocess.Popen(
+        [str(VENV_BIN / "uvicorn"), "loopline.api.app:app", "--host", "127.0.0.1", "--port", str(api_port)],
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    worker = subprocess.Popen(
+        [
+            str(VENV_BIN / "celery"),
+            "-A",
+            "loopline_worker.app",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--logfile",
+            str(logs / "worker.log"),
+        ],
+        env=env,
+        cwd=ROOT / "worker",
+        start_new_session=True,
+    )
+    return [api, worker]
+
+
+def stop_processes(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    deadline = time.time() + 10
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.1, deadline - time.time()))
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def wait_http(url: str, timeout_s: float = 30.0) -> bool:
+    import urllib.error
+    import urllib.request
+
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as resp:
+                return bool(resp.status < 500)
+        except urllib.error.HTTPError as err:
+            return err.code < 500
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def run() -> int:
+    state = services()
+    env = service_env(state)
+    say("applying migrations")
+    subprocess.run([str(VENV_BIN / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
+    say("seeding the demo project")
+    subprocess.run([str(VENV_BIN / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True)
+    api_port = choose_port("api")
+    state["api"] = api_port
+    write_state(state)
+    procs = start_app_processes(env, api_port)
+    (RUN / "app.pids").write_text("\n".join(str(p.pid) for p in procs))
+    stopping = False
+
+    def _stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        url = f"http://127.0.0.1:{api_port}"
+        if wait_http(f"{url}/api/health", timeout_s=60):
+            say(f"Loopline is running at {url}/")
+            say("log in as demo@loopline.local with password 'loopline-demo' (see README)")
+            say(f"health: {url}/api/health   API docs: {url}/docs   stop: Ctrl-C or `make stop`")
+        else:
+            say("the API did not come up; see the output above")
+            stopping = True
+        while not stopping and all(p.poll() is None for p in procs):
+            time.sleep(0.3)
+        if not stopping:
+            say("a process exited unexpectedly; stopping the rest")
+    finally:
+        say("stopping")
+        stop_processes(procs)
+        (RUN / "app.pids").unlink(missing_ok=True)
+        stop_redis()
+        stop_postgres()
+    return 0
+
+
+def stop() -> int:
+    pids_file = RUN / "app.pids"
+    if pids_file.exists():
+        for line in pids_file.read_text().split():
+            pid = int(line)
+            if pid_alive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGTERM)
+        pids_file.unlink(missing_ok=True)
+    stop_redis()
+    stop_postgres()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["services", "run", "stop"])
+    args = parser.parse_args()
+    if args.command == "services":
+        print(json.dumps(services()))
+        return 0
+    if args.command == "run":
+        return run()
+    return stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Run every suite against real services and print one line: `N passed, N failed`.
+
+Suites: static checks (ruff, mypy, import-linter, clippy, rustfmt, tsc, ESLint, generated API
+types up to date), cargo test (engine), pytest (backend + worker), Vitest (frontend) and
+Playwright in Debian's Chromium (e2e, against a freshly migrated and seeded stack).
+Exits non-zero when anything failed or when a suite ran no test.
+
+    test_all.py                 everything
+    test_all.py --only pytest   one suite (names: checks, cargo, pytest, vitest, e2e)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stack
+
+ROOT = stack.ROOT
+VENV = ROOT / ".venv" / "bin"
+SUITES = ("checks", "cargo", "pytest", "vitest", "e2e")
+
+
+@dataclass
+class Outcome:
+    name: str
+    passed: int = 0
+    failed: int = 0
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.failed == 0 and self.passed > 0
+
+
+def run(cmd: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None) -> int:
+    print(f"\n$ {' '.join(cmd)}", flush=True)
+    return subprocess.run(cmd, cwd=cwd, env=env).returncode
+
+
+def junit_counts(path: Path) -> tuple[int, int]:
+    """(passed, failed) from a JUnit XML report; skipped tests count as neither."""
+    if not path.exists():
+        return 0, 0
+    root = ET.parse(path).getroot()
+    passed = failed = 0
+    for case in root.iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+        elif case.find("skipped") is None:
+            passed += 1
+    return passed, failed
+
+
+# ---------------------------------------------------------------- suites
+
+
+def suite_checks() -> Outcome:
+    """Each static check counts as one test."""
+    checks: dict[str, tuple[list[str], Path]] = {
+        "ruff": ([str(VENV / "ruff"), "check", "backend", "worker", "scripts", "migrations", "conftest.py"], ROOT),
+        "mypy": ([str(VENV / "mypy")], ROOT),
+        "import-linter": ([str(VENV / "lint-imports")], ROOT),
+        "clippy": (["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"], ROOT / "sim-engine"),
+        "rustfmt": (["cargo", "fmt", "--check"], ROOT / "sim-engine"),
+        "tsc": (["npx", "tsc", "-b"], ROOT / "frontend"),
+        "eslint": (["npx", "eslint", "."], ROOT / "frontend"),
+        "tsc-e2e": (["npx", "tsc", "-p", "."], ROOT / "e2e"),
+        "api-types-current": ([str(VENV / "python"), "scripts/gen_api_types.py", "--check"], ROOT),
+    }
+    outcome = Outcome("checks")
+    failures = []
+    for name, (cmd, cwd) in checks.items():
+        if run(cmd, cwd) == 0:
+            outcome.passed += 1
+        else:
+            outcome.failed += 1
+            failures.append(name)
+    outcome.note = f"failed: {', '.join(failures)}" if failures else ""
+    return outcome
+
+
+def suite_cargo() -> Outcome:
+    log = Path(tempfile.mkstemp(suffix=".log")[1])
+    print("\n$ cargo test --release", flush=True)
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            ["cargo", "test", "--release"],
+            cwd=ROOT / "sim-engine",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            out.write(line)
+        code = proc.wait()
+    text = log.read_text()
+    outcome = Outcome("cargo")
+    for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed", text):
+        outcome.passed += int(m.group(1))
+        outcome.failed += int(m.group(2))
+    if code != 0 and outcome.failed == 0:
+        outcome.failed, outcome.note = 1, f"cargo test exited {code}"
+    return outcome
+
+
+def suite_pytest() -> Outcome:
+    report = ROOT / ".run" / "pytest-junit.xml"
+    report.unlink(missing_ok=True)
+    code = run([str(VENV / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"])
+    passed, failed = junit_counts(report)
+    outcome = Outcome("pytest", passed, failed)
+    if code not in (0, 5) and failed == 0:
+        outcome.failed, outcome.note = 1, f"pytest exited {code}"
+    return outcome
+
+
+def suite_vitest() -> Outcome:
+    report = ROOT / ".run" / "vitest-junit.xml"
+    report.unlink(missing_ok=True)
+    code = run(
+        ["npx", "vitest", "run", "--reporter=default", "--reporter=junit", f"--outputFile.junit={report}"],
+        ROOT / "frontend",
+    )
+    passed, failed = junit_counts(report)
+    outcome = Outcome("vitest", passed, failed)
+    if code != 0 and failed == 0:
+        outcome.failed, outcome.note = 1, f"vitest exited {code}"
+    return outcome
+
+
+def suite_e2e() -> Outcome:
+    """A stack of its own: fresh database, migrated and seeded, API + worker on free ports."""
+    state = stack.services()
+    db = f"loopline_e2e_{os.getpid()}"
+    stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    stack.ensure_database(state["postgres"], db)
+    env = stack.service_env(state, db=db, redis_db=4)
+    env["LOOPLINE_ENV"] = "test"
+    subprocess.run([str(VENV / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
+    subprocess.run([str(VENV / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True)
+    port = stack.free_port()
+    procs = stack.start_app_processes(env, port)
+    report = ROOT / "e2e" / "artifacts" / "junit.xml"
+    report.unlink(missing_ok=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        if not stack.wait_http(f"{url}/api/health", timeout_s=90):
+            return Outcome("e2e", 0, 1, "the e2e stack did not come up")
+        e2e_env = dict(os.environ, LOOPLINE_E2E_URL=url)
+        code = run(["npx", "playwright", "test"], ROOT / "e2e", env=e2e_env)
+    finally:
+        stack.stop_processes(procs)
+        stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    passed, failed = junit_counts(report)
+    outcome = Outcome("e2e", passed, failed)
+    if code != 0 and failed == 0:
+        outcome.failed, outcome.note = 1, f"playwright exited {code}"
+    return outcome
+
+
+RUNNERS = {
+    "checks": suite_checks,
+    "cargo": suite_cargo,
+    "pytest": suite_pytest,
+    "vitest": suite_vitest,
+    "e2e": suite_e2e,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", choices=SUITES, action="append")
+    args = parser.parse_args()
+    names = args.only or list(SUITES)
+    started_services = not (ROOT / ".run" / "pg" / "postmaster.pid").exists()
+    stack.services()
+    outcomes: list[Outcome] = []
+    try:
+        for name in names:
+            t0 = time.monotonic()
+            outcome = RUNNERS[name]()
+            if outcome.passed + outcome.failed == 0:
+                outcome.failed, outcome.note = 1, "ran no test"
+            outcomes.append(outcome)
+            print(
+                f"\n== {name}: {outcome.passed} passed, {outcome.failed} failed "
+                f"({time.monotonic() - t0:.0f}s) {outcome.note}",
+                flush=True,
+            )
+    finally:
+        if started_services:
+            stack.stop_redis()
+            stack.stop_postgres()
+    print("\nSummary:")
+    for o in outcomes:
+        print(f"  {o.name:8s} {o.passed:5d} passed {o.failed:4d} failed  {o.note}")
+    passed = sum(o.passed for o in outcomes)
+    failed = sum(o.failed for o in outcomes)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 and all(o.ok for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

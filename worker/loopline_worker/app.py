@@ -1,0 +1,13 @@
+"""The Celery worker application: `celery -A loopline_worker.app worker`."""
+
+from __future__ import annotations
+
+from loopline.queue import PING_TASK, make_celery
+
+celery_app = make_celery()
+
+
+@celery_app.task(name=PING_TASK)
+def ping() -> str:
+    """Health round trip: proves a worker is consuming the queue."""
+    return "pong"
