@@ -1,0 +1,47 @@
+"""The wiring generator (issue 4): logical wiring, physical patterns, ports, lengths, media, labels.
+
+Entry points: `generate_plan(hall, spec)` -> `WiringPlan`; `summarize(plan)`; `diff_plans(old, new)`;
+`upgrade_plan(old_plan, hall, spec)`.
+"""
+
+from loopline.domain.wiring.diff import PlanDiff, diff_plans
+from loopline.domain.wiring.generate import generate_plan
+from loopline.domain.wiring.model import (
+    CABLE_COLUMNS,
+    Cable,
+    Device,
+    LinkClass,
+    Loop,
+    Role,
+    WiringPlan,
+)
+from loopline.domain.wiring.spec import (
+    FabricKind,
+    FabricSpec,
+    GrinScope,
+    ParallelPorts,
+    Pattern,
+    WiringSpec,
+)
+from loopline.domain.wiring.summary import PlanSummary, summarize
+
+__all__ = [
+    "CABLE_COLUMNS",
+    "Cable",
+    "Device",
+    "FabricKind",
+    "FabricSpec",
+    "GrinScope",
+    "LinkClass",
+    "Loop",
+    "ParallelPorts",
+    "Pattern",
+    "PlanDiff",
+    "PlanSummary",
+    "Role",
+    "WiringPlan",
+    "WiringSpec",
+    "diff_plans",
+    "generate_plan",
+    "summarize",
+]

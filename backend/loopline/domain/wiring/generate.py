@@ -1,0 +1,597 @@
+"""The wiring generator: layout + wiring choice -> every cable, with ports, length, medium, label.
+
+`generate_plan(hall, spec)` is the entry point. It works in three passes:
+
+1. index the layout: one `Device` per server, ToR (one per logical rack) and fabric switch, with
+   its port position (routing.py);
+2. logical wiring: group the logical racks (own rack, MC-LAG group or Subways loop mapped by the
+   physical pattern, loops.py), then connect server ports to ToR ports, GRIN server pairs and
+   ToR uplinks / agg-core links, as plain (class, A, A port, B, B port, Gb/s) tuples;
+3. materialise each connection as a `Cable`: routed length, length with slack, medium and
+   ordered length (media.py), stable ID and label (labels.py).
+
+Port numbering is a pure function of the pattern, so a regenerated plan, or an upgrade that adds
+server ports (p -> p+1), reuses the same port numbers for the same connections:
+- server NIC ports ``p1..p<p>`` go to ToRs, then ``p<p+1>..p<p+n>`` to GRIN peers, then the
+  parallel (heterogeneous) ports;
+- server port ``k`` goes to the ToR at loop offset 0 (k = 1), ``-k/2`` (k even, counter-clockwise)
+  or ``+(k-1)/2`` (k odd, clockwise): with p ports that is floor((p-1)/2) clockwise and
+  ceil((p-1)/2) counter-clockwise neighbours (DESIGN §3.1), and adding port p+1 adds one neighbour;
+- a ToR numbers its server-facing ports ``e1..`` by source class (its own servers' port 1 first,
+  then the port-2 servers of its clockwise neighbour, ...), servers bottom to top within each
+  class; its uplinks are ``e<server_ports+1>..``; aggregation/spine/core switches number their
+  downlinks in ToR order and their uplinks after their downlink ports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loopline.domain.errors import DomainError
+from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
+from loopline.domain.layout import Hall, LogicalRack, RackRole, Row
+from loopline.domain.media import MediaSelector
+from loopline.domain.routing import (
+    DEFAULT_GEOMETRY,
+    GeometryPreset,
+    device_z_mm,
+    face_xy,
+    tray_z_mm,
+)
+from loopline.domain.wiring.loops import (
+    RowRacks,
+    inter_chassis_loops,
+    mc_lag_groups,
+    paired_row_loops,
+    side_to_side_loops,
+)
+from loopline.domain.wiring.model import Cable, Device, LinkClass, Loop, Role, WiringPlan
+from loopline.domain.wiring.spec import (
+    SUBWAYS_PATTERNS,
+    FabricKind,
+    GrinScope,
+    Pattern,
+    WiringSpec,
+)
+
+PROPAGATION_NS_PER_M = 5
+
+# A pending connection: (class, device A, port A, device B, port B, Gb/s)
+_Conn = tuple[LinkClass, int, str, int, str, float]
+
+
+@dataclass(slots=True)
+class _LR:
+    name: str
+    row: int
+    lr: LogicalRack
+    first_server: int
+    servers: int
+    tor: int
+    tor2: int
+    """Parallel (heterogeneous) ToR device index, -1 when none."""
+    ports: int
+
+
+_PORTS_CACHE: dict[str, list[str]] = {"p": [], "e": []}
+
+
+def _port(prefix: str, n: int) -> str:
+    cache = _PORTS_CACHE[prefix]
+    while len(cache) <= n:
+        cache.append(f"{prefix}{len(cache)}")
+    return cache[n]
+
+
+def _seen_left_is_increasing(row: Row) -> bool:
+    """Looking at the rack fronts from the cold aisle, is 'left' the row's +direction?"""
+    fx, fy = row.facing()
+    return (fy, -fx) == row.unit
+
+
+def _type1_offset(k: int) -> int:
+    """Loop offset of the ToR that server port k (1-based) goes to."""
+    if k == 1:
+        return 0
+    return -(k // 2) if k % 2 == 0 else (k - 1) // 2
+
+
+def generate_plan(
+    hall: Hall,
+    spec: WiringSpec,
+    *,
+    geometry: GeometryPreset = DEFAULT_GEOMETRY,
+    selector: MediaSelector | None = None,
+) -> WiringPlan:
+    """Generate the full cabling plan of `hall` for `spec` (see the module docstring).
+
+    Raises `DomainError` naming the field for anything that cannot be built: loops that do not fit
+    the rows, too few ToR / NIC / fabric ports, a link no medium reaches, ...
+    """
+    _validate(spec)
+    sel = selector or MediaSelector(round_to_sold=geometry.round_to_sold)
+    devices: list[Device] = []
+    pos_rack: list[int] = []
+    lrs: list[_LR] = []
+    rows: list[RowRacks] = []
+    fabric: list[int] = []
+    warnings: list[str] = []
+    parallel = spec.parallel
+    grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
+
+    rack_key = 0
+    for row_i, row in enumerate(hall.rows):
+        increasing = _seen_left_is_increasing(row)
+        compute: list[tuple[int, list[int]]] = []
+        for rack in row.racks:
+            rack_key += 1
+            rname = rack_name(hall.name, row.name, rack.name)
+            x, y = face_xy(row, rack)
+            for fs in rack.fabric_switches:
+                devices.append(
+                    Device(
+                        name=device_name(rname, fs.u),
+                        node_id=f"{hall.name}.{fs.name}",
+                        role=Role(fs.role),
+                        rack=rname,
+                        u=fs.u,
+                        model=fs.model.name,
+                        cluster=fs.cluster,
+                        x_mm=x,
+                        y_mm=y,
+                        z_mm=device_z_mm(geometry, rack, fs.u, fs.model.height_u),
+                    )
+                )
+                pos_rack.append(rack_key)
+                fabric.append(len(devices) - 1)
+            if rack.role is not RackRole.COMPUTE or not rack.logical_racks:
+                continue
+            slots: list[int] = []
+            for j, lr in enumerate(sorted(rack.logical_racks, key=lambda v: v.base_u)):
+                lname = f"{rname}.L{j + 1}"
+                p = spec.ports if spec.ports is not None else lr.ports_used
+                need = p + grin + (parallel.ports if parallel else 0)
+                if need > lr.server_model.nic_ports:
+                    raise DomainError(
+                        "ports",
+                        f"servers of {lname} ({lr.server_model.name}) have "
+                        f"{lr.server_model.nic_ports} NIC ports; the wiring needs {need}",
+                    )
+                first = len(devices)
+                sh = lr.server_model.height_u
+                smodel = lr.server_model.name
+                for s, u in enumerate(lr.server_us()):
+                    devices.append(
+                        Device(name=device_name(rname, u), node_id=f"{lname}.S{s + 1:02d}",
+                               role=Role.SERVER, rack=rname, u=u, model=smodel, logical_rack=lname,
+                               x_mm=x, y_mm=y, z_mm=device_z_mm(geometry, rack, u, sh))
+                    )
+                    pos_rack.append(rack_key)
+                tu = lr.tor_u()
+                tz = device_z_mm(geometry, rack, tu, lr.tor_model.height_u)
+                devices.append(
+                    Device(name=device_name(rname, tu), node_id=f"{lname}.TOR1", role=Role.TOR,
+                           rack=rname, u=tu, model=lr.tor_model.name, logical_rack=lname,
+                           x_mm=x, y_mm=y, z_mm=tz)
+                )
+                pos_rack.append(rack_key)
+                tor = len(devices) - 1
+                tor2 = -1
+                if parallel is not None:
+                    devices.append(
+                        Device(name=device_name(rname, tu) + "B", node_id=f"{lname}.TOR2",
+                               role=Role.TOR, rack=rname, u=tu,
+                               model=f"{parallel.tor_server_ports}x{parallel.gbps:g}G ToR",
+                               logical_rack=lname, x_mm=x, y_mm=y, z_mm=tz)
+                    )
+                    pos_rack.append(rack_key)
+                    tor2 = len(devices) - 1
+                slots.append(len(lrs))
+                lrs.append(_LR(lname, row_i, lr, first, lr.servers, tor, tor2, p))
+            compute.append((rack.position_mm, slots))
+        compute.sort(key=lambda t: t[0])
+        phys = list(range(len(compute)))
+        racks = [s for _, s in compute]
+        if increasing:  # left (seen from the aisle) is +direction: left to right runs backwards
+            racks.reverse()
+            phys.reverse()
+        rows.append(RowRacks(row.name, racks, phys))
+
+    if not lrs:
+        raise DomainError("layout", f"hall {hall.name} has no compute racks with logical racks")
+    n_clusters = (len(hall.rows) + spec.rows_per_cluster - 1) // spec.rows_per_cluster
+
+    # --- groups of logical racks -------------------------------------------------------------
+    subways = spec.pattern in SUBWAYS_PATTERNS
+    if spec.pattern is Pattern.SIDE_TO_SIDE:
+        groups = side_to_side_loops(rows, spec.loop)
+    elif spec.pattern is Pattern.INTER_CHASSIS:
+        groups = inter_chassis_loops(rows, spec.loop)
+    elif spec.pattern is Pattern.PAIRED_ROW:
+        with_racks = [r for r in rows if r.racks]
+        if len(with_racks) % 2:
+            raise DomainError(
+                "pattern",
+                f"paired-row needs rows in facing pairs; row {with_racks[-1].name} has no partner "
+                f"({len(with_racks)} rows with compute racks)",
+            )
+        pairs: list[tuple[RowRacks, RowRacks]] = []
+        by_name = {r.name: r for r in hall.rows}
+        for a, b in zip(with_racks[::2], with_racks[1::2], strict=True):
+            fa, fb = by_name[a.name].facing(), by_name[b.name].facing()
+            if (fa[0] + fb[0], fa[1] + fb[1]) != (0, 0):
+                raise DomainError("pattern", f"rows {a.name} and {b.name} do not face each other")
+            pairs.append((a, b))
+        groups = paired_row_loops(pairs, spec.loop)
+    elif spec.pattern is Pattern.MC_LAG:
+        p0 = lrs[0].ports
+        groups = mc_lag_groups(rows, p0)
+    else:
+        groups = [[g] for g in range(len(lrs))]
+
+    # --- server -> ToR -----------------------------------------------------------------------
+    conns: list[_Conn] = []
+    loops: list[Loop] = []
+    tor_order: list[int] = []
+    for gi, group in enumerate(groups):
+        l = len(group)
+        p = lrs[group[0]].ports
+        if any(lrs[g].ports != p for g in group):
+            raise DomainError("ports", f"logical racks of loop {gi} use different numbers of ports")
+        single = spec.pattern in (Pattern.SINGLE_HOMED, Pattern.GRIN)
+        if not single and l < p:
+            raise DomainError(
+                "loop",
+                f"a loop of l={l} logical racks cannot give each server p={p} distinct ToRs "
+                f"(need l >= p)",
+            )
+        home = lrs[group[0]].row // spec.rows_per_cluster
+        entries = [(k, 0 if single else _type1_offset(k), -1) for k in range(1, p + 1)]
+        for i, g in enumerate(group):
+            t = lrs[g].tor
+            dev = devices[t]
+            if spec.subways_type == 2 and subways:
+                dev.cluster = (home + i % spec.clusters) % n_clusters
+            else:
+                dev.cluster = home
+            if subways:
+                dev.loop = len(loops)
+                dev.loop_position = i
+            tor_order.append(t)
+        _wire_group(conns, devices, lrs, group, entries, use_parallel=False, port_base=0)
+        if parallel is not None:
+            pentries = (
+                [(1, 0, 0), (1, -1, 1)] if parallel.ports == 1
+                else [(k, _type1_offset(k), -1) for k in range(1, parallel.ports + 1)]
+            )
+            if parallel.ports > 1 and l < parallel.ports:
+                raise DomainError("parallel.ports", f"loop of l={l} < {parallel.ports} parallel ports")
+            for i, g in enumerate(group):
+                dev = devices[lrs[g].tor2]
+                dev.cluster = (home + i % parallel.clusters) % n_clusters
+                if subways:
+                    dev.loop = len(loops)
+                    dev.loop_position = i
+            _wire_group(conns, devices, lrs, group, pentries, use_parallel=True,
+                        port_base=p + grin, gbps=parallel.gbps, tor_ports=parallel.tor_server_ports)
+        if subways:
+            loops.append(Loop(len(loops), tuple(lrs[g].name for g in group), spec.subways_type))
+            if spec.subways_type == 2 and l % spec.clusters:
+                warnings.append(
+                    f"loop {len(loops) - 1}: l={l} is not a multiple of c={spec.clusters}; "
+                    "ToRs at positions l-1 and 0 share a cluster"
+                )
+    for lrec in lrs:
+        for s in range(lrec.servers):
+            devices[lrec.first_server + s].cluster = devices[lrec.tor].cluster
+    if parallel is not None:
+        tor_order.extend(lrec.tor2 for lrec in lrs)
+
+    # --- GRIN --------------------------------------------------------------------------------
+    if grin:
+        _wire_grin(conns, devices, lrs, rows, spec, grin)
+
+    # --- fabric ------------------------------------------------------------------------------
+    if spec.fabric.kind is not FabricKind.NONE:
+        _wire_fabric(conns, devices, lrs, fabric, tor_order, spec, hall)
+
+    cables = _materialise(conns, devices, pos_rack, geometry, sel, hall, spec)
+    fec = sum(1 for c in cables if c.latency_ns and c.part_number.endswith("RSFEC"))
+    if fec:
+        warnings.append(f"{fec} cables are 25G DACs beyond 3 m that need RS-FEC (+250 ns each)")
+    return WiringPlan(hall.name, spec, geometry, devices, cables, loops, warnings)
+
+
+def _validate(spec: WiringSpec) -> None:
+    if spec.ports is not None and spec.ports < 1:
+        raise DomainError("ports", f"p must be >= 1, got {spec.ports}")
+    if spec.subways_type not in (1, 2):
+        raise DomainError("subways_type", f"must be 1 or 2, got {spec.subways_type}")
+    if spec.subways_type == 2 and spec.pattern not in SUBWAYS_PATTERNS:
+        raise DomainError("subways_type", f"Type 2 needs a Subways pattern, not {spec.pattern}")
+    if spec.clusters < 1:
+        raise DomainError("clusters", f"c must be >= 1, got {spec.clusters}")
+    if spec.loop is not None and spec.pattern not in SUBWAYS_PATTERNS:
+        raise DomainError("loop", f"l applies to Subways patterns, not {spec.pattern}")
+    if spec.loop is not None and spec.loop < 1:
+        raise DomainError("loop", f"l must be >= 1, got {spec.loop}")
+    if spec.pattern is Pattern.GRIN and spec.grin_degree < 1:
+        raise DomainError("grin_degree", "the grin pattern needs a degree n >= 1")
+    if spec.grin_degree and spec.pattern is not Pattern.GRIN:
+        raise DomainError("grin_degree", f"n applies to the grin pattern, not {spec.pattern}")
+    if spec.rows_per_cluster < 1:
+        raise DomainError("rows_per_cluster", "must be >= 1")
+    if spec.fabric.uplinks_per_tor < 0:
+        raise DomainError("fabric.uplinks_per_tor", "must be >= 0")
+    if spec.parallel is not None:
+        par = spec.parallel
+        if par.ports < 1 or par.gbps <= 0 or par.tor_server_ports < 1 or par.clusters < 1:
+            raise DomainError("parallel", "ports, gbps, tor_server_ports and clusters must be positive")
+
+
+def _wire_group(
+    conns: list[_Conn],
+    devices: list[Device],
+    lrs: list[_LR],
+    group: Sequence[int],
+    entries: list[tuple[int, int, int]],
+    *,
+    use_parallel: bool,
+    port_base: int,
+    gbps: float | None = None,
+    tor_ports: int | None = None,
+) -> None:
+    """Connect servers to the ToRs of one group. `entries`: (server port k, loop offset, parity
+    filter or -1), in the order the ToR numbers its ports."""
+    l = len(group)
+    append = conns.append
+    cls = LinkClass.SERVER_TOR
+    for i, g in enumerate(group):
+        target = lrs[g]
+        tor = target.tor2 if use_parallel else target.tor
+        model = target.lr.tor_model
+        capacity = tor_ports if tor_ports is not None else model.server_ports
+        n = 0
+        for k, off, parity in entries:
+            src = lrs[group[(i - off) % l]]
+            speed = gbps if gbps is not None else min(src.lr.server_model.port_gbps, model.server_port_gbps)
+            sport = _port("p", port_base + k)
+            first = src.first_server
+            for s in range(src.servers):
+                if parity >= 0 and s % 2 != parity:
+                    continue
+                n += 1
+                append((cls, first + s, sport, tor, _port("e", n), speed))
+        if n > capacity:
+            raise DomainError(
+                "ports",
+                f"ToR port exhaustion: ToR {devices[tor].name} of {target.name} needs {n} "
+                f"server-facing ports but has {capacity}",
+            )
+
+
+def _wire_grin(
+    conns: list[_Conn],
+    devices: list[Device],
+    lrs: list[_LR],
+    rows: list[RowRacks],
+    spec: WiringSpec,
+    n: int,
+) -> None:
+    """Server-to-server links of degree n: a circulant graph over the servers of each physical
+    rack (offsets ±1..±n/2, plus the diametric link when n is odd), or (next-rack) a bipartite
+    n-regular graph between the servers of racks paired left to right (s -> s+j, j = 0..n-1)."""
+    cls = LinkClass.SERVER_SERVER
+    for row in rows:
+        racks: list[list[int]] = []
+        for rack in row.racks:
+            servers: list[int] = []
+            for g in rack:
+                lrec = lrs[g]
+                servers.extend(range(lrec.first_server, lrec.first_server + lrec.servers))
+            servers.sort(key=lambda d: devices[d].u)
+            racks.append(servers)
+        base: dict[int, int] = {}
+        speed: dict[int, float] = {}
+        for rack in row.racks:
+            for g in rack:
+                lrec = lrs[g]
+                for d in range(lrec.first_server, lrec.first_server + lrec.servers):
+                    base[d] = lrec.ports
+                    speed[d] = lrec.lr.server_model.port_gbps
+        if spec.grin_scope is GrinScope.RACK:
+            for k, srv in enumerate(racks):
+                big_n = len(srv)
+                h = n // 2
+                if big_n <= n or (n % 2 and big_n % 2):
+                    raise DomainError(
+                        "grin_degree",
+                        f"rack {k + 1} of row {row.name} has {big_n} servers: too few for GRIN "
+                        f"degree {n} without two links between one pair"
+                        + (" (odd n needs an even number of servers)" if n % 2 else ""),
+                    )
+                for s in range(big_n):
+                    a = srv[s]
+                    pa = base[a]
+                    for d in range(1, h + 1):
+                        b = srv[(s + d) % big_n]
+                        conns.append((cls, a, _port("p", pa + 2 * d - 1), b,
+                                      _port("p", base[b] + 2 * d), min(speed[a], speed[b])))
+                    if n % 2 and s < big_n // 2:
+                        b = srv[s + big_n // 2]
+                        conns.append((cls, a, _port("p", pa + n), b, _port("p", base[b] + n),
+                                      min(speed[a], speed[b])))
+        else:
+            if len(racks) % 2:
+                raise DomainError(
+                    "grin_scope",
+                    f"next-rack GRIN pairs racks; row {row.name} has {len(racks)} racks (odd)",
+                )
+            for k in range(0, len(racks), 2):
+                ra, rb = racks[k], racks[k + 1]
+                if len(ra) != len(rb) or len(ra) < n:
+                    raise DomainError(
+                        "grin_degree",
+                        f"racks {k + 1} and {k + 2} of row {row.name} need equal server counts "
+                        f">= n={n} for next-rack GRIN (have {len(ra)} and {len(rb)})",
+                    )
+                big_n = len(ra)
+                for s in range(big_n):
+                    a = ra[s]
+                    for j in range(n):
+                        b = rb[(s + j) % big_n]
+                        conns.append((cls, a, _port("p", base[a] + j + 1), b,
+                                      _port("p", base[b] + j + 1), min(speed[a], speed[b])))
+
+
+def _wire_fabric(
+    conns: list[_Conn],
+    devices: list[Device],
+    lrs: list[_LR],
+    fabric: list[int],
+    tor_order: list[int],
+    spec: WiringSpec,
+    hall: Hall,
+) -> None:
+    kind = spec.fabric.kind
+    models = {f"{hall.name}.{fs.name}": fs.model for row in hall.rows for rk in row.racks
+              for fs in rk.fabric_switches}
+    tor_models = {lrec.tor: lrec.lr.tor_model for lrec in lrs}
+    aggs: dict[int, list[int]] = {}
+    spines: list[int] = []
+    cores: list[int] = []
+    for f in fabric:
+        d = devices[f]
+        if d.role is Role.AGG:
+            if d.cluster is None:
+                raise DomainError("fabric", f"aggregation switch {d.node_id} has no cluster")
+            aggs.setdefault(d.cluster, []).append(f)
+        elif d.role is Role.SPINE:
+            spines.append(f)
+        elif d.role is Role.CORE:
+            cores.append(f)
+
+    def natural(f: int) -> tuple[int, str]:
+        return (len(devices[f].node_id), devices[f].node_id)
+
+    for v in aggs.values():
+        v.sort(key=natural)
+    spines.sort(key=natural)
+    cores.sort(key=natural)
+    next_down: dict[int, int] = {}
+    uplinks = 2 if kind is FabricKind.VL2 else spec.fabric.uplinks_per_tor
+    per_cluster: dict[int | None, int] = {}
+
+    def link(cls: LinkClass, lower: int, lower_port: int, upper: int) -> None:
+        lm = models.get(devices[lower].node_id) or tor_models.get(lower)
+        um = models[devices[upper].node_id]
+        nd = next_down.get(upper, 0) + 1
+        next_down[upper] = nd
+        if nd > um.server_ports:
+            raise DomainError(
+                "fabric",
+                f"{devices[upper].node_id} ({um.name}) has {um.server_ports} downlink ports, "
+                f"too few for the links the fabric needs",
+            )
+        speed = min(lm.uplink_gbps if lm else um.server_port_gbps, um.server_port_gbps)
+        conns.append((cls, lower, _port("e", lower_port), upper, _port("e", nd), speed))
+
+    for t in tor_order:
+        d = devices[t]
+        tm = tor_models.get(t)
+        srv_ports = tm.server_ports if tm else 48
+        up_ports = tm.uplink_ports if tm else uplinks
+        if uplinks > up_ports:
+            raise DomainError(
+                "fabric.uplinks_per_tor",
+                f"ToR {d.name} has {up_ports} uplink ports; the fabric needs {uplinks}",
+            )
+        ordinal = per_cluster.get(d.cluster, 0)
+        per_cluster[d.cluster] = ordinal + 1
+        if kind is FabricKind.LEAF_SPINE:
+            if not spines:
+                raise DomainError("fabric", "leaf-spine needs spine switches in the layout")
+            for u in range(uplinks):
+                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, spines[u % len(spines)])
+            continue
+        cl = aggs.get(d.cluster if d.cluster is not None else -1, [])
+        if not cl:
+            raise DomainError("fabric", f"cluster {d.cluster} of ToR {d.name} has no aggregation switches")
+        if kind is FabricKind.VL2:
+            if len(cl) < 2:
+                raise DomainError("fabric", f"VL2 needs >= 2 aggregation switches in cluster {d.cluster}")
+            for u in range(2):
+                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[(ordinal + u) % len(cl)])
+        else:
+            for u in range(uplinks):
+                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[u % len(cl)])
+    if kind in (FabricKind.THREE_TIER, FabricKind.VL2) and cores:
+        for h in sorted(aggs):
+            for a in aggs[h]:
+                am = models[devices[a].node_id]
+                if len(cores) > am.uplink_ports:
+                    raise DomainError(
+                        "fabric",
+                        f"{devices[a].node_id} has {am.uplink_ports} uplink ports for "
+                        f"{len(cores)} core switches",
+                    )
+                for v, c in enumerate(cores):
+                    link(LinkClass.AGG_CORE, a, am.server_ports + v + 1, c)
+
+
+def _materialise(
+    conns: list[_Conn],
+    devices: list[Device],
+    pos_rack: list[int],
+    geometry: GeometryPreset,
+    sel: MediaSelector,
+    hall: Hall,
+    spec: WiringSpec,
+) -> list[Cable]:
+    tray = tray_z_mm(geometry, hall)
+    tray2 = 2 * tray
+    via_tray = geometry.via_tray
+    allow2 = 2 * geometry.service_allowance_mm
+    slack = 1000 + geometry.slack_permille
+    hop = spec.hop_latency_ns
+    cables: list[Cable] = []
+    append = cables.append
+    select = sel.require
+    for cls, a, ap, b, bp, gbps in conns:
+        da = devices[a]
+        db = devices[b]
+        dxy = abs(da.x_mm - db.x_mm) + abs(da.y_mm - db.y_mm)
+        if via_tray and pos_rack[a] != pos_rack[b]:
+            raw = tray2 - da.z_mm - db.z_mm + dxy
+        else:
+            raw = dxy + abs(da.z_mm - db.z_mm)
+        ws = ((raw + allow2) * slack + 999) // 1000
+        an, bn = da.name, db.name
+        label = f"{an}:{ap} / {bn}:{bp}"
+        choice = select(gbps, ws, label)
+        opt = choice.option
+        append(
+            Cable(
+                cable_id(an, ap, bn, bp),
+                label,
+                cls,
+                an,
+                ap,
+                bn,
+                bp,
+                gbps,
+                raw,
+                ws,
+                choice.ordered_mm,
+                opt.medium,
+                opt.part_number,
+                opt.transceiver,
+                hop + raw * PROPAGATION_NS_PER_M // 1000 + opt.extra_latency_ns,
+                choice.unit_price,
+            )
+        )
+    ids = {c.cable_id for c in cables}
+    if len(ids) != len(cables):
+        raise DomainError("cables", "duplicate cable (same two ports) in the plan")
+    return cables

@@ -1,0 +1,81 @@
+"""What the user chooses: the wiring pattern, its parameters and the fabric above the ToRs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Pattern(StrEnum):
+    SINGLE_HOMED = "single-homed"
+    """Type 0: every port of a server to its own ToR (a LAG)."""
+    MC_LAG = "mc-lag"
+    """Each server's p ports to p ToRs of its physical rack (Type 1 with l = p in one rack)."""
+    SIDE_TO_SIDE = "side-to-side"
+    """Subways loop in one row, closed by a back edge."""
+    PAIRED_ROW = "paired-row"
+    """Subways loop in two facing rows, crossing the cold aisle at both ends."""
+    INTER_CHASSIS = "inter-chassis"
+    """Subways loop in one row, meandering so no cable reaches more than a few racks."""
+    GRIN = "grin"
+    """Single-homed uplinks plus server-to-server links of degree n."""
+
+
+SUBWAYS_PATTERNS = frozenset({Pattern.SIDE_TO_SIDE, Pattern.PAIRED_ROW, Pattern.INTER_CHASSIS})
+
+
+class GrinScope(StrEnum):
+    RACK = "rack"
+    """GRIN links between servers of one physical rack."""
+    NEXT_RACK = "next-rack"
+    """GRIN links between the servers of neighbouring physical racks (racks paired 1-2, 3-4, ...)."""
+
+
+class FabricKind(StrEnum):
+    NONE = "none"
+    THREE_TIER = "three-tier"
+    """ToR uplinks round-robin over the aggregation switches of their cluster; each agg to every core."""
+    LEAF_SPINE = "leaf-spine"
+    """ToR uplinks round-robin over all spine switches (full bipartite when U = spines)."""
+    VL2 = "vl2"
+    """Two uplinks per ToR to two distinct aggs of its cluster; each agg to every intermediate (core)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FabricSpec:
+    kind: FabricKind = FabricKind.THREE_TIER
+    uplinks_per_tor: int = 4
+    """U; VL2 always uses 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParallelPorts:
+    """A heterogeneous upgrade: `ports` new NIC ports per server, at `gbps`, on a parallel set of
+    ToRs (one per logical rack, model `tor_server_ports` x `gbps`), wired as a Subways loop over the
+    same loops as the existing ports (Type 2 round-robin over `clusters`). No existing cable moves.
+    The parallel ToR of a logical rack is named ``<rack>.U<tor_u>B`` (mounted beside the ToR)."""
+
+    ports: int = 1
+    gbps: float = 25.0
+    tor_server_ports: int = 48
+    clusters: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class WiringSpec:
+    pattern: Pattern = Pattern.SINGLE_HOMED
+    ports: int | None = None
+    """p; None: each logical rack's ``ports_used``."""
+    subways_type: int = 1
+    loop: int | None = None
+    """l; None: the whole row (side-to-side, inter-chassis) or row pair (paired-row)."""
+    clusters: int = 1
+    """c (Subways Type 2)."""
+    grin_degree: int = 0
+    grin_scope: GrinScope = GrinScope.RACK
+    rows_per_cluster: int = 2
+    """Rows of the hall (in hall order) per aggregation cluster."""
+    fabric: FabricSpec = field(default_factory=FabricSpec)
+    parallel: ParallelPorts | None = None
+    hop_latency_ns: int = 500
+    """Forwarding latency added to every link; propagation is 5 ns per metre of raw length."""

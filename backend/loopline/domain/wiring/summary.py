@@ -1,0 +1,136 @@
+"""Plan summary: cable counts per class and medium, lengths per class, copper share, warnings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from loopline.domain.media import COPPER
+from loopline.domain.wiring.model import LinkClass, Role, WiringPlan
+
+
+@dataclass(slots=True)
+class ClassStats:
+    count: int = 0
+    min_raw_mm: int = 0
+    max_raw_mm: int = 0
+    total_raw_mm: int = 0
+    max_ordered_mm: int = 0
+    media: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def mean_raw_mm(self) -> float:
+        return self.total_raw_mm / self.count if self.count else 0.0
+
+
+@dataclass(slots=True)
+class PlanSummary:
+    cables: int
+    servers: int
+    tors: int
+    switches: dict[str, int]
+    loops: int
+    max_raw_mm: int
+    total_raw_mm: int
+    total_ordered_mm: int
+    by_class: dict[str, ClassStats]
+    media: dict[str, int]
+    parts: dict[str, int]
+    transceivers: dict[str, int]
+    copper_share: float
+    cable_cost: float
+    warnings: list[str]
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready, lengths in metres."""
+
+        def m(mm: float) -> float:
+            return round(mm / 1000, 3)
+
+        return {
+            "cables": self.cables,
+            "servers": self.servers,
+            "tors": self.tors,
+            "switches": self.switches,
+            "loops": self.loops,
+            "max_raw_length_m": m(self.max_raw_mm),
+            "total_raw_length_m": m(self.total_raw_mm),
+            "total_ordered_length_m": m(self.total_ordered_mm),
+            "by_class": {
+                k: {
+                    "count": s.count,
+                    "min_raw_length_m": m(s.min_raw_mm),
+                    "mean_raw_length_m": m(s.mean_raw_mm),
+                    "max_raw_length_m": m(s.max_raw_mm),
+                    "max_ordered_length_m": m(s.max_ordered_mm),
+                    "media": s.media,
+                }
+                for k, s in self.by_class.items()
+            },
+            "media": self.media,
+            "parts": self.parts,
+            "transceivers": self.transceivers,
+            "copper_share": round(self.copper_share, 4),
+            "cable_cost": round(self.cable_cost, 2),
+            "warnings": self.warnings,
+        }
+
+
+def summarize(plan: WiringPlan) -> PlanSummary:
+    by_class: dict[str, ClassStats] = {}
+    media: dict[str, int] = {}
+    parts: dict[str, int] = {}
+    xcvr: dict[str, int] = {}
+    copper = 0
+    total_raw = total_ordered = 0
+    cost = 0.0
+    for c in plan.cables:
+        st = by_class.get(c.link_class)
+        if st is None:
+            st = by_class[c.link_class] = ClassStats(min_raw_mm=c.raw_mm)
+        st.count += 1
+        raw = c.raw_mm
+        if raw < st.min_raw_mm:
+            st.min_raw_mm = raw
+        if raw > st.max_raw_mm:
+            st.max_raw_mm = raw
+        if c.ordered_mm > st.max_ordered_mm:
+            st.max_ordered_mm = c.ordered_mm
+        st.total_raw_mm += raw
+        med = c.medium
+        st.media[med] = st.media.get(med, 0) + 1
+        media[med] = media.get(med, 0) + 1
+        parts[c.part_number] = parts.get(c.part_number, 0) + 1
+        if c.transceiver is not None:
+            xcvr[c.transceiver] = xcvr.get(c.transceiver, 0) + 2
+        if med in COPPER:
+            copper += 1
+        total_raw += raw
+        total_ordered += c.ordered_mm
+        cost += c.unit_price
+    order = [k.value for k in LinkClass]
+    switches: dict[str, int] = {}
+    servers = tors = 0
+    for d in plan.devices:
+        if d.role is Role.SERVER:
+            servers += 1
+        elif d.role is Role.TOR:
+            tors += 1
+        else:
+            switches[d.role] = switches.get(d.role, 0) + 1
+    return PlanSummary(
+        cables=len(plan.cables),
+        servers=servers,
+        tors=tors,
+        switches=switches,
+        loops=len(plan.loops),
+        max_raw_mm=max((s.max_raw_mm for s in by_class.values()), default=0),
+        total_raw_mm=total_raw,
+        total_ordered_mm=total_ordered,
+        by_class={k: by_class[k] for k in sorted(by_class, key=order.index)},
+        media=dict(sorted(media.items())),
+        parts=dict(sorted(parts.items())),
+        transceivers=dict(sorted(xcvr.items())),
+        copper_share=copper / len(plan.cables) if plan.cables else 0.0,
+        cable_cost=cost,
+        warnings=list(plan.warnings),
+    )
