@@ -108,14 +108,11 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
     if b * lr_height > height_u:
         raise DomainError(
             "logical_per_rack",
-            f"{b} logical racks of {r} servers + 1 ToR need {b * lr_height}U "
-            f"but a rack has {height_u}U",
+            f"{b} logical racks of {r} servers + 1 ToR need {b * lr_height}U but a rack has {height_u}U",
         )
     width = 500 if paper else 600
     depth = 1200
-    rack_type = RackType(
-        name=f"{height_u}U {width}x{depth}", width_mm=width, depth_mm=depth, height_u=height_u
-    )
+    rack_type = RackType(name=f"{height_u}U {width}x{depth}", width_mm=width, depth_mm=depth, height_u=height_u)
     server_model = ServerModel(
         name=f"{spec.ports + spec.grin_degree}x{spec.port_gbps:g}G server",
         nic_ports=spec.ports + spec.grin_degree,

@@ -121,7 +121,7 @@ _SPEEDS: dict[float, tuple[str, float, tuple[float, ...], float]] = {
 _ACTIVE_LENGTHS = (1, 2, 3, 4, 5, 7)
 _AOC_LENGTHS = (3, 5, 7, 10, 15, 20, 30, 50, 100)
 _MMF_LENGTHS = (0.5, 1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 40, 50, 75, 100)
-_SMF_LENGTHS = _MMF_LENGTHS + (150, 200, 300, 500, 750, 1000, 2000, 5000, 10000)
+_SMF_LENGTHS = (*_MMF_LENGTHS, 150, 200, 300, 500, 750, 1000, 2000, 5000, 10000)
 RS_FEC_NS = 250
 
 
@@ -135,46 +135,89 @@ def _catalog_and_prices() -> tuple[MediaCatalog, PriceBook]:
         g = f"{gbps:g}G"
         dac = f"DAC-{g}"
         opts.append(
-            MediaOption(dac, Medium.DAC, gbps, round(reach * 1000), _m(*lengths),
-                        f"{g} {ff} passive DAC", netbox_type="dac-passive")
+            MediaOption(
+                dac,
+                Medium.DAC,
+                gbps,
+                round(reach * 1000),
+                _m(*lengths),
+                f"{g} {ff} passive DAC",
+                netbox_type="dac-passive",
+            )
         )
         prices[dac] = Price(15 * f, 3 * f)
         if gbps == 25.0:
             fec = "DAC-25G-RSFEC"
             opts.append(
-                MediaOption(fec, Medium.DAC, gbps, 5000, _m(5), "25G SFP28 passive DAC (RS-FEC)",
-                            extra_latency_ns=RS_FEC_NS, netbox_type="dac-passive")
+                MediaOption(
+                    fec,
+                    Medium.DAC,
+                    gbps,
+                    5000,
+                    _m(5),
+                    "25G SFP28 passive DAC (RS-FEC)",
+                    extra_latency_ns=RS_FEC_NS,
+                    netbox_type="dac-passive",
+                )
             )
             prices[fec] = Price(15 * f, 3 * f)
         active_medium = Medium.ACC if gbps <= 100 else Medium.AEC
         act = f"{active_medium.value.upper()}-{g}"
         opts.append(
-            MediaOption(act, active_medium, gbps, 7000, _m(*_ACTIVE_LENGTHS),
-                        f"{g} {ff} active copper", netbox_type="dac-active")
+            MediaOption(
+                act,
+                active_medium,
+                gbps,
+                7000,
+                _m(*_ACTIVE_LENGTHS),
+                f"{g} {ff} active copper",
+                netbox_type="dac-active",
+            )
         )
         prices[act] = Price(40 * f, 4 * f)
         aoc = f"AOC-{g}"
-        opts.append(
-            MediaOption(aoc, Medium.AOC, gbps, 100_000, _m(*_AOC_LENGTHS), f"{g} {ff} AOC",
-                        netbox_type="aoc")
-        )
+        opts.append(MediaOption(aoc, Medium.AOC, gbps, 100_000, _m(*_AOC_LENGTHS), f"{g} {ff} AOC", netbox_type="aoc"))
         prices[aoc] = Price(60 * f, 2 * f)
         sr, lr = f"XCVR-{g}-SR", f"XCVR-{g}-LR"
         opts.append(
-            MediaOption("FIB-OM4", Medium.FIBRE, gbps, 100_000, _m(*_MMF_LENGTHS),
-                        f"{g} SR optics + OM4 fibre", transceiver=sr, netbox_type="mmf-om4")
+            MediaOption(
+                "FIB-OM4",
+                Medium.FIBRE,
+                gbps,
+                100_000,
+                _m(*_MMF_LENGTHS),
+                f"{g} SR optics + OM4 fibre",
+                transceiver=sr,
+                netbox_type="mmf-om4",
+            )
         )
         prices[sr] = Price(35 * f)
         if gbps >= 100:
             dr = f"XCVR-{g}-DR"
             opts.append(
-                MediaOption("FIB-OS2", Medium.FIBRE, gbps, 500_000, _m(*_SMF_LENGTHS),
-                            f"{g} DR optics + OS2 fibre", transceiver=dr, netbox_type="smf-os2")
+                MediaOption(
+                    "FIB-OS2",
+                    Medium.FIBRE,
+                    gbps,
+                    500_000,
+                    _m(*_SMF_LENGTHS),
+                    f"{g} DR optics + OS2 fibre",
+                    transceiver=dr,
+                    netbox_type="smf-os2",
+                )
             )
             prices[dr] = Price(60 * f)
         opts.append(
-            MediaOption("FIB-OS2", Medium.FIBRE, gbps, 10_000_000, _m(*_SMF_LENGTHS),
-                        f"{g} LR optics + OS2 fibre", transceiver=lr, netbox_type="smf-os2")
+            MediaOption(
+                "FIB-OS2",
+                Medium.FIBRE,
+                gbps,
+                10_000_000,
+                _m(*_SMF_LENGTHS),
+                f"{g} LR optics + OS2 fibre",
+                transceiver=lr,
+                netbox_type="smf-os2",
+            )
         )
         prices[lr] = Price(120 * f)
     return MediaCatalog(tuple(opts)), PriceBook(prices)
@@ -202,7 +245,7 @@ class MediaChoice:
 class MediaSelector:
     """Cheapest option that reaches, per (speed, length); results are cached."""
 
-    __slots__ = ("_by_speed", "_prices", "_round", "_cache")
+    __slots__ = ("_by_speed", "_cache", "_prices", "_round")
 
     def __init__(
         self,

@@ -118,11 +118,7 @@ def device_z_mm(preset: GeometryPreset, rack: Rack, u: int, height_u: int = 1) -
 def tray_z_mm(preset: GeometryPreset, hall: Hall) -> int:
     """Height of the overhead tray (default preset): tallest rack top + the hall's tray offset."""
     tallest = max(
-        (
-            (preset.rack_height_mm or round(rk.rack_type.height_u * U_MM))
-            for row in hall.rows
-            for rk in row.racks
-        ),
+        ((preset.rack_height_mm or round(rk.rack_type.height_u * U_MM)) for row in hall.rows for rk in row.racks),
         default=0,
     )
     return tallest + hall.tray_height_mm

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loopline.domain.errors import DomainError
-from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
+from loopline.domain.labels import cable_id, device_name, rack_name
 from loopline.domain.layout import Hall, LogicalRack, RackRole, Row
 from loopline.domain.media import MediaSelector
 from loopline.domain.routing import (
@@ -163,27 +163,53 @@ def generate_plan(
                 smodel = lr.server_model.name
                 for s, u in enumerate(lr.server_us()):
                     devices.append(
-                        Device(name=device_name(rname, u), node_id=f"{lname}.S{s + 1:02d}",
-                               role=Role.SERVER, rack=rname, u=u, model=smodel, logical_rack=lname,
-                               x_mm=x, y_mm=y, z_mm=device_z_mm(geometry, rack, u, sh))
+                        Device(
+                            name=device_name(rname, u),
+                            node_id=f"{lname}.S{s + 1:02d}",
+                            role=Role.SERVER,
+                            rack=rname,
+                            u=u,
+                            model=smodel,
+                            logical_rack=lname,
+                            x_mm=x,
+                            y_mm=y,
+                            z_mm=device_z_mm(geometry, rack, u, sh),
+                        )
                     )
                     pos_rack.append(rack_key)
                 tu = lr.tor_u()
                 tz = device_z_mm(geometry, rack, tu, lr.tor_model.height_u)
                 devices.append(
-                    Device(name=device_name(rname, tu), node_id=f"{lname}.TOR1", role=Role.TOR,
-                           rack=rname, u=tu, model=lr.tor_model.name, logical_rack=lname,
-                           x_mm=x, y_mm=y, z_mm=tz)
+                    Device(
+                        name=device_name(rname, tu),
+                        node_id=f"{lname}.TOR1",
+                        role=Role.TOR,
+                        rack=rname,
+                        u=tu,
+                        model=lr.tor_model.name,
+                        logical_rack=lname,
+                        x_mm=x,
+                        y_mm=y,
+                        z_mm=tz,
+                    )
                 )
                 pos_rack.append(rack_key)
                 tor = len(devices) - 1
                 tor2 = -1
                 if parallel is not None:
                     devices.append(
-                        Device(name=device_name(rname, tu) + "B", node_id=f"{lname}.TOR2",
-                               role=Role.TOR, rack=rname, u=tu,
-                               model=f"{parallel.tor_server_ports}x{parallel.gbps:g}G ToR",
-                               logical_rack=lname, x_mm=x, y_mm=y, z_mm=tz)
+                        Device(
+                            name=device_name(rname, tu) + "B",
+                            node_id=f"{lname}.TOR2",
+                            role=Role.TOR,
+                            rack=rname,
+                            u=tu,
+                            model=f"{parallel.tor_server_ports}x{parallel.gbps:g}G ToR",
+                            logical_rack=lname,
+                            x_mm=x,
+                            y_mm=y,
+                            z_mm=tz,
+                        )
                     )
                     pos_rack.append(rack_key)
                     tor2 = len(devices) - 1
@@ -235,16 +261,15 @@ def generate_plan(
     loops: list[Loop] = []
     tor_order: list[int] = []
     for gi, group in enumerate(groups):
-        l = len(group)
+        n_loop = len(group)
         p = lrs[group[0]].ports
         if any(lrs[g].ports != p for g in group):
             raise DomainError("ports", f"logical racks of loop {gi} use different numbers of ports")
         single = spec.pattern in (Pattern.SINGLE_HOMED, Pattern.GRIN)
-        if not single and l < p:
+        if not single and n_loop < p:
             raise DomainError(
                 "loop",
-                f"a loop of l={l} logical racks cannot give each server p={p} distinct ToRs "
-                f"(need l >= p)",
+                f"a loop of l={n_loop} logical racks cannot give each server p={p} distinct ToRs (need l >= p)",
             )
         home = lrs[group[0]].row // spec.rows_per_cluster
         entries = [(k, 0 if single else _type1_offset(k), -1) for k in range(1, p + 1)]
@@ -262,24 +287,34 @@ def generate_plan(
         _wire_group(conns, devices, lrs, group, entries, use_parallel=False, port_base=0)
         if parallel is not None:
             pentries = (
-                [(1, 0, 0), (1, -1, 1)] if parallel.ports == 1
+                [(1, 0, 0), (1, -1, 1)]
+                if parallel.ports == 1
                 else [(k, _type1_offset(k), -1) for k in range(1, parallel.ports + 1)]
             )
-            if parallel.ports > 1 and l < parallel.ports:
-                raise DomainError("parallel.ports", f"loop of l={l} < {parallel.ports} parallel ports")
+            if parallel.ports > 1 and n_loop < parallel.ports:
+                raise DomainError("parallel.ports", f"loop of l={n_loop} < {parallel.ports} parallel ports")
             for i, g in enumerate(group):
                 dev = devices[lrs[g].tor2]
                 dev.cluster = (home + i % parallel.clusters) % n_clusters
                 if subways:
                     dev.loop = len(loops)
                     dev.loop_position = i
-            _wire_group(conns, devices, lrs, group, pentries, use_parallel=True,
-                        port_base=p + grin, gbps=parallel.gbps, tor_ports=parallel.tor_server_ports)
+            _wire_group(
+                conns,
+                devices,
+                lrs,
+                group,
+                pentries,
+                use_parallel=True,
+                port_base=p + grin,
+                gbps=parallel.gbps,
+                tor_ports=parallel.tor_server_ports,
+            )
         if subways:
             loops.append(Loop(len(loops), tuple(lrs[g].name for g in group), spec.subways_type))
-            if spec.subways_type == 2 and l % spec.clusters:
+            if spec.subways_type == 2 and n_loop % spec.clusters:
                 warnings.append(
-                    f"loop {len(loops) - 1}: l={l} is not a multiple of c={spec.clusters}; "
+                    f"loop {len(loops) - 1}: l={n_loop} is not a multiple of c={spec.clusters}; "
                     "ToRs at positions l-1 and 0 share a cluster"
                 )
     for lrec in lrs:
@@ -344,7 +379,7 @@ def _wire_group(
 ) -> None:
     """Connect servers to the ToRs of one group. `entries`: (server port k, loop offset, parity
     filter or -1), in the order the ToR numbers its ports."""
-    l = len(group)
+    n_loop = len(group)
     append = conns.append
     cls = LinkClass.SERVER_TOR
     for i, g in enumerate(group):
@@ -354,7 +389,7 @@ def _wire_group(
         capacity = tor_ports if tor_ports is not None else model.server_ports
         n = 0
         for k, off, parity in entries:
-            src = lrs[group[(i - off) % l]]
+            src = lrs[group[(i - off) % n_loop]]
             speed = gbps if gbps is not None else min(src.lr.server_model.port_gbps, model.server_port_gbps)
             sport = _port("p", port_base + k)
             first = src.first_server
@@ -416,12 +451,19 @@ def _wire_grin(
                     pa = base[a]
                     for d in range(1, h + 1):
                         b = srv[(s + d) % big_n]
-                        conns.append((cls, a, _port("p", pa + 2 * d - 1), b,
-                                      _port("p", base[b] + 2 * d), min(speed[a], speed[b])))
+                        conns.append(
+                            (
+                                cls,
+                                a,
+                                _port("p", pa + 2 * d - 1),
+                                b,
+                                _port("p", base[b] + 2 * d),
+                                min(speed[a], speed[b]),
+                            )
+                        )
                     if n % 2 and s < big_n // 2:
                         b = srv[s + big_n // 2]
-                        conns.append((cls, a, _port("p", pa + n), b, _port("p", base[b] + n),
-                                      min(speed[a], speed[b])))
+                        conns.append((cls, a, _port("p", pa + n), b, _port("p", base[b] + n), min(speed[a], speed[b])))
         else:
             if len(racks) % 2:
                 raise DomainError(
@@ -441,8 +483,16 @@ def _wire_grin(
                     a = ra[s]
                     for j in range(n):
                         b = rb[(s + j) % big_n]
-                        conns.append((cls, a, _port("p", base[a] + j + 1), b,
-                                      _port("p", base[b] + j + 1), min(speed[a], speed[b])))
+                        conns.append(
+                            (
+                                cls,
+                                a,
+                                _port("p", base[a] + j + 1),
+                                b,
+                                _port("p", base[b] + j + 1),
+                                min(speed[a], speed[b]),
+                            )
+                        )
 
 
 def _wire_fabric(
@@ -455,8 +505,7 @@ def _wire_fabric(
     hall: Hall,
 ) -> None:
     kind = spec.fabric.kind
-    models = {f"{hall.name}.{fs.name}": fs.model for row in hall.rows for rk in row.racks
-              for fs in rk.fabric_switches}
+    models = {f"{hall.name}.{fs.name}": fs.model for row in hall.rows for rk in row.racks for fs in rk.fabric_switches}
     tor_models = {lrec.tor: lrec.lr.tor_model for lrec in lrs}
     aggs: dict[int, list[int]] = {}
     spines: list[int] = []
@@ -533,11 +582,10 @@ def _wire_fabric(
                 if len(cores) > am.uplink_ports:
                     raise DomainError(
                         "fabric",
-                        f"{devices[a].node_id} has {am.uplink_ports} uplink ports for "
-                        f"{len(cores)} core switches",
+                        f"{devices[a].node_id} has {am.uplink_ports} uplink ports for {len(cores)} core switches",
                     )
-                for v, c in enumerate(cores):
-                    link(LinkClass.AGG_CORE, a, am.server_ports + v + 1, c)
+                for up, core in enumerate(cores):
+                    link(LinkClass.AGG_CORE, a, am.server_ports + up + 1, core)
 
 
 def _materialise(

@@ -38,19 +38,19 @@ def _count(row: RowRacks) -> int:
     return sum(len(r) for r in row.racks)
 
 
-def _chunks(chain: list[int], l: int, field: str, where: str) -> list[list[int]]:
-    if l < 1:
-        raise DomainError(field, f"loop length must be >= 1, got {l}")
-    if len(chain) % l:
+def _chunks(chain: list[int], n_loop: int, field: str, where: str) -> list[list[int]]:
+    if n_loop < 1:
+        raise DomainError(field, f"loop length must be >= 1, got {n_loop}")
+    if len(chain) % n_loop:
         raise DomainError(
             field,
-            f"{where} holds {len(chain)} logical racks, which loops of l={l} do not fill "
-            f"({len(chain)} is not a multiple of {l}); choose l dividing {len(chain)}",
+            f"{where} holds {len(chain)} logical racks, which loops of l={n_loop} do not fill "
+            f"({len(chain)} is not a multiple of {n_loop}); choose l dividing {len(chain)}",
         )
-    return [chain[i : i + l] for i in range(0, len(chain), l)]
+    return [chain[i : i + n_loop] for i in range(0, len(chain), n_loop)]
 
 
-def side_to_side_loops(rows: list[RowRacks], l: int | None) -> list[list[int]]:
+def side_to_side_loops(rows: list[RowRacks], n_loop: int | None) -> list[list[int]]:
     loops: list[list[int]] = []
     for row in rows:
         if not row.racks:
@@ -58,11 +58,11 @@ def side_to_side_loops(rows: list[RowRacks], l: int | None) -> list[list[int]]:
         chain = side_to_side_chain(row.racks)
         b = len(row.racks[0])
         where = f"row {row.name} ({len(row.racks)} racks x b={b})"
-        loops.extend(_chunks(chain, l or len(chain), "loop", where))
+        loops.extend(_chunks(chain, n_loop or len(chain), "loop", where))
     return loops
 
 
-def paired_row_loops(pairs: list[tuple[RowRacks, RowRacks]], l: int | None) -> list[list[int]]:
+def paired_row_loops(pairs: list[tuple[RowRacks, RowRacks]], n_loop: int | None) -> list[list[int]]:
     """Each loop takes l/2 consecutive logical racks of row A's side-to-side chain, then the same
     positions of the facing row B in reverse, so it crosses the cold aisle at its two ends."""
     loops: list[list[int]] = []
@@ -83,7 +83,7 @@ def paired_row_loops(pairs: list[tuple[RowRacks, RowRacks]], l: int | None) -> l
         chain_a = side_to_side_chain(a.racks)
         chain_b = side_to_side_chain(b_aligned)
         n = len(chain_a) + len(chain_b)
-        ll = l or n
+        ll = n_loop or n
         if ll % 2:
             raise DomainError("loop", f"a paired-row loop takes half its l from each row; l={ll} is odd")
         half = ll // 2
@@ -120,7 +120,7 @@ def meander(racks: list[list[int]]) -> list[int]:
     return order
 
 
-def inter_chassis_loops(rows: list[RowRacks], l: int | None) -> list[list[int]]:
+def inter_chassis_loops(rows: list[RowRacks], n_loop: int | None) -> list[list[int]]:
     loops: list[list[int]] = []
     for row in rows:
         if not row.racks:
@@ -129,12 +129,11 @@ def inter_chassis_loops(rows: list[RowRacks], l: int | None) -> list[list[int]]:
         if any(len(rk) != b for rk in row.racks):
             raise DomainError("pattern", f"inter-chassis needs the same b in every rack of row {row.name}")
         n = len(row.racks) * b
-        ll = l or n
+        ll = n_loop or n
         if ll % b:
             raise DomainError(
                 "loop",
-                f"an inter-chassis loop covers whole racks: l={ll} is not a multiple of b={b} "
-                f"(row {row.name})",
+                f"an inter-chassis loop covers whole racks: l={ll} is not a multiple of b={b} (row {row.name})",
             )
         m = ll // b
         if len(row.racks) % m:
