@@ -1,0 +1,307 @@
+/**
+ * Layout commands: pure `(records, args) -> diff | error`. No React, no Three.js, no I/O.
+ */
+import { DiffBuilder, type RecordsDiff } from "../model/diff";
+import {
+  facing,
+  normal,
+  rowBox,
+  rowDepthMm,
+  snap,
+  unit,
+  type RowDraft,
+} from "../model/geometry";
+import {
+  DEFAULT_CONTENTS,
+  RackContents,
+  isRack,
+  isRow,
+  newId,
+  racksOf,
+  rowsOf,
+  usedU,
+  type Direction,
+  type RackRecord,
+  type RecordId,
+  type Records,
+  type RowRecord,
+  type Side,
+} from "../model/records";
+
+export interface CommandError {
+  /** Dotted path of the offending field (`serversPerLogicalRack`, `rows.0.name`, …). */
+  field: string;
+  message: string;
+}
+export type Result = { diff: RecordsDiff } | { error: CommandError };
+
+export const DEFAULT_COLD_AISLE_MM = 1200;
+export const DEFAULT_HOT_AISLE_MM = 1200;
+
+function ok(b: DiffBuilder): Result {
+  return { diff: b.diff };
+}
+function fail(field: string, message: string): Result {
+  return { error: { field, message } };
+}
+
+/** "R01", "R02", … the first free name. */
+export function nextRowName(records: Records, taken: Set<string> = new Set()): string {
+  const used = new Set([...rowsOf(records).map((r) => r.name), ...taken]);
+  for (let i = 1; ; i++) {
+    const name = `R${String(i).padStart(2, "0")}`;
+    if (!used.has(name)) return name;
+  }
+}
+
+function racksFor(row: RowRecord, count: number, contents: RackContents): RackRecord[] {
+  return Array.from({ length: count }, (_, i) => ({
+    ...structuredClone(contents),
+    typeName: "rack" as const,
+    id: newId("rack"),
+    rowId: row.id,
+    name: `K${String(i + 1).padStart(2, "0")}`,
+    positionMm: i * contents.rackType.widthMm,
+  }));
+}
+
+export interface CreateRowArgs {
+  hallId: RecordId;
+  draft: RowDraft;
+  front: Side;
+  name?: string;
+  contents?: RackContents;
+}
+
+export function createRow(records: Records, args: CreateRowArgs, taken?: Set<string>): Result {
+  if (args.draft.count < 1) return fail("count", "a row needs at least one rack");
+  if (args.draft.count > 200) return fail("count", "at most 200 racks per row");
+  const row: RowRecord = {
+    typeName: "row",
+    id: newId("row"),
+    hallId: args.hallId,
+    name: args.name ?? nextRowName(records, taken),
+    xMm: args.draft.xMm,
+    yMm: args.draft.yMm,
+    direction: args.draft.direction,
+    front: args.front,
+  };
+  const b = new DiffBuilder(records).add(row);
+  for (const rack of racksFor(row, args.draft.count, args.contents ?? DEFAULT_CONTENTS)) b.add(rack);
+  return ok(b);
+}
+
+export interface FacingPairArgs {
+  hallId: RecordId;
+  xMm: number;
+  yMm: number;
+  direction: Direction;
+  count: number;
+  coldAisleMm?: number;
+  contents?: RackContents;
+}
+
+/** Two rows whose fronts face each other across a cold aisle. */
+export function createFacingPair(records: Records, args: FacingPairArgs): Result {
+  const contents = args.contents ?? DEFAULT_CONTENTS;
+  const depth = contents.rackType.depthMm;
+  const aisle = args.coldAisleMm ?? DEFAULT_COLD_AISLE_MM;
+  if (aisle <= 0) return fail("coldAisleMm", "the aisle must be wider than 0 m");
+  const n = normal(args.direction);
+  const lengthMm = args.count * contents.rackType.widthMm;
+  const first = createRow(records, {
+    hallId: args.hallId,
+    draft: { xMm: args.xMm, yMm: args.yMm, direction: args.direction, count: args.count, lengthMm },
+    front: "left",
+    contents,
+  });
+  if ("error" in first) return first;
+  const taken = new Set(Object.values(first.diff.added).filter(isRow).map((r) => r.name));
+  const second = createRow(
+    records,
+    {
+      hallId: args.hallId,
+      draft: {
+        xMm: args.xMm + n.x * (depth + aisle),
+        yMm: args.yMm + n.y * (depth + aisle),
+        direction: args.direction,
+        count: args.count,
+        lengthMm,
+      },
+      front: "right",
+      contents,
+    },
+    taken,
+  );
+  if ("error" in second) return second;
+  return { diff: { added: { ...first.diff.added, ...second.diff.added }, updated: {}, removed: {} } };
+}
+
+/**
+ * Copy a row to the next aisle pitch, mirrored (its front flipped) so the new aisle is a proper hot or
+ * cold aisle. It goes on the row's front side unless another row is already there.
+ */
+export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?: number }): Result {
+  const row = records[args.rowId];
+  if (!isRow(row)) return fail("rowId", "no such row");
+  const racks = racksOf(records, row.id);
+  const depth = rowDepthMm(racks);
+  const f = facing(row.direction, row.front);
+  const n = normal(row.direction);
+  const box = rowBox(row, racks);
+  const occupied = (sign: number) =>
+    rowsOf(records).some((other) => {
+      if (other.id === row.id || other.direction % 180 !== row.direction % 180) return false;
+      const ob = rowBox(other, racksOf(records, other.id));
+      const across = row.direction % 180 === 0 ? (ob.y0 + ob.y1 - box.y0 - box.y1) / 2 : (ob.x0 + ob.x1 - box.x0 - box.x1) / 2;
+      return Math.sign(across) === Math.sign(sign * (row.direction % 180 === 0 ? n.y : n.x)) && Math.abs(across) < 3 * depth + 6000;
+    });
+  // +1: along the normal; which of ±normal is the front side?
+  const frontSign = f.x === n.x && f.y === n.y ? 1 : -1;
+  const sign = occupied(frontSign) && !occupied(-frontSign) ? -frontSign : frontSign;
+  const aisle = args.aisleMm ?? (sign === frontSign ? DEFAULT_COLD_AISLE_MM : DEFAULT_HOT_AISLE_MM);
+  const shift = sign * (depth + aisle);
+  const copy: RowRecord = {
+    ...row,
+    id: newId("row"),
+    name: nextRowName(records),
+    xMm: row.xMm + n.x * shift,
+    yMm: row.yMm + n.y * shift,
+    front: row.front === "left" ? "right" : "left",
+  };
+  const b = new DiffBuilder(records).add(copy);
+  for (const rack of racks) b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id });
+  return ok(b);
+}
+
+/** Remove rows (with their racks) and racks. */
+export function deleteRecords(records: Records, ids: readonly RecordId[]): Result {
+  const b = new DiffBuilder(records);
+  for (const id of ids) {
+    const rec = records[id];
+    if (isRow(rec)) {
+      b.remove(id);
+      for (const rack of racksOf(records, id)) b.remove(rack.id);
+    } else if (isRack(rec)) b.remove(id);
+  }
+  return ok(b);
+}
+
+/**
+ * Move rows by (dx, dy) snapped to the tile, and racks along their row by whole rack widths (the
+ * component of the move along the row). Racks may not overlap their neighbours.
+ */
+export function moveRecords(records: Records, ids: readonly RecordId[], dxMm: number, dyMm: number, tileMm: number): Result {
+  const b = new DiffBuilder(records);
+  const dx = snap(dxMm, tileMm);
+  const dy = snap(dyMm, tileMm);
+  const movedRows = new Set(ids.filter((id) => isRow(records[id])));
+  for (const id of movedRows) {
+    const row = records[id] as RowRecord;
+    b.update({ ...row, xMm: row.xMm + dx, yMm: row.yMm + dy });
+  }
+  const byRow = new Map<RecordId, RackRecord[]>();
+  for (const id of ids) {
+    const rack = records[id];
+    if (!isRack(rack) || movedRows.has(rack.rowId)) continue;
+    byRow.set(rack.rowId, [...(byRow.get(rack.rowId) ?? []), rack]);
+  }
+  for (const [rowId, moving] of byRow) {
+    const row = records[rowId];
+    if (!isRow(row)) continue;
+    const u = unit(row.direction);
+    const along = dxMm * u.x + dyMm * u.y;
+    const width = moving[0]?.rackType.widthMm ?? 600;
+    const step = snap(along, width);
+    if (step === 0) continue;
+    const movingIds = new Set(moving.map((r) => r.id));
+    const staying = racksOf(records, rowId).filter((r) => !movingIds.has(r.id));
+    for (const rack of moving) {
+      const pos = rack.positionMm + step;
+      if (pos < 0) return fail("positionMm", `${rack.name} would leave the start of ${row.name}`);
+      const clash = staying.find((s) => pos < s.positionMm + s.rackType.widthMm && s.positionMm < pos + rack.rackType.widthMm);
+      if (clash) return fail("positionMm", `${rack.name} would overlap ${clash.name}`);
+      b.update({ ...rack, positionMm: pos });
+    }
+  }
+  return ok(b);
+}
+
+/** Rotate rows 90° counter-clockwise about their own centre (snapped to the tile). */
+export function rotateRows(records: Records, ids: readonly RecordId[], tileMm: number): Result {
+  const b = new DiffBuilder(records);
+  for (const id of ids) {
+    const row = records[id];
+    if (!isRow(row)) continue;
+    const racks = racksOf(records, id);
+    const box = rowBox(row, racks);
+    const cx = (box.x0 + box.x1) / 2;
+    const cy = (box.y0 + box.y1) / 2;
+    const direction = ((row.direction + 90) % 360) as Direction;
+    // Rotating the origin about the centre: (x, y) -> (cx - (y - cy), cy + (x - cx)).
+    const xMm = snap(cx - (row.yMm - cy), tileMm);
+    const yMm = snap(cy + (row.xMm - cx), tileMm);
+    b.update({ ...row, direction, xMm, yMm });
+  }
+  return ok(b);
+}
+
+/** Flip which side of the selected rows is the front (racks: which face carries the ports). */
+export function flipFront(records: Records, ids: readonly RecordId[]): Result {
+  const b = new DiffBuilder(records);
+  for (const id of ids) {
+    const rec = records[id];
+    if (isRow(rec)) b.update({ ...rec, front: rec.front === "left" ? "right" : "left" });
+    else if (isRack(rec)) b.update({ ...rec, portFace: rec.portFace === "front" ? "rear" : "front" });
+  }
+  return ok(b);
+}
+
+/** The racks a property edit applies to: racks themselves, or every rack of a selected row. */
+export function targetRacks(records: Records, ids: readonly RecordId[]): RackRecord[] {
+  const out = new Map<RecordId, RackRecord>();
+  for (const id of ids) {
+    const rec = records[id];
+    if (isRack(rec)) out.set(id, rec);
+    else if (isRow(rec)) for (const r of racksOf(records, id)) out.set(r.id, r);
+  }
+  return [...out.values()];
+}
+
+/** Change the contents of racks (one, a row, or a selection). Validates that everything fits. */
+export function updateRackContents(records: Records, ids: readonly RecordId[], patch: Partial<RackContents>): Result {
+  const racks = targetRacks(records, ids);
+  if (racks.length === 0) return fail("selection", "select a rack or a row first");
+  const b = new DiffBuilder(records);
+  for (const rack of racks) {
+    const merged = { ...rack, ...structuredClone(patch) };
+    const parsed = RackContents.safeParse(merged);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return fail(issue?.path.join(".") ?? "contents", issue?.message ?? "invalid rack contents");
+    }
+    if (merged.portsUsed > merged.serverModel.nicPorts)
+      return fail("portsUsed", `p = ${merged.portsUsed} exceeds the server's ${merged.serverModel.nicPorts} NIC ports`);
+    const need = usedU(merged);
+    if (need > merged.rackType.heightU)
+      return fail(
+        "serversPerLogicalRack",
+        `${rack.name}: ${merged.logicalRacks} x (${merged.serversPerLogicalRack} servers + ToR) needs ${need}U, the rack has ${merged.rackType.heightU}U`,
+      );
+    // Whatever the pattern, each ToR ends up with r x p server links (q = r p).
+    const q = merged.serversPerLogicalRack * merged.portsUsed;
+    if (q > merged.torModel.serverPorts)
+      return fail("torModel.serverPorts", `q = r x p = ${q} server links, the ToR has ${merged.torModel.serverPorts} server ports`);
+    b.update(merged);
+  }
+  return ok(b);
+}
+
+export function renameRow(records: Records, rowId: RecordId, name: string): Result {
+  const row = records[rowId];
+  if (!isRow(row)) return fail("rowId", "no such row");
+  const trimmed = name.trim();
+  if (!trimmed) return fail("name", "a row needs a name");
+  if (rowsOf(records).some((r) => r.id !== rowId && r.name === trimmed)) return fail("name", `${trimmed} is taken`);
+  return ok(new DiffBuilder(records).update({ ...row, name: trimmed }));
+}

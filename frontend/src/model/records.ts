@@ -1,0 +1,162 @@
+/**
+ * The editor's records: zod-validated plain data with prefixed ids (`hall:…`, `row:…`, `rack:…`).
+ *
+ * Lengths are integer millimetres, U counts whole rack units (1U = 44.45 mm). Coordinates follow the
+ * backend's domain (`loopline/domain/layout.py`): x along the hall's width, y along its depth. A row
+ * starts at (xMm, yMm) and runs along `direction` (0/90/180/270° from +x, counter-clockwise); its racks
+ * extend `depthMm` to the left-hand normal. `front: "left"` means the rack fronts face the far side
+ * (origin + depth along the normal), `"right"` the origin line.
+ *
+ * Server versions (ETags) are not part of a record: sync keeps them, so undo never rewinds a version.
+ */
+import { z } from "zod";
+
+export const U_MM = 44.45;
+
+export const Direction = z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]);
+export type Direction = z.infer<typeof Direction>;
+export const Side = z.enum(["left", "right"]);
+export type Side = z.infer<typeof Side>;
+export const TorPosition = z.enum(["top", "middle", "bottom"]);
+export type TorPosition = z.infer<typeof TorPosition>;
+export const Face = z.enum(["front", "rear"]);
+export type Face = z.infer<typeof Face>;
+
+const mm = z.number().int();
+const positiveMm = z.number().int().positive();
+
+export const RackType = z.object({
+  name: z.string().min(1),
+  widthMm: positiveMm,
+  depthMm: positiveMm,
+  heightU: z.number().int().min(1).max(60),
+});
+export type RackType = z.infer<typeof RackType>;
+
+export const ServerModel = z.object({
+  name: z.string().min(1),
+  nicPorts: z.number().int().min(1).max(16),
+  portGbps: z.number().positive(),
+  heightU: z.number().int().min(1).max(8),
+});
+export type ServerModel = z.infer<typeof ServerModel>;
+
+export const SwitchModel = z.object({
+  name: z.string().min(1),
+  serverPorts: z.number().int().min(1).max(512),
+  serverPortGbps: z.number().positive(),
+  uplinkPorts: z.number().int().min(0).max(128),
+  uplinkGbps: z.number().positive(),
+  heightU: z.number().int().min(1).max(8),
+});
+export type SwitchModel = z.infer<typeof SwitchModel>;
+
+/** What a property panel edits: the contents of one physical rack. */
+export const RackContents = z.object({
+  rackType: RackType,
+  /** `b`: logical racks per physical rack. */
+  logicalRacks: z.number().int().min(0).max(16),
+  /** `r`: servers per logical rack. */
+  serversPerLogicalRack: z.number().int().min(0).max(96),
+  serverModel: ServerModel,
+  /** `p`: cabled NIC ports per server (<= serverModel.nicPorts). */
+  portsUsed: z.number().int().min(1).max(16),
+  torModel: SwitchModel,
+  torPosition: TorPosition,
+  portFace: Face,
+});
+export type RackContents = z.infer<typeof RackContents>;
+
+export const HallRecord = z.object({
+  typeName: z.literal("hall"),
+  id: z.string().startsWith("hall:"),
+  name: z.string().min(1),
+  widthMm: positiveMm,
+  depthMm: positiveMm,
+  tileMm: positiveMm,
+});
+export type HallRecord = z.infer<typeof HallRecord>;
+
+export const RowRecord = z.object({
+  typeName: z.literal("row"),
+  id: z.string().startsWith("row:"),
+  hallId: z.string().startsWith("hall:"),
+  name: z.string().min(1),
+  xMm: mm,
+  yMm: mm,
+  direction: Direction,
+  front: Side,
+});
+export type RowRecord = z.infer<typeof RowRecord>;
+
+export const RackRecord = RackContents.extend({
+  typeName: z.literal("rack"),
+  id: z.string().startsWith("rack:"),
+  rowId: z.string().startsWith("row:"),
+  name: z.string().min(1),
+  /** Offset of the rack's start edge along its row, from the row origin. */
+  positionMm: z.number().int().min(0),
+});
+export type RackRecord = z.infer<typeof RackRecord>;
+
+export const AnyRecord = z.discriminatedUnion("typeName", [HallRecord, RowRecord, RackRecord]);
+export type AnyRecord = z.infer<typeof AnyRecord>;
+export type RecordId = string;
+export type Records = Readonly<Record<RecordId, AnyRecord>>;
+
+export const DEFAULT_RACK_TYPE: RackType = { name: "42U 600x1200", widthMm: 600, depthMm: 1200, heightU: 42 };
+export const DEFAULT_SERVER: ServerModel = { name: "2x25G server", nicPorts: 2, portGbps: 25, heightU: 1 };
+export const DEFAULT_TOR: SwitchModel = {
+  name: "48x25G+8x100G ToR",
+  serverPorts: 48,
+  serverPortGbps: 25,
+  uplinkPorts: 8,
+  uplinkGbps: 100,
+  heightU: 1,
+};
+export const DEFAULT_CONTENTS: RackContents = {
+  rackType: DEFAULT_RACK_TYPE,
+  logicalRacks: 2,
+  serversPerLogicalRack: 15,
+  serverModel: DEFAULT_SERVER,
+  portsUsed: 2,
+  torModel: DEFAULT_TOR,
+  torPosition: "top",
+  portFace: "front",
+};
+
+let counter = 0;
+/** A fresh id with the record type's prefix; random enough for one editing session and the server. */
+export function newId(prefix: "hall" | "row" | "rack"): RecordId {
+  counter += 1;
+  const rand = Math.random().toString(36).slice(2, 10);
+  return `${prefix}:${rand}${counter.toString(36)}`;
+}
+
+export function isRow(r: AnyRecord | undefined): r is RowRecord {
+  return r?.typeName === "row";
+}
+export function isRack(r: AnyRecord | undefined): r is RackRecord {
+  return r?.typeName === "rack";
+}
+export function isHall(r: AnyRecord | undefined): r is HallRecord {
+  return r?.typeName === "hall";
+}
+
+export function rowsOf(records: Records): RowRecord[] {
+  return Object.values(records).filter(isRow).sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+}
+export function racksOf(records: Records, rowId?: RecordId): RackRecord[] {
+  return Object.values(records)
+    .filter(isRack)
+    .filter((r) => rowId === undefined || r.rowId === rowId)
+    .sort((a, b) => a.positionMm - b.positionMm);
+}
+export function hallOf(records: Records): HallRecord | undefined {
+  return Object.values(records).find(isHall);
+}
+
+/** Rack units a rack's contents need: b x (r servers + 1 ToR). */
+export function usedU(c: RackContents): number {
+  return c.logicalRacks * (c.serversPerLogicalRack * c.serverModel.heightU + c.torModel.heightU);
+}
