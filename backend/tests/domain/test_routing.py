@@ -1,0 +1,143 @@
+"""Cable lengths computed by hand, in both geometry presets.
+
+Hall used throughout (abstract layout): rows R01 (fronts face +y) and R02 (fronts face -y) across
+a 1.2 m cold aisle, 4 compute racks each (K01..K04 along +x), b = 2 logical racks of r = 4 servers.
+Seen from R01's cold aisle, "left" is +x, so R01's racks run K04, K03, K02, K01 left to right.
+
+paper: racks 0.5 m wide, 10U high (b*(r+1)) scaled to 2.0 m -> 200 mm per U. ToR in the middle:
+  L1: servers U1 U2 U4 U5, ToR U3;  L2: servers U6 U7 U9 U10, ToR U8.
+  Port heights (centre of the U): U1 100, U2 300, U3 500, U4 700, U5 900, U6 1100, U7 1300,
+  U8 1500, U9 1700, U10 1900 mm. Length = |dx| + |dy| + |dz|; no allowance, slack, rounding.
+default: racks 0.6 m wide, 42U (1867 mm), tray 300 mm above -> T = 2167 mm. ToR on top:
+  L1: servers U1..U4, ToR U5;  L2: servers U6..U9, ToR U10.
+  z = round((u - 0.5) * 44.45): U1 22, U5 200, U6 244, U9 378, U10 422.
+  Different racks: (T - za) + |dx| + |dy| + (T - zb). Same rack: |dz|.
+  With slack: ceil((raw + 2*150) * 1.05); ordered: next sold length of the chosen part.
+"""
+
+from __future__ import annotations
+
+from _wiring_helpers import cable, plan
+
+from loopline.domain.media import Medium
+from loopline.domain.routing import DEFAULT_GEOMETRY, PAPER_GEOMETRY, PortPoint, route_mm
+from loopline.domain.wiring import Pattern
+
+
+def test_route_mm_primitive() -> None:
+    a = PortPoint(0, 0, 100, rack=1)
+    b = PortPoint(500, 1200, 900, rack=2)
+    # paper: 500 + 1200 + 800
+    assert route_mm(PAPER_GEOMETRY, 0, a, b) == 2500
+    # default via a tray at 2000: (2000-100) + 500 + 1200 + (2000-900)
+    assert route_mm(DEFAULT_GEOMETRY, 2000, a, b) == 1900 + 1700 + 1100
+    # same rack: vertical only, in both presets
+    c = PortPoint(0, 0, 900, rack=1)
+    assert route_mm(DEFAULT_GEOMETRY, 2000, a, c) == 800
+    assert route_mm(PAPER_GEOMETRY, 0, a, c) == 800
+
+
+def test_paper_same_rack() -> None:
+    p = plan(Pattern.SINGLE_HOMED, "paper", ports=1)
+    # server U1 (100) to its ToR U3 (500): 400 mm
+    c = cable(p, "H1.R01.K01.U01", "p1")
+    assert c.b_device == "H1.R01.K01.U03"
+    assert (c.raw_mm, c.slack_mm, c.ordered_mm) == (400, 400, 400)
+    # server U10 (1900) to ToR U8 (1500): 400 mm
+    assert cable(p, "H1.R01.K01.U10", "p1").raw_mm == 400
+    assert cable(p, "H1.R01.K01.U09", "p1").raw_mm == 200
+
+
+def test_paper_neighbour_rack_and_back_edge_side_to_side() -> None:
+    # l = 8: one loop per row. R01 positions: 0 K04.L2, 1 K04.L1, 2 K03.L2, 3 K03.L1, ...,
+    # 6 K01.L2, 7 K01.L1. p = 2: port 2 goes to the ToR at position i-1.
+    p = plan(Pattern.SIDE_TO_SIDE, "paper", loop=8)
+    # position 2 (K03.L2) server U10 (1900) -> ToR of position 1 (K04.L1, U3 = 500):
+    # one rack over (500) + |1900 - 500| = 1900
+    c = cable(p, "H1.R01.K03.U10", "p2")
+    assert c.b_device == "H1.R01.K04.U03"
+    assert c.raw_mm == 500 + 1400
+    # position 1 (K04.L1) server U1 (100) -> ToR of position 0 (K04.L2, U8 = 1500), same rack: 1400
+    assert cable(p, "H1.R01.K04.U01", "p2").raw_mm == 1400
+    # back edge: position 0 (K04.L2) server U10 (1900) -> ToR of position 7 (K01.L1, U3 = 500):
+    # three racks (1500) + 1400 = 2900
+    c = cable(p, "H1.R01.K04.U10", "p2")
+    assert c.b_device == "H1.R01.K01.U03"
+    assert c.raw_mm == 1500 + 1400
+    assert c.ordered_mm == c.raw_mm  # no rounding in paper
+
+
+def test_paper_across_cold_aisle_paired_row() -> None:
+    # paired rows, l = 16: R01 K04.L2 .. K01.L1 (positions 0..7), then R02 K01.L1, K01.L2, ...,
+    # K04.L2 (positions 8..15). Position 8 (R02.K01.L1) port 2 -> ToR at position 7 (R01.K01.L1):
+    # server U1 (100) to ToR U3 (500) across the 1.2 m aisle: 1200 + 400 = 1600
+    p = plan(Pattern.PAIRED_ROW, "paper", loop=16)
+    c = cable(p, "H1.R02.K01.U01", "p2")
+    assert c.b_device == "H1.R01.K01.U03"
+    assert c.raw_mm == 1600
+    # and the loop closes across the aisle at the other end: position 0 (R01.K04.L2) -> ToR of
+    # position 15 (R02.K04.L2, U8 = 1500): server U6 (1100): 1200 + 400 = 1600
+    c = cable(p, "H1.R01.K04.U06", "p2")
+    assert c.b_device == "H1.R02.K04.U08"
+    assert c.raw_mm == 1600
+
+
+def test_paper_meander_links() -> None:
+    # inter-chassis, b = 2, l = 8 over K04..K01 (left to right): bottom chain
+    # 0 K04.L1, 1 K03.L1, 2 K02.L1, 3 K01.L1, then back along the tops: 4 K01.L2, 5 K02.L2,
+    # 6 K03.L2, 7 K04.L2; the loop closes 7 -> 0 inside K04.
+    p = plan(Pattern.INTER_CHASSIS, "paper", loop=8)
+    # position 1 (K03.L1) server U5 (900) -> ToR of position 0 (K04.L1, U3 = 500): 500 + 400
+    assert cable(p, "H1.R01.K03.U05", "p2").b_device == "H1.R01.K04.U03"
+    assert cable(p, "H1.R01.K03.U05", "p2").raw_mm == 900
+    # position 4 (K01.L2) server U10 (1900) -> ToR of position 3 (K01.L1, U3 = 500): vertical 1400
+    c = cable(p, "H1.R01.K01.U10", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K01.U03", 1400)
+    # closing link: position 0 (K04.L1) server U1 (100) -> ToR of position 7 (K04.L2, U8): 1400
+    c = cable(p, "H1.R01.K04.U01", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K04.U08", 1400)
+    st = max(c.raw_mm for c in p.cables if c.link_class == "server_tor")
+    assert st == 1400
+
+
+def test_default_same_rack_and_neighbour() -> None:
+    p = plan(Pattern.SIDE_TO_SIDE, loop=8)
+    # same rack: server U1 (22) to its own ToR U5 (200): 178; slack ceil((178+300)*1.05) = 502;
+    # cheapest medium a 25G DAC, next sold length 1.0 m
+    c = cable(p, "H1.R01.K01.U01", "p1")
+    assert (c.b_device, c.raw_mm, c.slack_mm, c.ordered_mm) == ("H1.R01.K01.U05", 178, 502, 1000)
+    assert c.medium is Medium.DAC
+    # neighbour rack: position 2 (K03.L2) server U6 (244) -> ToR of position 1 (K04.L1, U5 = 200)
+    # (2167 - 244) + 600 + (2167 - 200) = 1923 + 600 + 1967 = 4490;
+    # slack ceil(4790 * 1.05) = 5030 > 5 m DAC -> 7 m active copper
+    c = cable(p, "H1.R01.K03.U06", "p2")
+    assert (c.b_device, c.raw_mm, c.slack_mm, c.ordered_mm) == ("H1.R01.K04.U05", 4490, 5030, 7000)
+    assert c.medium is Medium.ACC
+    # back edge: position 0 (K04.L2) server U9 (378) -> ToR of position 7 (K01.L1, U5 = 200):
+    # (2167 - 378) + 3 * 600 + 1967 = 1789 + 1800 + 1967 = 5556
+    c = cable(p, "H1.R01.K04.U09", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K01.U05", 5556)
+
+
+def test_default_across_cold_aisle() -> None:
+    p = plan(Pattern.PAIRED_ROW, loop=16)
+    # position 8 (R02.K01.L1) server U1 (22) -> R01.K01 ToR U5 (200) across the aisle:
+    # (2167 - 22) + 1200 + (2167 - 200) = 2145 + 1200 + 1967 = 5312
+    c = cable(p, "H1.R02.K01.U01", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K01.U05", 5312)
+    # ceil((5312 + 300) * 1.05) = 5893 -> 7 m active copper
+    assert (c.slack_mm, c.ordered_mm, c.medium) == (5893, 7000, Medium.ACC)
+
+
+def test_default_meander_vertical_link() -> None:
+    p = plan(Pattern.INTER_CHASSIS, loop=8)
+    # closing link inside K04: position 0 (K04.L1) server U1 (22) -> ToR of K04.L2 (U10 = 422): 400
+    c = cable(p, "H1.R01.K04.U01", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K04.U10", 400)
+
+
+def test_configurable_allowance_and_slack() -> None:
+    g = DEFAULT_GEOMETRY.with_lengths(service_allowance_mm=500, slack_pct=10)
+    # (1000 + 2*500) * 1.10 = 2200
+    assert g.with_slack_mm(1000) == 2200
+    assert PAPER_GEOMETRY.with_slack_mm(1234) == 1234
