@@ -1,0 +1,197 @@
+//! `loopline-sim`: thin CLI over the `loopline_sim` library.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use loopline_sim::{run_with_progress, RunLimits, Scenario, SimError};
+
+#[derive(Parser)]
+#[command(name = "loopline-sim", version, about = "Loopline datacenter network simulator (flow mode)")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check a scenario file; prints "ok" and a summary, or the offending field and exits 2.
+    Validate { file: PathBuf },
+    /// Simulate a scenario; the result JSON goes to stdout or to -o FILE.
+    Run {
+        file: PathBuf,
+        /// Write the result here instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Progress lines on stderr (simulated time, flows done, events/s) about once a second.
+        #[arg(long)]
+        progress: bool,
+        /// Omit the non-deterministic `run_info` object (wall time, peak memory).
+        #[arg(long)]
+        no_run_info: bool,
+        /// Abort after this many seconds of wall time.
+        #[arg(long)]
+        max_wall_s: Option<f64>,
+    },
+    /// Print a JSON Schema: `scenario` or `result`.
+    Schema { which: String },
+    /// Generate a scenario for a built-in topology (shuffle workload by default).
+    Gen {
+        #[command(subcommand)]
+        topo: Gen,
+    },
+}
+
+#[derive(Subcommand)]
+enum Gen {
+    /// k-ary 3-tier FatTree with a web-search Poisson workload.
+    Fattree {
+        #[arg(long, default_value_t = 4)]
+        k: usize,
+        #[arg(long, default_value_t = 10.0)]
+        gbps: f64,
+        #[arg(long, default_value_t = 0.4)]
+        load: f64,
+        #[arg(long, default_value_t = 1000)]
+        flows: u64,
+    },
+    /// Subways Type 1 cluster (one loop) with an all-to-all shuffle.
+    Subways {
+        #[arg(long, default_value_t = 8)]
+        racks: usize,
+        #[arg(long, default_value_t = 4)]
+        servers_per_rack: usize,
+        #[arg(long, default_value_t = 2)]
+        ports: usize,
+        #[arg(long, default_value_t = 10.0)]
+        gbps: f64,
+        #[arg(long, default_value_t = 4)]
+        spines: usize,
+        #[arg(long, default_value_t = 40.0)]
+        uplink_gbps: f64,
+        #[arg(long, default_value_t = 15_000_000)]
+        bytes_per_pair: u64,
+    },
+}
+
+fn read(file: &PathBuf) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    Scenario::from_json(&text).map_err(|e| format!("invalid scenario: {e}"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Validate { file } => {
+            let sc = match read(&file) {
+                Ok(s) => s,
+                Err(m) => {
+                    eprintln!("error: {m}");
+                    return ExitCode::from(2);
+                }
+            };
+            match sc.validate() {
+                Ok(net) => {
+                    println!(
+                        "ok: {} nodes ({} servers), {} links, routing {}, workload {}",
+                        net.nodes.len(),
+                        net.servers.len(),
+                        net.links.len() / 2,
+                        sc.routing.name(),
+                        sc.workload.name()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: invalid scenario: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Cmd::Run { file, output, progress, no_run_info, max_wall_s } => {
+            let sc = match read(&file) {
+                Ok(s) => s,
+                Err(m) => {
+                    eprintln!("error: {m}");
+                    return ExitCode::from(2);
+                }
+            };
+            let limits = RunLimits {
+                max_events: None,
+                max_wall: max_wall_s.map(Duration::from_secs_f64),
+                progress_every: progress.then_some(Duration::from_secs(1)),
+            };
+            let res = run_with_progress(&sc, &limits, |p| {
+                eprintln!(
+                    "progress: sim_time_s={:.6} flows_done={}/{} events={} events_per_s={:.0}",
+                    p.sim_time_s, p.flows_done, p.flows_total, p.events, p.events_per_s
+                );
+            });
+            let mut rep = match res {
+                Ok(r) => r,
+                Err(e @ SimError::Scenario(_)) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(3);
+                }
+            };
+            if no_run_info {
+                rep.run_info = None;
+            }
+            if progress {
+                eprintln!(
+                    "done: sim_time_s={:.6} flows_done={}/{} events={}",
+                    rep.simulated_time_s, rep.flows.finished, rep.flows.total, rep.events_processed
+                );
+            }
+            let text = serde_json::to_string(&rep).expect("report serialises");
+            let written = match output {
+                Some(p) => std::fs::write(&p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display())),
+                None => {
+                    let mut out = std::io::stdout().lock();
+                    writeln!(out, "{text}").map_err(|e| format!("cannot write stdout: {e}"))
+                }
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(m) => {
+                    eprintln!("error: {m}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Cmd::Schema { which } => match loopline_sim::schema_json(&which) {
+            Some(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("error: unknown schema \"{which}\" (scenario or result)");
+                ExitCode::from(2)
+            }
+        },
+        Cmd::Gen { topo } => {
+            let sc = match topo {
+                Gen::Fattree { k, gbps, load, flows } => loopline_sim::topology::fat_tree_websearch(k, gbps, load, flows),
+                Gen::Subways { racks, servers_per_rack, ports, gbps, spines, uplink_gbps, bytes_per_pair } => {
+                    let c = loopline_sim::topology::Cluster {
+                        racks,
+                        servers_per_rack,
+                        ports,
+                        port_gbps: gbps,
+                        spines,
+                        uplink_gbps,
+                    };
+                    loopline_sim::topology::shuffle_all(loopline_sim::topology::subways_type1(&c), bytes_per_pair)
+                }
+            };
+            println!("{}", serde_json::to_string_pretty(&sc).expect("scenario serialises"));
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! The flow-mode (fluid) event core.
+//!
+//! * Time is integer picoseconds; the event queue is a binary heap keyed by `(Time, seq)`.
+//! * Each flow keeps `(remaining bits, time of last update, rate)`; progress is brought up to date
+//!   only when the flow's rate changes (no "advance every flow" loop).
+//! * A flow has at most one pending completion event; a rate change bumps its version so the old
+//!   event is ignored when popped (lazy invalidation).
+//! * All events of one timestamp are applied first, then the rates are re-solved once, and only
+//!   around the links whose flow set changed (see [`solver`]).
+
+pub mod control;
+pub mod solver;
+pub mod util;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::network::Network;
+use crate::routing::{Binding, RouteCtx, Router};
+use crate::scenario::{LatencySpec, Scenario};
+use crate::units::{LinkId, Time};
+use crate::workload::{Workload, NONE};
+use solver::{FlowNet, Solver};
+use util::LinkUtil;
+
+/// A simulation engine that can be stepped. Flow mode is the only implementation in this build.
+pub trait Engine {
+    /// Process every event of the next timestamp. Returns false when the run is over.
+    fn step(&mut self) -> bool;
+    /// Step until simulated time `t` (inclusive) or the end of the run.
+    fn step_until(&mut self, t: Time) -> bool {
+        loop {
+            match self.next_time() {
+                Some(n) if n <= t => {
+                    if !self.step() {
+                        return false;
+                    }
+                }
+                Some(_) => return true,
+                None => return false,
+            }
+        }
+    }
+    /// Time of the next event, if any.
+    fn next_time(&self) -> Option<Time>;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Waiting,
+    Active,
+    Stalled,
+    Done,
+}
+
+/// Per-flow state.
+#[derive(Clone, Debug)]
+pub struct FlowSt {
+    pub subs: Vec<u32>,
+    pub rem_bits: f64,
+    pub last: Time,
+    /// Sum of the subflow rates, Gb/s.
+    pub rate: f64,
+    pub ver: u32,
+    pub status: Status,
+    pub start: Time,
+    /// End of the fluid transfer.
+    pub done_at: Time,
+    /// Completion including latency terms.
+    pub fct_end: Time,
+    pub extra: Time,
+    pub ideal_s: f64,
+    pub binding: Option<Binding>,
+    pub reroutes: u32,
+    pub stalled_once: bool,
+}
+
+const EV_COMPLETE: u32 = 0;
+const EV_FAIL: u32 = 1;
+const EV_RECOVER: u32 = 2;
+const EV_TICK: u32 = 3;
+const EV_START: u32 = 4;
+
+type Ev = Reverse<(u64, u64, u32, u32, u32)>;
+
+/// Fluid max-min flow engine.
+pub struct FlowEngine<'a> {
+    pub sc: &'a Scenario,
+    pub net: &'a Network,
+    pub wl: Workload,
+    pub router: Router,
+    pub up: Vec<bool>,
+    down_cnt: Vec<u32>,
+    pub fnet: FlowNet,
+    pub solver: Solver,
+    pub util: LinkUtil,
+    pub flows: Vec<FlowSt>,
+    heap: BinaryHeap<Ev>,
+    seq: u64,
+    /// Pending events other than controller ticks (stale ones included until popped).
+    pending: u64,
+    next_root: usize,
+    pub now: Time,
+    pub stop: Time,
+    pub events: u64,
+    pub done: u64,
+    pub stalled: Vec<u32>,
+    seeds: Vec<LinkId>,
+    touched: Vec<u32>,
+    touched_mark: Vec<u32>,
+    batch: u32,
+    latency: LatencySpec,
+    pub ctl: control::Controller,
+    pub nominal_cap: Vec<f64>,
+    /// Set when the run is over (stop time reached, no more events).
+    pub finished: bool,
+}
+
+impl<'a> FlowEngine<'a> {
+    pub fn new(sc: &'a Scenario, net: &'a Network) -> FlowEngine<'a> {
+        let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
+        let caps: Vec<f64> = net.links.iter().map(|l| l.gbps.0).collect();
+        let nl = caps.len();
+        let router = Router::new(&sc.routing, net);
+        let ctl = control::Controller::new(&sc.routing, net);
+        let n_flows = wl.flows.len();
+        let mut e = FlowEngine {
+            sc,
+            net,
+            router,
+            up: vec![true; nl],
+            down_cnt: vec![0; nl / 2],
+            fnet: FlowNet::new(caps.clone()),
+            solver: Solver::new(nl),
+            util: LinkUtil::new(nl),
+            flows: (0..n_flows)
+                .map(|_| FlowSt {
+                    subs: Vec::new(),
+                    rem_bits: 0.0,
+                    last: Time::ZERO,
+                    rate: 0.0,
+                    ver: 0,
+                    status: Status::Waiting,
+                    start: Time::ZERO,
+                    done_at: Time::ZERO,
+                    fct_end: Time::ZERO,
+                    extra: Time::ZERO,
+                    ideal_s: 0.0,
+                    binding: None,
+                    reroutes: 0,
+                    stalled_once: false,
+                })
+                .collect(),
+            wl,
+            heap: BinaryHeap::new(),
+            seq: 0,
+            pending: 0,
+            next_root: 0,
+            now: Time::ZERO,
+            stop: sc.engine.stop_time_s.map(Time::from_secs_f64).unwrap_or(Time::MAX),
+            events: 0,
+            done: 0,
+            stalled: Vec::new(),
+            seeds: Vec::new(),
+            touched: Vec::new(),
+            touched_mark: vec![0; n_flows],
+            batch: 0,
+            latency: sc.engine.latency.clone(),
+            ctl,
+            nominal_cap: caps,
+            finished: false,
+        };
+        for (i, f) in net.failures.iter().enumerate() {
+            e.push(f.at, EV_FAIL, i as u32, 0);
+            if let Some(r) = f.recover_at {
+                e.push(r, EV_RECOVER, i as u32, 0);
+            }
+        }
+        if let Some(p) = e.ctl.period() {
+            e.push(p, EV_TICK, 0, 0);
+        }
+        e
+    }
+
+    fn push(&mut self, t: Time, kind: u32, a: u32, b: u32) {
+        self.seq += 1;
+        if kind != EV_TICK {
+            self.pending += 1;
+        }
+        self.heap.push(Reverse((t.0, self.seq, kind, a, b)));
+    }
+
+    /// Can anything still change? (arrivals or non-tick events pending)
+    fn work_left(&self) -> bool {
+        self.next_root < self.wl.roots.len() || self.pending > 0
+    }
+
+    pub fn ctx(&self) -> RouteCtx<'_> {
+        RouteCtx { net: self.net, up: &self.up, seed: self.sc.engine.seed }
+    }
+
+    /// Bring a flow's progress up to `now`.
+    #[inline]
+    fn advance(&mut self, f: u32) {
+        let fl = &mut self.flows[f as usize];
+        let dt = self.now.0 - fl.last.0;
+        if dt > 0 {
+            fl.rem_bits -= fl.rate * 1e-3 * dt as f64;
+            fl.last = self.now;
+        }
+    }
+
+    /// Change a subflow's rate, keeping link loads, link integrals and the flow's rate in step.
+    fn set_sub_rate(&mut self, s: u32, new: f64) {
+        let sub = &mut self.fnet.subs[s as usize];
+        let old = sub.rate;
+        if old == new {
+            return;
+        }
+        sub.rate = new;
+        let f = sub.flow;
+        for i in 0..self.fnet.subs[s as usize].path.len() {
+            let l = self.fnet.subs[s as usize].path[i].idx();
+            self.util.flush(l, self.now.0, self.fnet.load[l]);
+            let ld = &mut self.fnet.load[l];
+            *ld += new - old;
+            if *ld < 1e-12 {
+                *ld = ld.max(0.0);
+            }
+        }
+        self.flows[f as usize].rate += new - old;
+    }
+
+    fn touch(&mut self, f: u32) {
+        if self.touched_mark[f as usize] != self.batch {
+            self.touched_mark[f as usize] = self.batch;
+            self.touched.push(f);
+        }
+    }
+
+    /// Remove every subflow of a flow (its progress must be up to date).
+    fn detach(&mut self, f: u32) {
+        let subs = std::mem::take(&mut self.flows[f as usize].subs);
+        for s in subs {
+            self.set_sub_rate(s, 0.0);
+            let path = self.fnet.remove_sub(s);
+            self.seeds.extend_from_slice(&path);
+        }
+        self.flows[f as usize].rate = 0.0;
+    }
+
+    /// Route a flow and attach its subflows; returns false when no path exists.
+    fn attach(&mut self, f: u32) -> bool {
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let route = {
+            let ctx = RouteCtx { net: self.net, up: &self.up, seed: self.sc.engine.seed };
+            match self.ctl.forced_binding(f) {
+                Some(b) => control::route_bound(&mut self.router, &ctx, f, src, dst, b),
+                None => self.router.route(&ctx, f, src, dst),
+            }
+        };
+        if route.paths.is_empty() {
+            return false;
+        }
+        self.flows[f as usize].binding = route.binding;
+        for (p, w) in route.paths {
+            self.seeds.extend_from_slice(&p);
+            let s = self.fnet.add_sub(f, p, w);
+            self.flows[f as usize].subs.push(s);
+        }
+        self.touch(f);
+        true
+    }
+
+    fn latency_terms(&self, f: u32) -> (Time, f64) {
+        let fl = &self.flows[f as usize];
+        let spec = &self.wl.flows[f as usize];
+        let mut ideal_rate = 0.0; // Gb/s
+        let mut base_ps = 0.0;
+        for (i, &s) in fl.subs.iter().enumerate() {
+            let path = &self.fnet.subs[s as usize].path;
+            let bott = path.iter().map(|l| self.nominal_cap[l.idx()]).fold(f64::INFINITY, f64::min);
+            ideal_rate += bott;
+            if i == 0 {
+                for l in path {
+                    let link = self.net.link(*l);
+                    base_ps += link.latency.0 as f64;
+                    base_ps += self.latency.mtu_bytes as f64 * 8.0 / (link.gbps.0 * 1e-3);
+                }
+            }
+        }
+        let nic = self.net.server_nic_gbps(spec.src).min(self.net.server_nic_gbps(spec.dst));
+        if nic > 0.0 {
+            ideal_rate = ideal_rate.min(nic);
+        }
+        let mut extra = 0.0;
+        if self.latency.base_rtt {
+            extra += base_ps;
+        }
+        if self.latency.slow_start {
+            let rtt = 2.0 * base_ps;
+            let w = self.latency.init_cwnd_bytes as f64;
+            let size = spec.bytes.0 as f64;
+            let k_size = ((size / w + 1.0).log2().ceil() - 1.0).max(0.0);
+            let bdp = ideal_rate * 1e-3 * rtt / 8.0;
+            let k_bdp = (bdp / w + 1.0).log2().ceil().max(0.0);
+            extra += rtt * k_size.min(k_bdp);
+        }
+        let extra_t = Time(extra.round() as u64);
+        let ideal_s = spec.bytes.bits() / (ideal_rate.max(1e-12) * 1e9) + extra_t.as_secs_f64();
+        (extra_t, ideal_s)
+    }
+
+    fn start_flow(&mut self, f: u32) {
+        let bits = self.wl.flows[f as usize].bytes.bits();
+        {
+            let fl = &mut self.flows[f as usize];
+            fl.start = self.now;
+            fl.last = self.now;
+            fl.rem_bits = bits;
+        }
+        if self.attach(f) {
+            self.flows[f as usize].status = Status::Active;
+            let (extra, ideal) = self.latency_terms(f);
+            self.flows[f as usize].extra = extra;
+            self.flows[f as usize].ideal_s = ideal;
+        } else {
+            let fl = &mut self.flows[f as usize];
+            fl.status = Status::Stalled;
+            fl.stalled_once = true;
+            fl.ideal_s = f64::NAN;
+            self.stalled.push(f);
+        }
+    }
+
+    fn complete(&mut self, f: u32) {
+        self.advance(f);
+        self.detach(f);
+        let fl = &mut self.flows[f as usize];
+        fl.status = Status::Done;
+        fl.done_at = self.now;
+        fl.fct_end = self.now.saturating_add(fl.extra);
+        let end = fl.fct_end;
+        self.done += 1;
+        let next = self.wl.flows[f as usize].follow_up;
+        if next != NONE {
+            self.push(end, EV_START, next, 0);
+        }
+    }
+
+    /// Re-route a flow (after a failure or a controller decision).
+    pub(crate) fn reroute(&mut self, f: u32) {
+        self.advance(f);
+        self.detach(f);
+        self.touch(f);
+        self.flows[f as usize].reroutes += 1;
+        if !self.attach(f) {
+            let fl = &mut self.flows[f as usize];
+            fl.status = Status::Stalled;
+            fl.stalled_once = true;
+            self.stalled.push(f);
+        }
+    }
+
+    fn set_links(&mut self, fi: usize, down: bool) {
+        let mut affected = Vec::new();
+        for k in 0..self.net.failures[fi].links.len() {
+            let d = self.net.failures[fi].links[k];
+            if down {
+                self.down_cnt[d] += 1;
+                if self.down_cnt[d] != 1 {
+                    continue;
+                }
+            } else {
+                self.down_cnt[d] -= 1;
+                if self.down_cnt[d] != 0 {
+                    continue;
+                }
+            }
+            for l in [2 * d, 2 * d + 1] {
+                self.up[l] = !down;
+                self.fnet.cap[l] = if down { 0.0 } else { self.nominal_cap[l] };
+                self.seeds.push(LinkId(l as u32));
+                if down {
+                    affected.extend(self.fnet.link_subs[l].iter().map(|&s| self.fnet.subs[s as usize].flow));
+                }
+            }
+        }
+        self.router.invalidate();
+        if down {
+            affected.sort_unstable();
+            affected.dedup();
+            for f in affected {
+                self.reroute(f);
+            }
+        } else {
+            let stalled = std::mem::take(&mut self.stalled);
+            for f in stalled {
+                if self.flows[f as usize].status != Status::Stalled {
+                    continue;
+                }
+                self.advance(f);
+                if self.attach(f) {
+                    self.flows[f as usize].status = Status::Active;
+                    if self.flows[f as usize].ideal_s.is_nan() {
+                        let (extra, ideal) = self.latency_terms(f);
+                        self.flows[f as usize].extra = extra;
+                        self.flows[f as usize].ideal_s = ideal;
+                    }
+                } else {
+                    self.stalled.push(f);
+                }
+            }
+        }
+    }
+
+    fn commit(&mut self) {
+        if !self.seeds.is_empty() {
+            let seeds = std::mem::take(&mut self.seeds);
+            self.solver.solve(&self.fnet, &seeds);
+            self.seeds = seeds;
+            self.seeds.clear();
+            let changed = std::mem::take(&mut self.solver.changed);
+            for &(s, _) in &changed {
+                let f = self.fnet.subs[s as usize].flow;
+                self.advance(f);
+                self.touch(f);
+            }
+            for &(s, r) in &changed {
+                self.set_sub_rate(s, r);
+            }
+            self.solver.changed = changed;
+        }
+        let touched = std::mem::take(&mut self.touched);
+        for &f in &touched {
+            let fl = &mut self.flows[f as usize];
+            if fl.status != Status::Active {
+                continue;
+            }
+            fl.ver = fl.ver.wrapping_add(1);
+            if fl.rate > 0.0 {
+                let dt = (fl.rem_bits.max(0.0) / (fl.rate * 1e-3)).ceil();
+                let t = if dt >= (u64::MAX - self.now.0) as f64 { Time::MAX } else { Time(self.now.0 + dt as u64) };
+                let (v, now) = (fl.ver, t);
+                self.push(now, EV_COMPLETE, f, v);
+            }
+        }
+        self.touched = touched;
+        self.touched.clear();
+    }
+
+    /// Close the link integrals at the end of the run.
+    pub fn close(&mut self) {
+        let end = self.now.0;
+        self.util.reach(end.saturating_sub(1));
+        for l in 0..self.fnet.load.len() {
+            self.util.flush(l, end, self.fnet.load[l]);
+        }
+    }
+
+    /// Check the invariants (for tests): link capacity respected; rates consistent.
+    pub fn invariant_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for (l, &ld) in self.fnet.load.iter().enumerate() {
+            let sum: f64 = self.fnet.link_subs[l].iter().map(|&s| self.fnet.subs[s as usize].rate).sum();
+            if sum > self.fnet.cap[l] * (1.0 + 1e-6) + 1e-9 {
+                v.push(format!("link {l}: rates {sum} exceed capacity {}", self.fnet.cap[l]));
+            }
+            if (sum - ld).abs() > 1e-6 * sum.max(1.0) {
+                v.push(format!("link {l}: load {ld} != sum of rates {sum}"));
+            }
+        }
+        v
+    }
+}
+
+impl Engine for FlowEngine<'_> {
+    fn next_time(&self) -> Option<Time> {
+        if self.finished {
+            return None;
+        }
+        let a = self.wl.roots.get(self.next_root).map(|&i| self.wl.flows[i as usize].arrival);
+        let h = self.heap.peek().map(|Reverse(e)| Time(e.0));
+        match (a, h) {
+            (Some(a), Some(h)) => Some(a.min(h)),
+            (a, h) => a.or(h),
+        }
+    }
+
+    fn step(&mut self) -> bool {
+        let Some(t) = self.next_time() else {
+            self.finished = true;
+            return false;
+        };
+        // Only periodic controller ticks left: the run is over.
+        if !self.work_left() {
+            self.finished = true;
+            return false;
+        }
+        if t > self.stop {
+            self.now = self.stop;
+            self.finished = true;
+            return false;
+        }
+        self.now = t;
+        self.util.reach(t.0);
+        self.batch = self.batch.wrapping_add(1);
+        while let Some(&i) = self.wl.roots.get(self.next_root) {
+            if self.wl.flows[i as usize].arrival != t {
+                break;
+            }
+            self.next_root += 1;
+            self.events += 1;
+            self.start_flow(i);
+        }
+        while let Some(Reverse(e)) = self.heap.peek() {
+            if e.0 != t.0 {
+                break;
+            }
+            let (_, _, kind, a, b) = self.heap.pop().expect("peeked").0;
+            if kind != EV_TICK {
+                self.pending -= 1;
+            }
+            match kind {
+                EV_COMPLETE => {
+                    let fl = &self.flows[a as usize];
+                    if fl.ver != b || fl.status != Status::Active {
+                        continue; // stale
+                    }
+                    self.events += 1;
+                    self.complete(a);
+                }
+                EV_START => {
+                    self.events += 1;
+                    self.start_flow(a);
+                }
+                EV_FAIL => {
+                    self.events += 1;
+                    self.set_links(a as usize, true);
+                }
+                EV_RECOVER => {
+                    self.events += 1;
+                    self.set_links(a as usize, false);
+                }
+                EV_TICK => {
+                    self.events += 1;
+                    control::tick(self);
+                    if let Some(p) = self.ctl.period() {
+                        self.push(t.saturating_add(p), EV_TICK, 0, 0);
+                    }
+                }
+                _ => unreachable!("unknown event kind"),
+            }
+        }
+        self.commit();
+        true
+    }
+}

@@ -1,0 +1,303 @@
+//! Incremental weighted max-min fair rate allocation (progressive filling / water-filling).
+//!
+//! The solver never re-solves the whole world. Given the links whose set of subflows changed
+//! (`seeds`), it grows a region `L` of links:
+//!   1. `R` = every subflow on a link of `L`; every other subflow keeps its rate, and its rate is
+//!      subtracted from the capacity of the links it shares with `R` (residual capacity);
+//!   2. water-fill `R` on the residual capacities;
+//!   3. if a subflow of `R` changed rate and crosses a link outside `L`, or froze on a link outside
+//!      `L` where a subflow outside `R` has a higher normalised rate (so the outside one would have
+//!      to give way), add those links to `L` and go back to 1.
+//!
+//! When it stops, every link outside `L` carries exactly the rates it carried before, and every
+//! subflow of `R` has a saturated bottleneck where no subflow has a higher normalised rate: so if
+//! the allocation was max-min fair before the event, it is max-min fair after it. Each round only
+//! grows `L`, so the loop terminates; in the worst case it covers the connected component.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::units::LinkId;
+
+/// A subflow: one path of a flow, with a weight (a flow's subflow weights sum to 1).
+#[derive(Clone, Debug, Default)]
+pub struct Sub {
+    pub flow: u32,
+    pub path: Vec<LinkId>,
+    /// Position of this subflow in `link_subs[path[i]]`, for O(1) removal.
+    pub pos: Vec<u32>,
+    pub weight: f64,
+    /// Current rate in Gb/s.
+    pub rate: f64,
+    pub live: bool,
+}
+
+/// The rate state the solver reads: subflows, which subflows use each link, capacities and loads.
+#[derive(Clone, Debug, Default)]
+pub struct FlowNet {
+    pub subs: Vec<Sub>,
+    pub free_subs: Vec<u32>,
+    pub link_subs: Vec<Vec<u32>>,
+    /// Capacity per directed link in Gb/s (0 while down).
+    pub cap: Vec<f64>,
+    /// Sum of the rates of the subflows on each link, Gb/s.
+    pub load: Vec<f64>,
+}
+
+impl FlowNet {
+    pub fn new(caps: Vec<f64>) -> FlowNet {
+        let n = caps.len();
+        FlowNet { subs: Vec::new(), free_subs: Vec::new(), link_subs: vec![Vec::new(); n], load: vec![0.0; n], cap: caps }
+    }
+
+    /// Add a subflow with rate 0; returns its id.
+    pub fn add_sub(&mut self, flow: u32, path: Vec<LinkId>, weight: f64) -> u32 {
+        let id = match self.free_subs.pop() {
+            Some(id) => id,
+            None => {
+                self.subs.push(Sub::default());
+                (self.subs.len() - 1) as u32
+            }
+        };
+        let mut pos = Vec::with_capacity(path.len());
+        for &l in &path {
+            let v = &mut self.link_subs[l.idx()];
+            pos.push(v.len() as u32);
+            v.push(id);
+        }
+        self.subs[id as usize] = Sub { flow, path, pos, weight, rate: 0.0, live: true };
+        id
+    }
+
+    /// Remove a subflow whose rate has already been set to 0 (its load is gone).
+    pub fn remove_sub(&mut self, id: u32) -> Vec<LinkId> {
+        let sub = std::mem::take(&mut self.subs[id as usize]);
+        debug_assert!(sub.rate == 0.0);
+        for (i, &l) in sub.path.iter().enumerate() {
+            let v = &mut self.link_subs[l.idx()];
+            let p = sub.pos[i] as usize;
+            v.swap_remove(p);
+            if p < v.len() {
+                let moved = v[p] as usize;
+                // fix the moved subflow's position for this link
+                let ms = &mut self.subs[moved];
+                for (j, &ml) in ms.path.iter().enumerate() {
+                    if ml == l && ms.pos[j] as usize == v.len() {
+                        ms.pos[j] = p as u32;
+                        break;
+                    }
+                }
+            }
+        }
+        self.free_subs.push(id);
+        sub.path
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+struct Key(f64);
+impl Eq for Key {}
+impl Ord for Key {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+
+/// Scratch space of the solver, sized to the network; reused across events.
+#[derive(Clone, Debug, Default)]
+pub struct Solver {
+    epoch: u32,
+    batch: u32,
+    in_l: Vec<u32>,
+    l_list: Vec<u32>,
+    t_mark: Vec<u32>,
+    t_list: Vec<u32>,
+    checked: Vec<u32>,
+    resid: Vec<f64>,
+    wsum: Vec<f64>,
+    ucnt: Vec<u32>,
+    lver: Vec<u32>,
+    s_mark: Vec<u32>,
+    frozen: Vec<u32>,
+    new_rate: Vec<f64>,
+    bott: Vec<u32>,
+    r_list: Vec<u32>,
+    heap: BinaryHeap<Reverse<(Key, u32, u32)>>,
+    /// Output: (subflow, new rate) for every subflow whose rate changed.
+    pub changed: Vec<(u32, f64)>,
+    /// Statistics: total subflows re-solved, rounds.
+    pub work_subs: u64,
+    pub rounds: u64,
+}
+
+const REL_TOL: f64 = 1e-9;
+
+impl Solver {
+    pub fn new(links: usize) -> Solver {
+        Solver {
+            in_l: vec![0; links],
+            t_mark: vec![0; links],
+            checked: vec![0; links],
+            resid: vec![0.0; links],
+            wsum: vec![0.0; links],
+            ucnt: vec![0; links],
+            lver: vec![0; links],
+            ..Default::default()
+        }
+    }
+
+    fn ensure_subs(&mut self, n: usize) {
+        if self.s_mark.len() < n {
+            self.s_mark.resize(n, 0);
+            self.frozen.resize(n, 0);
+            self.new_rate.resize(n, 0.0);
+            self.bott.resize(n, 0);
+        }
+    }
+
+    /// Re-solve after the subflow sets of `seeds` changed. Results in `self.changed`.
+    pub fn solve(&mut self, net: &FlowNet, seeds: &[LinkId]) {
+        self.changed.clear();
+        self.ensure_subs(net.subs.len());
+        self.batch = self.batch.wrapping_add(1);
+        if self.batch == 0 {
+            self.in_l.iter_mut().for_each(|x| *x = 0);
+            self.batch = 1;
+        }
+        let batch = self.batch;
+        self.l_list.clear();
+        for &l in seeds {
+            if self.in_l[l.idx()] != batch {
+                self.in_l[l.idx()] = batch;
+                self.l_list.push(l.0);
+            }
+        }
+        if self.l_list.is_empty() {
+            return;
+        }
+        loop {
+            self.rounds += 1;
+            self.next_epoch();
+            let ep = self.epoch;
+            // 1. region R and its links T with residual capacities
+            self.r_list.clear();
+            for &l in &self.l_list {
+                for &s in &net.link_subs[l as usize] {
+                    if self.s_mark[s as usize] != ep {
+                        self.s_mark[s as usize] = ep;
+                        self.r_list.push(s);
+                    }
+                }
+            }
+            self.work_subs += self.r_list.len() as u64;
+            self.t_list.clear();
+            for &s in &self.r_list {
+                let sub = &net.subs[s as usize];
+                self.frozen[s as usize] = 0;
+                for &l in &sub.path {
+                    let li = l.idx();
+                    if self.t_mark[li] != ep {
+                        self.t_mark[li] = ep;
+                        self.t_list.push(l.0);
+                        self.resid[li] = net.cap[li] - net.load[li];
+                        self.wsum[li] = 0.0;
+                        self.ucnt[li] = 0;
+                    }
+                    self.resid[li] += sub.rate;
+                    self.wsum[li] += sub.weight;
+                    self.ucnt[li] += 1;
+                }
+            }
+            // 2. water-fill
+            self.heap.clear();
+            for &l in &self.t_list {
+                let li = l as usize;
+                self.lver[li] = self.lver[li].wrapping_add(1);
+                let ratio = (self.resid[li] / self.wsum[li]).max(0.0);
+                self.heap.push(Reverse((Key(ratio), l, self.lver[li])));
+            }
+            while let Some(Reverse((Key(level), l, ver))) = self.heap.pop() {
+                let li = l as usize;
+                if ver != self.lver[li] || self.ucnt[li] == 0 {
+                    continue;
+                }
+                for &s in &net.link_subs[li] {
+                    let si = s as usize;
+                    if self.s_mark[si] != ep || self.frozen[si] == ep {
+                        continue;
+                    }
+                    self.frozen[si] = ep;
+                    let sub = &net.subs[si];
+                    let rate = sub.weight * level;
+                    self.new_rate[si] = rate;
+                    self.bott[si] = l;
+                    for &l2 in &sub.path {
+                        let l2i = l2.idx();
+                        self.resid[l2i] -= rate;
+                        self.wsum[l2i] -= sub.weight;
+                        self.ucnt[l2i] -= 1;
+                        if l2i != li && self.ucnt[l2i] > 0 {
+                            self.lver[l2i] = self.lver[l2i].wrapping_add(1);
+                            let ratio = (self.resid[l2i] / self.wsum[l2i].max(1e-300)).max(level);
+                            self.heap.push(Reverse((Key(ratio), l2.0, self.lver[l2i])));
+                        }
+                    }
+                }
+            }
+            // 3. grow the region where the answer could still be wrong
+            let mut grow = false;
+            for i in 0..self.r_list.len() {
+                let s = self.r_list[i] as usize;
+                let sub = &net.subs[s];
+                let nr = self.new_rate[s];
+                if (nr - sub.rate).abs() > REL_TOL * nr.max(sub.rate).max(1e-9) {
+                    for &l in &sub.path {
+                        if self.in_l[l.idx()] != batch {
+                            self.in_l[l.idx()] = batch;
+                            self.l_list.push(l.0);
+                            grow = true;
+                        }
+                    }
+                }
+                let b = self.bott[s] as usize;
+                if self.in_l[b] != batch && self.checked[b] != ep {
+                    self.checked[b] = ep;
+                    let level = nr / sub.weight;
+                    let beaten = net.link_subs[b].iter().any(|&o| {
+                        let o = o as usize;
+                        self.s_mark[o] != ep && net.subs[o].rate / net.subs[o].weight > level * (1.0 + 1e-7) + 1e-9
+                    });
+                    if beaten {
+                        self.in_l[b] = batch;
+                        self.l_list.push(b as u32);
+                        grow = true;
+                    }
+                }
+            }
+            if !grow {
+                break;
+            }
+        }
+        let ep = self.epoch;
+        for &s in &self.r_list {
+            let si = s as usize;
+            let old = net.subs[si].rate;
+            let nr = self.new_rate[si];
+            debug_assert!(self.s_mark[si] == ep);
+            if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) || (old == 0.0) != (nr == 0.0) {
+                self.changed.push((s, nr));
+            }
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.t_mark.iter_mut().for_each(|x| *x = 0);
+            self.checked.iter_mut().for_each(|x| *x = 0);
+            self.s_mark.iter_mut().for_each(|x| *x = 0);
+            self.frozen.iter_mut().for_each(|x| *x = 0);
+            self.epoch = 1;
+        }
+    }
+}

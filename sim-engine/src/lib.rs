@@ -1,0 +1,135 @@
+//! Loopline simulation engine (`loopline-sim`): fluid, weighted max-min fair flow simulation of
+//! datacenter networks (servers, ToRs, aggregation, spine, core), with ECMP, Subways adaptive and
+//! detour routing, VL2 VLB and GRIN multipath, link and switch failures, and a set of workloads.
+//!
+//! Entry point: [`run`]. See `README.md` and `schema/` for the formats.
+
+pub mod engine;
+pub mod network;
+pub mod report;
+pub mod rng;
+pub mod routing;
+pub mod scenario;
+pub mod topology;
+pub mod units;
+pub mod workload;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+pub use report::Report;
+pub use scenario::{Scenario, ScenarioError};
+
+use engine::{Engine, FlowEngine};
+
+/// Version string printed by `loopline-sim --version`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Limits of one run (the worker also enforces its own time and memory limits).
+#[derive(Clone, Debug, Default)]
+pub struct RunLimits {
+    /// Abort after this many events.
+    pub max_events: Option<u64>,
+    /// Abort after this much wall time.
+    pub max_wall: Option<Duration>,
+    /// Call the progress callback at most this often (default: never).
+    pub progress_every: Option<Duration>,
+}
+
+/// A progress sample (for the CLI's stderr lines).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub sim_time_s: f64,
+    pub flows_done: u64,
+    pub flows_total: u64,
+    pub events: u64,
+    pub events_per_s: f64,
+}
+
+/// Why a run failed.
+#[derive(Debug)]
+pub enum SimError {
+    /// The scenario is invalid.
+    Scenario(ScenarioError),
+    /// A run limit was hit.
+    Limit(String),
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::Scenario(e) => write!(f, "invalid scenario: {e}"),
+            SimError::Limit(m) => write!(f, "run limit reached: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl From<ScenarioError> for SimError {
+    fn from(e: ScenarioError) -> Self {
+        SimError::Scenario(e)
+    }
+}
+
+/// Validate and simulate a scenario.
+pub fn run(scenario: &Scenario, limits: &RunLimits) -> Result<Report, SimError> {
+    run_with_progress(scenario, limits, |_| {})
+}
+
+/// [`run`] with a progress callback, called at most every `limits.progress_every`.
+pub fn run_with_progress(
+    scenario: &Scenario,
+    limits: &RunLimits,
+    mut progress: impl FnMut(&Progress),
+) -> Result<Report, SimError> {
+    let t0 = Instant::now();
+    let net = scenario.validate()?;
+    let mut eng = FlowEngine::new(scenario, &net);
+    let mut last = Instant::now();
+    let mut last_events = 0u64;
+    let mut steps = 0u64;
+    while eng.step() {
+        steps += 1;
+        if steps % 1024 == 0 {
+            if let Some(m) = limits.max_events {
+                if eng.events > m {
+                    return Err(SimError::Limit(format!("more than {m} events")));
+                }
+            }
+            if let Some(w) = limits.max_wall {
+                if t0.elapsed() > w {
+                    return Err(SimError::Limit(format!("more than {:.1} s of wall time", w.as_secs_f64())));
+                }
+            }
+            if let Some(every) = limits.progress_every {
+                let el = last.elapsed();
+                if el >= every {
+                    progress(&Progress {
+                        sim_time_s: eng.now.as_secs_f64(),
+                        flows_done: eng.done,
+                        flows_total: eng.flows.len() as u64,
+                        events: eng.events,
+                        events_per_s: (eng.events - last_events) as f64 / el.as_secs_f64(),
+                    });
+                    last = Instant::now();
+                    last_events = eng.events;
+                }
+            }
+        }
+    }
+    eng.close();
+    let mut rep = report::build(&eng);
+    rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
+    Ok(rep)
+}
+
+/// The JSON Schema of the scenario (`scenario`) or result (`result`) format, pretty-printed.
+pub fn schema_json(which: &str) -> Option<String> {
+    let schema = match which {
+        "scenario" => schemars::schema_for!(Scenario),
+        "result" => schemars::schema_for!(Report),
+        _ => return None,
+    };
+    Some(serde_json::to_string_pretty(&schema).expect("schema serialises"))
+}

@@ -1,0 +1,112 @@
+//! The validated network: dense node and directed-link indices, adjacency, loops and failures.
+//! Built only by [`crate::scenario::Scenario::validate`]; nothing is re-checked after it.
+
+use std::collections::BTreeMap;
+
+use crate::scenario::Role;
+use crate::units::{Gbps, LinkId, NodeId, Time};
+
+/// A node after validation.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub role: Role,
+    pub layer: u8,
+    pub cluster: Option<i64>,
+    pub loop_id: Option<i64>,
+    pub loop_position: Option<u32>,
+    pub logical_rack: Option<String>,
+}
+
+/// One direction of a cable.
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub gbps: Gbps,
+    pub latency: Time,
+}
+
+/// A failure resolved to duplex link indices.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub at: Time,
+    pub recover_at: Option<Time>,
+    /// Duplex link indices (scenario `network.links` order) that go down.
+    pub links: Vec<usize>,
+    /// Human-readable name of the failed element.
+    pub what: String,
+}
+
+/// A Subways loop: its ToRs in cyclic order.
+#[derive(Clone, Debug)]
+pub struct Loop {
+    pub id: i64,
+    pub tors: Vec<NodeId>,
+}
+
+/// The network with dense indices.
+#[derive(Clone, Debug, Default)]
+pub struct Network {
+    pub nodes: Vec<Node>,
+    /// Directed links: duplex link `i` is `2i` (a->b) and `2i+1` (b->a).
+    pub links: Vec<Link>,
+    /// Names of duplex links (their `id` or a default).
+    pub link_names: Vec<String>,
+    /// Outgoing directed links of every node, in scenario order.
+    pub out: Vec<Vec<LinkId>>,
+    /// Servers in scenario order.
+    pub servers: Vec<NodeId>,
+    /// Nodes sorted by decreasing layer (ties by id), for up-down table construction.
+    pub by_layer_desc: Vec<NodeId>,
+    pub max_layer: u8,
+    pub loops: Vec<Loop>,
+    pub failures: Vec<Failure>,
+    pub(crate) index: BTreeMap<String, NodeId>,
+    pub(crate) link_index: BTreeMap<String, usize>,
+}
+
+impl Network {
+    pub fn node_id(&self, name: &str) -> Option<NodeId> {
+        self.index.get(name).copied()
+    }
+    pub fn duplex_link(&self, name: &str) -> Option<usize> {
+        self.link_index.get(name).copied()
+    }
+    pub fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n.idx()]
+    }
+    pub fn link(&self, l: LinkId) -> &Link {
+        &self.links[l.idx()]
+    }
+    pub fn is_server(&self, n: NodeId) -> bool {
+        self.nodes[n.idx()].role == Role::Server
+    }
+    /// ToRs directly attached to a server, in link order, one entry per link (a LAG appears once per member).
+    pub fn server_tor_links(&self, s: NodeId) -> impl Iterator<Item = LinkId> + '_ {
+        self.out[s.idx()].iter().copied().filter(move |&l| {
+            let to = self.links[l.idx()].to;
+            self.nodes[to.idx()].role == Role::Tor
+        })
+    }
+    /// Total capacity of a server's links towards switches (its NIC rate).
+    pub fn server_nic_gbps(&self, s: NodeId) -> f64 {
+        self.out[s.idx()]
+            .iter()
+            .filter(|l| !self.is_server(self.links[l.idx()].to))
+            .map(|l| self.links[l.idx()].gbps.0)
+            .sum()
+    }
+    /// Uplinks of a switch: links towards a higher layer.
+    pub fn uplinks(&self, n: NodeId) -> impl Iterator<Item = LinkId> + '_ {
+        let layer = self.nodes[n.idx()].layer;
+        self.out[n.idx()].iter().copied().filter(move |&l| self.nodes[self.links[l.idx()].to.idx()].layer > layer)
+    }
+    /// Servers of the given logical rack name.
+    pub fn servers_of_logical_rack(&self, rack: &str) -> Vec<NodeId> {
+        self.servers.iter().copied().filter(|s| self.nodes[s.idx()].logical_rack.as_deref() == Some(rack)).collect()
+    }
+    pub fn name(&self, n: NodeId) -> &str {
+        &self.nodes[n.idx()].name
+    }
+}

@@ -1,0 +1,445 @@
+//! The result document (see `schema/result.schema.json`). Everything except `run_info` is a pure
+//! function of the scenario and seed, so two runs can be compared byte for byte.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::engine::{FlowEngine, Status};
+use crate::workload::memcache::{self, MemcacheEstimate};
+use crate::workload::NONE;
+
+/// Version of the result format.
+pub const RESULT_SCHEMA_VERSION: u32 = 1;
+
+/// Label of every flow-mode result.
+pub const FLUID_NOTE: &str = "fluid estimate: tails, incast and latency bounds need packet mode";
+
+/// The result of a run.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Report {
+    /// Result format version.
+    pub schema_version: u32,
+    /// Always `fluid` in flow mode.
+    pub model: String,
+    /// Always "fluid estimate: tails, incast and latency bounds need packet mode" in flow mode.
+    pub note: String,
+    /// The scenario's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Routing scheme used.
+    pub routing: String,
+    /// Workload type.
+    pub workload: String,
+    /// Seed used.
+    pub seed: u64,
+    /// Completion time of the last flow of the job, seconds (null if some flow did not finish).
+    pub job_completion_s: Option<f64>,
+    /// Simulated time at the end of the run, seconds.
+    pub simulated_time_s: f64,
+    /// Events processed (arrivals, completions, failures, recoveries, controller ticks).
+    pub events_processed: u64,
+    /// Flow counts and completion-time statistics.
+    pub flows: FlowSummary,
+    /// Per-query (query/incast) or per-request (memcache) completion times, when the workload has groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<GroupSummary>,
+    /// Per-link utilisation over time (directed links), for heat maps.
+    pub links: LinkReport,
+    /// Per-server throughput.
+    pub servers: Vec<ServerReport>,
+    /// What the routing scheme did.
+    pub routing_stats: RoutingStats,
+    /// Memcache highest-rate search (a labelled queueing estimate), for the memcache workload.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memcache: Option<MemcacheEstimate>,
+    /// Wall time and memory of this run: not deterministic, omitted with `--no-run-info`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_info: Option<RunInfo>,
+}
+
+/// Summary statistics of a sample.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct Stats {
+    /// Sample size.
+    pub count: u64,
+    /// Mean (null when empty).
+    pub mean: Option<f64>,
+    /// Median, nearest rank (null when empty).
+    pub p50: Option<f64>,
+    /// 99th percentile, nearest rank (null when empty).
+    pub p99: Option<f64>,
+    /// Maximum (null when empty).
+    pub max: Option<f64>,
+}
+
+impl Stats {
+    pub fn of(mut v: Vec<f64>) -> Stats {
+        if v.is_empty() {
+            return Stats::default();
+        }
+        v.sort_by(|a, b| a.total_cmp(b));
+        let n = v.len();
+        let rank = |q: f64| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Stats {
+            count: n as u64,
+            mean: Some(v.iter().sum::<f64>() / n as f64),
+            p50: Some(rank(0.5)),
+            p99: Some(rank(0.99)),
+            max: Some(v[n - 1]),
+        }
+    }
+}
+
+/// Flow counts and completion times.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FlowSummary {
+    /// Flows in the workload.
+    pub total: u64,
+    /// Flows that delivered all their bytes.
+    pub finished: u64,
+    /// Flows started but not finished at the end (stop time reached).
+    pub unfinished: u64,
+    /// Flows without any path at the end (failed elements, no recovery).
+    pub stalled: u64,
+    /// Flows whose arrival is after the stop time.
+    pub not_started: u64,
+    /// Flows rerouted at least once (failure or rebinding).
+    pub rerouted: u64,
+    /// Flow completion times in seconds (arrival to last byte, plus latency terms if enabled).
+    pub fct_s: Stats,
+    /// Slowdown: completion time / ideal completion time on an empty network (>= 1).
+    pub slowdown: Stats,
+    /// The same, per flow-size bucket.
+    pub by_size: Vec<SizeBucket>,
+}
+
+/// Completion times of flows in one size range.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SizeBucket {
+    /// Label, e.g. `10KB-100KB`.
+    pub bucket: String,
+    /// Smallest size in the bucket, bytes (inclusive).
+    pub min_bytes: u64,
+    /// Largest size, bytes (exclusive; null = unbounded).
+    pub max_bytes: Option<u64>,
+    /// Completion times, seconds.
+    pub fct_s: Stats,
+    /// Slowdowns.
+    pub slowdown: Stats,
+}
+
+/// Per-group (query or request) completion times.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct GroupSummary {
+    /// `query` or `request`.
+    pub kind: String,
+    /// Groups with every flow finished.
+    pub finished: u64,
+    /// Groups in the workload.
+    pub total: u64,
+    /// Completion time of a group: first arrival to last flow's completion, seconds.
+    pub completion_s: Stats,
+}
+
+/// Link utilisation.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LinkReport {
+    /// Width of one time bucket in seconds; bucket `k` covers `[k*interval_s, (k+1)*interval_s)`.
+    pub interval_s: f64,
+    /// Every directed link, in scenario order (a->b then b->a).
+    pub links: Vec<LinkUtilReport>,
+}
+
+/// Utilisation of one direction of one link.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LinkUtilReport {
+    /// The cable id (or default id).
+    pub id: String,
+    /// Sending end node id.
+    pub from: String,
+    /// Receiving end node id.
+    pub to: String,
+    /// Capacity, Gb/s.
+    pub gbps: f64,
+    /// Bytes carried over the run.
+    pub bytes: f64,
+    /// Mean utilisation over the simulated time (0..1).
+    pub mean_util: f64,
+    /// Highest utilisation of any time bucket (0..1).
+    pub peak_util: f64,
+    /// Utilisation per time bucket (omitted when `engine.link_series` is false).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub util: Option<Vec<f64>>,
+}
+
+/// Throughput of one server.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ServerReport {
+    /// Server id.
+    pub id: String,
+    /// Bytes sent (finished flows in full, others in part).
+    pub bytes_sent: f64,
+    /// Bytes received.
+    pub bytes_received: f64,
+    /// Mean send rate over the simulated time, Gb/s.
+    pub tx_gbps: f64,
+    /// Mean receive rate over the simulated time, Gb/s.
+    pub rx_gbps: f64,
+}
+
+/// What the routing scheme did.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct RoutingStats {
+    /// Reroutes of flows (failures and controller rebinding).
+    pub reroutes: u64,
+    /// Flows moved to another source ToR by the adaptive controller.
+    pub rebinds: u64,
+    /// Controller periods run.
+    pub controller_ticks: u64,
+    /// Detours set up (detour routing).
+    pub detours: Vec<DetourReport>,
+}
+
+/// One detour: a hot group of ToRs relieved through remote ToRs.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DetourReport {
+    /// Logical rack whose ToRs were all hot.
+    pub rack: String,
+    /// The contiguous hot ToRs around it.
+    pub hot_tors: Vec<String>,
+    /// Remote ToRs used (never shared between two hot spots).
+    pub remote_tors: Vec<String>,
+    /// Start, seconds.
+    pub start_s: f64,
+    /// End, seconds (null: still active at the end).
+    pub end_s: Option<f64>,
+    /// Flows moved onto the detour.
+    pub flows: u64,
+    /// Largest number of intermediate servers on a detour path.
+    pub max_intermediate_servers: u32,
+}
+
+/// Non-deterministic facts about the run.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RunInfo {
+    /// Engine version.
+    pub engine: String,
+    /// Wall time of validation + simulation, seconds.
+    pub wall_time_s: f64,
+    /// Peak resident memory of the process (VmHWM), bytes; null if unknown.
+    pub peak_memory_bytes: Option<u64>,
+    /// Flows per second of wall time.
+    pub flows_per_s: f64,
+}
+
+impl RunInfo {
+    pub fn measure(wall: Duration, flows: u64) -> RunInfo {
+        let w = wall.as_secs_f64();
+        RunInfo {
+            engine: format!("loopline-sim {}", crate::VERSION),
+            wall_time_s: w,
+            peak_memory_bytes: peak_memory_bytes(),
+            flows_per_s: if w > 0.0 { flows as f64 / w } else { 0.0 },
+        }
+    }
+}
+
+/// VmHWM of this process from /proc/self/status (Linux), in bytes.
+pub fn peak_memory_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn r6(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return if x.is_finite() { x } else { 0.0 };
+    }
+    let mag = 10f64.powi(6 - x.abs().log10().ceil() as i32);
+    (x * mag).round() / mag
+}
+
+const BUCKETS: &[(u64, Option<u64>, &str)] = &[
+    (0, Some(10_000), "<10KB"),
+    (10_000, Some(100_000), "10KB-100KB"),
+    (100_000, Some(1_000_000), "100KB-1MB"),
+    (1_000_000, Some(10_000_000), "1MB-10MB"),
+    (10_000_000, None, ">=10MB"),
+];
+
+/// Build the report from a finished engine.
+pub fn build(e: &FlowEngine) -> Report {
+    let sc = e.sc;
+    let net = e.net;
+    let end = e.now;
+    let dur = end.as_secs_f64();
+    let mut fct = Vec::new();
+    let mut slow = Vec::new();
+    let mut by: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); BUCKETS.len()];
+    let (mut finished, mut unfinished, mut stalled, mut not_started, mut rerouted) = (0, 0, 0, 0, 0);
+    let mut last_end: Option<f64> = Some(0.0);
+    let mut sent = vec![0.0f64; net.nodes.len()];
+    let mut recv = vec![0.0f64; net.nodes.len()];
+    let ng = e.wl.groups as usize;
+    let mut g_first = vec![f64::INFINITY; ng];
+    let mut g_last = vec![0.0f64; ng];
+    let mut g_done = vec![true; ng];
+    for (i, fl) in e.flows.iter().enumerate() {
+        let spec = &e.wl.flows[i];
+        if fl.reroutes > 0 || fl.stalled_once {
+            rerouted += 1;
+        }
+        let delivered = match fl.status {
+            Status::Done => spec.bytes.0 as f64,
+            Status::Waiting => 0.0,
+            _ => {
+                let rem = (fl.rem_bits - fl.rate * 1e-3 * (end.0.saturating_sub(fl.last.0)) as f64).max(0.0);
+                (spec.bytes.bits() - rem) / 8.0
+            }
+        };
+        sent[spec.src.idx()] += delivered;
+        recv[spec.dst.idx()] += delivered;
+        let g = spec.group as usize;
+        if spec.group != NONE && fl.status != Status::Waiting {
+            g_first[g] = g_first[g].min(fl.start.as_secs_f64());
+        }
+        match fl.status {
+            Status::Done => {
+                finished += 1;
+                let t = (fl.fct_end.0 - fl.start.0) as f64 / 1e12;
+                fct.push(t);
+                let sd = if fl.ideal_s > 0.0 { (t / fl.ideal_s).max(1.0) } else { 1.0 };
+                slow.push(sd);
+                let b = BUCKETS.iter().position(|(lo, hi, _)| spec.bytes.0 >= *lo && hi.is_none_or(|h| spec.bytes.0 < h));
+                let b = b.unwrap_or(BUCKETS.len() - 1);
+                by[b].0.push(t);
+                by[b].1.push(sd);
+                let fe = fl.fct_end.as_secs_f64();
+                last_end = last_end.map(|x| x.max(fe));
+                if spec.group != NONE {
+                    g_last[g] = g_last[g].max(fe);
+                }
+            }
+            s => {
+                match s {
+                    Status::Active => unfinished += 1,
+                    Status::Stalled => stalled += 1,
+                    _ => not_started += 1,
+                }
+                last_end = None;
+                if spec.group != NONE {
+                    g_done[g] = false;
+                }
+            }
+        }
+    }
+    // follow-up flows that never started belong to unfinished groups already
+    let groups = (ng > 0).then(|| {
+        let v: Vec<f64> = (0..ng).filter(|&g| g_done[g] && g_first[g].is_finite()).map(|g| g_last[g] - g_first[g]).collect();
+        GroupSummary {
+            kind: e.wl.group_kind.to_string(),
+            finished: v.len() as u64,
+            total: ng as u64,
+            completion_s: Stats::of(v),
+        }
+    });
+    let width_s = e.util.width as f64 / 1e12;
+    let links = (0..net.links.len())
+        .map(|l| {
+            let link = &net.links[l];
+            let cap_bits_s = link.gbps.0 * 1e9;
+            let series = &e.util.series[l];
+            let util: Vec<f64> = series
+                .iter()
+                .enumerate()
+                .map(|(k, &bits)| {
+                    let start = k as f64 * width_s;
+                    let w = (dur - start).min(width_s);
+                    if w > 0.0 {
+                        r6((bits / (cap_bits_s * w)).min(1.0))
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let peak = util.iter().copied().fold(0.0, f64::max);
+            let total = e.util.total_bits[l];
+            LinkUtilReport {
+                id: net.link_names[l / 2].clone(),
+                from: net.name(link.from).to_string(),
+                to: net.name(link.to).to_string(),
+                gbps: link.gbps.0,
+                bytes: r6(total / 8.0),
+                mean_util: if dur > 0.0 { r6((total / (cap_bits_s * dur)).min(1.0)) } else { 0.0 },
+                peak_util: peak,
+                util: sc.engine.link_series.then_some(util),
+            }
+        })
+        .collect();
+    let servers = net
+        .servers
+        .iter()
+        .map(|&s| ServerReport {
+            id: net.name(s).to_string(),
+            bytes_sent: r6(sent[s.idx()]),
+            bytes_received: r6(recv[s.idx()]),
+            tx_gbps: if dur > 0.0 { r6(sent[s.idx()] * 8.0 / dur / 1e9) } else { 0.0 },
+            rx_gbps: if dur > 0.0 { r6(recv[s.idx()] * 8.0 / dur / 1e9) } else { 0.0 },
+        })
+        .collect();
+    let by_size = BUCKETS
+        .iter()
+        .zip(by)
+        .filter(|(_, v)| !v.0.is_empty())
+        .map(|((lo, hi, name), (f, s))| SizeBucket {
+            bucket: name.to_string(),
+            min_bytes: *lo,
+            max_bytes: *hi,
+            fct_s: Stats::of(f),
+            slowdown: Stats::of(s),
+        })
+        .collect();
+    let mut rs = RoutingStats {
+        reroutes: e.flows.iter().map(|f| f.reroutes as u64).sum(),
+        controller_ticks: e.ctl.ticks,
+        ..Default::default()
+    };
+    rs.rebinds = e.router.rebinds();
+    rs.detours = e.ctl.detour_reports(net);
+    let memcache = match &sc.workload {
+        crate::scenario::WorkloadSpec::Memcache(m) => Some(memcache::estimate(m, net)),
+        _ => None,
+    };
+    Report {
+        schema_version: RESULT_SCHEMA_VERSION,
+        model: "fluid".into(),
+        note: FLUID_NOTE.into(),
+        name: sc.name.clone(),
+        routing: sc.routing.name().into(),
+        workload: sc.workload.name().into(),
+        seed: sc.engine.seed,
+        job_completion_s: last_end,
+        simulated_time_s: dur,
+        events_processed: e.events,
+        flows: FlowSummary {
+            total: e.flows.len() as u64,
+            finished,
+            unfinished,
+            stalled,
+            not_started,
+            rerouted,
+            fct_s: Stats::of(fct),
+            slowdown: Stats::of(slow),
+            by_size,
+        },
+        groups,
+        links: LinkReport { interval_s: width_s, links },
+        servers,
+        routing_stats: rs,
+        memcache,
+        run_info: None,
+    }
+}

@@ -1,0 +1,123 @@
+//! Routing: maps a flow to one or more weighted paths. One enum, dispatched with `match` (no `dyn`).
+
+pub mod adaptive;
+pub mod detour;
+pub mod ecmp;
+pub mod grin;
+pub mod updown;
+pub mod vlb;
+
+use crate::network::Network;
+use crate::rng::splitmix64;
+use crate::scenario::RoutingSpec;
+use crate::units::{LinkId, NodeId};
+
+pub use updown::UpDown;
+
+/// `Binding::detour` of a flow that is not on a detour.
+pub const NONE_DETOUR: u32 = u32::MAX;
+
+/// A path and its weight (the weights of one flow's paths sum to 1).
+pub type WeightedPath = (Vec<LinkId>, f64);
+
+/// Where a flow is bound (adaptive/detour): source ToR, destination ToR, detour id (or `u32::MAX`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub src_tor: NodeId,
+    pub dst_tor: NodeId,
+    pub detour: u32,
+}
+
+/// The result of routing one flow.
+#[derive(Clone, Debug, Default)]
+pub struct Route {
+    pub paths: Vec<WeightedPath>,
+    pub binding: Option<Binding>,
+}
+
+impl Route {
+    pub fn single(p: Vec<LinkId>) -> Route {
+        Route { paths: vec![(p, 1.0)], binding: None }
+    }
+}
+
+/// What a router may read: the network, which directed links are up, and the seed.
+pub struct RouteCtx<'a> {
+    pub net: &'a Network,
+    pub up: &'a [bool],
+    pub seed: u64,
+}
+
+/// Per-flow ECMP hash (the fluid stand-in for a 5-tuple hash): a function of the seed and flow index.
+#[inline]
+pub fn flow_hash(seed: u64, flow: u32) -> u64 {
+    splitmix64(seed.rotate_left(17) ^ (flow as u64).wrapping_mul(0xd1b5_4a32_d192_ed03))
+}
+
+/// The routing scheme of a run.
+#[derive(Clone, Debug)]
+pub enum Router {
+    Ecmp(ecmp::Ecmp),
+    Adaptive(adaptive::Adaptive),
+    Detour(detour::Detour),
+    Vlb(vlb::Vlb),
+    Grin(grin::Grin),
+}
+
+impl Router {
+    pub fn new(spec: &RoutingSpec, net: &Network) -> Router {
+        let ud = UpDown::new(net);
+        match spec {
+            RoutingSpec::Ecmp => Router::Ecmp(ecmp::Ecmp { ud }),
+            RoutingSpec::Adaptive(p) => Router::Adaptive(adaptive::Adaptive::new(p.clone(), net, ud)),
+            RoutingSpec::Detour(p) => Router::Detour(detour::Detour::new(p.clone(), net, ud)),
+            RoutingSpec::Vlb => Router::Vlb(vlb::Vlb::new(net, ud)),
+            RoutingSpec::Grin(p) => Router::Grin(grin::Grin { ud, direct_weight: p.direct_weight }),
+        }
+    }
+
+    /// Route flow `flow` from `src` to `dst`; an empty route means no path exists right now.
+    pub fn route(&mut self, ctx: &RouteCtx, flow: u32, src: NodeId, dst: NodeId) -> Route {
+        let h = flow_hash(ctx.seed, flow);
+        match self {
+            Router::Ecmp(r) => r.route(ctx, h, src, dst),
+            Router::Adaptive(r) => r.route(ctx, h, src, dst, None),
+            Router::Detour(r) => r.route(ctx, h, src, dst, None),
+            Router::Vlb(r) => r.route(ctx, h, src, dst),
+            Router::Grin(r) => r.route(ctx, h, src, dst),
+        }
+    }
+
+    /// Links changed state: drop cached tables.
+    pub fn invalidate(&mut self) {
+        self.updown().invalidate();
+    }
+
+    pub fn updown(&mut self) -> &mut UpDown {
+        match self {
+            Router::Ecmp(r) => &mut r.ud,
+            Router::Adaptive(r) => &mut r.ud,
+            Router::Detour(r) => &mut r.ad.ud,
+            Router::Vlb(r) => &mut r.ud,
+            Router::Grin(r) => &mut r.ud,
+        }
+    }
+
+    /// Flows rebound by the adaptive controller.
+    pub fn rebinds(&self) -> u64 {
+        match self {
+            Router::Adaptive(r) => r.rebinds,
+            Router::Detour(r) => r.ad.rebinds,
+            _ => 0,
+        }
+    }
+
+    /// The adaptive controller, when the scheme has one.
+    pub fn adaptive(&mut self) -> Option<&mut adaptive::Adaptive> {
+        match self {
+            Router::Adaptive(r) => Some(r),
+            Router::Detour(r) => Some(&mut r.ad),
+            _ => None,
+        }
+    }
+}

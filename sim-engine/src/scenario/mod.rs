@@ -1,0 +1,582 @@
+//! The scenario: the JSON document the backend hands to the engine (see `schema/scenario.schema.json`,
+//! generated from these types by `loopline-sim schema scenario`). Parsing is serde; semantic checks
+//! live in [`validate`], which produces the dense [`crate::network::Network`].
+
+mod validate;
+
+pub use validate::ScenarioError;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Version of the scenario format this build reads.
+pub const SCENARIO_SCHEMA_VERSION: u32 = 1;
+
+/// A complete simulation scenario (schema version 1).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Format version; this build reads version 1.
+    pub schema_version: u32,
+    /// Free-text name, copied into the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The network: servers, switches and full-duplex links, as exported by the wiring generator.
+    pub network: NetworkSpec,
+    /// How flows are routed (default `ecmp`).
+    #[serde(default)]
+    pub routing: RoutingSpec,
+    /// The traffic to simulate.
+    pub workload: WorkloadSpec,
+    /// Engine settings: mode, seed, stop time, failures, latency model, reporting.
+    #[serde(default)]
+    pub engine: EngineSpec,
+}
+
+impl Scenario {
+    /// Parse a scenario from JSON text; errors name the JSON path of the offending field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            ScenarioError::new(if path == "." { String::new() } else { path }, e.into_inner().to_string())
+        })
+    }
+}
+
+/// Nodes and links.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+pub struct NetworkSpec {
+    /// Servers and switches. Ids must be unique.
+    pub nodes: Vec<NodeSpec>,
+    /// Full-duplex links between nodes.
+    pub links: Vec<LinkSpec>,
+}
+
+/// Role of a node in the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// An end host: sends and receives flows; forwards only for GRIN and detour routing.
+    Server,
+    /// Top-of-rack (leaf) switch.
+    Tor,
+    /// Aggregation switch of a cluster.
+    Agg,
+    /// Spine switch (leaf-spine or VL2 intermediate).
+    Spine,
+    /// Core switch (3-tier).
+    Core,
+}
+
+impl Role {
+    /// Default layer of the role: server 0, tor 1, agg/spine 2, core 3.
+    pub fn default_layer(self) -> u8 {
+        match self {
+            Role::Server => 0,
+            Role::Tor => 1,
+            Role::Agg | Role::Spine => 2,
+            Role::Core => 3,
+        }
+    }
+}
+
+/// A server or switch.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct NodeSpec {
+    /// Unique node id (e.g. `H1.R01.K01.L1.S01`).
+    pub id: String,
+    /// `server`, `tor`, `agg`, `spine` or `core`.
+    pub role: Role,
+    /// Layer used for up-down (valley-free) routing: server 0, tor 1, agg/spine 2, core 3. Defaults from `role`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<u8>,
+    /// Cluster (pod) index, or null. Servers: the cluster of their home ToR.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<i64>,
+    /// Subways loop id of a ToR (null when the ToR is not in a loop).
+    #[serde(default, rename = "loop", skip_serializing_if = "Option::is_none")]
+    pub loop_id: Option<i64>,
+    /// Index of a ToR in its loop's cyclic order (null when not in a loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_position: Option<u32>,
+    /// Physical rack name (informative).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack: Option<String>,
+    /// Logical rack name: servers and the ToR they call their own share it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logical_rack: Option<String>,
+}
+
+/// A full-duplex link; `gbps` is the capacity of each direction.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct LinkSpec {
+    /// Optional stable cable id; used in results and to name a link in `engine.failures`. Defaults to `"<a>|<b>#<index>"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Id of one end node.
+    pub a: String,
+    /// Id of the other end node.
+    pub b: String,
+    /// Capacity in Gb/s in each direction (> 0).
+    pub gbps: f64,
+    /// One-way propagation + forwarding latency of the hop in nanoseconds (default 0).
+    #[serde(default)]
+    pub latency_ns: u64,
+}
+
+/// Routing scheme (DESIGN.md section 4).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RoutingSpec {
+    /// Per-flow hash over the shortest valley-free (up-down) paths; Subways short paths through a
+    /// shared ToR are shortest and therefore preferred.
+    #[default]
+    Ecmp,
+    /// Subways weighted ECMP with a periodic per-loop controller and rebinding.
+    Adaptive(AdaptiveParams),
+    /// Adaptive plus detours through neighbouring servers to ToRs beside a hot group.
+    Detour(DetourParams),
+    /// VL2 Valiant load balancing: each flow bounces off a random top-layer switch.
+    Vlb,
+    /// GRIN h1 multipath: direct path preferred plus paths through a GRIN neighbour at either end.
+    Grin(GrinParams),
+}
+
+impl RoutingSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            RoutingSpec::Ecmp => "ecmp",
+            RoutingSpec::Adaptive(_) => "adaptive",
+            RoutingSpec::Detour(_) => "detour",
+            RoutingSpec::Vlb => "vlb",
+            RoutingSpec::Grin(_) => "grin",
+        }
+    }
+}
+
+/// Parameters of the Subways adaptive controller.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveParams {
+    /// Controller period `T_rebind` in seconds (default 0.01).
+    #[serde(default = "d_t_rebind")]
+    pub t_rebind_s: f64,
+    /// Damping `c` of the target split `t_i = c*u_i*U_target/U_i + (1-c)*u_i` (default 0.5).
+    #[serde(default = "d_half")]
+    pub c: f64,
+    /// EWMA weight of the newest sample of a ToR's load (default 0.5).
+    #[serde(default = "d_half")]
+    pub ewma: f64,
+}
+
+impl Default for AdaptiveParams {
+    fn default() -> Self {
+        AdaptiveParams { t_rebind_s: d_t_rebind(), c: 0.5, ewma: 0.5 }
+    }
+}
+
+/// Parameters of Subways detour routing (adaptive parameters plus the detour limits).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DetourParams {
+    /// Controller period `T_rebind` in seconds (default 0.01).
+    #[serde(default = "d_t_rebind")]
+    pub t_rebind_s: f64,
+    /// Damping `c` of the adaptive target split (default 0.5).
+    #[serde(default = "d_half")]
+    pub c: f64,
+    /// EWMA weight of the newest load sample (default 0.5).
+    #[serde(default = "d_half")]
+    pub ewma: f64,
+    /// A ToR is hot when its uplink load exceeds this fraction over a whole `t_detect_s` (default 0.6).
+    #[serde(default = "d_hot")]
+    pub hot_threshold: f64,
+    /// Detection window `T_detect` in seconds (default 0.01).
+    #[serde(default = "d_t_rebind")]
+    pub t_detect_s: f64,
+    /// Minimum time a detour stays in place, `T_duration`, in seconds (default 0.1).
+    #[serde(default = "d_t_duration")]
+    pub t_duration_s: f64,
+    /// Fraction of a remote ToR's spare uplink capacity a detour may use (default 0.6).
+    #[serde(default = "d_hot")]
+    pub spare_fraction: f64,
+    /// Maximum number of intermediate (forwarding) servers on a detour (default 2).
+    #[serde(default = "d_two")]
+    pub max_intermediate_servers: u32,
+}
+
+impl Default for DetourParams {
+    fn default() -> Self {
+        DetourParams {
+            t_rebind_s: d_t_rebind(),
+            c: 0.5,
+            ewma: 0.5,
+            hot_threshold: 0.6,
+            t_detect_s: d_t_rebind(),
+            t_duration_s: d_t_duration(),
+            spare_fraction: 0.6,
+            max_intermediate_servers: 2,
+        }
+    }
+}
+
+impl DetourParams {
+    pub fn adaptive(&self) -> AdaptiveParams {
+        AdaptiveParams { t_rebind_s: self.t_rebind_s, c: self.c, ewma: self.ewma }
+    }
+}
+
+/// Parameters of GRIN h1 multipath.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrinParams {
+    /// Share of a flow's weight on its direct path; the rest is split equally over the h1 paths (default 0.5).
+    #[serde(default = "d_half")]
+    pub direct_weight: f64,
+}
+
+impl Default for GrinParams {
+    fn default() -> Self {
+        GrinParams { direct_weight: 0.5 }
+    }
+}
+
+fn d_t_rebind() -> f64 {
+    0.01
+}
+fn d_t_duration() -> f64 {
+    0.1
+}
+fn d_half() -> f64 {
+    0.5
+}
+fn d_hot() -> f64 {
+    0.6
+}
+fn d_two() -> u32 {
+    2
+}
+fn d_one() -> u32 {
+    1
+}
+fn d_true() -> bool {
+    true
+}
+
+/// The traffic to simulate.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WorkloadSpec {
+    /// All-to-all among the given servers, `bytes_per_pair` per ordered pair, all starting at `start_s`.
+    Shuffle(ShuffleSpec),
+    /// Each server sends `bytes` to one other server, a random derangement.
+    Permutation(PermutationSpec),
+    /// `flows` flows between uniformly random distinct servers.
+    Random(RandomSpec),
+    /// All-to-all among all (or the given) servers, `bytes` per ordered pair.
+    AllToAll(AllToAllSpec),
+    /// `flows_per_pair` parallel flows of `bytes` from every sender to every receiver.
+    ManyToMany(ManyToManySpec),
+    /// One fan-in (by default): `fan_in` senders each send `response_bytes` to one receiver at once.
+    Incast(QuerySpec),
+    /// Repeated fan-ins (partition-aggregate queries) at `rate_per_s`.
+    Query(QuerySpec),
+    /// Flow sizes from an empirical CDF, Poisson arrivals at a target load of the server links.
+    Poisson(PoissonSpec),
+    /// Clients send small requests to server racks, large responses return.
+    Memcache(MemcacheSpec),
+}
+
+impl WorkloadSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            WorkloadSpec::Shuffle(_) => "shuffle",
+            WorkloadSpec::Permutation(_) => "permutation",
+            WorkloadSpec::Random(_) => "random",
+            WorkloadSpec::AllToAll(_) => "all_to_all",
+            WorkloadSpec::ManyToMany(_) => "many_to_many",
+            WorkloadSpec::Incast(_) => "incast",
+            WorkloadSpec::Query(_) => "query",
+            WorkloadSpec::Poisson(_) => "poisson",
+            WorkloadSpec::Memcache(_) => "memcache",
+        }
+    }
+}
+
+/// Shuffle parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShuffleSpec {
+    /// Server ids taking part (default: every server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+    /// Bytes sent from each server to each other server.
+    pub bytes_per_pair: u64,
+    /// Start time in seconds (default 0).
+    #[serde(default)]
+    pub start_s: f64,
+}
+
+/// Permutation parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PermutationSpec {
+    /// Server ids taking part (default: every server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+    /// Bytes per flow.
+    pub bytes: u64,
+}
+
+/// Random-pairs parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RandomSpec {
+    /// Server ids taking part (default: every server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+    /// Number of flows.
+    pub flows: u64,
+    /// Bytes per flow.
+    pub bytes: u64,
+    /// Poisson arrival rate in flows per second; absent: all flows start at time 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_per_s: Option<f64>,
+}
+
+/// All-to-all parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AllToAllSpec {
+    /// Server ids taking part (default: every server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+    /// Bytes per ordered pair.
+    pub bytes: u64,
+}
+
+/// Many-to-many parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManyToManySpec {
+    /// Sending server ids.
+    pub senders: Vec<String>,
+    /// Receiving server ids (a sender that is also a receiver does not send to itself).
+    pub receivers: Vec<String>,
+    /// Parallel flows per (sender, receiver) pair (default 1).
+    #[serde(default = "d_one")]
+    pub flows_per_pair: u32,
+    /// Bytes per flow.
+    pub bytes: u64,
+}
+
+/// Incast / query (partition-aggregate) parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuerySpec {
+    /// Aggregator server id; absent: a random server per query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<String>,
+    /// Responding server ids; absent: `fan_in` random servers per query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub senders: Option<Vec<String>>,
+    /// Number of responders per query when `senders` is absent (default 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fan_in: Option<u32>,
+    /// Bytes of each response.
+    pub response_bytes: u64,
+    /// Number of queries (default 1 for incast, 100 for query).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queries: Option<u32>,
+    /// Query rate per second, Poisson arrivals (default: 1000 per second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_per_s: Option<f64>,
+}
+
+/// An empirical flow-size CDF: a bundled name or explicit points.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CdfSpec {
+    /// Bundled CDF: `websearch`, `datamining`, `hadoop`, `cachefollower` or `webserver`.
+    Named(String),
+    /// Explicit points.
+    Points {
+        /// `[bytes, cumulative percent]` points, increasing in both, ending at 100; sizes are
+        /// interpolated linearly between points.
+        points: Vec<(f64, f64)>,
+    },
+}
+
+/// Poisson-arrival parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoissonSpec {
+    /// Flow-size distribution.
+    pub cdf: CdfSpec,
+    /// Target load as a fraction (0, 1] of the total server link capacity.
+    pub load: f64,
+    /// Number of flows to generate.
+    pub flows: u64,
+    /// Server ids taking part (default: every server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+}
+
+/// Memcache parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemcacheSpec {
+    /// Client server ids (default: every server not in a server rack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<Vec<String>>,
+    /// Logical rack names (the servers' `logical_rack`) holding the cache servers.
+    pub server_racks: Vec<String>,
+    /// Request size in bytes (default 100).
+    #[serde(default = "d_req")]
+    pub request_bytes: u64,
+    /// Response size in bytes (default 100000).
+    #[serde(default = "d_resp")]
+    pub response_bytes: u64,
+    /// Total request rate per second over all clients, used for the simulated flows (default 10000).
+    #[serde(default = "d_rate")]
+    pub rate_per_s: f64,
+    /// Number of requests to simulate as flows (default 1000).
+    #[serde(default = "d_requests")]
+    pub requests: u32,
+    /// Mean-latency bound in microseconds for the highest-sustainable-rate search (default 1000).
+    #[serde(default = "d_bound")]
+    pub latency_bound_us: f64,
+}
+
+fn d_req() -> u64 {
+    100
+}
+fn d_resp() -> u64 {
+    100_000
+}
+fn d_rate() -> f64 {
+    10_000.0
+}
+fn d_requests() -> u32 {
+    1000
+}
+fn d_bound() -> f64 {
+    1000.0
+}
+
+/// Engine mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Fluid weighted max-min fair rates (this build).
+    #[default]
+    Flow,
+    /// Packet-level simulation (not available in this build; rejected).
+    Packet,
+}
+
+/// Engine settings.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSpec {
+    /// `flow` (default) or `packet` (not available in this build).
+    #[serde(default)]
+    pub mode: Mode,
+    /// Seed of every random choice (default 1). Same scenario and seed give byte-identical results.
+    #[serde(default = "d_seed")]
+    pub seed: u64,
+    /// Stop the simulation at this simulated time in seconds (default: run until every flow finishes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_time_s: Option<f64>,
+    /// Links and switches that fail (and optionally recover) at given times.
+    #[serde(default)]
+    pub failures: Vec<FailureSpec>,
+    /// Optional latency terms added to flow completion times.
+    #[serde(default)]
+    pub latency: LatencySpec,
+    /// Include per-link utilisation time series in the result (default true).
+    #[serde(default = "d_true")]
+    pub link_series: bool,
+}
+
+fn d_seed() -> u64 {
+    1
+}
+
+impl Default for EngineSpec {
+    fn default() -> Self {
+        EngineSpec {
+            mode: Mode::Flow,
+            seed: 1,
+            stop_time_s: None,
+            failures: Vec::new(),
+            latency: LatencySpec::default(),
+            link_series: true,
+        }
+    }
+}
+
+/// Latency terms so that small flows get realistic completion times. The fluid transfer itself is
+/// unchanged; the terms are added to each flow's completion time (and to its ideal).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LatencySpec {
+    /// Add the path's base delay: one-way latency of every hop plus store-and-forward serialisation of one MTU per hop (default false).
+    #[serde(default)]
+    pub base_rtt: bool,
+    /// Add TCP slow-start rounds: extra round trips before the window covers the flow or the bandwidth-delay product (default false).
+    #[serde(default)]
+    pub slow_start: bool,
+    /// MTU in bytes for serialisation (default 1500).
+    #[serde(default = "d_mtu")]
+    pub mtu_bytes: u64,
+    /// Initial congestion window in bytes (default 14600, i.e. 10 segments).
+    #[serde(default = "d_cwnd")]
+    pub init_cwnd_bytes: u64,
+}
+
+fn d_mtu() -> u64 {
+    1500
+}
+fn d_cwnd() -> u64 {
+    14600
+}
+
+impl Default for LatencySpec {
+    fn default() -> Self {
+        LatencySpec { base_rtt: false, slow_start: false, mtu_bytes: 1500, init_cwnd_bytes: 14600 }
+    }
+}
+
+/// A link given by its id or by its two end nodes.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum LinkRef {
+    /// The link's `id` (or its default id `"<a>|<b>#<index>"`).
+    Id(String),
+    /// The first link joining nodes `a` and `b` (either order).
+    Ends {
+        /// One end node id.
+        a: String,
+        /// The other end node id.
+        b: String,
+    },
+}
+
+/// A failure of one link (both directions) or one node (all its links).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FailureSpec {
+    /// Time of the failure in seconds.
+    pub at_s: f64,
+    /// The failing link (exactly one of `link` and `node`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkRef>,
+    /// The failing node, usually a switch (exactly one of `link` and `node`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Recovery time in seconds (absent: stays down).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recover_at_s: Option<f64>,
+}

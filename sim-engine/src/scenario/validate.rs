@@ -1,0 +1,410 @@
+//! Semantic validation: turns a parsed [`Scenario`] into a dense [`Network`] or a [`ScenarioError`]
+//! whose `path` names the offending field (e.g. `network.links[3].b`).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::*;
+use crate::network::{Failure, Link, Loop, Network, Node};
+use crate::units::{Gbps, LinkId, NodeId, Time};
+use crate::workload::cdf::Cdf;
+
+/// A bad scenario: the JSON path of the offending field and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError { path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError::new(path, msg))
+}
+
+fn check_time(path: &str, s: f64) -> Result<Time, ScenarioError> {
+    if !s.is_finite() || s < 0.0 {
+        return err(path, format!("must be a finite number >= 0, got {s}"));
+    }
+    Ok(Time::from_secs_f64(s))
+}
+
+fn check_pos(path: &str, v: f64) -> Result<(), ScenarioError> {
+    if !v.is_finite() || v <= 0.0 {
+        return err(path, format!("must be a finite number > 0, got {v}"));
+    }
+    Ok(())
+}
+
+fn check_frac(path: &str, v: f64) -> Result<(), ScenarioError> {
+    if !(0.0..=1.0).contains(&v) {
+        return err(path, format!("must be between 0 and 1, got {v}"));
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Check everything the engine relies on and build the dense network.
+    pub fn validate(&self) -> Result<Network, ScenarioError> {
+        if self.schema_version != SCENARIO_SCHEMA_VERSION {
+            return err(
+                "schema_version",
+                format!("unsupported schema version {} (this build reads {})", self.schema_version, SCENARIO_SCHEMA_VERSION),
+            );
+        }
+        if self.engine.mode == Mode::Packet {
+            return err(
+                "engine.mode",
+                "packet mode is not available in this build of loopline-sim; use \"flow\" (fluid estimates)",
+            );
+        }
+        let net = self.build_network()?;
+        self.check_routing()?;
+        self.check_workload(&net)?;
+        self.check_engine()?;
+        let mut net = net;
+        net.failures = self.resolve_failures(&net)?;
+        Ok(net)
+    }
+
+    fn build_network(&self) -> Result<Network, ScenarioError> {
+        let spec = &self.network;
+        if spec.nodes.is_empty() {
+            return err("network.nodes", "the network has no nodes");
+        }
+        let mut net = Network::default();
+        for (i, n) in spec.nodes.iter().enumerate() {
+            let path = format!("network.nodes[{i}]");
+            if n.id.is_empty() {
+                return err(format!("{path}.id"), "node id must not be empty");
+            }
+            let id = NodeId(i as u32);
+            if net.index.insert(n.id.clone(), id).is_some() {
+                return err(format!("{path}.id"), format!("duplicate node id \"{}\"", n.id));
+            }
+            let layer = n.layer.unwrap_or_else(|| n.role.default_layer());
+            if n.role == Role::Server && layer != 0 {
+                return err(format!("{path}.layer"), format!("server \"{}\" must be on layer 0, got {layer}", n.id));
+            }
+            if n.role != Role::Server && layer == 0 {
+                return err(format!("{path}.layer"), format!("switch \"{}\" must be on a layer >= 1", n.id));
+            }
+            net.nodes.push(Node {
+                name: n.id.clone(),
+                role: n.role,
+                layer,
+                cluster: n.cluster,
+                loop_id: n.loop_id,
+                loop_position: n.loop_position,
+                logical_rack: n.logical_rack.clone(),
+            });
+            if n.role == Role::Server {
+                net.servers.push(id);
+            }
+            net.max_layer = net.max_layer.max(layer);
+        }
+        if net.servers.is_empty() {
+            return err("network.nodes", "the network has no servers");
+        }
+        net.out = vec![Vec::new(); net.nodes.len()];
+        for (i, l) in spec.links.iter().enumerate() {
+            let path = format!("network.links[{i}]");
+            let a = match net.index.get(&l.a) {
+                Some(&a) => a,
+                None => return err(format!("{path}.a"), format!("unknown node \"{}\"", l.a)),
+            };
+            let b = match net.index.get(&l.b) {
+                Some(&b) => b,
+                None => return err(format!("{path}.b"), format!("unknown node \"{}\"", l.b)),
+            };
+            if a == b {
+                return err(format!("{path}.b"), format!("link joins node \"{}\" to itself", l.a));
+            }
+            if !l.gbps.is_finite() || l.gbps <= 0.0 {
+                return err(format!("{path}.gbps"), format!("capacity must be > 0 Gb/s, got {}", l.gbps));
+            }
+            let name = l.id.clone().unwrap_or_else(|| format!("{}|{}#{i}", l.a, l.b));
+            if net.link_index.insert(name.clone(), i).is_some() {
+                return err(format!("{path}.id"), format!("duplicate link id \"{name}\""));
+            }
+            let latency = Time::from_ns(l.latency_ns);
+            net.links.push(Link { from: a, to: b, gbps: Gbps(l.gbps), latency });
+            net.links.push(Link { from: b, to: a, gbps: Gbps(l.gbps), latency });
+            net.out[a.idx()].push(LinkId(2 * i as u32));
+            net.out[b.idx()].push(LinkId(2 * i as u32 + 1));
+            net.link_names.push(name);
+        }
+        let mut order: Vec<NodeId> = (0..net.nodes.len() as u32).map(NodeId).collect();
+        order.sort_by_key(|n| (std::cmp::Reverse(net.nodes[n.idx()].layer), n.0));
+        net.by_layer_desc = order;
+        // Loops: ToRs with a loop id, ordered by loop_position.
+        let mut loops: BTreeMap<i64, Vec<(u32, NodeId)>> = BTreeMap::new();
+        for (i, n) in net.nodes.iter().enumerate() {
+            if let Some(lp) = n.loop_id {
+                if n.role != Role::Tor {
+                    continue;
+                }
+                let Some(pos) = n.loop_position else {
+                    return err(
+                        format!("network.nodes[{i}].loop_position"),
+                        format!("ToR \"{}\" is in loop {lp} but has no loop_position", n.name),
+                    );
+                };
+                loops.entry(lp).or_default().push((pos, NodeId(i as u32)));
+            }
+        }
+        for (id, mut tors) in loops {
+            tors.sort();
+            for w in tors.windows(2) {
+                if w[0].0 == w[1].0 {
+                    return err(
+                        format!("network.nodes[{}].loop_position", w[1].1 .0),
+                        format!("loop {id} has two ToRs at position {}", w[0].0),
+                    );
+                }
+            }
+            net.loops.push(Loop { id, tors: tors.into_iter().map(|t| t.1).collect() });
+        }
+        Ok(net)
+    }
+
+    fn check_routing(&self) -> Result<(), ScenarioError> {
+        let check_adaptive = |p: &AdaptiveParams| -> Result<(), ScenarioError> {
+            check_pos("routing.t_rebind_s", p.t_rebind_s)?;
+            check_frac("routing.c", p.c)?;
+            check_frac("routing.ewma", p.ewma)?;
+            if p.ewma == 0.0 {
+                return err("routing.ewma", "must be > 0");
+            }
+            Ok(())
+        };
+        match &self.routing {
+            RoutingSpec::Adaptive(p) => check_adaptive(p),
+            RoutingSpec::Detour(p) => {
+                check_adaptive(&p.adaptive())?;
+                check_frac("routing.hot_threshold", p.hot_threshold)?;
+                check_pos("routing.t_detect_s", p.t_detect_s)?;
+                check_time("routing.t_duration_s", p.t_duration_s)?;
+                check_frac("routing.spare_fraction", p.spare_fraction)?;
+                if p.max_intermediate_servers == 0 {
+                    return err("routing.max_intermediate_servers", "must be at least 1");
+                }
+                Ok(())
+            }
+            RoutingSpec::Grin(p) => {
+                check_frac("routing.direct_weight", p.direct_weight)?;
+                if p.direct_weight == 0.0 {
+                    return err("routing.direct_weight", "must be > 0");
+                }
+                Ok(())
+            }
+            RoutingSpec::Ecmp | RoutingSpec::Vlb => Ok(()),
+        }
+    }
+
+    fn check_servers(net: &Network, path: &str, ids: &[String], min: usize) -> Result<(), ScenarioError> {
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, s) in ids.iter().enumerate() {
+            match net.node_id(s) {
+                None => return err(format!("{path}[{i}]"), format!("unknown node \"{s}\"")),
+                Some(n) if !net.is_server(n) => {
+                    return err(format!("{path}[{i}]"), format!("node \"{s}\" is not a server"))
+                }
+                Some(_) => {}
+            }
+            if !seen.insert(s) {
+                return err(format!("{path}[{i}]"), format!("server \"{s}\" listed twice"));
+            }
+        }
+        if ids.len() < min {
+            return err(path, format!("needs at least {min} servers, got {}", ids.len()));
+        }
+        Ok(())
+    }
+
+    fn check_opt_servers(net: &Network, path: &str, ids: &Option<Vec<String>>) -> Result<(), ScenarioError> {
+        match ids {
+            Some(ids) => Self::check_servers(net, path, ids, 2),
+            None if net.servers.len() < 2 => err(path, "the network needs at least 2 servers"),
+            None => Ok(()),
+        }
+    }
+
+    fn check_workload(&self, net: &Network) -> Result<(), ScenarioError> {
+        let pos_bytes = |path: &str, b: u64| if b == 0 { err(path, "must be > 0 bytes") } else { Ok(()) };
+        match &self.workload {
+            WorkloadSpec::Shuffle(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                pos_bytes("workload.bytes_per_pair", w.bytes_per_pair)?;
+                check_time("workload.start_s", w.start_s)?;
+            }
+            WorkloadSpec::Permutation(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                pos_bytes("workload.bytes", w.bytes)?;
+            }
+            WorkloadSpec::Random(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                pos_bytes("workload.bytes", w.bytes)?;
+                if let Some(r) = w.rate_per_s {
+                    check_pos("workload.rate_per_s", r)?;
+                }
+            }
+            WorkloadSpec::AllToAll(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                pos_bytes("workload.bytes", w.bytes)?;
+            }
+            WorkloadSpec::ManyToMany(w) => {
+                Self::check_servers(net, "workload.senders", &w.senders, 1)?;
+                Self::check_servers(net, "workload.receivers", &w.receivers, 1)?;
+                pos_bytes("workload.bytes", w.bytes)?;
+                if w.flows_per_pair == 0 {
+                    return err("workload.flows_per_pair", "must be at least 1");
+                }
+                if w.senders.len() == 1 && w.receivers.len() == 1 && w.senders[0] == w.receivers[0] {
+                    return err("workload.receivers", "the only receiver is the only sender: no flows");
+                }
+            }
+            WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
+                if let Some(r) = &w.receiver {
+                    Self::check_servers(net, "workload.receiver", std::slice::from_ref(r), 1)
+                        .map_err(|e| ScenarioError::new("workload.receiver", e.message))?;
+                }
+                if let Some(s) = &w.senders {
+                    Self::check_servers(net, "workload.senders", s, 1)?;
+                    if let Some(r) = &w.receiver {
+                        if let Some(i) = s.iter().position(|x| x == r) {
+                            return err(format!("workload.senders[{i}]"), format!("\"{r}\" is the receiver"));
+                        }
+                    }
+                } else {
+                    let fan_in = w.fan_in.unwrap_or(8) as usize;
+                    if fan_in == 0 || fan_in >= net.servers.len() {
+                        return err(
+                            "workload.fan_in",
+                            format!("must be between 1 and {} (servers - 1), got {fan_in}", net.servers.len() - 1),
+                        );
+                    }
+                }
+                pos_bytes("workload.response_bytes", w.response_bytes)?;
+                if w.queries == Some(0) {
+                    return err("workload.queries", "must be at least 1");
+                }
+                if let Some(r) = w.rate_per_s {
+                    check_pos("workload.rate_per_s", r)?;
+                }
+            }
+            WorkloadSpec::Poisson(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                Cdf::from_spec(&w.cdf).map_err(|m| ScenarioError::new("workload.cdf", m))?;
+                check_pos("workload.load", w.load)?;
+                if w.load > 1.0 {
+                    return err("workload.load", format!("must be at most 1, got {}", w.load));
+                }
+                if w.flows == 0 {
+                    return err("workload.flows", "must be at least 1");
+                }
+            }
+            WorkloadSpec::Memcache(w) => {
+                if w.server_racks.is_empty() {
+                    return err("workload.server_racks", "needs at least one logical rack");
+                }
+                for (i, r) in w.server_racks.iter().enumerate() {
+                    if net.servers_of_logical_rack(r).is_empty() {
+                        return err(
+                            format!("workload.server_racks[{i}]"),
+                            format!("no server has logical_rack \"{r}\""),
+                        );
+                    }
+                }
+                if let Some(c) = &w.clients {
+                    Self::check_servers(net, "workload.clients", c, 1)?;
+                }
+                pos_bytes("workload.request_bytes", w.request_bytes)?;
+                pos_bytes("workload.response_bytes", w.response_bytes)?;
+                check_pos("workload.rate_per_s", w.rate_per_s)?;
+                check_pos("workload.latency_bound_us", w.latency_bound_us)?;
+                if w.requests == 0 {
+                    return err("workload.requests", "must be at least 1");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_engine(&self) -> Result<(), ScenarioError> {
+        if let Some(s) = self.engine.stop_time_s {
+            check_pos("engine.stop_time_s", s)?;
+        }
+        if self.engine.latency.mtu_bytes == 0 {
+            return err("engine.latency.mtu_bytes", "must be > 0");
+        }
+        if self.engine.latency.init_cwnd_bytes == 0 {
+            return err("engine.latency.init_cwnd_bytes", "must be > 0");
+        }
+        Ok(())
+    }
+
+    fn resolve_failures(&self, net: &Network) -> Result<Vec<Failure>, ScenarioError> {
+        let mut out = Vec::new();
+        for (i, f) in self.engine.failures.iter().enumerate() {
+            let path = format!("engine.failures[{i}]");
+            let at = check_time(&format!("{path}.at_s"), f.at_s)?;
+            let recover_at = match f.recover_at_s {
+                None => None,
+                Some(r) => {
+                    let t = check_time(&format!("{path}.recover_at_s"), r)?;
+                    if t <= at {
+                        return err(format!("{path}.recover_at_s"), "recovery must come after the failure");
+                    }
+                    Some(t)
+                }
+            };
+            let (links, what) = match (&f.link, &f.node) {
+                (Some(_), Some(_)) | (None, None) => {
+                    return err(path, "give exactly one of \"link\" and \"node\"");
+                }
+                (Some(LinkRef::Id(id)), None) => match net.duplex_link(id) {
+                    Some(l) => (vec![l], format!("link {id}")),
+                    None => return err(format!("{path}.link"), format!("unknown link \"{id}\"")),
+                },
+                (Some(LinkRef::Ends { a, b }), None) => {
+                    let Some(na) = net.node_id(a) else {
+                        return err(format!("{path}.link.a"), format!("unknown node \"{a}\""));
+                    };
+                    let Some(nb) = net.node_id(b) else {
+                        return err(format!("{path}.link.b"), format!("unknown node \"{b}\""));
+                    };
+                    let l = net.out[na.idx()].iter().find(|l| net.link(**l).to == nb);
+                    match l {
+                        Some(l) => (vec![l.duplex()], format!("link {a}-{b}")),
+                        None => {
+                            return err(format!("{path}.link"), format!("no link joins \"{a}\" and \"{b}\""))
+                        }
+                    }
+                }
+                (None, Some(n)) => match net.node_id(n) {
+                    Some(id) => (net.out[id.idx()].iter().map(|l| l.duplex()).collect(), format!("node {n}")),
+                    None => return err(format!("{path}.node"), format!("unknown node \"{n}\"")),
+                },
+            };
+            out.push(Failure { at, recover_at, links, what });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,239 @@
+//! Topology builders for tests, examples and the benchmark (no external generator needed).
+//! Each returns a [`NetworkSpec`] shaped like the wiring generator's export.
+
+use crate::scenario::{EngineSpec, LinkSpec, NetworkSpec, NodeSpec, Role, RoutingSpec, Scenario, WorkloadSpec};
+
+fn node(id: String, role: Role) -> NodeSpec {
+    NodeSpec {
+        id,
+        role,
+        layer: None,
+        cluster: None,
+        loop_id: None,
+        loop_position: None,
+        rack: None,
+        logical_rack: None,
+    }
+}
+
+fn link(a: &str, b: &str, gbps: f64, latency_ns: u64) -> LinkSpec {
+    LinkSpec { id: None, a: a.to_string(), b: b.to_string(), gbps, latency_ns }
+}
+
+/// Wrap a network into a scenario (flow mode, seed 1).
+pub fn scenario(network: NetworkSpec, routing: RoutingSpec, workload: WorkloadSpec) -> Scenario {
+    Scenario { schema_version: 1, name: None, network, routing, workload, engine: EngineSpec::default() }
+}
+
+/// `n` servers `S0..` on one switch `SW` (a non-blocking switch), each with one `gbps` link.
+pub fn star(n: usize, gbps: f64) -> NetworkSpec {
+    let mut net = NetworkSpec::default();
+    let mut sw = node("SW".into(), Role::Tor);
+    sw.cluster = Some(0);
+    net.nodes.push(sw);
+    for i in 0..n {
+        let mut s = node(format!("S{i}"), Role::Server);
+        s.cluster = Some(0);
+        net.nodes.push(s);
+        net.links.push(link(&format!("S{i}"), "SW", gbps, 0));
+    }
+    net
+}
+
+/// Leaf-spine: `leaves` ToRs `T{i}` with `per_leaf` servers `S{i}.{j}` each, `spines` spines `SP{k}`,
+/// every ToR linked once to every spine.
+pub fn leaf_spine(leaves: usize, per_leaf: usize, spines: usize, host_gbps: f64, fabric_gbps: f64) -> NetworkSpec {
+    let mut net = NetworkSpec::default();
+    for k in 0..spines {
+        net.nodes.push(node(format!("SP{k}"), Role::Spine));
+    }
+    for i in 0..leaves {
+        let t = format!("T{i}");
+        let mut tn = node(t.clone(), Role::Tor);
+        tn.cluster = Some(0);
+        tn.logical_rack = Some(format!("R{i}"));
+        net.nodes.push(tn);
+        for k in 0..spines {
+            net.links.push(link(&t, &format!("SP{k}"), fabric_gbps, 0));
+        }
+        for j in 0..per_leaf {
+            let s = format!("S{i}.{j}");
+            let mut sn = node(s.clone(), Role::Server);
+            sn.cluster = Some(0);
+            sn.logical_rack = Some(format!("R{i}"));
+            net.nodes.push(sn);
+            net.links.push(link(&s, &t, host_gbps, 0));
+        }
+    }
+    net
+}
+
+/// 3-tier k-ary FatTree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores,
+/// k^3/4 servers; every link `gbps`. Names: `P{p}.E{e}.S{s}`, `P{p}.E{e}`, `P{p}.A{a}`, `C{c}`.
+pub fn fat_tree(k: usize, gbps: f64) -> NetworkSpec {
+    assert!(k >= 2 && k % 2 == 0, "k must be even");
+    let h = k / 2;
+    let mut net = NetworkSpec::default();
+    for c in 0..h * h {
+        net.nodes.push(node(format!("C{c}"), Role::Core));
+    }
+    for p in 0..k {
+        for a in 0..h {
+            let an = format!("P{p}.A{a}");
+            let mut n = node(an.clone(), Role::Agg);
+            n.cluster = Some(p as i64);
+            net.nodes.push(n);
+            for j in 0..h {
+                net.links.push(link(&an, &format!("C{}", a * h + j), gbps, 0));
+            }
+        }
+        for e in 0..h {
+            let en = format!("P{p}.E{e}");
+            let mut n = node(en.clone(), Role::Tor);
+            n.cluster = Some(p as i64);
+            n.logical_rack = Some(en.clone());
+            net.nodes.push(n);
+            for a in 0..h {
+                net.links.push(link(&en, &format!("P{p}.A{a}"), gbps, 0));
+            }
+            for s in 0..h {
+                let sn = format!("{en}.S{s}");
+                let mut n = node(sn.clone(), Role::Server);
+                n.cluster = Some(p as i64);
+                n.logical_rack = Some(en.clone());
+                net.nodes.push(n);
+                net.links.push(link(&sn, &en, gbps, 0));
+            }
+        }
+    }
+    net
+}
+
+/// Parameters of a single-cluster rack row for Subways comparisons.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    /// Logical racks (l).
+    pub racks: usize,
+    /// Servers per logical rack (r).
+    pub servers_per_rack: usize,
+    /// Ports per server (p).
+    pub ports: usize,
+    /// Server port speed, Gb/s.
+    pub port_gbps: f64,
+    /// Spine switches of the cluster; every ToR has one uplink to each.
+    pub spines: usize,
+    /// Speed of each ToR uplink, Gb/s.
+    pub uplink_gbps: f64,
+}
+
+/// Subways Type 1 (one loop, one cluster): a server of logical rack `i` connects to ToR `i`, to the
+/// `floor((p-1)/2)` ToRs clockwise (`i+1`, ...) and to the `ceil((p-1)/2)` ToRs counter-clockwise
+/// (`i-1`, ...), mod `l`. Names: servers `L{i}.S{j}`, ToRs `L{i}.TOR` (loop 0, position i), spines `SP{k}`.
+pub fn subways_type1(c: &Cluster) -> NetworkSpec {
+    build_cluster(c, true)
+}
+
+/// Type 0 (single-homed) with the same hardware: all `p` ports of a server go to its own ToR (a LAG).
+pub fn type0(c: &Cluster) -> NetworkSpec {
+    build_cluster(c, false)
+}
+
+fn build_cluster(c: &Cluster, subways: bool) -> NetworkSpec {
+    let l = c.racks;
+    let mut net = NetworkSpec::default();
+    for k in 0..c.spines {
+        let mut n = node(format!("SP{k}"), Role::Spine);
+        n.cluster = Some(0);
+        net.nodes.push(n);
+    }
+    for i in 0..l {
+        let t = format!("L{i}.TOR");
+        let mut n = node(t.clone(), Role::Tor);
+        n.cluster = Some(0);
+        n.logical_rack = Some(format!("L{i}"));
+        n.rack = Some(format!("K{}", i / 2));
+        if subways {
+            n.loop_id = Some(0);
+            n.loop_position = Some(i as u32);
+        }
+        net.nodes.push(n);
+        for k in 0..c.spines {
+            net.links.push(link(&t, &format!("SP{k}"), c.uplink_gbps, 0));
+        }
+    }
+    for i in 0..l {
+        for j in 0..c.servers_per_rack {
+            let s = format!("L{i}.S{j}");
+            let mut n = node(s.clone(), Role::Server);
+            n.cluster = Some(0);
+            n.logical_rack = Some(format!("L{i}"));
+            n.rack = Some(format!("K{}", i / 2));
+            net.nodes.push(n);
+            let mut tors = vec![i];
+            if subways {
+                let cw = (c.ports - 1) / 2;
+                let ccw = c.ports - 1 - cw;
+                for d in 1..=cw {
+                    tors.push((i + d) % l);
+                }
+                for d in 1..=ccw {
+                    tors.push((i + l - d % l) % l);
+                }
+            } else {
+                tors.extend(std::iter::repeat_n(i, c.ports - 1));
+            }
+            for t in tors {
+                net.links.push(link(&s, &format!("L{t}.TOR"), c.port_gbps, 0));
+            }
+        }
+    }
+    net
+}
+
+/// Parking lot: a chain of switches `X0..X{n}` whose hop `i` (`X{i}` -> `X{i+1}`) has capacity
+/// `hop_gbps[i]`. Layers increase along the chain (X{i} is on layer i+1), so the chain is a valid
+/// up-down path. The long flow's servers are `LS` (on `X0`) and `LD` (on `X{n}`); for every hop `i`
+/// server `A{i}` on `X{i}` and `B{i}` on `X{i+1}` can send across that hop only.
+/// Server links are `server_gbps`.
+pub fn parking_lot(hop_gbps: &[f64], server_gbps: f64) -> NetworkSpec {
+    let n = hop_gbps.len();
+    let mut net = NetworkSpec::default();
+    for i in 0..=n {
+        let mut x = node(format!("X{i}"), if i == 0 { Role::Tor } else { Role::Agg });
+        x.layer = Some(i as u8 + 1);
+        net.nodes.push(x);
+    }
+    for (i, &g) in hop_gbps.iter().enumerate() {
+        net.links.push(link(&format!("X{i}"), &format!("X{}", i + 1), g, 0));
+    }
+    let add = |name: String, sw: usize, net: &mut NetworkSpec| {
+        net.nodes.push(node(name.clone(), Role::Server));
+        net.links.push(link(&name, &format!("X{sw}"), server_gbps, 0));
+    };
+    add("LS".into(), 0, &mut net);
+    add("LD".into(), n, &mut net);
+    for i in 0..n {
+        add(format!("A{i}"), i, &mut net);
+        add(format!("B{i}"), i + 1, &mut net);
+    }
+    net
+}
+
+/// A FatTree(k) with web-search Poisson traffic at `load` (the benchmark's case (a)).
+pub fn fat_tree_websearch(k: usize, gbps: f64, load: f64, flows: u64) -> Scenario {
+    use crate::scenario::{CdfSpec, PoissonSpec};
+    let mut sc = scenario(
+        fat_tree(k, gbps),
+        RoutingSpec::Ecmp,
+        WorkloadSpec::Poisson(PoissonSpec { cdf: CdfSpec::Named("websearch".into()), load, flows, servers: None }),
+    );
+    sc.name = Some(format!("fattree k={k} websearch load={load}"));
+    sc.engine.link_series = false;
+    sc
+}
+
+/// An all-to-all shuffle of every server of `net` (ECMP), `bytes_per_pair` per ordered pair.
+pub fn shuffle_all(net: NetworkSpec, bytes_per_pair: u64) -> Scenario {
+    use crate::scenario::ShuffleSpec;
+    scenario(net, RoutingSpec::Ecmp, WorkloadSpec::Shuffle(ShuffleSpec { servers: None, bytes_per_pair, start_s: 0.0 }))
+}
