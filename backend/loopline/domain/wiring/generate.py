@@ -230,6 +230,16 @@ def generate_plan(
 
     # --- groups of logical racks -------------------------------------------------------------
     subways = spec.pattern in SUBWAYS_PATTERNS
+    if spec.subways_type == 2 and spec.clusters > n_clusters:
+        raise DomainError(
+            "clusters",
+            f"Type 2 spreads each loop over c={spec.clusters} clusters but the hall has {n_clusters} "
+            f"({len(hall.rows)} rows, {spec.rows_per_cluster} rows per cluster)",
+        )
+    if parallel is not None and parallel.clusters > n_clusters:
+        raise DomainError(
+            "parallel.clusters", f"c={parallel.clusters} exceeds the hall's {n_clusters} clusters"
+        )
     if spec.pattern is Pattern.SIDE_TO_SIDE:
         groups = side_to_side_loops(rows, spec.loop)
     elif spec.pattern is Pattern.INTER_CHASSIS:
