@@ -1,0 +1,121 @@
+"""Runs the compiled engine as a subprocess with wall-time and memory limits.
+
+The engine reads a scenario file and writes a result file; its stderr progress lines
+(``progress: sim_time_s=... flows_done=a/b ...``) are parsed and handed to a callback so the
+job row can show progress. Cancellation is a kill of the process group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import signal
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PROGRESS = re.compile(r"^progress: sim_time_s=(?P<t>[\d.]+) flows_done=(?P<done>\d+)/(?P<total>\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class EngineLimits:
+    wall_s: float
+    memory_mb: int
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    sim_time_s: float
+    flows_done: int
+    flows_total: int
+
+    @property
+    def fraction(self) -> float:
+        return self.flows_done / self.flows_total if self.flows_total else 0.0
+
+
+class EngineFailed(Exception):
+    """The engine refused the scenario, failed, or hit a limit; the message says which."""
+
+
+def parse_progress(line: str) -> Progress | None:
+    match = PROGRESS.match(line)
+    if not match:
+        return None
+    return Progress(float(match["t"]), int(match["done"]), int(match["total"]))
+
+
+def run_engine(
+    binary: Path,
+    scenario: dict[str, Any],
+    limits: EngineLimits,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Simulate `scenario`; return the engine's result JSON or raise EngineFailed."""
+    with tempfile.TemporaryDirectory(prefix="loopline-sim-") as tmp:
+        scenario_path = Path(tmp) / "scenario.json"
+        result_path = Path(tmp) / "result.json"
+        scenario_path.write_text(json.dumps(scenario))
+        memory_bytes = limits.memory_mb * 1024 * 1024
+
+        def _limit_child() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+        proc = subprocess.Popen(
+            [str(binary), "run", str(scenario_path), "-o", str(result_path), "--progress"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_limit_child,
+            start_new_session=True,
+        )
+        if on_start:
+            on_start(proc.pid)
+        timed_out = threading.Event()
+
+        def _on_timeout() -> None:
+            timed_out.set()
+            _kill_group(proc)
+
+        timer = threading.Timer(limits.wall_s, _on_timeout)
+        timer.start()
+        messages: list[str] = []
+        try:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                progress = parse_progress(line)
+                if progress is None:
+                    messages.append(line.strip())
+                elif on_progress:
+                    on_progress(progress)
+            code = proc.wait()
+        finally:
+            timer.cancel()
+        if code == 0:
+            return dict(json.loads(result_path.read_text()))
+        raise EngineFailed(_failure_reason(code, messages, limits, timed_out.is_set()))
+
+
+def _failure_reason(code: int, messages: list[str], limits: EngineLimits, timed_out: bool) -> str:
+    if timed_out:
+        return f"engine exceeded its time limit of {limits.wall_s:g} s"
+    if any("memory allocation" in m for m in messages):
+        return f"engine exceeded its memory limit of {limits.memory_mb} MB"
+    errors = [m for m in messages if m.startswith("error:")]
+    if errors:
+        return errors[-1].removeprefix("error:").strip()
+    if code < 0:
+        return f"engine killed by signal {-code}"
+    return f"engine exited with status {code}"
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
