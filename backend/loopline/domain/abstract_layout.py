@@ -15,7 +15,8 @@ exactly like one built from the database. The choices made here:
 - Clusters are groups of ``rows_per_cluster`` consecutive rows (default 2: a facing pair). The
   aggregation switches of a cluster are spread round-robin over the network racks of its rows;
   core / spine switches round-robin over all network racks. Fabric switch models are sized so
-  their ports suffice (they stand for chassis switches); the ToR model is a real constraint.
+  their ports suffice, with room for a parallel set of ToRs (they stand for chassis switches);
+  the ToR model is a real constraint.
 - ``default`` geometry: 600 mm wide, 1200 mm deep, 42U racks. ``paper`` geometry (DESIGN §3.3):
   500 mm wide racks whose height in U is exactly ``b*(r+1)`` (the routing preset scales it to 2.0 m),
   so every logical rack is ``2.0/b`` m tall with its ToR in the middle.
@@ -154,7 +155,7 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
         fabric[row_i].append(FabricSwitch(name=name, role=role, model=model, u=u, cluster=cluster))
         next_u[row_i] = u + model.height_u
 
-    spine_down = max(1, spec.rows * spec.racks_per_row * b * spec.uplinks_per_tor)
+    spine_down = max(1, 2 * spec.rows * spec.racks_per_row * b * spec.uplinks_per_tor)
     if spec.spine_switches:
         spine_model = SwitchModel(
             name="spine chassis",
@@ -166,7 +167,7 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
         for j in range(spec.spine_switches):
             place(j % spec.rows, f"SPINE{j + 1}", "spine", spine_model, None)
     else:
-        agg_down = max(1, tors_per_cluster * spec.uplinks_per_tor)
+        agg_down = max(1, 2 * tors_per_cluster * spec.uplinks_per_tor)
         agg_model = SwitchModel(
             name="aggregation chassis",
             server_ports=agg_down,

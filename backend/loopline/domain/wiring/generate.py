@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, device_name, rack_name
-from loopline.domain.layout import Hall, LogicalRack, RackRole, Row
+from loopline.domain.layout import Hall, LogicalRack, RackRole, Row, SwitchModel
 from loopline.domain.media import MediaSelector
 from loopline.domain.routing import (
     DEFAULT_GEOMETRY,
@@ -72,6 +72,7 @@ class _LR:
     tor2: int
     """Parallel (heterogeneous) ToR device index, -1 when none."""
     ports: int
+    tor2_model: SwitchModel | None = None
 
 
 _PORTS_CACHE: dict[str, list[str]] = {"p": [], "e": []}
@@ -196,7 +197,16 @@ def generate_plan(
                 pos_rack.append(rack_key)
                 tor = len(devices) - 1
                 tor2 = -1
+                tor2_model = None
                 if parallel is not None:
+                    tor2_model = SwitchModel(
+                        name=f"{parallel.tor_server_ports}x{parallel.gbps:g}G ToR",
+                        server_ports=parallel.tor_server_ports,
+                        server_port_gbps=parallel.gbps,
+                        uplink_ports=lr.tor_model.uplink_ports,
+                        uplink_gbps=lr.tor_model.uplink_gbps,
+                        height_u=lr.tor_model.height_u,
+                    )
                     devices.append(
                         Device(
                             name=device_name(rname, tu) + "B",
@@ -204,7 +214,7 @@ def generate_plan(
                             role=Role.TOR,
                             rack=rname,
                             u=tu,
-                            model=f"{parallel.tor_server_ports}x{parallel.gbps:g}G ToR",
+                            model=tor2_model.name,
                             logical_rack=lname,
                             x_mm=x,
                             y_mm=y,
@@ -214,7 +224,7 @@ def generate_plan(
                     pos_rack.append(rack_key)
                     tor2 = len(devices) - 1
                 slots.append(len(lrs))
-                lrs.append(_LR(lname, row_i, lr, first, lr.servers, tor, tor2, p))
+                lrs.append(_LR(lname, row_i, lr, first, lr.servers, tor, tor2, p, tor2_model))
             compute.append((rack.position_mm, slots))
         compute.sort(key=lambda t: t[0])
         phys = list(range(len(compute)))
@@ -237,9 +247,7 @@ def generate_plan(
             f"({len(hall.rows)} rows, {spec.rows_per_cluster} rows per cluster)",
         )
     if parallel is not None and parallel.clusters > n_clusters:
-        raise DomainError(
-            "parallel.clusters", f"c={parallel.clusters} exceeds the hall's {n_clusters} clusters"
-        )
+        raise DomainError("parallel.clusters", f"c={parallel.clusters} exceeds the hall's {n_clusters} clusters")
     if spec.pattern is Pattern.SIDE_TO_SIDE:
         groups = side_to_side_loops(rows, spec.loop)
     elif spec.pattern is Pattern.INTER_CHASSIS:
@@ -517,6 +525,7 @@ def _wire_fabric(
     kind = spec.fabric.kind
     models = {f"{hall.name}.{fs.name}": fs.model for row in hall.rows for rk in row.racks for fs in rk.fabric_switches}
     tor_models = {lrec.tor: lrec.lr.tor_model for lrec in lrs}
+    tor_models.update({lrec.tor2: lrec.tor2_model for lrec in lrs if lrec.tor2_model is not None})
     aggs: dict[int, list[int]] = {}
     spines: list[int] = []
     cores: list[int] = []
@@ -558,9 +567,9 @@ def _wire_fabric(
 
     for t in tor_order:
         d = devices[t]
-        tm = tor_models.get(t)
-        srv_ports = tm.server_ports if tm else 48
-        up_ports = tm.uplink_ports if tm else uplinks
+        tm = tor_models[t]
+        srv_ports = tm.server_ports
+        up_ports = tm.uplink_ports
         if uplinks > up_ports:
             raise DomainError(
                 "fabric.uplinks_per_tor",
