@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_int(1),
         default=None,
         metavar="P0",
-        help="also report the diff from the same hall wired with P0 ports",
+        help="also report the diff from the same hall wired with P0 ports (and no parallel ports)",
     )
     wiring.add_argument("--json", action="store_true", help="print the summary as JSON")
     scenario = sub.add_parser("scenario", help="engine scenarios")
@@ -158,7 +158,7 @@ def _hall_and_spec(a: argparse.Namespace) -> tuple[Hall, WiringSpec]:
             tor_server_ports=a.tor_server_ports,
             clusters=a.parallel_clusters,
         )
-        layout = replace(layout, grin_degree=grin + a.parallel_ports)  # NIC ports for the new ones
+        layout = replace(layout, spare_nic_ports=a.parallel_ports)
     spec = WiringSpec(
         pattern=pattern,
         ports=a.ports,
@@ -178,8 +178,8 @@ def _generate(a: argparse.Namespace, hall: Hall, spec: WiringSpec, ports: int | 
     geometry = geometry_preset(a.geometry)
     if a.service_allowance_mm is not None or a.slack_pct is not None:
         geometry = geometry.with_lengths(service_allowance_mm=a.service_allowance_mm, slack_pct=a.slack_pct)
-    if ports is not None:
-        spec = replace(spec, ports=ports)
+    if ports is not None:  # the existing plan of an upgrade: P0 ports, no parallel ports yet
+        spec = replace(spec, ports=ports, parallel=None)
     return generate_plan(hall, spec, geometry=geometry)
 
 

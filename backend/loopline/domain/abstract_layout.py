@@ -56,6 +56,8 @@ class AbstractLayoutSpec:
     port_gbps: float = 25.0
     geometry: str = "default"
     grin_degree: int = 0
+    spare_nic_ports: int = 0
+    """NIC ports beyond p + n (e.g. for a heterogeneous upgrade's new ports)."""
     tor_server_ports: int = 48
     tor_uplink_ports: int = 8
     uplinks_per_tor: int = 4
@@ -87,6 +89,7 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
     _positive("servers_per_logical_rack", spec.servers_per_logical_rack)
     _positive("ports", spec.ports)
     _positive("grin_degree", spec.grin_degree, 0)
+    _positive("spare_nic_ports", spec.spare_nic_ports, 0)
     _positive("tor_server_ports", spec.tor_server_ports)
     _positive("uplinks_per_tor", spec.uplinks_per_tor, 0)
     _positive("rows_per_cluster", spec.rows_per_cluster)
@@ -114,9 +117,10 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
     width = 500 if paper else 600
     depth = 1200
     rack_type = RackType(name=f"{height_u}U {width}x{depth}", width_mm=width, depth_mm=depth, height_u=height_u)
+    nic = spec.ports + spec.grin_degree + spec.spare_nic_ports
     server_model = ServerModel(
-        name=f"{spec.ports + spec.grin_degree}x{spec.port_gbps:g}G server",
-        nic_ports=spec.ports + spec.grin_degree,
+        name=f"{nic}x{spec.port_gbps:g}G server",
+        nic_ports=nic,
         port_gbps=spec.port_gbps,
     )
     tor_model = SwitchModel(

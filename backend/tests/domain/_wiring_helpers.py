@@ -8,7 +8,7 @@ from loopline.domain.routing import DEFAULT_GEOMETRY, PAPER_GEOMETRY
 from loopline.domain.wiring import Cable, Pattern, WiringPlan, WiringSpec, generate_plan
 
 
-def hall(geometry: str = "default", **kw: object) -> Hall:
+def hall(geometry: str = "default", /, **kw: object) -> Hall:
     args: dict[str, object] = {"rows": 2, "racks_per_row": 4, "logical_per_rack": 2, "servers_per_logical_rack": 4}
     args.update(kw)
     return build_abstract_layout(AbstractLayoutSpec(geometry=geometry, **args))  # type: ignore[arg-type]

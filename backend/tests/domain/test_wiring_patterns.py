@@ -157,7 +157,7 @@ def test_grin_links_to_the_next_rack() -> None:
         plan(Pattern.GRIN, ports=1, grin_degree=2, racks_per_row=3, spec_kw=spec)
 
 
-def fabric_plan(kind: FabricKind, uplinks: int = 4, **layout: object) -> WiringPlan:
+def fabric_plan(kind: FabricKind, uplinks: int = 4, **layout: int) -> WiringPlan:
     h = hall(
         ports=2,
         aggs_per_cluster=0 if kind is FabricKind.LEAF_SPINE else 4,
