@@ -46,6 +46,8 @@ def test_the_image_builds_the_engine_and_the_frontend_it_is_told_to_use() -> Non
     dockerfile = (ROOT / "docker" / "api.Dockerfile").read_text()
     env = compose()["services"]["api"]["environment"]
     assert isinstance(env, dict)
-    assert f"COPY --from=engine /src/sim-engine/target/release/loopline-sim {env['LOOPLINE_ENGINE_BINARY']}" in dockerfile
+    assert (
+        f"COPY --from=engine /src/sim-engine/target/release/loopline-sim {env['LOOPLINE_ENGINE_BINARY']}" in dockerfile
+    )
     assert "npm run build" in dockerfile
     assert (ROOT / "docker" / "api.Dockerfile").exists()

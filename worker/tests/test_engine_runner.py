@@ -33,7 +33,9 @@ def test_parse_progress_reads_the_engine_progress_line() -> None:
 def test_a_shuffle_on_a_subways_cluster_returns_the_engine_result() -> None:
     # 4 logical racks x 4 servers: 16 servers, all-to-all = 16 * 15 = 240 flows.
     seen: list[Progress] = []
-    result = run_engine(engine(), generated("subways", "--racks", "4", "--servers-per-rack", "4"), GENEROUS, seen.append)
+    result = run_engine(
+        engine(), generated("subways", "--racks", "4", "--servers-per-rack", "4"), GENEROUS, seen.append
+    )
     assert result["flows"]["total"] == 240
     assert result["flows"]["finished"] == 240
     assert result["model"] == "fluid"

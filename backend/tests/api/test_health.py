@@ -14,7 +14,9 @@ def client(migrated_database: str) -> TestClient:
     return TestClient(create_app())
 
 
-def test_health_is_ok_when_every_part_answers(client: TestClient, celery_worker_process: subprocess.Popen[bytes]) -> None:
+def test_health_is_ok_when_every_part_answers(
+    client: TestClient, celery_worker_process: subprocess.Popen[bytes]
+) -> None:
     response = client.get("/api/health")
     body = response.json()
     assert response.status_code == 200, body
