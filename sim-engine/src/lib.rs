@@ -99,7 +99,10 @@ pub fn run_with_progress(
             }
             if let Some(w) = limits.max_wall {
                 if t0.elapsed() > w {
-                    return Err(SimError::Limit(format!("more than {:.1} s of wall time", w.as_secs_f64())));
+                    return Err(SimError::Limit(format!(
+                        "more than {:.1} s of wall time",
+                        w.as_secs_f64()
+                    )));
                 }
             }
             if let Some(every) = limits.progress_every {

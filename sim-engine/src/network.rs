@@ -100,11 +100,18 @@ impl Network {
     /// Uplinks of a switch: links towards a higher layer.
     pub fn uplinks(&self, n: NodeId) -> impl Iterator<Item = LinkId> + '_ {
         let layer = self.nodes[n.idx()].layer;
-        self.out[n.idx()].iter().copied().filter(move |&l| self.nodes[self.links[l.idx()].to.idx()].layer > layer)
+        self.out[n.idx()]
+            .iter()
+            .copied()
+            .filter(move |&l| self.nodes[self.links[l.idx()].to.idx()].layer > layer)
     }
     /// Servers of the given logical rack name.
     pub fn servers_of_logical_rack(&self, rack: &str) -> Vec<NodeId> {
-        self.servers.iter().copied().filter(|s| self.nodes[s.idx()].logical_rack.as_deref() == Some(rack)).collect()
+        self.servers
+            .iter()
+            .copied()
+            .filter(|s| self.nodes[s.idx()].logical_rack.as_deref() == Some(rack))
+            .collect()
     }
     pub fn name(&self, n: NodeId) -> &str {
         &self.nodes[n.idx()].name

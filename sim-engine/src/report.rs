@@ -279,7 +279,8 @@ pub fn build(e: &FlowEngine) -> Report {
     let mut fct = Vec::new();
     let mut slow = Vec::new();
     let mut by: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); BUCKETS.len()];
-    let (mut finished, mut unfinished, mut stalled, mut not_started, mut rerouted) = (0, 0, 0, 0, 0);
+    let (mut finished, mut unfinished, mut stalled, mut not_started, mut rerouted) =
+        (0, 0, 0, 0, 0);
     let mut last_end: Option<f64> = Some(0.0);
     let mut sent = vec![0.0f64; net.nodes.len()];
     let mut recv = vec![0.0f64; net.nodes.len()];
@@ -296,7 +297,8 @@ pub fn build(e: &FlowEngine) -> Report {
             Status::Done => spec.bytes.0 as f64,
             Status::Waiting => 0.0,
             _ => {
-                let rem = (fl.rem_bits - fl.rate * 1e-3 * (end.0.saturating_sub(fl.last.0)) as f64).max(0.0);
+                let rem = (fl.rem_bits - fl.rate * 1e-3 * (end.0.saturating_sub(fl.last.0)) as f64)
+                    .max(0.0);
                 (spec.bytes.bits() - rem) / 8.0
             }
         };
@@ -311,9 +313,15 @@ pub fn build(e: &FlowEngine) -> Report {
                 finished += 1;
                 let t = (fl.fct_end.0 - fl.start.0) as f64 / 1e12;
                 fct.push(t);
-                let sd = if fl.ideal_s > 0.0 { (t / fl.ideal_s).max(1.0) } else { 1.0 };
+                let sd = if fl.ideal_s > 0.0 {
+                    (t / fl.ideal_s).max(1.0)
+                } else {
+                    1.0
+                };
                 slow.push(sd);
-                let b = BUCKETS.iter().position(|(lo, hi, _)| spec.bytes.0 >= *lo && hi.is_none_or(|h| spec.bytes.0 < h));
+                let b = BUCKETS.iter().position(|(lo, hi, _)| {
+                    spec.bytes.0 >= *lo && hi.is_none_or(|h| spec.bytes.0 < h)
+                });
                 let b = b.unwrap_or(BUCKETS.len() - 1);
                 by[b].0.push(t);
                 by[b].1.push(sd);
@@ -338,7 +346,10 @@ pub fn build(e: &FlowEngine) -> Report {
     }
     // follow-up flows that never started belong to unfinished groups already
     let groups = (ng > 0).then(|| {
-        let v: Vec<f64> = (0..ng).filter(|&g| g_done[g] && g_first[g].is_finite()).map(|g| g_last[g] - g_first[g]).collect();
+        let v: Vec<f64> = (0..ng)
+            .filter(|&g| g_done[g] && g_first[g].is_finite())
+            .map(|g| g_last[g] - g_first[g])
+            .collect();
         GroupSummary {
             kind: e.wl.group_kind.to_string(),
             finished: v.len() as u64,
@@ -373,7 +384,11 @@ pub fn build(e: &FlowEngine) -> Report {
                 to: net.name(link.to).to_string(),
                 gbps: link.gbps.0,
                 bytes: r6(total / 8.0),
-                mean_util: if dur > 0.0 { r6((total / (cap_bits_s * dur)).min(1.0)) } else { 0.0 },
+                mean_util: if dur > 0.0 {
+                    r6((total / (cap_bits_s * dur)).min(1.0))
+                } else {
+                    0.0
+                },
                 peak_util: peak,
                 util: sc.engine.link_series.then_some(util),
             }
@@ -386,8 +401,16 @@ pub fn build(e: &FlowEngine) -> Report {
             id: net.name(s).to_string(),
             bytes_sent: r6(sent[s.idx()]),
             bytes_received: r6(recv[s.idx()]),
-            tx_gbps: if dur > 0.0 { r6(sent[s.idx()] * 8.0 / dur / 1e9) } else { 0.0 },
-            rx_gbps: if dur > 0.0 { r6(recv[s.idx()] * 8.0 / dur / 1e9) } else { 0.0 },
+            tx_gbps: if dur > 0.0 {
+                r6(sent[s.idx()] * 8.0 / dur / 1e9)
+            } else {
+                0.0
+            },
+            rx_gbps: if dur > 0.0 {
+                r6(recv[s.idx()] * 8.0 / dur / 1e9)
+            } else {
+                0.0
+            },
         })
         .collect();
     let by_size = BUCKETS
@@ -436,7 +459,10 @@ pub fn build(e: &FlowEngine) -> Report {
             by_size,
         },
         groups,
-        links: LinkReport { interval_s: width_s, links },
+        links: LinkReport {
+            interval_s: width_s,
+            links,
+        },
         servers,
         routing_stats: rs,
         memcache,

@@ -12,7 +12,10 @@ const MUL: u64 = 6364136223846793005;
 
 impl Rng {
     pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut r = Rng { state: 0, inc: (stream << 1) | 1 };
+        let mut r = Rng {
+            state: 0,
+            inc: (stream << 1) | 1,
+        };
         r.next_u32();
         r.state = r.state.wrapping_add(splitmix64(seed));
         r.next_u32();

@@ -1,7 +1,9 @@
 //! Topology builders for tests, examples and the benchmark (no external generator needed).
 //! Each returns a [`NetworkSpec`] shaped like the wiring generator's export.
 
-use crate::scenario::{EngineSpec, LinkSpec, NetworkSpec, NodeSpec, Role, RoutingSpec, Scenario, WorkloadSpec};
+use crate::scenario::{
+    EngineSpec, LinkSpec, NetworkSpec, NodeSpec, Role, RoutingSpec, Scenario, WorkloadSpec,
+};
 
 fn node(id: String, role: Role) -> NodeSpec {
     NodeSpec {
@@ -17,12 +19,25 @@ fn node(id: String, role: Role) -> NodeSpec {
 }
 
 fn link(a: &str, b: &str, gbps: f64, latency_ns: u64) -> LinkSpec {
-    LinkSpec { id: None, a: a.to_string(), b: b.to_string(), gbps, latency_ns }
+    LinkSpec {
+        id: None,
+        a: a.to_string(),
+        b: b.to_string(),
+        gbps,
+        latency_ns,
+    }
 }
 
 /// Wrap a network into a scenario (flow mode, seed 1).
 pub fn scenario(network: NetworkSpec, routing: RoutingSpec, workload: WorkloadSpec) -> Scenario {
-    Scenario { schema_version: 1, name: None, network, routing, workload, engine: EngineSpec::default() }
+    Scenario {
+        schema_version: 1,
+        name: None,
+        network,
+        routing,
+        workload,
+        engine: EngineSpec::default(),
+    }
 }
 
 /// `n` servers `S0..` on one switch `SW` (a non-blocking switch), each with one `gbps` link.
@@ -42,7 +57,13 @@ pub fn star(n: usize, gbps: f64) -> NetworkSpec {
 
 /// Leaf-spine: `leaves` ToRs `T{i}` with `per_leaf` servers `S{i}.{j}` each, `spines` spines `SP{k}`,
 /// every ToR linked once to every spine.
-pub fn leaf_spine(leaves: usize, per_leaf: usize, spines: usize, host_gbps: f64, fabric_gbps: f64) -> NetworkSpec {
+pub fn leaf_spine(
+    leaves: usize,
+    per_leaf: usize,
+    spines: usize,
+    host_gbps: f64,
+    fabric_gbps: f64,
+) -> NetworkSpec {
     let mut net = NetworkSpec::default();
     for k in 0..spines {
         net.nodes.push(node(format!("SP{k}"), Role::Spine));
@@ -84,7 +105,8 @@ pub fn fat_tree(k: usize, gbps: f64) -> NetworkSpec {
             n.cluster = Some(p as i64);
             net.nodes.push(n);
             for j in 0..h {
-                net.links.push(link(&an, &format!("C{}", a * h + j), gbps, 0));
+                net.links
+                    .push(link(&an, &format!("C{}", a * h + j), gbps, 0));
             }
         }
         for e in 0..h {
@@ -158,7 +180,8 @@ fn build_cluster(c: &Cluster, subways: bool) -> NetworkSpec {
         }
         net.nodes.push(n);
         for k in 0..c.spines {
-            net.links.push(link(&t, &format!("SP{k}"), c.uplink_gbps, 0));
+            net.links
+                .push(link(&t, &format!("SP{k}"), c.uplink_gbps, 0));
         }
     }
     for i in 0..l {
@@ -183,7 +206,8 @@ fn build_cluster(c: &Cluster, subways: bool) -> NetworkSpec {
                 tors.extend(std::iter::repeat_n(i, c.ports - 1));
             }
             for t in tors {
-                net.links.push(link(&s, &format!("L{t}.TOR"), c.port_gbps, 0));
+                net.links
+                    .push(link(&s, &format!("L{t}.TOR"), c.port_gbps, 0));
             }
         }
     }
@@ -204,11 +228,13 @@ pub fn parking_lot(hop_gbps: &[f64], server_gbps: f64) -> NetworkSpec {
         net.nodes.push(x);
     }
     for (i, &g) in hop_gbps.iter().enumerate() {
-        net.links.push(link(&format!("X{i}"), &format!("X{}", i + 1), g, 0));
+        net.links
+            .push(link(&format!("X{i}"), &format!("X{}", i + 1), g, 0));
     }
     let add = |name: String, sw: usize, net: &mut NetworkSpec| {
         net.nodes.push(node(name.clone(), Role::Server));
-        net.links.push(link(&name, &format!("X{sw}"), server_gbps, 0));
+        net.links
+            .push(link(&name, &format!("X{sw}"), server_gbps, 0));
     };
     add("LS".into(), 0, &mut net);
     add("LD".into(), n, &mut net);
@@ -225,7 +251,12 @@ pub fn fat_tree_websearch(k: usize, gbps: f64, load: f64, flows: u64) -> Scenari
     let mut sc = scenario(
         fat_tree(k, gbps),
         RoutingSpec::Ecmp,
-        WorkloadSpec::Poisson(PoissonSpec { cdf: CdfSpec::Named("websearch".into()), load, flows, servers: None }),
+        WorkloadSpec::Poisson(PoissonSpec {
+            cdf: CdfSpec::Named("websearch".into()),
+            load,
+            flows,
+            servers: None,
+        }),
     );
     sc.name = Some(format!("fattree k={k} websearch load={load}"));
     sc.engine.link_series = false;
@@ -235,5 +266,13 @@ pub fn fat_tree_websearch(k: usize, gbps: f64, load: f64, flows: u64) -> Scenari
 /// An all-to-all shuffle of every server of `net` (ECMP), `bytes_per_pair` per ordered pair.
 pub fn shuffle_all(net: NetworkSpec, bytes_per_pair: u64) -> Scenario {
     use crate::scenario::ShuffleSpec;
-    scenario(net, RoutingSpec::Ecmp, WorkloadSpec::Shuffle(ShuffleSpec { servers: None, bytes_per_pair, start_s: 0.0 }))
+    scenario(
+        net,
+        RoutingSpec::Ecmp,
+        WorkloadSpec::Shuffle(ShuffleSpec {
+            servers: None,
+            bytes_per_pair,
+            start_s: 0.0,
+        }),
+    )
 }

@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use loopline_sim::{run_with_progress, RunLimits, Scenario, SimError};
 
 #[derive(Parser)]
-#[command(name = "loopline-sim", version, about = "Loopline datacenter network simulator (flow mode)")]
+#[command(
+    name = "loopline-sim",
+    version,
+    about = "Loopline datacenter network simulator (flow mode)"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -77,7 +81,8 @@ enum Gen {
 }
 
 fn read(file: &PathBuf) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     Scenario::from_json(&text).map_err(|e| format!("invalid scenario: {e}"))
 }
 
@@ -110,7 +115,13 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Cmd::Run { file, output, progress, no_run_info, max_wall_s } => {
+        Cmd::Run {
+            file,
+            output,
+            progress,
+            no_run_info,
+            max_wall_s,
+        } => {
             let sc = match read(&file) {
                 Ok(s) => s,
                 Err(m) => {
@@ -151,7 +162,8 @@ fn main() -> ExitCode {
             }
             let text = serde_json::to_string(&rep).expect("report serialises");
             let written = match output {
-                Some(p) => std::fs::write(&p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display())),
+                Some(p) => std::fs::write(&p, text + "\n")
+                    .map_err(|e| format!("cannot write {}: {e}", p.display())),
                 None => {
                     let mut out = std::io::stdout().lock();
                     writeln!(out, "{text}").map_err(|e| format!("cannot write stdout: {e}"))
@@ -177,8 +189,21 @@ fn main() -> ExitCode {
         },
         Cmd::Gen { topo } => {
             let sc = match topo {
-                Gen::Fattree { k, gbps, load, flows } => loopline_sim::topology::fat_tree_websearch(k, gbps, load, flows),
-                Gen::Subways { racks, servers_per_rack, ports, gbps, spines, uplink_gbps, bytes_per_pair } => {
+                Gen::Fattree {
+                    k,
+                    gbps,
+                    load,
+                    flows,
+                } => loopline_sim::topology::fat_tree_websearch(k, gbps, load, flows),
+                Gen::Subways {
+                    racks,
+                    servers_per_rack,
+                    ports,
+                    gbps,
+                    spines,
+                    uplink_gbps,
+                    bytes_per_pair,
+                } => {
                     let c = loopline_sim::topology::Cluster {
                         racks,
                         servers_per_rack,
@@ -187,10 +212,16 @@ fn main() -> ExitCode {
                         spines,
                         uplink_gbps,
                     };
-                    loopline_sim::topology::shuffle_all(loopline_sim::topology::subways_type1(&c), bytes_per_pair)
+                    loopline_sim::topology::shuffle_all(
+                        loopline_sim::topology::subways_type1(&c),
+                        bytes_per_pair,
+                    )
                 }
             };
-            println!("{}", serde_json::to_string_pretty(&sc).expect("scenario serialises"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&sc).expect("scenario serialises")
+            );
             ExitCode::SUCCESS
         }
     }

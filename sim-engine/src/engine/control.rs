@@ -22,7 +22,10 @@ impl Controller {
             RoutingSpec::Detour(p) => Some(p.t_rebind_s),
             _ => None,
         };
-        Controller { period: period.map(Time::from_secs_f64).filter(|t| t.0 > 0), ..Default::default() }
+        Controller {
+            period: period.map(Time::from_secs_f64).filter(|t| t.0 > 0),
+            ..Default::default()
+        }
     }
 
     pub fn period(&self) -> Option<Time> {
@@ -43,7 +46,14 @@ impl Controller {
 }
 
 /// Route a flow with an imposed source ToR.
-pub fn route_bound(router: &mut Router, ctx: &RouteCtx, f: u32, src: NodeId, dst: NodeId, b: Binding) -> Route {
+pub fn route_bound(
+    router: &mut Router,
+    ctx: &RouteCtx,
+    f: u32,
+    src: NodeId,
+    dst: NodeId,
+    b: Binding,
+) -> Route {
     let h = crate::routing::flow_hash(ctx.seed, f);
     match router.adaptive() {
         Some(ad) => {
@@ -86,7 +96,9 @@ pub fn tick(e: &mut FlowEngine) {
             }
         }
     }
-    let Some(ad) = e.router.adaptive() else { return };
+    let Some(ad) = e.router.adaptive() else {
+        return;
+    };
     let secs = period.as_secs_f64();
     for i in 0..n {
         let cap_bits = ad.cap_up[i] * 1e9 * secs;
@@ -121,9 +133,13 @@ pub fn tick(e: &mut FlowEngine) {
                 }
             }
             if total > 0.0 {
-                let u: Vec<f64> = per.iter().map(|v| v.iter().map(|x| x.1).sum::<f64>() / total).collect();
+                let u: Vec<f64> = per
+                    .iter()
+                    .map(|v| v.iter().map(|x| x.1).sum::<f64>() / total)
+                    .collect();
                 let t = ad.target_split(&tors, &u);
-                let mut deficit: Vec<f64> = (0..tors.len()).map(|k| (t[k] - u[k]) * total).collect();
+                let mut deficit: Vec<f64> =
+                    (0..tors.len()).map(|k| (t[k] - u[k]) * total).collect();
                 for k in 0..tors.len() {
                     let mut excess = -deficit[k];
                     for &(f, rem) in &per[k] {
@@ -134,11 +150,10 @@ pub fn tick(e: &mut FlowEngine) {
                         if rem > 2.0 * excess {
                             continue;
                         }
-                        let (best, _) = deficit
-                            .iter()
-                            .enumerate()
-                            .filter(|(m, _)| *m != k)
-                            .fold((usize::MAX, 0.0), |acc, (m, &d)| if d > acc.1 { (m, d) } else { acc });
+                        let (best, _) = deficit.iter().enumerate().filter(|(m, _)| *m != k).fold(
+                            (usize::MAX, 0.0),
+                            |acc, (m, &d)| if d > acc.1 { (m, d) } else { acc },
+                        );
                         if best == usize::MAX || deficit[best] < rem * 0.5 {
                             break;
                         }

@@ -157,7 +157,11 @@ impl<'a> FlowEngine<'a> {
             pending: 0,
             next_root: 0,
             now: Time::ZERO,
-            stop: sc.engine.stop_time_s.map(Time::from_secs_f64).unwrap_or(Time::MAX),
+            stop: sc
+                .engine
+                .stop_time_s
+                .map(Time::from_secs_f64)
+                .unwrap_or(Time::MAX),
             events: 0,
             done: 0,
             stalled: Vec::new(),
@@ -196,7 +200,11 @@ impl<'a> FlowEngine<'a> {
     }
 
     pub fn ctx(&self) -> RouteCtx<'_> {
-        RouteCtx { net: self.net, up: &self.up, seed: self.sc.engine.seed }
+        RouteCtx {
+            net: self.net,
+            up: &self.up,
+            seed: self.sc.engine.seed,
+        }
     }
 
     /// Bring a flow's progress up to `now`.
@@ -254,7 +262,11 @@ impl<'a> FlowEngine<'a> {
         let spec = &self.wl.flows[f as usize];
         let (src, dst) = (spec.src, spec.dst);
         let route = {
-            let ctx = RouteCtx { net: self.net, up: &self.up, seed: self.sc.engine.seed };
+            let ctx = RouteCtx {
+                net: self.net,
+                up: &self.up,
+                seed: self.sc.engine.seed,
+            };
             match self.ctl.forced_binding(f) {
                 Some(b) => control::route_bound(&mut self.router, &ctx, f, src, dst, b),
                 None => self.router.route(&ctx, f, src, dst),
@@ -280,7 +292,10 @@ impl<'a> FlowEngine<'a> {
         let mut base_ps = 0.0;
         for (i, &s) in fl.subs.iter().enumerate() {
             let path = &self.fnet.subs[s as usize].path;
-            let bott = path.iter().map(|l| self.nominal_cap[l.idx()]).fold(f64::INFINITY, f64::min);
+            let bott = path
+                .iter()
+                .map(|l| self.nominal_cap[l.idx()])
+                .fold(f64::INFINITY, f64::min);
             ideal_rate += bott;
             if i == 0 {
                 for l in path {
@@ -290,7 +305,10 @@ impl<'a> FlowEngine<'a> {
                 }
             }
         }
-        let nic = self.net.server_nic_gbps(spec.src).min(self.net.server_nic_gbps(spec.dst));
+        let nic = self
+            .net
+            .server_nic_gbps(spec.src)
+            .min(self.net.server_nic_gbps(spec.dst));
         if nic > 0.0 {
             ideal_rate = ideal_rate.min(nic);
         }
@@ -383,7 +401,11 @@ impl<'a> FlowEngine<'a> {
                 self.fnet.cap[l] = if down { 0.0 } else { self.nominal_cap[l] };
                 self.seeds.push(LinkId(l as u32));
                 if down {
-                    affected.extend(self.fnet.link_subs[l].iter().map(|&s| self.fnet.subs[s as usize].flow));
+                    affected.extend(
+                        self.fnet.link_subs[l]
+                            .iter()
+                            .map(|&s| self.fnet.subs[s as usize].flow),
+                    );
                 }
             }
         }
@@ -441,7 +463,11 @@ impl<'a> FlowEngine<'a> {
             fl.ver = fl.ver.wrapping_add(1);
             if fl.rate > 0.0 {
                 let dt = (fl.rem_bits.max(0.0) / (fl.rate * 1e-3)).ceil();
-                let t = if dt >= (u64::MAX - self.now.0) as f64 { Time::MAX } else { Time(self.now.0 + dt as u64) };
+                let t = if dt >= (u64::MAX - self.now.0) as f64 {
+                    Time::MAX
+                } else {
+                    Time(self.now.0 + dt as u64)
+                };
                 let (v, now) = (fl.ver, t);
                 self.push(now, EV_COMPLETE, f, v);
             }
@@ -463,9 +489,15 @@ impl<'a> FlowEngine<'a> {
     pub fn invariant_violations(&self) -> Vec<String> {
         let mut v = Vec::new();
         for (l, &ld) in self.fnet.load.iter().enumerate() {
-            let sum: f64 = self.fnet.link_subs[l].iter().map(|&s| self.fnet.subs[s as usize].rate).sum();
+            let sum: f64 = self.fnet.link_subs[l]
+                .iter()
+                .map(|&s| self.fnet.subs[s as usize].rate)
+                .sum();
             if sum > self.fnet.cap[l] * (1.0 + 1e-6) + 1e-9 {
-                v.push(format!("link {l}: rates {sum} exceed capacity {}", self.fnet.cap[l]));
+                v.push(format!(
+                    "link {l}: rates {sum} exceed capacity {}",
+                    self.fnet.cap[l]
+                ));
             }
             if (sum - ld).abs() > 1e-6 * sum.max(1.0) {
                 v.push(format!("link {l}: load {ld} != sum of rates {sum}"));
@@ -480,7 +512,11 @@ impl Engine for FlowEngine<'_> {
         if self.finished {
             return None;
         }
-        let a = self.wl.roots.get(self.next_root).map(|&i| self.wl.flows[i as usize].arrival);
+        let a = self
+            .wl
+            .roots
+            .get(self.next_root)
+            .map(|&i| self.wl.flows[i as usize].arrival);
         let h = self.heap.peek().map(|Reverse(e)| Time(e.0));
         match (a, h) {
             (Some(a), Some(h)) => Some(a.min(h)),

@@ -47,7 +47,13 @@ pub struct FlowNet {
 impl FlowNet {
     pub fn new(caps: Vec<f64>) -> FlowNet {
         let n = caps.len();
-        FlowNet { subs: Vec::new(), free_subs: Vec::new(), link_subs: vec![Vec::new(); n], load: vec![0.0; n], cap: caps }
+        FlowNet {
+            subs: Vec::new(),
+            free_subs: Vec::new(),
+            link_subs: vec![Vec::new(); n],
+            load: vec![0.0; n],
+            cap: caps,
+        }
     }
 
     /// Add a subflow with rate 0; returns its id.
@@ -65,7 +71,14 @@ impl FlowNet {
             pos.push(v.len() as u32);
             v.push(id);
         }
-        self.subs[id as usize] = Sub { flow, path, pos, weight, rate: 0.0, live: true };
+        self.subs[id as usize] = Sub {
+            flow,
+            path,
+            pos,
+            weight,
+            rate: 0.0,
+            live: true,
+        };
         id
     }
 
@@ -94,9 +107,14 @@ impl FlowNet {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Key(f64);
 impl Eq for Key {}
+impl PartialOrd for Key {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
 impl Ord for Key {
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&o.0)
@@ -265,7 +283,8 @@ impl Solver {
                     let level = nr / sub.weight;
                     let beaten = net.link_subs[b].iter().any(|&o| {
                         let o = o as usize;
-                        self.s_mark[o] != ep && net.subs[o].rate / net.subs[o].weight > level * (1.0 + 1e-7) + 1e-9
+                        self.s_mark[o] != ep
+                            && net.subs[o].rate / net.subs[o].weight > level * (1.0 + 1e-7) + 1e-9
                     });
                     if beaten {
                         self.in_l[b] = batch;

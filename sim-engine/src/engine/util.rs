@@ -17,7 +17,12 @@ pub struct LinkUtil {
 
 impl LinkUtil {
     pub fn new(links: usize) -> LinkUtil {
-        LinkUtil { width: 1_000_000, last: vec![0; links], series: vec![Vec::new(); links], total_bits: vec![0.0; links] }
+        LinkUtil {
+            width: 1_000_000,
+            last: vec![0; links],
+            series: vec![Vec::new(); links],
+            total_bits: vec![0.0; links],
+        }
     }
 
     /// Make sure time `now` falls within the bucket range (call before flushing at `now`).

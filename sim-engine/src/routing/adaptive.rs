@@ -60,15 +60,38 @@ impl Adaptive {
                 server_tors[i] = tors;
             }
         }
-        Adaptive { p, ud, u_up: vec![0.0; n], u_down: vec![0.0; n], cap_up, server_tors, rebinds: 0 }
+        Adaptive {
+            p,
+            ud,
+            u_up: vec![0.0; n],
+            u_down: vec![0.0; n],
+            cap_up,
+            server_tors,
+            rebinds: 0,
+        }
     }
 
-    fn pick(&self, tors: &[NodeId], up: &[bool], net: &Network, u: &[f64], h: u64, server: NodeId) -> Option<NodeId> {
-        let usable: Vec<NodeId> = tors.iter().copied().filter(|&t| self.server_link(net, up, server, t, 0).is_some()).collect();
+    fn pick(
+        &self,
+        tors: &[NodeId],
+        up: &[bool],
+        net: &Network,
+        u: &[f64],
+        h: u64,
+        server: NodeId,
+    ) -> Option<NodeId> {
+        let usable: Vec<NodeId> = tors
+            .iter()
+            .copied()
+            .filter(|&t| self.server_link(net, up, server, t, 0).is_some())
+            .collect();
         if usable.is_empty() {
             return None;
         }
-        let w: Vec<f64> = usable.iter().map(|t| self.cap_up[t.idx()].max(1e-9) * (1.0 - u[t.idx()]).max(0.05)).collect();
+        let w: Vec<f64> = usable
+            .iter()
+            .map(|t| self.cap_up[t.idx()].max(1e-9) * (1.0 - u[t.idx()]).max(0.05))
+            .collect();
         let total: f64 = w.iter().sum();
         let mut x = uniform(h) * total;
         for (i, wi) in w.iter().enumerate() {
@@ -81,9 +104,19 @@ impl Adaptive {
     }
 
     /// An up link from `server` to `tor` (LAG members chosen by hash).
-    fn server_link(&self, net: &Network, up: &[bool], server: NodeId, tor: NodeId, h: u64) -> Option<LinkId> {
-        let ls: Vec<LinkId> =
-            net.out[server.idx()].iter().copied().filter(|&l| up[l.idx()] && net.link(l).to == tor).collect();
+    fn server_link(
+        &self,
+        net: &Network,
+        up: &[bool],
+        server: NodeId,
+        tor: NodeId,
+        h: u64,
+    ) -> Option<LinkId> {
+        let ls: Vec<LinkId> = net.out[server.idx()]
+            .iter()
+            .copied()
+            .filter(|&l| up[l.idx()] && net.link(l).to == tor)
+            .collect();
         if ls.is_empty() {
             None
         } else {
@@ -92,7 +125,15 @@ impl Adaptive {
     }
 
     /// Path `src -> i -> (fabric ECMP) -> j -> dst`.
-    pub fn path_via(&mut self, ctx: &RouteCtx, h: u64, src: NodeId, i: NodeId, j: NodeId, dst: NodeId) -> Option<Vec<LinkId>> {
+    pub fn path_via(
+        &mut self,
+        ctx: &RouteCtx,
+        h: u64,
+        src: NodeId,
+        i: NodeId,
+        j: NodeId,
+        dst: NodeId,
+    ) -> Option<Vec<LinkId>> {
         let first = self.server_link(ctx.net, ctx.up, src, i, h)?;
         let last = self.server_link(ctx.net, ctx.up, dst, j, h >> 7)?.reverse();
         let mut p = vec![first];
@@ -103,7 +144,14 @@ impl Adaptive {
         Some(p)
     }
 
-    pub fn route(&mut self, ctx: &RouteCtx, h: u64, src: NodeId, dst: NodeId, forced_src: Option<NodeId>) -> Route {
+    pub fn route(
+        &mut self,
+        ctx: &RouteCtx,
+        h: u64,
+        src: NodeId,
+        dst: NodeId,
+        forced_src: Option<NodeId>,
+    ) -> Route {
         let stors = &self.server_tors[src.idx()];
         let dtors = &self.server_tors[dst.idx()];
         let shares = stors.iter().any(|t| dtors.contains(t));
@@ -115,12 +163,33 @@ impl Adaptive {
         }
         let i = match forced_src {
             Some(t) => Some(t),
-            None => self.pick(&stors.clone(), ctx.up, ctx.net, &self.u_up, splitmix64(h ^ 0x5352), src),
+            None => self.pick(
+                &stors.clone(),
+                ctx.up,
+                ctx.net,
+                &self.u_up,
+                splitmix64(h ^ 0x5352),
+                src,
+            ),
         };
-        let j = self.pick(&dtors.clone(), ctx.up, ctx.net, &self.u_down, splitmix64(h ^ 0x4453), dst);
+        let j = self.pick(
+            &dtors.clone(),
+            ctx.up,
+            ctx.net,
+            &self.u_down,
+            splitmix64(h ^ 0x4453),
+            dst,
+        );
         if let (Some(i), Some(j)) = (i, j) {
             if let Some(p) = self.path_via(ctx, h, src, i, j, dst) {
-                return Route { paths: vec![(p, 1.0)], binding: Some(Binding { src_tor: i, dst_tor: j, detour: NONE_DETOUR }) };
+                return Route {
+                    paths: vec![(p, 1.0)],
+                    binding: Some(Binding {
+                        src_tor: i,
+                        dst_tor: j,
+                        detour: NONE_DETOUR,
+                    }),
+                };
             }
         }
         match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
@@ -143,8 +212,16 @@ impl Adaptive {
     /// A ToR the sender does not use yet counts as a small share so that an idle ToR can attract flows.
     pub fn target_split(&self, tors: &[NodeId], u: &[f64]) -> Vec<f64> {
         let n = tors.len() as f64;
-        let bsum: f64 = tors.iter().map(|t| self.cap_up[t.idx()]).sum::<f64>().max(1e-12);
-        let ut: f64 = tors.iter().map(|t| self.cap_up[t.idx()] * self.u_up[t.idx()]).sum::<f64>() / bsum;
+        let bsum: f64 = tors
+            .iter()
+            .map(|t| self.cap_up[t.idx()])
+            .sum::<f64>()
+            .max(1e-12);
+        let ut: f64 = tors
+            .iter()
+            .map(|t| self.cap_up[t.idx()] * self.u_up[t.idx()])
+            .sum::<f64>()
+            / bsum;
         let c = self.p.c;
         let mut t: Vec<f64> = tors
             .iter()

@@ -19,7 +19,14 @@ impl Detour {
         Detour { p, ad }
     }
 
-    pub fn route(&mut self, ctx: &RouteCtx, h: u64, src: NodeId, dst: NodeId, forced_src: Option<NodeId>) -> Route {
+    pub fn route(
+        &mut self,
+        ctx: &RouteCtx,
+        h: u64,
+        src: NodeId,
+        dst: NodeId,
+        forced_src: Option<NodeId>,
+    ) -> Route {
         self.ad.route(ctx, h, src, dst, forced_src)
     }
 }

@@ -15,7 +15,11 @@ pub struct Grin {
 }
 
 fn grin_links(net: &Network, up: &[bool], n: NodeId) -> Vec<LinkId> {
-    net.out[n.idx()].iter().copied().filter(|&l| up[l.idx()] && net.is_server(net.link(l).to)).collect()
+    net.out[n.idx()]
+        .iter()
+        .copied()
+        .filter(|&l| up[l.idx()] && net.is_server(net.link(l).to))
+        .collect()
 }
 
 impl Grin {
@@ -44,7 +48,10 @@ impl Grin {
             if m == src {
                 continue;
             }
-            if let Some(mut p) = self.ud.walk(net, ctx.up, src, m, hash ^ ((i as u64 + 1) << 20)) {
+            if let Some(mut p) = self
+                .ud
+                .walk(net, ctx.up, src, m, hash ^ ((i as u64 + 1) << 20))
+            {
                 p.push(l.reverse());
                 alts.push(p);
             }
@@ -67,6 +74,9 @@ impl Grin {
             }
             (None, true) => {}
         }
-        Route { paths, binding: None }
+        Route {
+            paths,
+            binding: None,
+        }
     }
 }

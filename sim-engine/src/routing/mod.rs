@@ -37,7 +37,10 @@ pub struct Route {
 
 impl Route {
     pub fn single(p: Vec<LinkId>) -> Route {
-        Route { paths: vec![(p, 1.0)], binding: None }
+        Route {
+            paths: vec![(p, 1.0)],
+            binding: None,
+        }
     }
 }
 
@@ -69,10 +72,15 @@ impl Router {
         let ud = UpDown::new(net);
         match spec {
             RoutingSpec::Ecmp => Router::Ecmp(ecmp::Ecmp { ud }),
-            RoutingSpec::Adaptive(p) => Router::Adaptive(adaptive::Adaptive::new(p.clone(), net, ud)),
+            RoutingSpec::Adaptive(p) => {
+                Router::Adaptive(adaptive::Adaptive::new(p.clone(), net, ud))
+            }
             RoutingSpec::Detour(p) => Router::Detour(detour::Detour::new(p.clone(), net, ud)),
             RoutingSpec::Vlb => Router::Vlb(vlb::Vlb::new(net, ud)),
-            RoutingSpec::Grin(p) => Router::Grin(grin::Grin { ud, direct_weight: p.direct_weight }),
+            RoutingSpec::Grin(p) => Router::Grin(grin::Grin {
+                ud,
+                direct_weight: p.direct_weight,
+            }),
         }
     }
 

@@ -10,14 +10,19 @@ use crate::units::{LinkId, NodeId};
 
 pub const INF: u16 = u16::MAX;
 
+/// `(down, vf)` distance tables towards one destination.
+pub type Tables = (Vec<u16>, Vec<u16>);
+
 #[derive(Clone, Debug, Default)]
 pub struct UpDown {
-    tables: Vec<Option<Box<(Vec<u16>, Vec<u16>)>>>,
+    tables: Vec<Option<Box<Tables>>>,
 }
 
 impl UpDown {
     pub fn new(net: &Network) -> UpDown {
-        UpDown { tables: vec![None; net.nodes.len()] }
+        UpDown {
+            tables: vec![None; net.nodes.len()],
+        }
     }
 
     /// Forget every table (after a failure or recovery).
@@ -42,19 +47,40 @@ impl UpDown {
     }
 
     /// Walk one shortest valley-free path from `src` to `dst`, choosing by `hash` at each hop.
-    pub fn walk(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId, hash: u64) -> Option<Vec<LinkId>> {
+    pub fn walk(
+        &mut self,
+        net: &Network,
+        up: &[bool],
+        src: NodeId,
+        dst: NodeId,
+        hash: u64,
+    ) -> Option<Vec<LinkId>> {
         let (down, vf) = self.tables(net, up, dst);
         walk_tables(net, up, down, vf, src, dst, hash, true)
     }
 
     /// Walk a strictly descending path from `src` down to `dst`.
-    pub fn walk_down(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId, hash: u64) -> Option<Vec<LinkId>> {
+    pub fn walk_down(
+        &mut self,
+        net: &Network,
+        up: &[bool],
+        src: NodeId,
+        dst: NodeId,
+        hash: u64,
+    ) -> Option<Vec<LinkId>> {
         let (down, vf) = self.tables(net, up, dst);
         walk_tables(net, up, down, vf, src, dst, hash, false)
     }
 
     /// A strictly ascending path from `src` up to `top` (the reverse of a descending path).
-    pub fn walk_up(&mut self, net: &Network, up: &[bool], src: NodeId, top: NodeId, hash: u64) -> Option<Vec<LinkId>> {
+    pub fn walk_up(
+        &mut self,
+        net: &Network,
+        up: &[bool],
+        src: NodeId,
+        top: NodeId,
+        hash: u64,
+    ) -> Option<Vec<LinkId>> {
         let p = self.walk_down(net, up, top, src, hash)?;
         Some(p.iter().rev().map(|l| l.reverse()).collect())
     }
@@ -112,7 +138,11 @@ fn walk_tables(
     may_climb: bool,
 ) -> Option<Vec<LinkId>> {
     let mut climbing = may_climb;
-    let start = if climbing { vf[src.idx()] } else { down[src.idx()] };
+    let start = if climbing {
+        vf[src.idx()]
+    } else {
+        down[src.idx()]
+    };
     if start == INF {
         return None;
     }
@@ -142,8 +172,11 @@ fn walk_tables(
             return None; // cannot happen with consistent tables
         }
         let pick = (splitmix64(hash ^ hop.wrapping_mul(0x9e37_79b9)) % count as u64) as usize;
-        let (l, still_up) =
-            outs.iter().filter_map(|&l| ok(l).map(|u| (l, u))).nth(pick).expect("counted above");
+        let (l, still_up) = outs
+            .iter()
+            .filter_map(|&l| ok(l).map(|u| (l, u)))
+            .nth(pick)
+            .expect("counted above");
         path.push(l);
         climbing = climbing && still_up;
         x = net.links[l.idx()].to;

@@ -45,9 +45,14 @@ impl Vlb {
                 None => Route::default(),
             };
         }
-        let m = cands[(splitmix64(hash ^ 0x564c_42) % cands.len() as u64) as usize];
-        let Some(mut p) = self.ud.walk_up(ctx.net, ctx.up, src, m, hash) else { return Route::default() };
-        let Some(q) = self.ud.walk_down(ctx.net, ctx.up, m, dst, hash.rotate_left(7)) else {
+        let m = cands[(splitmix64(hash ^ 0x0056_4c42) % cands.len() as u64) as usize];
+        let Some(mut p) = self.ud.walk_up(ctx.net, ctx.up, src, m, hash) else {
+            return Route::default();
+        };
+        let Some(q) = self
+            .ud
+            .walk_down(ctx.net, ctx.up, m, dst, hash.rotate_left(7))
+        else {
             return Route::default();
         };
         p.extend(q);

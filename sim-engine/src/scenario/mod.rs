@@ -39,8 +39,54 @@ impl Scenario {
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            ScenarioError::new(if path == "." { String::new() } else { path }, e.into_inner().to_string())
+            let msg = e.into_inner().to_string();
+            // Internally tagged enums hide the inner path: find it by parsing the variant alone.
+            if path == "workload" || path == "routing" {
+                if let Some(inner) = tagged_error(text, &path) {
+                    return inner;
+                }
+            }
+            ScenarioError::new(if path == "." { String::new() } else { path }, msg)
         })
+    }
+}
+
+fn variant_error<T: serde::de::DeserializeOwned>(
+    v: serde_json::Value,
+    prefix: &str,
+) -> Option<ScenarioError> {
+    match serde_path_to_error::deserialize::<_, T>(v) {
+        Ok(_) => None,
+        Err(e) => {
+            let p = e.path().to_string();
+            let path = if p == "." {
+                prefix.to_string()
+            } else {
+                format!("{prefix}.{p}")
+            };
+            Some(ScenarioError::new(path, e.into_inner().to_string()))
+        }
+    }
+}
+
+fn tagged_error(text: &str, field: &str) -> Option<ScenarioError> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut obj = v.get(field)?.as_object()?.clone();
+    let ty = obj.remove("type")?.as_str()?.to_string();
+    let inner = serde_json::Value::Object(obj);
+    match (field, ty.as_str()) {
+        ("workload", "shuffle") => variant_error::<ShuffleSpec>(inner, field),
+        ("workload", "permutation") => variant_error::<PermutationSpec>(inner, field),
+        ("workload", "random") => variant_error::<RandomSpec>(inner, field),
+        ("workload", "all_to_all") => variant_error::<AllToAllSpec>(inner, field),
+        ("workload", "many_to_many") => variant_error::<ManyToManySpec>(inner, field),
+        ("workload", "incast" | "query") => variant_error::<QuerySpec>(inner, field),
+        ("workload", "poisson") => variant_error::<PoissonSpec>(inner, field),
+        ("workload", "memcache") => variant_error::<MemcacheSpec>(inner, field),
+        ("routing", "adaptive") => variant_error::<AdaptiveParams>(inner, field),
+        ("routing", "detour") => variant_error::<DetourParams>(inner, field),
+        ("routing", "grin") => variant_error::<GrinParams>(inner, field),
+        _ => None,
     }
 }
 
@@ -54,7 +100,9 @@ pub struct NetworkSpec {
 }
 
 /// Role of a node in the network.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// An end host: sends and receives flows; forwards only for GRIN and detour routing.
@@ -172,7 +220,11 @@ pub struct AdaptiveParams {
 
 impl Default for AdaptiveParams {
     fn default() -> Self {
-        AdaptiveParams { t_rebind_s: d_t_rebind(), c: 0.5, ewma: 0.5 }
+        AdaptiveParams {
+            t_rebind_s: d_t_rebind(),
+            c: 0.5,
+            ewma: 0.5,
+        }
     }
 }
 
@@ -223,7 +275,11 @@ impl Default for DetourParams {
 
 impl DetourParams {
     pub fn adaptive(&self) -> AdaptiveParams {
-        AdaptiveParams { t_rebind_s: self.t_rebind_s, c: self.c, ewma: self.ewma }
+        AdaptiveParams {
+            t_rebind_s: self.t_rebind_s,
+            c: self.c,
+            ewma: self.ewma,
+        }
     }
 }
 
@@ -545,7 +601,12 @@ fn d_cwnd() -> u64 {
 
 impl Default for LatencySpec {
     fn default() -> Self {
-        LatencySpec { base_rtt: false, slow_start: false, mtu_bytes: 1500, init_cwnd_bytes: 14600 }
+        LatencySpec {
+            base_rtt: false,
+            slow_start: false,
+            mtu_bytes: 1500,
+            init_cwnd_bytes: 14600,
+        }
     }
 }
 

@@ -18,7 +18,10 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { path: path.into(), message: message.into() }
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -65,7 +68,10 @@ impl Scenario {
         if self.schema_version != SCENARIO_SCHEMA_VERSION {
             return err(
                 "schema_version",
-                format!("unsupported schema version {} (this build reads {})", self.schema_version, SCENARIO_SCHEMA_VERSION),
+                format!(
+                    "unsupported schema version {} (this build reads {})",
+                    self.schema_version, SCENARIO_SCHEMA_VERSION
+                ),
             );
         }
         if self.engine.mode == Mode::Packet {
@@ -96,14 +102,23 @@ impl Scenario {
             }
             let id = NodeId(i as u32);
             if net.index.insert(n.id.clone(), id).is_some() {
-                return err(format!("{path}.id"), format!("duplicate node id \"{}\"", n.id));
+                return err(
+                    format!("{path}.id"),
+                    format!("duplicate node id \"{}\"", n.id),
+                );
             }
             let layer = n.layer.unwrap_or_else(|| n.role.default_layer());
             if n.role == Role::Server && layer != 0 {
-                return err(format!("{path}.layer"), format!("server \"{}\" must be on layer 0, got {layer}", n.id));
+                return err(
+                    format!("{path}.layer"),
+                    format!("server \"{}\" must be on layer 0, got {layer}", n.id),
+                );
             }
             if n.role != Role::Server && layer == 0 {
-                return err(format!("{path}.layer"), format!("switch \"{}\" must be on a layer >= 1", n.id));
+                return err(
+                    format!("{path}.layer"),
+                    format!("switch \"{}\" must be on a layer >= 1", n.id),
+                );
             }
             net.nodes.push(Node {
                 name: n.id.clone(),
@@ -134,18 +149,39 @@ impl Scenario {
                 None => return err(format!("{path}.b"), format!("unknown node \"{}\"", l.b)),
             };
             if a == b {
-                return err(format!("{path}.b"), format!("link joins node \"{}\" to itself", l.a));
+                return err(
+                    format!("{path}.b"),
+                    format!("link joins node \"{}\" to itself", l.a),
+                );
             }
             if !l.gbps.is_finite() || l.gbps <= 0.0 {
-                return err(format!("{path}.gbps"), format!("capacity must be > 0 Gb/s, got {}", l.gbps));
+                return err(
+                    format!("{path}.gbps"),
+                    format!("capacity must be > 0 Gb/s, got {}", l.gbps),
+                );
             }
-            let name = l.id.clone().unwrap_or_else(|| format!("{}|{}#{i}", l.a, l.b));
+            let name =
+                l.id.clone()
+                    .unwrap_or_else(|| format!("{}|{}#{i}", l.a, l.b));
             if net.link_index.insert(name.clone(), i).is_some() {
-                return err(format!("{path}.id"), format!("duplicate link id \"{name}\""));
+                return err(
+                    format!("{path}.id"),
+                    format!("duplicate link id \"{name}\""),
+                );
             }
             let latency = Time::from_ns(l.latency_ns);
-            net.links.push(Link { from: a, to: b, gbps: Gbps(l.gbps), latency });
-            net.links.push(Link { from: b, to: a, gbps: Gbps(l.gbps), latency });
+            net.links.push(Link {
+                from: a,
+                to: b,
+                gbps: Gbps(l.gbps),
+                latency,
+            });
+            net.links.push(Link {
+                from: b,
+                to: a,
+                gbps: Gbps(l.gbps),
+                latency,
+            });
             net.out[a.idx()].push(LinkId(2 * i as u32));
             net.out[b.idx()].push(LinkId(2 * i as u32 + 1));
             net.link_names.push(name);
@@ -163,7 +199,10 @@ impl Scenario {
                 let Some(pos) = n.loop_position else {
                     return err(
                         format!("network.nodes[{i}].loop_position"),
-                        format!("ToR \"{}\" is in loop {lp} but has no loop_position", n.name),
+                        format!(
+                            "ToR \"{}\" is in loop {lp} but has no loop_position",
+                            n.name
+                        ),
                     );
                 };
                 loops.entry(lp).or_default().push((pos, NodeId(i as u32)));
@@ -179,7 +218,10 @@ impl Scenario {
                     );
                 }
             }
-            net.loops.push(Loop { id, tors: tors.into_iter().map(|t| t.1).collect() });
+            net.loops.push(Loop {
+                id,
+                tors: tors.into_iter().map(|t| t.1).collect(),
+            });
         }
         Ok(net)
     }
@@ -218,27 +260,45 @@ impl Scenario {
         }
     }
 
-    fn check_servers(net: &Network, path: &str, ids: &[String], min: usize) -> Result<(), ScenarioError> {
+    fn check_servers(
+        net: &Network,
+        path: &str,
+        ids: &[String],
+        min: usize,
+    ) -> Result<(), ScenarioError> {
         let mut seen = std::collections::BTreeSet::new();
         for (i, s) in ids.iter().enumerate() {
             match net.node_id(s) {
                 None => return err(format!("{path}[{i}]"), format!("unknown node \"{s}\"")),
                 Some(n) if !net.is_server(n) => {
-                    return err(format!("{path}[{i}]"), format!("node \"{s}\" is not a server"))
+                    return err(
+                        format!("{path}[{i}]"),
+                        format!("node \"{s}\" is not a server"),
+                    )
                 }
                 Some(_) => {}
             }
             if !seen.insert(s) {
-                return err(format!("{path}[{i}]"), format!("server \"{s}\" listed twice"));
+                return err(
+                    format!("{path}[{i}]"),
+                    format!("server \"{s}\" listed twice"),
+                );
             }
         }
         if ids.len() < min {
-            return err(path, format!("needs at least {min} servers, got {}", ids.len()));
+            return err(
+                path,
+                format!("needs at least {min} servers, got {}", ids.len()),
+            );
         }
         Ok(())
     }
 
-    fn check_opt_servers(net: &Network, path: &str, ids: &Option<Vec<String>>) -> Result<(), ScenarioError> {
+    fn check_opt_servers(
+        net: &Network,
+        path: &str,
+        ids: &Option<Vec<String>>,
+    ) -> Result<(), ScenarioError> {
         match ids {
             Some(ids) => Self::check_servers(net, path, ids, 2),
             None if net.servers.len() < 2 => err(path, "the network needs at least 2 servers"),
@@ -247,7 +307,13 @@ impl Scenario {
     }
 
     fn check_workload(&self, net: &Network) -> Result<(), ScenarioError> {
-        let pos_bytes = |path: &str, b: u64| if b == 0 { err(path, "must be > 0 bytes") } else { Ok(()) };
+        let pos_bytes = |path: &str, b: u64| {
+            if b == 0 {
+                err(path, "must be > 0 bytes")
+            } else {
+                Ok(())
+            }
+        };
         match &self.workload {
             WorkloadSpec::Shuffle(w) => {
                 Self::check_opt_servers(net, "workload.servers", &w.servers)?;
@@ -276,8 +342,12 @@ impl Scenario {
                 if w.flows_per_pair == 0 {
                     return err("workload.flows_per_pair", "must be at least 1");
                 }
-                if w.senders.len() == 1 && w.receivers.len() == 1 && w.senders[0] == w.receivers[0] {
-                    return err("workload.receivers", "the only receiver is the only sender: no flows");
+                if w.senders.len() == 1 && w.receivers.len() == 1 && w.senders[0] == w.receivers[0]
+                {
+                    return err(
+                        "workload.receivers",
+                        "the only receiver is the only sender: no flows",
+                    );
                 }
             }
             WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
@@ -289,7 +359,10 @@ impl Scenario {
                     Self::check_servers(net, "workload.senders", s, 1)?;
                     if let Some(r) = &w.receiver {
                         if let Some(i) = s.iter().position(|x| x == r) {
-                            return err(format!("workload.senders[{i}]"), format!("\"{r}\" is the receiver"));
+                            return err(
+                                format!("workload.senders[{i}]"),
+                                format!("\"{r}\" is the receiver"),
+                            );
                         }
                     }
                 } else {
@@ -297,7 +370,10 @@ impl Scenario {
                     if fan_in == 0 || fan_in >= net.servers.len() {
                         return err(
                             "workload.fan_in",
-                            format!("must be between 1 and {} (servers - 1), got {fan_in}", net.servers.len() - 1),
+                            format!(
+                                "must be between 1 and {} (servers - 1), got {fan_in}",
+                                net.servers.len() - 1
+                            ),
                         );
                     }
                 }
@@ -314,7 +390,10 @@ impl Scenario {
                 Cdf::from_spec(&w.cdf).map_err(|m| ScenarioError::new("workload.cdf", m))?;
                 check_pos("workload.load", w.load)?;
                 if w.load > 1.0 {
-                    return err("workload.load", format!("must be at most 1, got {}", w.load));
+                    return err(
+                        "workload.load",
+                        format!("must be at most 1, got {}", w.load),
+                    );
                 }
                 if w.flows == 0 {
                     return err("workload.flows", "must be at least 1");
@@ -370,7 +449,10 @@ impl Scenario {
                 Some(r) => {
                     let t = check_time(&format!("{path}.recover_at_s"), r)?;
                     if t <= at {
-                        return err(format!("{path}.recover_at_s"), "recovery must come after the failure");
+                        return err(
+                            format!("{path}.recover_at_s"),
+                            "recovery must come after the failure",
+                        );
                     }
                     Some(t)
                 }
@@ -394,16 +476,27 @@ impl Scenario {
                     match l {
                         Some(l) => (vec![l.duplex()], format!("link {a}-{b}")),
                         None => {
-                            return err(format!("{path}.link"), format!("no link joins \"{a}\" and \"{b}\""))
+                            return err(
+                                format!("{path}.link"),
+                                format!("no link joins \"{a}\" and \"{b}\""),
+                            )
                         }
                     }
                 }
                 (None, Some(n)) => match net.node_id(n) {
-                    Some(id) => (net.out[id.idx()].iter().map(|l| l.duplex()).collect(), format!("node {n}")),
+                    Some(id) => (
+                        net.out[id.idx()].iter().map(|l| l.duplex()).collect(),
+                        format!("node {n}"),
+                    ),
                     None => return err(format!("{path}.node"), format!("unknown node \"{n}\"")),
                 },
             };
-            out.push(Failure { at, recover_at, links, what });
+            out.push(Failure {
+                at,
+                recover_at,
+                links,
+                what,
+            });
         }
         Ok(out)
     }

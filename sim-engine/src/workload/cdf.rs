@@ -9,7 +9,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("websearch", include_str!("../../data/websearch.txt")),
     ("datamining", include_str!("../../data/datamining.txt")),
     ("hadoop", include_str!("../../data/hadoop.txt")),
-    ("cachefollower", include_str!("../../data/cachefollower.txt")),
+    (
+        "cachefollower",
+        include_str!("../../data/cachefollower.txt"),
+    ),
     ("webserver", include_str!("../../data/webserver.txt")),
 ];
 
@@ -42,8 +45,14 @@ impl Cdf {
                 continue;
             }
             let mut it = line.split_whitespace();
-            let b: f64 = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| format!("bad line \"{line}\""))?;
-            let p: f64 = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| format!("bad line \"{line}\""))?;
+            let b: f64 = it
+                .next()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| format!("bad line \"{line}\""))?;
+            let p: f64 = it
+                .next()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| format!("bad line \"{line}\""))?;
             pts.push((b, p));
         }
         Cdf::from_percent_points(pts)
@@ -55,10 +64,16 @@ impl Cdf {
         }
         for (i, w) in pts.windows(2).enumerate() {
             if !(w[1].0 >= w[0].0 && w[1].1 >= w[0].1) {
-                return Err(format!("points must be non-decreasing in size and percent (point {})", i + 1));
+                return Err(format!(
+                    "points must be non-decreasing in size and percent (point {})",
+                    i + 1
+                ));
             }
         }
-        if pts.iter().any(|p| !p.0.is_finite() || !p.1.is_finite() || p.0 < 0.0 || p.1 < 0.0) {
+        if pts
+            .iter()
+            .any(|p| !p.0.is_finite() || !p.1.is_finite() || p.0 < 0.0 || p.1 < 0.0)
+        {
             return Err("points must be finite and >= 0".into());
         }
         let last = pts[pts.len() - 1].1;
@@ -68,7 +83,9 @@ impl Cdf {
         if pts[pts.len() - 1].0 < 1.0 {
             return Err("the largest size must be at least 1 byte".into());
         }
-        Ok(Cdf { points: pts.into_iter().map(|(b, p)| (b, p / 100.0)).collect() })
+        Ok(Cdf {
+            points: pts.into_iter().map(|(b, p)| (b, p / 100.0)).collect(),
+        })
     }
 
     /// Mean size in bytes under linear interpolation.

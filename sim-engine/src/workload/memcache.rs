@@ -13,12 +13,21 @@ use crate::scenario::MemcacheSpec;
 use crate::units::{NodeId, Time};
 
 fn members(spec: &MemcacheSpec, net: &Network) -> (Vec<NodeId>, Vec<NodeId>) {
-    let mut servers: Vec<NodeId> = spec.server_racks.iter().flat_map(|r| net.servers_of_logical_rack(r)).collect();
+    let mut servers: Vec<NodeId> = spec
+        .server_racks
+        .iter()
+        .flat_map(|r| net.servers_of_logical_rack(r))
+        .collect();
     servers.sort();
     servers.dedup();
     let clients: Vec<NodeId> = match &spec.clients {
         Some(c) => c.iter().filter_map(|x| net.node_id(x)).collect(),
-        None => net.servers.iter().copied().filter(|s| servers.binary_search(s).is_err()).collect(),
+        None => net
+            .servers
+            .iter()
+            .copied()
+            .filter(|s| servers.binary_search(s).is_err())
+            .collect(),
     };
     (clients, servers)
 }

@@ -50,13 +50,24 @@ fn resolve(net: &Network, ids: &Option<Vec<String>>) -> Vec<NodeId> {
 }
 
 fn flow(arrival: Time, src: NodeId, dst: NodeId, bytes: u64) -> FlowSpec {
-    FlowSpec { arrival, src, dst, bytes: Bytes(bytes), group: NONE, follow_up: NONE, is_follow_up: false }
+    FlowSpec {
+        arrival,
+        src,
+        dst,
+        bytes: Bytes(bytes),
+        group: NONE,
+        follow_up: NONE,
+        is_follow_up: false,
+    }
 }
 
 /// Generate the flows of a (validated) scenario's workload.
 pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
     let mut rng = Rng::new(seed, 0x574c);
-    let mut w = Workload { group_kind: "query", ..Default::default() };
+    let mut w = Workload {
+        group_kind: "query",
+        ..Default::default()
+    };
     match spec {
         WorkloadSpec::Shuffle(s) => {
             let servers = resolve(net, &s.servers);
@@ -78,7 +89,12 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
             let mut order = servers.clone();
             rng.shuffle(&mut order);
             for i in 0..order.len() {
-                w.flows.push(flow(Time::ZERO, order[i], order[(i + 1) % order.len()], s.bytes));
+                w.flows.push(flow(
+                    Time::ZERO,
+                    order[i],
+                    order[(i + 1) % order.len()],
+                    s.bytes,
+                ));
             }
         }
         WorkloadSpec::Random(s) => {
@@ -115,8 +131,9 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
 }
 
 fn finish(w: &mut Workload) {
-    let mut roots: Vec<u32> =
-        (0..w.flows.len() as u32).filter(|&i| !w.flows[i as usize].is_follow_up).collect();
+    let mut roots: Vec<u32> = (0..w.flows.len() as u32)
+        .filter(|&i| !w.flows[i as usize].is_follow_up)
+        .collect();
     roots.sort_by_key(|&i| (w.flows[i as usize].arrival, i));
     w.roots = roots;
 }
@@ -147,18 +164,23 @@ fn queries(w: &mut Workload, q: &QuerySpec, net: &Network, rng: &mut Rng, defaul
     let n = q.queries.unwrap_or(default_queries);
     let rate = q.rate_per_s.unwrap_or(1000.0);
     let fixed_rcv = q.receiver.as_ref().and_then(|r| net.node_id(r));
-    let fixed_snd: Option<Vec<NodeId>> = q.senders.as_ref().map(|s| s.iter().filter_map(|x| net.node_id(x)).collect());
+    let fixed_snd: Option<Vec<NodeId>> = q
+        .senders
+        .as_ref()
+        .map(|s| s.iter().filter_map(|x| net.node_id(x)).collect());
     let fan_in = q.fan_in.unwrap_or(8) as usize;
     let mut t = 0.0;
     for g in 0..n {
         if g > 0 {
             t += rng.exp(1.0 / rate);
         }
-        let rcv = fixed_rcv.unwrap_or_else(|| net.servers[rng.below(net.servers.len() as u64) as usize]);
+        let rcv =
+            fixed_rcv.unwrap_or_else(|| net.servers[rng.below(net.servers.len() as u64) as usize]);
         let snd: Vec<NodeId> = match &fixed_snd {
             Some(s) => s.clone(),
             None => {
-                let mut pool: Vec<NodeId> = net.servers.iter().copied().filter(|&s| s != rcv).collect();
+                let mut pool: Vec<NodeId> =
+                    net.servers.iter().copied().filter(|&s| s != rcv).collect();
                 rng.shuffle(&mut pool);
                 pool.truncate(fan_in);
                 pool.sort();

@@ -1,0 +1,120 @@
+//! The CLI: version, validation messages naming the field, packet mode refused, output formats.
+
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_loopline-sim"))
+}
+
+static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+fn write(name: &str, text: &str) -> std::path::PathBuf {
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let name = format!("{n}-{name}");
+    let dir = std::env::temp_dir().join(format!("loopline-sim-it-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const GOOD: &str = r#"{"schema_version": 1,
+ "network": {"nodes": [{"id": "A", "role": "server"}, {"id": "B", "role": "server"}, {"id": "T", "role": "tor"}],
+             "links": [{"a": "A", "b": "T", "gbps": 10}, {"a": "B", "b": "T", "gbps": 10}]},
+ "workload": {"type": "shuffle", "bytes_per_pair": 1250000}}"#;
+
+#[test]
+fn version_flag() {
+    let out = bin().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        format!("loopline-sim {}", loopline_sim::VERSION)
+    );
+}
+
+#[test]
+fn validate_and_run_good_scenario() {
+    let p = write("good.json", GOOD);
+    assert!(bin().arg("validate").arg(&p).status().unwrap().success());
+    let out = bin()
+        .args(["run", "--no-run-info"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["model"], "fluid");
+    assert_eq!(
+        v["note"],
+        "fluid estimate: tails, incast and latency bounds need packet mode"
+    );
+    // 1e7 bits at 10 Gb/s
+    assert_eq!(v["job_completion_s"], 0.001);
+    assert!(v.get("run_info").is_none());
+    let out = bin().arg("run").arg(&p).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["run_info"]["wall_time_s"].is_number());
+}
+
+fn fails_with(text: &str, needle: &str) {
+    let p = write("bad.json", text);
+    for cmd in ["validate", "run"] {
+        let out = bin().arg(cmd).arg(&p).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(needle),
+            "{cmd}: {err:?} should contain {needle:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_scenarios_name_the_field() {
+    fails_with(
+        &GOOD.replace(
+            r#""b": "T", "gbps": 10}, {"a": "B""#,
+            r#""b": "X", "gbps": 10}, {"a": "B""#,
+        ),
+        r#"network.links[0].b: unknown node "X""#,
+    );
+    fails_with(
+        &GOOD.replace(r#""gbps": 10}]"#, r#""gbps": 0}]"#),
+        "network.links[1].gbps",
+    );
+    fails_with(
+        &GOOD.replace(r#""bytes_per_pair": 1250000"#, r#""bytes_per_pair": "x""#),
+        "workload.bytes_per_pair",
+    );
+    fails_with(
+        &GOOD.replace(
+            r#""id": "B", "role": "server""#,
+            r#""id": "A", "role": "server""#,
+        ),
+        r#"network.nodes[1].id: duplicate node id "A""#,
+    );
+    fails_with(
+        &GOOD.replace(
+            r#""bytes_per_pair": 1250000}"#,
+            r#""bytes_per_pair": 1, "servers": ["A", "T"]}"#,
+        ),
+        r#"workload.servers[1]: node "T" is not a server"#,
+    );
+    fails_with(
+        &GOOD.replace(
+            r#""workload""#,
+            r#""engine": {"failures": [{"at_s": 1, "node": "Q"}]}, "workload""#,
+        ),
+        r#"engine.failures[0].node: unknown node "Q""#,
+    );
+}
+
+#[test]
+fn packet_mode_is_refused() {
+    let text = GOOD.replace(
+        r#""workload""#,
+        r#""engine": {"mode": "packet"}, "workload""#,
+    );
+    fails_with(&text, "packet mode is not available in this build");
+}
