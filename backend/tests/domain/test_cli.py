@@ -1,0 +1,126 @@
+"""The `wiring` and `scenario build` commands (run in-process through `main`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loopline.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+LAYOUT = [
+    "--rows", "2", "--racks-per-row", "4", "--logical-per-rack", "2",
+    "--servers-per-logical-rack", "4", "--port-gbps", "25",
+]  # fmt: skip
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["wiring", *LAYOUT, *args, "--json"]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_wiring_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--ports", "2", "--pattern", "side-to-side", "--loop", "8")
+    assert out["servers"] == 64 and out["tors"] == 16
+    # 64 servers x 2 ports + 16 ToRs x 4 uplinks + 4 aggs x 4 cores
+    assert out["cables"] == 128 + 64 + 16
+    assert set(out["by_class"]) == {"server_tor", "tor_fabric", "agg_core"}
+    # back edge from the lowest server of K04.L2 (U6, 244 mm) to the ToR of K01.L1 (U5, 200 mm):
+    # (2167 - 244) + 3 * 600 + (2167 - 200) = 1923 + 1800 + 1967 = 5690 mm (see test_routing)
+    assert out["by_class"]["server_tor"]["max_raw_length_m"] == 5.69
+    assert out["max_raw_length_m"] == max(v["max_raw_length_m"] for v in out["by_class"].values())
+    assert sum(out["media"].values()) == out["cables"]
+    assert 0 < out["copper_share"] <= 1
+    assert isinstance(out["warnings"], list)
+
+
+def test_wiring_paper_geometry(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--ports", "2", "--pattern", "side-to-side", "--loop", "8", "--geometry", "paper")
+    # paper back edge (see test_routing): 1.5 m along the row + 1.4 m vertical
+    assert out["by_class"]["server_tor"]["max_raw_length_m"] == 2.9
+    assert out["geometry"] == "paper"
+
+
+def test_wiring_grin_class(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--ports", "1", "--pattern", "grin", "--grin-degree", "2")
+    assert out["by_class"]["server_server"]["count"] == 64 * 2 // 2
+    assert out["by_class"]["server_tor"]["count"] == 64
+
+
+def test_wiring_upgrade_diff(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--ports", "2", "--pattern", "inter-chassis", "--upgrade-from-ports", "1")
+    assert (out["kept"], out["added"], out["moved"], out["removed"]) == (144, 64, 0, 0)
+    assert out["diff"]["from_ports"] == 1
+
+
+def test_wiring_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["wiring", *LAYOUT, "--ports", "2", "--pattern", "paired-row"]) == 0
+    assert "paired-row (geometry default): 208 cables" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--ports", "2", "--pattern", "side-to-side", "--loop", "3"], "error: loop: row R01 (4 racks x b=2)"),
+        (["--pattern", "nope"], "error: argument --pattern: invalid choice"),
+        (["--pattern", "grin"], "error: grin_degree: --pattern grin needs --grin-degree n"),
+        (["--ports", "0", "--pattern", "mc-lag"], "error: argument --ports: must be >= 1, got 0"),
+        (["--ports", "3", "--pattern", "mc-lag"], "error: ports: mc-lag wires each server to p=3 ToRs"),
+        (["--ports", "2", "--pattern", "side-to-side", "--subways-type", "2", "--clusters", "2"],
+         "error: clusters: Type 2 spreads each loop over c=2 clusters but the hall has 1"),
+        (["--ports", "2", "--pattern", "side-to-side", "--upgrade-from-ports", "3"],
+         "error: upgrade_from_ports: P0=3 exceeds --ports 2"),
+    ],
+)  # fmt: skip
+def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    with pytest.raises(SystemExit) as e:
+        raise SystemExit(main(["wiring", *LAYOUT, *args, "--json"]))
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message), err
+    assert err.count("\n") == 1
+
+
+def test_scenario_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.json"
+    fabric = ["--uplinks-per-tor", "2", "--uplink-gbps", "100", "--aggs-per-cluster", "2", "--core-switches", "2"]
+    rc = main(["scenario", "build", *LAYOUT, "--ports", "2", "--pattern", "side-to-side", *fabric, "-o", str(out)])
+    assert rc == 0
+    sc = json.loads(out.read_text())
+    nodes = sc["network"]["nodes"]
+    assert sum(n["role"] == "server" for n in nodes) == 64
+    assert sum(n["role"] == "agg" for n in nodes) == 2 and sum(n["role"] == "core" for n in nodes) == 2
+    # 128 server links + 16 ToRs x 2 uplinks + 2 aggs x 2 cores
+    assert len(sc["network"]["links"]) == 128 + 32 + 4
+    assert sc["routing"] == {"type": "ecmp"}
+    assert sc["engine"]["mode"] == "flow" and sc["engine"]["seed"] == 1
+    assert len(sc["workload"]["servers"]) == 8
+    assert "wrote" in capsys.readouterr().err
+    engine = ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
+    if engine.exists() and shutil.which(str(engine)):
+        res = subprocess.run([str(engine), "validate", str(out)], capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_scenario_build_leaf_spine(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    args = ["--ports", "1", "--pattern", "single-homed", "--fabric", "leaf-spine", "--spine-switches", "4"]
+    assert main(["scenario", "build", *LAYOUT, *args, "-o", str(out)]) == 0
+    nodes = json.loads(out.read_text())["network"]["nodes"]
+    assert sum(n["role"] == "spine" for n in nodes) == 4
+
+
+def test_module_entry_point() -> None:
+    py = ROOT / ".venv" / "bin" / "python"
+    res = subprocess.run(
+        [str(py), "-m", "loopline.cli", "wiring", "--rows", "1", "--racks-per-row", "1", "--pattern", "x"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert res.returncode == 2
+    assert res.stderr.startswith("error: argument --pattern: invalid choice")
