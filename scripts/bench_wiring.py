@@ -108,7 +108,8 @@ def main() -> int:
         print(json.dumps(report, indent=2))
     else:
         print(
-            f"{report['servers']} servers, {report['tors']} ToRs, {report['cables']} cables ({a.pattern}, p={a.ports}): "
+            f"{report['servers']} servers, {report['tors']} ToRs, {report['cables']} cables "
+            f"({a.pattern}, p={a.ports}): "
             f"generation median {report['generate_s_median']} s over {a.runs} runs {report['generate_s_all']}, "
             f"peak RSS {report['peak_rss_mb']} MB (targets: < {TARGET_S:g} s, < 2 GB: "
             f"{'met' if report['within_targets'] else 'MISSED'})"
