@@ -12,6 +12,7 @@ from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_l
 from loopline.domain.wiring import (
     FabricKind,
     FabricSpec,
+    GrinScope,
     LinkClass,
     Pattern,
     Role,
@@ -204,3 +205,77 @@ def test_paired_and_meander_max_length_independent_of_l(pattern: Pattern, b: int
     factor = 2 if pattern is Pattern.PAIRED_ROW else 1
     lengths = {_max_server_tor(Case(pattern, 2, 24, b, r, p, factor * m * b, 1, 1)) for m in (6, 12, 24)}
     assert len(lengths) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    racks=st.integers(1, 4),
+    b=st.integers(1, 3),
+    r=st.integers(1, 6),
+    p=st.integers(1, 3),
+    n=st.integers(1, 6),
+    next_rack=st.booleans(),
+)
+def test_grin_invariants(racks: int, b: int, r: int, p: int, n: int, next_rack: bool) -> None:
+    per_rack = b * r
+    if next_rack:
+        assume(racks % 2 == 0 and per_rack >= n)
+    else:
+        assume(per_rack > n and not (n % 2 and per_rack % 2))
+    hall = build_abstract_layout(
+        AbstractLayoutSpec(
+            rows=1, racks_per_row=racks, logical_per_rack=b, servers_per_logical_rack=r, ports=p, grin_degree=n
+        )
+    )
+    spec = WiringSpec(
+        pattern=Pattern.GRIN,
+        ports=p,
+        grin_degree=n,
+        grin_scope=GrinScope.NEXT_RACK if next_rack else GrinScope.RACK,
+        fabric=FabricSpec(FabricKind.NONE),
+    )
+    plan = generate_plan(hall, spec)
+    ends = Counter((c.a_device, c.a_port) for c in plan.cables) + Counter((c.b_device, c.b_port) for c in plan.cables)
+    assert max(ends.values()) == 1
+    servers = {d.name: d for d in plan.devices if d.role is Role.SERVER}
+    uplinks: Counter[str] = Counter()
+    grin: Counter[str] = Counter()
+    pairs: set[frozenset[str]] = set()
+    for c in plan.cables:
+        if c.link_class is LinkClass.SERVER_TOR:
+            uplinks[c.a_device] += 1
+        else:
+            assert c.link_class is LinkClass.SERVER_SERVER
+            grin[c.a_device] += 1
+            grin[c.b_device] += 1
+            pair = frozenset((c.a_device, c.b_device))
+            assert len(pair) == 2 and pair not in pairs  # never two links between one pair
+            pairs.add(pair)
+            ra, rb = servers[c.a_device].rack, servers[c.b_device].rack
+            if next_rack:
+                assert ra != rb and abs(int(ra[-2:]) - int(rb[-2:])) == 1
+            else:
+                assert ra == rb
+    # every server: p single-homed uplinks + n GRIN links
+    assert all(uplinks[s] == p and grin[s] == n for s in servers)
+
+
+@settings(max_examples=25, deadline=None)
+@given(racks=st.integers(1, 3), b=st.integers(1, 4), r=st.integers(1, 6), p=st.integers(1, 4))
+def test_single_homed_and_mc_lag_degrees(racks: int, b: int, r: int, p: int) -> None:
+    hall = build_abstract_layout(
+        AbstractLayoutSpec(rows=1, racks_per_row=racks, logical_per_rack=b, servers_per_logical_rack=r, ports=p)
+    )
+    patterns = [Pattern.SINGLE_HOMED] + ([Pattern.MC_LAG] if b % p == 0 else [])
+    for pattern in patterns:
+        plan = generate_plan(hall, WiringSpec(pattern=pattern, ports=p, fabric=FabricSpec(FabricKind.NONE)))
+        devices = {d.name: d for d in plan.devices}
+        tors_of: dict[str, set[str]] = defaultdict(set)
+        for c in plan.cables:
+            tors_of[c.a_device].add(c.b_device)
+            assert devices[c.a_device].rack == devices[c.b_device].rack  # never leaves the rack
+        degree = Counter(c.b_device for c in plan.cables)
+        assert set(degree.values()) == {r * p}
+        for s, tors in tors_of.items():
+            assert len(tors) == (1 if pattern is Pattern.SINGLE_HOMED else p)
+            assert sum(1 for c in plan.cables if c.a_device == s) == p
