@@ -11,6 +11,8 @@ row, at the vertical centre of its device. All lengths are integer millimetres.
   racks, no diagonals), and back down: ``(T - za) + |dx| + |dy| + (T - zb)``;
 - lengths: raw routed length, + a service allowance per end (150 mm) and 5 % slack, then rounded
   up to the chosen part's next sold length.
+- ``default.with_route(Via.FLOOR)`` routes between racks under a raised floor instead: down to half
+  the void's depth, along, back up: ``za + floor/2 + |dx| + |dy| + floor/2 + zb``.
 
 ``paper`` (exactly DESIGN §3.3): each rack is scaled to 2.0 m high (its U count spread over 2 m),
 racks 0.5 m wide and touching (the abstract layout builds them so), ports on the cold-aisle
@@ -22,16 +24,26 @@ no slack and no rounding.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import U_MM, Face, Hall, Rack, Row, Side
 
 
+class Via(StrEnum):
+    TRAY = "tray"
+    """Between racks: up to the overhead tray, along it, back down."""
+    FLOOR = "floor"
+    """Between racks: down into the raised floor (to half its depth), along it, back up."""
+    FACES = "faces"
+    """Along the rack faces, parallel to the floor: 3D Manhattan distance (paper)."""
+
+
 @dataclass(frozen=True, slots=True)
 class GeometryPreset:
     name: str
-    via_tray: bool
-    """True: cables between racks rise to the overhead tray; False: along the faces, Manhattan."""
+    via: Via
+    """How a cable gets from one rack to another."""
     rack_height_mm: int | None
     """None: devices sit at their U height (44.45 mm per U); else every rack is scaled to this."""
     service_allowance_mm: int
@@ -53,6 +65,10 @@ class GeometryPreset:
             raise DomainError("slack_pct", "must be >= 0")
         return replace(self, service_allowance_mm=allowance, slack_permille=slack)
 
+    def with_route(self, via: Via) -> GeometryPreset:
+        """A copy routing between racks another way (e.g. under a raised floor)."""
+        return replace(self, via=via)
+
     def with_slack_mm(self, raw_mm: int) -> int:
         """Raw routed length + service allowance at both ends + percentage slack (rounded up)."""
         total = raw_mm + 2 * self.service_allowance_mm
@@ -61,7 +77,7 @@ class GeometryPreset:
 
 DEFAULT_GEOMETRY = GeometryPreset(
     name="default",
-    via_tray=True,
+    via=Via.TRAY,
     rack_height_mm=None,
     service_allowance_mm=150,
     slack_permille=50,
@@ -69,7 +85,7 @@ DEFAULT_GEOMETRY = GeometryPreset(
 )
 PAPER_GEOMETRY = GeometryPreset(
     name="paper",
-    via_tray=False,
+    via=Via.FACES,
     rack_height_mm=2000,
     service_allowance_mm=0,
     slack_permille=0,
@@ -124,10 +140,15 @@ def tray_z_mm(preset: GeometryPreset, hall: Hall) -> int:
     return tallest + hall.tray_height_mm
 
 
-def route_mm(preset: GeometryPreset, tray_z: int, a: PortPoint, b: PortPoint) -> int:
-    """Raw routed length of a cable between two ports (see the module docstring)."""
-    dx = abs(a.x_mm - b.x_mm)
-    dy = abs(a.y_mm - b.y_mm)
-    if a.rack == b.rack or not preset.via_tray:
-        return dx + dy + abs(a.z_mm - b.z_mm)
-    return (tray_z - a.z_mm) + dx + dy + (tray_z - b.z_mm)
+def route_mm(preset: GeometryPreset, tray_z: int, a: PortPoint, b: PortPoint, floor_mm: int = 0) -> int:
+    """Raw routed length of a cable between two ports (see the module docstring).
+
+    `tray_z`: height of the overhead tray (Via.TRAY); `floor_mm`: depth of the raised floor void
+    (Via.FLOOR: cables run at half its depth, so each end drops z + floor_mm / 2).
+    """
+    dxy = abs(a.x_mm - b.x_mm) + abs(a.y_mm - b.y_mm)
+    if a.rack == b.rack or preset.via is Via.FACES:
+        return dxy + abs(a.z_mm - b.z_mm)
+    if preset.via is Via.FLOOR:
+        return a.z_mm + b.z_mm + dxy + 2 * (floor_mm // 2)
+    return (tray_z - a.z_mm) + dxy + (tray_z - b.z_mm)

@@ -17,11 +17,15 @@ default: racks 0.6 m wide, 42U (1867 mm), tray 300 mm above -> T = 2167 mm. ToR 
 
 from __future__ import annotations
 
-from _wiring_helpers import cable, plan
+from dataclasses import replace
 
+import pytest
+from _wiring_helpers import cable, hall, plan
+
+from loopline.domain.errors import DomainError
 from loopline.domain.media import Medium
-from loopline.domain.routing import DEFAULT_GEOMETRY, PAPER_GEOMETRY, PortPoint, route_mm
-from loopline.domain.wiring import Pattern
+from loopline.domain.routing import DEFAULT_GEOMETRY, PAPER_GEOMETRY, PortPoint, Via, route_mm
+from loopline.domain.wiring import Pattern, WiringSpec, generate_plan
 
 
 def test_route_mm_primitive() -> None:
@@ -141,3 +145,18 @@ def test_configurable_allowance_and_slack() -> None:
     # (1000 + 2*500) * 1.10 = 2200
     assert g.with_slack_mm(1000) == 2200
     assert PAPER_GEOMETRY.with_slack_mm(1234) == 1234
+
+
+def test_default_under_a_raised_floor() -> None:
+    h = replace(hall(ports=2), raised_floor_mm=600)
+    g = DEFAULT_GEOMETRY.with_route(Via.FLOOR)
+    p = generate_plan(h, WiringSpec(pattern=Pattern.SIDE_TO_SIDE, ports=2, loop=8), geometry=g)
+    # K03.L2 server U6 (244) -> K04.L1 ToR U5 (200): down 244 + 300 (half the void), along 600,
+    # up 300 + 200 = 1644
+    c = cable(p, "H1.R01.K03.U06", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K04.U05", 1644)
+    # same rack: still a vertical run, 178
+    assert cable(p, "H1.R01.K01.U01", "p1").raw_mm == 178
+    assert route_mm(g, 0, PortPoint(0, 0, 100, 1), PortPoint(600, 0, 200, 2), floor_mm=600) == 100 + 600 + 600 + 200
+    with pytest.raises(DomainError, match="needs a raised floor"):
+        generate_plan(hall(ports=2), WiringSpec(pattern=Pattern.SIDE_TO_SIDE, ports=2), geometry=g)

@@ -35,6 +35,7 @@ from loopline.domain.media import MediaSelector
 from loopline.domain.routing import (
     DEFAULT_GEOMETRY,
     GeometryPreset,
+    Via,
     device_z_mm,
     face_xy,
     tray_z_mm,
@@ -617,8 +618,16 @@ def _materialise(
     spec: WiringSpec,
 ) -> list[Cable]:
     tray = tray_z_mm(geometry, hall)
+    if geometry.via is Via.FLOOR:
+        if hall.raised_floor_mm <= 0:
+            raise DomainError("geometry", f"routing under the floor needs a raised floor; hall {hall.name} has none")
+        # z' = -z - floor/2 turns the tray formula (2T - za - zb) into za + zb + floor
+        tray = -(hall.raised_floor_mm // 2)
+        sign = -1
+    else:
+        sign = 1
     tray2 = 2 * tray
-    via_tray = geometry.via_tray
+    between_racks = geometry.via is not Via.FACES
     allow2 = 2 * geometry.service_allowance_mm
     slack = 1000 + geometry.slack_permille
     hop = spec.hop_latency_ns
@@ -629,8 +638,8 @@ def _materialise(
         da = devices[a]
         db = devices[b]
         dxy = abs(da.x_mm - db.x_mm) + abs(da.y_mm - db.y_mm)
-        if via_tray and pos_rack[a] != pos_rack[b]:
-            raw = tray2 - da.z_mm - db.z_mm + dxy
+        if between_racks and pos_rack[a] != pos_rack[b]:
+            raw = sign * (tray2 - da.z_mm - db.z_mm) + dxy
         else:
             raw = dxy + abs(da.z_mm - db.z_mm)
         ws = ((raw + allow2) * slack + 999) // 1000
