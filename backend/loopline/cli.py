@@ -100,6 +100,12 @@ def _layout_args(p: argparse.ArgumentParser) -> None:
     f.add_argument("--aggs-per-cluster", type=_int(0), default=4, help="A")
     f.add_argument("--core-switches", type=_int(0), default=4, help="C (VL2: intermediates)")
     f.add_argument("--spine-switches", type=_int(1), default=4, help="leaf-spine spines")
+    f.add_argument(
+        "--fabric-media",
+        choices=["optical", "cheapest"],
+        default="optical",
+        help="fabric links optical (default: they leave the row) or the cheapest medium that reaches",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +174,7 @@ def _hall_and_spec(a: argparse.Namespace) -> tuple[Hall, WiringSpec]:
         grin_degree=grin,
         grin_scope=GrinScope(a.grin_scope),
         rows_per_cluster=a.rows_per_cluster,
-        fabric=FabricSpec(kind=fabric, uplinks_per_tor=a.uplinks_per_tor),
+        fabric=FabricSpec(kind=fabric, uplinks_per_tor=a.uplinks_per_tor, optical=a.fabric_media == "optical"),
         parallel=parallel,
     )
     return build_abstract_layout(layout), spec

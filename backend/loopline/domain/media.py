@@ -30,6 +30,7 @@ class Medium(StrEnum):
 
 
 COPPER: frozenset[Medium] = frozenset({Medium.DAC, Medium.ACC, Medium.AEC})
+OPTICAL: frozenset[Medium] = frozenset({Medium.AOC, Medium.FIBRE})
 
 NETBOX_TYPE: dict[Medium, str] = {
     Medium.DAC: "dac-passive",
@@ -260,17 +261,20 @@ class MediaSelector:
         self._by_speed: dict[float, list[MediaOption]] = {}
         for o in cat.options:
             self._by_speed.setdefault(o.gbps, []).append(o)
-        self._cache: dict[tuple[float, int], MediaChoice | None] = {}
+        self._cache: dict[tuple[float, int, bool], MediaChoice | None] = {}
 
-    def select(self, gbps: float, length_mm: int) -> MediaChoice | None:
-        """Cheapest option at `gbps` with a sold length >= `length_mm` within its reach, or None."""
-        key = (gbps, length_mm)
+    def select(self, gbps: float, length_mm: int, *, optical: bool = False) -> MediaChoice | None:
+        """Cheapest option at `gbps` with a sold length >= `length_mm` within its reach, or None.
+        `optical`: only AOC or optics + fibre (e.g. fabric links by default)."""
+        key = (gbps, length_mm, optical)
         try:
             return self._cache[key]
         except KeyError:
             pass
         best: MediaChoice | None = None
         for o in self._by_speed.get(gbps, ()):
+            if optical and o.medium not in OPTICAL:
+                continue
             sold = next((n for n in o.lengths_mm if n >= length_mm and n <= o.reach_mm), None)
             if sold is None:
                 continue
@@ -282,14 +286,15 @@ class MediaSelector:
         self._cache[key] = best
         return best
 
-    def require(self, gbps: float, length_mm: int, cable: str) -> MediaChoice:
-        choice = self.select(gbps, length_mm)
+    def require(self, gbps: float, length_mm: int, cable: str, *, optical: bool = False) -> MediaChoice:
+        choice = self.select(gbps, length_mm, optical=optical)
         if choice is None:
             speeds = sorted(self._by_speed)
+            kind = "optical medium" if optical else "medium"
             why = (
                 f"no medium in the catalog for {gbps:g} Gb/s (catalog speeds: {speeds})"
                 if gbps not in self._by_speed
-                else f"no medium reaches {length_mm / 1000:.1f} m at {gbps:g} Gb/s"
+                else f"no {kind} reaches {length_mm / 1000:.1f} m at {gbps:g} Gb/s"
             )
             raise DomainError(f"cables.{cable}", why)
         return choice

@@ -124,3 +124,23 @@ def test_module_entry_point() -> None:
     )  # fmt: skip
     assert res.returncode == 2
     assert res.stderr.startswith("error: argument --pattern: invalid choice")
+
+
+def test_fabric_media_optical_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--ports", "1", "--pattern", "single-homed")
+    for cls in ("tor_fabric", "agg_core"):
+        assert set(out["by_class"][cls]["media"]) <= {"aoc", "fibre"}
+    out = run_json(capsys, "--ports", "1", "--pattern", "single-homed", "--fabric-media", "cheapest")
+    assert "dac" in out["by_class"]["agg_core"]["media"]  # agg and core share a network rack
+
+
+def test_heterogeneous_upgrade(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(
+        capsys, "--ports", "1", "--port-gbps", "10", "--pattern", "side-to-side", "--subways-type", "2",
+        "--parallel-ports", "1", "--parallel-gbps", "25", "--parallel-clusters", "2", "--rows-per-cluster", "1",
+        "--upgrade-from-ports", "1",
+    )  # fmt: skip
+    # 64 new 25G server cables + 16 parallel ToRs x 4 uplinks; nothing existing moves
+    assert (out["moved"], out["removed"], out["added"]) == (0, 0, 64 + 64)
+    assert out["diff"]["hardware_added"] == {"tor": 16}
+    assert out["tors"] == 32

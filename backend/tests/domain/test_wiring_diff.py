@@ -80,3 +80,14 @@ def test_rewiring_that_moves_cables() -> None:
     assert len(d.kept) + len(d.moved) + len(d.added) == len(two_loops.cables)
     # the back edge got shorter
     assert summarize(two_loops).max_raw_mm < summarize(one_loop).max_raw_mm
+
+
+def test_plan_rows_for_bulk_insert() -> None:
+    from loopline.domain.wiring import CABLE_COLUMNS, DEVICE_COLUMNS
+
+    p = generate_plan(hall(ports=1), WiringSpec(pattern=Pattern.SINGLE_HOMED, ports=1))
+    rows = list(p.cable_rows())
+    assert len(rows) == len(p.cables) and len(rows[0]) == len(CABLE_COLUMNS)
+    assert dict(zip(CABLE_COLUMNS, rows[0], strict=True))["cable_id"] == p.cables[0].cable_id
+    devs = list(p.device_rows())
+    assert len(devs) == len(p.devices) and len(devs[0]) == len(DEVICE_COLUMNS)

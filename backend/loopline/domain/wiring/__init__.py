@@ -8,6 +8,7 @@ from loopline.domain.wiring.diff import PlanDiff, diff_plans
 from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import (
     CABLE_COLUMNS,
+    DEVICE_COLUMNS,
     Cable,
     Device,
     LinkClass,
@@ -27,6 +28,7 @@ from loopline.domain.wiring.summary import PlanSummary, summarize
 
 __all__ = [
     "CABLE_COLUMNS",
+    "DEVICE_COLUMNS",
     "Cable",
     "Device",
     "FabricKind",

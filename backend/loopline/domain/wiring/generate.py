@@ -57,6 +57,7 @@ from loopline.domain.wiring.spec import (
 )
 
 PROPAGATION_NS_PER_M = 5
+_FABRIC_CLASSES = frozenset({LinkClass.TOR_FABRIC, LinkClass.AGG_CORE})
 
 # A pending connection: (class, device A, port A, device B, port B, Gb/s)
 _Conn = tuple[LinkClass, int, str, int, str, float]
@@ -634,6 +635,7 @@ def _materialise(
     cables: list[Cable] = []
     append = cables.append
     select = sel.require
+    fabric_optical = spec.fabric.optical
     for cls, a, ap, b, bp, gbps in conns:
         da = devices[a]
         db = devices[b]
@@ -645,7 +647,7 @@ def _materialise(
         ws = ((raw + allow2) * slack + 999) // 1000
         an, bn = da.name, db.name
         label = f"{an}:{ap} / {bn}:{bp}"
-        choice = select(gbps, ws, label)
+        choice = select(gbps, ws, label, optical=fabric_optical and cls in _FABRIC_CLASSES)
         opt = choice.option
         append(
             Cable(

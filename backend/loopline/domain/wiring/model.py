@@ -76,6 +76,7 @@ class Cable:
 
 
 CABLE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Cable))
+DEVICE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Device))
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,11 @@ class WiringPlan:
         """Columnar tuples in `CABLE_COLUMNS` order, for bulk inserts / COPY."""
         for c in self.cables:
             yield c.as_tuple()
+
+    def device_rows(self) -> Iterator[tuple[object, ...]]:
+        """Columnar tuples in `DEVICE_COLUMNS` order."""
+        for d in self.devices:
+            yield tuple(getattr(d, f) for f in DEVICE_COLUMNS)
 
     def devices_by_role(self, role: Role) -> list[Device]:
         return [d for d in self.devices if d.role is role]

@@ -46,6 +46,9 @@ class FabricSpec:
     kind: FabricKind = FabricKind.THREE_TIER
     uplinks_per_tor: int = 4
     """U; VL2 always uses 2."""
+    optical: bool = True
+    """Fabric links (ToR uplinks, agg-core) use AOC or optics + fibre, as they leave the row
+    (DESIGN §3.2); False: the cheapest medium that reaches, like server links."""
 
 
 @dataclass(frozen=True, slots=True)
