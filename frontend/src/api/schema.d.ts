@@ -21,10 +21,1655 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with email and password
+         * @description Sets the `loopline_session` cookie (httpOnly, SameSite=Lax).
+         */
+        post: operations["login_api_v1_auth_login_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the browser session */
+        post: operations["logout_api_v1_auth_logout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is calling */
+        get: operations["me_api_v1_auth_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account and log in
+         * @description Open registration: anyone can create an account; a new account sees only projects it creates or
+         *     is added to by an owner.
+         */
+        post: operations["register_api_v1_auth_register_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/rack-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List rack types */
+        get: operations["list_rack_types_api_v1_catalog_rack_types_get"];
+        put?: never;
+        /** Add a rack type */
+        post: operations["create_rack_types_api_v1_catalog_rack_types_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/rack-types/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a rack type */
+        get: operations["get_rack_types_api_v1_catalog_rack_types__entry_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete an unused rack type */
+        delete: operations["delete_rack_types_api_v1_catalog_rack_types__entry_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a rack type (yours, not builtin) */
+        patch: operations["update_rack_types_api_v1_catalog_rack_types__entry_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/catalog/server-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List server models */
+        get: operations["list_server_models_api_v1_catalog_server_models_get"];
+        put?: never;
+        /** Add a server model */
+        post: operations["create_server_models_api_v1_catalog_server_models_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/server-models/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a server model */
+        get: operations["get_server_models_api_v1_catalog_server_models__entry_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete an unused server model */
+        delete: operations["delete_server_models_api_v1_catalog_server_models__entry_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a server model (yours, not builtin) */
+        patch: operations["update_server_models_api_v1_catalog_server_models__entry_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/catalog/switch-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List switch models */
+        get: operations["list_switch_models_api_v1_catalog_switch_models_get"];
+        put?: never;
+        /** Add a switch model */
+        post: operations["create_switch_models_api_v1_catalog_switch_models_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/switch-models/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a switch model */
+        get: operations["get_switch_models_api_v1_catalog_switch_models__entry_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete an unused switch model */
+        delete: operations["delete_switch_models_api_v1_catalog_switch_models__entry_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a switch model (yours, not builtin) */
+        patch: operations["update_switch_models_api_v1_catalog_switch_models__entry_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a hall */
+        get: operations["get_hall_api_v1_halls__hall_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete a hall and its rows */
+        delete: operations["delete_hall_api_v1_halls__hall_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a hall */
+        patch: operations["update_hall_api_v1_halls__hall_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole hall: rows, racks, contents, aisles, warnings, oversubscription, catalog used */
+        get: operations["get_layout_api_v1_halls__hall_id__layout_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/row-pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create two rows facing each other across a cold aisle */
+        post: operations["create_row_pair_api_v1_halls__hall_id__row_pairs_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Rows of a hall (without racks) */
+        get: operations["list_rows_api_v1_halls__hall_id__rows_get"];
+        put?: never;
+        /** Create a row, optionally with N identical racks */
+        post: operations["create_row_api_v1_halls__hall_id__rows_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/rows/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create many rows with their racks in one transaction */
+        post: operations["create_rows_bulk_api_v1_halls__hall_id__rows_bulk_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/validation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Validation errors, warnings, aisles */
+        get: operations["get_validation_api_v1_halls__hall_id__validation_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects you are a member of */
+        get: operations["list_projects_api_v1_projects_get"];
+        put?: never;
+        /** Create a project (you own it) */
+        post: operations["create_project_api_v1_projects_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project document as a new project
+         * @description Catalog entries are matched by name: identical ones are reused, missing ones created; a
+         *     different entry under the same name is a 409. The whole import is one transaction.
+         */
+        post: operations["import_project_api_v1_projects_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a project */
+        get: operations["get_project_api_v1_projects__project_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete a project and everything in it (owner) */
+        delete: operations["delete_project_api_v1_projects__project_id__delete"];
+        options?: never;
+        head?: never;
+        /** Rename or describe a project */
+        patch: operations["update_project_api_v1_projects__project_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change in the project, newest first */
+        get: operations["list_audit_api_v1_projects__project_id__audit_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the whole project as one document */
+        get: operations["export_project_api_v1_projects__project_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/fabric": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fabric settings and oversubscription */
+        get: operations["get_fabric_api_v1_projects__project_id__fabric_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change fabric settings */
+        patch: operations["update_fabric_api_v1_projects__project_id__fabric_patch"];
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/halls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Halls of a project */
+        get: operations["list_halls_api_v1_projects__project_id__halls_get"];
+        put?: never;
+        /** Create a hall */
+        post: operations["create_hall_api_v1_projects__project_id__halls_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members and their roles */
+        get: operations["list_members_api_v1_projects__project_id__members_get"];
+        put?: never;
+        /** Add a member (owner) */
+        post: operations["add_member_api_v1_projects__project_id__members_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (owner) */
+        delete: operations["remove_member_api_v1_projects__project_id__members__user_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a member's role (owner) */
+        patch: operations["update_member_api_v1_projects__project_id__members__user_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/racks/{rack_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a rack with its contents */
+        get: operations["get_rack_api_v1_racks__rack_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete a rack */
+        delete: operations["delete_rack_api_v1_racks__rack_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a rack or its contents */
+        patch: operations["update_rack_api_v1_racks__rack_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/rows/{row_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a row with its racks */
+        get: operations["get_row_api_v1_rows__row_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete a row and its racks */
+        delete: operations["delete_row_api_v1_rows__row_id__delete"];
+        options?: never;
+        head?: never;
+        /** Move, turn or rename a row */
+        patch: operations["update_row_api_v1_rows__row_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/rows/{row_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a row (racks and logical racks) to a new origin */
+        post: operations["duplicate_row_api_v1_rows__row_id__duplicate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rows/{row_id}/racks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Racks of a row, along the row */
+        get: operations["list_racks_api_v1_rows__row_id__racks_get"];
+        put?: never;
+        /** Add a rack to a row */
+        post: operations["create_rack_api_v1_rows__row_id__racks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your API tokens (without secrets) */
+        get: operations["list_tokens_api_v1_tokens_get"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description Only from a browser session. The secret is in the answer once; keep it.
+         */
+        post: operations["create_token_api_v1_tokens_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token */
+        delete: operations["revoke_token_api_v1_tokens__token_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AisleRead */
+        AisleRead: {
+            /**
+             * Kind
+             * @description cold: fronts face it; hot: backs face it.
+             * @enum {string}
+             */
+            kind: "cold" | "hot" | "mixed";
+            /**
+             * Row A
+             * @description Row on one side.
+             */
+            row_a: string;
+            /**
+             * Row B
+             * @description Row on the other side.
+             */
+            row_b: string;
+            /**
+             * Width M
+             * @description Width between the two rows, metres.
+             * @example 1.2
+             */
+            width_m: number;
+            /**
+             * X0 M
+             * @description Strip bounding box, metres.
+             */
+            x0_m: number;
+            /**
+             * X1 M
+             * @description Strip bounding box, metres.
+             */
+            x1_m: number;
+            /**
+             * Y0 M
+             * @description Strip bounding box, metres.
+             */
+            y0_m: number;
+            /**
+             * Y1 M
+             * @description Strip bounding box, metres.
+             */
+            y1_m: number;
+        };
+        /** AuditRead */
+        AuditRead: {
+            /**
+             * Action
+             * @description create, update, delete, bulk_create, duplicate, import, ...
+             * @example update
+             */
+            action: string;
+            /**
+             * Actor
+             * @description Who: the user's email, plus the token name for programs.
+             */
+            actor: string;
+            /**
+             * Actor Token Id
+             * @description The API token used, if any.
+             */
+            actor_token_id: number | null;
+            /**
+             * Actor User Id
+             * @description The acting user's id.
+             */
+            actor_user_id: number | null;
+            /**
+             * After
+             * @description The resource after the change (null on delete).
+             */
+            after: unknown;
+            /**
+             * At
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            at: string;
+            /**
+             * Before
+             * @description The resource before the change (null on create).
+             */
+            before: unknown;
+            /**
+             * Id
+             * @description Entry id (increasing).
+             */
+            id: number;
+            /**
+             * Resource Id
+             * @description Id of the changed resource.
+             */
+            resource_id: number | null;
+            /**
+             * Resource Type
+             * @description hall, row, rack, project, member, fabric, ...
+             * @example rack
+             */
+            resource_type: string;
+        };
+        /** BulkResult */
+        BulkResult: {
+            /**
+             * Logical Racks Created
+             * @description Logical racks created.
+             * @example 4000
+             */
+            logical_racks_created: number;
+            /**
+             * Racks Created
+             * @description Physical racks created.
+             * @example 2000
+             */
+            racks_created: number;
+            /**
+             * Rows
+             * @description The created rows.
+             */
+            rows: components["schemas"]["RowRead"][];
+        };
+        /** DocCatalog */
+        DocCatalog: {
+            /**
+             * Rack Types
+             * @description Rack types used.
+             */
+            rack_types?: components["schemas"]["DocRackType"][];
+            /**
+             * Server Models
+             * @description Server models used.
+             */
+            server_models?: components["schemas"]["DocServerModel"][];
+            /**
+             * Switch Models
+             * @description Switch models used.
+             */
+            switch_models?: components["schemas"]["DocSwitchModel"][];
+        };
+        /** DocFabricSwitch */
+        DocFabricSwitch: {
+            /**
+             * Cluster
+             * @description Cluster served.
+             */
+            cluster?: number | null;
+            /**
+             * Name
+             * @description Switch name.
+             */
+            name: string;
+            /** @description agg, spine or core. */
+            role: components["schemas"]["FabricRole"];
+            /**
+             * Switch Model
+             * @description Switch model name.
+             */
+            switch_model: string;
+            /**
+             * U
+             * @description Lowest U.
+             */
+            u: number;
+        };
+        /** DocHall */
+        "DocHall-Input": {
+            /**
+             * Depth M
+             * @description Floor depth, metres.
+             */
+            depth_m: number;
+            /**
+             * Min Cold Aisle M
+             * @description Minimum cold aisle, metres.
+             */
+            min_cold_aisle_m: number;
+            /**
+             * Min Hot Aisle M
+             * @description Minimum hot aisle, metres.
+             */
+            min_hot_aisle_m: number;
+            /**
+             * Name
+             * @description Hall name.
+             */
+            name: string;
+            /**
+             * Raised Floor
+             * @description Raised floor present.
+             */
+            raised_floor: boolean;
+            /**
+             * Raised Floor Height M
+             * @description Raised floor void height, metres.
+             */
+            raised_floor_height_m: number;
+            /**
+             * Rows
+             * @description Rows by name.
+             */
+            rows?: components["schemas"]["DocRow-Input"][];
+            /**
+             * Site
+             * @description Site code.
+             */
+            site: string;
+            /**
+             * Tile M
+             * @description Tile size, metres.
+             */
+            tile_m: number;
+            /**
+             * Tray Height M
+             * @description Tray height above the racks, metres.
+             */
+            tray_height_m: number;
+            /**
+             * Width M
+             * @description Floor width, metres.
+             */
+            width_m: number;
+        };
+        /** DocHall */
+        "DocHall-Output": {
+            /**
+             * Depth M
+             * @description Floor depth, metres.
+             */
+            depth_m: number;
+            /**
+             * Min Cold Aisle M
+             * @description Minimum cold aisle, metres.
+             */
+            min_cold_aisle_m: number;
+            /**
+             * Min Hot Aisle M
+             * @description Minimum hot aisle, metres.
+             */
+            min_hot_aisle_m: number;
+            /**
+             * Name
+             * @description Hall name.
+             */
+            name: string;
+            /**
+             * Raised Floor
+             * @description Raised floor present.
+             */
+            raised_floor: boolean;
+            /**
+             * Raised Floor Height M
+             * @description Raised floor void height, metres.
+             */
+            raised_floor_height_m: number;
+            /**
+             * Rows
+             * @description Rows by name.
+             */
+            rows?: components["schemas"]["DocRow-Output"][];
+            /**
+             * Site
+             * @description Site code.
+             */
+            site: string;
+            /**
+             * Tile M
+             * @description Tile size, metres.
+             */
+            tile_m: number;
+            /**
+             * Tray Height M
+             * @description Tray height above the racks, metres.
+             */
+            tray_height_m: number;
+            /**
+             * Width M
+             * @description Floor width, metres.
+             */
+            width_m: number;
+        };
+        /** DocLogicalRack */
+        DocLogicalRack: {
+            /**
+             * Base U
+             * @description Lowest U.
+             */
+            base_u: number;
+            /**
+             * Ports Used
+             * @description `p`: ports cabled per server.
+             */
+            ports_used: number;
+            /**
+             * Server Model
+             * @description Server model name.
+             */
+            server_model: string;
+            /**
+             * Servers
+             * @description `r`: servers.
+             */
+            servers: number;
+            /**
+             * Tor Model
+             * @description ToR switch model name.
+             */
+            tor_model: string;
+            /** @description top, middle or bottom. */
+            tor_position: components["schemas"]["TorPosition"];
+        };
+        /** DocProject */
+        DocProject: {
+            /**
+             * Description
+             * @description Free text.
+             * @default
+             */
+            description: string;
+            /**
+             * Name
+             * @description Project name.
+             */
+            name: string;
+        };
+        /** DocRack */
+        "DocRack-Input": {
+            /**
+             * Fabric Switches
+             * @description Bottom up.
+             */
+            fabric_switches?: components["schemas"]["DocFabricSwitch"][];
+            /**
+             * Logical Racks
+             * @description Bottom up.
+             */
+            logical_racks?: components["schemas"]["DocLogicalRack"][];
+            /**
+             * Name
+             * @description Rack name.
+             */
+            name: string;
+            /** @description Face the ports are on. */
+            port_face: components["schemas"]["Face"];
+            /**
+             * Position M
+             * @description Offset along the row, metres.
+             */
+            position_m: number;
+            /**
+             * Rack Type
+             * @description Rack type name.
+             */
+            rack_type: string;
+            /** @description compute or network. */
+            role: components["schemas"]["RackRole"];
+        };
+        /** DocRack */
+        "DocRack-Output": {
+            /**
+             * Fabric Switches
+             * @description Bottom up.
+             */
+            fabric_switches?: components["schemas"]["DocFabricSwitch"][];
+            /**
+             * Logical Racks
+             * @description Bottom up.
+             */
+            logical_racks?: components["schemas"]["DocLogicalRack"][];
+            /**
+             * Name
+             * @description Rack name.
+             */
+            name: string;
+            /** @description Face the ports are on. */
+            port_face: components["schemas"]["Face"];
+            /**
+             * Position M
+             * @description Offset along the row, metres.
+             */
+            position_m: number;
+            /**
+             * Rack Type
+             * @description Rack type name.
+             */
+            rack_type: string;
+            /** @description compute or network. */
+            role: components["schemas"]["RackRole"];
+        };
+        /** DocRackType */
+        DocRackType: {
+            /**
+             * Depth M
+             * @description Depth, metres.
+             */
+            depth_m: number;
+            /**
+             * Height U
+             * @description Height in U.
+             */
+            height_u: number;
+            /**
+             * Name
+             * @description Catalog name (the reference key).
+             */
+            name: string;
+            /**
+             * Width M
+             * @description Width, metres.
+             */
+            width_m: number;
+        };
+        /** DocRow */
+        "DocRow-Input": {
+            /**
+             * Direction
+             * @description Degrees.
+             * @enum {integer}
+             */
+            direction: 0 | 90 | 180 | 270;
+            /** @description left or right. */
+            front: components["schemas"]["Side"];
+            /**
+             * Name
+             * @description Row name.
+             */
+            name: string;
+            /**
+             * Racks
+             * @description Along the row.
+             */
+            racks?: components["schemas"]["DocRack-Input"][];
+            /**
+             * X M
+             * @description Origin x, metres.
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description Origin y, metres.
+             */
+            y_m: number;
+        };
+        /** DocRow */
+        "DocRow-Output": {
+            /**
+             * Direction
+             * @description Degrees.
+             * @enum {integer}
+             */
+            direction: 0 | 90 | 180 | 270;
+            /** @description left or right. */
+            front: components["schemas"]["Side"];
+            /**
+             * Name
+             * @description Row name.
+             */
+            name: string;
+            /**
+             * Racks
+             * @description Along the row.
+             */
+            racks?: components["schemas"]["DocRack-Output"][];
+            /**
+             * X M
+             * @description Origin x, metres.
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description Origin y, metres.
+             */
+            y_m: number;
+        };
+        /** DocServerModel */
+        DocServerModel: {
+            /**
+             * Height U
+             * @description Height in U.
+             */
+            height_u: number;
+            /**
+             * Name
+             * @description Catalog name (the reference key).
+             */
+            name: string;
+            /**
+             * Nic Ports
+             * @description NIC ports per server.
+             */
+            nic_ports: number;
+            /**
+             * Port Gbps
+             * @description Speed per port, Gb/s.
+             */
+            port_gbps: number;
+        };
+        /** DocSwitchModel */
+        DocSwitchModel: {
+            /**
+             * Height U
+             * @description Height in U.
+             */
+            height_u: number;
+            /**
+             * Name
+             * @description Catalog name (the reference key).
+             */
+            name: string;
+            /**
+             * Server Port Gbps
+             * @description Server-facing port speed, Gb/s.
+             */
+            server_port_gbps: number;
+            /**
+             * Server Ports
+             * @description Server-facing ports.
+             */
+            server_ports: number;
+            /**
+             * Uplink Gbps
+             * @description Uplink speed, Gb/s.
+             */
+            uplink_gbps: number;
+            /**
+             * Uplink Ports
+             * @description Uplink ports.
+             */
+            uplink_ports: number;
+        };
+        /** ErrorBody */
+        ErrorBody: {
+            /**
+             * Current Version
+             * @description On 409 for a stale `If-Match`: the resource's current version.
+             * @example 4
+             */
+            current_version?: number | null;
+            /**
+             * Detail
+             * @description One entry per problem.
+             */
+            detail: components["schemas"]["ErrorItem"][];
+        };
+        /** ErrorItem */
+        ErrorItem: {
+            /**
+             * Field
+             * @description The same path, dotted (domain errors).
+             * @example width_m
+             */
+            field?: string | null;
+            /**
+             * Loc
+             * @description Path of the offending field.
+             * @example [
+             *       "body",
+             *       "width_m"
+             *     ]
+             */
+            loc: (string | number)[];
+            /**
+             * Msg
+             * @description Why it was refused.
+             * @example must be greater than 0
+             */
+            msg: string;
+        };
+        /**
+         * FabricRole
+         * @enum {string}
+         */
+        FabricRole: "agg" | "spine" | "core";
+        /** FabricSettingsIn */
+        FabricSettingsIn: {
+            /**
+             * Agg Uplink Gbps
+             * @description Speed of each aggregation uplink, Gb/s.
+             * @default 100
+             */
+            agg_uplink_gbps: number;
+            /**
+             * Agg Uplinks
+             * @description Uplinks per aggregation switch to the core.
+             * @default 16
+             */
+            agg_uplinks: number;
+            /**
+             * Aggs Per Cluster
+             * @description Aggregation switches per cluster (fat_tree, vl2).
+             * @default 4
+             */
+            aggs_per_cluster: number;
+            /**
+             * Cores
+             * @description Core (fat_tree) or intermediate (vl2) switches.
+             * @default 4
+             */
+            cores: number;
+            /**
+             * @description 3-tier FatTree/Clos (`fat_tree`), `leaf_spine` or `vl2`.
+             * @default leaf_spine
+             */
+            fabric_type: components["schemas"]["FabricType"];
+            /**
+             * @description Where the fabric switches' network racks stand.
+             * @default end_of_row
+             */
+            network_rack_placement: components["schemas"]["NetworkRackPlacement"];
+            /**
+             * Rows Per Cluster
+             * @description Compute rows per cluster (by row name order).
+             * @default 2
+             */
+            rows_per_cluster: number;
+            /**
+             * Spines
+             * @description Spine switches (leaf_spine).
+             * @default 4
+             * @example 4
+             */
+            spines: number;
+            /**
+             * Tor Uplink Gbps
+             * @description Speed of each ToR uplink, Gb/s.
+             * @default 100
+             * @example 100
+             */
+            tor_uplink_gbps: number;
+            /**
+             * Tor Uplinks
+             * @description Uplinks per ToR.
+             * @default 4
+             * @example 4
+             */
+            tor_uplinks: number;
+        };
+        /** FabricSettingsRead */
+        FabricSettingsRead: {
+            /**
+             * Agg Uplink Gbps
+             * @description Speed of each aggregation uplink, Gb/s.
+             * @default 100
+             */
+            agg_uplink_gbps: number;
+            /**
+             * Agg Uplinks
+             * @description Uplinks per aggregation switch to the core.
+             * @default 16
+             */
+            agg_uplinks: number;
+            /**
+             * Aggs Per Cluster
+             * @description Aggregation switches per cluster (fat_tree, vl2).
+             * @default 4
+             */
+            aggs_per_cluster: number;
+            /**
+             * Cores
+             * @description Core (fat_tree) or intermediate (vl2) switches.
+             * @default 4
+             */
+            cores: number;
+            /**
+             * @description 3-tier FatTree/Clos (`fat_tree`), `leaf_spine` or `vl2`.
+             * @default leaf_spine
+             */
+            fabric_type: components["schemas"]["FabricType"];
+            /**
+             * @description Where the fabric switches' network racks stand.
+             * @default end_of_row
+             */
+            network_rack_placement: components["schemas"]["NetworkRackPlacement"];
+            /**
+             * Oversubscription
+             * @description Oversubscription at each layer, computed per hall from its contents.
+             */
+            oversubscription?: components["schemas"]["HallOversubscription"][];
+            /**
+             * Rows Per Cluster
+             * @description Compute rows per cluster (by row name order).
+             * @default 2
+             */
+            rows_per_cluster: number;
+            /**
+             * Spines
+             * @description Spine switches (leaf_spine).
+             * @default 4
+             * @example 4
+             */
+            spines: number;
+            /**
+             * Tor Uplink Gbps
+             * @description Speed of each ToR uplink, Gb/s.
+             * @default 100
+             * @example 100
+             */
+            tor_uplink_gbps: number;
+            /**
+             * Tor Uplinks
+             * @description Uplinks per ToR.
+             * @default 4
+             * @example 4
+             */
+            tor_uplinks: number;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+        };
+        /** FabricSettingsUpdate */
+        FabricSettingsUpdate: {
+            /**
+             * Agg Uplink Gbps
+             * @description Speed of each aggregation uplink, Gb/s.
+             */
+            agg_uplink_gbps?: number | null;
+            /**
+             * Agg Uplinks
+             * @description Uplinks per aggregation switch.
+             */
+            agg_uplinks?: number | null;
+            /**
+             * Aggs Per Cluster
+             * @description Aggregation switches per cluster.
+             */
+            aggs_per_cluster?: number | null;
+            /**
+             * Cores
+             * @description Core or intermediate switches.
+             */
+            cores?: number | null;
+            /** @description `fat_tree`, `leaf_spine` or `vl2`. */
+            fabric_type?: components["schemas"]["FabricType"] | null;
+            /** @description Where the network racks stand. */
+            network_rack_placement?: components["schemas"]["NetworkRackPlacement"] | null;
+            /**
+             * Rows Per Cluster
+             * @description Compute rows per cluster.
+             */
+            rows_per_cluster?: number | null;
+            /**
+             * Spines
+             * @description Spine switches.
+             */
+            spines?: number | null;
+            /**
+             * Tor Uplink Gbps
+             * @description Speed of each ToR uplink, Gb/s.
+             */
+            tor_uplink_gbps?: number | null;
+            /**
+             * Tor Uplinks
+             * @description Uplinks per ToR.
+             */
+            tor_uplinks?: number | null;
+        };
+        /** FabricSwitchRead */
+        FabricSwitchRead: {
+            /**
+             * Cluster
+             * @description Cluster an aggregation switch serves.
+             */
+            cluster: number | null;
+            /**
+             * Name
+             * @description Switch name.
+             */
+            name: string;
+            /** @description `agg`, `spine` or `core`. */
+            role: components["schemas"]["FabricRole"];
+            /**
+             * Switch Model Id
+             * @description Catalog switch model.
+             */
+            switch_model_id: number;
+            /**
+             * U
+             * @description Lowest U.
+             */
+            u: number;
+        };
+        /** FabricSwitchSpec */
+        FabricSwitchSpec: {
+            /**
+             * Cluster
+             * @description Cluster an aggregation switch serves.
+             */
+            cluster?: number | null;
+            /**
+             * Name
+             * @description Switch name, unique in the hall.
+             * @example SP1
+             */
+            name: string;
+            /** @description `agg`, `spine` or `core`. */
+            role: components["schemas"]["FabricRole"];
+            /**
+             * Switch Model Id
+             * @description Catalog switch model.
+             * @example 3
+             */
+            switch_model_id: number;
+            /**
+             * U
+             * @description Lowest U the switch occupies.
+             * @example 20
+             */
+            u: number;
+        };
+        /**
+         * FabricType
+         * @enum {string}
+         */
+        FabricType: "fat_tree" | "leaf_spine" | "vl2";
+        /**
+         * Face
+         * @enum {string}
+         */
+        Face: "front" | "rear";
+        /** HallCreate */
+        HallCreate: {
+            /**
+             * Depth M
+             * @description Floor depth (y), metres.
+             * @example 20
+             */
+            depth_m: number;
+            /**
+             * Min Cold Aisle M
+             * @description Narrower cold aisles are reported as warnings.
+             * @default 1.2
+             */
+            min_cold_aisle_m: number;
+            /**
+             * Min Hot Aisle M
+             * @description Narrower hot aisles are reported as warnings.
+             * @default 0.9
+             */
+            min_hot_aisle_m: number;
+            /**
+             * Name
+             * @description Hall name, unique in the project.
+             * @example H1
+             */
+            name: string;
+            /**
+             * Raised Floor
+             * @description Whether the hall has a raised floor.
+             * @default false
+             */
+            raised_floor: boolean;
+            /**
+             * Raised Floor Height M
+             * @description Height of the raised-floor void, metres (0 without a raised floor).
+             * @default 0
+             * @example 0.6
+             */
+            raised_floor_height_m: number;
+            /**
+             * Site
+             * @description Site code used in cable labels.
+             * @default S1
+             * @example S1
+             */
+            site: string;
+            /**
+             * Tile M
+             * @description Floor tile size, metres.
+             * @default 0.6
+             * @example 0.6
+             */
+            tile_m: number;
+            /**
+             * Tray Height M
+             * @description Height of the overhead cable tray above the rack tops, metres.
+             * @default 0.3
+             * @example 0.3
+             */
+            tray_height_m: number;
+            /**
+             * Width M
+             * @description Floor width (x), metres.
+             * @example 30
+             */
+            width_m: number;
+        };
+        /** HallLayout */
+        HallLayout: {
+            /**
+             * Aisles
+             * @description Derived aisles.
+             */
+            aisles: components["schemas"]["AisleRead"][];
+            /** @description The hall. */
+            hall: components["schemas"]["HallRead"];
+            /**
+             * Oversubscription
+             * @description Per layer, bottom up.
+             */
+            oversubscription: components["schemas"]["LayerLoadRead"][];
+            /**
+             * Rack Types
+             * @description Catalog rack types used in the hall.
+             */
+            rack_types: components["schemas"]["RackTypeRead"][];
+            /**
+             * Rows
+             * @description Rows with racks and contents.
+             */
+            rows: components["schemas"]["LayoutRow"][];
+            /**
+             * Server Models
+             * @description Catalog server models used in the hall.
+             */
+            server_models: components["schemas"]["ServerModelRead"][];
+            /**
+             * Switch Models
+             * @description Catalog switch models used in the hall.
+             */
+            switch_models: components["schemas"]["SwitchModelRead"][];
+            /**
+             * Warnings
+             * @description Validation warnings.
+             */
+            warnings: components["schemas"]["IssueRead"][];
+        };
+        /** HallOversubscription */
+        HallOversubscription: {
+            /**
+             * Hall Id
+             * @description Hall id.
+             */
+            hall_id: number;
+            /**
+             * Hall Name
+             * @description Hall name.
+             */
+            hall_name: string;
+            /**
+             * Layers
+             * @description One entry per layer, bottom up.
+             */
+            layers: components["schemas"]["LayerLoadRead"][];
+        };
+        /** HallRead */
+        HallRead: {
+            /**
+             * Depth M
+             * @description Floor depth (y), metres.
+             * @example 20
+             */
+            depth_m: number;
+            /**
+             * Id
+             * @description Hall id.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Min Cold Aisle M
+             * @description Minimum cold aisle width, metres.
+             * @example 1.2
+             */
+            min_cold_aisle_m: number;
+            /**
+             * Min Hot Aisle M
+             * @description Minimum hot aisle width, metres.
+             * @example 0.9
+             */
+            min_hot_aisle_m: number;
+            /**
+             * Name
+             * @description Hall name.
+             * @example H1
+             */
+            name: string;
+            /**
+             * Project Id
+             * @description Project id.
+             * @example 1
+             */
+            project_id: number;
+            /**
+             * Raised Floor
+             * @description Whether the hall has a raised floor.
+             */
+            raised_floor: boolean;
+            /**
+             * Raised Floor Height M
+             * @description Raised-floor void height, metres.
+             * @example 0.6
+             */
+            raised_floor_height_m: number;
+            /**
+             * Site
+             * @description Site code used in cable labels.
+             * @example S1
+             */
+            site: string;
+            /**
+             * Tile M
+             * @description Floor tile size, metres.
+             * @example 0.6
+             */
+            tile_m: number;
+            /**
+             * Tray Height M
+             * @description Tray height above the racks, metres.
+             * @example 0.3
+             */
+            tray_height_m: number;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Width M
+             * @description Floor width (x), metres.
+             * @example 30
+             */
+            width_m: number;
+        };
+        /** HallUpdate */
+        HallUpdate: {
+            /**
+             * Depth M
+             * @description Floor depth (y), metres.
+             */
+            depth_m?: number | null;
+            /**
+             * Min Cold Aisle M
+             * @description Minimum cold aisle width, metres.
+             */
+            min_cold_aisle_m?: number | null;
+            /**
+             * Min Hot Aisle M
+             * @description Minimum hot aisle width, metres.
+             */
+            min_hot_aisle_m?: number | null;
+            /**
+             * Name
+             * @description Hall name.
+             */
+            name?: string | null;
+            /**
+             * Raised Floor
+             * @description Whether the hall has a raised floor.
+             */
+            raised_floor?: boolean | null;
+            /**
+             * Raised Floor Height M
+             * @description Raised-floor void height, metres.
+             */
+            raised_floor_height_m?: number | null;
+            /**
+             * Site
+             * @description Site code used in cable labels.
+             */
+            site?: string | null;
+            /**
+             * Tile M
+             * @description Floor tile size, metres.
+             */
+            tile_m?: number | null;
+            /**
+             * Tray Height M
+             * @description Tray height above the racks, metres.
+             */
+            tray_height_m?: number | null;
+            /**
+             * Width M
+             * @description Floor width (x), metres.
+             */
+            width_m?: number | null;
+        };
         /** Health */
         Health: {
             /**
@@ -46,6 +1691,567 @@ export interface components {
              */
             status: "ok" | "degraded";
         };
+        /** ImportResult */
+        ImportResult: {
+            /**
+             * Halls
+             * @description Halls imported.
+             */
+            halls: number;
+            /**
+             * Project Id
+             * @description The new project's id.
+             */
+            project_id: number;
+            /**
+             * Racks
+             * @description Racks imported.
+             */
+            racks: number;
+        };
+        /** IssueRead */
+        IssueRead: {
+            /**
+             * Code
+             * @description Machine-readable rule, e.g. `aisle_too_narrow`.
+             * @example aisle_too_narrow
+             */
+            code: string;
+            /**
+             * Field
+             * @description Path in the layout document.
+             * @example rows[R02].y_m
+             */
+            field: string;
+            /**
+             * Message
+             * @description What is wrong.
+             */
+            message: string;
+            /**
+             * Severity
+             * @description Errors are refused on write; warnings are shown.
+             * @enum {string}
+             */
+            severity: "error" | "warning";
+        };
+        /** LayerLoadRead */
+        LayerLoadRead: {
+            /**
+             * Downlink Gbps
+             * @description Total capacity arriving from below, Gb/s.
+             * @example 72000
+             */
+            downlink_gbps: number;
+            /**
+             * Layer
+             * @description `tor`, `agg`, `spine` or `core`.
+             * @example tor
+             */
+            layer: string;
+            /**
+             * Ratio
+             * @description Oversubscription: downlink / uplink (null for the top layer).
+             * @example 1.875
+             */
+            ratio: number | null;
+            /**
+             * Switches
+             * @description Switches in this layer.
+             * @example 96
+             */
+            switches: number;
+            /**
+             * Uplink Gbps
+             * @description Total capacity leaving upwards, Gb/s (0 for the top layer).
+             */
+            uplink_gbps: number;
+            /**
+             * Worst Ratio
+             * @description The highest ratio of one switch (ToR) or one cluster (agg).
+             */
+            worst_ratio: number | null;
+        };
+        /** LayoutRow */
+        LayoutRow: {
+            /**
+             * Direction
+             * @description Degrees: 0, 90, 180 or 270.
+             * @example 0
+             */
+            direction: number;
+            /** @description Which side the fronts face. */
+            front: components["schemas"]["Side"];
+            /**
+             * Hall Id
+             * @description Hall id.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Row id.
+             */
+            id: number;
+            /**
+             * Name
+             * @description Row name.
+             * @example R01
+             */
+            name: string;
+            /**
+             * Rack Count
+             * @description Racks in the row.
+             * @example 12
+             */
+            rack_count: number;
+            /**
+             * Racks
+             * @description Racks, in order along the row.
+             */
+            racks: components["schemas"]["RackRead"][];
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+            /**
+             * X M
+             * @description x of the row origin, metres.
+             * @example 2
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description y of the row origin, metres.
+             * @example 3
+             */
+            y_m: number;
+        };
+        /** LogicalRackRead */
+        LogicalRackRead: {
+            /**
+             * Base U
+             * @description Lowest U.
+             * @example 1
+             */
+            base_u: number;
+            /**
+             * Ordinal
+             * @description 0 for the lowest logical rack in the physical rack.
+             */
+            ordinal: number;
+            /**
+             * Ports Used
+             * @description `p`: NIC ports cabled per server.
+             * @example 2
+             */
+            ports_used: number;
+            /**
+             * Server Model Id
+             * @description Catalog server model.
+             */
+            server_model_id: number;
+            /**
+             * Servers
+             * @description `r`: servers.
+             * @example 15
+             */
+            servers: number;
+            /**
+             * Top U
+             * @description Highest U.
+             * @example 16
+             */
+            top_u: number;
+            /**
+             * Tor Model Id
+             * @description Catalog switch model of the ToR.
+             */
+            tor_model_id: number;
+            /** @description top, middle or bottom. */
+            tor_position: components["schemas"]["TorPosition"];
+            /**
+             * Tor U
+             * @description Lowest U of the ToR.
+             * @example 16
+             */
+            tor_u: number;
+        };
+        /** LogicalRackSpec */
+        LogicalRackSpec: {
+            /**
+             * Base U
+             * @description Lowest U of this logical rack; when omitted, stacked right above the previous one (from U1).
+             */
+            base_u?: number | null;
+            /**
+             * Ports Used
+             * @description `p`: NIC ports cabled per server (<= the model's NIC ports).
+             * @default 1
+             */
+            ports_used: number;
+            /**
+             * Server Model Id
+             * @description Catalog server model (its NIC ports and speed).
+             * @example 1
+             */
+            server_model_id: number;
+            /**
+             * Servers
+             * @description `r`: servers in this logical rack.
+             * @example 15
+             */
+            servers: number;
+            /**
+             * Tor Model Id
+             * @description Catalog switch model of this logical rack's ToR.
+             * @example 2
+             */
+            tor_model_id: number;
+            /**
+             * @description Where the ToR sits: top, middle or bottom.
+             * @default top
+             */
+            tor_position: components["schemas"]["TorPosition"];
+        };
+        /** LoginIn */
+        LoginIn: {
+            /**
+             * Email
+             * @description Login email.
+             * @example demo@loopline.local
+             */
+            email: string;
+            /**
+             * Password
+             * @description Password.
+             * @example loopline-demo
+             */
+            password: string;
+        };
+        /** MeRead */
+        MeRead: {
+            /**
+             * Scopes
+             * @description What this credential may do (a session has every scope).
+             */
+            scopes: components["schemas"]["Scope"][];
+            /** @description The logged-in user. */
+            user: components["schemas"]["UserRead"];
+            /**
+             * Via
+             * @description `session` (browser cookie) or `token` (API token).
+             * @example session
+             */
+            via: string;
+        };
+        /** MemberCreate */
+        MemberCreate: {
+            /**
+             * Email
+             * @description Email of an existing user.
+             * @example bob@example.com
+             */
+            email: string;
+            /** @description `viewer` reads, `editor` also writes, `owner` also manages members. */
+            role: components["schemas"]["Role"];
+        };
+        /** MemberRead */
+        MemberRead: {
+            /**
+             * Display Name
+             * @description User name.
+             */
+            display_name: string;
+            /**
+             * Email
+             * @description User email.
+             */
+            email: string;
+            /** @description Role in the project. */
+            role: components["schemas"]["Role"];
+            /**
+             * User Id
+             * @description User id.
+             */
+            user_id: number;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             */
+            version: number;
+        };
+        /** MemberUpdate */
+        MemberUpdate: {
+            /** @description The new role. */
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * NetworkRackPlacement
+         * @enum {string}
+         */
+        NetworkRackPlacement: "end_of_row" | "middle_of_row" | "dedicated_row";
+        /** Page[AuditRead] */
+        Page_AuditRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["AuditRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[HallRead] */
+        Page_HallRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["HallRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[MemberRead] */
+        Page_MemberRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["MemberRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[ProjectRead] */
+        Page_ProjectRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["ProjectRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[RackRead] */
+        Page_RackRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["RackRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[RackTypeRead] */
+        Page_RackTypeRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["RackTypeRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[RowRead] */
+        Page_RowRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["RowRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[ServerModelRead] */
+        Page_ServerModelRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["ServerModelRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[SwitchModelRead] */
+        Page_SwitchModelRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["SwitchModelRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[TokenRead] */
+        Page_TokenRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["TokenRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
         /** PartStatus */
         PartStatus: {
             /**
@@ -58,6 +2264,1112 @@ export interface components {
              * @description Whether this part answered correctly.
              */
             ok: boolean;
+        };
+        /** ProjectCreate */
+        ProjectCreate: {
+            /**
+             * Description
+             * @description Free text.
+             * @default
+             * @example 25G upgrade study
+             */
+            description: string;
+            /** @description Fabric settings; defaults when omitted. */
+            fabric?: components["schemas"]["FabricSettingsIn"] | null;
+            /**
+             * Name
+             * @description Project name.
+             * @example Demo hall
+             */
+            name: string;
+        };
+        /** ProjectDocument */
+        "ProjectDocument-Input": {
+            /** @description Every catalog entry the halls reference, by name. */
+            catalog: components["schemas"]["DocCatalog"];
+            /** @description Fabric settings. */
+            fabric: components["schemas"]["FabricSettingsIn"];
+            /**
+             * Format
+             * @description Always `loopline.project`.
+             * @default loopline.project
+             * @constant
+             */
+            format: "loopline.project";
+            /**
+             * Halls
+             * @description Halls by name.
+             */
+            halls?: components["schemas"]["DocHall-Input"][];
+            /** @description Project name and description. */
+            project: components["schemas"]["DocProject"];
+            /**
+             * Schema Version
+             * @description Version of this document's shape.
+             * @default 1
+             * @constant
+             */
+            schema_version: 1;
+        };
+        /** ProjectDocument */
+        "ProjectDocument-Output": {
+            /** @description Every catalog entry the halls reference, by name. */
+            catalog: components["schemas"]["DocCatalog"];
+            /** @description Fabric settings. */
+            fabric: components["schemas"]["FabricSettingsIn"];
+            /**
+             * Format
+             * @description Always `loopline.project`.
+             * @default loopline.project
+             * @constant
+             */
+            format: "loopline.project";
+            /**
+             * Halls
+             * @description Halls by name.
+             */
+            halls?: components["schemas"]["DocHall-Output"][];
+            /** @description Project name and description. */
+            project: components["schemas"]["DocProject"];
+            /**
+             * Schema Version
+             * @description Version of this document's shape.
+             * @default 1
+             * @constant
+             */
+            schema_version: 1;
+        };
+        /** ProjectRead */
+        ProjectRead: {
+            /**
+             * Created At
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_at: string;
+            /**
+             * Description
+             * @description Free text.
+             */
+            description: string;
+            /**
+             * Id
+             * @description Project id.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Name
+             * @description Project name.
+             * @example Demo hall
+             */
+            name: string;
+            /** @description Your role in this project. */
+            role?: components["schemas"]["Role"] | null;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+        };
+        /** ProjectUpdate */
+        ProjectUpdate: {
+            /**
+             * Description
+             * @description Free text.
+             */
+            description?: string | null;
+            /**
+             * Name
+             * @description Project name.
+             */
+            name?: string | null;
+        };
+        /** RackCreate */
+        RackCreate: {
+            /**
+             * Fabric Switches
+             * @description Aggregation/spine/core switches (network racks).
+             */
+            fabric_switches?: components["schemas"]["FabricSwitchSpec"][];
+            /**
+             * Logical Racks
+             * @description `b` logical racks, bottom up.
+             */
+            logical_racks?: components["schemas"]["LogicalRackSpec"][];
+            /**
+             * Name
+             * @description Rack name, unique in the hall; when omitted, from the row's `rack_name_pattern`.
+             * @example R01-01
+             */
+            name?: string | null;
+            /**
+             * @description Face the server and ToR ports are on.
+             * @default front
+             */
+            port_face: components["schemas"]["Face"];
+            /**
+             * Position M
+             * @description Offset of the rack's start edge along the row, metres; when omitted, right after the last rack.
+             */
+            position_m?: number | null;
+            /**
+             * Rack Type Id
+             * @description Catalog rack type; the default 42U 600x1200 when omitted.
+             */
+            rack_type_id?: number | null;
+            /**
+             * @description `compute` (servers) or `network` (fabric switches).
+             * @default compute
+             */
+            role: components["schemas"]["RackRole"];
+        };
+        /** RackRead */
+        RackRead: {
+            /**
+             * Fabric Switches
+             * @description Fabric switches, bottom up.
+             */
+            fabric_switches: components["schemas"]["FabricSwitchRead"][];
+            /**
+             * Hall Id
+             * @description Hall id.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Rack id.
+             */
+            id: number;
+            /**
+             * Logical Racks
+             * @description Logical racks, bottom up.
+             */
+            logical_racks: components["schemas"]["LogicalRackRead"][];
+            /**
+             * Name
+             * @description Rack name.
+             * @example R01-01
+             */
+            name: string;
+            /** @description Face the ports are on. */
+            port_face: components["schemas"]["Face"];
+            /**
+             * Position M
+             * @description Offset along the row, metres.
+             * @example 0.6
+             */
+            position_m: number;
+            /**
+             * Rack Type Id
+             * @description Catalog rack type.
+             */
+            rack_type_id: number;
+            /** @description `compute` or `network`. */
+            role: components["schemas"]["RackRole"];
+            /**
+             * Row Id
+             * @description Row id.
+             */
+            row_id: number;
+            /**
+             * Version
+             * @description Version for `If-Match`; covers the contents.
+             * @example 1
+             */
+            version: number;
+        };
+        /**
+         * RackRole
+         * @enum {string}
+         */
+        RackRole: "compute" | "network";
+        /** RackSpec */
+        RackSpec: {
+            /**
+             * Fabric Switches
+             * @description Aggregation/spine/core switches (network racks).
+             */
+            fabric_switches?: components["schemas"]["FabricSwitchSpec"][];
+            /**
+             * Logical Racks
+             * @description `b` logical racks, bottom up.
+             */
+            logical_racks?: components["schemas"]["LogicalRackSpec"][];
+            /**
+             * Name
+             * @description Rack name, unique in the hall; when omitted, from the row's `rack_name_pattern`.
+             * @example R01-01
+             */
+            name?: string | null;
+            /**
+             * @description Face the server and ToR ports are on.
+             * @default front
+             */
+            port_face: components["schemas"]["Face"];
+            /**
+             * Position M
+             * @description Offset of the rack's start edge along the row, metres; when omitted, right after the last rack.
+             */
+            position_m?: number | null;
+            /**
+             * Rack Type Id
+             * @description Catalog rack type; the default 42U 600x1200 when omitted.
+             */
+            rack_type_id?: number | null;
+            /**
+             * @description `compute` (servers) or `network` (fabric switches).
+             * @default compute
+             */
+            role: components["schemas"]["RackRole"];
+        };
+        /** RackTypeCreate */
+        RackTypeCreate: {
+            /**
+             * Depth M
+             * @description Depth across the row, metres.
+             * @default 1.2
+             * @example 1.2
+             */
+            depth_m: number;
+            /**
+             * Height U
+             * @description Usable height in rack units.
+             * @default 42
+             * @example 42
+             */
+            height_u: number;
+            /**
+             * Name
+             * @description Unique catalog name.
+             * @example 42U 600x1200
+             */
+            name: string;
+            /**
+             * Width M
+             * @description Width along the row, metres.
+             * @default 0.6
+             * @example 0.6
+             */
+            width_m: number;
+        };
+        /** RackTypeRead */
+        RackTypeRead: {
+            /**
+             * Builtin
+             * @description Seeded default; read-only.
+             */
+            builtin: boolean;
+            /**
+             * Depth M
+             * @description Depth across the row, metres.
+             * @example 1.2
+             */
+            depth_m: number;
+            /**
+             * Height U
+             * @description Usable height in rack units.
+             * @example 42
+             */
+            height_u: number;
+            /**
+             * Id
+             * @description Catalog id.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Name
+             * @description Unique catalog name.
+             * @example 42U 600x1200
+             */
+            name: string;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Width M
+             * @description Width along the row, metres.
+             * @example 0.6
+             */
+            width_m: number;
+        };
+        /** RackTypeUpdate */
+        RackTypeUpdate: {
+            /**
+             * Depth M
+             * @description Depth across the row, metres.
+             */
+            depth_m?: number | null;
+            /**
+             * Height U
+             * @description Usable height in rack units.
+             */
+            height_u?: number | null;
+            /**
+             * Name
+             * @description Unique catalog name.
+             */
+            name?: string | null;
+            /**
+             * Width M
+             * @description Width along the row, metres.
+             */
+            width_m?: number | null;
+        };
+        /** RackUpdate */
+        RackUpdate: {
+            /**
+             * Fabric Switches
+             * @description Replaces the switches.
+             */
+            fabric_switches?: components["schemas"]["FabricSwitchSpec"][] | null;
+            /**
+             * Logical Racks
+             * @description Replaces the logical racks.
+             */
+            logical_racks?: components["schemas"]["LogicalRackSpec"][] | null;
+            /**
+             * Name
+             * @description Rack name, unique in the hall.
+             */
+            name?: string | null;
+            /** @description Face the ports are on. */
+            port_face?: components["schemas"]["Face"] | null;
+            /**
+             * Position M
+             * @description Offset along the row, metres.
+             */
+            position_m?: number | null;
+            /**
+             * Rack Type Id
+             * @description Catalog rack type.
+             */
+            rack_type_id?: number | null;
+            /** @description `compute` or `network`. */
+            role?: components["schemas"]["RackRole"] | null;
+            /**
+             * Row Id
+             * @description Move the rack to another row of the same hall.
+             */
+            row_id?: number | null;
+        };
+        /** RegisterIn */
+        RegisterIn: {
+            /**
+             * Display Name
+             * @description Name shown to other members.
+             * @default
+             * @example Ada
+             */
+            display_name: string;
+            /**
+             * Email
+             * @description Login email.
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * Password
+             * @description At least 8 characters.
+             * @example correct horse battery
+             */
+            password: string;
+        };
+        /**
+         * Role
+         * @enum {string}
+         */
+        Role: "viewer" | "editor" | "owner";
+        /** RowCreate */
+        RowCreate: {
+            /**
+             * Direction
+             * @description Direction the row runs, degrees counter-clockwise from +x.
+             * @default 0
+             * @enum {integer}
+             */
+            direction: 0 | 90 | 180 | 270;
+            /**
+             * @description Which long side the rack fronts face, seen walking along `direction` (left = far side).
+             * @default left
+             */
+            front: components["schemas"]["Side"];
+            /**
+             * Name
+             * @description Row name, unique in the hall.
+             * @example R01
+             */
+            name: string;
+            /**
+             * Rack Count
+             * @description Append this many copies of `rack_template`, touching, in order.
+             */
+            rack_count?: number | null;
+            /**
+             * Rack Name Pattern
+             * @description Names of generated racks: `{row}` is the row name, `{index}` counts from 1.
+             * @default {row}-{index:02d}
+             */
+            rack_name_pattern: string;
+            /** @description Contents of each of the `rack_count` racks. */
+            rack_template?: components["schemas"]["RackSpec"] | null;
+            /**
+             * Racks
+             * @description Racks, in order along the row.
+             */
+            racks?: components["schemas"]["RackSpec"][];
+            /**
+             * X M
+             * @description x of the row origin (its first rack's start corner), metres.
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description y of the row origin, metres.
+             */
+            y_m: number;
+        };
+        /** RowDetail */
+        RowDetail: {
+            /**
+             * Direction
+             * @description Degrees: 0, 90, 180 or 270.
+             * @example 0
+             */
+            direction: number;
+            /** @description Which side the fronts face. */
+            front: components["schemas"]["Side"];
+            /**
+             * Hall Id
+             * @description Hall id.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Row id.
+             */
+            id: number;
+            /**
+             * Name
+             * @description Row name.
+             * @example R01
+             */
+            name: string;
+            /**
+             * Rack Count
+             * @description Racks in the row.
+             * @example 12
+             */
+            rack_count: number;
+            /**
+             * Racks
+             * @description Racks, in order along the row.
+             */
+            racks: components["schemas"]["RackRead"][];
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+            /**
+             * X M
+             * @description x of the row origin, metres.
+             * @example 2
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description y of the row origin, metres.
+             * @example 3
+             */
+            y_m: number;
+        };
+        /** RowDuplicate */
+        RowDuplicate: {
+            /**
+             * Direction
+             * @description Direction of the copy; the original's when omitted.
+             */
+            direction?: (0 | 90 | 180 | 270) | null;
+            /** @description Front of the copy; the original's when omitted. */
+            front?: components["schemas"]["Side"] | null;
+            /**
+             * Name
+             * @description Name of the copy.
+             * @example R05
+             */
+            name: string;
+            /**
+             * Rack Name Pattern
+             * @description Names of the copied racks.
+             * @default {row}-{index:02d}
+             */
+            rack_name_pattern: string;
+            /**
+             * X M
+             * @description x of the copy's origin, metres.
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description y of the copy's origin, metres.
+             */
+            y_m: number;
+        };
+        /**
+         * RowPairCreate
+         * @description Two rows facing each other across a cold aisle: A's fronts look at B's fronts.
+         */
+        RowPairCreate: {
+            /**
+             * Cold Aisle M
+             * @description Width of the cold aisle between them, metres.
+             * @default 1.2
+             */
+            cold_aisle_m: number;
+            /**
+             * Direction
+             * @description Direction both rows run, degrees.
+             * @default 0
+             * @enum {integer}
+             */
+            direction: 0 | 90 | 180 | 270;
+            /**
+             * Name A
+             * @description Name of the first row (at the origin).
+             * @example R01
+             */
+            name_a: string;
+            /**
+             * Name B
+             * @description Name of the row across the aisle.
+             * @example R02
+             */
+            name_b: string;
+            /**
+             * Rack Count
+             * @description Racks in each row.
+             * @example 12
+             */
+            rack_count: number;
+            /**
+             * Rack Name Pattern
+             * @description Rack names.
+             * @default {row}-{index:02d}
+             */
+            rack_name_pattern: string;
+            /** @description Contents of every rack. */
+            rack_template: components["schemas"]["RackSpec"];
+            /**
+             * X M
+             * @description x of row A's origin, metres.
+             * @example 2
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description y of row A's origin, metres.
+             * @example 2
+             */
+            y_m: number;
+        };
+        /** RowRead */
+        RowRead: {
+            /**
+             * Direction
+             * @description Degrees: 0, 90, 180 or 270.
+             * @example 0
+             */
+            direction: number;
+            /** @description Which side the fronts face. */
+            front: components["schemas"]["Side"];
+            /**
+             * Hall Id
+             * @description Hall id.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Row id.
+             */
+            id: number;
+            /**
+             * Name
+             * @description Row name.
+             * @example R01
+             */
+            name: string;
+            /**
+             * Rack Count
+             * @description Racks in the row.
+             * @example 12
+             */
+            rack_count: number;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+            /**
+             * X M
+             * @description x of the row origin, metres.
+             * @example 2
+             */
+            x_m: number;
+            /**
+             * Y M
+             * @description y of the row origin, metres.
+             * @example 3
+             */
+            y_m: number;
+        };
+        /** RowUpdate */
+        RowUpdate: {
+            /**
+             * Direction
+             * @description Direction, degrees: 0, 90, 180 or 270.
+             */
+            direction?: (0 | 90 | 180 | 270) | null;
+            /** @description Which side the fronts face. */
+            front?: components["schemas"]["Side"] | null;
+            /**
+             * Name
+             * @description Row name.
+             */
+            name?: string | null;
+            /**
+             * X M
+             * @description x of the row origin, metres.
+             */
+            x_m?: number | null;
+            /**
+             * Y M
+             * @description y of the row origin, metres.
+             */
+            y_m?: number | null;
+        };
+        /** RowsBulkCreate */
+        RowsBulkCreate: {
+            /**
+             * Rows
+             * @description Rows to create, all or nothing.
+             */
+            rows: components["schemas"]["RowCreate"][];
+        };
+        /**
+         * Scope
+         * @description Every API-token scope; later resources (wiring, BOM, simulations) reuse these.
+         * @enum {string}
+         */
+        Scope: "layout:read" | "layout:write" | "bom:read" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write";
+        /** ServerModelCreate */
+        ServerModelCreate: {
+            /**
+             * Height U
+             * @description Height in rack units.
+             * @default 1
+             * @example 1
+             */
+            height_u: number;
+            /**
+             * Name
+             * @description Unique catalog name.
+             * @example 2x25G server
+             */
+            name: string;
+            /**
+             * Nic Ports
+             * @description NIC ports per server.
+             * @example 2
+             */
+            nic_ports: number;
+            /**
+             * Port Gbps
+             * @description Speed of each NIC port, Gb/s.
+             * @example 25
+             */
+            port_gbps: number;
+        };
+        /** ServerModelRead */
+        ServerModelRead: {
+            /**
+             * Builtin
+             * @description Seeded default; read-only.
+             */
+            builtin: boolean;
+            /**
+             * Height U
+             * @description Height in rack units.
+             * @example 1
+             */
+            height_u: number;
+            /**
+             * Id
+             * @description Catalog id.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Name
+             * @description Unique catalog name.
+             * @example 2x25G server
+             */
+            name: string;
+            /**
+             * Nic Ports
+             * @description NIC ports per server.
+             * @example 2
+             */
+            nic_ports: number;
+            /**
+             * Port Gbps
+             * @description Speed of each NIC port, Gb/s.
+             * @example 25
+             */
+            port_gbps: number;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+        };
+        /** ServerModelUpdate */
+        ServerModelUpdate: {
+            /**
+             * Height U
+             * @description Height in rack units.
+             */
+            height_u?: number | null;
+            /**
+             * Name
+             * @description Unique catalog name.
+             */
+            name?: string | null;
+            /**
+             * Nic Ports
+             * @description NIC ports per server.
+             */
+            nic_ports?: number | null;
+            /**
+             * Port Gbps
+             * @description Speed of each NIC port, Gb/s.
+             */
+            port_gbps?: number | null;
+        };
+        /**
+         * Side
+         * @enum {string}
+         */
+        Side: "left" | "right";
+        /** SwitchModelCreate */
+        SwitchModelCreate: {
+            /**
+             * Height U
+             * @description Height in rack units.
+             * @default 1
+             * @example 1
+             */
+            height_u: number;
+            /**
+             * Name
+             * @description Unique catalog name.
+             * @example 48x25G+8x100G ToR
+             */
+            name: string;
+            /**
+             * Server Port Gbps
+             * @description Speed of each server-facing port, Gb/s.
+             * @example 25
+             */
+            server_port_gbps: number;
+            /**
+             * Server Ports
+             * @description Server-facing (downlink) ports.
+             * @example 48
+             */
+            server_ports: number;
+            /**
+             * Uplink Gbps
+             * @description Speed of each uplink port, Gb/s.
+             * @example 100
+             */
+            uplink_gbps: number;
+            /**
+             * Uplink Ports
+             * @description Uplink ports towards the fabric.
+             * @example 8
+             */
+            uplink_ports: number;
+        };
+        /** SwitchModelRead */
+        SwitchModelRead: {
+            /**
+             * Builtin
+             * @description Seeded default; read-only.
+             */
+            builtin: boolean;
+            /**
+             * Height U
+             * @description Height in rack units.
+             * @example 1
+             */
+            height_u: number;
+            /**
+             * Id
+             * @description Catalog id.
+             * @example 2
+             */
+            id: number;
+            /**
+             * Name
+             * @description Unique catalog name.
+             * @example 48x25G+8x100G ToR
+             */
+            name: string;
+            /**
+             * Server Port Gbps
+             * @description Speed of each server-facing port, Gb/s.
+             * @example 25
+             */
+            server_port_gbps: number;
+            /**
+             * Server Ports
+             * @description Server-facing (downlink) ports.
+             * @example 48
+             */
+            server_ports: number;
+            /**
+             * Uplink Gbps
+             * @description Speed of each uplink port, Gb/s.
+             * @example 100
+             */
+            uplink_gbps: number;
+            /**
+             * Uplink Ports
+             * @description Uplink ports towards the fabric.
+             * @example 8
+             */
+            uplink_ports: number;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+        };
+        /** SwitchModelUpdate */
+        SwitchModelUpdate: {
+            /**
+             * Height U
+             * @description Height in rack units.
+             */
+            height_u?: number | null;
+            /**
+             * Name
+             * @description Unique catalog name.
+             */
+            name?: string | null;
+            /**
+             * Server Port Gbps
+             * @description Speed of each server-facing port, Gb/s.
+             */
+            server_port_gbps?: number | null;
+            /**
+             * Server Ports
+             * @description Server-facing (downlink) ports.
+             */
+            server_ports?: number | null;
+            /**
+             * Uplink Gbps
+             * @description Speed of each uplink port, Gb/s.
+             */
+            uplink_gbps?: number | null;
+            /**
+             * Uplink Ports
+             * @description Uplink ports towards the fabric.
+             */
+            uplink_ports?: number | null;
+        };
+        /** TokenCreate */
+        TokenCreate: {
+            /**
+             * Expires In Days
+             * @description Days until it expires; never when omitted.
+             * @example 90
+             */
+            expires_in_days?: number | null;
+            /**
+             * Name
+             * @description What the token is for.
+             * @example procurement BOM export
+             */
+            name: string;
+            /**
+             * Scopes
+             * @description What the token may do.
+             * @example [
+             *       "layout:read",
+             *       "bom:read"
+             *     ]
+             */
+            scopes: components["schemas"]["Scope"][];
+        };
+        /** TokenCreated */
+        TokenCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_at: string;
+            /**
+             * Expires At
+             * @description When it stops working, if ever.
+             */
+            expires_at: string | null;
+            /**
+             * Id
+             * @description Token id.
+             * @example 3
+             */
+            id: number;
+            /**
+             * Last Used At
+             * @description Last request made with it.
+             */
+            last_used_at: string | null;
+            /**
+             * Name
+             * @description What the token is for.
+             * @example procurement BOM export
+             */
+            name: string;
+            /**
+             * Prefix
+             * @description First characters of the secret, to recognise it.
+             * @example llt_Xy7Qa1
+             */
+            prefix: string;
+            /**
+             * Revoked At
+             * @description When it was revoked, if it was.
+             */
+            revoked_at: string | null;
+            /**
+             * Scopes
+             * @description What the token may do.
+             */
+            scopes: components["schemas"]["Scope"][];
+            /**
+             * Token
+             * @description The secret: send as `Authorization: Bearer <token>`. Shown once, only its hash is kept.
+             * @example llt_Xy7Qa1...
+             */
+            token: string;
+        };
+        /** TokenRead */
+        TokenRead: {
+            /**
+             * Created At
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_at: string;
+            /**
+             * Expires At
+             * @description When it stops working, if ever.
+             */
+            expires_at: string | null;
+            /**
+             * Id
+             * @description Token id.
+             * @example 3
+             */
+            id: number;
+            /**
+             * Last Used At
+             * @description Last request made with it.
+             */
+            last_used_at: string | null;
+            /**
+             * Name
+             * @description What the token is for.
+             * @example procurement BOM export
+             */
+            name: string;
+            /**
+             * Prefix
+             * @description First characters of the secret, to recognise it.
+             * @example llt_Xy7Qa1
+             */
+            prefix: string;
+            /**
+             * Revoked At
+             * @description When it was revoked, if it was.
+             */
+            revoked_at: string | null;
+            /**
+             * Scopes
+             * @description What the token may do.
+             */
+            scopes: components["schemas"]["Scope"][];
+        };
+        /**
+         * TorPosition
+         * @enum {string}
+         */
+        TorPosition: "top" | "middle" | "bottom";
+        /** UserRead */
+        UserRead: {
+            /**
+             * Display Name
+             * @description Name shown to other members.
+             * @example Demo
+             */
+            display_name: string;
+            /**
+             * Email
+             * @description Login email (lower case).
+             * @example demo@loopline.local
+             */
+            email: string;
+            /**
+             * Id
+             * @description User id.
+             * @example 1
+             */
+            id: number;
+        };
+        /** ValidationRead */
+        ValidationRead: {
+            /**
+             * Aisles
+             * @description Aisles derived from the rows.
+             */
+            aisles: components["schemas"]["AisleRead"][];
+            /**
+             * Errors
+             * @description Rule violations (writes creating these are refused).
+             */
+            errors: components["schemas"]["IssueRead"][];
+            /**
+             * Oversubscription
+             * @description Per layer, bottom up, for this hall.
+             */
+            oversubscription: components["schemas"]["LayerLoadRead"][];
+            /**
+             * Warnings
+             * @description Accepted but worth a look (narrow aisles, short uplinks).
+             */
+            warnings: components["schemas"]["IssueRead"][];
         };
     };
     responses: never;
@@ -93,6 +3405,3984 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    login_api_v1_auth_login_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout_api_v1_auth_logout_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                /** @description The session cookie. */
+                loopline_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    me_api_v1_auth_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_api_v1_auth_register_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_rack_types_api_v1_catalog_rack_types_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_RackTypeRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_rack_types_api_v1_catalog_rack_types_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RackTypeCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackTypeRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_rack_types_api_v1_catalog_rack_types__entry_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackTypeRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_rack_types_api_v1_catalog_rack_types__entry_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_rack_types_api_v1_catalog_rack_types__entry_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RackTypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackTypeRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_server_models_api_v1_catalog_server_models_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ServerModelRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_server_models_api_v1_catalog_server_models_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServerModelCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_server_models_api_v1_catalog_server_models__entry_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_server_models_api_v1_catalog_server_models__entry_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_server_models_api_v1_catalog_server_models__entry_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServerModelUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_switch_models_api_v1_catalog_switch_models_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_SwitchModelRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_switch_models_api_v1_catalog_switch_models_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchModelCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwitchModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_switch_models_api_v1_catalog_switch_models__entry_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwitchModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_switch_models_api_v1_catalog_switch_models__entry_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_switch_models_api_v1_catalog_switch_models__entry_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchModelUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwitchModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_hall_api_v1_halls__hall_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HallRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_hall_api_v1_halls__hall_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_hall_api_v1_halls__hall_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HallUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HallRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_layout_api_v1_halls__hall_id__layout_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HallLayout"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_row_pair_api_v1_halls__hall_id__row_pairs_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowPairCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_rows_api_v1_halls__hall_id__rows_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_RowRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_row_api_v1_halls__hall_id__rows_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowDetail"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_rows_bulk_api_v1_halls__hall_id__rows_bulk_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowsBulkCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_validation_api_v1_halls__hall_id__validation_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_projects_api_v1_projects_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ProjectRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_project_api_v1_projects_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_project_api_v1_projects_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectDocument-Input"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_project_api_v1_projects__project_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_project_api_v1_projects__project_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_project_api_v1_projects__project_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_audit_api_v1_projects__project_id__audit_get: {
+        parameters: {
+            query?: {
+                /** @description Only this kind of resource, e.g. `rack`. */
+                resource_type?: string | null;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_AuditRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_project_api_v1_projects__project_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectDocument-Output"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_fabric_api_v1_projects__project_id__fabric_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FabricSettingsRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_fabric_api_v1_projects__project_id__fabric_patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FabricSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FabricSettingsRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_halls_api_v1_projects__project_id__halls_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_HallRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_hall_api_v1_projects__project_id__halls_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HallCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HallRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_members_api_v1_projects__project_id__members_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_MemberRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_member_api_v1_projects__project_id__members_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_member_api_v1_projects__project_id__members__user_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                project_id: number;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_member_api_v1_projects__project_id__members__user_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                project_id: number;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_rack_api_v1_racks__rack_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_rack_api_v1_racks__rack_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                rack_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_rack_api_v1_racks__rack_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                rack_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RackUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_row_api_v1_rows__row_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                row_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowDetail"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_row_api_v1_rows__row_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                row_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_row_api_v1_rows__row_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                row_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    duplicate_row_api_v1_rows__row_id__duplicate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                row_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowDuplicate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowDetail"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_racks_api_v1_rows__row_id__racks_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                row_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_RackRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_rack_api_v1_rows__row_id__racks_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                row_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RackCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_tokens_api_v1_tokens_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_TokenRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_token_api_v1_tokens_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_token_api_v1_tokens__token_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

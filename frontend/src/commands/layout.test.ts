@@ -18,7 +18,7 @@ describe("layout commands", () => {
     let records = oneRow(3);
     records = apply(records, createRow(records, { hallId: HALL.id, draft: { xMm: 0, yMm: 4800, direction: 0, count: 1, lengthMm: 600 }, front: "right" }));
     expect(rowsOf(records).map((r) => r.name)).toEqual(["R01", "R02"]);
-    expect(racksOf(records, rowsOf(records)[0]!.id).map((r) => r.name)).toEqual(["K01", "K02", "K03"]);
+    expect(racksOf(records, rowsOf(records)[0]!.id).map((r) => r.name)).toEqual(["R01-01", "R01-02", "R01-03"]);
   });
 
   it("applies rack contents to a whole row and validates the fit", () => {

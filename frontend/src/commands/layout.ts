@@ -54,13 +54,18 @@ export function nextRowName(records: Records, taken: Set<string> = new Set()): s
   }
 }
 
+/** Rack names are unique in the hall: `{row}-{index:02d}` as the API names them. */
+export function rackName(rowName: string, index: number): string {
+  return `${rowName}-${String(index + 1).padStart(2, "0")}`;
+}
+
 function racksFor(row: RowRecord, count: number, contents: RackContents): RackRecord[] {
   return Array.from({ length: count }, (_, i) => ({
     ...structuredClone(contents),
     typeName: "rack" as const,
     id: newId("rack"),
     rowId: row.id,
-    name: `K${String(i + 1).padStart(2, "0")}`,
+    name: rackName(row.name, i),
     positionMm: i * contents.rackType.widthMm,
   }));
 }
@@ -170,7 +175,7 @@ export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?
     front: row.front === "left" ? "right" : "left",
   };
   const b = new DiffBuilder(records).add(copy);
-  for (const rack of racks) b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id });
+  racks.forEach((rack, i) => b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id, name: rackName(copy.name, i) }));
   return ok(b);
 }
 

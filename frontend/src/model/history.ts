@@ -6,7 +6,7 @@
  * updates, then either nothing (kept) or `bailToMark(id)` on Escape (reverted, nothing to redo).
  * Server changes (`applyRemote`) change the records but never enter the undo stack.
  */
-import { applyDiff, isEmptyDiff, reverseDiff, squashDiffs, type RecordsDiff } from "./diff";
+import { applyDiff, emptyDiff, isEmptyDiff, reverseDiff, squashDiffs, type RecordsDiff } from "./diff";
 import type { Records } from "./records";
 
 export type ChangeSource = "user" | "undo" | "redo" | "remote";
@@ -71,7 +71,7 @@ export class EditorStore {
   clearHistory(): void {
     this.undos = [];
     this.redos = [];
-    this.revision += 1;
+    this.emit(emptyDiff(), "remote");
   }
 
   get canUndo(): boolean {

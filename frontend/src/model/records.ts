@@ -25,7 +25,9 @@ export type Face = z.infer<typeof Face>;
 const mm = z.number().int();
 const positiveMm = z.number().int().positive();
 
+/** Catalog entries carry the server's catalog `id` once known (the API refers to models by id). */
 export const RackType = z.object({
+  id: z.number().int().optional(),
   name: z.string().min(1),
   widthMm: positiveMm,
   depthMm: positiveMm,
@@ -34,6 +36,7 @@ export const RackType = z.object({
 export type RackType = z.infer<typeof RackType>;
 
 export const ServerModel = z.object({
+  id: z.number().int().optional(),
   name: z.string().min(1),
   nicPorts: z.number().int().min(1).max(16),
   portGbps: z.number().positive(),
@@ -42,6 +45,7 @@ export const ServerModel = z.object({
 export type ServerModel = z.infer<typeof ServerModel>;
 
 export const SwitchModel = z.object({
+  id: z.number().int().optional(),
   name: z.string().min(1),
   serverPorts: z.number().int().min(1).max(512),
   serverPortGbps: z.number().positive(),

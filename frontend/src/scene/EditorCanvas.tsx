@@ -1,0 +1,221 @@
+/**
+ * The 3D/plan canvas. frameloop="demand": nothing renders unless something calls invalidate().
+ * Pointer events become tool events (tools/tools.ts); no React state changes on pointer move.
+ */
+import { Grid, OrbitControls, OrthographicCamera, PerspectiveCamera } from "@react-three/drei";
+import { Canvas, useThree, type ThreeEvent } from "@react-three/fiber";
+import { useEffect, useMemo, type ReactNode } from "react";
+import * as THREE from "three";
+import { aisles as findAisles, rowBox, type Box } from "../model/geometry";
+import { hallOf, isRack, isRow, racksOf, rowsOf, type HallRecord, type Records } from "../model/records";
+import { TOOLS, type Target } from "../tools/tools";
+import { PALETTES } from "../ui/palette";
+import { editor, useRecords, useSession } from "../ui/session";
+import { Aisles, BoxPreview, DrawPreview, RowLabels } from "./Overlays";
+import { Devices, Racks, type RackPointerHandlers } from "./Racks";
+import { placements } from "./selectors";
+import { registerRenderer } from "./stats";
+
+const floorPlane = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
+const hitPoint = new THREE.Vector3();
+
+function floorPoint(e: ThreeEvent<PointerEvent>): { x: number; y: number } {
+  const p = e.ray.intersectPlane(floorPlane, hitPoint);
+  return p ? { x: p.x * 1000, y: p.z * 1000 } : { x: e.point.x * 1000, y: e.point.z * 1000 };
+}
+
+let captured = false;
+
+function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEvent<PointerEvent>) => void } {
+  return useMemo(() => {
+    const tool = () => TOOLS[useSession.getState().tool];
+    const down = (e: ThreeEvent<PointerEvent>, target: Target) => {
+      if (e.button !== 0) return;
+      e.stopPropagation();
+      const res = tool().down({ floor: floorPoint(e), target, shift: e.shiftKey });
+      if (res === "capture") {
+        captured = true;
+        (e.target as unknown as Element).setPointerCapture(e.pointerId);
+      }
+    };
+    return {
+      onPointerDown: (e, rackId) => down(e, { kind: "rack", id: rackId }),
+      onFloorDown: (e) => down(e, { kind: "floor" }),
+      onPointerMove: (e) => {
+        tool().move({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey });
+      },
+      onPointerUp: (e) => {
+        if (e.button !== 0) return;
+        e.stopPropagation();
+        if (captured) (e.target as unknown as Element).releasePointerCapture(e.pointerId);
+        captured = false;
+        tool().up({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey });
+      },
+    };
+  }, []);
+}
+
+function Floor({ hall, children, handlers }: { hall: HallRecord; children?: ReactNode; handlers: ReturnType<typeof usePointerHandlers> }) {
+  const theme = useSession((s) => s.theme);
+  const pal = PALETTES[theme];
+  const w = hall.widthMm / 1000;
+  const d = hall.depthMm / 1000;
+  const t = hall.tileMm / 1000;
+  return (
+    <group>
+      {/* A floor larger than the hall catches pointer events near the walls. */}
+      <mesh rotation-x={-Math.PI / 2} position={[w / 2, -0.002, d / 2]} onPointerDown={handlers.onFloorDown} onPointerMove={handlers.onPointerMove} onPointerUp={handlers.onPointerUp}>
+        <planeGeometry args={[w * 3, d * 3]} />
+        <meshBasicMaterial visible={false} />
+      </mesh>
+      <mesh rotation-x={-Math.PI / 2} position={[w / 2, -0.001, d / 2]} raycast={() => null}>
+        <planeGeometry args={[w, d]} />
+        <meshStandardMaterial color={pal.floor} />
+      </mesh>
+      <Grid
+        position={[w / 2, 0.001, d / 2]}
+        args={[w, d]}
+        cellSize={t}
+        sectionSize={t * 5}
+        cellColor={pal.gridCell}
+        sectionColor={pal.gridSection}
+        cellThickness={0.6}
+        sectionThickness={1}
+        fadeDistance={Math.max(400, w * 4)}
+        raycast={() => null}
+      />
+      {children}
+    </group>
+  );
+}
+
+function selectionBox(records: Records, selection: readonly string[]): Box | null {
+  let box: Box | null = null;
+  const grow = (b: Box) => {
+    box = box ? { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) } : b;
+  };
+  const ids = selection.length ? selection : rowsOf(records).map((r) => r.id);
+  for (const id of ids) {
+    const rec = records[id];
+    if (isRow(rec)) grow(rowBox(rec, racksOf(records, rec.id)));
+    else if (isRack(rec)) {
+      const row = records[rec.rowId];
+      if (isRow(row)) grow(rowBox(row, [rec]));
+    }
+  }
+  return box;
+}
+
+/** Frames the selection (or everything) when asked and when the view changes. */
+function CameraRig({ hall }: { hall: HallRecord }) {
+  const get = useThree((s) => s.get);
+  const controls = useThree((s) => s.controls);
+  const frameRequest = useSession((s) => s.frameRequest);
+  const view = useSession((s) => s.view);
+  useEffect(() => {
+    const { camera, size, invalidate } = get();
+    const s = useSession.getState();
+    const box = selectionBox(editor.records, s.selection) ?? { x0: 0, y0: 0, x1: hall.widthMm, y1: hall.depthMm };
+    const cx = (box.x0 + box.x1) / 2000;
+    const cz = (box.y0 + box.y1) / 2000;
+    const bw = Math.max(3, (box.x1 - box.x0) / 1000);
+    const bd = Math.max(3, (box.y1 - box.y0) / 1000);
+    const ctl = controls as unknown as { target: THREE.Vector3; update: () => void } | null;
+    if (camera instanceof THREE.OrthographicCamera) {
+      camera.position.set(cx, 80, cz);
+      camera.zoom = Math.min(size.width / (bw * 1.25), size.height / (bd * 1.25));
+      camera.updateProjectionMatrix();
+    } else {
+      const r = Math.max(bw, bd);
+      camera.position.set(cx + r * 0.55, r * 0.75 + 2, cz + r * 0.95 + 2);
+    }
+    if (ctl) {
+      ctl.target.set(cx, 0, cz);
+      ctl.update();
+    } else camera.lookAt(cx, 0, cz);
+    invalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [frameRequest, view, controls, hall.id]);
+  return null;
+}
+
+function Stats() {
+  const gl = useThree((s) => s.gl);
+  const scene = useThree((s) => s.scene);
+  useEffect(() => registerRenderer(gl, scene), [gl, scene]);
+  return null;
+}
+
+export function EditorCanvas({ children }: { children?: ReactNode }) {
+  const records = useRecords();
+  const hall = hallOf(records);
+  const view = useSession((s) => s.view);
+  const tool = useSession((s) => s.tool);
+  const theme = useSession((s) => s.theme);
+  const selection = useSession((s) => s.selection);
+  const pal = PALETTES[theme];
+  const handlers = usePointerHandlers();
+  const racks = useMemo(() => placements(records), [records]);
+  const found = useMemo(() => findAisles(records), [records]);
+  const selected = useMemo(() => new Set(selection), [selection]);
+  const rowLabels = useMemo(
+    () =>
+      rowsOf(records).length > 80
+        ? []
+        : rowsOf(records).map((row) => {
+            const b = rowBox(row, racksOf(records, row.id));
+            const along = row.direction % 180 === 0;
+            return {
+              id: row.id,
+              name: row.name,
+              x: along ? b.x0 / 1000 - 0.5 : (b.x0 + b.x1) / 2000,
+              z: along ? (b.y0 + b.y1) / 2000 : b.y0 / 1000 - 0.5,
+              selected: selected.has(row.id),
+            };
+          }),
+    [records, selected],
+  );
+  const depthM = 1.2;
+  if (!hall) return null;
+  const plan = view === "plan";
+  const leftButton = plan || tool === "draw-row" ? undefined : THREE.MOUSE.ROTATE;
+  return (
+    <Canvas
+      data-testid="hall-canvas"
+      frameloop="demand"
+      gl={{ preserveDrawingBuffer: true, antialias: true }}
+      onPointerMissed={() => undefined}
+      style={{ cursor: tool === "draw-row" ? "crosshair" : "default" }}
+    >
+      <Stats />
+      <color attach="background" args={[pal.background]} />
+      {plan ? (
+        <OrthographicCamera key="plan" makeDefault position={[hall.widthMm / 2000, 80, hall.depthMm / 2000]} up={[0, 0, -1]} near={0.1} far={500} zoom={20} />
+      ) : (
+        <PerspectiveCamera key="persp" makeDefault fov={45} near={0.1} far={2000} position={[hall.widthMm / 1000, 20, hall.depthMm / 1000 + 10]} />
+      )}
+      <ambientLight intensity={0.75} />
+      <directionalLight position={[10, 30, 15]} intensity={0.9} />
+      <hemisphereLight args={["#ffffff", "#334155", 0.35]} />
+      <Floor hall={hall} handlers={handlers}>
+        <Aisles aisles={found} palette={pal} labels={found.length <= 100} />
+        <Racks racks={racks} selected={selected} palette={pal} handlers={handlers} />
+        <Devices racks={racks} palette={pal} />
+        <RowLabels labels={rowLabels} />
+        <DrawPreview palette={pal} depthM={depthM} />
+        <BoxPreview palette={pal} />
+        {children}
+      </Floor>
+      <OrbitControls
+        key={plan ? "plan-controls" : "orbit-controls"}
+        makeDefault
+        enableRotate={!plan}
+        screenSpacePanning={plan}
+        enableDamping={false}
+        mouseButtons={{ LEFT: leftButton, MIDDLE: THREE.MOUSE.PAN, RIGHT: THREE.MOUSE.PAN }}
+        maxPolarAngle={plan ? Math.PI : Math.PI / 2.05}
+      />
+      <CameraRig hall={hall} />
+    </Canvas>
+  );
+}

@@ -1,0 +1,122 @@
+/** Racks and their devices: one InstancedMesh each, rebuilt only when the records change. */
+import type { ThreeEvent } from "@react-three/fiber";
+import { useThree } from "@react-three/fiber";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import * as THREE from "three";
+import { live } from "../tools/live";
+import type { Palette } from "../ui/palette";
+import { devicesOf, type RackPlacement } from "./selectors";
+
+const tmp = new THREE.Object3D();
+const colour = new THREE.Color();
+
+export interface RackPointerHandlers {
+  onPointerDown: (e: ThreeEvent<PointerEvent>, rackId: string) => void;
+  onPointerMove: (e: ThreeEvent<PointerEvent>) => void;
+  onPointerUp: (e: ThreeEvent<PointerEvent>) => void;
+}
+
+export function Racks({
+  racks,
+  selected,
+  palette,
+  handlers,
+}: {
+  racks: RackPlacement[];
+  selected: ReadonlySet<string>;
+  palette: Palette;
+  handlers: RackPointerHandlers;
+}) {
+  const ref = useRef<THREE.InstancedMesh>(null);
+  const invalidate = useThree((s) => s.invalidate);
+  const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(racks.length + 1)));
+  const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1).translate(0, 0.5, 0), []);
+
+  const writeMatrices = (offset: { x: number; y: number } | null) => {
+    const mesh = ref.current;
+    if (!mesh) return;
+    racks.forEach((p, i) => {
+      const moving = offset && (selected.has(p.id) || selected.has(p.rowId));
+      tmp.position.set(p.x + (moving ? offset.x / 1000 : 0), 0, p.z + (moving ? offset.y / 1000 : 0));
+      tmp.scale.set(p.sx * 0.985, p.h, p.sz * 0.985);
+      tmp.updateMatrix();
+      mesh.setMatrixAt(i, tmp.matrix);
+    });
+    mesh.count = racks.length;
+    mesh.instanceMatrix.needsUpdate = true;
+    mesh.computeBoundingSphere();
+    invalidate();
+  };
+
+  useLayoutEffect(() => {
+    const mesh = ref.current;
+    if (!mesh) return;
+    writeMatrices(null);
+    racks.forEach((p, i) => {
+      colour.set(selected.has(p.id) || selected.has(p.rowId) ? palette.rackSelected : palette.rack);
+      mesh.setColorAt(i, colour);
+    });
+    if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
+    invalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [racks, selected, palette, capacity]);
+
+  // Move preview: shift the selected instances while dragging, without React renders.
+  useEffect(
+    () =>
+      live.subscribe((s, prev) => {
+        if (s.move !== prev.move) writeMatrices(s.move);
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [racks, selected],
+  );
+
+  return (
+    <instancedMesh
+      key={capacity}
+      ref={ref}
+      args={[geometry, undefined, capacity]}
+      frustumCulled={false}
+      onPointerDown={(e) => {
+        if (e.instanceId === undefined) return;
+        const p = racks[e.instanceId];
+        if (p) handlers.onPointerDown(e, p.id);
+      }}
+      onPointerMove={handlers.onPointerMove}
+      onPointerUp={handlers.onPointerUp}
+    >
+      <meshStandardMaterial roughness={0.75} metalness={0.1} />
+    </instancedMesh>
+  );
+}
+
+/** Servers and ToRs on the port face of every rack; not pickable. */
+export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: Palette }) {
+  const ref = useRef<THREE.InstancedMesh>(null);
+  const invalidate = useThree((s) => s.invalidate);
+  const devices = useMemo(() => racks.flatMap(devicesOf), [racks]);
+  const capacity = Math.max(64, 2 ** Math.ceil(Math.log2(devices.length + 1)));
+  const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1), []);
+  useLayoutEffect(() => {
+    const mesh = ref.current;
+    if (!mesh) return;
+    const server = new THREE.Color(palette.server);
+    const tor = new THREE.Color(palette.tor);
+    devices.forEach((d, i) => {
+      tmp.position.set(d.x, d.y, d.z);
+      tmp.scale.set(d.sx, d.sy, d.sz);
+      tmp.updateMatrix();
+      mesh.setMatrixAt(i, tmp.matrix);
+      mesh.setColorAt(i, d.tor ? tor : server);
+    });
+    mesh.count = devices.length;
+    mesh.instanceMatrix.needsUpdate = true;
+    if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
+    invalidate();
+  }, [devices, palette, capacity, invalidate]);
+  return (
+    <instancedMesh key={capacity} ref={ref} args={[geometry, undefined, capacity]} frustumCulled={false} raycast={() => null}>
+      <meshStandardMaterial roughness={0.5} />
+    </instancedMesh>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Geometry selectors for the scene, memoised per record: a rack's placement is recomputed only when
+ * its record or its row's record changes (records are immutable, so identity is the cache key).
+ */
+import { rackBox, type Box } from "../model/geometry";
+import { isRack, isRow, U_MM, type RackRecord, type Records, type RowRecord } from "../model/records";
+
+export interface RackPlacement {
+  id: string;
+  rowId: string;
+  /** Centre on the floor, metres (world x, world z). */
+  x: number;
+  z: number;
+  /** Size along world x / z and height, metres. */
+  sx: number;
+  sz: number;
+  h: number;
+  /** Unit vector (world x, z) out of the port face. */
+  fx: number;
+  fz: number;
+  rack: RackRecord;
+}
+
+const cache = new WeakMap<RackRecord, { row: RowRecord; p: RackPlacement }>();
+
+export function placeRack(row: RowRecord, rack: RackRecord): RackPlacement {
+  const hit = cache.get(rack);
+  if (hit && hit.row === row) return hit.p;
+  const b: Box = rackBox(row, rack);
+  // Facing: the row's front side, flipped when the rack's ports are on its rear.
+  const [nx, nz] = row.direction === 0 ? [0, 1] : row.direction === 90 ? [-1, 0] : row.direction === 180 ? [0, -1] : [1, 0];
+  const sign = (row.front === "left" ? 1 : -1) * (rack.portFace === "rear" ? -1 : 1);
+  const fx = nx * sign;
+  const fz = nz * sign;
+  const p: RackPlacement = {
+    id: rack.id,
+    rowId: row.id,
+    x: (b.x0 + b.x1) / 2000,
+    z: (b.y0 + b.y1) / 2000,
+    sx: (b.x1 - b.x0) / 1000,
+    sz: (b.y1 - b.y0) / 1000,
+    h: (rack.rackType.heightU * U_MM) / 1000,
+    fx,
+    fz,
+    rack,
+  };
+  cache.set(rack, { row, p });
+  return p;
+}
+
+/** Every rack's placement, in a stable order (by id), for instancing. */
+export function placements(records: Records): RackPlacement[] {
+  const out: RackPlacement[] = [];
+  for (const rec of Object.values(records)) {
+    if (!isRack(rec)) continue;
+    const row = records[rec.rowId];
+    if (isRow(row)) out.push(placeRack(row, rec));
+  }
+  return out;
+}
+
+export interface DevicePlacement {
+  x: number;
+  y: number;
+  z: number;
+  sx: number;
+  sy: number;
+  sz: number;
+  tor: boolean;
+}
+
+/**
+ * Servers and ToRs as thin slabs on each rack's port face. Logical racks stack from U1 upwards; the
+ * ToR sits at the top, middle or bottom of its logical rack (as `LogicalRack.tor_u` in the domain).
+ */
+export function devicesOf(p: RackPlacement): DevicePlacement[] {
+  const r = p.rack;
+  const out: DevicePlacement[] = [];
+  const along = Math.abs(p.fx) > 0.5 ? p.sz : p.sx;
+  const depth = Math.abs(p.fx) > 0.5 ? p.sx : p.sz;
+  const face = depth / 2 + 0.006;
+  const w = along * 0.86;
+  const t = 0.012;
+  let u = 1;
+  for (let l = 0; l < r.logicalRacks; l++) {
+    const servers = r.serversPerLogicalRack;
+    const below = r.torPosition === "bottom" ? 0 : r.torPosition === "middle" ? Math.floor(servers / 2) : servers;
+    const torU = u + below * r.serverModel.heightU;
+    let su = u;
+    const slab = (startU: number, hU: number, tor: boolean) => {
+      const y = ((startU - 1 + hU / 2) * U_MM) / 1000;
+      out.push({
+        x: p.x + p.fx * face,
+        y,
+        z: p.z + p.fz * face,
+        sx: Math.abs(p.fx) > 0.5 ? t : w,
+        sy: (hU * U_MM * 0.82) / 1000,
+        sz: Math.abs(p.fx) > 0.5 ? w : t,
+        tor,
+      });
+    };
+    for (let s = 0; s < servers; s++) {
+      if (su === torU) su += r.torModel.heightU;
+      slab(su, r.serverModel.heightU, false);
+      su += r.serverModel.heightU;
+    }
+    slab(torU, r.torModel.heightU, true);
+    u += servers * r.serverModel.heightU + r.torModel.heightU;
+  }
+  return out;
+}

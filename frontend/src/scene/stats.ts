@@ -1,0 +1,51 @@
+/**
+ * Test/bench hook: `window.__loopline` exposes the renderer's counters, scene stats and the stores.
+ * Read by e2e tests and `e2e/bench/`; nothing in the app depends on it.
+ */
+import type * as THREE from "three";
+import { useSession, editor } from "../ui/session";
+
+export interface LooplineDebug {
+  renderer: THREE.WebGLRenderer | null;
+  scene: THREE.Scene | null;
+  /** `renderer.info.render` after the last frame. */
+  render: () => { calls: number; triangles: number; lines: number; frame: number } | null;
+  stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null };
+  store: typeof editor;
+  session: typeof useSession;
+  /** The layout sync of the open hall (`idle()` resolves when every edit is saved). */
+  sync?: unknown;
+}
+
+declare global {
+  interface Window {
+    __loopline?: LooplineDebug;
+  }
+}
+
+export const sceneStats: LooplineDebug["stats"] = { racks: 0, devices: 0, cables: 0, cableSegments: 0, firstRenderMs: null };
+
+export function debugHandle(): LooplineDebug {
+  if (!window.__loopline) {
+    window.__loopline = {
+      renderer: null,
+      scene: null,
+      render: () => {
+        const r = window.__loopline?.renderer;
+        if (!r) return null;
+        const { calls, triangles, lines, frame } = r.info.render;
+        return { calls, triangles, lines, frame };
+      },
+      stats: sceneStats,
+      store: editor,
+      session: useSession,
+    };
+  }
+  return window.__loopline;
+}
+
+export function registerRenderer(gl: THREE.WebGLRenderer, scene: THREE.Scene): void {
+  const h = debugHandle();
+  h.renderer = gl;
+  h.scene = scene;
+}

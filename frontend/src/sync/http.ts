@@ -1,0 +1,57 @@
+/**
+ * A small fetch wrapper for the Loopline API: JSON, session cookie, `If-Match` versions, and errors
+ * turned into `ApiError` with the server's `{detail: [{loc, msg}]}` items.
+ */
+export interface ErrorItem {
+  loc: (string | number)[];
+  field?: string | null;
+  msg: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly items: ErrorItem[],
+    readonly currentVersion: number | null = null,
+  ) {
+    super(items.map((i) => i.msg).join("; ") || `HTTP ${status}`);
+  }
+  get conflict(): boolean {
+    return this.status === 409;
+  }
+}
+
+export const API = "/api/v1";
+
+export async function request<T>(method: string, path: string, opts: { body?: unknown; version?: number } = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  if (opts.version !== undefined) headers["If-Match"] = `"${opts.version}"`;
+  let res: Response;
+  try {
+    res = await fetch(path.startsWith("/api") ? path : `${API}${path}`, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  } catch (e) {
+    throw new ApiError(0, [{ loc: [], msg: `network error: ${(e as Error).message}` }]);
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const body = (data ?? {}) as { detail?: unknown; current_version?: number };
+    const items: ErrorItem[] = Array.isArray(body.detail)
+      ? (body.detail as ErrorItem[])
+      : [{ loc: [], msg: typeof body.detail === "string" ? body.detail : `${res.status} ${res.statusText}` }];
+    throw new ApiError(res.status, items, body.current_version ?? null);
+  }
+  return data as T;
+}

@@ -1,0 +1,155 @@
+/**
+ * Pointer tools as small state machines. The scene translates pointer events into `ToolEvent`s; a tool
+ * writes previews to `live` while the gesture runs and commits one diff on pointer-up.
+ */
+import { createRow, moveRecords } from "../commands/layout";
+import { draftRow, rowBox, snap, type Box, type Vec2 } from "../model/geometry";
+import { hallOf, isRack, isRow, racksOf, rowsOf, type RecordId } from "../model/records";
+import { commitEdit, perform } from "../ui/actions";
+import { editor, useSession } from "../ui/session";
+import { live } from "./live";
+
+export type Target = { kind: "rack"; id: RecordId } | { kind: "floor" };
+
+export interface ToolEvent {
+  floor: Vec2;
+  target: Target;
+  shift: boolean;
+}
+
+export interface Tool {
+  down(e: ToolEvent): "capture" | "ignore";
+  move(e: ToolEvent): void;
+  up(e: ToolEvent): void;
+  cancel(): void;
+}
+
+const DRAG_MM = 150;
+
+function tileMm(): number {
+  return hallOf(editor.records)?.tileMm ?? 600;
+}
+
+/** What clicking a rack selects: its row first; the rack itself once its row is selected. */
+function selectableFor(rackId: RecordId): RecordId {
+  const rack = editor.records[rackId];
+  if (!isRack(rack)) return rackId;
+  const sel = useSession.getState().selection;
+  return sel.includes(rack.rowId) || sel.includes(rackId) || sel.some((id) => { const r = editor.records[id]; return isRack(r) && r.rowId === rack.rowId; }) ? rackId : rack.rowId;
+}
+
+function isSelectedTarget(rackId: RecordId): boolean {
+  const rack = editor.records[rackId];
+  const sel = useSession.getState().selection;
+  return sel.includes(rackId) || (isRack(rack) && sel.includes(rack.rowId));
+}
+
+type SelectState =
+  | { s: "idle" }
+  | { s: "pointing"; start: Vec2; target: Target; shift: boolean }
+  | { s: "moving"; start: Vec2 }
+  | { s: "boxing"; start: Vec2; shift: boolean };
+
+export function createSelectTool(): Tool {
+  let st: SelectState = { s: "idle" };
+  return {
+    down(e) {
+      st = { s: "pointing", start: e.floor, target: e.target, shift: e.shift };
+      // Dragging a selected object moves it; dragging the floor draws a selection box (plan view).
+      return e.target.kind === "rack" || useSession.getState().view === "plan" ? "capture" : "ignore";
+    },
+    move(e) {
+      live.setState({ pointer: e.floor });
+      const dist = (a: Vec2) => Math.hypot(e.floor.x - a.x, e.floor.y - a.y);
+      if (st.s === "pointing" && dist(st.start) > DRAG_MM) {
+        if (st.target.kind === "rack" && isSelectedTarget(st.target.id)) st = { s: "moving", start: st.start };
+        else if (st.target.kind === "rack") {
+          // Grab-and-move an unselected rack: select its row (or it), then move.
+          useSession.setState({ selection: [selectableFor(st.target.id)] });
+          st = { s: "moving", start: st.start };
+        } else st = { s: "boxing", start: st.start, shift: st.shift };
+      }
+      if (st.s === "moving") live.setState({ move: { x: e.floor.x - st.start.x, y: e.floor.y - st.start.y } });
+      if (st.s === "boxing") {
+        const a = st.start;
+        live.setState({ box: { x0: Math.min(a.x, e.floor.x), y0: Math.min(a.y, e.floor.y), x1: Math.max(a.x, e.floor.x), y1: Math.max(a.y, e.floor.y) } });
+      }
+    },
+    up(e) {
+      const cur = st;
+      st = { s: "idle" };
+      if (cur.s === "pointing") {
+        const sel = useSession.getState().selection;
+        if (cur.target.kind === "floor") {
+          if (!cur.shift) useSession.setState({ selection: [] });
+          return;
+        }
+        const id = selectableFor(cur.target.id);
+        if (cur.shift) useSession.setState({ selection: sel.includes(id) ? sel.filter((x) => x !== id) : [...sel, id] });
+        else useSession.setState({ selection: [id] });
+      } else if (cur.s === "moving") {
+        live.setState({ move: null });
+        const t = tileMm();
+        const dx = e.floor.x - cur.start.x;
+        const dy = e.floor.y - cur.start.y;
+        if (snap(dx, t) === 0 && snap(dy, t) === 0 && Math.abs(dx) < 300 && Math.abs(dy) < 300) return;
+        const r = moveRecords(editor.records, useSession.getState().selection, dx, dy, t);
+        if ("error" in r) perform({ kind: "error", error: r.error });
+        else commitEdit(r.diff);
+      } else if (cur.s === "boxing") {
+        const box = live.getState().box;
+        live.setState({ box: null });
+        if (!box) return;
+        const hits = rowsOf(editor.records)
+          .filter((row) => intersects(rowBox(row, racksOf(editor.records, row.id)), box))
+          .map((r) => r.id);
+        const sel = cur.shift ? useSession.getState().selection : [];
+        useSession.setState({ selection: [...new Set([...sel, ...hits])] });
+      }
+    },
+    cancel() {
+      st = { s: "idle" };
+      live.setState({ move: null, box: null });
+    },
+  };
+}
+
+function intersects(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+export function createDrawRowTool(): Tool {
+  let start: Vec2 | null = null;
+  return {
+    down(e) {
+      start = e.floor;
+      live.setState({ draft: draftRow(e.floor, e.floor, tileMm()) });
+      return "capture";
+    },
+    move(e) {
+      live.setState({ pointer: e.floor });
+      if (start) live.setState({ draft: draftRow(start, e.floor, tileMm()) });
+    },
+    up(e) {
+      if (!start) return;
+      const draft = draftRow(start, e.floor, tileMm());
+      start = null;
+      live.setState({ draft: null });
+      const hall = hallOf(editor.records);
+      if (!hall) return;
+      const r = createRow(editor.records, { hallId: hall.id, draft, front: useSession.getState().drawFront });
+      if ("error" in r) {
+        perform({ kind: "error", error: r.error });
+        return;
+      }
+      const row = Object.values(r.diff.added).find(isRow);
+      commitEdit(r.diff, row ? [row.id] : []);
+    },
+    cancel() {
+      start = null;
+      live.setState({ draft: null });
+    },
+  };
+}
+
+export const TOOLS = { select: createSelectTool(), "draw-row": createDrawRowTool() };

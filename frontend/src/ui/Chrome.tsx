@@ -1,0 +1,55 @@
+/** Status bar (pointer, selection, aisle warnings, save state) and notices (conflicts, errors). */
+import { useEffect, useRef } from "react";
+import { aisles, MIN_AISLE_MM } from "../model/geometry";
+import { rowsOf } from "../model/records";
+import { formatLength } from "../model/units";
+import { live } from "../tools/live";
+import { dismiss, useRecords, useSession } from "./session";
+
+export function StatusBar() {
+  const records = useRecords();
+  const selection = useSession((s) => s.selection);
+  const saving = useSession((s) => s.saving);
+  const lastSavedAt = useSession((s) => s.lastSavedAt);
+  const pointer = useRef<HTMLSpanElement>(null);
+  useEffect(
+    () =>
+      live.subscribe((s) => {
+        if (pointer.current) pointer.current.textContent = s.pointer ? `x ${formatLength(s.pointer.x)} · y ${formatLength(s.pointer.y)}` : "";
+      }),
+    [],
+  );
+  const narrow = aisles(records).filter((a) => a.tooNarrow);
+  const names = Object.fromEntries(rowsOf(records).map((r) => [r.id, r.name]));
+  return (
+    <footer className="statusbar">
+      <span ref={pointer} className="mono" data-testid="pointer" />
+      <span>{selection.length ? `${selection.length} selected` : "nothing selected"}</span>
+      {narrow.map((a) => (
+        <span key={`${a.rowA}${a.rowB}`} className="warn" data-testid="aisle-warning">
+          ⚠ {a.kind} aisle {names[a.rowA]}/{names[a.rowB]} is {formatLength(a.widthMm)} (min {formatLength(MIN_AISLE_MM[a.kind])})
+        </span>
+      ))}
+      <span className="spacer" />
+      <span data-testid="save-state" className={saving ? "saving" : "saved"}>
+        {saving ? "Saving…" : lastSavedAt ? "All changes saved" : ""}
+      </span>
+    </footer>
+  );
+}
+
+export function Notices() {
+  const notices = useSession((s) => s.notices);
+  return (
+    <div className="notices" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === "info" ? "status" : "alert"} data-testid={`notice-${n.kind}`}>
+          <span>{n.text}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

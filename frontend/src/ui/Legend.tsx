@@ -1,0 +1,20 @@
+import { MEDIUM_COLOURS, PALETTES } from "./palette";
+import { useSession } from "./session";
+
+export function Legend({ media }: { media: boolean }) {
+  const pal = PALETTES[useSession((s) => s.theme)];
+  return (
+    <div className="legend" data-testid="legend">
+      <span className="sw" style={{ background: pal.cold }} /> cold aisle
+      <span className="sw" style={{ background: pal.hot }} /> hot aisle
+      <span className="sw" style={{ background: pal.tor }} /> ToR
+      <span className="sw" style={{ background: pal.server }} /> server
+      {media &&
+        Object.entries(MEDIUM_COLOURS).map(([k, v]) => (
+          <span key={k} className="legend-item">
+            <span className="sw line" style={{ background: v.colour }} /> {v.label}
+          </span>
+        ))}
+    </div>
+  );
+}

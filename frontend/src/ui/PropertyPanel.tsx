@@ -1,0 +1,182 @@
+/** Rack contents for one rack, a whole row, or the selection; errors show next to their field. */
+import { useMemo, useState, type ReactNode } from "react";
+import { targetRacks, updateRackContents } from "../commands/layout";
+import { isRack, isRow, racksOf, usedU, type RackContents, type RackRecord, type RecordId } from "../model/records";
+import { formatLength } from "../model/units";
+import { perform, rowOfSelection } from "./actions";
+import { useCatalog } from "./catalog";
+import { editor, setErrors, useRecords, useSession } from "./session";
+
+type Scope = "selection" | "row";
+
+const FIELDS = ["rackType", "logicalRacks", "serversPerLogicalRack", "serverModel", "portsUsed", "torModel", "torPosition", "portFace"] as const;
+
+function contentsOf(r: RackContents): RackContents {
+  const { rackType, logicalRacks, serversPerLogicalRack, serverModel, portsUsed, torModel, torPosition, portFace } = r;
+  return { rackType, logicalRacks, serversPerLogicalRack, serverModel, portsUsed, torModel, torPosition, portFace };
+}
+
+function Field({ label, name, children, hint }: { label: string; name: string; children: ReactNode; hint?: string }) {
+  const error = useSession((s) => s.errors.find((e) => e.target === "props" && (e.field === name || e.field.startsWith(`${name}.`))));
+  if (!label && !error) return null;
+  return (
+    <label className={`field${error ? " has-error" : ""}`} data-field={name}>
+      <span className="field-label">{label}</span>
+      {children}
+      {hint && !error && <span className="field-hint">{hint}</span>}
+      {error && (
+        <span className="field-error" role="alert" data-testid={`error-${name}`}>
+          {error.message}
+        </span>
+      )}
+    </label>
+  );
+}
+
+export function PropertyPanel() {
+  const records = useRecords();
+  const selection = useSession((s) => s.selection);
+  const [scope, setScope] = useState<Scope>("selection");
+  const targets = useMemo(() => {
+    if (scope === "row") {
+      const rowId = rowOfSelection(selection);
+      return rowId ? [rowId] : [];
+    }
+    return selection;
+  }, [scope, selection]);
+  const racks = useMemo(() => targetRacks(records, targets), [records, targets]);
+  const first = racks[0];
+  if (selection.length === 0 || !first) {
+    return (
+      <section className="panel-section">
+        <h2>Properties</h2>
+        <p className="muted">Select a row or a rack (click a rack: its row; click again: the rack).</p>
+      </section>
+    );
+  }
+  const firstKey = JSON.stringify(contentsOf(first)) + first.id + targets.join();
+  return <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />;
+}
+
+function ContentsForm({
+  first,
+  racks,
+  targets,
+  scope,
+  setScope,
+}: {
+  first: RackRecord;
+  racks: RackRecord[];
+  targets: readonly RecordId[];
+  scope: Scope;
+  setScope: (s: Scope) => void;
+}) {
+  const records = useRecords();
+  const selection = useSession((s) => s.selection);
+  const catalog = useCatalog();
+  const [draft, setDraft] = useState<RackContents>(contentsOf(first));
+  const selRows = selection.map((id) => records[id]).filter(isRow);
+  const selRacks = selection.map((id) => records[id]).filter(isRack);
+  const title =
+    selection.length === 1 && selRacks[0]
+      ? `Rack ${selRacks[0].name}`
+      : selection.length === 1 && selRows[0]
+        ? `Row ${selRows[0].name} · ${racksOf(records, selRows[0].id).length} racks`
+        : `${selection.length} selected · ${racks.length} racks`;
+  const mixed = FIELDS.filter((f) => racks.some((r) => JSON.stringify(r[f]) !== JSON.stringify(first[f])));
+  const set = <K extends keyof RackContents>(k: K, v: RackContents[K]) => setDraft({ ...draft, [k]: v });
+  const num = (v: string) => (v === "" ? Number.NaN : Number(v));
+  const need = usedU(draft);
+  const apply = () => {
+    const patch: Partial<RackContents> = {};
+    for (const f of FIELDS) if (JSON.stringify(draft[f]) !== JSON.stringify(first[f]) || mixed.includes(f)) Object.assign(patch, { [f]: draft[f] });
+    const r = updateRackContents(editor.records, targets, patch);
+    if ("error" in r) {
+      setErrors("props", [{ field: r.error.field, message: r.error.message }]);
+      return;
+    }
+    setErrors("props", []);
+    perform({ kind: "diff", diff: r.diff }, "props");
+  };
+  return (
+    <section className="panel-section" data-testid="property-panel">
+      <h2>{title}</h2>
+      <div className="scope" role="radiogroup" aria-label="Apply to">
+        <span className="muted">Apply to</span>
+        <label>
+          <input type="radio" checked={scope === "selection"} onChange={() => setScope("selection")} /> selection
+        </label>
+        <label>
+          <input type="radio" checked={scope === "row"} onChange={() => setScope("row")} data-testid="scope-row" /> whole row
+        </label>
+      </div>
+      {mixed.length > 0 && <p className="muted small">Mixed values in: {mixed.join(", ")} — applying sets them on all {racks.length} racks.</p>}
+      <Field label="Rack type" name="rackType" hint={`${formatLength(draft.rackType.widthMm)} × ${formatLength(draft.rackType.depthMm)}, ${draft.rackType.heightU}U`}>
+        <select value={draft.rackType.name} onChange={(e) => set("rackType", catalog.rackTypes.find((t) => t.name === e.target.value) ?? draft.rackType)}>
+          {catalog.rackTypes.map((t) => (
+            <option key={t.name}>{t.name}</option>
+          ))}
+        </select>
+      </Field>
+      <div className="field-row">
+        <Field label="b · logical racks" name="logicalRacks">
+          <input type="number" min={0} max={16} value={Number.isNaN(draft.logicalRacks) ? "" : draft.logicalRacks} onChange={(e) => set("logicalRacks", num(e.target.value))} data-testid="input-b" />
+        </Field>
+        <Field label="r · servers per logical rack" name="serversPerLogicalRack">
+          <input
+            type="number"
+            min={0}
+            max={96}
+            value={Number.isNaN(draft.serversPerLogicalRack) ? "" : draft.serversPerLogicalRack}
+            onChange={(e) => set("serversPerLogicalRack", num(e.target.value))}
+            data-testid="input-r"
+          />
+        </Field>
+      </div>
+      <Field label="Server model" name="serverModel" hint={`${draft.serverModel.nicPorts} × ${draft.serverModel.portGbps}G NIC ports`}>
+        <select value={draft.serverModel.name} onChange={(e) => set("serverModel", catalog.serverModels.find((t) => t.name === e.target.value) ?? draft.serverModel)}>
+          {catalog.serverModels.map((t) => (
+            <option key={t.name}>{t.name}</option>
+          ))}
+        </select>
+      </Field>
+      <Field label="p · ports cabled per server" name="portsUsed">
+        <input type="number" min={1} max={16} value={Number.isNaN(draft.portsUsed) ? "" : draft.portsUsed} onChange={(e) => set("portsUsed", num(e.target.value))} data-testid="input-p" />
+      </Field>
+      <Field label="ToR model" name="torModel" hint={`${draft.torModel.serverPorts} × ${draft.torModel.serverPortGbps}G + ${draft.torModel.uplinkPorts} × ${draft.torModel.uplinkGbps}G`}>
+        <select value={draft.torModel.name} onChange={(e) => set("torModel", catalog.switchModels.find((t) => t.name === e.target.value) ?? draft.torModel)}>
+          {catalog.switchModels.map((t) => (
+            <option key={t.name}>{t.name}</option>
+          ))}
+        </select>
+      </Field>
+      <div className="field-row">
+        <Field label="ToR position" name="torPosition">
+          <select value={draft.torPosition} onChange={(e) => set("torPosition", e.target.value as RackContents["torPosition"])} data-testid="input-tor-position">
+            <option value="top">top</option>
+            <option value="middle">middle</option>
+            <option value="bottom">bottom</option>
+          </select>
+        </Field>
+        <Field label="Port face" name="portFace">
+          <select value={draft.portFace} onChange={(e) => set("portFace", e.target.value as RackContents["portFace"])}>
+            <option value="front">front</option>
+            <option value="rear">rear</option>
+          </select>
+        </Field>
+      </div>
+      <p className={`fit${need > draft.rackType.heightU ? " bad" : ""}`} data-testid="fit">
+        Uses {Number.isNaN(need) ? "?" : need}U of {draft.rackType.heightU}U · q = r × p = {draft.serversPerLogicalRack * draft.portsUsed} of {draft.torModel.serverPorts} ToR ports
+      </p>
+      <Field label="" name="selection">
+        <span />
+      </Field>
+      <Field label="" name="contents">
+        <span />
+      </Field>
+      <button type="button" className="primary" onClick={apply} data-testid="apply-contents">
+        Apply to {racks.length} rack{racks.length === 1 ? "" : "s"}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+/** Toolbar buttons come from the command registry (same source as shortcuts and the help overlay). */
+import { COMMANDS_BY_ID, formatKey } from "../commands/registry";
+import { commandContext, runCommand } from "./actions";
+import { useHistoryFlags, useRecords, useSession } from "./session";
+
+function CmdButton({ id, icon, active }: { id: string; icon: string; active?: boolean }) {
+  const cmd = COMMANDS_BY_ID[id];
+  // Re-render on records/session changes so `enabled` is current.
+  useRecords();
+  useHistoryFlags();
+  useSession((s) => s.selection);
+  if (!cmd) return null;
+  const enabled = cmd.enabled(commandContext());
+  const key = cmd.keys[0];
+  return (
+    <button
+      type="button"
+      className={`tb-btn${active ? " active" : ""}`}
+      data-command={id}
+      disabled={!enabled}
+      title={`${cmd.label}${key ? ` (${formatKey(key)})` : ""}`}
+      aria-label={cmd.label}
+      aria-pressed={active}
+      onClick={() => runCommand(cmd)}
+    >
+      <span className="tb-icon" aria-hidden>
+        {icon}
+      </span>
+      <span className="tb-label">{cmd.label.split(" (")[0]}</span>
+    </button>
+  );
+}
+
+export function Toolbar() {
+  const view = useSession((s) => s.view);
+  const tool = useSession((s) => s.tool);
+  const drawFront = useSession((s) => s.drawFront);
+  return (
+    <nav className="toolbar" aria-label="Editor tools">
+      <div className="tb-group" role="group" aria-label="View">
+        <CmdButton id="view.3d" icon="◇" active={view === "3d"} />
+        <CmdButton id="view.plan" icon="▦" active={view === "plan"} />
+        <CmdButton id="view.elevation" icon="▥" active={view === "elevation"} />
+        <CmdButton id="view.frame" icon="⤢" />
+      </div>
+      <div className="tb-group" role="group" aria-label="Tools">
+        <CmdButton id="tool.select" icon="↖" active={tool === "select"} />
+        <CmdButton id="tool.draw-row" icon="✎" active={tool === "draw-row"} />
+        <label className="tb-front" title="Which long side of a new row is the front (seen along the drag)">
+          Front
+          <select
+            data-testid="draw-front"
+            value={drawFront}
+            onChange={(e) => useSession.setState({ drawFront: e.target.value === "right" ? "right" : "left" })}
+          >
+            <option value="left">left of drag</option>
+            <option value="right">right of drag</option>
+          </select>
+        </label>
+      </div>
+      <div className="tb-group" role="group" aria-label="Layout helpers">
+        <CmdButton id="edit.facing-pair" icon="⇅" />
+        <CmdButton id="edit.duplicate-row" icon="⧉" />
+      </div>
+      <div className="tb-group" role="group" aria-label="Edit">
+        <CmdButton id="edit.rotate" icon="⟲" />
+        <CmdButton id="edit.flip-front" icon="⇄" />
+        <CmdButton id="edit.delete" icon="🗑" />
+      </div>
+      <div className="tb-group" role="group" aria-label="History">
+        <CmdButton id="history.undo" icon="↶" />
+        <CmdButton id="history.redo" icon="↷" />
+      </div>
+      <div className="tb-group" role="group" aria-label="Help">
+        <CmdButton id="help.toggle" icon="?" />
+        <CmdButton id="view.theme" icon="◐" />
+      </div>
+    </nav>
+  );
+}

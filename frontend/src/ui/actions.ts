@@ -1,0 +1,86 @@
+/** Runs registry commands against the stores: the only place a command's outcome is performed. */
+import { COMMANDS_BY_ID, type Command, type CommandContext, type CommandOutcome } from "../commands/registry";
+import type { RecordsDiff } from "../model/diff";
+import { isRack, isRow, type RecordId } from "../model/records";
+import { clearErrors, editor, notify, setErrors, useSession } from "./session";
+
+// Field errors belong to what was selected when they happened.
+useSession.subscribe((s, prev) => {
+  if (s.selection !== prev.selection && s.errors.some((e) => e.target === "props")) clearErrors("props");
+});
+
+export function commandContext(): CommandContext {
+  const s = useSession.getState();
+  return {
+    records: editor.records,
+    selection: s.selection,
+    view: s.view,
+    tool: s.tool,
+    helpOpen: s.helpOpen,
+    theme: s.theme,
+    canUndo: editor.canUndo,
+    canRedo: editor.canRedo,
+  };
+}
+
+/** Commit one user edit as one undo step. */
+export function commitEdit(diff: RecordsDiff, select?: RecordId[]): void {
+  editor.mark();
+  editor.commit(diff);
+  if (select) useSession.setState({ selection: select });
+  pruneSelection();
+}
+
+function pruneSelection() {
+  const { selection } = useSession.getState();
+  const kept = selection.filter((id) => editor.records[id]);
+  if (kept.length !== selection.length) useSession.setState({ selection: kept });
+}
+
+export function perform(outcome: CommandOutcome, target = "editor"): boolean {
+  switch (outcome.kind) {
+    case "diff":
+      clearErrors(target);
+      commitEdit(outcome.diff, outcome.select);
+      return true;
+    case "history": {
+      const d = outcome.step === "undo" ? editor.undo() : editor.redo();
+      if (!d) return false;
+      pruneSelection();
+      notify("info", outcome.step === "undo" ? "Undone" : "Redone");
+      return true;
+    }
+    case "session": {
+      const { frameSelection, ...patch } = outcome.patch;
+      const s = useSession.getState();
+      const next: Partial<typeof s> = { ...patch };
+      if (frameSelection) next.frameRequest = s.frameRequest + 1;
+      if (patch.view === "elevation" && !s.elevationRowId) next.elevationRowId = rowOfSelection(s.selection);
+      if (patch.view && patch.view !== s.view) next.frameRequest = s.frameRequest + 1;
+      if (patch.theme) localStorage.setItem("loopline.theme", patch.theme);
+      useSession.setState(next);
+      return true;
+    }
+    case "error":
+      setErrors(target, [{ field: outcome.error.field, message: outcome.error.message }]);
+      notify("error", outcome.error.message);
+      return false;
+  }
+}
+
+export function rowOfSelection(selection: readonly RecordId[]): RecordId | null {
+  for (const id of selection) {
+    const rec = editor.records[id];
+    if (isRow(rec)) return rec.id;
+    if (isRack(rec)) return rec.rowId;
+  }
+  return null;
+}
+
+export function runCommand(cmd: Command | string): boolean {
+  const c = typeof cmd === "string" ? COMMANDS_BY_ID[cmd] : cmd;
+  if (!c) return false;
+  const ctx = commandContext();
+  if (!c.enabled(ctx)) return false;
+  return perform(c.run(ctx));
+}

@@ -1,0 +1,93 @@
+/**
+ * Session state (not part of the document, never undone, never saved): view, tool, selection,
+ * overlays, theme, messages. One zustand store; the records live in `EditorStore` (model/history.ts).
+ */
+import { useSyncExternalStore } from "react";
+import { create } from "zustand";
+import type { ToolId, ViewMode } from "../commands/registry";
+import { EditorStore } from "../model/history";
+import type { RecordId, Records } from "../model/records";
+
+export interface FieldError {
+  /** Record the error is about (a rack, a row) or a panel (`wiring`, `login`). */
+  target: string;
+  field: string;
+  message: string;
+}
+
+export interface Notice {
+  id: number;
+  kind: "conflict" | "error" | "info";
+  text: string;
+}
+
+export interface SessionState {
+  view: ViewMode;
+  tool: ToolId;
+  selection: RecordId[];
+  helpOpen: boolean;
+  theme: "dark" | "light";
+  /** Front side for rows being drawn. */
+  drawFront: "left" | "right";
+  /** Increments to ask the camera to frame the selection. */
+  frameRequest: number;
+  /** Row shown in the elevation view (the selection's row by default). */
+  elevationRowId: RecordId | null;
+  panel: "layout" | "wiring";
+  errors: FieldError[];
+  notices: Notice[];
+  saving: number;
+  lastSavedAt: number | null;
+}
+
+export const useSession = create<SessionState>(() => ({
+  view: "3d",
+  tool: "select",
+  selection: [],
+  helpOpen: false,
+  theme: (typeof localStorage !== "undefined" && localStorage.getItem("loopline.theme") === "light" ? "light" : "dark"),
+  drawFront: "left",
+  frameRequest: 0,
+  elevationRowId: null,
+  panel: "layout",
+  errors: [],
+  notices: [],
+  saving: 0,
+  lastSavedAt: null,
+}));
+
+let noticeId = 0;
+export function notify(kind: Notice["kind"], text: string): void {
+  const n = { id: ++noticeId, kind, text };
+  useSession.setState((s) => ({ notices: [...s.notices.slice(-3), n] }));
+  if (kind === "info") setTimeout(() => dismiss(n.id), 4000);
+}
+export function dismiss(id: number): void {
+  useSession.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+export function setErrors(target: string, errors: Omit<FieldError, "target">[]): void {
+  useSession.setState((s) => ({ errors: [...s.errors.filter((e) => e.target !== target), ...errors.map((e) => ({ ...e, target }))] }));
+}
+export function clearErrors(target: string): void {
+  setErrors(target, []);
+}
+
+/** The one document store of the page. */
+export const editor = new EditorStore();
+
+export function useRecords(): Records {
+  return useSyncExternalStore(
+    (cb) => editor.subscribe(cb),
+    () => editor.records,
+  );
+}
+
+export function useHistoryFlags(): { canUndo: boolean; canRedo: boolean } {
+  const rev = useSyncExternalStore(
+    (cb) => editor.subscribe(cb),
+    () => editor.revision,
+  );
+  void rev;
+  return { canUndo: editor.canUndo, canRedo: editor.canRedo };
+}

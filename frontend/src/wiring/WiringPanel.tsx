@@ -1,0 +1,7 @@
+export function WiringPanel() {
+  return (
+    <section className="panel-section">
+      <h2>Wiring</h2>
+    </section>
+  );
+}
