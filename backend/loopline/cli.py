@@ -75,6 +75,7 @@ def _layout_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--port-gbps", type=_gbps, default=25.0, help="server port speed")
     g.add_argument("--tor-server-ports", type=_int(1), default=48, help="server-facing ports per ToR")
     g.add_argument("--rows-per-cluster", type=_int(1), default=2)
+    g.add_argument("--network-rack", choices=["end", "middle"], default="end", help="where each row's network rack is")
     g.add_argument("--geometry", choices=["default", "paper"], default="default")
     g.add_argument("--service-allowance-mm", type=_int(0), default=None)
     g.add_argument("--slack-pct", type=float, default=None)
@@ -155,6 +156,7 @@ def _hall_and_spec(a: argparse.Namespace) -> tuple[Hall, WiringSpec]:
         aggs_per_cluster=0 if fabric is FabricKind.LEAF_SPINE else a.aggs_per_cluster,
         core_switches=0 if fabric is FabricKind.LEAF_SPINE else a.core_switches,
         spine_switches=a.spine_switches if fabric is FabricKind.LEAF_SPINE else 0,
+        network_rack=a.network_rack,
     )
     parallel = None
     if a.parallel_ports:

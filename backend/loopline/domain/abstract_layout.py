@@ -7,8 +7,9 @@ exactly like one built from the database. The choices made here:
   face -y, the two fronts ``cold_aisle_mm`` (1.2 m) apart: a cold aisle. Pairs are separated by a
   hot aisle of ``hot_aisle_mm`` (1.2 m) between their rear faces. An odd last row stands alone.
   Every row runs along +x (direction 0) from x = ``margin_mm``; racks touch (no gaps).
-- Each row holds ``racks_per_row`` compute racks ``K01..Knn`` followed by one network rack ``N01``
-  at its +x end (end-of-row network racks, one per row).
+- Each row holds ``racks_per_row`` compute racks ``K01..Knn`` and one network rack ``N01``: at its
+  +x end (``network_rack="end"``, the default) or in the middle of the row, after compute rack
+  ``K<n/2>`` (``network_rack="middle"``); the compute racks keep their names either way.
 - A compute rack holds ``logical_per_rack`` (``b``) logical racks stacked from U1, each of
   ``servers_per_logical_rack`` (``r``) 1U servers plus a 1U ToR (top of the logical rack in the
   ``default`` geometry, middle in ``paper``).
@@ -70,6 +71,8 @@ class AbstractLayoutSpec:
     cold_aisle_mm: int = 1200
     hot_aisle_mm: int = 1200
     margin_mm: int = 1200
+    network_rack: str = "end"
+    """``end`` (after the last compute rack) or ``middle`` of each row."""
 
 
 def _positive(field: str, value: int, minimum: int = 1) -> None:
@@ -98,6 +101,8 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
     _positive("spine_switches", spec.spine_switches, 0)
     if spec.port_gbps <= 0:
         raise DomainError("port_gbps", f"must be > 0, got {spec.port_gbps}")
+    if spec.network_rack not in ("end", "middle"):
+        raise DomainError("network_rack", f"unknown placement {spec.network_rack!r}; use end or middle")
     if spec.geometry not in ("default", "paper"):
         raise DomainError("geometry", f"unknown geometry {spec.geometry!r}; use default or paper")
     if spec.uplinks_per_tor > spec.tor_uplink_ports:
@@ -197,11 +202,12 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
     y = spec.margin_mm
     for i in range(spec.rows):
         second = i % 2 == 1
+        net_slot = spec.racks_per_row if spec.network_rack == "end" else spec.racks_per_row // 2
         racks = [
             Rack(
                 name=f"K{k + 1:02d}",
                 rack_type=rack_type,
-                position_mm=k * width,
+                position_mm=(k + (1 if k >= net_slot else 0)) * width,
                 logical_racks=logical,
                 role=RackRole.COMPUTE,
                 port_face=Face.FRONT,
@@ -212,12 +218,13 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
             Rack(
                 name="N01",
                 rack_type=rack_type,
-                position_mm=spec.racks_per_row * width,
+                position_mm=net_slot * width,
                 role=RackRole.NETWORK,
                 port_face=Face.FRONT,
                 fabric_switches=tuple(fabric[i]),
             )
         )
+        racks.sort(key=lambda rk: rk.position_mm)
         rows.append(
             Row(
                 name=f"R{i + 1:02d}",

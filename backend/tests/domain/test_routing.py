@@ -25,7 +25,7 @@ from _wiring_helpers import cable, hall, plan
 from loopline.domain.errors import DomainError
 from loopline.domain.media import Medium
 from loopline.domain.routing import DEFAULT_GEOMETRY, PAPER_GEOMETRY, PortPoint, Via, route_mm
-from loopline.domain.wiring import Pattern, WiringSpec, generate_plan
+from loopline.domain.wiring import Pattern, WiringPlan, WiringSpec, generate_plan
 
 
 def test_route_mm_primitive() -> None:
@@ -160,3 +160,18 @@ def test_default_under_a_raised_floor() -> None:
     assert route_mm(g, 0, PortPoint(0, 0, 100, 1), PortPoint(600, 0, 200, 2), floor_mm=600) == 100 + 600 + 600 + 200
     with pytest.raises(DomainError, match="needs a raised floor"):
         generate_plan(hall(ports=2), WiringSpec(pattern=Pattern.SIDE_TO_SIDE, ports=2), geometry=g)
+
+
+def test_default_across_a_middle_network_rack() -> None:
+    # network rack N01 in the middle of each row: K01 at 0, K02 at 600, N01 at 1200, K03 at 1800.
+    p = plan(Pattern.SIDE_TO_SIDE, loop=8, network_rack="middle")
+    # position 4 (K02.L2) server U6 (244) -> ToR of position 3 (K03.L1, U5 = 200), two rack
+    # widths away: (2167 - 244) + 1200 + (2167 - 200) = 1923 + 1200 + 1967 = 5090
+    c = cable(p, "H1.R01.K02.U06", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K03.U05", 5090)
+    end = plan(Pattern.SIDE_TO_SIDE, loop=8)
+
+    def longest_uplink(x: WiringPlan) -> int:
+        return max(c.raw_mm for c in x.cables if c.link_class == "tor_fabric")
+
+    assert longest_uplink(p) < longest_uplink(end)
