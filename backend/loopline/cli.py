@@ -21,6 +21,7 @@ from loopline.domain.layout import Hall
 from loopline.domain.routing import geometry_preset
 from loopline.domain.scenario import DEFAULT_BYTES_PER_PAIR, build_scenario, default_workload
 from loopline.domain.wiring import (
+    SUBWAYS_PATTERNS,
     FabricKind,
     FabricSpec,
     GrinScope,
@@ -93,7 +94,14 @@ def _layout_args(p: argparse.ArgumentParser) -> None:
         help="heterogeneous: new ports per server on a parallel set of ToRs",
     )
     w.add_argument("--parallel-gbps", type=_gbps, default=25.0)
-    w.add_argument("--parallel-clusters", type=_int(1), default=1)
+    w.add_argument("--parallel-clusters", type=_int(1), default=1, help="c of the parallel loops (Type 2)")
+    w.add_argument(
+        "--parallel-pattern",
+        choices=[x.value for x in Pattern if x in SUBWAYS_PATTERNS],
+        default=None,
+        help="physical pattern of the parallel loops (default: --pattern)",
+    )
+    w.add_argument("--parallel-loop", type=_int(1), default=None, help="l of the parallel loops (default: --loop)")
     f = p.add_argument_group("fabric")
     f.add_argument("--fabric", choices=[x.value for x in FabricKind], default="three-tier")
     f.add_argument("--uplinks-per-tor", type=_int(0), default=4, help="U")
@@ -165,6 +173,8 @@ def _hall_and_spec(a: argparse.Namespace) -> tuple[Hall, WiringSpec]:
             gbps=a.parallel_gbps,
             tor_server_ports=a.tor_server_ports,
             clusters=a.parallel_clusters,
+            pattern=Pattern(a.parallel_pattern) if a.parallel_pattern else None,
+            loop=a.parallel_loop,
         )
         layout = replace(layout, spare_nic_ports=a.parallel_ports)
     spec = WiringSpec(

@@ -144,3 +144,19 @@ def test_heterogeneous_upgrade(capsys: pytest.CaptureFixture[str]) -> None:
     assert (out["moved"], out["removed"], out["added"]) == (0, 0, 64 + 64)
     assert out["diff"]["hardware_added"] == {"tor": 16}
     assert out["tors"] == 32
+
+
+def test_heterogeneous_scenario_is_valid_for_the_engine(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    args = [
+        "--ports", "1", "--port-gbps", "10", "--pattern", "single-homed", "--rows-per-cluster", "1",
+        "--parallel-ports", "1", "--parallel-pattern", "side-to-side", "--parallel-clusters", "2",
+    ]  # fmt: skip
+    assert main(["scenario", "build", *LAYOUT, *args, "-o", str(out)]) == 0
+    nodes = json.loads(out.read_text())["network"]["nodes"]
+    loops = {(n["loop"], n["loop_position"]) for n in nodes if n["role"] == "tor" and n["loop"] is not None}
+    assert len(loops) == 16  # unique (loop, position) for the 16 parallel ToRs
+    engine = ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
+    if engine.exists():
+        res = subprocess.run([str(engine), "validate", str(out)], capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stdout + res.stderr

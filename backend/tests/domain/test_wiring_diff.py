@@ -91,3 +91,19 @@ def test_plan_rows_for_bulk_insert() -> None:
     assert dict(zip(CABLE_COLUMNS, rows[0], strict=True))["cable_id"] == p.cables[0].cable_id
     devs = list(p.device_rows())
     assert len(devs) == len(p.devices) and len(devs[0]) == len(DEVICE_COLUMNS)
+
+
+def test_single_homed_10g_plus_a_25g_subways_loop() -> None:
+    # today's single-homed 10G racks; the upgrade adds one 25G port per server on a parallel
+    # set of ToRs wired as a side-to-side loop per row (l = 8), Type 2 over the two rows' clusters
+    h = hall(ports=1, port_gbps=10.0, spare_nic_ports=1, rows_per_cluster=1)
+    old = generate_plan(h, WiringSpec(pattern=Pattern.SINGLE_HOMED, ports=1, rows_per_cluster=1))
+    par = ParallelPorts(ports=1, gbps=25.0, clusters=2, pattern=Pattern.SIDE_TO_SIDE, loop=8)
+    new = generate_plan(h, WiringSpec(pattern=Pattern.SINGLE_HOMED, ports=1, rows_per_cluster=1, parallel=par))
+    d = diff_plans(old, new)
+    assert (len(d.moved), len(d.removed), len(d.kept)) == (0, 0, len(old.cables))
+    assert len(new.loops) == 2  # the new ToRs form one loop per row; the old ToRs none
+    old_tors = [x for x in new.devices if x.role is Role.TOR and not x.name.endswith("B")]
+    new_tors = [x for x in new.devices if x.role is Role.TOR and x.name.endswith("B")]
+    assert all(x.loop is None for x in old_tors)
+    assert sorted((x.loop, x.loop_position) for x in new_tors) == [(i, j) for i in (0, 1) for j in range(8)]

@@ -17,6 +17,7 @@ from loopline.domain.wiring.model import (
     WiringPlan,
 )
 from loopline.domain.wiring.spec import (
+    SUBWAYS_PATTERNS,
     FabricKind,
     FabricSpec,
     GrinScope,
@@ -27,6 +28,7 @@ from loopline.domain.wiring.spec import (
 from loopline.domain.wiring.summary import PlanSummary, summarize
 
 __all__ = [
+    "SUBWAYS_PATTERNS",
     "CABLE_COLUMNS",
     "DEVICE_COLUMNS",
     "Cable",

@@ -250,31 +250,7 @@ def generate_plan(
         )
     if parallel is not None and parallel.clusters > n_clusters:
         raise DomainError("parallel.clusters", f"c={parallel.clusters} exceeds the hall's {n_clusters} clusters")
-    if spec.pattern is Pattern.SIDE_TO_SIDE:
-        groups = side_to_side_loops(rows, spec.loop)
-    elif spec.pattern is Pattern.INTER_CHASSIS:
-        groups = inter_chassis_loops(rows, spec.loop)
-    elif spec.pattern is Pattern.PAIRED_ROW:
-        with_racks = [r for r in rows if r.racks]
-        if len(with_racks) % 2:
-            raise DomainError(
-                "pattern",
-                f"paired-row needs rows in facing pairs; row {with_racks[-1].name} has no partner "
-                f"({len(with_racks)} rows with compute racks)",
-            )
-        pairs: list[tuple[RowRacks, RowRacks]] = []
-        by_name = {r.name: r for r in hall.rows}
-        for a, b in zip(with_racks[::2], with_racks[1::2], strict=True):
-            fa, fb = by_name[a.name].facing(), by_name[b.name].facing()
-            if (fa[0] + fb[0], fa[1] + fb[1]) != (0, 0):
-                raise DomainError("pattern", f"rows {a.name} and {b.name} do not face each other")
-            pairs.append((a, b))
-        groups = paired_row_loops(pairs, spec.loop)
-    elif spec.pattern is Pattern.MC_LAG:
-        p0 = lrs[0].ports
-        groups = mc_lag_groups(rows, p0)
-    else:
-        groups = [[g] for g in range(len(lrs))]
+    groups = _groups(spec.pattern, spec.loop, rows, lrs, hall)
 
     # --- server -> ToR -----------------------------------------------------------------------
     conns: list[_Conn] = []
@@ -305,31 +281,6 @@ def generate_plan(
                 dev.loop_position = i
             tor_order.append(t)
         _wire_group(conns, devices, lrs, group, entries, use_parallel=False, port_base=0)
-        if parallel is not None:
-            pentries = (
-                [(1, 0, 0), (1, -1, 1)]
-                if parallel.ports == 1
-                else [(k, _type1_offset(k), -1) for k in range(1, parallel.ports + 1)]
-            )
-            if parallel.ports > 1 and n_loop < parallel.ports:
-                raise DomainError("parallel.ports", f"loop of l={n_loop} < {parallel.ports} parallel ports")
-            for i, g in enumerate(group):
-                dev = devices[lrs[g].tor2]
-                dev.cluster = (home + i % parallel.clusters) % n_clusters
-                if subways:
-                    dev.loop = len(loops)
-                    dev.loop_position = i
-            _wire_group(
-                conns,
-                devices,
-                lrs,
-                group,
-                pentries,
-                use_parallel=True,
-                port_base=p + grin,
-                gbps=parallel.gbps,
-                tor_ports=parallel.tor_server_ports,
-            )
         if subways:
             loops.append(Loop(len(loops), tuple(lrs[g].name for g in group), spec.subways_type))
             if spec.subways_type == 2 and n_loop % spec.clusters:
@@ -341,7 +292,7 @@ def generate_plan(
         for s in range(lrec.servers):
             devices[lrec.first_server + s].cluster = devices[lrec.tor].cluster
     if parallel is not None:
-        tor_order.extend(lrec.tor2 for lrec in lrs)
+        _wire_parallel(conns, devices, lrs, rows, hall, spec, loops, tor_order, n_clusters, grin)
 
     # --- GRIN --------------------------------------------------------------------------------
     if grin:
@@ -356,6 +307,90 @@ def generate_plan(
     if fec:
         warnings.append(f"{fec} cables are 25G DACs beyond 3 m that need RS-FEC (+250 ns each)")
     return WiringPlan(hall.name, spec, geometry, devices, cables, loops, warnings)
+
+
+def _groups(
+    pattern: Pattern, loop: int | None, rows: list[RowRacks], lrs: list[_LR], hall: Hall
+) -> list[list[int]]:
+    """Logical racks grouped as the pattern wires them (loops in loop order)."""
+    if pattern is Pattern.SIDE_TO_SIDE:
+        return side_to_side_loops(rows, loop)
+    if pattern is Pattern.INTER_CHASSIS:
+        return inter_chassis_loops(rows, loop)
+    if pattern is Pattern.PAIRED_ROW:
+        with_racks = [r for r in rows if r.racks]
+        if len(with_racks) % 2:
+            raise DomainError(
+                "pattern",
+                f"paired-row needs rows in facing pairs; row {with_racks[-1].name} has no partner "
+                f"({len(with_racks)} rows with compute racks)",
+            )
+        pairs: list[tuple[RowRacks, RowRacks]] = []
+        by_name = {r.name: r for r in hall.rows}
+        for a, b in zip(with_racks[::2], with_racks[1::2], strict=True):
+            fa, fb = by_name[a.name].facing(), by_name[b.name].facing()
+            if (fa[0] + fb[0], fa[1] + fb[1]) != (0, 0):
+                raise DomainError("pattern", f"rows {a.name} and {b.name} do not face each other")
+            pairs.append((a, b))
+        return paired_row_loops(pairs, loop)
+    if pattern is Pattern.MC_LAG:
+        return mc_lag_groups(rows, lrs[0].ports)
+    return [[g] for g in range(len(lrs))]
+
+
+def _wire_parallel(
+    conns: list[_Conn],
+    devices: list[Device],
+    lrs: list[_LR],
+    rows: list[RowRacks],
+    hall: Hall,
+    spec: WiringSpec,
+    loops: list[Loop],
+    tor_order: list[int],
+    n_clusters: int,
+    grin: int,
+) -> None:
+    """The heterogeneous ports: a parallel ToR per logical rack, wired as their own Subways loops
+    (physical pattern `parallel.pattern`, default the spec's), Type 2 over `parallel.clusters`.
+    One new port per server: even-indexed servers to their own new ToR, odd-indexed ones to the
+    counter-clockwise neighbour's, so consecutive new ToRs overlap; more ports: Type 1 offsets."""
+    par = spec.parallel
+    assert par is not None
+    pattern = par.pattern or spec.pattern
+    groups = _groups(pattern, par.loop if par.loop is not None else spec.loop, rows, lrs, hall)
+    subways = pattern in SUBWAYS_PATTERNS
+    entries = (
+        [(1, 0, 0), (1, -1, 1)]
+        if par.ports == 1
+        else [(k, _type1_offset(k), -1) for k in range(1, par.ports + 1)]
+    )
+    for group in groups:
+        n_loop = len(group)
+        if par.ports > 1 and n_loop < par.ports:
+            raise DomainError("parallel.ports", f"a loop of l={n_loop} cannot give {par.ports} distinct new ToRs")
+        home = lrs[group[0]].row // spec.rows_per_cluster
+        loop_id = len(loops) if subways and n_loop > 1 else None
+        for i, g in enumerate(group):
+            dev = devices[lrs[g].tor2]
+            dev.cluster = (home + i % par.clusters) % n_clusters
+            if loop_id is not None:
+                dev.loop = loop_id
+                dev.loop_position = i
+            tor_order.append(lrs[g].tor2)
+        if loop_id is not None:
+            loops.append(Loop(loop_id, tuple(lrs[g].name for g in group), 2 if par.clusters > 1 else 1))
+        base = lrs[group[0]].ports + grin
+        _wire_group(
+            conns,
+            devices,
+            lrs,
+            group,
+            entries,
+            use_parallel=True,
+            port_base=base,
+            gbps=par.gbps,
+            tor_ports=par.tor_server_ports,
+        )
 
 
 def _validate(spec: WiringSpec) -> None:

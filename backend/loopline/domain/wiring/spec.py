@@ -54,14 +54,18 @@ class FabricSpec:
 @dataclass(frozen=True, slots=True)
 class ParallelPorts:
     """A heterogeneous upgrade: `ports` new NIC ports per server, at `gbps`, on a parallel set of
-    ToRs (one per logical rack, model `tor_server_ports` x `gbps`), wired as a Subways loop over the
-    same loops as the existing ports (Type 2 round-robin over `clusters`). No existing cable moves.
-    The parallel ToR of a logical rack is named ``<rack>.U<tor_u>B`` (mounted beside the ToR)."""
+    ToRs (one per logical rack, `tor_server_ports` x `gbps`), wired as Subways loops of their own
+    (physical `pattern` and `loop`, default the spec's), Type 2 round-robin over `clusters`.
+    With one new port, each logical rack's servers alternate between its own new ToR and its
+    counter-clockwise neighbour's (an overlapping pair). No existing cable moves. The parallel ToR
+    of a logical rack is mounted beside its ToR and named ``<rack>.U<tor_u>B``."""
 
     ports: int = 1
     gbps: float = 25.0
     tor_server_ports: int = 48
     clusters: int = 1
+    pattern: Pattern | None = None
+    loop: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
