@@ -25,7 +25,7 @@ exactly like one built from the database. The choices made here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import (
@@ -148,56 +148,6 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
         for j in range(b)
     )
 
-    n_clusters = cluster_count(spec.rows, spec.rows_per_cluster)
-    tors_per_cluster = spec.rows_per_cluster * spec.racks_per_row * b
-    fabric: list[list[FabricSwitch]] = [[] for _ in range(spec.rows)]
-    next_u = [1] * spec.rows
-    uplink = spec.uplink_gbps
-
-    def place(row_i: int, name: str, role: str, model: SwitchModel, cluster: int | None) -> None:
-        u = next_u[row_i]
-        if u + model.height_u - 1 > height_u:
-            raise DomainError(
-                "aggs_per_cluster" if role == "agg" else "core_switches",
-                f"network rack of row {row_i + 1} has {height_u}U, too few for its fabric switches",
-            )
-        fabric[row_i].append(FabricSwitch(name=name, role=role, model=model, u=u, cluster=cluster))
-        next_u[row_i] = u + model.height_u
-
-    spine_down = max(1, 2 * spec.rows * spec.racks_per_row * b * spec.uplinks_per_tor)
-    if spec.spine_switches:
-        spine_model = SwitchModel(
-            name="spine chassis",
-            server_ports=spine_down,
-            server_port_gbps=uplink,
-            uplink_ports=0,
-            uplink_gbps=uplink,
-        )
-        for j in range(spec.spine_switches):
-            place(j % spec.rows, f"SPINE{j + 1}", "spine", spine_model, None)
-    else:
-        agg_down = max(1, 2 * tors_per_cluster * spec.uplinks_per_tor)
-        agg_model = SwitchModel(
-            name="aggregation chassis",
-            server_ports=agg_down,
-            server_port_gbps=uplink,
-            uplink_ports=max(1, spec.core_switches),
-            uplink_gbps=uplink,
-        )
-        for h in range(n_clusters):
-            rows_of = list(range(h * spec.rows_per_cluster, min(spec.rows, (h + 1) * spec.rows_per_cluster)))
-            for j in range(spec.aggs_per_cluster):
-                place(rows_of[j % len(rows_of)], f"C{h}.AGG{j + 1}", "agg", agg_model, h)
-        core_model = SwitchModel(
-            name="core chassis",
-            server_ports=max(1, n_clusters * spec.aggs_per_cluster),
-            server_port_gbps=uplink,
-            uplink_ports=0,
-            uplink_gbps=uplink,
-        )
-        for j in range(spec.core_switches):
-            place(j % spec.rows, f"CORE{j + 1}", "core", core_model, None)
-
     rows: list[Row] = []
     y = spec.margin_mm
     for i in range(spec.rows):
@@ -221,7 +171,6 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
                 position_mm=net_slot * width,
                 role=RackRole.NETWORK,
                 port_face=Face.FRONT,
-                fabric_switches=tuple(fabric[i]),
             )
         )
         racks.sort(key=lambda rk: rk.position_mm)
@@ -237,10 +186,119 @@ def build_abstract_layout(spec: AbstractLayoutSpec) -> Hall:
         y += depth + (spec.hot_aisle_mm if second else spec.cold_aisle_mm)
     hall_width = 2 * spec.margin_mm + (spec.racks_per_row + 1) * width
     hall_depth = y - (spec.hot_aisle_mm if spec.rows % 2 == 0 else spec.cold_aisle_mm) + spec.margin_mm
-    return Hall(
+    hall = Hall(
         name=spec.hall_name,
         width_mm=hall_width,
         depth_mm=hall_depth,
         rows=tuple(rows),
         tray_height_mm=0 if paper else 300,
     )
+    return place_fabric(
+        hall,
+        aggs_per_cluster=0 if spec.spine_switches else spec.aggs_per_cluster,
+        core_switches=0 if spec.spine_switches else spec.core_switches,
+        spine_switches=spec.spine_switches,
+        rows_per_cluster=spec.rows_per_cluster,
+        uplinks_per_tor=spec.uplinks_per_tor,
+        uplink_gbps=spec.uplink_gbps,
+    )
+
+
+def place_fabric(
+    hall: Hall,
+    *,
+    aggs_per_cluster: int = 4,
+    core_switches: int = 4,
+    spine_switches: int = 0,
+    rows_per_cluster: int = 2,
+    uplinks_per_tor: int = 4,
+    uplink_gbps: float = 100.0,
+) -> Hall:
+    """Mount fabric switches in the hall's network racks (role NETWORK) and return the new hall.
+
+    Clusters are `rows_per_cluster` consecutive rows holding compute racks, in hall order (the
+    wiring generator groups them the same way). The aggregation switches of a cluster go
+    round-robin to the network racks of its rows, or, when its rows have none (a dedicated
+    network row), round-robin over all network racks. Spine and core switches go round-robin over
+    all network racks. Each network rack is filled upwards from its lowest free U. Models are
+    chassis sized so their ports suffice, with room for a parallel set of ToRs.
+    """
+    for name, v in (("aggs_per_cluster", aggs_per_cluster), ("core_switches", core_switches),
+                    ("spine_switches", spine_switches), ("uplinks_per_tor", uplinks_per_tor)):  # fmt: skip
+        _positive(name, v, 0)
+    _positive("rows_per_cluster", rows_per_cluster)
+    compute_rows = [
+        i
+        for i, row in enumerate(hall.rows)
+        if any(rk.role is RackRole.COMPUTE and rk.logical_racks for rk in row.racks)
+    ]
+    clusters = [compute_rows[i : i + rows_per_cluster] for i in range(0, len(compute_rows), rows_per_cluster)]
+    network = [
+        (i, k) for i, row in enumerate(hall.rows) for k, rk in enumerate(row.racks) if rk.role is RackRole.NETWORK
+    ]
+    if not network and (aggs_per_cluster or core_switches or spine_switches):
+        raise DomainError("layout", f"hall {hall.name} has no network rack for its fabric switches")
+    added: dict[tuple[int, int], list[FabricSwitch]] = {key: [] for key in network}
+    next_u = {
+        (i, k): max((fs.u + fs.model.height_u for fs in hall.rows[i].racks[k].fabric_switches), default=1)
+        for i, k in network
+    }
+
+    def tors(rows: list[int]) -> int:
+        return sum(len(rk.logical_racks) for i in rows for rk in hall.rows[i].racks if rk.role is RackRole.COMPUTE)
+
+    def place(key: tuple[int, int], name: str, role: str, model: SwitchModel, cluster: int | None) -> None:
+        i, k = key
+        rack = hall.rows[i].racks[k]
+        u = next_u[key]
+        if u + model.height_u - 1 > rack.rack_type.height_u:
+            raise DomainError(
+                f"rows[{i}].racks[{k}].fabric_switches",
+                f"network rack {hall.rows[i].name}.{rack.name} has {rack.rack_type.height_u}U, too few for "
+                "its fabric switches",
+            )
+        added[key].append(FabricSwitch(name=name, role=role, model=model, u=u, cluster=cluster))
+        next_u[key] = u + model.height_u
+
+    if spine_switches:
+        spine_model = SwitchModel(
+            name="spine chassis",
+            server_ports=max(1, 2 * tors(compute_rows) * uplinks_per_tor),
+            server_port_gbps=uplink_gbps,
+            uplink_ports=0,
+            uplink_gbps=uplink_gbps,
+        )
+        for j in range(spine_switches):
+            place(network[j % len(network)], f"SPINE{j + 1}", "spine", spine_model, None)
+    if aggs_per_cluster:
+        biggest = max((tors(rows) for rows in clusters), default=0)
+        agg_model = SwitchModel(
+            name="aggregation chassis",
+            server_ports=max(1, 2 * biggest * uplinks_per_tor),
+            server_port_gbps=uplink_gbps,
+            uplink_ports=max(1, core_switches),
+            uplink_gbps=uplink_gbps,
+        )
+        for h, rows in enumerate(clusters):
+            own = [key for key in network if key[0] in rows]
+            for j in range(aggs_per_cluster):
+                key = own[j % len(own)] if own else network[(h * aggs_per_cluster + j) % len(network)]
+                place(key, f"C{h}.AGG{j + 1}", "agg", agg_model, h)
+    if core_switches:
+        core_model = SwitchModel(
+            name="core chassis",
+            server_ports=max(1, len(clusters) * aggs_per_cluster),
+            server_port_gbps=uplink_gbps,
+            uplink_ports=0,
+            uplink_gbps=uplink_gbps,
+        )
+        for j in range(core_switches):
+            place(network[j % len(network)], f"CORE{j + 1}", "core", core_model, None)
+    rows_out = list(hall.rows)
+    for (i, k), new in added.items():
+        if not new:
+            continue
+        racks = list(rows_out[i].racks)
+        racks[k] = replace(racks[k], fabric_switches=racks[k].fabric_switches + tuple(new))
+        rows_out[i] = replace(rows_out[i], racks=tuple(racks))
+    return replace(hall, rows=tuple(rows_out))

@@ -233,3 +233,37 @@ def test_labels_and_ids() -> None:
     from loopline.domain.labels import cable_id
 
     assert cable_id("A", "p1", "B", "e1") == cable_id("B", "e1", "A", "p1")
+
+
+def test_dedicated_network_row() -> None:
+    from dataclasses import replace
+
+    from loopline.domain.abstract_layout import place_fabric
+    from loopline.domain.layout import Point, Rack, RackRole, Row, Side
+
+    base = hall(ports=2, aggs_per_cluster=0, core_switches=0)
+    compute = tuple(replace(r, racks=tuple(k for k in r.racks if k.role is RackRole.COMPUTE)) for r in base.rows)
+    # a row of two network racks behind R02 (hot aisle side), fronts facing -y
+    net = Row(
+        name="R03",
+        origin=Point(1200, 1200 + 2400 + 1200 + 1200),
+        front=Side.RIGHT,
+        racks=(Rack(name="N01", role=RackRole.NETWORK), Rack(name="N02", role=RackRole.NETWORK, position_mm=600)),
+    )
+    h = place_fabric(replace(base, rows=(*compute, net)), aggs_per_cluster=2, core_switches=2, rows_per_cluster=1)
+    placed = {fs.name: rk.name for rk in h.rows[2].racks for fs in rk.fabric_switches}
+    # clusters = the two compute rows; their aggs round-robin over the network row's racks
+    assert placed == {
+        "C0.AGG1": "N01", "C0.AGG2": "N02", "C1.AGG1": "N01", "C1.AGG2": "N02", "CORE1": "N01", "CORE2": "N02",
+    }  # fmt: skip
+    spec = WiringSpec(
+        pattern=Pattern.SIDE_TO_SIDE, ports=2, subways_type=2, clusters=2, rows_per_cluster=1,
+        fabric=FabricSpec(FabricKind.THREE_TIER, 2),
+    )  # fmt: skip
+    p = generate_plan(h, spec)
+    up = uplinks_by_tor(p)
+    assert len(up) == 16
+    for d in p.devices:
+        if d.role is Role.TOR:
+            assert {a.split(".")[1] for a in up[d.name]} == {f"C{d.cluster}"}
+    assert all(c.b_device.startswith("H1.R03.") for c in p.cables if c.link_class is LinkClass.TOR_FABRIC)

@@ -124,7 +124,10 @@ def generate_plan(
     grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
 
     rack_key = 0
-    for row_i, row in enumerate(hall.rows):
+    compute_row = -1  # clusters group the rows that hold compute racks, in hall order
+    for row in hall.rows:
+        if any(rk.role is RackRole.COMPUTE and rk.logical_racks for rk in row.racks):
+            compute_row += 1
         increasing = _seen_left_is_increasing(row)
         compute: list[tuple[int, list[int]]] = []
         for rack in row.racks:
@@ -226,7 +229,7 @@ def generate_plan(
                     pos_rack.append(rack_key)
                     tor2 = len(devices) - 1
                 slots.append(len(lrs))
-                lrs.append(_LR(lname, row_i, lr, first, lr.servers, tor, tor2, p, tor2_model))
+                lrs.append(_LR(lname, compute_row, lr, first, lr.servers, tor, tor2, p, tor2_model))
             compute.append((rack.position_mm, slots))
         compute.sort(key=lambda t: t[0])
         phys = list(range(len(compute)))
@@ -238,7 +241,7 @@ def generate_plan(
 
     if not lrs:
         raise DomainError("layout", f"hall {hall.name} has no compute racks with logical racks")
-    n_clusters = (len(hall.rows) + spec.rows_per_cluster - 1) // spec.rows_per_cluster
+    n_clusters = (compute_row + spec.rows_per_cluster) // spec.rows_per_cluster
 
     # --- groups of logical racks -------------------------------------------------------------
     subways = spec.pattern in SUBWAYS_PATTERNS
@@ -246,7 +249,7 @@ def generate_plan(
         raise DomainError(
             "clusters",
             f"Type 2 spreads each loop over c={spec.clusters} clusters but the hall has {n_clusters} "
-            f"({len(hall.rows)} rows, {spec.rows_per_cluster} rows per cluster)",
+            f"({compute_row + 1} rows of compute racks, {spec.rows_per_cluster} rows per cluster)",
         )
     if parallel is not None and parallel.clusters > n_clusters:
         raise DomainError("parallel.clusters", f"c={parallel.clusters} exceeds the hall's {n_clusters} clusters")
@@ -309,9 +312,7 @@ def generate_plan(
     return WiringPlan(hall.name, spec, geometry, devices, cables, loops, warnings)
 
 
-def _groups(
-    pattern: Pattern, loop: int | None, rows: list[RowRacks], lrs: list[_LR], hall: Hall
-) -> list[list[int]]:
+def _groups(pattern: Pattern, loop: int | None, rows: list[RowRacks], lrs: list[_LR], hall: Hall) -> list[list[int]]:
     """Logical racks grouped as the pattern wires them (loops in loop order)."""
     if pattern is Pattern.SIDE_TO_SIDE:
         return side_to_side_loops(rows, loop)
@@ -360,9 +361,7 @@ def _wire_parallel(
     groups = _groups(pattern, par.loop if par.loop is not None else spec.loop, rows, lrs, hall)
     subways = pattern in SUBWAYS_PATTERNS
     entries = (
-        [(1, 0, 0), (1, -1, 1)]
-        if par.ports == 1
-        else [(k, _type1_offset(k), -1) for k in range(1, par.ports + 1)]
+        [(1, 0, 0), (1, -1, 1)] if par.ports == 1 else [(k, _type1_offset(k), -1) for k in range(1, par.ports + 1)]
     )
     for group in groups:
         n_loop = len(group)

@@ -81,7 +81,8 @@ class WiringSpec:
     grin_degree: int = 0
     grin_scope: GrinScope = GrinScope.RACK
     rows_per_cluster: int = 2
-    """Rows of the hall (in hall order) per aggregation cluster."""
+    """Rows per aggregation cluster: consecutive rows holding compute racks, in hall order
+    (rows of network racks only are not counted)."""
     fabric: FabricSpec = field(default_factory=FabricSpec)
     parallel: ParallelPorts | None = None
     hop_latency_ns: int = 500
