@@ -28,9 +28,9 @@ from loopline.domain.wiring.spec import (
 from loopline.domain.wiring.summary import PlanSummary, summarize
 
 __all__ = [
-    "SUBWAYS_PATTERNS",
     "CABLE_COLUMNS",
     "DEVICE_COLUMNS",
+    "SUBWAYS_PATTERNS",
     "Cable",
     "Device",
     "FabricKind",
