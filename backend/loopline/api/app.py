@@ -8,7 +8,7 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from loopline.api import health
+from loopline.api import auth, catalog, halls, health, projects, racks, rows, tokens
 from loopline.api.errors import install_error_handlers
 from loopline.settings import get_settings
 
@@ -21,6 +21,17 @@ def create_app() -> FastAPI:
     app = FastAPI(title="Loopline API", version="0.1.0", description=API_DESCRIPTION)
     install_error_handlers(app)
     app.include_router(health.router)
+    for router in (
+        auth.router,
+        tokens.router,
+        catalog.router,
+        projects.router,
+        halls.router,
+        rows.router,
+        racks.router,
+    ):
+        app.include_router(router)
+    # Last: its catch-all route serves the editor.
     _mount_ui(app, get_settings().frontend_dist)
     return app
 

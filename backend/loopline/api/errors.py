@@ -1,9 +1,17 @@
-"""Maps domain failures to HTTP: 404 not found, 409 conflict/stale version, 422 invalid."""
+"""Maps failures to HTTP: 401, 403, 404, 409 (stale version or conflict), 422 invalid, 428.
+
+Every error body has FastAPI's validation shape, `{"detail": [{"loc", "field", "msg"}]}`; a stale
+`If-Match` also carries `current_version`.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from loopline.domain.errors import DomainError
 
@@ -15,4 +23,33 @@ def error_body(field: str, reason: str, **extra: object) -> dict[str, object]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def _domain_error(_request: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, content=error_body(exc.field, exc.reason))
+        issues = getattr(exc, "issues", None)
+        body: dict[str, Any]
+        if issues:
+            body = {
+                "detail": [
+                    {"loc": i.field.split("."), "field": i.field, "msg": i.message, "type": i.code} for i in issues
+                ]
+            }
+        else:
+            body = error_body(exc.field, exc.reason)
+        current = getattr(exc, "current_version", None)
+        if current is not None:
+            body["current_version"] = current
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse(status_code=exc.status, content=body, headers=headers)
+
+    @app.exception_handler(StaleDataError)
+    async def _stale(_request: Request, _exc: StaleDataError) -> JSONResponse:
+        return JSONResponse(
+            status_code=409,
+            content=error_body("If-Match", "the resource changed while this request ran: reload it and try again"),
+        )
+
+    @app.exception_handler(IntegrityError)
+    async def _integrity(_request: Request, exc: IntegrityError) -> JSONResponse:
+        constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", None) or "constraint"
+        return JSONResponse(
+            status_code=409,
+            content=error_body("body", f"conflicts with existing data ({constraint})"),
+        )

@@ -215,3 +215,39 @@ class Hall:
     """Height of the overhead cable tray above the tallest rack top."""
     tile_mm: int = 600
     site: str = "S1"
+
+
+class FabricType(StrEnum):
+    FAT_TREE = "fat_tree"
+    """3-tier FatTree/Clos: ToR -> aggregation (per cluster) -> core."""
+    LEAF_SPINE = "leaf_spine"
+    """2-tier: every ToR (leaf) connects to every spine."""
+    VL2 = "vl2"
+    """VL2 Clos: ToR -> aggregation -> intermediate (core) switches, traffic bounced via VLB."""
+
+
+class NetworkRackPlacement(StrEnum):
+    END_OF_ROW = "end_of_row"
+    MIDDLE_OF_ROW = "middle_of_row"
+    DEDICATED_ROW = "dedicated_row"
+
+
+@dataclass(frozen=True, slots=True)
+class FabricSettings:
+    """Everything above the ToRs for one project, as plain values.
+
+    `aggs_per_cluster`/`agg_uplinks`/`agg_uplink_gbps` apply to fat_tree and vl2; `spines` to
+    leaf_spine; `cores` to fat_tree and vl2 (VL2's intermediate switches). A cluster is
+    `rows_per_cluster` consecutive compute rows of a hall (ordered by name).
+    """
+
+    fabric_type: FabricType = FabricType.LEAF_SPINE
+    tor_uplinks: int = 4
+    tor_uplink_gbps: float = 100.0
+    aggs_per_cluster: int = 4
+    agg_uplinks: int = 16
+    agg_uplink_gbps: float = 100.0
+    spines: int = 4
+    cores: int = 4
+    rows_per_cluster: int = 2
+    network_rack_placement: NetworkRackPlacement = NetworkRackPlacement.END_OF_ROW

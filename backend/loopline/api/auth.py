@@ -1,0 +1,74 @@
+"""`/api/v1/auth`: open registration, password login (httpOnly session cookie), logout, me."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Cookie, Response, status
+
+from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession
+from loopline.api.schemas.auth import LoginIn, MeRead, RegisterIn, UserRead
+from loopline.api.schemas.common import ERROR_RESPONSES
+from loopline.db.models import User
+from loopline.services import auth
+from loopline.settings import get_settings
+
+router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses={422: ERROR_RESPONSES[422]})
+
+
+def _set_cookie(response: Response, secret: str) -> None:
+    settings = get_settings()
+    response.set_cookie(
+        SESSION_COOKIE,
+        secret,
+        max_age=settings.session_ttl_hours * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=settings.session_cookie_secure,
+        path="/",
+    )
+
+
+@router.post(
+    "/register",
+    response_model=UserRead,
+    status_code=status.HTTP_201_CREATED,
+    summary="Create an account and log in",
+    responses={409: ERROR_RESPONSES[409]},
+)
+def register(data: RegisterIn, session: DbSession, response: Response) -> User:
+    """Open registration: anyone can create an account; a new account sees only projects it creates or
+    is added to by an owner."""
+    user = auth.register(session, data)
+    _set_cookie(response, auth.open_session(session, user, get_settings().session_ttl_hours))
+    return user
+
+
+@router.post(
+    "/login", response_model=UserRead, summary="Log in with email and password", responses={401: ERROR_RESPONSES[401]}
+)
+def login(data: LoginIn, session: DbSession, response: Response) -> User:
+    """Sets the `loopline_session` cookie (httpOnly, SameSite=Lax)."""
+    user = auth.authenticate(session, data.email, data.password)
+    _set_cookie(response, auth.open_session(session, user, get_settings().session_ttl_hours))
+    return user
+
+
+@router.post("/logout", status_code=status.HTTP_204_NO_CONTENT, response_model=None, summary="End the browser session")
+def logout(
+    session: DbSession,
+    response: Response,
+    loopline_session: Annotated[str | None, Cookie(description="The session cookie.")] = None,
+) -> None:
+    if loopline_session:
+        auth.close_session(session, loopline_session)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+
+
+@router.get("/me", response_model=MeRead, summary="Who is calling", responses={401: ERROR_RESPONSES[401]})
+def me(principal: CurrentUser) -> MeRead:
+    return MeRead(
+        user=UserRead.model_validate(principal.user),
+        via="token" if principal.token else "session",
+        scopes=sorted(principal.scopes),
+    )

@@ -1,0 +1,91 @@
+"""`/api/v1/catalog`: server models, switch models and rack types (shared by every project)."""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Response, status
+from pydantic import BaseModel
+
+from loopline.api.deps import DbSession, IfMatch, Paging, etag, require_scope
+from loopline.api.schemas.catalog import (
+    RackTypeCreate,
+    RackTypeRead,
+    RackTypeUpdate,
+    ServerModelCreate,
+    ServerModelRead,
+    ServerModelUpdate,
+    SwitchModelCreate,
+    SwitchModelRead,
+    SwitchModelUpdate,
+)
+from loopline.api.schemas.common import ERROR_RESPONSES, Page
+from loopline.db.models import RackType, ServerModel, SwitchModel
+from loopline.services import catalog
+from loopline.services.access import Principal, Scope
+
+router = APIRouter(
+    prefix="/api/v1/catalog",
+    tags=["catalog"],
+    responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 409, 422, 428)},
+)
+
+Reader = Annotated[Principal, Depends(require_scope(Scope.LAYOUT_READ))]
+Writer = Annotated[Principal, Depends(require_scope(Scope.LAYOUT_WRITE))]
+
+
+def _routes(
+    path: str, label: str, model: type[Any], create: type[BaseModel], update: type[BaseModel], read: type[BaseModel]
+) -> None:
+    @router.get(f"/{path}", response_model=Page[read], summary=f"List {label}s", name=f"list_{path}")  # type: ignore[valid-type]
+    def list_(session: DbSession, _principal: Reader, paging: Paging) -> object:
+        return catalog.list_entries(session, model, page=paging.page, limit=paging.limit)
+
+    @router.post(
+        f"/{path}",
+        response_model=read,
+        status_code=status.HTTP_201_CREATED,
+        summary=f"Add a {label}",
+        name=f"create_{path}",
+    )
+    def create_(data: create, session: DbSession, principal: Writer, response: Response) -> object:  # type: ignore[valid-type]
+        obj = catalog.create_entry(session, principal, model, data)
+        response.headers["ETag"] = etag(obj.version)
+        return obj
+
+    @router.get(f"/{path}/{{entry_id}}", response_model=read, summary=f"Get a {label}", name=f"get_{path}")
+    def get_(entry_id: int, session: DbSession, _principal: Reader, response: Response) -> object:
+        obj = catalog.get_entry(session, model, entry_id)
+        response.headers["ETag"] = etag(obj.version)
+        return obj
+
+    @router.patch(
+        f"/{path}/{{entry_id}}",
+        response_model=read,
+        summary=f"Change a {label} (yours, not builtin)",
+        name=f"update_{path}",
+    )
+    def update_(
+        entry_id: int,
+        data: update,  # type: ignore[valid-type]
+        session: DbSession,
+        principal: Writer,
+        if_match: IfMatch,
+        response: Response,
+    ) -> object:
+        obj = catalog.update_entry(session, principal, model, entry_id, data, if_match)
+        response.headers["ETag"] = etag(obj.version)
+        return obj
+
+    @router.delete(
+        f"/{path}/{{entry_id}}",
+        status_code=status.HTTP_204_NO_CONTENT,
+        response_model=None,
+        summary=f"Delete an unused {label}",
+        name=f"delete_{path}",
+    )
+    def delete_(entry_id: int, session: DbSession, principal: Writer, if_match: IfMatch) -> None:
+        catalog.delete_entry(session, principal, model, entry_id, if_match)
+
+
+_routes("server-models", "server model", ServerModel, ServerModelCreate, ServerModelUpdate, ServerModelRead)
+_routes("switch-models", "switch model", SwitchModel, SwitchModelCreate, SwitchModelUpdate, SwitchModelRead)
+_routes("rack-types", "rack type", RackType, RackTypeCreate, RackTypeUpdate, RackTypeRead)

@@ -1,0 +1,344 @@
+"""Halls, rows, racks and their contents, and the whole-hall layout document."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from loopline.api.schemas.catalog import RackTypeRead, ServerModelRead, SwitchModelRead
+from loopline.api.schemas.common import ReadSchema, Schema, m
+from loopline.api.schemas.projects import LayerLoadRead
+from loopline.domain.layout import Face, RackRole, Side, TorPosition
+
+Direction = Literal[0, 90, 180, 270]
+MAX_FLOOR_M = 1000.0
+
+
+class FabricRole(enum.StrEnum):
+    AGG = "agg"
+    SPINE = "spine"
+    CORE = "core"
+
+
+# ---------------------------------------------------------------- hall
+
+
+class HallCreate(Schema):
+    name: str = Field(min_length=1, max_length=100, description="Hall name, unique in the project.", examples=["H1"])
+    site: str = Field(
+        "S1", min_length=1, max_length=100, description="Site code used in cable labels.", examples=["S1"]
+    )
+    width_m: float = Field(gt=0, le=MAX_FLOOR_M, description="Floor width (x), metres.", examples=[30])
+    depth_m: float = Field(gt=0, le=MAX_FLOOR_M, description="Floor depth (y), metres.", examples=[20])
+    raised_floor: bool = Field(False, description="Whether the hall has a raised floor.")
+    raised_floor_height_m: float = Field(
+        0, ge=0, le=3, description="Height of the raised-floor void, metres (0 without a raised floor).", examples=[0.6]
+    )
+    tray_height_m: float = Field(
+        0.3, ge=0, le=5, description="Height of the overhead cable tray above the rack tops, metres.", examples=[0.3]
+    )
+    tile_m: float = Field(0.6, ge=0.3, le=1.5, description="Floor tile size, metres.", examples=[0.6])
+    min_cold_aisle_m: float = Field(1.2, ge=0, le=10, description="Narrower cold aisles are reported as warnings.")
+    min_hot_aisle_m: float = Field(0.9, ge=0, le=10, description="Narrower hot aisles are reported as warnings.")
+
+    @model_validator(mode="after")
+    def _raised_floor_height(self) -> HallCreate:
+        _check_raised_floor(self.raised_floor, self.raised_floor_height_m)
+        return self
+
+
+def _check_raised_floor(raised: bool | None, height: float | None) -> None:
+    if raised and height is not None and height <= 0:
+        raise ValueError("raised_floor_height_m must be > 0 when raised_floor is true")
+    if raised is False and height:
+        raise ValueError("raised_floor_height_m must be 0 when raised_floor is false")
+
+
+class HallUpdate(Schema):
+    name: str | None = Field(None, min_length=1, max_length=100, description="Hall name.")
+    site: str | None = Field(None, min_length=1, max_length=100, description="Site code used in cable labels.")
+    width_m: float | None = Field(None, gt=0, le=MAX_FLOOR_M, description="Floor width (x), metres.")
+    depth_m: float | None = Field(None, gt=0, le=MAX_FLOOR_M, description="Floor depth (y), metres.")
+    raised_floor: bool | None = Field(None, description="Whether the hall has a raised floor.")
+    raised_floor_height_m: float | None = Field(None, ge=0, le=3, description="Raised-floor void height, metres.")
+    tray_height_m: float | None = Field(None, ge=0, le=5, description="Tray height above the racks, metres.")
+    tile_m: float | None = Field(None, ge=0.3, le=1.5, description="Floor tile size, metres.")
+    min_cold_aisle_m: float | None = Field(None, ge=0, le=10, description="Minimum cold aisle width, metres.")
+    min_hot_aisle_m: float | None = Field(None, ge=0, le=10, description="Minimum hot aisle width, metres.")
+
+
+class HallRead(ReadSchema):
+    id: int = Field(description="Hall id.", examples=[1])
+    project_id: int = Field(description="Project id.", examples=[1])
+    name: str = Field(description="Hall name.", examples=["H1"])
+    site: str = Field(description="Site code used in cable labels.", examples=["S1"])
+    width_m: float = Field(description="Floor width (x), metres.", examples=[30])
+    depth_m: float = Field(description="Floor depth (y), metres.", examples=[20])
+    raised_floor: bool = Field(description="Whether the hall has a raised floor.")
+    raised_floor_height_m: float = Field(description="Raised-floor void height, metres.", examples=[0.6])
+    tray_height_m: float = Field(description="Tray height above the racks, metres.", examples=[0.3])
+    tile_m: float = Field(description="Floor tile size, metres.", examples=[0.6])
+    min_cold_aisle_m: float = Field(description="Minimum cold aisle width, metres.", examples=[1.2])
+    min_hot_aisle_m: float = Field(description="Minimum hot aisle width, metres.", examples=[0.9])
+    version: int = Field(description="Version for `If-Match`.", examples=[1])
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_row(cls, data: Any) -> Any:
+        if hasattr(data, "width_mm"):
+            return hall_dict(data)
+        return data
+
+
+def hall_dict(h: Any) -> dict[str, Any]:
+    return {
+        "id": h.id,
+        "project_id": h.project_id,
+        "name": h.name,
+        "site": h.site,
+        "width_m": m(h.width_mm),
+        "depth_m": m(h.depth_mm),
+        "raised_floor": h.raised_floor,
+        "raised_floor_height_m": m(h.raised_floor_mm),
+        "tray_height_m": m(h.tray_height_mm),
+        "tile_m": m(h.tile_mm),
+        "min_cold_aisle_m": m(h.min_cold_aisle_mm),
+        "min_hot_aisle_m": m(h.min_hot_aisle_mm),
+        "version": h.version,
+    }
+
+
+# ---------------------------------------------------------------- rack contents
+
+
+class LogicalRackSpec(Schema):
+    servers: int = Field(ge=0, le=200, description="`r`: servers in this logical rack.", examples=[15])
+    server_model_id: int = Field(description="Catalog server model (its NIC ports and speed).", examples=[1])
+    ports_used: int = Field(1, ge=1, le=64, description="`p`: NIC ports cabled per server (<= the model's NIC ports).")
+    tor_model_id: int = Field(description="Catalog switch model of this logical rack's ToR.", examples=[2])
+    tor_position: TorPosition = Field(TorPosition.TOP, description="Where the ToR sits: top, middle or bottom.")
+    base_u: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="Lowest U of this logical rack; when omitted, stacked right above the previous one (from U1).",
+    )
+
+
+class LogicalRackRead(BaseModel):
+    ordinal: int = Field(description="0 for the lowest logical rack in the physical rack.")
+    servers: int = Field(description="`r`: servers.", examples=[15])
+    server_model_id: int = Field(description="Catalog server model.")
+    ports_used: int = Field(description="`p`: NIC ports cabled per server.", examples=[2])
+    tor_model_id: int = Field(description="Catalog switch model of the ToR.")
+    tor_position: TorPosition = Field(description="top, middle or bottom.")
+    base_u: int = Field(description="Lowest U.", examples=[1])
+    top_u: int = Field(description="Highest U.", examples=[16])
+    tor_u: int = Field(description="Lowest U of the ToR.", examples=[16])
+
+
+class FabricSwitchSpec(Schema):
+    name: str = Field(min_length=1, max_length=100, description="Switch name, unique in the hall.", examples=["SP1"])
+    role: FabricRole = Field(description="`agg`, `spine` or `core`.")
+    switch_model_id: int = Field(description="Catalog switch model.", examples=[3])
+    u: int = Field(ge=1, le=100, description="Lowest U the switch occupies.", examples=[20])
+    cluster: int | None = Field(None, ge=0, le=10000, description="Cluster an aggregation switch serves.")
+
+
+class FabricSwitchRead(BaseModel):
+    name: str = Field(description="Switch name.")
+    role: FabricRole = Field(description="`agg`, `spine` or `core`.")
+    switch_model_id: int = Field(description="Catalog switch model.")
+    u: int = Field(description="Lowest U.")
+    cluster: int | None = Field(description="Cluster an aggregation switch serves.")
+
+
+# ---------------------------------------------------------------- rack
+
+
+class RackSpec(Schema):
+    name: str | None = Field(
+        None,
+        min_length=1,
+        max_length=100,
+        description="Rack name, unique in the hall; when omitted, from the row's `rack_name_pattern`.",
+        examples=["R01-01"],
+    )
+    rack_type_id: int | None = Field(None, description="Catalog rack type; the default 42U 600x1200 when omitted.")
+    position_m: float | None = Field(
+        None,
+        ge=0,
+        le=MAX_FLOOR_M,
+        description="Offset of the rack's start edge along the row, metres; when omitted, right after the last rack.",
+    )
+    role: RackRole = Field(RackRole.COMPUTE, description="`compute` (servers) or `network` (fabric switches).")
+    port_face: Face = Field(Face.FRONT, description="Face the server and ToR ports are on.")
+    logical_racks: list[LogicalRackSpec] = Field(
+        default_factory=list, max_length=16, description="`b` logical racks, bottom up."
+    )
+    fabric_switches: list[FabricSwitchSpec] = Field(
+        default_factory=list, max_length=64, description="Aggregation/spine/core switches (network racks)."
+    )
+
+
+class RackCreate(RackSpec):
+    pass
+
+
+class RackUpdate(Schema):
+    name: str | None = Field(None, min_length=1, max_length=100, description="Rack name, unique in the hall.")
+    row_id: int | None = Field(None, description="Move the rack to another row of the same hall.")
+    rack_type_id: int | None = Field(None, description="Catalog rack type.")
+    position_m: float | None = Field(None, ge=0, le=MAX_FLOOR_M, description="Offset along the row, metres.")
+    role: RackRole | None = Field(None, description="`compute` or `network`.")
+    port_face: Face | None = Field(None, description="Face the ports are on.")
+    logical_racks: list[LogicalRackSpec] | None = Field(None, max_length=16, description="Replaces the logical racks.")
+    fabric_switches: list[FabricSwitchSpec] | None = Field(None, max_length=64, description="Replaces the switches.")
+
+
+class RackRead(BaseModel):
+    id: int = Field(description="Rack id.")
+    row_id: int = Field(description="Row id.")
+    hall_id: int = Field(description="Hall id.")
+    name: str = Field(description="Rack name.", examples=["R01-01"])
+    rack_type_id: int = Field(description="Catalog rack type.")
+    position_m: float = Field(description="Offset along the row, metres.", examples=[0.6])
+    role: RackRole = Field(description="`compute` or `network`.")
+    port_face: Face = Field(description="Face the ports are on.")
+    version: int = Field(description="Version for `If-Match`; covers the contents.", examples=[1])
+    logical_racks: list[LogicalRackRead] = Field(description="Logical racks, bottom up.")
+    fabric_switches: list[FabricSwitchRead] = Field(description="Fabric switches, bottom up.")
+
+
+# ---------------------------------------------------------------- row
+
+
+class RowCreate(Schema):
+    name: str = Field(min_length=1, max_length=100, description="Row name, unique in the hall.", examples=["R01"])
+    x_m: float = Field(ge=0, le=MAX_FLOOR_M, description="x of the row origin (its first rack's start corner), metres.")
+    y_m: float = Field(ge=0, le=MAX_FLOOR_M, description="y of the row origin, metres.")
+    direction: Direction = Field(0, description="Direction the row runs, degrees counter-clockwise from +x.")
+    front: Side = Field(
+        Side.LEFT,
+        description="Which long side the rack fronts face, seen walking along `direction` (left = far side).",
+    )
+    racks: list[RackSpec] = Field(default_factory=list, max_length=1000, description="Racks, in order along the row.")
+    rack_count: int | None = Field(
+        None, ge=0, le=1000, description="Append this many copies of `rack_template`, touching, in order."
+    )
+    rack_template: RackSpec | None = Field(None, description="Contents of each of the `rack_count` racks.")
+    rack_name_pattern: str = Field(
+        "{row}-{index:02d}",
+        max_length=100,
+        description="Names of generated racks: `{row}` is the row name, `{index}` counts from 1.",
+    )
+
+    @model_validator(mode="after")
+    def _count_needs_template(self) -> RowCreate:
+        if self.rack_count and self.rack_template is None:
+            raise ValueError("rack_count needs a rack_template")
+        return self
+
+
+class RowUpdate(Schema):
+    name: str | None = Field(None, min_length=1, max_length=100, description="Row name.")
+    x_m: float | None = Field(None, ge=0, le=MAX_FLOOR_M, description="x of the row origin, metres.")
+    y_m: float | None = Field(None, ge=0, le=MAX_FLOOR_M, description="y of the row origin, metres.")
+    direction: Direction | None = Field(None, description="Direction, degrees: 0, 90, 180 or 270.")
+    front: Side | None = Field(None, description="Which side the fronts face.")
+
+
+class RowRead(BaseModel):
+    id: int = Field(description="Row id.")
+    hall_id: int = Field(description="Hall id.")
+    name: str = Field(description="Row name.", examples=["R01"])
+    x_m: float = Field(description="x of the row origin, metres.", examples=[2.0])
+    y_m: float = Field(description="y of the row origin, metres.", examples=[3.0])
+    direction: int = Field(description="Degrees: 0, 90, 180 or 270.", examples=[0])
+    front: Side = Field(description="Which side the fronts face.")
+    version: int = Field(description="Version for `If-Match`.", examples=[1])
+    rack_count: int = Field(description="Racks in the row.", examples=[12])
+
+
+class RowDetail(RowRead):
+    racks: list[RackRead] = Field(description="Racks, in order along the row.")
+
+
+class RowDuplicate(Schema):
+    name: str = Field(min_length=1, max_length=100, description="Name of the copy.", examples=["R05"])
+    x_m: float = Field(ge=0, le=MAX_FLOOR_M, description="x of the copy's origin, metres.")
+    y_m: float = Field(ge=0, le=MAX_FLOOR_M, description="y of the copy's origin, metres.")
+    direction: Direction | None = Field(None, description="Direction of the copy; the original's when omitted.")
+    front: Side | None = Field(None, description="Front of the copy; the original's when omitted.")
+    rack_name_pattern: str = Field("{row}-{index:02d}", max_length=100, description="Names of the copied racks.")
+
+
+class RowPairCreate(Schema):
+    """Two rows facing each other across a cold aisle: A's fronts look at B's fronts."""
+
+    name_a: str = Field(
+        min_length=1, max_length=100, description="Name of the first row (at the origin).", examples=["R01"]
+    )
+    name_b: str = Field(min_length=1, max_length=100, description="Name of the row across the aisle.", examples=["R02"])
+    x_m: float = Field(ge=0, le=MAX_FLOOR_M, description="x of row A's origin, metres.", examples=[2])
+    y_m: float = Field(ge=0, le=MAX_FLOOR_M, description="y of row A's origin, metres.", examples=[2])
+    direction: Direction = Field(0, description="Direction both rows run, degrees.")
+    cold_aisle_m: float = Field(1.2, gt=0, le=20, description="Width of the cold aisle between them, metres.")
+    rack_count: int = Field(ge=1, le=1000, description="Racks in each row.", examples=[12])
+    rack_template: RackSpec = Field(description="Contents of every rack.")
+    rack_name_pattern: str = Field("{row}-{index:02d}", max_length=100, description="Rack names.")
+
+
+class RowsBulkCreate(Schema):
+    rows: list[RowCreate] = Field(min_length=1, max_length=500, description="Rows to create, all or nothing.")
+
+
+class BulkResult(BaseModel):
+    rows: list[RowRead] = Field(description="The created rows.")
+    racks_created: int = Field(description="Physical racks created.", examples=[2000])
+    logical_racks_created: int = Field(description="Logical racks created.", examples=[4000])
+
+
+# ---------------------------------------------------------------- layout document
+
+
+class IssueRead(BaseModel):
+    severity: Literal["error", "warning"] = Field(description="Errors are refused on write; warnings are shown.")
+    code: str = Field(description="Machine-readable rule, e.g. `aisle_too_narrow`.", examples=["aisle_too_narrow"])
+    field: str = Field(description="Path in the layout document.", examples=["rows[R02].y_m"])
+    message: str = Field(description="What is wrong.")
+
+
+class AisleRead(BaseModel):
+    kind: Literal["cold", "hot", "mixed"] = Field(description="cold: fronts face it; hot: backs face it.")
+    row_a: str = Field(description="Row on one side.")
+    row_b: str = Field(description="Row on the other side.")
+    width_m: float = Field(description="Width between the two rows, metres.", examples=[1.2])
+    x0_m: float = Field(description="Strip bounding box, metres.")
+    y0_m: float = Field(description="Strip bounding box, metres.")
+    x1_m: float = Field(description="Strip bounding box, metres.")
+    y1_m: float = Field(description="Strip bounding box, metres.")
+
+
+class ValidationRead(BaseModel):
+    errors: list[IssueRead] = Field(description="Rule violations (writes creating these are refused).")
+    warnings: list[IssueRead] = Field(description="Accepted but worth a look (narrow aisles, short uplinks).")
+    aisles: list[AisleRead] = Field(description="Aisles derived from the rows.")
+    oversubscription: list[LayerLoadRead] = Field(description="Per layer, bottom up, for this hall.")
+
+
+class LayoutRow(RowRead):
+    racks: list[RackRead] = Field(description="Racks, in order along the row.")
+
+
+class HallLayout(BaseModel):
+    hall: HallRead = Field(description="The hall.")
+    rows: list[LayoutRow] = Field(description="Rows with racks and contents.")
+    aisles: list[AisleRead] = Field(description="Derived aisles.")
+    warnings: list[IssueRead] = Field(description="Validation warnings.")
+    oversubscription: list[LayerLoadRead] = Field(description="Per layer, bottom up.")
+    server_models: list[ServerModelRead] = Field(description="Catalog server models used in the hall.")
+    switch_models: list[SwitchModelRead] = Field(description="Catalog switch models used in the hall.")
+    rack_types: list[RackTypeRead] = Field(description="Catalog rack types used in the hall.")

@@ -1,0 +1,29 @@
+"""All ORM models, imported here so Alembic and the app see one metadata."""
+
+from __future__ import annotations
+
+from loopline.db.base import Base
+from loopline.db.models.accounts import ApiToken, AuthSession, User
+from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
+from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
+from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Membership, Project, Role
+
+__all__ = [
+    "ApiToken",
+    "AuditEntry",
+    "AuthSession",
+    "Base",
+    "FabricSettingsRow",
+    "FabricSwitch",
+    "Hall",
+    "LogicalRack",
+    "Membership",
+    "Project",
+    "Rack",
+    "RackType",
+    "Role",
+    "Row",
+    "ServerModel",
+    "SwitchModel",
+    "User",
+]

@@ -1,0 +1,1 @@
+"""Use cases. Services take a `Session` and schemas, may `flush()`, never `commit()`."""

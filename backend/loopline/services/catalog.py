@@ -1,0 +1,221 @@
+"""The device catalog (shared by all projects). Builtin entries are read-only; others belong to their creator."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from sqlalchemy import ColumnElement, exists, select
+from sqlalchemy.orm import Session
+
+from loopline.api.schemas.common import mm
+from loopline.db.models import FabricSwitch, LogicalRack, Rack, RackType, ServerModel, SwitchModel
+from loopline.db.repositories import Page, paginate
+from loopline.domain.errors import Conflict, NotFound
+from loopline.services import audit
+from loopline.services.access import Forbidden, Principal
+from loopline.services.versioning import bump, check_version
+
+CatalogModel = ServerModel | SwitchModel | RackType
+M = TypeVar("M", ServerModel, SwitchModel, RackType)
+
+KIND = {ServerModel: "server_model", SwitchModel: "switch_model", RackType: "rack_type"}
+
+
+def _values(data: BaseModel, *, partial: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.model_dump(exclude_unset=partial).items():
+        if value is None and partial:
+            continue
+        if key.endswith("_m"):
+            out[key[:-2] + "_mm"] = mm(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _snapshot(obj: CatalogModel) -> dict[str, Any]:
+    return {c.key: getattr(obj, c.key) for c in obj.__table__.columns}
+
+
+def _unique(session: Session, model: type[M], name: str, exclude: int | None = None) -> None:
+    stmt = select(model.id).where(model.name == name)
+    if exclude is not None:
+        stmt = stmt.where(model.id != exclude)
+    if session.execute(stmt).first():
+        raise Conflict("name", f"a {KIND[model].replace('_', ' ')} named {name!r} already exists")
+
+
+def list_entries(session: Session, model: type[M], *, page: int, limit: int) -> Page[M]:
+    return paginate(session, select(model).order_by(model.name, model.id), page=page, limit=limit)
+
+
+def get_entry(session: Session, model: type[M], entry_id: int) -> M:
+    obj = session.get(model, entry_id)
+    if obj is None:
+        raise NotFound("id", f"{KIND[model].replace('_', ' ')} {entry_id} not found")
+    return obj
+
+
+def create_entry(session: Session, principal: Principal, model: type[M], data: BaseModel) -> M:
+    values = _values(data, partial=False)
+    _unique(session, model, values["name"])
+    obj = model(**values, builtin=False, created_by=principal.user.id)
+    session.add(obj)
+    session.flush()
+    audit.record(
+        session,
+        principal,
+        project_id=None,
+        action="create",
+        resource_type=KIND[model],
+        resource_id=obj.id,
+        after=_snapshot(obj),
+    )
+    return obj
+
+
+def _may_change(principal: Principal, obj: CatalogModel) -> None:
+    if obj.builtin:
+        raise Forbidden("id", f"{obj.name!r} is a builtin catalog entry and read-only: create your own")
+    if obj.created_by != principal.user.id:
+        raise Forbidden("id", f"{obj.name!r} belongs to another user")
+
+
+def _in_use(session: Session, model: type[CatalogModel], entry_id: int) -> bool:
+    q: ColumnElement[bool]
+    if model is ServerModel:
+        q = exists().where(LogicalRack.server_model_id == entry_id)
+    elif model is SwitchModel:
+        q = exists().where(LogicalRack.tor_model_id == entry_id) | exists().where(
+            FabricSwitch.switch_model_id == entry_id
+        )
+    else:
+        q = exists().where(Rack.rack_type_id == entry_id)
+    return bool(session.execute(select(q)).scalar())
+
+
+def update_entry(
+    session: Session, principal: Principal, model: type[M], entry_id: int, data: BaseModel, if_match: int
+) -> M:
+    obj = get_entry(session, model, entry_id)
+    _may_change(principal, obj)
+    check_version(obj, if_match, f"{KIND[model]} {entry_id}")
+    values = _values(data, partial=True)
+    if "name" in values:
+        _unique(session, model, values["name"], exclude=entry_id)
+    if set(values) - {"name"} and _in_use(session, model, entry_id):
+        raise Conflict("id", f"{obj.name!r} is used in a layout: only its name can change; create a new model instead")
+    before = _snapshot(obj)
+    for key, value in values.items():
+        setattr(obj, key, value)
+    bump(obj)
+    session.flush()
+    audit.record(
+        session,
+        principal,
+        project_id=None,
+        action="update",
+        resource_type=KIND[model],
+        resource_id=entry_id,
+        before=before,
+        after=_snapshot(obj),
+    )
+    return obj
+
+
+def delete_entry(session: Session, principal: Principal, model: type[M], entry_id: int, if_match: int) -> None:
+    obj = get_entry(session, model, entry_id)
+    _may_change(principal, obj)
+    check_version(obj, if_match, f"{KIND[model]} {entry_id}")
+    if _in_use(session, model, entry_id):
+        raise Conflict("id", f"{obj.name!r} is used in a layout and cannot be deleted")
+    before = _snapshot(obj)
+    session.delete(obj)
+    session.flush()
+    audit.record(
+        session,
+        principal,
+        project_id=None,
+        action="delete",
+        resource_type=KIND[model],
+        resource_id=entry_id,
+        before=before,
+    )
+
+
+BUILTIN_SERVER_MODELS: list[dict[str, Any]] = [
+    {"name": "2x25G server", "nic_ports": 2, "port_gbps": 25.0, "height_u": 1},
+    {"name": "1x25G server", "nic_ports": 1, "port_gbps": 25.0, "height_u": 1},
+    {"name": "4x25G server", "nic_ports": 4, "port_gbps": 25.0, "height_u": 1},
+    {"name": "2x10G server", "nic_ports": 2, "port_gbps": 10.0, "height_u": 1},
+    {"name": "2x100G GPU server", "nic_ports": 2, "port_gbps": 100.0, "height_u": 2},
+]
+BUILTIN_SWITCH_MODELS: list[dict[str, Any]] = [
+    {
+        "name": "48x25G+8x100G ToR",
+        "server_ports": 48,
+        "server_port_gbps": 25.0,
+        "uplink_ports": 8,
+        "uplink_gbps": 100.0,
+        "height_u": 1,
+    },
+    {
+        "name": "48x10G+6x40G ToR",
+        "server_ports": 48,
+        "server_port_gbps": 10.0,
+        "uplink_ports": 6,
+        "uplink_gbps": 40.0,
+        "height_u": 1,
+    },
+    {
+        "name": "32x100G switch",
+        "server_ports": 32,
+        "server_port_gbps": 100.0,
+        "uplink_ports": 0,
+        "uplink_gbps": 100.0,
+        "height_u": 1,
+    },
+    {
+        "name": "64x100G spine",
+        "server_ports": 64,
+        "server_port_gbps": 100.0,
+        "uplink_ports": 0,
+        "uplink_gbps": 100.0,
+        "height_u": 2,
+    },
+    {
+        "name": "32x100G+32x100G aggregation",
+        "server_ports": 32,
+        "server_port_gbps": 100.0,
+        "uplink_ports": 32,
+        "uplink_gbps": 100.0,
+        "height_u": 2,
+    },
+]
+BUILTIN_RACK_TYPES: list[dict[str, Any]] = [
+    {"name": "42U 600x1200", "width_mm": 600, "depth_mm": 1200, "height_u": 42},
+    {"name": "48U 600x1200", "width_mm": 600, "depth_mm": 1200, "height_u": 48},
+    {"name": "42U 800x1200", "width_mm": 800, "depth_mm": 1200, "height_u": 42},
+]
+
+
+def ensure_builtin_catalog(session: Session) -> int:
+    """Insert the builtin catalog entries that are missing (by name); returns how many were added."""
+    added = 0
+    for model, entries in (
+        (ServerModel, BUILTIN_SERVER_MODELS),
+        (SwitchModel, BUILTIN_SWITCH_MODELS),
+        (RackType, BUILTIN_RACK_TYPES),
+    ):
+        have = set(session.execute(select(model.name)).scalars())
+        for entry in entries:
+            if entry["name"] not in have:
+                session.add(model(**entry, builtin=True))
+                added += 1
+    session.flush()
+    return added
+
+
+def builtin_id(session: Session, model: type[M], name: str) -> int:
+    return int(session.execute(select(model.id).where(model.name == name)).scalar_one())

@@ -1,0 +1,230 @@
+"""Read a whole hall in a few queries: as the pure domain `Hall`, or as raw rows for the API.
+
+`load_hall(session, hall_id)` is what the wiring generator, the validators and the simulations
+read; `load_fabric(session, project_id)` gives the project's fabric settings as plain values.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Row as SqlRow
+from sqlalchemy.orm import Session
+
+from loopline.db.models import (
+    FabricSettingsRow,
+    FabricSwitch,
+    Hall,
+    LogicalRack,
+    Rack,
+    RackType,
+    Row,
+    ServerModel,
+    SwitchModel,
+)
+from loopline.domain import layout as dl
+from loopline.domain.errors import NotFound
+
+
+@dataclass
+class HallData:
+    """The rows of one hall, grouped for building documents: one query per table."""
+
+    hall: Hall
+    rows: list[SqlRow[Any]]
+    racks_by_row: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
+    lrs_by_rack: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
+    switches_by_rack: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
+    server_models: dict[int, ServerModel] = field(default_factory=dict)
+    switch_models: dict[int, SwitchModel] = field(default_factory=dict)
+    rack_types: dict[int, RackType] = field(default_factory=dict)
+
+
+ROW_COLS = (Row.id, Row.hall_id, Row.name, Row.x_mm, Row.y_mm, Row.direction, Row.front, Row.version)
+RACK_COLS = (
+    Rack.id,
+    Rack.row_id,
+    Rack.hall_id,
+    Rack.name,
+    Rack.rack_type_id,
+    Rack.position_mm,
+    Rack.role,
+    Rack.port_face,
+    Rack.version,
+)
+LR_COLS = (
+    LogicalRack.rack_id,
+    LogicalRack.ordinal,
+    LogicalRack.servers,
+    LogicalRack.server_model_id,
+    LogicalRack.ports_used,
+    LogicalRack.tor_model_id,
+    LogicalRack.tor_position,
+    LogicalRack.base_u,
+)
+FS_COLS = (
+    FabricSwitch.rack_id,
+    FabricSwitch.name,
+    FabricSwitch.role,
+    FabricSwitch.switch_model_id,
+    FabricSwitch.u,
+    FabricSwitch.cluster,
+)
+
+
+def get_hall_or_404(session: Session, hall_id: int) -> Hall:
+    hall = session.get(Hall, hall_id)
+    if hall is None:
+        raise NotFound("hall_id", f"hall {hall_id} not found")
+    return hall
+
+
+def load_catalog(session: Session) -> tuple[dict[int, ServerModel], dict[int, SwitchModel], dict[int, RackType]]:
+    """The whole catalog (small: tens to hundreds of entries)."""
+    servers = {s.id: s for s in session.execute(select(ServerModel).order_by(ServerModel.id)).scalars()}
+    switches = {s.id: s for s in session.execute(select(SwitchModel).order_by(SwitchModel.id)).scalars()}
+    types = {t.id: t for t in session.execute(select(RackType).order_by(RackType.id)).scalars()}
+    return servers, switches, types
+
+
+def load_hall_data(session: Session, hall_id: int) -> HallData:
+    hall = get_hall_or_404(session, hall_id)
+    data = HallData(
+        hall=hall, rows=list(session.execute(select(*ROW_COLS).where(Row.hall_id == hall_id).order_by(Row.name)))
+    )
+    racks: dict[int, list[SqlRow[Any]]] = defaultdict(list)
+    for r in session.execute(
+        select(*RACK_COLS).where(Rack.hall_id == hall_id).order_by(Rack.row_id, Rack.position_mm, Rack.id)
+    ):
+        racks[r.row_id].append(r)
+    lrs: dict[int, list[SqlRow[Any]]] = defaultdict(list)
+    for lr in session.execute(
+        select(*LR_COLS).where(LogicalRack.hall_id == hall_id).order_by(LogicalRack.rack_id, LogicalRack.ordinal)
+    ):
+        lrs[lr.rack_id].append(lr)
+    switches: dict[int, list[SqlRow[Any]]] = defaultdict(list)
+    for sw in session.execute(
+        select(*FS_COLS).where(FabricSwitch.hall_id == hall_id).order_by(FabricSwitch.rack_id, FabricSwitch.u)
+    ):
+        switches[sw.rack_id].append(sw)
+    data.racks_by_row, data.lrs_by_rack, data.switches_by_rack = racks, lrs, switches
+    data.server_models, data.switch_models, data.rack_types = load_catalog(session)
+    return data
+
+
+class DomainCatalog:
+    """Catalog rows turned into (cached) domain value objects."""
+
+    def __init__(
+        self,
+        server_models: dict[int, ServerModel],
+        switch_models: dict[int, SwitchModel],
+        rack_types: dict[int, RackType],
+    ) -> None:
+        self.server_rows, self.switch_rows, self.rack_type_rows = server_models, switch_models, rack_types
+        self.servers = {
+            i: dl.ServerModel(name=s.name, nic_ports=s.nic_ports, port_gbps=s.port_gbps, height_u=s.height_u)
+            for i, s in server_models.items()
+        }
+        self.switches = {
+            i: dl.SwitchModel(
+                name=s.name,
+                server_ports=s.server_ports,
+                server_port_gbps=s.server_port_gbps,
+                uplink_ports=s.uplink_ports,
+                uplink_gbps=s.uplink_gbps,
+                height_u=s.height_u,
+            )
+            for i, s in switch_models.items()
+        }
+        self.rack_types = {
+            i: dl.RackType(name=t.name, width_mm=t.width_mm, depth_mm=t.depth_mm, height_u=t.height_u)
+            for i, t in rack_types.items()
+        }
+
+    @classmethod
+    def load(cls, session: Session) -> DomainCatalog:
+        return cls(*load_catalog(session))
+
+    def logical_rack(self, lr: Any) -> dl.LogicalRack:
+        return dl.LogicalRack(
+            servers=lr.servers,
+            server_model=self.servers[lr.server_model_id],
+            tor_model=self.switches[lr.tor_model_id],
+            tor_position=lr.tor_position,
+            base_u=lr.base_u,
+            ports_used=lr.ports_used,
+        )
+
+
+def domain_hall(data: HallData) -> dl.Hall:
+    cat = DomainCatalog(data.server_models, data.switch_models, data.rack_types)
+    rows: list[dl.Row] = []
+    for row in data.rows:
+        racks = tuple(
+            dl.Rack(
+                name=rack.name,
+                rack_type=cat.rack_types[rack.rack_type_id],
+                position_mm=rack.position_mm,
+                logical_racks=tuple(cat.logical_rack(lr) for lr in data.lrs_by_rack.get(rack.id, ())),
+                role=rack.role,
+                port_face=rack.port_face,
+                fabric_switches=tuple(
+                    dl.FabricSwitch(
+                        name=sw.name, role=sw.role, model=cat.switches[sw.switch_model_id], u=sw.u, cluster=sw.cluster
+                    )
+                    for sw in data.switches_by_rack.get(rack.id, ())
+                ),
+            )
+            for rack in data.racks_by_row.get(row.id, ())
+        )
+        rows.append(
+            dl.Row(
+                name=row.name,
+                origin=dl.Point(row.x_mm, row.y_mm),
+                direction=row.direction,
+                front=row.front,
+                racks=racks,
+            )
+        )
+    h = data.hall
+    return dl.Hall(
+        name=h.name,
+        width_mm=h.width_mm,
+        depth_mm=h.depth_mm,
+        rows=tuple(rows),
+        raised_floor_mm=h.raised_floor_mm if h.raised_floor else 0,
+        tray_height_mm=h.tray_height_mm,
+        tile_mm=h.tile_mm,
+        site=h.site,
+    )
+
+
+def load_hall(session: Session, hall_id: int) -> dl.Hall:
+    """The hall as the pure domain sees it: rows (by name), racks (along the row), contents. 8 queries."""
+    return domain_hall(load_hall_data(session, hall_id))
+
+
+def fabric_settings(row: FabricSettingsRow | None) -> dl.FabricSettings:
+    if row is None:
+        return dl.FabricSettings()
+    return dl.FabricSettings(
+        fabric_type=row.fabric_type,
+        tor_uplinks=row.tor_uplinks,
+        tor_uplink_gbps=row.tor_uplink_gbps,
+        aggs_per_cluster=row.aggs_per_cluster,
+        agg_uplinks=row.agg_uplinks,
+        agg_uplink_gbps=row.agg_uplink_gbps,
+        spines=row.spines,
+        cores=row.cores,
+        rows_per_cluster=row.rows_per_cluster,
+        network_rack_placement=row.network_rack_placement,
+    )
+
+
+def load_fabric(session: Session, project_id: int) -> dl.FabricSettings:
+    """The project's fabric settings as plain values (defaults if none were stored)."""
+    return fabric_settings(session.get(FabricSettingsRow, project_id))

@@ -1,0 +1,139 @@
+"""API test fixtures: the real app on the test database, each test inside one rolled-back transaction.
+
+Every request gets the test's session (commit = release a savepoint), and the identity map is
+cleared after each request, as with a fresh session per request in production.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.api.app import create_app
+from loopline.api.deps import get_db_session
+from loopline.db.models import RackType, ServerModel, SwitchModel
+from loopline.services.catalog import ensure_builtin_catalog
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def app(db_session: Session) -> Iterator[Any]:
+    application = create_app()
+
+    def session_for_request() -> Iterator[Session]:
+        try:
+            yield db_session
+            db_session.commit()
+        except BaseException:
+            db_session.rollback()
+            raise
+        finally:
+            db_session.expunge_all()
+
+    application.dependency_overrides[get_db_session] = session_for_request
+    ensure_builtin_catalog(db_session)
+    db_session.commit()
+    yield application
+
+
+@dataclass
+class Catalog:
+    server: int
+    server4: int
+    tor: int
+    spine: int
+    rack: int
+    rack48: int
+
+
+@pytest.fixture
+def cat(db_session: Session, app: Any) -> Catalog:
+    def one(model: Any, name: str) -> int:
+        return int(db_session.execute(select(model.id).where(model.name == name)).scalar_one())
+
+    return Catalog(
+        server=one(ServerModel, "2x25G server"),
+        server4=one(ServerModel, "4x25G server"),
+        tor=one(SwitchModel, "48x25G+8x100G ToR"),
+        spine=one(SwitchModel, "64x100G spine"),
+        rack=one(RackType, "42U 600x1200"),
+        rack48=one(RackType, "48U 600x1200"),
+    )
+
+
+def new_client(app: Any, email: str) -> TestClient:
+    """A browser: registers (which logs in) and keeps the session cookie."""
+    client = TestClient(app)
+    r = client.post("/api/v1/auth/register", json={"email": email, "password": PASSWORD, "display_name": email})
+    assert r.status_code == 201, r.text
+    return client
+
+
+@pytest.fixture
+def owner(app: Any) -> TestClient:
+    return new_client(app, "owner@example.com")
+
+
+@pytest.fixture
+def project(owner: TestClient) -> int:
+    r = owner.post("/api/v1/projects", json={"name": "P1"})
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+@pytest.fixture
+def hall(owner: TestClient, project: int) -> dict[str, Any]:
+    r = owner.post(f"/api/v1/projects/{project}/halls", json={"name": "H1", "width_m": 30, "depth_m": 20})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def lr(cat: Catalog, servers: int = 15, ports: int = 2, **extra: Any) -> dict[str, Any]:
+    return {"servers": servers, "server_model_id": cat.server, "ports_used": ports, "tor_model_id": cat.tor, **extra}
+
+
+def template(cat: Catalog, b: int = 2) -> dict[str, Any]:
+    return {"rack_type_id": cat.rack, "logical_racks": [lr(cat) for _ in range(b)]}
+
+
+def make_row(
+    client: TestClient,
+    hall_id: int,
+    cat: Catalog,
+    name: str = "R01",
+    *,
+    x: float = 1,
+    y: float = 1,
+    n: int = 4,
+    **extra: Any,
+) -> dict[str, Any]:
+    body = {"name": name, "x_m": x, "y_m": y, "rack_count": n, "rack_template": template(cat), **extra}
+    r = client.post(f"/api/v1/halls/{hall_id}/rows", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def etag(response: Any) -> str:
+    return str(response.headers["etag"])
+
+
+@pytest.fixture
+def h(app: Any, cat: Catalog) -> SimpleNamespace:
+    """Helpers for tests: `h.client(email)`, `h.lr(...)`, `h.template(...)`, `h.row(client, hall_id, ...)`."""
+    return SimpleNamespace(
+        app=app,
+        cat=cat,
+        client=lambda email: new_client(app, email),
+        lr=lambda **kw: lr(cat, **kw),
+        template=lambda b=2: template(cat, b),
+        row=lambda client, hall_id, name="R01", **kw: make_row(client, hall_id, cat, name, **kw),
+        etag=etag,
+    )
