@@ -233,6 +233,8 @@ def _print_text(out: dict[str, Any]) -> None:
     )
     print(f"max raw length {out['max_raw_length_m']} m, copper share {out['copper_share']:.1%}")
     for cls, st in out["by_class"].items():
+        if not st["count"]:
+            continue
         media = ", ".join(f"{k} {v}" for k, v in st["media"].items())
         print(
             f"  {cls:14s} {st['count']:8d}  raw min/mean/max {st['min_raw_length_m']}/"

@@ -30,7 +30,11 @@ def test_wiring_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["servers"] == 64 and out["tors"] == 16
     # 64 servers x 2 ports + 16 ToRs x 4 uplinks + 4 aggs x 4 cores
     assert out["cables"] == 128 + 64 + 16
-    assert set(out["by_class"]) == {"server_tor", "tor_fabric", "agg_core"}
+    assert list(out["by_class"]) == ["server_tor", "server_server", "tor_fabric", "agg_core"]
+    assert out["by_class"]["server_server"] == {
+        "count": 0, "min_raw_length_m": 0.0, "mean_raw_length_m": 0.0, "max_raw_length_m": 0.0,
+        "max_ordered_length_m": 0.0, "media": {},
+    }  # fmt: skip
     # back edge from the lowest server of K04.L2 (U6, 244 mm) to the ToR of K01.L1 (U5, 200 mm):
     # (2167 - 244) + 3 * 600 + (2167 - 200) = 1923 + 1800 + 1967 = 5690 mm (see test_routing)
     assert out["by_class"]["server_tor"]["max_raw_length_m"] == 5.69

@@ -76,6 +76,7 @@ class PlanSummary:
 
 
 def summarize(plan: WiringPlan) -> PlanSummary:
+    """Counts and lengths of a plan; `by_class` lists every link class (zeros when absent)."""
     by_class: dict[str, ClassStats] = {}
     media: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -126,7 +127,7 @@ def summarize(plan: WiringPlan) -> PlanSummary:
         max_raw_mm=max((s.max_raw_mm for s in by_class.values()), default=0),
         total_raw_mm=total_raw,
         total_ordered_mm=total_ordered,
-        by_class={k: by_class[k] for k in sorted(by_class, key=order.index)},
+        by_class={k: by_class.get(k, ClassStats()) for k in order},
         media=dict(sorted(media.items())),
         parts=dict(sorted(parts.items())),
         transceivers=dict(sorted(xcvr.items())),
