@@ -175,3 +175,12 @@ def test_default_across_a_middle_network_rack() -> None:
         return max(c.raw_mm for c in x.cables if c.link_class == "tor_fabric")
 
     assert longest_uplink(p) < longest_uplink(end)
+
+
+def test_paper_tor_exactly_mid_logical_rack_for_odd_r() -> None:
+    # r = 3, b = 1: a 4U rack scaled to 2000 mm (500 mm per U); ToR at U2 (servers U1, U3, U4).
+    # The paper model puts the ToR in the middle of its logical rack: z = 1000 (not U2's 750).
+    # server U4 (centre 1750) -> ToR: 750; server U1 (250) -> ToR: 750
+    p = plan(Pattern.SINGLE_HOMED, "paper", ports=1, logical_per_rack=1, servers_per_logical_rack=3)
+    assert cable(p, "H1.R01.K01.U04", "p1").raw_mm == 750
+    assert cable(p, "H1.R01.K01.U01", "p1").raw_mm == 750

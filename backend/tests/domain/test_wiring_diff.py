@@ -107,3 +107,14 @@ def test_single_homed_10g_plus_a_25g_subways_loop() -> None:
     new_tors = [x for x in new.devices if x.role is Role.TOR and x.name.endswith("B")]
     assert all(x.loop is None for x in old_tors)
     assert sorted((x.loop, x.loop_position) for x in new_tors) == [(i, j) for i in (0, 1) for j in range(8)]
+
+
+def test_upgrade_plan_helper() -> None:
+    from loopline.domain.wiring import upgrade_plan
+
+    h = hall(ports=3)
+    old = generate_plan(h, WiringSpec(pattern=Pattern.PAIRED_ROW, ports=2))
+    new, d = upgrade_plan(old, h, WiringSpec(pattern=Pattern.PAIRED_ROW, ports=3))
+    # p = 3 adds each server's clockwise neighbour: 64 cables, nothing moves
+    assert (len(d.kept), len(d.added), len(d.moved), len(d.removed)) == (len(old.cables), 64, 0, 0)
+    assert len(new.cables) == len(old.cables) + 64

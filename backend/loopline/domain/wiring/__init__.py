@@ -4,7 +4,7 @@ Entry points: `generate_plan(hall, spec)` -> `WiringPlan`; `summarize(plan)`; `d
 `upgrade_plan(old_plan, hall, spec)`.
 """
 
-from loopline.domain.wiring.diff import PlanDiff, diff_plans
+from loopline.domain.wiring.diff import PlanDiff, diff_plans, upgrade_plan
 from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import (
     CABLE_COLUMNS,
@@ -48,4 +48,5 @@ __all__ = [
     "diff_plans",
     "generate_plan",
     "summarize",
+    "upgrade_plan",
 ]

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from loopline.domain.layout import Hall
+from loopline.domain.routing import DEFAULT_GEOMETRY, GeometryPreset
+from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import WiringPlan
+from loopline.domain.wiring.spec import WiringSpec
 
 
 @dataclass(slots=True)
@@ -72,3 +76,15 @@ def diff_plans(old: WiringPlan, new: WiringPlan) -> PlanDiff:
         if name not in new_devs:
             d.hardware_removed.setdefault(role.value, []).append(name)
     return d
+
+
+def upgrade_plan(
+    existing: WiringPlan,
+    hall: Hall,
+    spec: WiringSpec,
+    *,
+    geometry: GeometryPreset = DEFAULT_GEOMETRY,
+) -> tuple[WiringPlan, PlanDiff]:
+    """Generate the plan for `spec` on `hall` and diff it against the `existing` plan."""
+    new = generate_plan(hall, spec, geometry=geometry)
+    return new, diff_plans(existing, new)

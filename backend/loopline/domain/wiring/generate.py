@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, device_name, rack_name
-from loopline.domain.layout import Hall, LogicalRack, RackRole, Row, SwitchModel
+from loopline.domain.layout import Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
 from loopline.domain.media import MediaSelector
 from loopline.domain.routing import (
     DEFAULT_GEOMETRY,
@@ -185,6 +185,9 @@ def generate_plan(
                     pos_rack.append(rack_key)
                 tu = lr.tor_u()
                 tz = device_z_mm(geometry, rack, tu, lr.tor_model.height_u)
+                if geometry.rack_height_mm is not None and lr.tor_position is TorPosition.MIDDLE:
+                    # paper: the ToR sits exactly in the middle of its logical rack (odd r too)
+                    tz = device_z_mm(geometry, rack, lr.base_u, lr.height_u)
                 devices.append(
                     Device(
                         name=device_name(rname, tu),
