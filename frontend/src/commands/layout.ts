@@ -63,6 +63,8 @@ function racksFor(row: RowRecord, count: number, contents: RackContents): RackRe
   return Array.from({ length: count }, (_, i) => ({
     ...structuredClone(contents),
     typeName: "rack" as const,
+    role: "compute" as const,
+    fabricSwitches: [],
     id: newId("rack"),
     rowId: row.id,
     name: rackName(row.name, i),
@@ -175,7 +177,8 @@ export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?
     front: row.front === "left" ? "right" : "left",
   };
   const b = new DiffBuilder(records).add(copy);
-  racks.forEach((rack, i) => b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id, name: rackName(copy.name, i) }));
+  // Network racks are not copied: their fabric switch names are unique in the hall.
+  racks.filter((r) => r.role === "compute").forEach((rack, i) => b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id, name: rackName(copy.name, i) }));
   return ok(b);
 }
 
@@ -268,7 +271,7 @@ export function targetRacks(records: Records, ids: readonly RecordId[]): RackRec
   for (const id of ids) {
     const rec = records[id];
     if (isRack(rec)) out.set(id, rec);
-    else if (isRow(rec)) for (const r of racksOf(records, id)) out.set(r.id, r);
+    else if (isRow(rec)) for (const r of racksOf(records, id)) if (r.role === "compute") out.set(r.id, r);
   }
   return [...out.values()];
 }
@@ -279,6 +282,7 @@ export function updateRackContents(records: Records, ids: readonly RecordId[], p
   if (racks.length === 0) return fail("selection", "select a rack or a row first");
   const b = new DiffBuilder(records);
   for (const rack of racks) {
+    if (rack.role === "network") return fail("selection", `${rack.name} is a network rack: it holds fabric switches, not servers`);
     const merged = { ...rack, ...structuredClone(patch) };
     const parsed = RackContents.safeParse(merged);
     if (!parsed.success) {

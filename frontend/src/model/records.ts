@@ -93,8 +93,20 @@ export const RowRecord = z.object({
 });
 export type RowRecord = z.infer<typeof RowRecord>;
 
+export const FabricSwitchSlot = z.object({
+  name: z.string(),
+  role: z.string(),
+  u: z.number().int().min(1),
+  heightU: z.number().int().min(1),
+  modelId: z.number().int().optional(),
+});
+export type FabricSwitchSlot = z.infer<typeof FabricSwitchSlot>;
+
 export const RackRecord = RackContents.extend({
   typeName: z.literal("rack"),
+  /** `network` racks hold fabric switches (spines, aggs) instead of logical racks. */
+  role: z.enum(["compute", "network"]),
+  fabricSwitches: z.array(FabricSwitchSlot),
   id: z.string().startsWith("rack:"),
   rowId: z.string().startsWith("row:"),
   name: z.string().min(1),

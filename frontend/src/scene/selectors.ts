@@ -81,24 +81,24 @@ export function devicesOf(p: RackPlacement): DevicePlacement[] {
   const face = depth / 2 + 0.006;
   const w = along * 0.86;
   const t = 0.012;
+  const slabAt = (startU: number, hU: number, tor: boolean) =>
+    out.push({
+      x: p.x + p.fx * face,
+      y: ((startU - 1 + hU / 2) * U_MM) / 1000,
+      z: p.z + p.fz * face,
+      sx: Math.abs(p.fx) > 0.5 ? t : w,
+      sy: (hU * U_MM * 0.82) / 1000,
+      sz: Math.abs(p.fx) > 0.5 ? w : t,
+      tor,
+    });
+  for (const f of r.fabricSwitches) slabAt(f.u, f.heightU, true);
   let u = 1;
-  for (let l = 0; l < r.logicalRacks; l++) {
+  for (let l = 0; l < (r.role === "compute" ? r.logicalRacks : 0); l++) {
     const servers = r.serversPerLogicalRack;
     const below = r.torPosition === "bottom" ? 0 : r.torPosition === "middle" ? Math.floor(servers / 2) : servers;
     const torU = u + below * r.serverModel.heightU;
     let su = u;
-    const slab = (startU: number, hU: number, tor: boolean) => {
-      const y = ((startU - 1 + hU / 2) * U_MM) / 1000;
-      out.push({
-        x: p.x + p.fx * face,
-        y,
-        z: p.z + p.fz * face,
-        sx: Math.abs(p.fx) > 0.5 ? t : w,
-        sy: (hU * U_MM * 0.82) / 1000,
-        sz: Math.abs(p.fx) > 0.5 ? w : t,
-        tor,
-      });
-    };
+    const slab = slabAt;
     for (let s = 0; s < servers; s++) {
       if (su === torU) su += r.torModel.heightU;
       slab(su, r.serverModel.heightU, false);

@@ -61,7 +61,8 @@ export function rackFrom(r: RackReadApi, cat: Catalogs): RackRecord {
     torPosition: lr?.tor_position ?? "top",
     portFace: r.port_face,
   };
-  return { ...contents, typeName: "rack", id: `rack:${r.id}`, rowId: `row:${r.row_id}`, name: r.name, positionMm: mm(r.position_m) };
+  const fabricSwitches = r.fabric_switches.map((f) => ({ name: f.name, role: f.role, u: f.u, heightU: cat.switchModels.get(f.switch_model_id)?.heightU ?? 1, modelId: f.switch_model_id }));
+  return { ...contents, typeName: "rack", role: r.role, fabricSwitches, id: `rack:${r.id}`, rowId: `row:${r.row_id}`, name: r.name, positionMm: mm(r.position_m) };
 }
 
 export function rowFrom(r: RowReadApi): RowRecord {
@@ -114,7 +115,7 @@ export function rackSpec(r: RackRecord, ids: (r: RackRecord) => { rackType: numb
     name: r.name,
     rack_type_id: id.rackType,
     position_m: m(r.positionMm),
-    role: "compute",
+    role: r.role,
     port_face: r.portFace,
     logical_racks: Array.from({ length: r.logicalRacks }, () => ({
       servers: r.serversPerLogicalRack,
@@ -123,7 +124,8 @@ export function rackSpec(r: RackRecord, ids: (r: RackRecord) => { rackType: numb
       tor_model_id: id.tor,
       tor_position: r.torPosition,
     })),
-    fabric_switches: [],
+    // Network racks keep their switches: the editor does not edit them (yet), the API needs them on create.
+    fabric_switches: r.fabricSwitches.map((f) => ({ name: f.name, role: f.role as "agg" | "spine" | "core", switch_model_id: f.modelId ?? 1, u: f.u })),
   };
 }
 

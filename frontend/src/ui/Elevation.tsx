@@ -13,8 +13,20 @@ function RackColumn({ rack, x, selected, onSelect }: { rack: RackRecord; x: numb
   const H = rack.rackType.heightU;
   const y = (u: number, h = 1) => TOP + (H - (u - 1) - h) * U_PX;
   const items: ReactElement[] = [];
+  for (const f of rack.fabricSwitches) {
+    items.push(
+      <g key={`f${f.name}`}>
+        <rect className="el-fabric" x={x + 4} y={y(f.u, f.heightU) + 0.5} width={RACK_PX - 8} height={f.heightU * U_PX - 1}>
+          <title>{`${rack.name} U${f.u}: ${f.role} ${f.name}`}</title>
+        </rect>
+        <text className="el-tor-label" x={x + RACK_PX / 2} y={y(f.u, f.heightU) + U_PX - 2.5} textAnchor="middle">
+          {f.role} {f.name} · U{f.u}
+        </text>
+      </g>,
+    );
+  }
   let u = 1;
-  for (let l = 0; l < rack.logicalRacks; l++) {
+  for (let l = 0; l < (rack.role === "compute" ? rack.logicalRacks : 0); l++) {
     const servers = rack.serversPerLogicalRack;
     const below = rack.torPosition === "bottom" ? 0 : rack.torPosition === "middle" ? Math.floor(servers / 2) : servers;
     const torU = u + below * rack.serverModel.heightU;

@@ -3,7 +3,7 @@ import { COMMANDS_BY_ID, formatKey } from "../commands/registry";
 import { commandContext, runCommand } from "./actions";
 import { useHistoryFlags, useRecords, useSession } from "./session";
 
-function CmdButton({ id, icon, active }: { id: string; icon: string; active?: boolean }) {
+function CmdButton({ id, icon, active, text }: { id: string; icon: string; active?: boolean; text?: string }) {
   const cmd = COMMANDS_BY_ID[id];
   // Re-render on records/session changes so `enabled` is current.
   useRecords();
@@ -26,7 +26,7 @@ function CmdButton({ id, icon, active }: { id: string; icon: string; active?: bo
       <span className="tb-icon" aria-hidden>
         {icon}
       </span>
-      <span className="tb-label">{cmd.label.split(" (")[0]}</span>
+      {text && <span className="tb-label">{text}</span>}
     </button>
   );
 }
@@ -38,14 +38,14 @@ export function Toolbar() {
   return (
     <nav className="toolbar" aria-label="Editor tools">
       <div className="tb-group" role="group" aria-label="View">
-        <CmdButton id="view.3d" icon="◇" active={view === "3d"} />
-        <CmdButton id="view.plan" icon="▦" active={view === "plan"} />
-        <CmdButton id="view.elevation" icon="▥" active={view === "elevation"} />
+        <CmdButton id="view.3d" text="3D" icon="◇" active={view === "3d"} />
+        <CmdButton id="view.plan" text="Plan" icon="▦" active={view === "plan"} />
+        <CmdButton id="view.elevation" text="Elevation" icon="▥" active={view === "elevation"} />
         <CmdButton id="view.frame" icon="⤢" />
       </div>
       <div className="tb-group" role="group" aria-label="Tools">
-        <CmdButton id="tool.select" icon="↖" active={tool === "select"} />
-        <CmdButton id="tool.draw-row" icon="✎" active={tool === "draw-row"} />
+        <CmdButton id="tool.select" text="Select" icon="↖" active={tool === "select"} />
+        <CmdButton id="tool.draw-row" text="Draw row" icon="✎" active={tool === "draw-row"} />
         <label className="tb-front" title="Which long side of a new row is the front (seen along the drag)">
           Front
           <select
@@ -59,8 +59,8 @@ export function Toolbar() {
         </label>
       </div>
       <div className="tb-group" role="group" aria-label="Layout helpers">
-        <CmdButton id="edit.facing-pair" icon="⇅" />
-        <CmdButton id="edit.duplicate-row" icon="⧉" />
+        <CmdButton id="edit.facing-pair" text="Facing pair" icon="⇅" />
+        <CmdButton id="edit.duplicate-row" text="Duplicate row" icon="⧉" />
       </div>
       <div className="tb-group" role="group" aria-label="Edit">
         <CmdButton id="edit.rotate" icon="⟲" />
