@@ -312,6 +312,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/wiring-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate and store a wiring plan for a hall
+         * @description Generates every cable (ports, routed length, medium, label) for the hall's current layout. With `upgrade_from_plan_id` the diff against that plan is stored too (a Subways upgrade moves no cable).
+         */
+        post: operations["create_plan_api_v1_halls__hall_id__wiring_plans_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects": {
         parameters: {
             query?: never;
@@ -476,6 +496,23 @@ export interface paths {
         patch: operations["update_member_api_v1_projects__project_id__members__user_id__patch"];
         trace?: never;
     };
+    "/api/v1/projects/{project_id}/wiring-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Wiring plans */
+        get: operations["list_plans_api_v1_projects__project_id__wiring_plans_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/racks/{rack_id}": {
         parameters: {
             query?: never;
@@ -582,6 +619,96 @@ export interface paths {
         post?: never;
         /** Revoke an API token */
         delete: operations["revoke_token_api_v1_tokens__token_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wiring plan and its summary */
+        get: operations["get_plan_api_v1_wiring_plans__plan_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete a wiring plan */
+        delete: operations["delete_plan_api_v1_wiring_plans__plan_id__delete"];
+        options?: never;
+        head?: never;
+        /** Rename a wiring plan */
+        patch: operations["update_plan_api_v1_wiring_plans__plan_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/cables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cables of a plan, filtered and paged */
+        get: operations["list_cables_api_v1_wiring_plans__plan_id__cables_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Diff against another plan of the same hall */
+        get: operations["diff_plans_api_v1_wiring_plans__plan_id__diff_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every cable's route as flat arrays, for the 3D view */
+        get: operations["render_api_v1_wiring_plans__plan_id__render_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plan as a simulation scenario (engine schema)
+         * @description Network (nodes and links) from the plan, with default routing (ecmp), workload (shuffle of the first two logical racks) and engine (flow mode, seed 1) sections.
+         */
+        get: operations["scenario_api_v1_wiring_plans__plan_id__scenario_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -711,6 +838,136 @@ export interface components {
              * @description The created rows.
              */
             rows: components["schemas"]["RowRead"][];
+        };
+        /** CableEnd */
+        CableEnd: {
+            /**
+             * Device
+             * @description Device name (`<hall>.<row>.<rack>.U<nn>`).
+             * @example H1.R01.K03.U22
+             */
+            device: string;
+            /**
+             * Port
+             * @description Port: `p<n>` on a server NIC, `e<n>` on a switch.
+             * @example p1
+             */
+            port: string;
+            /**
+             * Rack
+             * @description Rack name (`<hall>.<row>.<rack>`).
+             */
+            rack: string;
+            /**
+             * Row
+             * @description Row name.
+             */
+            row: string;
+        };
+        /** CableRead */
+        CableRead: {
+            a: components["schemas"]["CableEnd"];
+            b: components["schemas"]["CableEnd"];
+            /**
+             * Cable Id
+             * @description Stable ID from the two ports (same across regenerations and upgrades).
+             */
+            cable_id: string;
+            /**
+             * Gbps
+             * @description Link speed (Gb/s).
+             */
+            gbps: number;
+            /**
+             * Label
+             * @description TIA-606 style label printed at both ends.
+             */
+            label: string;
+            /**
+             * Length With Slack M
+             * @description Routed + service allowance per end + slack.
+             */
+            length_with_slack_m: number;
+            /** @description server_tor, server_server, tor_fabric or agg_core. */
+            link_class: components["schemas"]["LinkClass"];
+            /** @description Chosen medium. */
+            medium: components["schemas"]["Medium"];
+            /**
+             * Ordered Length M
+             * @description Rounded up to the part's next sold length.
+             */
+            ordered_length_m: number;
+            /**
+             * Part Number
+             * @description Chosen part.
+             */
+            part_number: string;
+            /**
+             * Raw Length M
+             * @description Routed length.
+             */
+            raw_length_m: number;
+            /**
+             * Route
+             * @description Route polyline (x, y, z in metres), with `include_route=true`.
+             */
+            route?: [
+                number,
+                number,
+                number
+            ][] | null;
+            /**
+             * Transceiver
+             * @description Transceiver part per end, when the medium needs one.
+             */
+            transceiver: string | null;
+            /**
+             * Unit Price
+             * @description Price of the cable (and its transceivers).
+             */
+            unit_price: number;
+        };
+        /** DiffCounts */
+        DiffCounts: {
+            /**
+             * Added
+             * @description New cables.
+             */
+            added: number;
+            /**
+             * Changed
+             * @description Kept cables whose part or ordered length changed.
+             */
+            changed: number;
+            /**
+             * Hardware Added
+             * @description New devices per role.
+             */
+            hardware_added: {
+                [key: string]: number;
+            };
+            /**
+             * Hardware Removed
+             * @description Devices gone per role.
+             */
+            hardware_removed: {
+                [key: string]: number;
+            };
+            /**
+             * Kept
+             * @description Cables in both plans (same two ports).
+             */
+            kept: number;
+            /**
+             * Moved
+             * @description Old cables re-patched to another port (0 for a Subways upgrade).
+             */
+            moved: number;
+            /**
+             * Removed
+             * @description Old cables gone.
+             */
+            removed: number;
         };
         /** DocCatalog */
         DocCatalog: {
@@ -1412,6 +1669,11 @@ export interface components {
          * @enum {string}
          */
         Face: "front" | "rear";
+        /**
+         * GrinScope
+         * @enum {string}
+         */
+        GrinScope: "rack" | "next-rack";
         /** HallCreate */
         HallCreate: {
             /**
@@ -1828,6 +2090,11 @@ export interface components {
              */
             y_m: number;
         };
+        /**
+         * LinkClass
+         * @enum {string}
+         */
+        LinkClass: "server_tor" | "server_server" | "tor_fabric" | "agg_core";
         /** LogicalRackRead */
         LogicalRackRead: {
             /**
@@ -1946,6 +2213,11 @@ export interface components {
              */
             via: string;
         };
+        /**
+         * Medium
+         * @enum {string}
+         */
+        Medium: "dac" | "acc" | "aec" | "aoc" | "fibre";
         /** MemberCreate */
         MemberCreate: {
             /**
@@ -1999,6 +2271,32 @@ export interface components {
              * @description The items of this page.
              */
             items: components["schemas"]["AuditRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[CableRead] */
+        Page_CableRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["CableRead"][];
             /**
              * Limit
              * @description Items per page.
@@ -2252,6 +2550,60 @@ export interface components {
              */
             total: number;
         };
+        /** Page[WiringPlanRead] */
+        Page_WiringPlanRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["WiringPlanRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** ParallelPortsIn */
+        ParallelPortsIn: {
+            /**
+             * Clusters
+             * @description Clusters the new ToRs are spread over (Type 2).
+             * @default 1
+             */
+            clusters: number;
+            /**
+             * Gbps
+             * @description Speed of the new ports (Gb/s).
+             * @default 25
+             * @example 25
+             */
+            gbps: number;
+            /**
+             * Ports
+             * @description New NIC ports per server on the parallel fabric.
+             * @default 1
+             */
+            ports: number;
+            /**
+             * Tor Server Ports
+             * @description Server-facing ports of each new ToR.
+             * @default 48
+             */
+            tor_server_ports: number;
+        };
         /** PartStatus */
         PartStatus: {
             /**
@@ -2264,6 +2616,50 @@ export interface components {
              * @description Whether this part answered correctly.
              */
             ok: boolean;
+        };
+        /**
+         * Pattern
+         * @enum {string}
+         */
+        Pattern: "single-homed" | "mc-lag" | "side-to-side" | "paired-row" | "inter-chassis" | "grin";
+        /** PlanDiffRead */
+        PlanDiffRead: {
+            /**
+             * Added
+             * @description IDs of added cables (first 1,000).
+             */
+            added: string[];
+            counts: components["schemas"]["DiffCounts"];
+            /**
+             * Hardware Added
+             * @description Names of new devices per role (first 1,000 each).
+             */
+            hardware_added: {
+                [key: string]: string[];
+            };
+            /**
+             * Moved
+             * @description (old ID, new ID) of moved cables (first 1,000).
+             */
+            moved: [
+                string,
+                string
+            ][];
+            /**
+             * New Plan Id
+             * @description The plan diffed.
+             */
+            new_plan_id: number;
+            /**
+             * Old Plan Id
+             * @description The plan diffed against.
+             */
+            old_plan_id: number;
+            /**
+             * Removed
+             * @description IDs of removed cables (first 1,000).
+             */
+            removed: string[];
         };
         /** ProjectCreate */
         ProjectCreate: {
@@ -2679,6 +3075,47 @@ export interface components {
              * @example correct horse battery
              */
             password: string;
+        };
+        /**
+         * RenderBuffers
+         * @description Every cable of a plan as flat arrays, for drawing 100,000 cables in a few buffers.
+         */
+        RenderBuffers: {
+            /**
+             * Cable Ids
+             * @description Cable IDs in buffer order.
+             */
+            cable_ids: string[];
+            /**
+             * Labels
+             * @description Labels in buffer order.
+             */
+            labels: string[];
+            /**
+             * Media
+             * @description Medium names; `medium` holds indexes into this list.
+             */
+            media: string[];
+            /**
+             * Medium
+             * @description Medium index per cable.
+             */
+            medium: number[];
+            /**
+             * Offsets
+             * @description Start of each cable's points in `points` (in points, not numbers).
+             */
+            offsets: number[];
+            /**
+             * Points
+             * @description Route points, flat x, y, z in millimetres.
+             */
+            points: number[];
+            /**
+             * Raw Length Mm
+             * @description Routed length per cable (mm).
+             */
+            raw_length_mm: number[];
         };
         /**
          * Role
@@ -3370,6 +3807,165 @@ export interface components {
              * @description Accepted but worth a look (narrow aisles, short uplinks).
              */
             warnings: components["schemas"]["IssueRead"][];
+        };
+        /** WiringPlanCreate */
+        WiringPlanCreate: {
+            /**
+             * Clusters
+             * @description `c`: clusters a Type 2 loop is spread over.
+             * @default 1
+             */
+            clusters: number;
+            /**
+             * Fabric Optical
+             * @description Fabric links use AOC or optics (they leave the row).
+             * @default true
+             */
+            fabric_optical: boolean;
+            /**
+             * Geometry
+             * @description Geometry preset (DESIGN §3.3).
+             * @default default
+             * @enum {string}
+             */
+            geometry: "default" | "paper";
+            /**
+             * Grin Degree
+             * @description `n`: GRIN links per server (pattern `grin`).
+             * @default 0
+             */
+            grin_degree: number;
+            /**
+             * @description GRIN links inside the rack or to the next rack.
+             * @default rack
+             */
+            grin_scope: components["schemas"]["GrinScope"];
+            /**
+             * Loop
+             * @description `l`: logical racks per loop; default: the whole row (or row pair).
+             */
+            loop?: number | null;
+            /**
+             * Name
+             * @description Plan name.
+             * @example Subways paired rows p=2
+             */
+            name: string;
+            /** @description Heterogeneous upgrade: new ports on a parallel set of ToRs; no existing cable moves. */
+            parallel?: components["schemas"]["ParallelPortsIn"] | null;
+            /**
+             * @description Wiring pattern (DESIGN §3).
+             * @example paired-row
+             */
+            pattern: components["schemas"]["Pattern"];
+            /**
+             * Ports
+             * @description `p`: ports per server; default: each logical rack's cabled ports.
+             */
+            ports?: number | null;
+            /**
+             * Route Via
+             * @description Between racks: overhead tray or under the raised floor (default geometry only).
+             * @default tray
+             * @enum {string}
+             */
+            route_via: "tray" | "floor";
+            /**
+             * Service Allowance M
+             * @description Per cable end; default 0.15 m (0 in the paper preset).
+             * @example 0.15
+             */
+            service_allowance_m?: number | null;
+            /**
+             * Slack Pct
+             * @description Percentage slack; default 5 % (0 in paper).
+             */
+            slack_pct?: number | null;
+            /**
+             * Subways Type
+             * @description Subways Type 1 (one cluster) or 2 (ToRs over `c` clusters).
+             * @default 1
+             * @enum {integer}
+             */
+            subways_type: 1 | 2;
+            /**
+             * Upgrade From Plan Id
+             * @description Store the plan as an upgrade of this plan (same hall): the diff is computed and kept.
+             */
+            upgrade_from_plan_id?: number | null;
+        };
+        /** WiringPlanRead */
+        WiringPlanRead: {
+            /**
+             * Base Plan Id
+             * @description The plan this one upgrades.
+             */
+            base_plan_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             * @description When it was generated.
+             */
+            created_at: string;
+            /**
+             * Diff
+             * @description Diff counts against `base_plan_id`.
+             */
+            diff: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Hall Id
+             * @description The hall the plan wires.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Plan id.
+             */
+            id: number;
+            /**
+             * Loops
+             * @description Loops: id, Subways type and logical rack names in loop order.
+             */
+            loops: unknown[];
+            /**
+             * Name
+             * @description Plan name.
+             */
+            name: string;
+            /**
+             * Project Id
+             * @description Project id.
+             */
+            project_id: number;
+            /**
+             * Spec
+             * @description The request the plan was generated from.
+             */
+            spec: {
+                [key: string]: unknown;
+            };
+            /**
+             * Summary
+             * @description Counts per class and medium, min/mean/max length per class (m), copper share, warnings.
+             */
+            summary: {
+                [key: string]: unknown;
+            };
+            /**
+             * Version
+             * @description Version, for If-Match.
+             */
+            version: number;
+        };
+        /** WiringPlanUpdate */
+        WiringPlanUpdate: {
+            /**
+             * Name
+             * @description New name.
+             */
+            name?: string | null;
         };
     };
     responses: never;
@@ -5386,6 +5982,77 @@ export interface operations {
             };
         };
     };
+    create_plan_api_v1_halls__hall_id__wiring_plans_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WiringPlanCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WiringPlanRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_projects_api_v1_projects_get: {
         parameters: {
             query?: {
@@ -6560,6 +7227,78 @@ export interface operations {
             };
         };
     };
+    list_plans_api_v1_projects__project_id__wiring_plans_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_WiringPlanRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_rack_api_v1_racks__rack_id__get: {
         parameters: {
             query?: never;
@@ -7369,6 +8108,525 @@ export interface operations {
             };
             /** @description Not found (or not visible to you). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_plan_api_v1_wiring_plans__plan_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WiringPlanRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_plan_api_v1_wiring_plans__plan_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_plan_api_v1_wiring_plans__plan_id__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WiringPlanUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WiringPlanRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_cables_api_v1_wiring_plans__plan_id__cables_get: {
+        parameters: {
+            query?: {
+                /** @description Row name: cables with an end in this row. */
+                row?: string | null;
+                /** @description Rack: full name (`H1.R01.K03`) or rack name (`K03`); either end. */
+                rack?: string | null;
+                /** @description Only this medium. */
+                medium?: components["schemas"]["Medium"] | null;
+                /** @description Only this link class. */
+                link_class?: components["schemas"]["LinkClass"] | null;
+                /** @description Raw routed length at least (m). */
+                min_length_m?: number | null;
+                /** @description Raw routed length at most (m). */
+                max_length_m?: number | null;
+                /** @description Include each cable's route polyline. */
+                include_route?: boolean;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_CableRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    diff_plans_api_v1_wiring_plans__plan_id__diff_get: {
+        parameters: {
+            query: {
+                /** @description The older plan to diff against. */
+                against: number;
+            };
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanDiffRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    render_api_v1_wiring_plans__plan_id__render_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderBuffers"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    scenario_api_v1_wiring_plans__plan_id__scenario_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

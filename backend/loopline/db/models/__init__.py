@@ -7,6 +7,7 @@ from loopline.db.models.accounts import ApiToken, AuthSession, User
 from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
 from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Membership, Project, Role
+from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 
 __all__ = [
     "ApiToken",
@@ -18,6 +19,8 @@ __all__ = [
     "Hall",
     "LogicalRack",
     "Membership",
+    "PlanCableRow",
+    "PlanDeviceRow",
     "Project",
     "Rack",
     "RackType",
@@ -26,4 +29,5 @@ __all__ = [
     "ServerModel",
     "SwitchModel",
     "User",
+    "WiringPlanRow",
 ]
