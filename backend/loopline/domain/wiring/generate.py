@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loopline.domain.errors import DomainError
-from loopline.domain.labels import cable_id, device_name, rack_name
+from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
 from loopline.domain.layout import Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
 from loopline.domain.media import MediaSelector
 from loopline.domain.routing import (
@@ -308,10 +308,9 @@ def generate_plan(
     if spec.fabric.kind is not FabricKind.NONE:
         _wire_fabric(conns, devices, lrs, fabric, tor_order, spec, hall)
 
-    cables = _materialise(conns, devices, pos_rack, geometry, sel, hall, spec)
-    fec = sum(1 for c in cables if c.latency_ns and c.part_number.endswith("RSFEC"))
+    cables, fec = _materialise(conns, devices, pos_rack, geometry, sel, hall, spec)
     if fec:
-        warnings.append(f"{fec} cables are 25G DACs beyond 3 m that need RS-FEC (+250 ns each)")
+        warnings.append(f"{fec} cables need RS-FEC for their copper reach (latency carried to the scenario)")
     return WiringPlan(hall.name, spec, geometry, devices, cables, loops, warnings)
 
 
@@ -654,7 +653,9 @@ def _materialise(
     sel: MediaSelector,
     hall: Hall,
     spec: WiringSpec,
-) -> list[Cable]:
+) -> tuple[list[Cable], int]:
+    """Route, measure, choose media for, label and identify each connection. Returns the cables
+    and how many of them need forced RS-FEC."""
     tray = tray_z_mm(geometry, hall)
     if geometry.via is Via.FLOOR:
         if hall.raised_floor_mm <= 0:
@@ -673,6 +674,7 @@ def _materialise(
     append = cables.append
     select = sel.require
     fabric_optical = spec.fabric.optical
+    fec = 0
     for cls, a, ap, b, bp, gbps in conns:
         da = devices[a]
         db = devices[b]
@@ -683,9 +685,11 @@ def _materialise(
             raw = dxy + abs(da.z_mm - db.z_mm)
         ws = ((raw + allow2) * slack + 999) // 1000
         an, bn = da.name, db.name
-        label = f"{an}:{ap} / {bn}:{bp}"
+        label = cable_label(an, ap, bn, bp)
         choice = select(gbps, ws, label, optical=fabric_optical and cls in _FABRIC_CLASSES)
         opt = choice.option
+        if opt.extra_latency_ns:
+            fec += 1
         append(
             Cable(
                 cable_id(an, ap, bn, bp),
@@ -709,4 +713,4 @@ def _materialise(
     ids = {c.cable_id for c in cables}
     if len(ids) != len(cables):
         raise DomainError("cables", "duplicate cable (same two ports) in the plan")
-    return cables
+    return cables, fec
