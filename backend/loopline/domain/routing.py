@@ -52,6 +52,9 @@ class GeometryPreset:
     """Slack in thousandths of (raw + allowances): 50 = 5 %."""
     round_to_sold: bool
     """Ordered length = next sold length of the part (else the length with slack)."""
+    cold_aisle_ports: bool = False
+    """True: every server and ToR port is on the rack front (the cold-aisle face), whatever the
+    rack's `port_face` (paper); False: the face the layout gives."""
 
     def with_lengths(
         self, *, service_allowance_mm: int | None = None, slack_pct: float | None = None
@@ -90,6 +93,7 @@ PAPER_GEOMETRY = GeometryPreset(
     service_allowance_mm=0,
     slack_permille=0,
     round_to_sold=False,
+    cold_aisle_ports=True,
 )
 PRESETS: dict[str, GeometryPreset] = {"default": DEFAULT_GEOMETRY, "paper": PAPER_GEOMETRY}
 

@@ -21,6 +21,8 @@ from dataclasses import replace
 
 import pytest
 from _wiring_helpers import cable, hall, plan
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from loopline.domain.errors import DomainError
 from loopline.domain.media import Medium
@@ -184,3 +186,41 @@ def test_paper_tor_exactly_mid_logical_rack_for_odd_r() -> None:
     p = plan(Pattern.SINGLE_HOMED, "paper", ports=1, logical_per_rack=1, servers_per_logical_rack=3)
     assert cable(p, "H1.R01.K01.U04", "p1").raw_mm == 750
     assert cable(p, "H1.R01.K01.U01", "p1").raw_mm == 750
+
+
+def test_port_faces_default_from_layout_paper_on_the_cold_aisle() -> None:
+    from loopline.domain.layout import Face
+
+    h = hall("default", ports=1, racks_per_row=1, logical_per_rack=1, servers_per_logical_rack=2)
+    rear = replace(h, rows=tuple(
+        replace(r, racks=tuple(replace(k, port_face=Face.REAR) for k in r.racks)) for r in h.rows
+    ))  # fmt: skip
+    spec = WiringSpec(pattern=Pattern.SINGLE_HOMED, ports=1)
+    # R01 fronts face +y at y = 1200 + 1200 = 2400; its rear face is the row line, y = 1200
+    front = {d.name: d.y_mm for d in generate_plan(h, spec).devices}
+    back = {d.name: d.y_mm for d in generate_plan(rear, spec).devices}
+    paper = {d.name: d.y_mm for d in generate_plan(rear, spec, geometry=PAPER_GEOMETRY).devices}
+    assert (front["H1.R01.K01.U01"], back["H1.R01.K01.U01"], paper["H1.R01.K01.U01"]) == (2400, 1200, 2400)
+
+
+coords = st.integers(0, 50_000)
+heights = st.integers(0, 2000)
+
+
+@settings(max_examples=60, deadline=None)
+@given(coords, coords, heights, coords, coords, heights, st.booleans(), st.integers(0, 1000))
+def test_route_properties(ax: int, ay: int, az: int, bx: int, by: int, bz: int, same: bool, floor: int) -> None:
+    a = PortPoint(ax, ay, az, 1)
+    b = PortPoint(bx if not same else ax, by if not same else ay, bz, 1 if same else 2)
+    manhattan = abs(a.x_mm - b.x_mm) + abs(a.y_mm - b.y_mm) + abs(a.z_mm - b.z_mm)
+    tray = 2167
+    for g in (DEFAULT_GEOMETRY, PAPER_GEOMETRY, DEFAULT_GEOMETRY.with_route(Via.FLOOR)):
+        d = route_mm(g, tray, a, b, floor_mm=floor)
+        assert d == route_mm(g, tray, b, a, floor_mm=floor)  # symmetric
+        assert d >= manhattan  # never shorter than the 3D Manhattan distance
+        if same or g is PAPER_GEOMETRY:
+            assert d == manhattan
+    # via the tray: exactly the two vertical runs more than the floor distance
+    if not same:
+        flat = abs(ax - bx) + abs(ay - by)
+        assert route_mm(DEFAULT_GEOMETRY, tray, a, b) == flat + (tray - az) + (tray - bz)

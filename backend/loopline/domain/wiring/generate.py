@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
-from loopline.domain.layout import Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
+from loopline.domain.layout import Face, Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
 from loopline.domain.media import MediaSelector
 from loopline.domain.routing import (
     DEFAULT_GEOMETRY,
@@ -133,7 +133,7 @@ def generate_plan(
         for rack in row.racks:
             rack_key += 1
             rname = rack_name(hall.name, row.name, rack.name)
-            x, y = face_xy(row, rack)
+            x, y = face_xy(row, rack, Face.FRONT if geometry.cold_aisle_ports else None)
             for fs in rack.fabric_switches:
                 devices.append(
                     Device(

@@ -77,7 +77,9 @@ class WiringSpec:
     loop: int | None = None
     """l; None: the whole row (side-to-side, inter-chassis) or row pair (paired-row)."""
     clusters: int = 1
-    """c (Subways Type 2)."""
+    """c (Subways Type 2): the ToR at loop position k joins cluster ``(h + k mod c) mod C``, where h
+    is the cluster of the loop's first row and C the hall's cluster count (``k mod c`` for the
+    loops of the first cluster), so every cluster gets an even share of ToRs."""
     grin_degree: int = 0
     grin_scope: GrinScope = GrinScope.RACK
     rows_per_cluster: int = 2
