@@ -1,0 +1,89 @@
+"""Accounts: registration, login with an httpOnly cookie, logout, API tokens (hashed, scoped, revocable)."""
+
+from __future__ import annotations
+
+import hashlib
+from types import SimpleNamespace
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models import ApiToken, AuthSession, User
+
+PASSWORD = "correct horse battery"
+
+
+def test_register_login_me_logout(app: Any, db_session: Session) -> None:
+    client = TestClient(app)
+    assert client.get("/api/v1/auth/me").status_code == 401
+    r = client.post("/api/v1/auth/register", json={"email": "Ada@Example.com", "password": PASSWORD})
+    assert r.status_code == 201 and r.json()["email"] == "ada@example.com"
+    cookie = r.headers["set-cookie"]
+    assert "loopline_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    me = client.get("/api/v1/auth/me").json()
+    assert me["via"] == "session" and "layout:write" in me["scopes"]
+    user = db_session.execute(select(User).where(User.email == "ada@example.com")).scalar_one()
+    assert user.password_hash.startswith("$argon2")
+    secret = client.cookies["loopline_session"]
+    stored = db_session.execute(select(AuthSession.token_hash).where(AuthSession.user_id == user.id)).scalars().all()
+    assert hashlib.sha256(secret.encode()).hexdigest() in stored and secret not in stored
+    assert client.post("/api/v1/auth/logout").status_code == 204
+    client.cookies.set("loopline_session", secret)  # a replayed cookie is dead after logout
+    assert client.get("/api/v1/auth/me").status_code == 401
+
+    fresh = TestClient(app)
+    r = fresh.post("/api/v1/auth/login", json={"email": "ada@example.com", "password": "wrong password"})
+    assert r.status_code == 401 and r.json()["detail"][0]["msg"] == "unknown email or wrong password"
+    assert fresh.post("/api/v1/auth/login", json={"email": "nobody@x.io", "password": PASSWORD}).status_code == 401
+    assert fresh.post("/api/v1/auth/login", json={"email": "ADA@example.com", "password": PASSWORD}).status_code == 200
+    assert fresh.get("/api/v1/auth/me").status_code == 200
+
+
+def test_register_validation(app: Any) -> None:
+    client = TestClient(app)
+    assert client.post("/api/v1/auth/register", json={"email": "a@b.c", "password": "short"}).status_code == 422
+    assert client.post("/api/v1/auth/register", json={"email": "not-an-email", "password": PASSWORD}).status_code == 422
+    assert client.post("/api/v1/auth/register", json={"email": "a@b.c", "password": PASSWORD}).status_code == 201
+    r = TestClient(app).post("/api/v1/auth/register", json={"email": "A@b.c", "password": PASSWORD})
+    assert r.status_code == 409
+
+
+def test_api_tokens_are_shown_once_stored_hashed_and_revocable(
+    owner: TestClient, app: Any, db_session: Session, project: int
+) -> None:
+    r = owner.post("/api/v1/tokens", json={"name": "bom tool", "scopes": ["layout:read", "bom:read"]})
+    assert r.status_code == 201, r.text
+    secret, token_id = r.json()["token"], r.json()["id"]
+    assert secret.startswith("llt_") and r.json()["prefix"] == secret[:10]
+    row = db_session.get(ApiToken, token_id)
+    assert row is not None and row.token_hash == hashlib.sha256(secret.encode()).hexdigest()
+    listed = owner.get("/api/v1/tokens").json()
+    assert listed["total"] == 1 and "token" not in listed["items"][0]
+
+    program = TestClient(app)
+    bearer = {"Authorization": f"Bearer {secret}"}
+    me = program.get("/api/v1/auth/me", headers=bearer).json()
+    assert me["via"] == "token" and me["scopes"] == ["bom:read", "layout:read"]
+    assert program.get(f"/api/v1/projects/{project}", headers=bearer).status_code == 200
+    # A token cannot mint tokens.
+    r = program.post("/api/v1/tokens", json={"name": "x", "scopes": ["layout:read"]}, headers=bearer)
+    assert r.status_code == 403
+    assert owner.delete(f"/api/v1/tokens/{token_id}").status_code == 204
+    r = program.get(f"/api/v1/projects/{project}", headers=bearer)
+    assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+    assert owner.get("/api/v1/tokens").json()["items"][0]["revoked_at"] is not None
+    assert program.get("/api/v1/auth/me", headers={"Authorization": "Bearer llt_forged"}).status_code == 401
+
+
+def test_token_scopes_are_validated(owner: TestClient) -> None:
+    r = owner.post("/api/v1/tokens", json={"name": "x", "scopes": ["layout:admin"]})
+    assert r.status_code == 422
+    assert owner.post("/api/v1/tokens", json={"name": "x", "scopes": []}).status_code == 422
+
+
+def test_someone_elses_token_cannot_be_revoked(owner: TestClient, h: SimpleNamespace) -> None:
+    token_id = owner.post("/api/v1/tokens", json={"name": "x", "scopes": ["layout:read"]}).json()["id"]
+    other = h.client("mallory@example.com")
+    assert other.delete(f"/api/v1/tokens/{token_id}").status_code == 404
