@@ -135,8 +135,16 @@ def test_default_across_cold_aisle() -> None:
     assert (c.slack_mm, c.ordered_mm, c.medium) == (5893, 7000, Medium.ACC)
 
 
-def test_default_meander_vertical_link() -> None:
+def test_default_meander_links() -> None:
     p = plan(Pattern.INTER_CHASSIS, loop=8)
+    # along the bottom chain: position 1 (K03.L1) server U1 (22) -> ToR of position 0 (K04.L1,
+    # U5 = 200): (2167 - 22) + 600 + (2167 - 200) = 2145 + 600 + 1967 = 4712
+    c = cable(p, "H1.R01.K03.U01", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K04.U05", 4712)
+    # along the top chain: position 5 (K02.L2) server U9 (378) -> ToR of position 4 (K01.L2,
+    # U10 = 422): (2167 - 378) + 600 + (2167 - 422) = 1789 + 600 + 1745 = 4134
+    c = cable(p, "H1.R01.K02.U09", "p2")
+    assert (c.b_device, c.raw_mm) == ("H1.R01.K01.U10", 4134)
     # closing link inside K04: position 0 (K04.L1) server U1 (22) -> ToR of K04.L2 (U10 = 422): 400
     c = cable(p, "H1.R01.K04.U01", "p2")
     assert (c.b_device, c.raw_mm) == ("H1.R01.K04.U10", 400)
