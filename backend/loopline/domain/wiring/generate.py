@@ -77,14 +77,13 @@ class _LR:
     tor2_model: SwitchModel | None = None
 
 
-_PORTS_CACHE: dict[str, list[str]] = {"p": [], "e": []}
+# Port names are shared strings (one object per name, not per cable); immutable, so thread-safe.
+_PORT_NAMES: dict[str, tuple[str, ...]] = {x: tuple(f"{x}{n}" for n in range(4096)) for x in ("p", "e")}
 
 
 def _port(prefix: str, n: int) -> str:
-    cache = _PORTS_CACHE[prefix]
-    while len(cache) <= n:
-        cache.append(f"{prefix}{len(cache)}")
-    return cache[n]
+    names = _PORT_NAMES[prefix]
+    return names[n] if n < len(names) else f"{prefix}{n}"
 
 
 def _seen_left_is_increasing(row: Row) -> bool:
