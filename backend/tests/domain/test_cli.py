@@ -78,6 +78,8 @@ def test_wiring_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["--ports", "3", "--pattern", "mc-lag"], "error: ports: mc-lag wires each server to p=3 ToRs"),
         (["--ports", "2", "--pattern", "side-to-side", "--subways-type", "2", "--clusters", "2"],
          "error: clusters: Type 2 spreads each loop over c=2 clusters but the hall has 1"),
+        (["--ports", "2", "--pattern", "side-to-side", "--clusters", "2"],
+         "error: clusters: c=2 spreads loops over clusters: that is Subways Type 2"),
         (["--ports", "2", "--pattern", "side-to-side", "--upgrade-from-ports", "3"],
          "error: upgrade_from_ports: P0=3 exceeds --ports 2"),
     ],

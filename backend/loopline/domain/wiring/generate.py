@@ -402,6 +402,8 @@ def _validate(spec: WiringSpec) -> None:
         raise DomainError("subways_type", f"Type 2 needs a Subways pattern, not {spec.pattern}")
     if spec.clusters < 1:
         raise DomainError("clusters", f"c must be >= 1, got {spec.clusters}")
+    if spec.clusters > 1 and spec.subways_type != 2:
+        raise DomainError("clusters", f"c={spec.clusters} spreads loops over clusters: that is Subways Type 2")
     if spec.loop is not None and spec.pattern not in SUBWAYS_PATTERNS:
         raise DomainError("loop", f"l applies to Subways patterns, not {spec.pattern}")
     if spec.loop is not None and spec.loop < 1:
