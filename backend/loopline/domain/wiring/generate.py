@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
 from loopline.domain.layout import Face, Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
-from loopline.domain.media import MediaSelector
+from loopline.domain.media import MediaChoice, MediaSelector
 from loopline.domain.routing import (
     DEFAULT_GEOMETRY,
     GeometryPreset,
@@ -676,6 +676,7 @@ def _materialise(
     select = sel.require
     fabric_optical = spec.fabric.optical
     fec = 0
+    chosen: dict[tuple[float, int, bool], MediaChoice] = {}
     for cls, a, ap, b, bp, gbps in conns:
         da = devices[a]
         db = devices[b]
@@ -687,7 +688,11 @@ def _materialise(
         ws = ((raw + allow2) * slack + 999) // 1000
         an, bn = da.name, db.name
         label = cable_label(an, ap, bn, bp)
-        choice = select(gbps, ws, label, optical=fabric_optical and cls in _FABRIC_CLASSES)
+        optical = fabric_optical and cls in _FABRIC_CLASSES
+        key = (gbps, ws, optical)
+        choice = chosen.get(key)
+        if choice is None:
+            choice = chosen[key] = select(gbps, ws, label, optical=optical)
         opt = choice.option
         if opt.extra_latency_ns:
             fec += 1
