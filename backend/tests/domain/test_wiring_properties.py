@@ -279,3 +279,53 @@ def test_single_homed_and_mc_lag_degrees(racks: int, b: int, r: int, p: int) -> 
         for s, tors in tors_of.items():
             assert len(tors) == (1 if pattern is Pattern.SINGLE_HOMED else p)
             assert sum(1 for c in plan.cables if c.a_device == s) == p
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    kind=st.sampled_from([FabricKind.THREE_TIER, FabricKind.LEAF_SPINE, FabricKind.VL2]),
+    rows=st.integers(1, 4),
+    rows_per_cluster=st.integers(1, 2),
+    uplinks=st.integers(1, 8),
+    aggs=st.integers(2, 5),
+    cores=st.integers(1, 4),
+    p=st.integers(1, 2),
+)
+def test_fabric_invariants(
+    kind: FabricKind, rows: int, rows_per_cluster: int, uplinks: int, aggs: int, cores: int, p: int
+) -> None:
+    spines = kind is FabricKind.LEAF_SPINE
+    u = 2 if kind is FabricKind.VL2 else uplinks
+    hall = build_abstract_layout(
+        AbstractLayoutSpec(
+            rows=rows, racks_per_row=2, logical_per_rack=2, servers_per_logical_rack=3, ports=p,
+            rows_per_cluster=rows_per_cluster, uplinks_per_tor=u,
+            aggs_per_cluster=0 if spines else aggs, core_switches=0 if spines else cores,
+            spine_switches=aggs if spines else 0,
+        )
+    )  # fmt: skip
+    spec = WiringSpec(
+        pattern=Pattern.SIDE_TO_SIDE, ports=p, rows_per_cluster=rows_per_cluster, fabric=FabricSpec(kind, u)
+    )
+    plan = generate_plan(hall, spec)
+    ends = Counter((c.a_device, c.a_port) for c in plan.cables) + Counter((c.b_device, c.b_port) for c in plan.cables)
+    assert max(ends.values()) == 1  # no port used twice, fabric included
+    devices = {d.name: d for d in plan.devices}
+    up: dict[str, list[str]] = defaultdict(list)
+    for c in plan.cables:
+        if c.link_class is LinkClass.TOR_FABRIC:
+            up[c.a_device].append(c.b_device)
+    tors = [d for d in plan.devices if d.role is Role.TOR]
+    for t in tors:
+        targets = [devices[x] for x in up[t.name]]
+        assert len(targets) == u
+        if kind is FabricKind.LEAF_SPINE:
+            assert {x.role for x in targets} == {Role.SPINE}
+            assert len(set(up[t.name])) == min(u, aggs)  # round-robin over the spines
+        else:
+            assert {x.role for x in targets} == {Role.AGG}
+            assert {x.cluster for x in targets} == {t.cluster}  # its own cluster's aggs
+            assert len(set(up[t.name])) == min(u, aggs)  # distinct aggs first (VL2: two distinct)
+    agg_core = [c for c in plan.cables if c.link_class is LinkClass.AGG_CORE]
+    n_aggs = sum(1 for d in plan.devices if d.role is Role.AGG)
+    assert len(agg_core) == (0 if spines else n_aggs * cores)
