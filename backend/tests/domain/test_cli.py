@@ -42,6 +42,8 @@ def test_wiring_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(out["media"].values()) == out["cables"]
     assert 0 < out["copper_share"] <= 1
     assert isinstance(out["warnings"], list)
+    # each ToR: 4 servers x 2 ports x 25G = 200G down (r*p = 8 ports), 4 x 100G up
+    assert out["tor_oversubscription"] == {"min": 0.5, "max": 0.5}
 
 
 def test_wiring_paper_geometry(capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,6 +39,8 @@ class PlanSummary:
     copper_share: float
     cable_cost: float
     warnings: list[str]
+    tor_oversubscription: tuple[float, float] | None = None
+    """(min, max) over ToRs of server-facing Gb/s / uplink Gb/s; None without uplinks."""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready, lengths in metres."""
@@ -71,6 +73,11 @@ class PlanSummary:
             "transceivers": self.transceivers,
             "copper_share": round(self.copper_share, 4),
             "cable_cost": round(self.cable_cost, 2),
+            "tor_oversubscription": (
+                None
+                if self.tor_oversubscription is None
+                else {"min": round(self.tor_oversubscription[0], 3), "max": round(self.tor_oversubscription[1], 3)}
+            ),
             "warnings": self.warnings,
         }
 
@@ -84,7 +91,13 @@ def summarize(plan: WiringPlan) -> PlanSummary:
     copper = 0
     total_raw = total_ordered = 0
     cost = 0.0
+    down: dict[str, float] = {}
+    up: dict[str, float] = {}
     for c in plan.cables:
+        if c.link_class is LinkClass.SERVER_TOR:
+            down[c.b_device] = down.get(c.b_device, 0.0) + c.gbps
+        elif c.link_class is LinkClass.TOR_FABRIC:
+            up[c.a_device] = up.get(c.a_device, 0.0) + c.gbps
         st = by_class.get(c.link_class)
         if st is None:
             st = by_class[c.link_class] = ClassStats(min_raw_mm=c.raw_mm)
@@ -118,6 +131,7 @@ def summarize(plan: WiringPlan) -> PlanSummary:
             tors += 1
         else:
             switches[d.role] = switches.get(d.role, 0) + 1
+    ratios = [down.get(t, 0.0) / g for t, g in up.items() if g > 0]
     return PlanSummary(
         cables=len(plan.cables),
         servers=servers,
@@ -134,4 +148,5 @@ def summarize(plan: WiringPlan) -> PlanSummary:
         copper_share=copper / len(plan.cables) if plan.cables else 0.0,
         cable_cost=cost,
         warnings=list(plan.warnings),
+        tor_oversubscription=(min(ratios), max(ratios)) if ratios else None,
     )
