@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 from fastapi import APIRouter, Response, status
 
 from loopline.api.deps import DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, etag
@@ -79,6 +80,4 @@ def get_validation(hall_id: int, session: DbSession, access: LayoutReader) -> ob
 
 
 def _dumps(doc: object) -> bytes:
-    import json
-
-    return json.dumps(doc, separators=(",", ":")).encode()
+    return orjson.dumps(doc)

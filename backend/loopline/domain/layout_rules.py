@@ -103,13 +103,45 @@ def check_geometry(hall: Hall) -> list[Issue]:
                         f"({hall.width_mm / 1000:g} x {hall.depth_mm / 1000:g} m)",
                     )
                 )
-    # Sweep along x: only boxes whose x ranges intersect are compared.
-    boxes.sort(key=lambda item: item[0][0])
-    for i, (box, row, rack) in enumerate(boxes):
-        for other_box, other_row, other_rack in boxes[i + 1 :]:
+    # Compare racks only within a row and between rows whose footprints intersect.
+    by_row: dict[int, list[tuple[tuple[int, int, int, int], Row, Rack]]] = {}
+    for item in boxes:
+        by_row.setdefault(id(item[1]), []).append(item)
+    groups = list(by_row.values())
+    extents = [_extent(g) for g in groups]
+    for i, group in enumerate(groups):
+        issues += _sweep(group, group)
+        for j in range(i + 1, len(groups)):
+            if _overlaps(extents[i], extents[j]):
+                issues += _sweep(group, groups[j])
+    return issues
+
+
+Boxed = tuple[tuple[int, int, int, int], Row, Rack]
+
+
+def _extent(group: list[Boxed]) -> tuple[int, int, int, int]:
+    return (
+        min(b[0][0] for b in group),
+        min(b[0][1] for b in group),
+        max(b[0][2] for b in group),
+        max(b[0][3] for b in group),
+    )
+
+
+def _sweep(a: list[Boxed], b: list[Boxed]) -> list[Issue]:
+    """Overlapping pairs between `a` and `b` (or within `a` when they are the same list), by a sweep along x."""
+    same = a is b
+    tagged = sorted(
+        [(box, 0, row, rack) for box, row, rack in a] + ([] if same else [(box, 1, row, rack) for box, row, rack in b]),
+        key=lambda t: t[0][0],
+    )
+    issues: list[Issue] = []
+    for i, (box, side, row, rack) in enumerate(tagged):
+        for other_box, other_side, other_row, other_rack in tagged[i + 1 :]:
             if other_box[0] >= box[2]:
                 break
-            if _overlaps(box, other_box):
+            if (same or side != other_side) and _overlaps(box, other_box):
                 first, second = sorted(((row, rack), (other_row, other_rack)), key=lambda rr: (rr[0].name, rr[1].name))
                 issues.append(
                     Issue(

@@ -9,7 +9,8 @@ object per rack.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import ColumnElement, delete, func, insert, select, update
@@ -32,6 +33,7 @@ from loopline.api.schemas.layout import (
 )
 from loopline.db.models import FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.repositories import Page, paginate
+from loopline.db.repositories.bulk import allocate_ids, copy_rows
 from loopline.domain import layout as dl
 from loopline.domain import layout_rules as rules
 from loopline.domain.errors import Conflict, DomainError, NotFound
@@ -78,8 +80,12 @@ def validate_hall_or_raise(session: Session, hall_id: int) -> None:
 # ---------------------------------------------------------------- serialisation
 
 
+_TOR_BELOW = {dl.TorPosition.BOTTOM: 0, dl.TorPosition.MIDDLE: 1, dl.TorPosition.TOP: 2}
+
+
 def lr_read(cat: DomainCatalog, lr: Any) -> dict[str, Any]:
-    d = cat.logical_rack(lr)
+    server_u = cat.servers[lr.server_model_id].height_u
+    below = (0, lr.servers // 2, lr.servers)[_TOR_BELOW[lr.tor_position]]
     return {
         "ordinal": lr.ordinal,
         "servers": lr.servers,
@@ -88,8 +94,8 @@ def lr_read(cat: DomainCatalog, lr: Any) -> dict[str, Any]:
         "tor_model_id": lr.tor_model_id,
         "tor_position": lr.tor_position,
         "base_u": lr.base_u,
-        "top_u": d.top_u,
-        "tor_u": d.tor_u(),
+        "top_u": lr.base_u + lr.servers * server_u + cat.switches[lr.tor_model_id].height_u - 1,
+        "tor_u": lr.base_u + below * server_u,
     }
 
 
@@ -97,7 +103,20 @@ def fs_read(sw: Any) -> dict[str, Any]:
     return {"name": sw.name, "role": sw.role, "switch_model_id": sw.switch_model_id, "u": sw.u, "cluster": sw.cluster}
 
 
-def rack_read(cat: DomainCatalog, rack: Any, lrs: Iterable[Any], sws: Iterable[Any]) -> dict[str, Any]:
+def rack_read(
+    cat: DomainCatalog, rack: Any, lrs: Iterable[Any], sws: Iterable[Any], cache: dict[Any, Any] | None = None
+) -> dict[str, Any]:
+    """A rack as `RackRead` wants it. `cache` shares the dicts of identical logical racks (read-only use)."""
+    if cache is None:
+        lr_dicts = [lr_read(cat, lr) for lr in lrs]
+    else:
+        lr_dicts = []
+        for lr in lrs:
+            key = tuple(lr[1:])
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = lr_read(cat, lr)
+            lr_dicts.append(found)
     return {
         "id": rack.id,
         "row_id": rack.row_id,
@@ -108,7 +127,7 @@ def rack_read(cat: DomainCatalog, rack: Any, lrs: Iterable[Any], sws: Iterable[A
         "role": rack.role,
         "port_face": rack.port_face,
         "version": rack.version,
-        "logical_racks": [lr_read(cat, lr) for lr in lrs],
+        "logical_racks": lr_dicts,
         "fabric_switches": [fs_read(sw) for sw in sws],
     }
 
@@ -390,43 +409,103 @@ def _check_names(
                 raise Conflict("name", f"a {kind} named {clash!r} already exists in this hall")
 
 
+RACK_COPY_COLUMNS = ("id", "hall_id", "row_id", "name", "rack_type_id", "position_mm", "role", "port_face", "version")
+LR_COPY_COLUMNS = (
+    "hall_id",
+    "rack_id",
+    "ordinal",
+    "servers",
+    "server_model_id",
+    "ports_used",
+    "tor_model_id",
+    "tor_position",
+    "base_u",
+)
+FS_COPY_COLUMNS = ("hall_id", "rack_id", "name", "role", "switch_model_id", "u", "cluster")
+
+
 def insert_racks(session: Session, hall_id: int, plans: list[tuple[int, RackPlan]]) -> tuple[list[int], int]:
-    """INSERT racks (row id, plan) with their contents in three statements; returns (rack ids, logical racks)."""
+    """Write racks (row id, plan) and their contents with COPY; returns (rack ids, logical racks written)."""
     if not plans:
         return [], 0
-    ids = list(
-        session.execute(
-            insert(Rack).returning(Rack.id, sort_by_parameter_order=True),
-            [
-                {
-                    "hall_id": hall_id,
-                    "row_id": row_id,
-                    "name": p.name,
-                    "rack_type_id": p.rack_type_id,
-                    "position_mm": p.position_mm,
-                    "role": p.role,
-                    "port_face": p.port_face,
-                    "version": 1,
-                }
-                for row_id, p in plans
-            ],
-        ).scalars()
+    ids = allocate_ids(session, "racks", len(plans))
+    copy_rows(
+        session,
+        "racks",
+        RACK_COPY_COLUMNS,
+        (
+            (rack_id, hall_id, row_id, p.name, p.rack_type_id, p.position_mm, p.role, p.port_face, 1)
+            for rack_id, (row_id, p) in zip(ids, plans, strict=True)
+        ),
     )
     lr_rows = [
-        {"hall_id": hall_id, "rack_id": rack_id, **lr}
+        (hall_id, rack_id, *(lr[c] for c in LR_COPY_COLUMNS[2:]))
         for rack_id, (_, p) in zip(ids, plans, strict=True)
         for lr in p.lrs
     ]
     if lr_rows:
-        session.execute(insert(LogicalRack), lr_rows)
+        copy_rows(session, "logical_racks", LR_COPY_COLUMNS, lr_rows)
     sw_rows = [
-        {"hall_id": hall_id, "rack_id": rack_id, **sw}
+        (hall_id, rack_id, *(sw[c] for c in FS_COPY_COLUMNS[2:]))
         for rack_id, (_, p) in zip(ids, plans, strict=True)
         for sw in p.switches
     ]
     if sw_rows:
-        session.execute(insert(FabricSwitch), sw_rows)
+        copy_rows(session, "fabric_switches", FS_COPY_COLUMNS, sw_rows)
     return ids, len(lr_rows)
+
+
+def planned_rows(cat: DomainCatalog, items: Sequence[RowCreate], plans: Sequence[Sequence[RackPlan]]) -> list[dl.Row]:
+    """The rows about to be written, as the domain sees them (identical contents share objects)."""
+    lr_cache: dict[tuple[Any, ...], dl.LogicalRack] = {}
+    out: list[dl.Row] = []
+    for item, rack_plans in zip(items, plans, strict=True):
+        racks = []
+        for p in rack_plans:
+            lrs = []
+            for lr in p.lrs:
+                key = tuple(lr.values())
+                if key not in lr_cache:
+                    lr_cache[key] = cat.logical_rack(SimpleNamespace(**lr))
+                lrs.append(lr_cache[key])
+            racks.append(
+                dl.Rack(
+                    name=p.name,
+                    rack_type=cat.rack_types[p.rack_type_id],
+                    position_mm=p.position_mm,
+                    logical_racks=tuple(lrs),
+                    role=p.role,
+                    port_face=p.port_face,
+                    fabric_switches=tuple(
+                        dl.FabricSwitch(
+                            sw["name"], sw["role"], cat.switches[sw["switch_model_id"]], sw["u"], sw["cluster"]
+                        )
+                        for sw in p.switches
+                    ),
+                )
+            )
+        out.append(dl.Row(item.name, dl.Point(mm(item.x_m), mm(item.y_m)), item.direction, item.front, tuple(racks)))
+    return out
+
+
+def check_new_rows(session: Session, hall_id: int, new_rows: list[dl.Row]) -> None:
+    """Validate the hall as it would be with `new_rows` added, before anything is written."""
+    hall = domain_hall(load_hall_data(session, hall_id))
+    combined = replace(hall, rows=hall.rows + tuple(new_rows))
+    errors = rules.check_geometry(combined)
+    seen: set[int] = set()
+    for row in new_rows:
+        for rack in row.racks:
+            # Racks with the same contents give the same answers: check each distinct contents once.
+            key = hash((rack.rack_type, rack.logical_racks, rack.fabric_switches))
+            if key in seen:
+                continue
+            found = rules.check_contents(row, rack)
+            if not found:
+                seen.add(key)
+            errors += found
+    if errors:
+        raise LayoutInvalid(errors)
 
 
 @dataclass
@@ -457,6 +536,7 @@ def create_rows(
         [p.name for ps in plans for p in ps],
         [s["name"] for ps in plans for p in ps for s in p.switches],
     )
+    check_new_rows(session, hall_id, planned_rows(cat, items, plans))
     rows = session.execute(
         insert(Row).returning(*ROW_COLS, sort_by_parameter_order=True),
         [
@@ -475,7 +555,6 @@ def create_rows(
     rack_ids, n_lrs = insert_racks(
         session, hall_id, [(row.id, p) for row, ps in zip(rows, plans, strict=True) for p in ps]
     )
-    validate_hall_or_raise(session, hall_id)
     out = [row_read(row, len(ps)) for row, ps in zip(rows, plans, strict=True)]
     project_id = access.project_id
     audit.record_many(

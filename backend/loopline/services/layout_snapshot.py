@@ -92,24 +92,26 @@ def load_catalog(session: Session) -> tuple[dict[int, ServerModel], dict[int, Sw
 
 def load_hall_data(session: Session, hall_id: int) -> HallData:
     hall = get_hall_or_404(session, hall_id)
+    # Core statements on the session's connection: no ORM machinery per row.
+    conn = session.connection()
     data = HallData(
-        hall=hall, rows=list(session.execute(select(*ROW_COLS).where(Row.hall_id == hall_id).order_by(Row.name)))
+        hall=hall, rows=list(conn.execute(select(*ROW_COLS).where(Row.hall_id == hall_id).order_by(Row.name)))
     )
     racks: dict[int, list[SqlRow[Any]]] = defaultdict(list)
-    for r in session.execute(
+    for r in conn.execute(
         select(*RACK_COLS).where(Rack.hall_id == hall_id).order_by(Rack.row_id, Rack.position_mm, Rack.id)
     ):
-        racks[r.row_id].append(r)
+        racks[r[1]].append(r)
     lrs: dict[int, list[SqlRow[Any]]] = defaultdict(list)
-    for lr in session.execute(
+    for lr in conn.execute(
         select(*LR_COLS).where(LogicalRack.hall_id == hall_id).order_by(LogicalRack.rack_id, LogicalRack.ordinal)
     ):
-        lrs[lr.rack_id].append(lr)
+        lrs[lr[0]].append(lr)
     switches: dict[int, list[SqlRow[Any]]] = defaultdict(list)
-    for sw in session.execute(
+    for sw in conn.execute(
         select(*FS_COLS).where(FabricSwitch.hall_id == hall_id).order_by(FabricSwitch.rack_id, FabricSwitch.u)
     ):
-        switches[sw.rack_id].append(sw)
+        switches[sw[0]].append(sw)
     data.racks_by_row, data.lrs_by_rack, data.switches_by_rack = racks, lrs, switches
     data.server_models, data.switch_models, data.rack_types = load_catalog(session)
     return data
@@ -162,6 +164,16 @@ class DomainCatalog:
 
 def domain_hall(data: HallData) -> dl.Hall:
     cat = DomainCatalog(data.server_models, data.switch_models, data.rack_types)
+    # Racks of a row usually hold identical logical racks: build each distinct one once.
+    lr_cache: dict[tuple[Any, ...], dl.LogicalRack] = {}
+
+    def logical_rack(lr: Any) -> dl.LogicalRack:
+        key = tuple(lr[1:])
+        found = lr_cache.get(key)
+        if found is None:
+            found = lr_cache[key] = cat.logical_rack(lr)
+        return found
+
     rows: list[dl.Row] = []
     for row in data.rows:
         racks = tuple(
@@ -169,7 +181,7 @@ def domain_hall(data: HallData) -> dl.Hall:
                 name=rack.name,
                 rack_type=cat.rack_types[rack.rack_type_id],
                 position_mm=rack.position_mm,
-                logical_racks=tuple(cat.logical_rack(lr) for lr in data.lrs_by_rack.get(rack.id, ())),
+                logical_racks=tuple(logical_rack(lr) for lr in data.lrs_by_rack.get(rack.id, ())),
                 role=rack.role,
                 port_face=rack.port_face,
                 fabric_switches=tuple(

@@ -41,13 +41,22 @@ def _layer(layer: rules.LayerLoad) -> dict[str, Any]:
     }
 
 
-def _report(session: Session, data: HallData) -> tuple[list[rules.Issue], list[rules.Aisle], list[rules.LayerLoad]]:
+def _report(
+    session: Session, data: HallData, *, errors: bool = True
+) -> tuple[list[rules.Issue], list[rules.Aisle], list[rules.LayerLoad]]:
+    """Issues, aisles and oversubscription. `errors=False` skips the error rules: every write already
+    ran them, so a stored layout has none (the validation endpoint still runs them all)."""
     hall = domain_hall(data)
     fabric = load_fabric(session, data.hall.project_id)
-    issues = rules.validate_hall(
-        hall, min_cold_mm=data.hall.min_cold_aisle_mm, min_hot_mm=data.hall.min_hot_aisle_mm, fabric=fabric
-    )
-    return issues, rules.derive_aisles(hall), rules.oversubscription(hall, fabric)
+    aisles = rules.derive_aisles(hall)
+    if errors:
+        issues = rules.validate_hall(
+            hall, min_cold_mm=data.hall.min_cold_aisle_mm, min_hot_mm=data.hall.min_hot_aisle_mm, fabric=fabric
+        )
+    else:
+        issues = rules.check_aisles(aisles, data.hall.min_cold_aisle_mm, data.hall.min_hot_aisle_mm)
+        issues += rules.check_fabric(hall, fabric)
+    return issues, aisles, rules.oversubscription(hall, fabric)
 
 
 def hall_validation(session: Session, hall_id: int) -> dict[str, Any]:
@@ -64,6 +73,7 @@ def hall_layout(session: Session, hall_id: int) -> dict[str, Any]:
     """Everything the editor draws for one hall: 9 queries, no ORM objects per rack."""
     data = load_hall_data(session, hall_id)
     cat = DomainCatalog(data.server_models, data.switch_models, data.rack_types)
+    lr_cache: dict[Any, Any] = {}
     rows = []
     used_types: set[int] = set()
     used_servers: set[int] = set()
@@ -78,9 +88,9 @@ def hall_layout(session: Session, hall_id: int) -> dict[str, Any]:
                 used_servers.add(lr.server_model_id)
                 used_switches.add(lr.tor_model_id)
             used_switches.update(sw.switch_model_id for sw in sws)
-            racks.append(rack_read(cat, rack, lrs, sws))
+            racks.append(rack_read(cat, rack, lrs, sws, lr_cache))
         rows.append({**row_read(row, len(racks)), "racks": racks})
-    issues, aisles, layers = _report(session, data)
+    issues, aisles, layers = _report(session, data, errors=False)
     return {
         "hall": hall_dict(data.hall),
         "rows": rows,
