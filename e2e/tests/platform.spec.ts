@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { ARTIFACTS, nonBackgroundShare } from "./helpers";
+import { ARTIFACTS, login, nonBackgroundShare } from "./helpers";
 
 test("the app opens and Three.js draws the hall floor", async ({ page }) => {
   await page.goto("/");
-  await expect(page.locator(".brand")).toHaveText("Loopline");
+  await expect(page.locator(".brand").first()).toHaveText("Loopline");
+  await login(page);
+  await expect(page.locator(".topbar .brand")).toHaveText("Loopline");
   const canvas = page.locator("canvas").first();
   await expect(canvas).toBeVisible();
   // The floor covers a large part of the view; a blank canvas would be all background.

@@ -13,7 +13,7 @@ import { editor, useSession } from "./ui/session";
 import { Toolbar } from "./ui/Toolbar";
 import { useShortcuts } from "./ui/useShortcuts";
 import { WiringPanel } from "./wiring/WiringPanel";
-import { setActiveSync } from "./sync/active";
+import { activeSync, setActiveSync } from "./sync/active";
 
 interface Page<T> {
   items: T[];
@@ -44,7 +44,6 @@ export function App() {
   useEffect(() => {
     if (phase.s !== "loading") return;
     let cancelled = false;
-    let sync: LayoutSync | null = null;
     (async () => {
       const projects = items(await request<Page<Project> | Project[]>("GET", "/projects"));
       const wanted = new URLSearchParams(location.search);
@@ -53,7 +52,8 @@ export function App() {
       const halls = items(await request<Page<Hall> | Hall[]>("GET", `/projects/${project.id}/halls`));
       const hall = halls.find((h) => String(h.id) === wanted.get("hall")) ?? halls[0];
       if (!hall) throw new Error(`Project ${project.name} has no hall yet.`);
-      sync = new LayoutSync(editor, hall.id);
+      activeSync()?.stop();
+      const sync = new LayoutSync(editor, hall.id);
       await sync.start();
       setActiveSync(sync);
       if (!cancelled) {
@@ -64,9 +64,9 @@ export function App() {
       if (e instanceof ApiError && e.status === 401) setPhase({ s: "login" });
       else setPhase({ s: "error", text: e instanceof Error ? e.message : String(e), me: phase.me });
     });
+    // The sync outlives this effect (it runs for as long as the hall is open).
     return () => {
       cancelled = true;
-      sync?.stop();
     };
   }, [phase]);
 

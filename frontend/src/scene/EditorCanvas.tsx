@@ -14,7 +14,7 @@ import { editor, useRecords, useSession } from "../ui/session";
 import { Aisles, BoxPreview, DrawPreview, RowLabels } from "./Overlays";
 import { Devices, Racks, type RackPointerHandlers } from "./Racks";
 import { placements } from "./selectors";
-import { registerRenderer } from "./stats";
+import { debugHandle, registerRenderer } from "./stats";
 
 const floorPlane = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
 const hitPoint = new THREE.Vector3();
@@ -134,6 +134,7 @@ function CameraRig({ hall }: { hall: HallRecord }) {
       ctl.update();
     } else camera.lookAt(cx, 0, cz);
     invalidate();
+    debugHandle().viewReady = `${view}:${frameRequest}`;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [frameRequest, view, controls, hall.id]);
   return null;
@@ -142,7 +143,16 @@ function CameraRig({ hall }: { hall: HallRecord }) {
 function Stats() {
   const gl = useThree((s) => s.gl);
   const scene = useThree((s) => s.scene);
-  useEffect(() => registerRenderer(gl, scene), [gl, scene]);
+  const get = useThree((s) => s.get);
+  useEffect(() => {
+    registerRenderer(gl, scene);
+    debugHandle().project = (xMm, yMm, zMm = 0) => {
+      const { camera } = get();
+      const v = new THREE.Vector3(xMm / 1000, zMm / 1000, yMm / 1000).project(camera);
+      const rect = gl.domElement.getBoundingClientRect();
+      return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
+    };
+  }, [gl, scene, get]);
   return null;
 }
 

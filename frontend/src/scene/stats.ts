@@ -13,6 +13,10 @@ export interface LooplineDebug {
   stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null };
   store: typeof editor;
   session: typeof useSession;
+  /** Screen position (page CSS pixels) of a floor point in millimetres, for tests that click the floor. */
+  project?: (xMm: number, yMm: number, zMm?: number) => { x: number; y: number };
+  /** `<view>:<frame request>` once the camera of that view has been framed (tests wait on it). */
+  viewReady?: string;
   /** The layout sync of the open hall (`idle()` resolves when every edit is saved). */
   sync?: unknown;
 }

@@ -1,9 +1,10 @@
+import { debugHandle } from "../scene/stats";
 import type { LayoutSync } from "./sync";
 
 let active: LayoutSync | null = null;
 export function setActiveSync(s: LayoutSync | null): void {
   active = s;
-  if (typeof window !== "undefined" && window.__loopline) window.__loopline.sync = s;
+  debugHandle().sync = s;
 }
 export function activeSync(): LayoutSync | null {
   return active;

@@ -144,6 +144,8 @@ export function createDrawRowTool(): Tool {
       }
       const row = Object.values(r.diff.added).find(isRow);
       commitEdit(r.diff, row ? [row.id] : []);
+      // Like shape tools in tldraw: back to selecting once the row is laid.
+      useSession.setState({ tool: "select" });
     },
     cancel() {
       start = null;

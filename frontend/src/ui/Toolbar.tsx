@@ -60,12 +60,12 @@ export function Toolbar() {
       </div>
       <div className="tb-group" role="group" aria-label="Layout helpers">
         <CmdButton id="edit.facing-pair" text="Facing pair" icon="⇅" />
-        <CmdButton id="edit.duplicate-row" text="Duplicate row" icon="⧉" />
+        <CmdButton id="edit.duplicate-row" text="Duplicate row" icon="⊕" />
       </div>
       <div className="tb-group" role="group" aria-label="Edit">
         <CmdButton id="edit.rotate" icon="⟲" />
         <CmdButton id="edit.flip-front" icon="⇄" />
-        <CmdButton id="edit.delete" icon="🗑" />
+        <CmdButton id="edit.delete" icon="✕" />
       </div>
       <div className="tb-group" role="group" aria-label="History">
         <CmdButton id="history.undo" icon="↶" />
