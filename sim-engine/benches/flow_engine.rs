@@ -1,1 +1,100 @@
-fn main() {}
+//! Flow-engine benchmark (`cargo bench`). Each case runs in a child process (so that its peak
+//! memory, VmHWM, is its own) several times; the median wall time is reported.
+//!
+//! (a) 1,024-server 3-tier FatTree (k = 16, 10G links), web-search Poisson traffic at 40% load,
+//!     100,000 flows. Target: >= 100,000 flows/s, < 1 GB.
+//! (b) all-to-all shuffle of 180 servers in one Subways Type 1 cluster (9 logical racks of 20
+//!     servers, p = 2 x 25G, 4 spines, 100G uplinks): 32,220 flows of 15 MB. Target: < 1 s.
+//!
+//! Environment: LOOPLINE_BENCH_RUNS (default 5), LOOPLINE_BENCH_CASE (a or b: run one case in this process).
+
+use std::process::Command;
+use std::time::Instant;
+
+use loopline_sim::report::peak_memory_bytes;
+use loopline_sim::topology::{fat_tree_websearch, shuffle_all, subways_type1, Cluster};
+use loopline_sim::{run, RunLimits, Scenario};
+
+fn case(name: &str) -> Scenario {
+    match name {
+        "a" => fat_tree_websearch(16, 10.0, 0.4, 100_000),
+        "b" => {
+            let c = Cluster {
+                racks: 9,
+                servers_per_rack: 20,
+                ports: 2,
+                port_gbps: 25.0,
+                spines: 4,
+                uplink_gbps: 100.0,
+            };
+            let mut sc = shuffle_all(subways_type1(&c), 15_000_000);
+            sc.engine.link_series = false;
+            sc
+        }
+        _ => panic!("unknown case {name}"),
+    }
+}
+
+fn child(name: &str) {
+    let sc = case(name);
+    let t0 = Instant::now();
+    let rep = run(&sc, &RunLimits::default()).expect("runs");
+    let wall = t0.elapsed().as_secs_f64();
+    println!(
+        "RESULT {name} wall_s={wall:.4} flows={} finished={} events={} jct_s={:?} peak_bytes={}",
+        rep.flows.total,
+        rep.flows.finished,
+        rep.events_processed,
+        rep.job_completion_s,
+        peak_memory_bytes().unwrap_or(0)
+    );
+}
+
+fn main() {
+    if let Ok(c) = std::env::var("LOOPLINE_BENCH_CASE") {
+        child(&c);
+        return;
+    }
+    let runs: usize = std::env::var("LOOPLINE_BENCH_RUNS")
+        .ok()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(5);
+    let exe = std::env::current_exe().expect("own path");
+    for name in ["a", "b"] {
+        let mut walls = Vec::new();
+        let mut peak = 0u64;
+        let mut flows = 0f64;
+        let mut line = String::new();
+        for _ in 0..runs {
+            let out = Command::new(&exe)
+                .env("LOOPLINE_BENCH_CASE", name)
+                .output()
+                .expect("child runs");
+            let text = String::from_utf8_lossy(&out.stdout).to_string();
+            let l = text
+                .lines()
+                .find(|l| l.starts_with("RESULT"))
+                .expect("child prints a result")
+                .to_string();
+            let get = |k: &str| -> f64 {
+                l.split_whitespace()
+                    .find_map(|t| t.strip_prefix(&format!("{k}=")))
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            walls.push(get("wall_s"));
+            peak = peak.max(get("peak_bytes") as u64);
+            flows = get("flows");
+            line = l;
+        }
+        walls.sort_by(|a, b| a.total_cmp(b));
+        let med = walls[walls.len() / 2];
+        println!("case ({name}): {line}");
+        println!(
+            "case ({name}): median wall {med:.3} s over {runs} runs ({:.0} flows/s), peak memory {:.1} MB, walls {walls:?}",
+            flows / med,
+            peak as f64 / 1e6
+        );
+    }
+}

@@ -71,6 +71,10 @@ pub struct FlowSt {
     pub extra: Time,
     pub ideal_s: f64,
     pub binding: Option<Binding>,
+    /// When the transfer will end at the current rate (MAX: never).
+    pub due: Time,
+    /// Time of the pending completion event that is still valid (MAX: none).
+    pub queued: Time,
     pub reroutes: u32,
     pub stalled_once: bool,
 }
@@ -147,6 +151,8 @@ impl<'a> FlowEngine<'a> {
                     extra: Time::ZERO,
                     ideal_s: 0.0,
                     binding: None,
+                    due: Time::MAX,
+                    queued: Time::MAX,
                     reroutes: 0,
                     stalled_once: false,
                 })
@@ -254,7 +260,11 @@ impl<'a> FlowEngine<'a> {
             let path = self.fnet.remove_sub(s);
             self.seeds.extend_from_slice(&path);
         }
-        self.flows[f as usize].rate = 0.0;
+        let fl = &mut self.flows[f as usize];
+        fl.rate = 0.0;
+        fl.due = Time::MAX;
+        fl.queued = Time::MAX;
+        fl.ver = fl.ver.wrapping_add(1);
     }
 
     /// Route a flow and attach its subflows; returns false when no path exists.
@@ -460,16 +470,23 @@ impl<'a> FlowEngine<'a> {
             if fl.status != Status::Active {
                 continue;
             }
-            fl.ver = fl.ver.wrapping_add(1);
-            if fl.rate > 0.0 {
+            fl.due = if fl.rate > 0.0 {
                 let dt = (fl.rem_bits.max(0.0) / (fl.rate * 1e-3)).ceil();
-                let t = if dt >= (u64::MAX - self.now.0) as f64 {
+                if dt >= (u64::MAX - self.now.0) as f64 {
                     Time::MAX
                 } else {
                     Time(self.now.0 + dt as u64)
-                };
-                let (v, now) = (fl.ver, t);
-                self.push(now, EV_COMPLETE, f, v);
+                }
+            } else {
+                Time::MAX
+            };
+            // A completion that moves later keeps its queued event, which re-queues itself when
+            // popped early; only a completion that moves earlier needs a new event.
+            if fl.due < fl.queued {
+                fl.queued = fl.due;
+                fl.ver = fl.ver.wrapping_add(1);
+                let (t, v) = (fl.due, fl.ver);
+                self.push(t, EV_COMPLETE, f, v);
             }
         }
         self.touched = touched;
@@ -560,9 +577,19 @@ impl Engine for FlowEngine<'_> {
             }
             match kind {
                 EV_COMPLETE => {
-                    let fl = &self.flows[a as usize];
+                    let fl = &mut self.flows[a as usize];
                     if fl.ver != b || fl.status != Status::Active {
-                        continue; // stale
+                        continue; // superseded by an earlier completion, or the flow moved on
+                    }
+                    fl.queued = Time::MAX;
+                    if fl.due > t {
+                        // the flow slowed down since this event was queued: re-queue at its due time
+                        if fl.due < Time::MAX {
+                            fl.queued = fl.due;
+                            let (due, v) = (fl.due, fl.ver);
+                            self.push(due, EV_COMPLETE, a, v);
+                        }
+                        continue;
                     }
                     self.events += 1;
                     self.complete(a);

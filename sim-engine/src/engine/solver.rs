@@ -140,15 +140,27 @@ pub struct Solver {
     new_rate: Vec<f64>,
     bott: Vec<u32>,
     r_list: Vec<u32>,
+    /// CSR of the region: for link `t_list[i]`, its R subflows are `csr[off[i]..off[i+1]]`.
+    t_pos: Vec<u32>,
+    off: Vec<u32>,
+    csr: Vec<u32>,
+    dirty: Vec<u32>,
+    dirty_mark: Vec<u32>,
+    dirty_epoch: u32,
+    active: Vec<u32>,
+    unfrozen: usize,
     heap: BinaryHeap<Reverse<(Key, u32, u32)>>,
     /// Output: (subflow, new rate) for every subflow whose rate changed.
     pub changed: Vec<(u32, f64)>,
     /// Statistics: total subflows re-solved, rounds.
     pub work_subs: u64,
     pub rounds: u64,
+    /// Water-filling levels processed (heap pops or scan passes).
+    pub pops: u64,
 }
 
 const REL_TOL: f64 = 1e-9;
+const SAT_TOL: f64 = 1e-9;
 
 impl Solver {
     pub fn new(links: usize) -> Solver {
@@ -160,6 +172,8 @@ impl Solver {
             wsum: vec![0.0; links],
             ucnt: vec![0; links],
             lver: vec![0; links],
+            t_pos: vec![0; links],
+            dirty_mark: vec![0; links],
             ..Default::default()
         }
     }
@@ -227,40 +241,12 @@ impl Solver {
                 }
             }
             // 2. water-fill
-            self.heap.clear();
-            for &l in &self.t_list {
-                let li = l as usize;
-                self.lver[li] = self.lver[li].wrapping_add(1);
-                let ratio = (self.resid[li] / self.wsum[li]).max(0.0);
-                self.heap.push(Reverse((Key(ratio), l, self.lver[li])));
-            }
-            while let Some(Reverse((Key(level), l, ver))) = self.heap.pop() {
-                let li = l as usize;
-                if ver != self.lver[li] || self.ucnt[li] == 0 {
-                    continue;
-                }
-                for &s in &net.link_subs[li] {
-                    let si = s as usize;
-                    if self.s_mark[si] != ep || self.frozen[si] == ep {
-                        continue;
-                    }
-                    self.frozen[si] = ep;
-                    let sub = &net.subs[si];
-                    let rate = sub.weight * level;
-                    self.new_rate[si] = rate;
-                    self.bott[si] = l;
-                    for &l2 in &sub.path {
-                        let l2i = l2.idx();
-                        self.resid[l2i] -= rate;
-                        self.wsum[l2i] -= sub.weight;
-                        self.ucnt[l2i] -= 1;
-                        if l2i != li && self.ucnt[l2i] > 0 {
-                            self.lver[l2i] = self.lver[l2i].wrapping_add(1);
-                            let ratio = (self.resid[l2i] / self.wsum[l2i].max(1e-300)).max(level);
-                            self.heap.push(Reverse((Key(ratio), l2.0, self.lver[l2i])));
-                        }
-                    }
-                }
+            self.build_csr(net);
+            self.unfrozen = self.r_list.len();
+            if self.r_list.len() > 8 * self.t_list.len() {
+                self.fill_scan(net);
+            } else {
+                self.fill_heap(net);
             }
             // 3. grow the region where the answer could still be wrong
             let mut grow = false;
@@ -270,7 +256,12 @@ impl Solver {
                 let nr = self.new_rate[s];
                 if (nr - sub.rate).abs() > REL_TOL * nr.max(sub.rate).max(1e-9) {
                     for &l in &sub.path {
-                        if self.in_l[l.idx()] != batch {
+                        // A link that is slack both before and after the change is no one's
+                        // bottleneck: the subflows outside R on it cannot be affected.
+                        let li = l.idx();
+                        let sat_before = net.load[li] >= net.cap[li] * (1.0 - SAT_TOL);
+                        let sat_after = self.resid[li] <= net.cap[li] * SAT_TOL;
+                        if self.in_l[li] != batch && (sat_before || sat_after) {
                             self.in_l[l.idx()] = batch;
                             self.l_list.push(l.0);
                             grow = true;
@@ -296,6 +287,16 @@ impl Solver {
             if !grow {
                 break;
             }
+            // A region covering most of the network: solve everything at once (fewer rounds).
+            let live = net.subs.len() - net.free_subs.len();
+            if self.r_list.len() * 2 > live {
+                for (l, v) in net.link_subs.iter().enumerate() {
+                    if !v.is_empty() && self.in_l[l] != batch {
+                        self.in_l[l] = batch;
+                        self.l_list.push(l as u32);
+                    }
+                }
+            }
         }
         let ep = self.epoch;
         for &s in &self.r_list {
@@ -306,6 +307,131 @@ impl Solver {
             if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) || (old == 0.0) != (nr == 0.0) {
                 self.changed.push((s, nr));
             }
+        }
+    }
+
+    fn build_csr(&mut self, net: &FlowNet) {
+        let nt = self.t_list.len();
+        self.off.clear();
+        self.off.resize(nt + 1, 0);
+        for (i, &l) in self.t_list.iter().enumerate() {
+            self.t_pos[l as usize] = i as u32;
+            self.off[i + 1] = self.off[i] + self.ucnt[l as usize];
+        }
+        self.csr.clear();
+        self.csr.resize(self.off[nt] as usize, 0);
+        // fill: use `active` as a cursor per link
+        self.active.clear();
+        self.active.extend_from_slice(&self.off[..nt]);
+        for &s in &self.r_list {
+            for &l in &net.subs[s as usize].path {
+                let i = self.t_pos[l.idx()] as usize;
+                let c = self.active[i];
+                self.csr[c as usize] = s;
+                self.active[i] = c + 1;
+            }
+        }
+    }
+
+    /// Freeze every unfrozen R subflow of link `li` at `level`; record touched links in `dirty`.
+    #[inline]
+    fn freeze_link(&mut self, net: &FlowNet, li: usize, level: f64) {
+        let ep = self.epoch;
+        let i = self.t_pos[li] as usize;
+        let (a, b) = (self.off[i] as usize, self.off[i + 1] as usize);
+        for k in a..b {
+            let si = self.csr[k] as usize;
+            if self.frozen[si] == ep {
+                continue;
+            }
+            self.frozen[si] = ep;
+            self.unfrozen -= 1;
+            let sub = &net.subs[si];
+            let rate = sub.weight * level;
+            self.new_rate[si] = rate;
+            self.bott[si] = li as u32;
+            for &l2 in &sub.path {
+                let l2i = l2.idx();
+                self.resid[l2i] -= rate;
+                self.wsum[l2i] -= sub.weight;
+                self.ucnt[l2i] -= 1;
+                if self.dirty_mark[l2i] != self.dirty_epoch {
+                    self.dirty_mark[l2i] = self.dirty_epoch;
+                    self.dirty.push(l2.0);
+                }
+            }
+        }
+    }
+
+    fn next_dirty(&mut self) {
+        self.dirty.clear();
+        self.dirty_epoch = self.dirty_epoch.wrapping_add(1);
+        if self.dirty_epoch == 0 {
+            self.dirty_mark.iter_mut().for_each(|x| *x = 0);
+            self.dirty_epoch = 1;
+        }
+    }
+
+    /// Progressive filling with a lazy min-heap of link ratios (sparse regions).
+    fn fill_heap(&mut self, net: &FlowNet) {
+        let mut v = std::mem::take(&mut self.heap).into_vec();
+        v.clear();
+        for &l in &self.t_list {
+            let li = l as usize;
+            self.lver[li] = self.lver[li].wrapping_add(1);
+            let ratio = (self.resid[li] / self.wsum[li]).max(0.0);
+            v.push(Reverse((Key(ratio), l, self.lver[li])));
+        }
+        self.heap = BinaryHeap::from(v);
+        while self.unfrozen > 0 {
+            let Some(Reverse((Key(level), l, ver))) = self.heap.pop() else {
+                break;
+            };
+            self.pops += 1;
+            let li = l as usize;
+            if ver != self.lver[li] || self.ucnt[li] == 0 {
+                continue;
+            }
+            self.next_dirty();
+            self.freeze_link(net, li, level);
+            for k in 0..self.dirty.len() {
+                let l2 = self.dirty[k];
+                let l2i = l2 as usize;
+                if self.ucnt[l2i] > 0 {
+                    self.lver[l2i] = self.lver[l2i].wrapping_add(1);
+                    let ratio = (self.resid[l2i] / self.wsum[l2i].max(1e-300)).max(level);
+                    self.heap.push(Reverse((Key(ratio), l2, self.lver[l2i])));
+                }
+            }
+        }
+    }
+
+    /// Progressive filling by scanning the active links for the lowest ratio (dense regions:
+    /// many subflows per link, few distinct levels).
+    fn fill_scan(&mut self, net: &FlowNet) {
+        self.active.clear();
+        self.active.extend(self.t_list.iter().copied());
+        while !self.active.is_empty() && self.unfrozen > 0 {
+            let mut level = f64::INFINITY;
+            for &l in &self.active {
+                let li = l as usize;
+                let r = (self.resid[li] / self.wsum[li].max(1e-300)).max(0.0);
+                if r < level {
+                    level = r;
+                }
+            }
+            self.pops += 1;
+            let cut = level * (1.0 + 1e-12);
+            self.next_dirty();
+            for k in 0..self.active.len() {
+                let li = self.active[k] as usize;
+                if self.ucnt[li] > 0 && (self.resid[li] / self.wsum[li].max(1e-300)).max(0.0) <= cut
+                {
+                    self.freeze_link(net, li, level);
+                }
+            }
+            let ucnt = &self.ucnt;
+            self.active.retain(|&l| ucnt[l as usize] > 0);
         }
     }
 
