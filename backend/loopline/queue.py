@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from celery import Celery
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 
 from loopline.settings import get_settings
 
@@ -35,3 +37,23 @@ def make_celery() -> Celery:
 @lru_cache
 def get_celery() -> Celery:
     return make_celery()
+
+
+def enqueue_after_commit(session: Session, task_name: str, *args: object) -> None:
+    """Send a task once the request's transaction has committed (never for a rolled-back one),
+    so the worker always finds the rows the task refers to."""
+    session.info.setdefault(_PENDING, []).append((task_name, args))
+
+
+_PENDING = "loopline_pending_tasks"
+
+
+@event.listens_for(Session, "after_commit")
+def _send_pending_tasks(session: Session) -> None:
+    for task_name, args in session.info.pop(_PENDING, []):
+        get_celery().send_task(task_name, args=list(args))
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_pending_tasks(session: Session) -> None:
+    session.info.pop(_PENDING, None)

@@ -11,3 +11,7 @@ celery_app = make_celery()
 def ping() -> str:
     """Health round trip: proves a worker is consuming the queue."""
     return "pong"
+
+
+# Registers the task modules with this app (they import `celery_app` from here).
+from loopline_worker import tasks  # noqa: E402, F401

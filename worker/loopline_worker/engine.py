@@ -7,6 +7,7 @@ job row can show progress. Cancellation is a kill of the process group.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -19,6 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
 
 PROGRESS = re.compile(r"^progress: sim_time_s=(?P<t>[\d.]+) flows_done=(?P<done>\d+)/(?P<total>\d+)")
 
@@ -44,6 +48,10 @@ class EngineFailed(Exception):
     """The engine refused the scenario, failed, or hit a limit; the message says which."""
 
 
+class Cancelled(Exception):
+    """The job was cancelled and the engine killed."""
+
+
 def parse_progress(line: str) -> Progress | None:
     match = PROGRESS.match(line)
     if not match:
@@ -56,9 +64,14 @@ def run_engine(
     scenario: dict[str, Any],
     limits: EngineLimits,
     on_progress: Callable[[Progress], None] | None = None,
-    on_start: Callable[[int], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+    poll_s: float = 0.5,
 ) -> dict[str, Any]:
-    """Simulate `scenario`; return the engine's result JSON or raise EngineFailed."""
+    """Simulate `scenario`; return the engine's result JSON or raise EngineFailed / Cancelled.
+
+    `should_cancel` is polled every `poll_s` from a watchdog thread (it may query the database):
+    when it answers True the engine's process group is killed.
+    """
     with tempfile.TemporaryDirectory(prefix="loopline-sim-") as tmp:
         scenario_path = Path(tmp) / "scenario.json"
         result_path = Path(tmp) / "result.json"
@@ -67,6 +80,8 @@ def run_engine(
 
         def _limit_child() -> None:
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+            # If the worker process dies, the engine dies with it (the job is redelivered anyway).
+            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
         proc = subprocess.Popen(
             [str(binary), "run", str(scenario_path), "-o", str(result_path), "--progress"],
@@ -76,16 +91,25 @@ def run_engine(
             preexec_fn=_limit_child,
             start_new_session=True,
         )
-        if on_start:
-            on_start(proc.pid)
         timed_out = threading.Event()
+        cancelled = threading.Event()
+        finished = threading.Event()
 
         def _on_timeout() -> None:
             timed_out.set()
             _kill_group(proc)
 
+        def _watch() -> None:
+            while should_cancel and not finished.wait(poll_s):
+                if should_cancel():
+                    cancelled.set()
+                    _kill_group(proc)
+                    return
+
         timer = threading.Timer(limits.wall_s, _on_timeout)
         timer.start()
+        watchdog = threading.Thread(target=_watch, daemon=True)
+        watchdog.start()
         messages: list[str] = []
         try:
             assert proc.stderr is not None
@@ -98,6 +122,10 @@ def run_engine(
             code = proc.wait()
         finally:
             timer.cancel()
+            finished.set()
+            watchdog.join()
+        if cancelled.is_set():
+            raise Cancelled("cancelled while the engine was running")
         if code == 0:
             return dict(json.loads(result_path.read_text()))
         raise EngineFailed(_failure_reason(code, messages, limits, timed_out.is_set()))

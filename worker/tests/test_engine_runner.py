@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from loopline.settings import get_settings
-from loopline_worker.engine import EngineFailed, EngineLimits, Progress, parse_progress, run_engine
+from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, parse_progress, run_engine
 
 GENEROUS = EngineLimits(wall_s=120, memory_mb=2048)
 
@@ -55,3 +56,18 @@ def test_the_wall_time_limit_kills_the_engine() -> None:
     big = generated("fattree", "--k", "16", "--flows", "2000000")
     with pytest.raises(EngineFailed, match="time limit of 0.2 s"):
         run_engine(engine(), big, EngineLimits(wall_s=0.2, memory_mb=4096))
+
+
+def test_cancelling_kills_the_engine_promptly() -> None:
+    big = generated("fattree", "--k", "16", "--flows", "2000000")
+    polls: list[float] = []
+
+    def should_cancel() -> bool:
+        polls.append(time.monotonic())
+        return len(polls) >= 2
+
+    t0 = time.monotonic()
+    with pytest.raises(Cancelled):
+        run_engine(engine(), big, GENEROUS, should_cancel=should_cancel, poll_s=0.05)
+    # Cancelled at the second poll (~0.1 s), long before the 120 s time limit.
+    assert time.monotonic() - t0 < 10

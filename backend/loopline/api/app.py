@@ -8,7 +8,7 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from loopline.api import auth, catalog, halls, health, projects, racks, rows, tokens, wiring
+from loopline.api import auth, catalog, halls, health, projects, racks, rows, simulations, tokens, wiring
 from loopline.api.errors import install_error_handlers
 from loopline.settings import get_settings
 
@@ -30,6 +30,7 @@ def create_app() -> FastAPI:
         rows.router,
         racks.router,
         wiring.router,
+        simulations.router,
     ):
         app.include_router(router)
     # Last: its catch-all route serves the editor.

@@ -496,6 +496,24 @@ export interface paths {
         patch: operations["update_member_api_v1_projects__project_id__members__user_id__patch"];
         trace?: never;
     };
+    "/api/v1/projects/{project_id}/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Simulations */
+        get: operations["list_simulations_api_v1_projects__project_id__simulations_get"];
+        put?: never;
+        /** Simulate a complete scenario */
+        post: operations["simulate_scenario_api_v1_projects__project_id__simulations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project_id}/wiring-plans": {
         parameters: {
             query?: never;
@@ -580,6 +598,40 @@ export interface paths {
         put?: never;
         /** Add a rack to a row */
         post: operations["create_rack_api_v1_rows__row_id__racks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulations/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A simulation, with its result */
+        get: operations["get_simulation_api_v1_simulations__job_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulations/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a simulation */
+        post: operations["cancel_simulation_api_v1_simulations__job_id__cancel_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -708,6 +760,26 @@ export interface paths {
         get: operations["scenario_api_v1_wiring_plans__plan_id__scenario_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a wiring plan
+         * @description Builds the scenario from the plan (network) and the request (routing, workload, seed), checks it with the engine, and queues it for a worker. Results are fluid (flow-mode) estimates.
+         */
+        post: operations["simulate_plan_api_v1_wiring_plans__plan_id__simulations_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1377,6 +1449,34 @@ export interface components {
              */
             uplink_ports: number;
         };
+        /** EngineSettings */
+        EngineSettings: {
+            /**
+             * Failures
+             * @description Links or switches down at given times (engine schema `engine.failures`).
+             * @example [
+             *       {
+             *         "at_s": 0.01,
+             *         "node": "H1.SPINE1",
+             *         "recover_at_s": 0.05
+             *       }
+             *     ]
+             */
+            failures?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Seed
+             * @description Random seed: the same scenario and seed give the same result.
+             * @default 1
+             */
+            seed: number;
+            /**
+             * Stop Time S
+             * @description Stop the simulation at this simulated time.
+             */
+            stop_time_s?: number | null;
+        };
         /** ErrorBody */
         ErrorBody: {
             /**
@@ -1997,6 +2097,11 @@ export interface components {
              */
             severity: "error" | "warning";
         };
+        /**
+         * JobStatus
+         * @enum {string}
+         */
+        JobStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         /** LayerLoadRead */
         LayerLoadRead: {
             /**
@@ -2498,6 +2603,32 @@ export interface components {
              */
             total: number;
         };
+        /** Page[SimulationRead] */
+        Page_SimulationRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["SimulationRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
         /** Page[SwitchModelRead] */
         Page_SwitchModelRead_: {
             /**
@@ -2660,6 +2791,45 @@ export interface components {
              * @description IDs of removed cables (first 1,000).
              */
             removed: string[];
+        };
+        /** PlanSimulationCreate */
+        PlanSimulationCreate: {
+            /** @description Seed, stop time, failures. */
+            engine?: components["schemas"]["EngineSettings"];
+            /**
+             * Mode
+             * @description Engine mode; only the fluid `flow` mode is built.
+             * @default flow
+             * @constant
+             */
+            mode: "flow";
+            /**
+             * Name
+             * @description Job name.
+             * @example shuffle, ecmp
+             */
+            name: string;
+            /**
+             * Routing
+             * @description Engine routing section: `ecmp`, `adaptive`, `detour`, `vlb` or `grin` (with parameters).
+             * @example {
+             *       "type": "adaptive"
+             *     }
+             */
+            routing?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Workload
+             * @description Engine workload section; default: a shuffle of the plan's first two logical racks, 15 MB per pair.
+             * @example {
+             *       "bytes": 100000000,
+             *       "type": "permutation"
+             *     }
+             */
+            workload?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** ProjectCreate */
         ProjectCreate: {
@@ -3400,6 +3570,21 @@ export interface components {
              */
             rows: components["schemas"]["RowCreate"][];
         };
+        /** ScenarioSimulationCreate */
+        ScenarioSimulationCreate: {
+            /**
+             * Name
+             * @description Job name.
+             */
+            name: string;
+            /**
+             * Scenario
+             * @description A complete engine scenario (sim-engine/schema/).
+             */
+            scenario: {
+                [key: string]: unknown;
+            };
+        };
         /**
          * Scope
          * @description Every API-token scope; later resources (wiring, BOM, simulations) reuse these.
@@ -3506,6 +3691,161 @@ export interface components {
          * @enum {string}
          */
         Side: "left" | "right";
+        /** SimulationDetail */
+        SimulationDetail: {
+            /**
+             * Attempts
+             * @description How many times a worker started it (a lost worker's job is retried).
+             */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             * @description Submitted at.
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description Why it failed.
+             */
+            error: string | null;
+            /**
+             * Finished At
+             * @description It ended at.
+             */
+            finished_at: string | null;
+            /**
+             * Id
+             * @description Job id.
+             */
+            id: number;
+            /**
+             * Model
+             * @description Flow mode results are fluid (max-min) estimates.
+             * @default fluid
+             * @constant
+             */
+            model: "fluid";
+            /**
+             * Name
+             * @description Job name.
+             */
+            name: string;
+            /**
+             * Note
+             * @description What the estimate does not cover.
+             * @default fluid estimate: tails, incast and latency bounds need packet mode
+             */
+            note: string;
+            /**
+             * Plan Id
+             * @description The wiring plan simulated, if any.
+             */
+            plan_id: number | null;
+            /**
+             * Progress
+             * @description Fraction of the workload's flows finished (0..1).
+             */
+            progress: number;
+            /**
+             * Project Id
+             * @description Project id.
+             */
+            project_id: number;
+            /**
+             * Result
+             * @description The engine's result (sim-engine/schema/result).
+             */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Started At
+             * @description A worker started it at.
+             */
+            started_at: string | null;
+            /** @description queued, running, succeeded, failed or cancelled. */
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Version
+             * @description Version.
+             */
+            version: number;
+        };
+        /** SimulationRead */
+        SimulationRead: {
+            /**
+             * Attempts
+             * @description How many times a worker started it (a lost worker's job is retried).
+             */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             * @description Submitted at.
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description Why it failed.
+             */
+            error: string | null;
+            /**
+             * Finished At
+             * @description It ended at.
+             */
+            finished_at: string | null;
+            /**
+             * Id
+             * @description Job id.
+             */
+            id: number;
+            /**
+             * Model
+             * @description Flow mode results are fluid (max-min) estimates.
+             * @default fluid
+             * @constant
+             */
+            model: "fluid";
+            /**
+             * Name
+             * @description Job name.
+             */
+            name: string;
+            /**
+             * Note
+             * @description What the estimate does not cover.
+             * @default fluid estimate: tails, incast and latency bounds need packet mode
+             */
+            note: string;
+            /**
+             * Plan Id
+             * @description The wiring plan simulated, if any.
+             */
+            plan_id: number | null;
+            /**
+             * Progress
+             * @description Fraction of the workload's flows finished (0..1).
+             */
+            progress: number;
+            /**
+             * Project Id
+             * @description Project id.
+             */
+            project_id: number;
+            /**
+             * Started At
+             * @description A worker started it at.
+             */
+            started_at: string | null;
+            /** @description queued, running, succeeded, failed or cancelled. */
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Version
+             * @description Version.
+             */
+            version: number;
+        };
         /** SwitchModelCreate */
         SwitchModelCreate: {
             /**
@@ -4319,6 +4659,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -4398,6 +4739,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -4475,6 +4817,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -4712,6 +5055,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -4791,6 +5135,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -4868,6 +5213,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -5105,6 +5451,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -5184,6 +5531,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -5261,6 +5609,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Catalog entry id. */
                 entry_id: number;
             };
             cookie?: never;
@@ -5341,6 +5690,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5411,6 +5761,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5488,6 +5839,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5568,6 +5920,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5635,6 +5988,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5711,6 +6065,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5778,6 +6133,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5849,6 +6205,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -5920,6 +6277,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Hall id. */
                 hall_id: number;
             };
             cookie?: never;
@@ -6266,6 +6624,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6336,6 +6695,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6413,6 +6773,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6500,6 +6861,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6567,6 +6929,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6634,6 +6997,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6704,6 +7068,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6789,6 +7154,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6856,6 +7222,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6932,6 +7299,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -6999,6 +7367,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Project id. */
                 project_id: number;
             };
             cookie?: never;
@@ -7073,7 +7442,9 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Project id. */
                 project_id: number;
+                /** @description User id. */
                 user_id: number;
             };
             cookie?: never;
@@ -7151,7 +7522,9 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Project id. */
                 project_id: number;
+                /** @description User id. */
                 user_id: number;
             };
             cookie?: never;
@@ -7218,6 +7591,152 @@ export interface operations {
             };
             /** @description `If-Match` header required for this write. */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_simulations_api_v1_projects__project_id__simulations_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_SimulationRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulate_scenario_api_v1_projects__project_id__simulations_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Submitting twice with the same key returns the first job instead of a second one. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioSimulationCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7304,6 +7823,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Physical rack id. */
                 rack_id: number;
             };
             cookie?: never;
@@ -7374,6 +7894,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Physical rack id. */
                 rack_id: number;
             };
             cookie?: never;
@@ -7451,6 +7972,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Physical rack id. */
                 rack_id: number;
             };
             cookie?: never;
@@ -7531,6 +8053,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Row id. */
                 row_id: number;
             };
             cookie?: never;
@@ -7601,6 +8124,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Row id. */
                 row_id: number;
             };
             cookie?: never;
@@ -7678,6 +8202,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Row id. */
                 row_id: number;
             };
             cookie?: never;
@@ -7758,6 +8283,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Row id. */
                 row_id: number;
             };
             cookie?: never;
@@ -7834,6 +8360,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Row id. */
                 row_id: number;
             };
             cookie?: never;
@@ -7901,6 +8428,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Row id. */
                 row_id: number;
             };
             cookie?: never;
@@ -7918,6 +8446,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RackRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_simulation_api_v1_simulations__job_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationDetail"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_simulation_api_v1_simulations__job_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationRead"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -8075,6 +8737,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description API token id. */
                 token_id: number;
             };
             cookie?: never;
@@ -8596,6 +9259,80 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulate_plan_api_v1_wiring_plans__plan_id__simulations_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Submitting twice with the same key returns the first job instead of a second one. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanSimulationCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationRead"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */

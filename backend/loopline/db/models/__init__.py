@@ -7,6 +7,7 @@ from loopline.db.models.accounts import ApiToken, AuthSession, User
 from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
 from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Membership, Project, Role
+from loopline.db.models.simulation import JobStatus, SimulationJob
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "FabricSettingsRow",
     "FabricSwitch",
     "Hall",
+    "JobStatus",
     "LogicalRack",
     "Membership",
     "PlanCableRow",
@@ -27,6 +29,7 @@ __all__ = [
     "Role",
     "Row",
     "ServerModel",
+    "SimulationJob",
     "SwitchModel",
     "User",
     "WiringPlanRow",

@@ -1,0 +1,66 @@
+"""Simulation jobs: what to simulate, and the job with its progress and result."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from loopline.api.schemas.common import ReadSchema, Schema
+from loopline.db.models import JobStatus
+
+FLUID_NOTE = "fluid estimate: tails, incast and latency bounds need packet mode"
+
+
+class EngineSettings(Schema):
+    seed: int = Field(1, ge=0, description="Random seed: the same scenario and seed give the same result.")
+    stop_time_s: float | None = Field(None, gt=0, description="Stop the simulation at this simulated time.")
+    failures: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Links or switches down at given times (engine schema `engine.failures`).",
+        examples=[[{"at_s": 0.01, "node": "H1.SPINE1", "recover_at_s": 0.05}]],
+    )
+
+
+class PlanSimulationCreate(Schema):
+    name: str = Field(min_length=1, max_length=200, description="Job name.", examples=["shuffle, ecmp"])
+    routing: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "ecmp"},
+        description="Engine routing section: `ecmp`, `adaptive`, `detour`, `vlb` or `grin` (with parameters).",
+        examples=[{"type": "adaptive"}],
+    )
+    workload: dict[str, Any] | None = Field(
+        None,
+        description="Engine workload section; default: a shuffle of the plan's first two logical racks, "
+        "15 MB per pair.",
+        examples=[{"type": "permutation", "bytes": 100000000}],
+    )
+    engine: EngineSettings = Field(default_factory=EngineSettings, description="Seed, stop time, failures.")
+    mode: Literal["flow"] = Field("flow", description="Engine mode; only the fluid `flow` mode is built.")
+
+
+class ScenarioSimulationCreate(Schema):
+    name: str = Field(min_length=1, max_length=200, description="Job name.")
+    scenario: dict[str, Any] = Field(description="A complete engine scenario (sim-engine/schema/).")
+
+
+class SimulationRead(ReadSchema):
+    id: int = Field(description="Job id.")
+    project_id: int = Field(description="Project id.")
+    plan_id: int | None = Field(description="The wiring plan simulated, if any.")
+    name: str = Field(description="Job name.")
+    status: JobStatus = Field(description="queued, running, succeeded, failed or cancelled.")
+    progress: float = Field(description="Fraction of the workload's flows finished (0..1).")
+    error: str | None = Field(description="Why it failed.")
+    attempts: int = Field(description="How many times a worker started it (a lost worker's job is retried).")
+    created_at: datetime = Field(description="Submitted at.")
+    started_at: datetime | None = Field(description="A worker started it at.")
+    finished_at: datetime | None = Field(description="It ended at.")
+    version: int = Field(description="Version.")
+    model: Literal["fluid"] = Field("fluid", description="Flow mode results are fluid (max-min) estimates.")
+    note: str = Field(FLUID_NOTE, description="What the estimate does not cover.")
+
+
+class SimulationDetail(SimulationRead):
+    result: dict[str, Any] | None = Field(description="The engine's result (sim-engine/schema/result).")

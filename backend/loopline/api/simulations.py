@@ -1,0 +1,80 @@
+"""Simulations: submit a plan (or a raw scenario) to the engine through a worker; follow and cancel."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, status
+from sqlalchemy import select
+
+from loopline.api.deps import DbSession, Paging, register_project_resolver, require_project_role
+from loopline.api.schemas.common import ERROR_RESPONSES, Page
+from loopline.api.schemas.simulations import (
+    PlanSimulationCreate,
+    ScenarioSimulationCreate,
+    SimulationDetail,
+    SimulationRead,
+)
+from loopline.db.models import Role, SimulationJob
+from loopline.services import simulations, wiring
+from loopline.services.access import ProjectAccess, Scope
+
+register_project_resolver(
+    "job_id", lambda s, i: s.execute(select(SimulationJob.project_id).where(SimulationJob.id == i)).scalar()
+)
+
+SimReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.SIM_READ))]
+SimWriter = Annotated[ProjectAccess, Depends(require_project_role(Role.EDITOR, Scope.SIM_WRITE))]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=200,
+        description="Submitting twice with the same key returns the first job instead of a second one.",
+    ),
+]
+
+router = APIRouter(
+    prefix="/api/v1", tags=["simulations"], responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 409, 422)}
+)
+
+
+@router.post(
+    "/wiring-plans/{plan_id}/simulations",
+    response_model=SimulationRead,
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Simulate a wiring plan",
+    description="Builds the scenario from the plan (network) and the request (routing, workload, seed), checks it "
+    "with the engine, and queues it for a worker. Results are fluid (flow-mode) estimates.",
+)
+def simulate_plan(
+    plan_id: int, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
+) -> object:
+    return simulations.submit_for_plan(session, access.principal, wiring.get_plan(session, plan_id), data, key)
+
+
+@router.post(
+    "/projects/{project_id}/simulations",
+    response_model=SimulationRead,
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Simulate a complete scenario",
+)
+def simulate_scenario(
+    project_id: int, data: ScenarioSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
+) -> object:
+    return simulations.submit_scenario(session, access.principal, project_id, data, key)
+
+
+@router.get("/projects/{project_id}/simulations", response_model=Page[SimulationRead], summary="Simulations")
+def list_simulations(project_id: int, session: DbSession, access: SimReader, paging: Paging) -> object:
+    return simulations.list_jobs(session, project_id, page=paging.page, limit=paging.limit)
+
+
+@router.get("/simulations/{job_id}", response_model=SimulationDetail, summary="A simulation, with its result")
+def get_simulation(job_id: int, session: DbSession, access: SimReader) -> object:
+    return simulations.get_job(session, job_id)
+
+
+@router.post("/simulations/{job_id}/cancel", response_model=SimulationRead, summary="Cancel a simulation")
+def cancel_simulation(job_id: int, session: DbSession, access: SimWriter) -> object:
+    return simulations.cancel(session, access.principal, simulations.get_job(session, job_id))

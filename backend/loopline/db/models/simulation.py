@@ -1,0 +1,50 @@
+"""Simulation jobs: a scenario handed to a worker, its progress and the engine's result."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from loopline.db.base import Base
+from loopline.db.models._columns import created_at_column, enum_column, version_column
+
+
+class JobStatus(enum.StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    @property
+    def finished(self) -> bool:
+        return self in (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
+
+
+class SimulationJob(Base):
+    __tablename__ = "simulation_jobs"
+    __table_args__ = (UniqueConstraint("project_id", "idempotency_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), index=True)
+    plan_id: Mapped[int | None] = mapped_column(ForeignKey("wiring_plans.id", ondelete="SET NULL"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    status: Mapped[JobStatus] = enum_column(JobStatus, "job_status")
+    progress: Mapped[float] = mapped_column(default=0.0)
+    """Fraction of the workload's flows finished, 0..1."""
+    scenario: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    """The exact scenario sent to the engine (so a rerun gives the same result)."""
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    error: Mapped[str | None] = mapped_column(Text)
+    idempotency_key: Mapped[str | None] = mapped_column(String(200))
+    attempts: Mapped[int] = mapped_column(default=0)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = created_at_column()
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = version_column()

@@ -1,0 +1,125 @@
+"""Simulation jobs: validate the scenario with the engine, store the job, hand it to a worker."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.api.schemas.simulations import PlanSimulationCreate, ScenarioSimulationCreate
+from loopline.db.models import JobStatus, SimulationJob
+from loopline.db.models.wiring import WiringPlanRow
+from loopline.db.repositories import Page, paginate
+from loopline.domain.errors import Conflict, DomainError, NotFound
+from loopline.domain.scenario import build_scenario
+from loopline.queue import SIMULATE_TASK, enqueue_after_commit
+from loopline.services import audit
+from loopline.services.access import Principal
+from loopline.services.versioning import bump
+from loopline.services.wiring import load_plan
+from loopline.settings import get_settings
+
+_ENGINE_ERROR = re.compile(r"^error: invalid scenario: (?P<path>[^:]*): (?P<reason>.*)$")
+
+
+def validate_scenario(scenario: dict[str, Any]) -> None:
+    """Ask the engine itself (`loopline-sim validate`), so the API and the engine never disagree."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(scenario, f)
+    try:
+        out = subprocess.run(
+            [str(get_settings().engine_binary), "validate", f.name],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        Path(f.name).unlink(missing_ok=True)
+    if out.returncode == 0:
+        return
+    message = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"engine exited {out.returncode}"
+    match = _ENGINE_ERROR.match(message)
+    if match:
+        path = match["path"].strip()
+        raise DomainError(f"scenario.{path}" if path else "scenario", match["reason"])
+    raise DomainError("scenario", message.removeprefix("error: "))
+
+
+def _existing(session: Session, project_id: int, key: str | None) -> SimulationJob | None:
+    if key is None:
+        return None
+    return session.execute(
+        select(SimulationJob).where(SimulationJob.project_id == project_id, SimulationJob.idempotency_key == key)
+    ).scalar_one_or_none()
+
+
+def _submit(
+    session: Session, principal: Principal, project_id: int, plan_id: int | None, name: str,
+    scenario: dict[str, Any], key: str | None,
+) -> SimulationJob:  # fmt: skip
+    validate_scenario(scenario)
+    job = SimulationJob(
+        project_id=project_id, plan_id=plan_id, name=name, status=JobStatus.QUEUED, scenario=scenario,
+        idempotency_key=key, created_by=principal.user.id,
+    )  # fmt: skip
+    session.add(job)
+    session.flush()
+    audit.record(
+        session, principal, project_id=project_id, action="create", resource_type="simulation",
+        resource_id=job.id, after={"name": name, "plan_id": plan_id},
+    )  # fmt: skip
+    enqueue_after_commit(session, SIMULATE_TASK, job.id)
+    return job
+
+
+def submit_for_plan(
+    session: Session, principal: Principal, plan: WiringPlanRow, request: PlanSimulationCreate, key: str | None
+) -> SimulationJob:
+    """Idempotent: the same `Idempotency-Key` in a project returns the job it created first."""
+    if (job := _existing(session, plan.project_id, key)) is not None:
+        return job
+    engine = {"mode": request.mode, "seed": request.engine.seed, "failures": request.engine.failures}
+    if request.engine.stop_time_s is not None:
+        engine["stop_time_s"] = request.engine.stop_time_s
+    scenario = build_scenario(
+        load_plan(session, plan), name=request.name, routing=request.routing, workload=request.workload, engine=engine
+    )
+    return _submit(session, principal, plan.project_id, plan.id, request.name, scenario, key)
+
+
+def submit_scenario(
+    session: Session, principal: Principal, project_id: int, request: ScenarioSimulationCreate, key: str | None
+) -> SimulationJob:
+    if (job := _existing(session, project_id, key)) is not None:
+        return job
+    return _submit(session, principal, project_id, None, request.name, request.scenario, key)
+
+
+def get_job(session: Session, job_id: int) -> SimulationJob:
+    job = session.get(SimulationJob, job_id)
+    if job is None:
+        raise NotFound("job_id", f"simulation {job_id} not found")
+    return job
+
+
+def list_jobs(session: Session, project_id: int, *, page: int, limit: int) -> Page[SimulationJob]:
+    stmt = select(SimulationJob).where(SimulationJob.project_id == project_id).order_by(SimulationJob.id.desc())
+    return paginate(session, stmt, page=page, limit=limit)
+
+
+def cancel(session: Session, principal: Principal, job: SimulationJob) -> SimulationJob:
+    """A queued job never starts; a running one has its engine killed by the worker's watchdog."""
+    if job.status.finished:
+        raise Conflict("status", f"simulation {job.id} already {job.status.value}")
+    before = job.status.value
+    job.status = JobStatus.CANCELLED
+    bump(job)
+    audit.record(
+        session, principal, project_id=job.project_id, action="cancel", resource_type="simulation",
+        resource_id=job.id, before={"status": before}, after={"status": "cancelled"},
+    )  # fmt: skip
+    return job

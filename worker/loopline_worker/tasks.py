@@ -1,0 +1,89 @@
+"""The simulation task: job row -> engine subprocess (with limits) -> result row.
+
+Takes an id, opens its own short transactions. Idempotent: a job that already ended is left
+alone, and a rerun after a lost worker (late ack) runs the same stored scenario, whose seed
+makes the engine give the same result.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from sqlalchemy import select, update
+
+from loopline.db.models import JobStatus, SimulationJob
+from loopline.db.session import session_scope
+from loopline.queue import SIMULATE_TASK
+from loopline.settings import get_settings
+from loopline_worker.app import celery_app
+from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine
+
+PROGRESS_EVERY_S = 0.5
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _status(job_id: int) -> JobStatus | None:
+    with session_scope() as session:
+        return session.execute(select(SimulationJob.status).where(SimulationJob.id == job_id)).scalar()
+
+
+def _finish(job_id: int, **values: object) -> None:
+    """Write the outcome unless the job was cancelled meanwhile."""
+    with session_scope() as session:
+        session.execute(
+            update(SimulationJob)
+            .where(SimulationJob.id == job_id, SimulationJob.status == JobStatus.RUNNING)
+            .values(finished_at=_now(), version=SimulationJob.version + 1, **values)
+        )
+
+
+@celery_app.task(name=SIMULATE_TASK)
+def simulate(job_id: int) -> str:
+    with session_scope() as session:
+        job = session.get(SimulationJob, job_id, with_for_update=True)
+        if job is None:
+            return "missing"
+        if job.status.finished:
+            return job.status.value
+        job.status = JobStatus.RUNNING
+        job.started_at = _now()
+        job.attempts += 1
+        job.progress = 0.0
+        scenario = job.scenario
+
+    last = [0.0]
+
+    def on_progress(p: Progress) -> None:
+        if time.monotonic() - last[0] < PROGRESS_EVERY_S:
+            return
+        last[0] = time.monotonic()
+        with session_scope() as s:
+            s.execute(
+                update(SimulationJob)
+                .where(SimulationJob.id == job_id, SimulationJob.status == JobStatus.RUNNING)
+                .values(progress=round(p.fraction, 4))
+            )
+
+    settings = get_settings()
+    limits = EngineLimits(wall_s=settings.engine_time_limit_s, memory_mb=settings.engine_memory_limit_mb)
+    try:
+        result = run_engine(
+            settings.engine_binary,
+            scenario,
+            limits,
+            on_progress=on_progress,
+            should_cancel=lambda: _status(job_id) is JobStatus.CANCELLED,
+        )
+    except Cancelled:
+        with session_scope() as session:
+            session.execute(update(SimulationJob).where(SimulationJob.id == job_id).values(finished_at=_now()))
+        return JobStatus.CANCELLED.value
+    except EngineFailed as failure:
+        _finish(job_id, status=JobStatus.FAILED, error=str(failure))
+        return JobStatus.FAILED.value
+    _finish(job_id, status=JobStatus.SUCCEEDED, result=result, progress=1.0, error=None)
+    return JobStatus.SUCCEEDED.value
