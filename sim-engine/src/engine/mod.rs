@@ -123,10 +123,15 @@ pub struct FlowEngine<'a> {
 impl<'a> FlowEngine<'a> {
     pub fn new(sc: &'a Scenario, net: &'a Network) -> FlowEngine<'a> {
         let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
-        let caps: Vec<f64> = net.links.iter().map(|l| l.gbps.0).collect();
+        let mut caps: Vec<f64> = net.links.iter().map(|l| l.gbps.0).collect();
         let nl = caps.len();
-        let router = Router::new(&sc.routing, net);
-        let ctl = control::Controller::new(&sc.routing, net);
+        let mut router = Router::new(&sc.routing, net);
+        let ctl = control::Controller::new(&sc.routing, net, &mut router);
+        if ctl.detour.is_some() {
+            // one virtual link per node: the detour budget of a remote ToR
+            caps.extend(std::iter::repeat_n(0.0, net.nodes.len()));
+        }
+        let nv = caps.len();
         let n_flows = wl.flows.len();
         let mut e = FlowEngine {
             sc,
@@ -135,8 +140,8 @@ impl<'a> FlowEngine<'a> {
             up: vec![true; nl],
             down_cnt: vec![0; nl / 2],
             fnet: FlowNet::new(caps.clone()),
-            solver: Solver::new(nl),
-            util: LinkUtil::new(nl),
+            solver: Solver::new(nv),
+            util: LinkUtil::new(nv),
             flows: (0..n_flows)
                 .map(|_| FlowSt {
                     subs: Vec::new(),
@@ -300,6 +305,7 @@ impl<'a> FlowEngine<'a> {
         let spec = &self.wl.flows[f as usize];
         let mut ideal_rate = 0.0; // Gb/s
         let mut base_ps = 0.0;
+        let nl = self.net.links.len();
         for (i, &s) in fl.subs.iter().enumerate() {
             let path = &self.fnet.subs[s as usize].path;
             let bott = path
@@ -308,7 +314,7 @@ impl<'a> FlowEngine<'a> {
                 .fold(f64::INFINITY, f64::min);
             ideal_rate += bott;
             if i == 0 {
-                for l in path {
+                for l in path.iter().filter(|l| l.idx() < nl) {
                     let link = self.net.link(*l);
                     base_ps += link.latency.0 as f64;
                     base_ps += self.latency.mtu_bytes as f64 * 8.0 / (link.gbps.0 * 1e-3);

@@ -89,3 +89,67 @@ fn vlb_balances_intermediate_links() {
     assert!(mx / mn < 1.08, "{per_spine:?}");
     eprintln!("vlb per-spine bytes {per_spine:?} max/min {}", mx / mn);
 }
+
+/// Two hot spots on one loop of 10 logical racks (p = 2, rack i on ToRs i and i-1): racks 2-3
+/// make ToRs 1, 2, 3 hot (remote candidates 0 and 4), racks 6-7 make ToRs 5, 6, 7 hot (remote
+/// candidates 4 and 8). ToR 4 is wanted by both: it must be used by at most one active detour at
+/// a time; every detour has at most 2 intermediate servers.
+#[test]
+fn detours_never_share_a_remote_tor() {
+    let c = Cluster {
+        racks: 10,
+        servers_per_rack: 2,
+        ports: 2,
+        port_gbps: 10.0,
+        spines: 1,
+        uplink_gbps: 10.0,
+    };
+    let snd: Vec<String> = [2, 3, 6, 7]
+        .iter()
+        .flat_map(|r| (0..2).map(move |j| format!("L{r}.S{j}")))
+        .collect();
+    let rcv: Vec<String> = [0, 4, 5, 8, 9]
+        .iter()
+        .flat_map(|r| (0..2).map(move |j| format!("L{r}.S{j}")))
+        .collect();
+    let s: Vec<&str> = snd.iter().map(|x| x.as_str()).collect();
+    let r: Vec<&str> = rcv.iter().map(|x| x.as_str()).collect();
+    let p = DetourParams {
+        t_duration_s: 0.05,
+        ..DetourParams::default()
+    };
+    let sc = scenario(
+        subways_type1(&c),
+        RoutingSpec::Detour(p),
+        many_to_many(&s, &r, 1, 20_000_000),
+    );
+    let rep = run_ok(&sc);
+    assert_eq!(rep.flows.finished, rep.flows.total);
+    let d = &rep.routing_stats.detours;
+    assert!(!d.is_empty(), "hot spots were detected");
+    for (i, a) in d.iter().enumerate() {
+        assert!(a.max_intermediate_servers <= 2);
+        let mut seen = a.remote_tors.clone();
+        seen.dedup();
+        assert_eq!(
+            seen.len(),
+            a.remote_tors.len(),
+            "a detour lists a remote twice"
+        );
+        for b in &d[i + 1..] {
+            let overlap =
+                a.start_s < b.end_s.unwrap_or(f64::MAX) && b.start_s < a.end_s.unwrap_or(f64::MAX);
+            if overlap {
+                for t in &a.remote_tors {
+                    assert!(
+                        !b.remote_tors.contains(t),
+                        "remote {t} shared by {} and {}",
+                        a.rack,
+                        b.rack
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("detours: {}", serde_json::to_string(d).unwrap());
+}
