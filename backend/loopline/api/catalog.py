@@ -5,7 +5,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Response, status
 from pydantic import BaseModel
 
-from loopline.api.deps import DbSession, IfMatch, Paging, etag, require_scope
+from loopline.api.deps import DbSession, EntryId, IfMatch, Paging, etag, require_scope
 from loopline.api.schemas.catalog import (
     RackTypeCreate,
     RackTypeRead,
@@ -52,7 +52,7 @@ def _routes(
         return obj
 
     @router.get(f"/{path}/{{entry_id}}", response_model=read, summary=f"Get a {label}", name=f"get_{path}")
-    def get_(entry_id: int, session: DbSession, _principal: Reader, response: Response) -> object:
+    def get_(entry_id: EntryId, session: DbSession, _principal: Reader, response: Response) -> object:
         obj = catalog.get_entry(session, model, entry_id)
         response.headers["ETag"] = etag(obj.version)
         return obj
@@ -64,7 +64,7 @@ def _routes(
         name=f"update_{path}",
     )
     def update_(
-        entry_id: int,
+        entry_id: EntryId,
         data: update,  # type: ignore[valid-type]
         session: DbSession,
         principal: Writer,
@@ -82,7 +82,7 @@ def _routes(
         summary=f"Delete an unused {label}",
         name=f"delete_{path}",
     )
-    def delete_(entry_id: int, session: DbSession, principal: Writer, if_match: IfMatch) -> None:
+    def delete_(entry_id: EntryId, session: DbSession, principal: Writer, if_match: IfMatch) -> None:
         catalog.delete_entry(session, principal, model, entry_id, if_match)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Annotated
 
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -177,3 +177,12 @@ def page_params(
 
 
 Paging = Annotated[PageParams, Depends(page_params)]
+
+
+ProjectId = Annotated[int, Path(description="Project id.", examples=[1])]
+HallId = Annotated[int, Path(description="Hall id.", examples=[1])]
+RowId = Annotated[int, Path(description="Row id.", examples=[1])]
+RackId = Annotated[int, Path(description="Physical rack id.", examples=[1])]
+UserId = Annotated[int, Path(description="User id.", examples=[2])]
+TokenId = Annotated[int, Path(description="API token id.", examples=[1])]
+EntryId = Annotated[int, Path(description="Catalog entry id.", examples=[1])]

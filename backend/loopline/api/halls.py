@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 from fastapi import APIRouter, Response, status
 
-from loopline.api.deps import DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, etag
+from loopline.api.deps import DbSession, HallId, IfMatch, LayoutReader, LayoutWriter, Paging, ProjectId, etag
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.layout import HallCreate, HallLayout, HallRead, HallUpdate, ValidationRead
 from loopline.services import layout, layout_view
@@ -17,7 +17,7 @@ router = APIRouter(
 
 
 @router.get("/projects/{project_id}/halls", response_model=Page[HallRead], summary="Halls of a project")
-def list_halls(project_id: int, session: DbSession, access: LayoutReader, paging: Paging) -> object:
+def list_halls(project_id: ProjectId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
     return layout.list_halls(session, project_id, page=paging.page, limit=paging.limit)
 
 
@@ -28,7 +28,7 @@ def list_halls(project_id: int, session: DbSession, access: LayoutReader, paging
     summary="Create a hall",
 )
 def create_hall(
-    project_id: int, data: HallCreate, session: DbSession, access: LayoutWriter, response: Response
+    project_id: ProjectId, data: HallCreate, session: DbSession, access: LayoutWriter, response: Response
 ) -> object:
     hall = layout.create_hall(session, access, data)
     response.headers["ETag"] = etag(hall.version)
@@ -36,7 +36,7 @@ def create_hall(
 
 
 @router.get("/halls/{hall_id}", response_model=HallRead, summary="Get a hall")
-def get_hall(hall_id: int, session: DbSession, access: LayoutReader, response: Response) -> object:
+def get_hall(hall_id: HallId, session: DbSession, access: LayoutReader, response: Response) -> object:
     hall = get_hall_or_404(session, hall_id)
     response.headers["ETag"] = etag(hall.version)
     return hall
@@ -46,7 +46,7 @@ def get_hall(hall_id: int, session: DbSession, access: LayoutReader, response: R
     "/halls/{hall_id}", response_model=HallRead, summary="Change a hall", responses={428: ERROR_RESPONSES[428]}
 )
 def update_hall(
-    hall_id: int, data: HallUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
+    hall_id: HallId, data: HallUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
 ) -> object:
     hall = layout.update_hall(session, access, hall_id, data, if_match)
     response.headers["ETag"] = etag(hall.version)
@@ -60,7 +60,7 @@ def update_hall(
     summary="Delete a hall and its rows",
     responses={428: ERROR_RESPONSES[428]},
 )
-def delete_hall(hall_id: int, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
+def delete_hall(hall_id: HallId, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
     layout.delete_hall(session, access, hall_id, if_match)
 
 
@@ -69,13 +69,13 @@ def delete_hall(hall_id: int, session: DbSession, access: LayoutWriter, if_match
     response_model=HallLayout,
     summary="The whole hall: rows, racks, contents, aisles, warnings, oversubscription, catalog used",
 )
-def get_layout(hall_id: int, session: DbSession, access: LayoutReader) -> Response:
+def get_layout(hall_id: HallId, session: DbSession, access: LayoutReader) -> Response:
     # Built from raw rows and encoded once (the document is large): see services/layout_view.py.
     return Response(content=_dumps(layout_view.hall_layout(session, hall_id)), media_type="application/json")
 
 
 @router.get("/halls/{hall_id}/validation", response_model=ValidationRead, summary="Validation errors, warnings, aisles")
-def get_validation(hall_id: int, session: DbSession, access: LayoutReader) -> object:
+def get_validation(hall_id: HallId, session: DbSession, access: LayoutReader) -> object:
     return layout_view.hall_validation(session, hall_id)
 
 

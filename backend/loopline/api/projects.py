@@ -6,7 +6,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
-from loopline.api.deps import CurrentUser, DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, ProjectOwner, etag
+from loopline.api.deps import (
+    CurrentUser,
+    DbSession,
+    IfMatch,
+    LayoutReader,
+    LayoutWriter,
+    Paging,
+    ProjectId,
+    ProjectOwner,
+    UserId,
+    etag,
+)
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.exchange import ImportResult, ProjectDocument
 from loopline.api.schemas.projects import (
@@ -62,7 +73,7 @@ def import_project(doc: ProjectDocument, session: DbSession, principal: CurrentU
 
 
 @router.get("/{project_id}", response_model=ProjectRead, summary="Get a project")
-def get_project(project_id: int, session: DbSession, access: LayoutReader, response: Response) -> object:
+def get_project(project_id: ProjectId, session: DbSession, access: LayoutReader, response: Response) -> object:
     project = projects.get_project(session, project_id)
     response.headers["ETag"] = etag(project.version)
     return projects.project_dict(project, access.role)
@@ -75,7 +86,7 @@ def get_project(project_id: int, session: DbSession, access: LayoutReader, respo
     responses={428: ERROR_RESPONSES[428]},
 )
 def update_project(
-    project_id: int,
+    project_id: ProjectId,
     data: ProjectUpdate,
     session: DbSession,
     access: LayoutWriter,
@@ -94,12 +105,12 @@ def update_project(
     summary="Delete a project and everything in it (owner)",
     responses={428: ERROR_RESPONSES[428]},
 )
-def delete_project(project_id: int, session: DbSession, access: ProjectOwner, if_match: IfMatch) -> None:
+def delete_project(project_id: ProjectId, session: DbSession, access: ProjectOwner, if_match: IfMatch) -> None:
     projects.delete_project(session, access, if_match)
 
 
 @router.get("/{project_id}/export", response_model=ProjectDocument, summary="Export the whole project as one document")
-def export_project(project_id: int, session: DbSession, access: LayoutReader) -> object:
+def export_project(project_id: ProjectId, session: DbSession, access: LayoutReader) -> object:
     return exchange.export_project(session, project_id)
 
 
@@ -107,7 +118,7 @@ def export_project(project_id: int, session: DbSession, access: LayoutReader) ->
 
 
 @router.get("/{project_id}/fabric", response_model=FabricSettingsRead, summary="Fabric settings and oversubscription")
-def get_fabric(project_id: int, session: DbSession, access: LayoutReader, response: Response) -> object:
+def get_fabric(project_id: ProjectId, session: DbSession, access: LayoutReader, response: Response) -> object:
     out = projects.fabric_read(session, project_id)
     response.headers["ETag"] = etag(out["version"])
     return out
@@ -120,7 +131,7 @@ def get_fabric(project_id: int, session: DbSession, access: LayoutReader, respon
     responses={428: ERROR_RESPONSES[428]},
 )
 def update_fabric(
-    project_id: int,
+    project_id: ProjectId,
     data: FabricSettingsUpdate,
     session: DbSession,
     access: LayoutWriter,
@@ -136,7 +147,7 @@ def update_fabric(
 
 
 @router.get("/{project_id}/members", response_model=Page[MemberRead], summary="Members and their roles")
-def list_members(project_id: int, session: DbSession, access: LayoutReader, paging: Paging) -> object:
+def list_members(project_id: ProjectId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
     return projects.list_members(session, project_id, page=paging.page, limit=paging.limit)
 
 
@@ -146,7 +157,7 @@ def list_members(project_id: int, session: DbSession, access: LayoutReader, pagi
     status_code=status.HTTP_201_CREATED,
     summary="Add a member (owner)",
 )
-def add_member(project_id: int, data: MemberCreate, session: DbSession, access: ProjectOwner) -> object:
+def add_member(project_id: ProjectId, data: MemberCreate, session: DbSession, access: ProjectOwner) -> object:
     return projects.add_member(session, access, data)
 
 
@@ -157,7 +168,12 @@ def add_member(project_id: int, data: MemberCreate, session: DbSession, access: 
     responses={428: ERROR_RESPONSES[428]},
 )
 def update_member(
-    project_id: int, user_id: int, data: MemberUpdate, session: DbSession, access: ProjectOwner, if_match: IfMatch
+    project_id: ProjectId,
+    user_id: UserId,
+    data: MemberUpdate,
+    session: DbSession,
+    access: ProjectOwner,
+    if_match: IfMatch,
 ) -> object:
     return projects.update_member(session, access, user_id, data.role, if_match)
 
@@ -169,7 +185,9 @@ def update_member(
     summary="Remove a member (owner)",
     responses={428: ERROR_RESPONSES[428]},
 )
-def remove_member(project_id: int, user_id: int, session: DbSession, access: ProjectOwner, if_match: IfMatch) -> None:
+def remove_member(
+    project_id: ProjectId, user_id: UserId, session: DbSession, access: ProjectOwner, if_match: IfMatch
+) -> None:
     projects.remove_member(session, access, user_id, if_match)
 
 
@@ -178,7 +196,7 @@ def remove_member(project_id: int, user_id: int, session: DbSession, access: Pro
 
 @router.get("/{project_id}/audit", response_model=Page[AuditRead], summary="Every change in the project, newest first")
 def list_audit(
-    project_id: int,
+    project_id: ProjectId,
     session: DbSession,
     access: LayoutReader,
     paging: Paging,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response, status
 
-from loopline.api.deps import DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, etag
+from loopline.api.deps import DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, RackId, RowId, etag
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.layout import RackCreate, RackRead, RackUpdate
 from loopline.services import layout
@@ -19,21 +19,23 @@ router = APIRouter(
 
 
 @router.get("/rows/{row_id}/racks", response_model=Page[RackRead], summary="Racks of a row, along the row")
-def list_racks(row_id: int, session: DbSession, access: LayoutReader, paging: Paging) -> object:
+def list_racks(row_id: RowId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
     return layout.list_racks(session, row_id, page=paging.page, limit=paging.limit)
 
 
 @router.post(
     "/rows/{row_id}/racks", response_model=RackRead, status_code=status.HTTP_201_CREATED, summary="Add a rack to a row"
 )
-def create_rack(row_id: int, data: RackCreate, session: DbSession, access: LayoutWriter, response: Response) -> object:
+def create_rack(
+    row_id: RowId, data: RackCreate, session: DbSession, access: LayoutWriter, response: Response
+) -> object:
     out = layout.create_rack(session, access, row_id, data)
     response.headers["ETag"] = etag(out["version"])
     return out
 
 
 @router.get("/racks/{rack_id}", response_model=RackRead, summary="Get a rack with its contents")
-def get_rack(rack_id: int, session: DbSession, access: LayoutReader, response: Response) -> object:
+def get_rack(rack_id: RackId, session: DbSession, access: LayoutReader, response: Response) -> object:
     out = layout.rack_detail(session, rack_id)
     response.headers["ETag"] = etag(out["version"])
     return out
@@ -46,7 +48,7 @@ def get_rack(rack_id: int, session: DbSession, access: LayoutReader, response: R
     responses={428: ERROR_RESPONSES[428]},
 )
 def update_rack(
-    rack_id: int, data: RackUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
+    rack_id: RackId, data: RackUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
 ) -> object:
     out = layout.update_rack(session, access, rack_id, data, if_match)
     response.headers["ETag"] = etag(out["version"])
@@ -60,5 +62,5 @@ def update_rack(
     summary="Delete a rack",
     responses={428: ERROR_RESPONSES[428]},
 )
-def delete_rack(rack_id: int, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
+def delete_rack(rack_id: RackId, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
     layout.delete_rack(session, access, rack_id, if_match)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response, status
 
-from loopline.api.deps import DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, etag
+from loopline.api.deps import DbSession, HallId, IfMatch, LayoutReader, LayoutWriter, Paging, RowId, etag
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.layout import (
     BulkResult,
@@ -30,7 +30,7 @@ def _bulk(created: layout.CreatedRows) -> BulkResult:
 
 
 @router.get("/halls/{hall_id}/rows", response_model=Page[RowRead], summary="Rows of a hall (without racks)")
-def list_rows(hall_id: int, session: DbSession, access: LayoutReader, paging: Paging) -> object:
+def list_rows(hall_id: HallId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
     return layout.list_rows(session, hall_id, page=paging.page, limit=paging.limit)
 
 
@@ -40,7 +40,9 @@ def list_rows(hall_id: int, session: DbSession, access: LayoutReader, paging: Pa
     status_code=status.HTTP_201_CREATED,
     summary="Create a row, optionally with N identical racks",
 )
-def create_row(hall_id: int, data: RowCreate, session: DbSession, access: LayoutWriter, response: Response) -> object:
+def create_row(
+    hall_id: HallId, data: RowCreate, session: DbSession, access: LayoutWriter, response: Response
+) -> object:
     created = layout.create_rows(session, access, hall_id, [data])
     response.headers["ETag"] = etag(1)
     return layout.row_detail(session, created.rows[0]["id"])
@@ -52,7 +54,7 @@ def create_row(hall_id: int, data: RowCreate, session: DbSession, access: Layout
     status_code=status.HTTP_201_CREATED,
     summary="Create many rows with their racks in one transaction",
 )
-def create_rows_bulk(hall_id: int, data: RowsBulkCreate, session: DbSession, access: LayoutWriter) -> BulkResult:
+def create_rows_bulk(hall_id: HallId, data: RowsBulkCreate, session: DbSession, access: LayoutWriter) -> BulkResult:
     return _bulk(layout.create_rows(session, access, hall_id, data.rows, action="bulk_create"))
 
 
@@ -62,12 +64,12 @@ def create_rows_bulk(hall_id: int, data: RowsBulkCreate, session: DbSession, acc
     status_code=status.HTTP_201_CREATED,
     summary="Create two rows facing each other across a cold aisle",
 )
-def create_row_pair(hall_id: int, data: RowPairCreate, session: DbSession, access: LayoutWriter) -> BulkResult:
+def create_row_pair(hall_id: HallId, data: RowPairCreate, session: DbSession, access: LayoutWriter) -> BulkResult:
     return _bulk(layout.create_row_pair(session, access, hall_id, data))
 
 
 @router.get("/rows/{row_id}", response_model=RowDetail, summary="Get a row with its racks")
-def get_row(row_id: int, session: DbSession, access: LayoutReader, response: Response) -> object:
+def get_row(row_id: RowId, session: DbSession, access: LayoutReader, response: Response) -> object:
     out = layout.row_detail(session, row_id)
     response.headers["ETag"] = etag(out["version"])
     return out
@@ -80,7 +82,7 @@ def get_row(row_id: int, session: DbSession, access: LayoutReader, response: Res
     responses={428: ERROR_RESPONSES[428]},
 )
 def update_row(
-    row_id: int, data: RowUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
+    row_id: RowId, data: RowUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
 ) -> object:
     out = layout.update_row(session, access, row_id, data, if_match)
     response.headers["ETag"] = etag(out["version"])
@@ -94,7 +96,7 @@ def update_row(
     summary="Delete a row and its racks",
     responses={428: ERROR_RESPONSES[428]},
 )
-def delete_row(row_id: int, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
+def delete_row(row_id: RowId, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
     layout.delete_row(session, access, row_id, if_match)
 
 
@@ -104,6 +106,6 @@ def delete_row(row_id: int, session: DbSession, access: LayoutWriter, if_match: 
     status_code=status.HTTP_201_CREATED,
     summary="Copy a row (racks and logical racks) to a new origin",
 )
-def duplicate_row(row_id: int, data: RowDuplicate, session: DbSession, access: LayoutWriter) -> object:
+def duplicate_row(row_id: RowId, data: RowDuplicate, session: DbSession, access: LayoutWriter) -> object:
     created = layout.duplicate_row(session, access, row_id, data)
     return layout.row_detail(session, created.rows[0]["id"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, status
 
-from loopline.api.deps import CurrentUser, DbSession, Paging
+from loopline.api.deps import CurrentUser, DbSession, Paging, TokenId
 from loopline.api.schemas.auth import TokenCreate, TokenCreated, TokenRead
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.services import auth
@@ -35,5 +35,5 @@ def list_tokens(session: DbSession, principal: CurrentUser, paging: Paging) -> o
     summary="Revoke an API token",
     responses={404: ERROR_RESPONSES[404]},
 )
-def revoke_token(token_id: int, session: DbSession, principal: CurrentUser) -> None:
+def revoke_token(token_id: TokenId, session: DbSession, principal: CurrentUser) -> None:
     auth.revoke_token(session, principal, token_id)
