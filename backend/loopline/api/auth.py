@@ -6,11 +6,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Response, status
 
-from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession
+from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging
 from loopline.api.schemas.auth import LoginIn, MeRead, RegisterIn, UserRead
-from loopline.api.schemas.common import ERROR_RESPONSES
+from loopline.api.schemas.common import ERROR_RESPONSES, Page
+from loopline.api.schemas.projects import AuditRead
 from loopline.db.models import User
-from loopline.services import auth
+from loopline.services import audit, auth
 from loopline.settings import get_settings
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses={422: ERROR_RESPONSES[422]})
@@ -72,3 +73,13 @@ def me(principal: CurrentUser) -> MeRead:
         via="token" if principal.token else "session",
         scopes=sorted(principal.scopes),
     )
+
+
+@router.get(
+    "/audit",
+    response_model=Page[AuditRead],
+    summary="Your changes outside projects (tokens, catalog entries), newest first",
+    responses={401: ERROR_RESPONSES[401]},
+)
+def my_audit(session: DbSession, principal: CurrentUser, paging: Paging) -> object:
+    return audit.list_for_account(session, principal.user.id, page=paging.page, limit=paging.limit)

@@ -77,3 +77,9 @@ def record_many(
             for resource_id, before, after in entries
         ],
     )
+
+
+def list_for_account(session: Session, user_id: int, *, page: int, limit: int) -> Page[AuditEntry]:
+    """Changes outside any project made by this user: registration, API tokens, catalog entries."""
+    stmt = select(AuditEntry).where(AuditEntry.project_id.is_(None), AuditEntry.actor_user_id == user_id)
+    return paginate(session, stmt.order_by(AuditEntry.id.desc()), page=page, limit=limit)

@@ -46,3 +46,17 @@ def test_viewers_read_the_log_and_strangers_do_not(owner: TestClient, project: i
     owner.post(f"/api/v1/projects/{project}/members", json={"email": "viewer@example.com", "role": "viewer"})
     assert viewer.get(f"/api/v1/projects/{project}/audit").json()["items"][0]["resource_type"] == "member"
     assert h.client("x@example.com").get(f"/api/v1/projects/{project}/audit").status_code == 404
+
+
+def test_account_changes_are_audited_too(owner: TestClient) -> None:
+    token = owner.post("/api/v1/tokens", json={"name": "ci", "scopes": ["layout:read"]}).json()
+    owner.delete(f"/api/v1/tokens/{token['id']}")
+    owner.post("/api/v1/catalog/server-models", json={"name": "mine", "nic_ports": 1, "port_gbps": 10})
+    items = owner.get("/api/v1/auth/audit").json()["items"]
+    assert [(e["action"], e["resource_type"]) for e in items] == [
+        ("create", "server_model"),
+        ("revoke", "api_token"),
+        ("create", "api_token"),
+        ("register", "user"),
+    ]
+    assert token["token"] not in str(items)  # secrets never reach the log

@@ -290,3 +290,37 @@ def test_moving_a_rack_onto_another_is_refused(owner: TestClient, hall: dict[str
     r = owner.patch(f"/api/v1/racks/{rack['id']}", json={"position_m": 0.9}, headers={"If-Match": '"1"'})
     assert r.status_code == 422 and "overlaps rack 'R01-02'" in r.text
     assert owner.get(f"/api/v1/racks/{rack['id']}").json()["position_m"] == 1.2
+
+
+def test_row_pair_along_y(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> None:
+    r = owner.post(
+        f"/api/v1/halls/{hall['id']}/row-pairs",
+        json={
+            "name_a": "V1",
+            "name_b": "V2",
+            "x_m": 5,
+            "y_m": 2,
+            "direction": 90,
+            "cold_aisle_m": 1.5,
+            "rack_count": 8,
+            "rack_template": h.template(),
+        },
+    )
+    assert r.status_code == 201, r.text
+    a, b = r.json()["rows"]
+    assert (b["x_m"], b["y_m"], b["direction"]) == (2.3, 2.0, 90)
+    aisles = owner.get(f"/api/v1/halls/{hall['id']}/validation").json()["aisles"]
+    assert [(x["kind"], x["width_m"]) for x in aisles] == [("cold", 1.5)]
+    r = owner.post(
+        f"/api/v1/halls/{hall['id']}/row-pairs",
+        json={
+            "name_a": "W1",
+            "name_b": "W2",
+            "x_m": 1,
+            "y_m": 12,
+            "direction": 90,
+            "rack_count": 2,
+            "rack_template": h.template(),
+        },
+    )
+    assert r.status_code == 422 and errors(r)[0][0] == "x_m" and "outside the hall" in errors(r)[0][1]
