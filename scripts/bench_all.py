@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Run every benchmark in turn (none of them is a pass/fail test): `make bench`.
+
+Each prints medians of several runs and peak memory against the targets its issue names.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import stack
+
+ROOT = stack.ROOT
+PY = str(ROOT / ".venv" / "bin" / "python")
+
+BENCHES: list[tuple[str, list[str], str]] = [
+    ("layout: 2,000-rack bulk create and whole-hall fetch", [PY, "scripts/bench_layout.py"], "."),
+    ("wiring: generate a 100,000-server plan", [PY, "scripts/bench_wiring.py", "--runs", "3"], "."),
+    ("wiring: generate and store a 100,000-server plan", [PY, "scripts/bench_plan_store.py", "--runs", "3"], "."),
+    (
+        "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
+        ["cargo", "bench", "--bench", "flow_engine"],
+        "sim-engine",
+    ),
+]
+
+
+def main() -> int:
+    stack.services()
+    failed = []
+    for title, cmd, cwd in BENCHES:
+        print(f"\n=== {title}\n$ {' '.join(cmd)}", flush=True)
+        if subprocess.run(cmd, cwd=ROOT / cwd).returncode != 0:
+            failed.append(title)
+    print("\nThe editor's benchmark needs a browser and a running stack: see frontend/README.md.")
+    if failed:
+        print(f"benchmarks that did not run: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
