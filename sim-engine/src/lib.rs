@@ -134,5 +134,46 @@ pub fn schema_json(which: &str) -> Option<String> {
         "result" => schemars::schema_for!(Report),
         _ => return None,
     };
-    Some(serde_json::to_string_pretty(&schema).expect("schema serialises"))
+    let mut v = serde_json::to_value(&schema).expect("schema serialises");
+    describe_tags(&mut v);
+    if let Some(o) = v.as_object_mut() {
+        o.insert(
+            "$id".into(),
+            format!("https://loopline.invalid/sim-engine/schema/{which}.schema.json#v1").into(),
+        );
+        o.insert(
+            "description".into(),
+            match which {
+                "scenario" => {
+                    "Loopline simulation scenario, schema version 1 (backend -> loopline-sim)."
+                }
+                _ => "Loopline simulation result, schema version 1 (loopline-sim -> backend).",
+            }
+            .into(),
+        );
+    }
+    Some(serde_json::to_string_pretty(&v).expect("schema serialises"))
+}
+
+/// Give the `type` tag of every tagged-enum variant a description.
+fn describe_tags(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(o) => {
+            if let Some(serde_json::Value::Object(props)) = o.get_mut("properties") {
+                if let Some(serde_json::Value::Object(t)) = props.get_mut("type") {
+                    if !t.contains_key("description") {
+                        t.insert(
+                            "description".into(),
+                            "Variant tag: selects which kind this object is.".into(),
+                        );
+                    }
+                }
+            }
+            for x in o.values_mut() {
+                describe_tags(x);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(describe_tags),
+        _ => {}
+    }
 }

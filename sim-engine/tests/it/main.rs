@@ -3,6 +3,7 @@
 mod cli;
 mod compare;
 mod exact;
+mod files;
 mod props;
 mod routing;
 

@@ -1,0 +1,100 @@
+//! The committed schema files match the types, and every bundled example runs.
+
+use super::*;
+
+#[test]
+fn committed_schemas_are_current() {
+    for which in ["scenario", "result"] {
+        let path = format!("{}/schema/{which}.schema.json", env!("CARGO_MANIFEST_DIR"));
+        let committed = std::fs::read_to_string(&path).unwrap();
+        let generated = loopline_sim::schema_json(which).unwrap();
+        assert_eq!(
+            committed.trim(),
+            generated.trim(),
+            "regenerate with: loopline-sim schema {which} > {path}"
+        );
+    }
+}
+
+#[test]
+fn every_example_validates_and_runs() {
+    let dir = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let mut workloads = std::collections::BTreeSet::new();
+    for p in names
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+    {
+        let sc = Scenario::from_json(&std::fs::read_to_string(p).unwrap())
+            .unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        workloads.insert(sc.workload.name());
+        let rep = run_ok(&sc);
+        assert_eq!(rep.flows.finished, rep.flows.total, "{p:?}");
+        assert_eq!(rep.model, "fluid");
+    }
+    for w in [
+        "shuffle",
+        "permutation",
+        "random",
+        "all_to_all",
+        "many_to_many",
+        "incast",
+        "query",
+        "poisson",
+        "memcache",
+    ] {
+        assert!(workloads.contains(w), "no example for {w}");
+    }
+}
+
+/// Memcache: the rate search is labelled as a queueing estimate and sits below saturation.
+#[test]
+fn memcache_estimate_is_labelled() {
+    let text = std::fs::read_to_string(format!(
+        "{}/examples/memcache.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let rep = run_ok(&Scenario::from_json(&text).unwrap());
+    let m = rep.memcache.unwrap();
+    assert!(m.model.contains("queueing estimate"));
+    assert!(m.max_rate_per_s > 0.0 && m.max_rate_per_s < m.saturation_rate_per_s);
+    assert!(m.mean_latency_us_at_max <= m.latency_bound_us * 1.000001);
+    assert_eq!(rep.groups.unwrap().kind, "request");
+}
+
+/// Poisson: the generated load matches the target. Web search mean = 1,711,250 bytes (data file
+/// header); 16 servers x 10 Gb/s at 50% load = 80 Gb/s = 5844 flows/s, so 4000 flows span ~0.684 s.
+#[test]
+fn poisson_arrivals_match_target_load() {
+    use loopline_sim::topology::*;
+    let sc = scenario(
+        star(16, 10.0),
+        RoutingSpec::Ecmp,
+        WorkloadSpec::Poisson(PoissonSpec {
+            cdf: CdfSpec::Named("websearch".into()),
+            load: 0.5,
+            flows: 4000,
+            servers: None,
+        }),
+    );
+    let net = sc.validate().unwrap();
+    let wl = loopline_sim::workload::generate(&sc.workload, &net, 1);
+    let last = wl
+        .flows
+        .iter()
+        .map(|f| f.arrival)
+        .max()
+        .unwrap()
+        .as_secs_f64();
+    let bytes: u64 = wl.flows.iter().map(|f| f.bytes.0).sum();
+    let load = bytes as f64 * 8.0 / last / 160e9;
+    assert!((load - 0.5).abs() < 0.1, "offered load {load}");
+    let cdf =
+        loopline_sim::workload::cdf::Cdf::from_spec(&CdfSpec::Named("websearch".into())).unwrap();
+    assert_approx(cdf.mean(), 1_711_250.0, 1e-9);
+}
