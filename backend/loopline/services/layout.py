@@ -217,8 +217,8 @@ def update_hall(session: Session, access: ProjectAccess, hall_id: int, data: Hal
     values = data.model_dump(exclude_unset=True)
     if values.get("name") is not None:
         _unique_hall_name(session, hall.project_id, values["name"], exclude=hall.id)
-    raised = values.get("raised_floor", hall.raised_floor)
-    height = values.get("raised_floor_height_m", m(hall.raised_floor_mm))
+    raised = hall.raised_floor if values.get("raised_floor") is None else values["raised_floor"]
+    height = m(hall.raised_floor_mm) if values.get("raised_floor_height_m") is None else values["raised_floor_height_m"]
     if raised and height <= 0:
         raise DomainError("raised_floor_height_m", "must be > 0 when raised_floor is true")
     if not raised:
@@ -612,7 +612,9 @@ def row_detail(session: Session, row_id: int) -> dict[str, Any]:
 
 def list_rows(session: Session, hall_id: int, *, page: int, limit: int) -> Page[dict[str, Any]]:
     get_hall_or_404(session, hall_id)
-    counts = select(Rack.row_id, func.count().label("n")).group_by(Rack.row_id).subquery()
+    counts = (
+        select(Rack.row_id, func.count().label("n")).where(Rack.hall_id == hall_id).group_by(Rack.row_id).subquery()
+    )
     stmt = (
         select(*ROW_COLS, func.coalesce(counts.c.n, 0).label("n"))
         .outerjoin(counts, counts.c.row_id == Row.id)

@@ -324,3 +324,13 @@ def test_row_pair_along_y(owner: TestClient, hall: dict[str, Any], h: SimpleName
         },
     )
     assert r.status_code == 422 and errors(r)[0][0] == "x_m" and "outside the hall" in errors(r)[0][1]
+
+
+def test_raised_floor_rules_on_update(owner: TestClient, hall: dict[str, Any]) -> None:
+    url = f"/api/v1/halls/{hall['id']}"
+    r = owner.patch(url, json={"raised_floor": True}, headers={"If-Match": '"1"'})
+    assert r.status_code == 422 and errors(r) == [("raised_floor_height_m", "must be > 0 when raised_floor is true")]
+    r = owner.patch(url, json={"raised_floor": True, "raised_floor_height_m": 0.8}, headers={"If-Match": '"1"'})
+    assert r.status_code == 200 and r.json()["raised_floor_height_m"] == 0.8
+    r = owner.patch(url, json={"raised_floor": False, "raised_floor_height_m": None}, headers={"If-Match": '"2"'})
+    assert r.status_code == 200 and r.json()["raised_floor_height_m"] == 0
