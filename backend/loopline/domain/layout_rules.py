@@ -14,7 +14,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from loopline.domain.layout import FabricSettings, FabricType, Hall, LogicalRack, Rack, RackRole, Row
+from loopline.domain.layout import (
+    FabricSettings,
+    FabricType,
+    Hall,
+    LogicalRack,
+    NetworkRackPlacement,
+    Rack,
+    RackRole,
+    Row,
+)
 
 DEFAULT_MIN_COLD_AISLE_MM = 1200
 DEFAULT_MIN_HOT_AISLE_MM = 900
@@ -388,6 +397,63 @@ def check_fabric(hall: Hall, fabric: FabricSettings) -> list[Issue]:
     return issues
 
 
+def check_network_racks(hall: Hall, fabric: FabricSettings) -> list[Issue]:
+    """Warnings: network racks not where the fabric settings put them, or fabric switch counts that
+    differ from the settings (only once some fabric switches are placed)."""
+    issues: list[Issue] = []
+    placement = fabric.network_rack_placement
+    for row in hall.rows:
+        ordered = sorted(row.racks, key=lambda r: r.position_mm)
+        network = [i for i, r in enumerate(ordered) if r.role is RackRole.NETWORK]
+        if not network:
+            continue
+        last = len(ordered) - 1
+        misplaced: list[Rack] = []
+        if placement is NetworkRackPlacement.DEDICATED_ROW:
+            misplaced = [] if len(network) == len(ordered) else [ordered[i] for i in network]
+        elif placement is NetworkRackPlacement.END_OF_ROW:
+            # A block of network racks touching either end of the row.
+            at_start = network == list(range(len(network)))
+            at_end = network == list(range(last - len(network) + 1, last + 1))
+            misplaced = [] if at_start or at_end else [ordered[i] for i in network]
+        else:
+            misplaced = [ordered[i] for i in network if i in (0, last) and len(network) < len(ordered)]
+        for rack in misplaced:
+            issues.append(
+                Issue(
+                    Severity.WARNING,
+                    "network_rack_placement",
+                    f"{rack_path(row, rack)}.position_m",
+                    f"network rack {rack.name!r} is not placed {placement.value.replace('_', ' ')}, "
+                    "as the fabric settings say",
+                )
+            )
+    placed: dict[str, int] = {}
+    for row in hall.rows:
+        for rack in row.racks:
+            for sw in rack.fabric_switches:
+                placed[sw.role] = placed.get(sw.role, 0) + 1
+    if placed:
+        n_clusters = len(clusters(hall, fabric.rows_per_cluster))
+        wanted = (
+            {"spine": fabric.spines}
+            if fabric.fabric_type is FabricType.LEAF_SPINE
+            else {"agg": fabric.aggs_per_cluster * n_clusters, "core": fabric.cores}
+        )
+        for role, count in wanted.items():
+            if placed.get(role, 0) != count:
+                issues.append(
+                    Issue(
+                        Severity.WARNING,
+                        "fabric_switch_count",
+                        f"fabric.{'spines' if role == 'spine' else 'cores' if role == 'core' else 'aggs_per_cluster'}",
+                        f"the fabric settings ask for {count} {role} switches in this hall, "
+                        f"{placed.get(role, 0)} are placed in network racks",
+                    )
+                )
+    return issues
+
+
 def validate_hall(
     hall: Hall,
     *,
@@ -403,5 +469,6 @@ def validate_hall(
     issues += check_aisles(derive_aisles(hall), min_cold_mm, min_hot_mm)
     if fabric is not None:
         issues += check_fabric(hall, fabric)
+        issues += check_network_racks(hall, fabric)
     issues.sort(key=lambda i: i.severity is not Severity.ERROR)
     return issues

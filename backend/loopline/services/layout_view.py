@@ -56,6 +56,7 @@ def _report(
     else:
         issues = rules.check_aisles(aisles, data.hall.min_cold_aisle_mm, data.hall.min_hot_aisle_mm)
         issues += rules.check_fabric(hall, fabric)
+        issues += rules.check_network_racks(hall, fabric)
     return issues, aisles, rules.oversubscription(hall, fabric)
 
 

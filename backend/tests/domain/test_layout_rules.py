@@ -12,8 +12,10 @@ from loopline.domain.layout import (
     FabricType,
     Hall,
     LogicalRack,
+    NetworkRackPlacement,
     Point,
     Rack,
+    RackRole,
     RackType,
     Row,
     ServerModel,
@@ -244,3 +246,31 @@ def test_short_tor_uplinks_warn() -> None:
     issues = rules.check_fabric(hall, FabricSettings(tor_uplinks=16))
     assert codes(issues) == ["tor_uplinks_short"]
     assert rules.validate_hall(hall, fabric=FabricSettings(tor_uplinks=4)) == []
+
+
+def test_network_rack_placement_and_switch_counts() -> None:
+    spine = SwitchModel(name="spine", server_ports=64, uplink_ports=0)
+    net = Rack("N", role=RackRole.NETWORK, fabric_switches=(FabricSwitch("SP1", "spine", spine, 20),))
+
+    def hall_with(index: int, n: int = 4) -> Hall:
+        racks = [Rack(f"K{i}", position_mm=600 * i) for i in range(n)]
+        racks.insert(index, net)
+        racks = [
+            Rack(r.name, position_mm=600 * i, role=r.role, fabric_switches=r.fabric_switches)
+            for i, r in enumerate(racks)
+        ]
+        return Hall("H", 10_000, 10_000, (Row("A", Point(0, 0), racks=tuple(racks)),))
+
+    end = FabricSettings(spines=1, network_rack_placement=NetworkRackPlacement.END_OF_ROW)
+    middle = FabricSettings(spines=1, network_rack_placement=NetworkRackPlacement.MIDDLE_OF_ROW)
+    dedicated = FabricSettings(spines=1, network_rack_placement=NetworkRackPlacement.DEDICATED_ROW)
+    assert rules.check_network_racks(hall_with(4), end) == []
+    assert rules.check_network_racks(hall_with(0), end) == []
+    assert codes(rules.check_network_racks(hall_with(2), end)) == ["network_rack_placement"]
+    assert rules.check_network_racks(hall_with(2), middle) == []
+    assert codes(rules.check_network_racks(hall_with(0), middle)) == ["network_rack_placement"]
+    assert codes(rules.check_network_racks(hall_with(4), dedicated)) == ["network_rack_placement"]
+    assert rules.check_network_racks(hall_with(0, n=0), dedicated) == []
+    issues = rules.check_network_racks(hall_with(4), FabricSettings(spines=4))
+    assert codes(issues) == ["fabric_switch_count"] and issues[0].field == "fabric.spines"
+    assert "ask for 4 spine switches in this hall, 1 are placed" in issues[0].message
