@@ -87,3 +87,21 @@ def test_someone_elses_token_cannot_be_revoked(owner: TestClient, h: SimpleNames
     token_id = owner.post("/api/v1/tokens", json={"name": "x", "scopes": ["layout:read"]}).json()["id"]
     other = h.client("mallory@example.com")
     assert other.delete(f"/api/v1/tokens/{token_id}").status_code == 404
+
+
+def test_expired_tokens_and_sessions_are_refused(owner: TestClient, app: Any, db_session: Session) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    r = owner.post("/api/v1/tokens", json={"name": "short", "scopes": ["layout:read"], "expires_in_days": 1})
+    assert r.status_code == 201 and r.json()["expires_at"] is not None
+    bearer = {"Authorization": f"Bearer {r.json()['token']}"}
+    program = TestClient(app)
+    assert program.get("/api/v1/auth/me", headers=bearer).status_code == 200
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    db_session.execute(update(ApiToken).where(ApiToken.id == r.json()["id"]).values(expires_at=past))
+    assert program.get("/api/v1/auth/me", headers=bearer).status_code == 401
+    assert owner.get("/api/v1/auth/me").status_code == 200
+    db_session.execute(update(AuthSession).values(expires_at=past))
+    assert owner.get("/api/v1/auth/me").status_code == 401
