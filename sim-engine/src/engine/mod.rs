@@ -110,6 +110,7 @@ pub struct FlowEngine<'a> {
     pub done: u64,
     pub stalled: Vec<u32>,
     seeds: Vec<LinkId>,
+    seed_subs: Vec<u32>,
     touched: Vec<u32>,
     touched_mark: Vec<u32>,
     batch: u32,
@@ -177,6 +178,7 @@ impl<'a> FlowEngine<'a> {
             done: 0,
             stalled: Vec::new(),
             seeds: Vec::new(),
+            seed_subs: Vec::new(),
             touched: Vec::new(),
             touched_mark: vec![0; n_flows],
             batch: 0,
@@ -261,9 +263,15 @@ impl<'a> FlowEngine<'a> {
     fn detach(&mut self, f: u32) {
         let subs = std::mem::take(&mut self.flows[f as usize].subs);
         for s in subs {
+            // Only links that were saturated can give the freed capacity to someone else.
+            for &l in &self.fnet.subs[s as usize].path {
+                let li = l.idx();
+                if self.fnet.load[li] >= self.fnet.cap[li] * (1.0 - 1e-9) {
+                    self.seeds.push(l);
+                }
+            }
             self.set_sub_rate(s, 0.0);
-            let path = self.fnet.remove_sub(s);
-            self.seeds.extend_from_slice(&path);
+            self.fnet.remove_sub(s);
         }
         let fl = &mut self.flows[f as usize];
         fl.rate = 0.0;
@@ -292,8 +300,16 @@ impl<'a> FlowEngine<'a> {
         }
         self.flows[f as usize].binding = route.binding;
         for (p, w) in route.paths {
-            self.seeds.extend_from_slice(&p);
+            // A new subflow is always re-solved; its links matter only where they are saturated
+            // (a slack link gives it room without taking anything from anyone).
+            for &l in &p {
+                let li = l.idx();
+                if self.fnet.load[li] >= self.fnet.cap[li] * (1.0 - 1e-9) {
+                    self.seeds.push(l);
+                }
+            }
             let s = self.fnet.add_sub(f, p, w);
+            self.seed_subs.push(s);
             self.flows[f as usize].subs.push(s);
         }
         self.touch(f);
@@ -454,11 +470,17 @@ impl<'a> FlowEngine<'a> {
     }
 
     fn commit(&mut self) {
-        if !self.seeds.is_empty() {
+        // a subflow added and removed within the same timestamp is gone
+        let fnet = &self.fnet;
+        self.seed_subs.retain(|&s| fnet.subs[s as usize].live);
+        if !self.seeds.is_empty() || !self.seed_subs.is_empty() {
             let seeds = std::mem::take(&mut self.seeds);
-            self.solver.solve(&self.fnet, &seeds);
+            let seed_subs = std::mem::take(&mut self.seed_subs);
+            self.solver.solve_with(&self.fnet, &seeds, &seed_subs);
             self.seeds = seeds;
             self.seeds.clear();
+            self.seed_subs = seed_subs;
+            self.seed_subs.clear();
             let changed = std::mem::take(&mut self.solver.changed);
             for &(s, _) in &changed {
                 let f = self.fnet.subs[s as usize].flow;

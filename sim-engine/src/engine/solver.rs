@@ -189,6 +189,12 @@ impl Solver {
 
     /// Re-solve after the subflow sets of `seeds` changed. Results in `self.changed`.
     pub fn solve(&mut self, net: &FlowNet, seeds: &[LinkId]) {
+        self.solve_with(net, seeds, &[]);
+    }
+
+    /// Re-solve after the subflow sets of `seeds` changed, with `seed_subs` (new subflows) always
+    /// in the region even when none of their links is a seed. Results in `self.changed`.
+    pub fn solve_with(&mut self, net: &FlowNet, seeds: &[LinkId], seed_subs: &[u32]) {
         self.changed.clear();
         self.ensure_subs(net.subs.len());
         self.batch = self.batch.wrapping_add(1);
@@ -204,7 +210,7 @@ impl Solver {
                 self.l_list.push(l.0);
             }
         }
-        if self.l_list.is_empty() {
+        if self.l_list.is_empty() && seed_subs.is_empty() {
             return;
         }
         loop {
@@ -213,6 +219,12 @@ impl Solver {
             let ep = self.epoch;
             // 1. region R and its links T with residual capacities
             self.r_list.clear();
+            for &s in seed_subs {
+                if self.s_mark[s as usize] != ep {
+                    self.s_mark[s as usize] = ep;
+                    self.r_list.push(s);
+                }
+            }
             for &l in &self.l_list {
                 for &s in &net.link_subs[l as usize] {
                     if self.s_mark[s as usize] != ep {
