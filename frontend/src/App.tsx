@@ -4,8 +4,10 @@ import { debugHandle } from "./scene/stats";
 import { ApiError, request } from "./sync/http";
 import { LayoutSync } from "./sync/sync";
 import { Notices, StatusBar } from "./ui/Chrome";
+import { CableTooltip } from "./ui/CableTooltip";
 import { Elevation } from "./ui/Elevation";
 import { HelpOverlay } from "./ui/HelpOverlay";
+import { LabelLayer } from "./ui/LabelLayer";
 import { Legend } from "./ui/Legend";
 import { Login, type Me } from "./ui/Login";
 import { PropertyPanel } from "./ui/PropertyPanel";
@@ -58,7 +60,7 @@ export function App() {
       setActiveSync(sync);
       if (!cancelled) {
         setPhase({ s: "ready", me: phase.me, project, hall });
-        useSession.setState((s) => ({ frameRequest: s.frameRequest + 1 }));
+        useSession.setState((s) => ({ frameRequest: s.frameRequest + 1, projectId: project.id, hallId: hall.id }));
       }
     })().catch((e: unknown) => {
       if (e instanceof ApiError && e.status === 401) setPhase({ s: "login" });
@@ -124,9 +126,11 @@ function Editor() {
         <main className="viewport">
           <div className="canvas-wrap" style={{ visibility: view === "elevation" ? "hidden" : "visible" }}>
             <EditorCanvas />
+            <LabelLayer />
           </div>
           {view === "elevation" && <Elevation />}
           <Legend media={panel === "wiring"} />
+          <CableTooltip />
           <Notices />
         </main>
         <aside className="sidepanel">

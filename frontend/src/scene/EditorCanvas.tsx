@@ -3,15 +3,18 @@
  * Pointer events become tool events (tools/tools.ts); no React state changes on pointer move.
  */
 import { Grid, OrbitControls, OrthographicCamera, PerspectiveCamera } from "@react-three/drei";
-import { Canvas, useThree, type ThreeEvent } from "@react-three/fiber";
+import { Canvas, invalidate as invalidateAll, useThree, type ThreeEvent } from "@react-three/fiber";
 import { useEffect, useMemo, type ReactNode } from "react";
 import * as THREE from "three";
-import { aisles as findAisles, rowBox, type Box } from "../model/geometry";
+import { aisles as findAisles, MIN_AISLE_MM, rowBox, type Box } from "../model/geometry";
 import { hallOf, isRack, isRow, racksOf, rowsOf, type HallRecord, type Records } from "../model/records";
+import { formatLength } from "../model/units";
 import { TOOLS, type Target } from "../tools/tools";
 import { PALETTES } from "../ui/palette";
 import { editor, useRecords, useSession } from "../ui/session";
-import { Aisles, BoxPreview, DrawPreview, RowLabels } from "./Overlays";
+import { Cables } from "./Cables";
+import { Aisles, BoxPreview, DrawPreview, LabelProjector } from "./Overlays";
+import { setLabelGroup } from "./labels";
 import { Devices, Racks, type RackPointerHandlers } from "./Racks";
 import { placements } from "./selectors";
 import { debugHandle, registerRenderer } from "./stats";
@@ -115,7 +118,8 @@ function CameraRig({ hall }: { hall: HallRecord }) {
   useEffect(() => {
     const { camera, size, invalidate } = get();
     const s = useSession.getState();
-    const box = selectionBox(editor.records, s.selection) ?? { x0: 0, y0: 0, x1: hall.widthMm, y1: hall.depthMm };
+    const box = s.frameTarget ?? selectionBox(editor.records, s.selection) ?? { x0: 0, y0: 0, x1: hall.widthMm, y1: hall.depthMm };
+    if (s.frameTarget) useSession.setState({ frameTarget: null });
     const cx = (box.x0 + box.x1) / 2000;
     const cz = (box.y0 + box.y1) / 2000;
     const bw = Math.max(3, (box.x1 - box.x0) / 1000);
@@ -185,6 +189,28 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
           }),
     [records, selected],
   );
+  useEffect(() => {
+    setLabelGroup(
+      "rows",
+      rowLabels.map((l) => ({ key: `row-${l.id}`, x: l.x, y: 0.05, z: l.z, text: l.name, className: `row-label${l.selected ? " selected" : ""}` })),
+    );
+    setLabelGroup(
+      "aisles",
+      found.length > 150
+        ? []
+        : found.map((a) => ({
+            key: `aisle-${a.rowA}-${a.rowB}`,
+            x: (a.box.x0 + a.box.x1) / 2000,
+            y: 0.05,
+            z: (a.box.y0 + a.box.y1) / 2000,
+            text: `${a.kind === "mixed" ? "Mixed aisle" : a.kind === "cold" ? "Cold aisle" : "Hot aisle"} ${formatLength(a.widthMm)}${a.tooNarrow ? ` ⚠ too narrow (min ${formatLength(MIN_AISLE_MM[a.kind])})` : ""}`,
+            className: `aisle-label aisle-${a.kind}${a.tooNarrow ? " too-narrow" : ""}`,
+            title: a.tooNarrow ? `narrower than the ${formatLength(MIN_AISLE_MM[a.kind])} minimum` : undefined,
+            data: { testid: "aisle-label", kind: a.kind, "width-mm": String(a.widthMm) },
+          })),
+    );
+    invalidateAll();
+  }, [rowLabels, found]);
   const depthM = 1.2;
   if (!hall) return null;
   const plan = view === "plan";
@@ -208,12 +234,13 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
       <directionalLight position={[10, 30, 15]} intensity={0.9} />
       <hemisphereLight args={["#ffffff", "#334155", 0.35]} />
       <Floor hall={hall} handlers={handlers}>
-        <Aisles aisles={found} palette={pal} labels={found.length <= 100} />
+        <Aisles aisles={found} palette={pal} />
         <Racks racks={racks} selected={selected} palette={pal} handlers={handlers} />
         <Devices racks={racks} palette={pal} />
-        <RowLabels labels={rowLabels} />
+        <LabelProjector />
         <DrawPreview palette={pal} depthM={depthM} />
         <BoxPreview palette={pal} />
+        <Cables />
         {children}
       </Floor>
       <OrbitControls

@@ -1,45 +1,40 @@
 /** Aisles, row labels and the gesture previews (draw, box select). */
 import { Html } from "@react-three/drei";
-import { useThree } from "@react-three/fiber";
-import { useEffect, useRef } from "react";
+import { useFrame, useThree } from "@react-three/fiber";
+import { useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
-import { MIN_AISLE_MM, type Aisle } from "../model/geometry";
+import type { Aisle } from "../model/geometry";
 import { formatLength } from "../model/units";
 import { live } from "../tools/live";
+import { labelElements, useFloorLabels } from "./labels";
 import type { Palette } from "../ui/palette";
 
-export function Aisles({ aisles, palette, labels }: { aisles: Aisle[]; palette: Palette; labels: boolean }) {
+/** Every aisle strip in ONE mesh (vertex colours); labels are DOM overlays. */
+export function Aisles({ aisles, palette }: { aisles: Aisle[]; palette: Palette }) {
+  const geometry = useMemo(() => {
+    const pos: number[] = [];
+    const col: number[] = [];
+    const c = new THREE.Color();
+    for (const a of aisles) {
+      c.set(palette[a.kind]);
+      if (!a.tooNarrow) c.multiplyScalar(0.55);
+      const [x0, x1, z0, z1] = [a.box.x0 / 1000, a.box.x1 / 1000, a.box.y0 / 1000, a.box.y1 / 1000];
+      pos.push(x0, 0.004, z0, x0, 0.004, z1, x1, 0.004, z1, x0, 0.004, z0, x1, 0.004, z1, x1, 0.004, z0);
+      for (let i = 0; i < 6; i++) col.push(c.r, c.g, c.b);
+    }
+    const g = new THREE.BufferGeometry();
+    g.setAttribute("position", new THREE.Float32BufferAttribute(pos, 3));
+    g.setAttribute("color", new THREE.Float32BufferAttribute(col, 3));
+    return g;
+  }, [aisles, palette]);
+  useEffect(() => () => geometry.dispose(), [geometry]);
   return (
     <group>
-      {aisles.map((a) => {
-        const w = (a.box.x1 - a.box.x0) / 1000;
-        const d = (a.box.y1 - a.box.y0) / 1000;
-        const cx = (a.box.x0 + a.box.x1) / 2000;
-        const cz = (a.box.y0 + a.box.y1) / 2000;
-        const c = palette[a.kind];
-        return (
-          <group key={`${a.rowA}|${a.rowB}`}>
-            <mesh position={[cx, 0.004, cz]} rotation-x={-Math.PI / 2} raycast={() => null}>
-              <planeGeometry args={[w, d]} />
-              <meshBasicMaterial color={c} transparent opacity={a.tooNarrow ? 0.55 : 0.3} depthWrite={false} />
-            </mesh>
-            {labels && (
-              <Html position={[cx, 0.05, cz]} center zIndexRange={[10, 0]} style={{ pointerEvents: "none" }}>
-                <div
-                  className={`aisle-label aisle-${a.kind}${a.tooNarrow ? " too-narrow" : ""}`}
-                  data-testid="aisle-label"
-                  data-kind={a.kind}
-                  data-width-mm={a.widthMm}
-                  title={a.tooNarrow ? `narrower than the ${formatLength(MIN_AISLE_MM[a.kind])} minimum` : undefined}
-                >
-                  {a.kind === "mixed" ? "Mixed aisle" : a.kind === "cold" ? "Cold aisle" : "Hot aisle"} {formatLength(a.widthMm)}
-                  {a.tooNarrow && <span className="warn"> ⚠ too narrow (min {formatLength(MIN_AISLE_MM[a.kind])})</span>}
-                </div>
-              </Html>
-            )}
-          </group>
-        );
-      })}
+      {aisles.length > 0 && (
+        <mesh geometry={geometry} raycast={() => null}>
+          <meshBasicMaterial vertexColors transparent opacity={0.6} depthWrite={false} side={THREE.DoubleSide} />
+        </mesh>
+      )}
     </group>
   );
 }
@@ -52,16 +47,21 @@ export interface RowLabel {
   selected: boolean;
 }
 
-export function RowLabels({ labels }: { labels: RowLabel[] }) {
-  return (
-    <group>
-      {labels.map((l) => (
-        <Html key={l.id} position={[l.x, 0.05, l.z]} center zIndexRange={[10, 0]} style={{ pointerEvents: "none" }}>
-          <div className={`row-label${l.selected ? " selected" : ""}`}>{l.name}</div>
-        </Html>
-      ))}
-    </group>
-  );
+/** Projects the DOM floor labels after every rendered frame. */
+export function LabelProjector() {
+  const v = useMemo(() => new THREE.Vector3(), []);
+  useFrame(({ camera, size }) => {
+    const labels = Object.values(useFloorLabels.getState().groups).flat();
+    for (const l of labels) {
+      const el = labelElements.get(l.key);
+      if (!el) continue;
+      v.set(l.x, l.y, l.z).project(camera);
+      const visible = v.z < 1 && Math.abs(v.x) < 1.2 && Math.abs(v.y) < 1.2;
+      el.style.display = visible ? "block" : "none";
+      el.style.transform = `translate(-50%, -50%) translate(${((v.x + 1) / 2) * size.width}px, ${((1 - v.y) / 2) * size.height}px)`;
+    }
+  });
+  return null;
 }
 
 /** The row being drawn: a ghost box and a readout (count, length), updated from the live store. */

@@ -34,6 +34,11 @@ export interface SessionState {
   /** Row shown in the elevation view (the selection's row by default). */
   elevationRowId: RecordId | null;
   panel: "layout" | "wiring";
+  /** Open project and hall (server ids). */
+  projectId: number | null;
+  hallId: number | null;
+  /** When set, the next frame request frames this floor box (mm) instead of the selection. */
+  frameTarget: { x0: number; y0: number; x1: number; y1: number } | null;
   errors: FieldError[];
   notices: Notice[];
   saving: number;
@@ -50,6 +55,9 @@ export const useSession = create<SessionState>(() => ({
   frameRequest: 0,
   elevationRowId: null,
   panel: "layout",
+  projectId: null,
+  hallId: null,
+  frameTarget: null,
   errors: [],
   notices: [],
   saving: 0,

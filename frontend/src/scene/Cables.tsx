@@ -1,0 +1,240 @@
+/**
+ * Cables of the chosen wiring plan: every route merged into ONE LineSegments buffer coloured per
+ * vertex by medium, the Subways loops in one more, and the hovered/focused cable in a third.
+ * Hover picking runs on pointer moves (at most once per animation frame) against the segment array
+ * and writes the tooltip DOM and the highlight geometry directly: no React state on pointer move.
+ */
+import { useThree } from "@react-three/fiber";
+import { useEffect, useMemo, useRef } from "react";
+import * as THREE from "three";
+import { isRack, isRow, U_MM, type Records } from "../model/records";
+import { formatLength } from "../model/units";
+import { MEDIUM_COLOURS } from "../ui/palette";
+import { useRecords } from "../ui/session";
+import { cableEnds, useWiring, type CableSet } from "../wiring/store";
+import { placeRack } from "./selectors";
+import { sceneStats } from "./stats";
+
+/** The tooltip element (rendered by ui/CableTooltip); the picker fills it. */
+export const tooltipRef: { current: HTMLDivElement | null } = { current: null };
+
+export function describeCable(set: CableSet, i: number): { label: string; a: string; b: string; medium: string; length: string; id: string } {
+  const b = set.buffers;
+  const label = b.labels[i] ?? "";
+  const medium = b.media[b.medium[i] ?? 0] ?? "?";
+  return { id: b.cable_ids[i] ?? "", label, ...cableEnds(label), medium: MEDIUM_COLOURS[medium]?.label ?? medium, length: formatLength(b.raw_length_mm[i] ?? 0) };
+}
+
+function cableGeometry(set: CableSet): THREE.BufferGeometry {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.BufferAttribute(set.segments, 3));
+  const colours = new Float32Array(set.segments.length);
+  const byMedium = set.buffers.media.map((m) => new THREE.Color(MEDIUM_COLOURS[m]?.colour ?? "#ffffff"));
+  const n = set.segCable.length;
+  for (let s = 0; s < n; s++) {
+    const c = byMedium[set.buffers.medium[set.segCable[s] ?? 0] ?? 0] ?? byMedium[0];
+    if (!c) continue;
+    for (let v = 0; v < 2; v++) {
+      colours[s * 6 + v * 3] = c.r;
+      colours[s * 6 + v * 3 + 1] = c.g;
+      colours[s * 6 + v * 3 + 2] = c.b;
+    }
+  }
+  g.setAttribute("color", new THREE.BufferAttribute(colours, 3));
+  g.computeBoundingSphere();
+  return g;
+}
+
+/** One closed polyline per loop through its logical racks (port face, mid-height), 0.25 m out. */
+function loopGeometry(records: Records, loops: unknown[]): THREE.BufferGeometry | null {
+  const racksByName = new Map<string, ReturnType<typeof placeRack>>();
+  for (const rec of Object.values(records)) {
+    if (!isRack(rec)) continue;
+    const row = records[rec.rowId];
+    if (isRow(row)) racksByName.set(rec.name, placeRack(row, rec));
+  }
+  const pos: number[] = [];
+  const col: number[] = [];
+  const palette = ["#f472b6", "#facc15", "#4ade80", "#60a5fa", "#fb923c", "#c084fc"];
+  (loops as { id: number; logical_racks: string[] }[]).forEach((loop, li) => {
+    const pts: THREE.Vector3[] = [];
+    for (const name of loop.logical_racks) {
+      // `<hall>.<row>.<rack>.L<n>`
+      const parts = name.split(".");
+      const lr = Number((parts[parts.length - 1] ?? "L1").slice(1)) || 1;
+      const p = racksByName.get(parts[parts.length - 2] ?? "");
+      if (!p) continue;
+      const r = p.rack;
+      const lrH = r.serversPerLogicalRack * r.serverModel.heightU + r.torModel.heightU;
+      const y = ((lr - 1) * lrH + lrH / 2) * U_MM / 1000;
+      const depth = Math.abs(p.fx) > 0.5 ? p.sx : p.sz;
+      pts.push(new THREE.Vector3(p.x + p.fx * (depth / 2 + 0.25), y, p.z + p.fz * (depth / 2 + 0.25)));
+    }
+    if (pts.length < 2) return;
+    const c = new THREE.Color(palette[li % palette.length]);
+    pts.forEach((a, i) => {
+      const b = pts[(i + 1) % pts.length] ?? a;
+      pos.push(a.x, a.y, a.z, b.x, b.y, b.z);
+      col.push(c.r, c.g, c.b, c.r, c.g, c.b);
+    });
+  });
+  if (!pos.length) return null;
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.Float32BufferAttribute(pos, 3));
+  g.setAttribute("color", new THREE.Float32BufferAttribute(col, 3));
+  return g;
+}
+
+function setHighlight(line: THREE.LineSegments | null, set: CableSet, i: number | null) {
+  if (!line) return;
+  if (i === null) {
+    line.visible = false;
+    return;
+  }
+  const a = set.segStart[i] ?? 0;
+  const b = set.segStart[i + 1] ?? a;
+  line.geometry.setAttribute("position", new THREE.BufferAttribute(set.segments.slice(a * 6, b * 6), 3));
+  line.geometry.computeBoundingSphere();
+  line.visible = true;
+}
+
+const ray = new THREE.Raycaster();
+const ndc = new THREE.Vector2();
+const v0 = new THREE.Vector3();
+const v1 = new THREE.Vector3();
+const onRay = new THREE.Vector3();
+const onSeg = new THREE.Vector3();
+
+/** Nearest cable within `px` pixels of the pointer, or null. */
+function pick(set: CableSet, camera: THREE.Camera, el: HTMLElement, clientX: number, clientY: number, px = 6): number | null {
+  const rect = el.getBoundingClientRect();
+  ndc.set(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+  ray.setFromCamera(ndc, camera);
+  const r = ray.ray;
+  const seg = set.segments;
+  let best = -1;
+  let bestScore = Infinity;
+  const ortho = camera instanceof THREE.OrthographicCamera;
+  const perPixel = ortho ? 1 / (camera as THREE.OrthographicCamera).zoom : (2 * Math.tan(((camera as THREE.PerspectiveCamera).fov * Math.PI) / 360)) / rect.height;
+  for (let s = 0, n = set.segCable.length; s < n; s++) {
+    const o = s * 6;
+    v0.fromArray(seg, o);
+    v1.fromArray(seg, o + 3);
+    const d2 = r.distanceSqToSegment(v0, v1, onRay, onSeg);
+    const dist = ortho ? 1 : onRay.distanceTo(r.origin);
+    const tol = px * perPixel * dist;
+    if (d2 <= tol * tol) {
+      // Prefer the nearest to the pointer, then the nearest to the eye.
+      const score = Math.sqrt(d2) / tol + dist * 1e-4;
+      if (score < bestScore) {
+        bestScore = score;
+        best = set.segCable[s] ?? -1;
+      }
+    }
+  }
+  return best < 0 ? null : best;
+}
+
+export function Cables() {
+  const cables = useWiring((s) => s.cables);
+  const plan = useWiring((s) => s.plan);
+  const showLoops = useWiring((s) => s.showLoops);
+  const showCables = useWiring((s) => s.showCables);
+  const focus = useWiring((s) => s.focus);
+  const records = useRecords();
+  const { gl, invalidate, get } = useThree();
+  const hoverLine = useRef<THREE.LineSegments>(null);
+  const focusLine = useRef<THREE.LineSegments>(null);
+  const geometry = useMemo(() => (cables ? cableGeometry(cables) : null), [cables]);
+  const loops = useMemo(() => (plan && cables && plan.id === cables.planId ? loopGeometry(records, plan.loops) : null), [plan, cables, records]);
+
+  useEffect(() => {
+    sceneStats.cables = cables?.buffers.cable_ids.length ?? 0;
+    sceneStats.cableSegments = cables?.segCable.length ?? 0;
+    if (cables && sceneStats.firstRenderMs === null) {
+      // Time to first render: from navigation start to the first frame that has the cables.
+      requestAnimationFrame(() => requestAnimationFrame(() => (sceneStats.firstRenderMs = performance.now())));
+    }
+    invalidate();
+    return () => geometry?.dispose();
+  }, [cables, geometry, invalidate]);
+
+  useEffect(() => {
+    if (cables) setHighlight(focusLine.current, cables, focus);
+    invalidate();
+  }, [cables, focus, invalidate]);
+
+  useEffect(() => {
+    if (!cables) return;
+    const el = gl.domElement;
+    let pending: PointerEvent | null = null;
+    let raf = 0;
+    let current: number | null = null;
+    const run = () => {
+      raf = 0;
+      const e = pending;
+      pending = null;
+      if (!e || !useWiring.getState().showCables) return;
+      const hit = pick(cables, get().camera, el, e.clientX, e.clientY);
+      const tip = tooltipRef.current;
+      if (hit !== current) {
+        current = hit;
+        setHighlight(hoverLine.current, cables, hit);
+        invalidate();
+        sceneStats.hoveredCable = hit === null ? null : (cables.buffers.cable_ids[hit] ?? null);
+      }
+      if (!tip) return;
+      if (hit === null) {
+        tip.style.display = "none";
+        return;
+      }
+      const d = describeCable(cables, hit);
+      const rect = el.getBoundingClientRect();
+      tip.style.display = "block";
+      tip.style.left = `${e.clientX - rect.left + 14}px`;
+      tip.style.top = `${e.clientY - rect.top + 14}px`;
+      tip.dataset.cableId = d.id;
+      const [label, ends, medium] = Array.from(tip.children) as HTMLElement[];
+      if (label) label.textContent = d.label;
+      if (ends) ends.textContent = `A ${d.a} · B ${d.b}`;
+      if (medium) medium.textContent = `${d.medium} · ${d.length}`;
+    };
+    const onMove = (e: PointerEvent) => {
+      if (e.buttons) return; // no picking while orbiting or dragging
+      pending = e;
+      if (!raf) raf = requestAnimationFrame(run);
+    };
+    const onLeave = () => {
+      if (tooltipRef.current) tooltipRef.current.style.display = "none";
+    };
+    el.addEventListener("pointermove", onMove);
+    el.addEventListener("pointerleave", onLeave);
+    return () => {
+      el.removeEventListener("pointermove", onMove);
+      el.removeEventListener("pointerleave", onLeave);
+      if (raf) cancelAnimationFrame(raf);
+    };
+  }, [cables, gl, get, invalidate]);
+
+  if (!cables || !geometry) return null;
+  return (
+    <group>
+      <lineSegments geometry={geometry} visible={showCables} raycast={() => null} frustumCulled={false}>
+        <lineBasicMaterial vertexColors transparent opacity={0.85} />
+      </lineSegments>
+      {loops && (
+        <lineSegments geometry={loops} visible={showLoops} raycast={() => null}>
+          <lineBasicMaterial vertexColors linewidth={2} />
+        </lineSegments>
+      )}
+      <lineSegments ref={hoverLine} visible={false} raycast={() => null} frustumCulled={false} renderOrder={10}>
+        <bufferGeometry />
+        <lineBasicMaterial color="#ffffff" depthTest={false} />
+      </lineSegments>
+      <lineSegments ref={focusLine} visible={false} raycast={() => null} frustumCulled={false} renderOrder={11}>
+        <bufferGeometry />
+        <lineBasicMaterial color="#f59e0b" depthTest={false} />
+      </lineSegments>
+    </group>
+  );
+}
