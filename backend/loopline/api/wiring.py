@@ -10,6 +10,7 @@ from sqlalchemy import select
 from loopline.api.deps import DbSession, IfMatch, Paging, etag, register_project_resolver, require_project_role
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.wiring import (
+    BomRead,
     CableRead,
     PlanDiffRead,
     RenderBuffers,
@@ -216,3 +217,16 @@ def netbox_csv(plan_id: int, session: DbSession, access: WiringReader) -> Respon
 
 def _download(body: bytes, media_type: str, filename: str) -> Response:
     return Response(body, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+BomReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.BOM_READ))]
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/bom",
+    response_model=BomRead,
+    summary="Bill of materials: cables per part and ordered length, transceivers, switches, priced",
+    description="Prices come from the default price book; every priced line says its source.",
+)
+def bill_of_materials(plan_id: int, session: DbSession, access: BomReader) -> object:
+    return wiring.bill_of_materials(session, wiring.get_plan(session, plan_id))

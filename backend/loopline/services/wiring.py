@@ -12,6 +12,7 @@ from loopline.api.schemas.wiring import WiringPlanCreate
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
+from loopline.domain import bom
 from loopline.domain import layout as dl
 from loopline.domain.cable_routes import Point3, route_points
 from loopline.domain.errors import Conflict, DomainError, NotFound
@@ -374,3 +375,7 @@ def delete_plan(session: Session, principal: Principal, plan: WiringPlanRow, if_
         resource_id=plan.id, before={"name": plan.name, "spec": plan.spec},
     )  # fmt: skip
     session.execute(delete(WiringPlanRow).where(WiringPlanRow.id == plan.id))
+
+
+def bill_of_materials(session: Session, plan: WiringPlanRow) -> dict[str, object]:
+    return bom.bill_of_materials(load_plan(session, plan)).to_json()

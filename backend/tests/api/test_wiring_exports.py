@@ -86,3 +86,23 @@ def test_xlsx_has_one_sheet_per_row_on_request(owner: TestClient, plan: dict[str
     rows = list(book["R01"].iter_rows(values_only=True))
     assert rows[0] == WIRING_SHEET_COLUMNS
     assert len(rows) - 1 == sum("R01" in (c["a"]["row"], c["b"]["row"]) for c in cables(owner, plan["id"]))
+
+
+def test_bill_of_materials_counts_every_part(owner: TestClient, plan: dict[str, Any], h: SimpleNamespace) -> None:
+    bom = owner.get(f"/api/v1/wiring-plans/{plan['id']}/bom").json()
+    all_cables = cables(owner, plan["id"])
+    lines = bom["lines"]
+    assert sum(x["quantity"] for x in lines if x["category"] == "cable") == len(all_cables)
+    assert sum(x["quantity"] for x in lines if x["category"] == "transceiver") == 2 * sum(
+        c["transceiver"] is not None for c in all_cables
+    )
+    # 8 ToRs (2 rows x 2 racks x b=2) and the 2 spines.
+    switches = {x["part_number"]: x["quantity"] for x in lines if x["category"] == "switch"}
+    assert switches == {"48x25G+8x100G ToR": 8, "64x100G spine": 2}
+    assert bom["total"] == round(sum(x["total"] or 0 for x in lines), 2)
+    assert {x["price_source"] for x in lines if x["category"] == "cable"} == {"default"}
+
+    token = owner.post("/api/v1/tokens", json={"name": "procurement", "scopes": ["bom:read"]}).json()["token"]
+    procurement = TestClient(h.app, headers={"Authorization": f"Bearer {token}"})
+    assert procurement.get(f"/api/v1/wiring-plans/{plan['id']}/bom").json() == bom
+    assert procurement.get(f"/api/v1/wiring-plans/{plan['id']}/cables").status_code == 403

@@ -712,6 +712,26 @@ export interface paths {
         patch: operations["update_plan_api_v1_wiring_plans__plan_id__patch"];
         trace?: never;
     };
+    "/api/v1/wiring-plans/{plan_id}/bom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bill of materials: cables per part and ordered length, transceivers, switches, priced
+         * @description Prices come from the default price book; every priced line says its source.
+         */
+        get: operations["bill_of_materials_api_v1_wiring_plans__plan_id__bom_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/wiring-plans/{plan_id}/cables": {
         parameters: {
             query?: never;
@@ -958,6 +978,68 @@ export interface components {
              * @example rack
              */
             resource_type: string;
+        };
+        /** BomLineRead */
+        BomLineRead: {
+            /**
+             * Category
+             * @description What kind of part.
+             * @enum {string}
+             */
+            category: "cable" | "transceiver" | "switch";
+            /**
+             * Description
+             * @description What it is (cables: with their length).
+             */
+            description: string;
+            /**
+             * Length M
+             * @description Ordered length of a cable line.
+             */
+            length_m: number | null;
+            /**
+             * Part Number
+             * @description Part number (switches: the model name).
+             */
+            part_number: string;
+            /**
+             * Price Source
+             * @description Where the price came from.
+             */
+            price_source: ("default" | "project") | null;
+            /**
+             * Quantity
+             * @description How many.
+             */
+            quantity: number;
+            /**
+             * Total
+             * @description quantity x unit price.
+             */
+            total: number | null;
+            /**
+             * Unit Price
+             * @description Unit price; null when the price book has none.
+             */
+            unit_price: number | null;
+        };
+        /** BomRead */
+        BomRead: {
+            /**
+             * Lines
+             * @description One line per part number (and length, for cables).
+             */
+            lines: components["schemas"]["BomLineRead"][];
+            /**
+             * Total
+             * @description Sum of the priced lines.
+             */
+            total: number;
+            /**
+             * Warnings
+             * @description Unpriced parts and other notes.
+             */
+            warnings: string[];
         };
         /** BulkResult */
         BulkResult: {
@@ -9118,6 +9200,73 @@ export interface operations {
             };
             /** @description `If-Match` header required for this write. */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bill_of_materials_api_v1_wiring_plans__plan_id__bom_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BomRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

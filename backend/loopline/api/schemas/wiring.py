@@ -125,3 +125,20 @@ class RenderBuffers(BaseModel):
     raw_length_mm: list[int] = Field(description="Routed length per cable (mm).")
     offsets: list[int] = Field(description="Start of each cable's points in `points` (in points, not numbers).")
     points: list[int] = Field(description="Route points, flat x, y, z in millimetres.")
+
+
+class BomLineRead(BaseModel):
+    category: Literal["cable", "transceiver", "switch"] = Field(description="What kind of part.")
+    part_number: str = Field(description="Part number (switches: the model name).")
+    description: str = Field(description="What it is (cables: with their length).")
+    length_m: float | None = Field(description="Ordered length of a cable line.")
+    quantity: int = Field(description="How many.")
+    unit_price: float | None = Field(description="Unit price; null when the price book has none.")
+    total: float | None = Field(description="quantity x unit price.")
+    price_source: Literal["default", "project"] | None = Field(description="Where the price came from.")
+
+
+class BomRead(BaseModel):
+    lines: list[BomLineRead] = Field(description="One line per part number (and length, for cables).")
+    total: float = Field(description="Sum of the priced lines.")
+    warnings: list[str] = Field(description="Unpriced parts and other notes.")
