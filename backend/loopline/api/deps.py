@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from loopline.db.models import Hall, Membership, Rack, Role, Row
-from loopline.db.session import get_sessionmaker
+from loopline.db.session import session_scope
 from loopline.domain.errors import DomainError, NotFound
 from loopline.services import auth
 from loopline.services.access import Principal, ProjectAccess, Scope, Unauthenticated, check_role
@@ -30,15 +30,8 @@ SESSION_COOKIE = "loopline_session"
 
 def get_db_session() -> Iterator[Session]:
     """One transaction per request: commit when the handler returns, roll back if it raises."""
-    session = get_sessionmaker()()
-    try:
+    with session_scope() as session:
         yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
-    finally:
-        session.close()
 
 
 DbSession = Annotated[Session, Depends(get_db_session)]
