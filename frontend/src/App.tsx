@@ -11,7 +11,9 @@ import { LabelLayer } from "./ui/LabelLayer";
 import { Legend } from "./ui/Legend";
 import { Login, type Me } from "./ui/Login";
 import { PropertyPanel } from "./ui/PropertyPanel";
-import { editor, useSession } from "./ui/session";
+import { editor, notify, useSession } from "./ui/session";
+import { showPlan } from "./wiring/WiringPanel";
+import type { WiringPlan } from "./wiring/store";
 import { Toolbar } from "./ui/Toolbar";
 import { useShortcuts } from "./ui/useShortcuts";
 import { WiringPanel } from "./wiring/WiringPanel";
@@ -55,6 +57,13 @@ export function App() {
       const hall = halls.find((h) => String(h.id) === wanted.get("hall")) ?? halls[0];
       if (!hall) throw new Error(`Project ${project.name} has no hall yet.`);
       activeSync()?.stop();
+      // `?plan=<id>` opens the wiring view of that plan (links from elsewhere, the benchmark);
+      // its cables load while the layout does.
+      const planId = Number(wanted.get("plan"));
+      if (planId) {
+        useSession.setState({ panel: "wiring" });
+        void request<WiringPlan>("GET", `/wiring-plans/${planId}`).then(showPlan, (e: unknown) => notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`));
+      }
       const sync = new LayoutSync(editor, hall.id);
       await sync.start();
       setActiveSync(sync);

@@ -6,6 +6,7 @@ import * as THREE from "three";
 import { live } from "../tools/live";
 import type { Palette } from "../ui/palette";
 import { devicesOf, type RackPlacement } from "./selectors";
+import { sceneStats } from "./stats";
 
 const tmp = new THREE.Object3D();
 const colour = new THREE.Color();
@@ -96,15 +97,23 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
   const invalidate = useThree((s) => s.invalidate);
   const devices = useMemo(() => racks.flatMap(devicesOf), [racks]);
   const capacity = Math.max(64, 2 ** Math.ceil(Math.log2(devices.length + 1)));
-  const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1), []);
+  // Two triangles per device: a face plate on the rack's port face.
+  const geometry = useMemo(() => new THREE.PlaneGeometry(1, 1), []);
   useLayoutEffect(() => {
     const mesh = ref.current;
     if (!mesh) return;
+    sceneStats.racks = racks.length;
+    sceneStats.devices = devices.length;
+    if (racks.length && sceneStats.firstHallRenderMs === null) {
+      // Time to the first frame showing the racks (the cables may still be loading).
+      requestAnimationFrame(() => requestAnimationFrame(() => (sceneStats.firstHallRenderMs ??= performance.now())));
+    }
     const server = new THREE.Color(palette.server);
     const tor = new THREE.Color(palette.tor);
     devices.forEach((d, i) => {
       tmp.position.set(d.x, d.y, d.z);
-      tmp.scale.set(d.sx, d.sy, d.sz);
+      tmp.rotation.set(0, d.yaw, 0);
+      tmp.scale.set(d.w, d.h, 1);
       tmp.updateMatrix();
       mesh.setMatrixAt(i, tmp.matrix);
       mesh.setColorAt(i, d.tor ? tor : server);
@@ -113,7 +122,8 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
     mesh.instanceMatrix.needsUpdate = true;
     if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
     invalidate();
-  }, [devices, palette, capacity, invalidate]);
+    tmp.rotation.set(0, 0, 0);
+  }, [devices, racks, palette, capacity, invalidate]);
   return (
     <instancedMesh key={capacity} ref={ref} args={[geometry, undefined, capacity]} frustumCulled={false} raycast={() => null}>
       <meshStandardMaterial roughness={0.5} />

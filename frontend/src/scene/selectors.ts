@@ -63,9 +63,10 @@ export interface DevicePlacement {
   x: number;
   y: number;
   z: number;
-  sx: number;
-  sy: number;
-  sz: number;
+  /** Width along the row and height, metres; the slab faces `yaw` (radians about up, 0 = +z). */
+  w: number;
+  h: number;
+  yaw: number;
   tor: boolean;
 }
 
@@ -80,15 +81,14 @@ export function devicesOf(p: RackPlacement): DevicePlacement[] {
   const depth = Math.abs(p.fx) > 0.5 ? p.sx : p.sz;
   const face = depth / 2 + 0.006;
   const w = along * 0.86;
-  const t = 0.012;
   const slabAt = (startU: number, hU: number, tor: boolean) =>
     out.push({
       x: p.x + p.fx * face,
       y: ((startU - 1 + hU / 2) * U_MM) / 1000,
       z: p.z + p.fz * face,
-      sx: Math.abs(p.fx) > 0.5 ? t : w,
-      sy: (hU * U_MM * 0.82) / 1000,
-      sz: Math.abs(p.fx) > 0.5 ? w : t,
+      w,
+      h: (hU * U_MM * 0.82) / 1000,
+      yaw: Math.atan2(p.fx, p.fz),
       tor,
     });
   for (const f of r.fabricSwitches) slabAt(f.u, f.heightU, true);

@@ -10,7 +10,7 @@ export interface LooplineDebug {
   scene: THREE.Scene | null;
   /** `renderer.info.render` after the last frame. */
   render: () => { calls: number; triangles: number; lines: number; frame: number } | null;
-  stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; hoveredCable: string | null };
+  stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; firstHallRenderMs: number | null; hoveredCable: string | null };
   store: typeof editor;
   session: typeof useSession;
   /** Screen position (page CSS pixels) of a floor point in millimetres, for tests that click the floor. */
@@ -27,7 +27,7 @@ declare global {
   }
 }
 
-export const sceneStats: LooplineDebug["stats"] = { racks: 0, devices: 0, cables: 0, cableSegments: 0, firstRenderMs: null, hoveredCable: null };
+export const sceneStats: LooplineDebug["stats"] = { racks: 0, devices: 0, cables: 0, cableSegments: 0, firstRenderMs: null, firstHallRenderMs: null, hoveredCable: null };
 
 export function debugHandle(): LooplineDebug {
   if (!window.__loopline) {
