@@ -156,6 +156,28 @@ test.describe("layout editor", () => {
     await other.close();
   });
 
+  test("an edit the API refuses shows its message next to the row", async ({ page }) => {
+    await login(page);
+    const hall = await freshHall(page.request, "refused");
+    await openHall(page, hall);
+    await page.keyboard.press("p");
+    await saved(page);
+    const row = (await layout(page.request, hall.id)).rows[0]!;
+    await view(page, "plan");
+    await page.keyboard.press("Escape");
+    await clickFloor(page, row.x_m + 1.5, row.y_m + 0.6);
+    // Two tiles left is x = 0; the third would leave the hall (the API refuses x < 0 with a 422).
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");
+    await saved(page);
+    const error = page.getByTestId("floor-error");
+    await expect(error).toBeVisible();
+    await expect(error).toContainText(`Row ${row.name}`);
+    await expect(page.getByTestId("notice-error")).toContainText("was refused");
+    // The saved state is shown again: the row stopped at the wall.
+    expect((await layout(page.request, hall.id)).rows[0]!.x_m).toBeCloseTo(0);
+    await page.screenshot({ path: `${ARTIFACTS}/editor-api-error.png` });
+  });
+
   test("the help overlay lists the shortcuts", async ({ page }) => {
     await login(page);
     await page.keyboard.press("Shift+?");

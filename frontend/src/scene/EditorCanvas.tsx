@@ -6,7 +6,7 @@ import { Grid, OrbitControls, OrthographicCamera, PerspectiveCamera } from "@rea
 import { Canvas, invalidate as invalidateAll, useThree, type ThreeEvent } from "@react-three/fiber";
 import { useEffect, useMemo, type ReactNode } from "react";
 import * as THREE from "three";
-import { aisles as findAisles, MIN_AISLE_MM, rowBox, type Box } from "../model/geometry";
+import { aisles as findAisles, MIN_AISLE_MM, rackBox, rowBox, type Box } from "../model/geometry";
 import { hallOf, isRack, isRow, racksOf, rowsOf, type HallRecord, type Records } from "../model/records";
 import { formatLength } from "../model/units";
 import { TOOLS, type Target } from "../tools/tools";
@@ -172,6 +172,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
   const racks = useMemo(() => placements(records), [records]);
   const found = useMemo(() => findAisles(records), [records]);
   const selected = useMemo(() => new Set(selection), [selection]);
+  const errors = useSession((s) => s.errors);
   const rowLabels = useMemo(
     () =>
       rowsOf(records).length > 80
@@ -211,6 +212,28 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
     );
     invalidateAll();
   }, [rowLabels, found]);
+  // API errors about a row or rack sit on the floor next to it.
+  useEffect(() => {
+    const labels = errors.flatMap((e, i) => {
+      const rec = records[e.target];
+      const row = isRack(rec) ? records[rec.rowId] : rec;
+      if (!isRow(row)) return [];
+      const b = isRack(rec) ? rackBox(row, rec) : rowBox(row, racksOf(records, row.id));
+      return [
+        {
+          key: `error-${e.target}-${i}`,
+          x: (b.x0 + b.x1) / 2000,
+          y: 2.2,
+          z: (b.y0 + b.y1) / 2000,
+          text: `⚠ ${rec?.typeName === "rack" ? "Rack" : "Row"} ${"name" in (rec ?? {}) ? (rec as { name: string }).name : ""}${e.field && e.field !== "contents" ? ` ${e.field}` : ""}: ${e.message}`,
+          className: "error-label",
+          data: { testid: "floor-error", target: e.target },
+        },
+      ];
+    });
+    setLabelGroup("errors", labels);
+    invalidateAll();
+  }, [errors, records]);
   const depthM = 1.2;
   if (!hall) return null;
   const plan = view === "plan";

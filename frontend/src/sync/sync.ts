@@ -26,6 +26,8 @@ export class LayoutSync {
   private serverIds = new Map<RecordId, number>();
   private catalogs: Catalogs = { rackTypes: new Map(), serverModels: new Map(), switchModels: new Map() };
   private queue: RecordsDiff[] = [];
+  /** The record the request in flight is about (errors are shown next to it). */
+  private current: RecordId | null = null;
   private running = false;
   private unsubscribe: (() => void) | null = null;
 
@@ -38,6 +40,8 @@ export class LayoutSync {
     await this.reload({ clearHistory: true });
     this.unsubscribe = this.store.subscribe((diff, source) => {
       if (source === "remote") return;
+      // A new edit replaces the errors shown on the floor for earlier ones.
+      useSession.setState((s) => ({ errors: s.errors.filter((e) => !/^(row|rack):/.test(e.target)) }));
       this.queue.push(diff);
       void this.drain();
     });
@@ -153,11 +157,10 @@ export class LayoutSync {
       return;
     }
     if (e instanceof ApiError && (e.status === 422 || e.status === 400)) {
-      const target = useSession.getState().selection.length ? "props" : "editor";
-      setErrors(
-        target,
-        e.items.map((i) => ({ field: editorField(i.loc), message: i.msg })),
-      );
+      const items = e.items.map((i) => ({ field: editorField(i.loc), message: i.msg }));
+      // Next to the property field that caused it (panel), and next to the row or rack (floor).
+      if (useSession.getState().selection.length) setErrors("props", items);
+      if (this.current) setErrors(this.current, items);
       notify("error", `${what} was refused: ${e.message}`);
       await this.reloadQuietly(true);
       return;
@@ -179,16 +182,22 @@ export class LayoutSync {
   }
 
   private async send(diff: RecordsDiff): Promise<void> {
+    this.current = null;
     const p = diffParts(diff);
     const removedRowIds = new Set(p.removedRows.map((r) => r.id));
     const addedRowIds = new Set(p.addedRows.map((r) => r.id));
     // Racks first out (a rack removed from a surviving row), rows after.
     for (const rack of p.removedRacks) {
       if (removedRowIds.has(rack.rowId)) continue;
+      this.current = rack.id;
       await this.del(`/racks/${this.serverId(rack.id)}`, rack.id);
     }
-    for (const row of p.removedRows) await this.del(`/rows/${this.serverId(row.id)}`, row.id);
+    for (const row of p.removedRows) {
+      this.current = row.id;
+      await this.del(`/rows/${this.serverId(row.id)}`, row.id);
+    }
     for (const row of p.addedRows) {
+      this.current = row.id;
       const racks = p.addedRacks.filter((r) => r.rowId === row.id).sort((a, b) => a.positionMm - b.positionMm);
       const created = await request<A.LayoutRow>("POST", `/halls/${this.hallId}/rows`, {
         body: { ...rowBody(row), racks: racks.map((r) => rackSpec(r, this.catalogIds)) },
@@ -202,14 +211,17 @@ export class LayoutSync {
     }
     for (const rack of p.addedRacks) {
       if (addedRowIds.has(rack.rowId)) continue;
+      this.current = rack.id;
       const created = await request<A.RackRead>("POST", `/rows/${this.serverId(rack.rowId)}/racks`, { body: rackSpec(rack, this.catalogIds) });
       this.adopt(rack, created);
     }
     for (const [, row] of p.updatedRows) {
+      this.current = row.id;
       const res = await request<A.RowRead>("PATCH", `/rows/${this.serverId(row.id)}`, { body: rowBody(row), version: this.version(row.id) });
       this.versions.set(row.id, res.version);
     }
     for (const [from, rack] of p.updatedRacks) {
+      this.current = rack.id;
       const body: Record<string, unknown> = {};
       const spec = rackSpec(rack, this.catalogIds);
       if (from.positionMm !== rack.positionMm) body.position_m = spec.position_m;
