@@ -42,6 +42,11 @@ pub struct FlowNet {
     pub cap: Vec<f64>,
     /// Sum of the rates of the subflows on each link, Gb/s.
     pub load: Vec<f64>,
+    /// Copy of every subflow's path in one flat array, `stride` links per subflow (the solver's
+    /// hot loops read it instead of chasing each `Sub::path` allocation).
+    flat: Vec<LinkId>,
+    plen: Vec<u8>,
+    stride: usize,
 }
 
 impl FlowNet {
@@ -53,7 +58,42 @@ impl FlowNet {
             link_subs: vec![Vec::new(); n],
             load: vec![0.0; n],
             cap: caps,
+            flat: Vec::new(),
+            plen: Vec::new(),
+            stride: 8,
         }
+    }
+
+    /// The path of subflow `s` (same as `subs[s].path`), from the flat copy.
+    #[inline]
+    pub fn path_of(&self, s: usize) -> &[LinkId] {
+        let a = s * self.stride;
+        &self.flat[a..a + self.plen[s] as usize]
+    }
+
+    fn store_path(&mut self, id: usize) {
+        let n = self.subs[id].path.len();
+        if n > self.stride || n > u8::MAX as usize {
+            assert!(n <= u8::MAX as usize, "path longer than 255 links");
+            // re-lay the flat copy with a wider stride (rare: only for a longer path than any so far)
+            let old = self.stride;
+            let stride = n.next_power_of_two();
+            let mut flat = vec![LinkId(0); self.plen.len() * stride];
+            for (k, &len) in self.plen.iter().enumerate() {
+                let len = len as usize;
+                flat[k * stride..k * stride + len]
+                    .copy_from_slice(&self.flat[k * old..k * old + len]);
+            }
+            self.flat = flat;
+            self.stride = stride;
+        }
+        if self.plen.len() <= id {
+            self.plen.resize(id + 1, 0);
+            self.flat.resize((id + 1) * self.stride, LinkId(0));
+        }
+        let a = id * self.stride;
+        self.flat[a..a + n].copy_from_slice(&self.subs[id].path);
+        self.plen[id] = n as u8;
     }
 
     /// Add a subflow with rate 0; returns its id.
@@ -79,6 +119,7 @@ impl FlowNet {
             rate: 0.0,
             live: true,
         };
+        self.store_path(id as usize);
         id
     }
 
@@ -103,6 +144,7 @@ impl FlowNet {
             }
         }
         self.free_subs.push(id);
+        self.plen[id as usize] = 0;
         sub.path
     }
 }
@@ -134,31 +176,35 @@ pub struct Solver {
     resid: Vec<f64>,
     wsum: Vec<f64>,
     ucnt: Vec<u32>,
-    lver: Vec<u32>,
     s_mark: Vec<u32>,
     frozen: Vec<u32>,
     new_rate: Vec<f64>,
     bott: Vec<u32>,
+    /// Weight and rate before this solve of each region subflow (dense copies of `Sub` fields).
+    wt: Vec<f64>,
+    old: Vec<f64>,
     r_list: Vec<u32>,
     /// CSR of the region: for link `t_list[i]`, its R subflows are `csr[off[i]..off[i+1]]`.
     t_pos: Vec<u32>,
     off: Vec<u32>,
     csr: Vec<u32>,
-    dirty: Vec<u32>,
-    dirty_mark: Vec<u32>,
-    dirty_epoch: u32,
     active: Vec<u32>,
     unfrozen: usize,
-    heap: BinaryHeap<Reverse<(Key, u32, u32)>>,
+    heap: BinaryHeap<Reverse<(Key, u32)>>,
     /// Output: (subflow, new rate) for every subflow whose rate changed.
     pub changed: Vec<(u32, f64)>,
     /// Statistics: total subflows re-solved, rounds.
     pub work_subs: u64,
     pub rounds: u64,
+    rounds_here: u32,
     /// Water-filling levels processed (heap pops or scan passes).
     pub pops: u64,
 }
 
+/// A region with more than `1 / GLOBAL_DIV` of the live subflows is widened to all of them.
+const GLOBAL_DIV: usize = 4;
+/// The same once the region had to grow at least once (it is spreading).
+const GLOBAL_DIV_GROWN: usize = 16;
 const REL_TOL: f64 = 1e-9;
 const SAT_TOL: f64 = 1e-9;
 
@@ -171,9 +217,7 @@ impl Solver {
             resid: vec![0.0; links],
             wsum: vec![0.0; links],
             ucnt: vec![0; links],
-            lver: vec![0; links],
             t_pos: vec![0; links],
-            dirty_mark: vec![0; links],
             ..Default::default()
         }
     }
@@ -184,6 +228,8 @@ impl Solver {
             self.frozen.resize(n, 0);
             self.new_rate.resize(n, 0.0);
             self.bott.resize(n, 0);
+            self.wt.resize(n, 0.0);
+            self.old.resize(n, 0.0);
         }
     }
 
@@ -213,8 +259,11 @@ impl Solver {
         if self.l_list.is_empty() && seed_subs.is_empty() {
             return;
         }
+        let mut global = false;
+        self.rounds_here = 0;
         loop {
             self.rounds += 1;
+            self.rounds_here += 1;
             self.next_epoch();
             let ep = self.epoch;
             // 1. region R and its links T with residual capacities
@@ -233,12 +282,39 @@ impl Solver {
                     }
                 }
             }
+            // A region covering a good part of the network: solve everything at once (one round,
+            // subflows in id order for memory locality) instead of growing it round by round.
+            let live = net.subs.len() - net.free_subs.len();
+            let div = if self.rounds_here > 1 {
+                GLOBAL_DIV_GROWN
+            } else {
+                GLOBAL_DIV
+            };
+            if !global && self.r_list.len() * div > live {
+                global = true;
+                for (l, v) in net.link_subs.iter().enumerate() {
+                    if !v.is_empty() && self.in_l[l] != batch {
+                        self.in_l[l] = batch;
+                        self.l_list.push(l as u32);
+                    }
+                }
+                self.r_list.clear();
+                for (s, sub) in net.subs.iter().enumerate() {
+                    if sub.live {
+                        self.s_mark[s] = ep;
+                        self.r_list.push(s as u32);
+                    }
+                }
+            }
             self.work_subs += self.r_list.len() as u64;
             self.t_list.clear();
             for &s in &self.r_list {
                 let sub = &net.subs[s as usize];
+                let (rate, w) = (sub.rate, sub.weight);
                 self.frozen[s as usize] = 0;
-                for &l in &sub.path {
+                self.wt[s as usize] = w;
+                self.old[s as usize] = rate;
+                for &l in net.path_of(s as usize) {
                     let li = l.idx();
                     if self.t_mark[li] != ep {
                         self.t_mark[li] = ep;
@@ -247,27 +323,26 @@ impl Solver {
                         self.wsum[li] = 0.0;
                         self.ucnt[li] = 0;
                     }
-                    self.resid[li] += sub.rate;
-                    self.wsum[li] += sub.weight;
+                    self.resid[li] += rate;
+                    self.wsum[li] += w;
                     self.ucnt[li] += 1;
                 }
             }
             // 2. water-fill
             self.build_csr(net);
             self.unfrozen = self.r_list.len();
-            if self.r_list.len() > 8 * self.t_list.len() {
-                self.fill_scan(net);
-            } else {
-                self.fill_heap(net);
+            self.fill(net);
+            if global {
+                break; // every link is in the region: nothing outside can be affected
             }
             // 3. grow the region where the answer could still be wrong
             let mut grow = false;
             for i in 0..self.r_list.len() {
                 let s = self.r_list[i] as usize;
-                let sub = &net.subs[s];
+                let (old, w) = (self.old[s], self.wt[s]);
                 let nr = self.new_rate[s];
-                if (nr - sub.rate).abs() > REL_TOL * nr.max(sub.rate).max(1e-9) {
-                    for &l in &sub.path {
+                if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) {
+                    for &l in net.path_of(s) {
                         // A link that is slack both before and after the change is no one's
                         // bottleneck: the subflows outside R on it cannot be affected.
                         let li = l.idx();
@@ -283,7 +358,7 @@ impl Solver {
                 let b = self.bott[s] as usize;
                 if self.in_l[b] != batch && self.checked[b] != ep {
                     self.checked[b] = ep;
-                    let level = nr / sub.weight;
+                    let level = nr / w;
                     let beaten = net.link_subs[b].iter().any(|&o| {
                         let o = o as usize;
                         self.s_mark[o] != ep
@@ -299,21 +374,11 @@ impl Solver {
             if !grow {
                 break;
             }
-            // A region covering most of the network: solve everything at once (fewer rounds).
-            let live = net.subs.len() - net.free_subs.len();
-            if self.r_list.len() * 2 > live {
-                for (l, v) in net.link_subs.iter().enumerate() {
-                    if !v.is_empty() && self.in_l[l] != batch {
-                        self.in_l[l] = batch;
-                        self.l_list.push(l as u32);
-                    }
-                }
-            }
         }
         let ep = self.epoch;
         for &s in &self.r_list {
             let si = s as usize;
-            let old = net.subs[si].rate;
+            let old = self.old[si];
             let nr = self.new_rate[si];
             debug_assert!(self.s_mark[si] == ep);
             if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) || (old == 0.0) != (nr == 0.0) {
@@ -336,7 +401,7 @@ impl Solver {
         self.active.clear();
         self.active.extend_from_slice(&self.off[..nt]);
         for &s in &self.r_list {
-            for &l in &net.subs[s as usize].path {
+            for &l in net.path_of(s as usize) {
                 let i = self.t_pos[l.idx()] as usize;
                 let c = self.active[i];
                 self.csr[c as usize] = s;
@@ -345,7 +410,7 @@ impl Solver {
         }
     }
 
-    /// Freeze every unfrozen R subflow of link `li` at `level`; record touched links in `dirty`.
+    /// Freeze every unfrozen R subflow of link `li` at `level`.
     #[inline]
     fn freeze_link(&mut self, net: &FlowNet, li: usize, level: f64) {
         let ep = self.epoch;
@@ -358,92 +423,51 @@ impl Solver {
             }
             self.frozen[si] = ep;
             self.unfrozen -= 1;
-            let sub = &net.subs[si];
-            let rate = sub.weight * level;
+            let w = self.wt[si];
+            let rate = w * level;
             self.new_rate[si] = rate;
             self.bott[si] = li as u32;
-            for &l2 in &sub.path {
+            for &l2 in net.path_of(si) {
                 let l2i = l2.idx();
                 self.resid[l2i] -= rate;
-                self.wsum[l2i] -= sub.weight;
+                self.wsum[l2i] -= w;
                 self.ucnt[l2i] -= 1;
-                if self.dirty_mark[l2i] != self.dirty_epoch {
-                    self.dirty_mark[l2i] = self.dirty_epoch;
-                    self.dirty.push(l2.0);
-                }
             }
         }
     }
 
-    fn next_dirty(&mut self) {
-        self.dirty.clear();
-        self.dirty_epoch = self.dirty_epoch.wrapping_add(1);
-        if self.dirty_epoch == 0 {
-            self.dirty_mark.iter_mut().for_each(|x| *x = 0);
-            self.dirty_epoch = 1;
-        }
-    }
-
-    /// Progressive filling with a lazy min-heap of link ratios (sparse regions).
-    fn fill_heap(&mut self, net: &FlowNet) {
+    /// Progressive filling with a lazy min-heap of link fair shares (`resid / wsum`).
+    ///
+    /// Freezing subflows at the current level never lowers another link's fair share (it removes
+    /// `level * w <= share * w` of residual capacity for `w` of weight), so a queued key is a lower
+    /// bound of its link's share: a popped link whose share grew is re-queued with its current
+    /// share instead of being updated on every change.
+    fn fill(&mut self, net: &FlowNet) {
         let mut v = std::mem::take(&mut self.heap).into_vec();
         v.clear();
         for &l in &self.t_list {
             let li = l as usize;
-            self.lver[li] = self.lver[li].wrapping_add(1);
             let ratio = (self.resid[li] / self.wsum[li]).max(0.0);
-            v.push(Reverse((Key(ratio), l, self.lver[li])));
+            v.push(Reverse((Key(ratio), l)));
         }
         self.heap = BinaryHeap::from(v);
+        let mut floor = 0.0f64;
         while self.unfrozen > 0 {
-            let Some(Reverse((Key(level), l, ver))) = self.heap.pop() else {
+            let Some(Reverse((Key(key), l))) = self.heap.pop() else {
                 break;
             };
             self.pops += 1;
             let li = l as usize;
-            if ver != self.lver[li] || self.ucnt[li] == 0 {
+            if self.ucnt[li] == 0 {
                 continue;
             }
-            self.next_dirty();
-            self.freeze_link(net, li, level);
-            for k in 0..self.dirty.len() {
-                let l2 = self.dirty[k];
-                let l2i = l2 as usize;
-                if self.ucnt[l2i] > 0 {
-                    self.lver[l2i] = self.lver[l2i].wrapping_add(1);
-                    let ratio = (self.resid[l2i] / self.wsum[l2i].max(1e-300)).max(level);
-                    self.heap.push(Reverse((Key(ratio), l2, self.lver[l2i])));
-                }
+            let cur = (self.resid[li] / self.wsum[li].max(1e-300)).max(floor);
+            if cur > key * (1.0 + 1e-12) + 1e-300 {
+                self.heap.push(Reverse((Key(cur), l)));
+                continue;
             }
-        }
-    }
-
-    /// Progressive filling by scanning the active links for the lowest ratio (dense regions:
-    /// many subflows per link, few distinct levels).
-    fn fill_scan(&mut self, net: &FlowNet) {
-        self.active.clear();
-        self.active.extend(self.t_list.iter().copied());
-        while !self.active.is_empty() && self.unfrozen > 0 {
-            let mut level = f64::INFINITY;
-            for &l in &self.active {
-                let li = l as usize;
-                let r = (self.resid[li] / self.wsum[li].max(1e-300)).max(0.0);
-                if r < level {
-                    level = r;
-                }
-            }
-            self.pops += 1;
-            let cut = level * (1.0 + 1e-12);
-            self.next_dirty();
-            for k in 0..self.active.len() {
-                let li = self.active[k] as usize;
-                if self.ucnt[li] > 0 && (self.resid[li] / self.wsum[li].max(1e-300)).max(0.0) <= cut
-                {
-                    self.freeze_link(net, li, level);
-                }
-            }
-            let ucnt = &self.ucnt;
-            self.active.retain(|&l| ucnt[l as usize] > 0);
+            floor = cur;
+            self.freeze_link(net, li, cur);
         }
     }
 
