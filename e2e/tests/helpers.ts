@@ -118,7 +118,7 @@ declare global {
   interface Window {
     __loopline?: {
       render: () => { calls: number; triangles: number; lines: number; frame: number } | null;
-      stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; firstHallRenderMs: number | null };
+      stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; firstHallRenderMs: number | null; lastPickMs: number | null };
       project?: (xMm: number, yMm: number, zMm?: number) => { x: number; y: number };
       sync?: unknown;
       viewReady?: string;

@@ -26,6 +26,7 @@ export function describeCable(set: CableSet, i: number): { label: string; a: str
 }
 
 function cableGeometry(set: CableSet): THREE.BufferGeometry {
+  performance.mark("loopline:cable-geometry");
   const g = new THREE.BufferGeometry();
   g.setAttribute("position", new THREE.BufferAttribute(set.segments, 3));
   const colours = new Float32Array(set.segments.length);
@@ -175,7 +176,9 @@ export function Cables() {
       const e = pending;
       pending = null;
       if (!e || !useWiring.getState().showCables) return;
+      const t0 = performance.now();
       const hit = pick(cables, get().camera, el, e.clientX, e.clientY);
+      sceneStats.lastPickMs = performance.now() - t0;
       const tip = tooltipRef.current;
       if (hit !== current) {
         current = hit;

@@ -150,6 +150,7 @@ function Stats() {
   const get = useThree((s) => s.get);
   useEffect(() => {
     registerRenderer(gl, scene);
+    debugHandle().redraw = () => invalidateAll();
     debugHandle().project = (xMm, yMm, zMm = 0) => {
       const { camera } = get();
       const v = new THREE.Vector3(xMm / 1000, zMm / 1000, yMm / 1000).project(camera);

@@ -102,6 +102,7 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
   useLayoutEffect(() => {
     const mesh = ref.current;
     if (!mesh) return;
+    performance.mark("loopline:racks-instanced");
     sceneStats.racks = racks.length;
     sceneStats.devices = devices.length;
     if (racks.length && sceneStats.firstHallRenderMs === null) {

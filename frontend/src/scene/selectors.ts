@@ -74,7 +74,17 @@ export interface DevicePlacement {
  * Servers and ToRs as thin slabs on each rack's port face. Logical racks stack from U1 upwards; the
  * ToR sits at the top, middle or bottom of its logical rack (as `LogicalRack.tor_u` in the domain).
  */
+const deviceCache = new WeakMap<RackPlacement, DevicePlacement[]>();
+
 export function devicesOf(p: RackPlacement): DevicePlacement[] {
+  const hit = deviceCache.get(p);
+  if (hit) return hit;
+  const out = computeDevices(p);
+  deviceCache.set(p, out);
+  return out;
+}
+
+function computeDevices(p: RackPlacement): DevicePlacement[] {
   const r = p.rack;
   const out: DevicePlacement[] = [];
   const along = Math.abs(p.fx) > 0.5 ? p.sz : p.sx;

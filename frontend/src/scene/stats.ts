@@ -10,9 +10,11 @@ export interface LooplineDebug {
   scene: THREE.Scene | null;
   /** `renderer.info.render` after the last frame. */
   render: () => { calls: number; triangles: number; lines: number; frame: number } | null;
-  stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; firstHallRenderMs: number | null; hoveredCable: string | null };
+  stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; firstHallRenderMs: number | null; hoveredCable: string | null; lastPickMs: number | null };
   store: typeof editor;
   session: typeof useSession;
+  /** Request one frame (frameloop="demand"); the bench times a redraw with it. */
+  redraw?: () => void;
   /** Screen position (page CSS pixels) of a floor point in millimetres, for tests that click the floor. */
   project?: (xMm: number, yMm: number, zMm?: number) => { x: number; y: number };
   /** `<view>:<frame request>` once the camera of that view has been framed (tests wait on it). */
@@ -27,7 +29,7 @@ declare global {
   }
 }
 
-export const sceneStats: LooplineDebug["stats"] = { racks: 0, devices: 0, cables: 0, cableSegments: 0, firstRenderMs: null, firstHallRenderMs: null, hoveredCable: null };
+export const sceneStats: LooplineDebug["stats"] = { racks: 0, devices: 0, cables: 0, cableSegments: 0, firstRenderMs: null, firstHallRenderMs: null, hoveredCable: null, lastPickMs: null };
 
 export function debugHandle(): LooplineDebug {
   if (!window.__loopline) {

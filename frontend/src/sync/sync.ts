@@ -65,6 +65,7 @@ export class LayoutSync {
 
   async reload(opts: { clearHistory: boolean }): Promise<void> {
     const doc = await request<A.HallLayout>("GET", `/halls/${this.hallId}/layout`);
+    performance.mark("loopline:layout-fetched");
     const loaded = recordsFromLayout(doc);
     this.catalogs = loaded.catalogs;
     addToCatalog({
@@ -96,7 +97,10 @@ export class LayoutSync {
       const prefix = id.slice(0, id.indexOf(":"));
       this.versions.set(localId && localId.startsWith(prefix) ? localId : id, v);
     }
-    this.store.applyRemote(diffRecords(this.store.records, fresh));
+    const diff = diffRecords(this.store.records, fresh);
+    performance.mark("loopline:layout-diffed");
+    this.store.applyRemote(diff);
+    performance.mark("loopline:layout-applied");
     if (opts.clearHistory) this.store.clearHistory();
   }
 

@@ -40,7 +40,10 @@ export async function showPlan(plan: WiringPlan): Promise<void> {
   useWiring.setState({ plan, loading: true, focus: null });
   try {
     const buffers = await request<RenderBuffers>("GET", `/wiring-plans/${plan.id}/render`);
-    useWiring.setState({ cables: toCableSet(plan.id, buffers), loading: false });
+    performance.mark("loopline:cables-fetched");
+    const set = toCableSet(plan.id, buffers);
+    performance.mark("loopline:cables-flattened");
+    useWiring.setState({ cables: set, loading: false });
   } catch (e) {
     useWiring.setState({ loading: false });
     notify("error", `Could not load the cables of ${plan.name}: ${e instanceof Error ? e.message : String(e)}`);
