@@ -184,11 +184,6 @@ pub struct Solver {
     wt: Vec<f64>,
     old: Vec<f64>,
     r_list: Vec<u32>,
-    /// CSR of the region: for link `t_list[i]`, its R subflows are `csr[off[i]..off[i+1]]`.
-    t_pos: Vec<u32>,
-    off: Vec<u32>,
-    csr: Vec<u32>,
-    active: Vec<u32>,
     unfrozen: usize,
     heap: BinaryHeap<Reverse<(Key, u32)>>,
     /// Output: (subflow, new rate) for every subflow whose rate changed.
@@ -196,6 +191,8 @@ pub struct Solver {
     /// Statistics: total subflows re-solved, rounds.
     pub work_subs: u64,
     pub rounds: u64,
+    /// Statistics: total region links (`T`) over all rounds.
+    pub work_links: u64,
     rounds_here: u32,
     /// Water-filling levels processed (heap pops or scan passes).
     pub pops: u64,
@@ -217,7 +214,6 @@ impl Solver {
             resid: vec![0.0; links],
             wsum: vec![0.0; links],
             ucnt: vec![0; links],
-            t_pos: vec![0; links],
             ..Default::default()
         }
     }
@@ -328,8 +324,8 @@ impl Solver {
                     self.ucnt[li] += 1;
                 }
             }
+            self.work_links += self.t_list.len() as u64;
             // 2. water-fill
-            self.build_csr(net);
             self.unfrozen = self.r_list.len();
             self.fill(net);
             if global {
@@ -387,38 +383,14 @@ impl Solver {
         }
     }
 
-    fn build_csr(&mut self, net: &FlowNet) {
-        let nt = self.t_list.len();
-        self.off.clear();
-        self.off.resize(nt + 1, 0);
-        for (i, &l) in self.t_list.iter().enumerate() {
-            self.t_pos[l as usize] = i as u32;
-            self.off[i + 1] = self.off[i] + self.ucnt[l as usize];
-        }
-        self.csr.clear();
-        self.csr.resize(self.off[nt] as usize, 0);
-        // fill: use `active` as a cursor per link
-        self.active.clear();
-        self.active.extend_from_slice(&self.off[..nt]);
-        for &s in &self.r_list {
-            for &l in net.path_of(s as usize) {
-                let i = self.t_pos[l.idx()] as usize;
-                let c = self.active[i];
-                self.csr[c as usize] = s;
-                self.active[i] = c + 1;
-            }
-        }
-    }
-
     /// Freeze every unfrozen R subflow of link `li` at `level`.
     #[inline]
     fn freeze_link(&mut self, net: &FlowNet, li: usize, level: f64) {
         let ep = self.epoch;
-        let i = self.t_pos[li] as usize;
-        let (a, b) = (self.off[i] as usize, self.off[i + 1] as usize);
-        for k in a..b {
-            let si = self.csr[k] as usize;
-            if self.frozen[si] == ep {
+        for &s in &net.link_subs[li] {
+            let si = s as usize;
+            // subflows outside the region keep their rates (already out of `resid`)
+            if self.s_mark[si] != ep || self.frozen[si] == ep {
                 continue;
             }
             self.frozen[si] = ep;
