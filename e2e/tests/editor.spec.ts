@@ -13,7 +13,11 @@ test.describe("layout editor", () => {
     await page.getByTestId("draw-front").selectOption("left");
     const a0 = [1.3, 1.25] as [number, number];
     const a1 = [7.1, 1.3] as [number, number];
-    await dragOnFloor(page, a0, a1);
+    await dragOnFloor(page, a0, a1, async () => {
+      // Dimension readout while drawing: the rack count follows the dragged length.
+      await expect(page.getByTestId("draw-readout")).toHaveText("10 racks · 6.00 m × 1.20 m");
+      await page.screenshot({ path: `${ARTIFACTS}/editor-drawing.png` });
+    });
     await saved(page);
     // Row B, 1.2 m further on, facing back (fronts on the right of the drag).
     await page.getByRole("button", { name: "Draw a row" }).click();

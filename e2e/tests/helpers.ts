@@ -81,12 +81,13 @@ export async function saved(page: Page): Promise<void> {
   await page.evaluate(() => (window.__loopline!.sync as { idle: () => Promise<void> }).idle());
 }
 
-export async function dragOnFloor(page: Page, from: [number, number], to: [number, number]): Promise<void> {
+export async function dragOnFloor(page: Page, from: [number, number], to: [number, number], beforeUp?: () => Promise<void>): Promise<void> {
   const a = await floorPoint(page, ...from);
   const b = await floorPoint(page, ...to);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   for (let i = 1; i <= 8; i++) await page.mouse.move(a.x + ((b.x - a.x) * i) / 8, a.y + ((b.y - a.y) * i) / 8);
+  if (beforeUp) await beforeUp();
   await page.mouse.up();
 }
 

@@ -5,6 +5,7 @@ import { ApiError, request } from "./sync/http";
 import { LayoutSync } from "./sync/sync";
 import { Notices, StatusBar } from "./ui/Chrome";
 import { CableTooltip } from "./ui/CableTooltip";
+import { DrawReadout } from "./ui/DrawReadout";
 import { Elevation } from "./ui/Elevation";
 import { HelpOverlay } from "./ui/HelpOverlay";
 import { LabelLayer } from "./ui/LabelLayer";
@@ -136,6 +137,7 @@ function Editor() {
           <div className="canvas-wrap" style={{ visibility: view === "elevation" ? "hidden" : "visible" }}>
             <EditorCanvas />
             <LabelLayer />
+            <DrawReadout />
           </div>
           {view === "elevation" && <Elevation />}
           <Legend media={panel === "wiring"} />

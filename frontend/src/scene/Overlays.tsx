@@ -1,5 +1,4 @@
 /** Aisles, row labels and the gesture previews (draw, box select). */
-import { Html } from "@react-three/drei";
 import { useFrame, useThree } from "@react-three/fiber";
 import { useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
@@ -51,25 +50,41 @@ export interface RowLabel {
 export function LabelProjector() {
   const v = useMemo(() => new THREE.Vector3(), []);
   useFrame(({ camera, size }) => {
-    const labels = Object.values(useFloorLabels.getState().groups).flat();
-    for (const l of labels) {
+    const groups = useFloorLabels.getState().groups;
+    // Errors first, then rows, then aisles: when labels would overlap, the later ones are hidden.
+    const labels = [...(groups.errors ?? []), ...(groups.rows ?? []), ...Object.entries(groups).filter(([k]) => !["errors", "rows"].includes(k)).flatMap(([, ls]) => ls)];
+    const placed: [number, number, number, number][] = [];
+    // Read every size first, then write: one layout per frame, not one per label.
+    const items = labels.flatMap((l) => {
       const el = labelElements.get(l.key);
-      if (!el) continue;
+      return el ? [{ l, el, w: el.offsetWidth, h: el.offsetHeight }] : [];
+    });
+    for (const { l, el, w, h } of items) {
       v.set(l.x, l.y, l.z).project(camera);
-      const visible = v.z < 1 && Math.abs(v.x) < 1.2 && Math.abs(v.y) < 1.2;
-      el.style.display = visible ? "block" : "none";
-      el.style.transform = `translate(-50%, -50%) translate(${((v.x + 1) / 2) * size.width}px, ${((1 - v.y) / 2) * size.height}px)`;
+      const sx = ((v.x + 1) / 2) * size.width;
+      const sy = ((1 - v.y) / 2) * size.height;
+      let visible = v.z < 1 && Math.abs(v.x) < 1.2 && Math.abs(v.y) < 1.2;
+      if (visible) {
+        const r: [number, number, number, number] = [sx - w / 2, sy - h / 2, sx + w / 2, sy + h / 2];
+        if (placed.some((p) => r[0] < p[2] && p[0] < r[2] && r[1] < p[3] && p[1] < r[3])) visible = false;
+        else placed.push(r);
+      }
+      el.style.visibility = visible ? "visible" : "hidden";
+      el.style.transform = `translate(-50%, -50%) translate(${sx}px, ${sy}px)`;
     }
   });
   return null;
 }
 
 /** The row being drawn: a ghost box and a readout (count, length), updated from the live store. */
+/** The dimension readout element (rendered over the canvas by ui/DrawReadout). */
+export const readoutRef: { current: HTMLDivElement | null } = { current: null };
+
 export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: number }) {
   const mesh = useRef<THREE.Mesh>(null);
-  const label = useRef<HTMLDivElement>(null);
   const group = useRef<THREE.Group>(null);
   const invalidate = useThree((s) => s.invalidate);
+  const get = useThree((s) => s.get);
   useEffect(
     () =>
       live.subscribe((s) => {
@@ -78,6 +93,8 @@ export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: num
         if (!m || !g) return;
         const d = s.draft;
         g.visible = Boolean(d);
+        const label = readoutRef.current;
+        if (label && !d) label.style.display = "none";
         if (d) {
           const ux = d.direction === 0 ? 1 : d.direction === 180 ? -1 : 0;
           const uy = d.direction === 90 ? 1 : d.direction === 270 ? -1 : 0;
@@ -90,16 +107,17 @@ export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: num
           const z1 = z0 + uy * len + ny * depthM;
           m.position.set((x0 + x1) / 2, 0.6, (z0 + z1) / 2);
           m.scale.set(Math.abs(x1 - x0), 1.2, Math.abs(z1 - z0));
-          if (label.current) {
-            label.current.textContent = `${d.count} rack${d.count === 1 ? "" : "s"} · ${formatLength(d.lengthMm)} × ${formatLength(depthM * 1000)}`;
-            label.current.parentElement?.style.setProperty("display", "block");
+          if (label) {
+            const { camera, size } = get();
+            const v = new THREE.Vector3(x1, 1.3, z1).project(camera);
+            label.textContent = `${d.count} rack${d.count === 1 ? "" : "s"} · ${formatLength(d.lengthMm)} × ${formatLength(depthM * 1000)}`;
+            label.style.display = "block";
+            label.style.transform = `translate(${((v.x + 1) / 2) * size.width + 10}px, ${((1 - v.y) / 2) * size.height - 28}px)`;
           }
-          const lp = g.children[1];
-          if (lp) lp.position.set(x1, 1.4, z1);
         }
         invalidate();
       }),
-    [depthM, invalidate],
+    [depthM, invalidate, get],
   );
   return (
     <group ref={group} visible={false}>
@@ -107,11 +125,6 @@ export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: num
         <boxGeometry args={[1, 1, 1]} />
         <meshBasicMaterial color={palette.draft} transparent opacity={0.35} depthWrite={false} />
       </mesh>
-      <group>
-        <Html zIndexRange={[20, 0]} style={{ pointerEvents: "none" }}>
-          <div className="dim-readout" data-testid="draw-readout" ref={label} />
-        </Html>
-      </group>
     </group>
   );
 }

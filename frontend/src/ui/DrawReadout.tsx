@@ -1,0 +1,15 @@
+import { readoutRef } from "../scene/Overlays";
+
+/** Rack count and length of the row being drawn; positioned and filled by scene/Overlays DrawPreview. */
+export function DrawReadout() {
+  return (
+    <div
+      className="dim-readout"
+      data-testid="draw-readout"
+      style={{ display: "none" }}
+      ref={(el) => {
+        readoutRef.current = el;
+      }}
+    />
+  );
+}
