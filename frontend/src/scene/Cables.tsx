@@ -7,7 +7,7 @@
 import { useThree } from "@react-three/fiber";
 import { useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
-import { isRack, isRow, U_MM, type Records } from "../model/records";
+import { isRack, isRow, type Records } from "../model/records";
 import { formatLength } from "../model/units";
 import { MEDIUM_COLOURS } from "../ui/palette";
 import { useRecords } from "../ui/session";
@@ -46,7 +46,10 @@ function cableGeometry(set: CableSet): THREE.BufferGeometry {
   return g;
 }
 
-/** One closed polyline per loop through its logical racks (port face, mid-height), 0.25 m out. */
+/**
+ * One closed polyline per loop through its logical racks, drawn over the racks (on the port-face edge,
+ * above the rack top; logical rack n one step higher than n-1) so the loop reads from any angle.
+ */
 function loopGeometry(records: Records, loops: unknown[]): THREE.BufferGeometry | null {
   const racksByName = new Map<string, ReturnType<typeof placeRack>>();
   for (const rec of Object.values(records)) {
@@ -65,11 +68,9 @@ function loopGeometry(records: Records, loops: unknown[]): THREE.BufferGeometry 
       const lr = Number((parts[parts.length - 1] ?? "L1").slice(1)) || 1;
       const p = racksByName.get(parts[parts.length - 2] ?? "");
       if (!p) continue;
-      const r = p.rack;
-      const lrH = r.serversPerLogicalRack * r.serverModel.heightU + r.torModel.heightU;
-      const y = ((lr - 1) * lrH + lrH / 2) * U_MM / 1000;
+      const y = p.h + 0.25 + 0.2 * (lr - 1);
       const depth = Math.abs(p.fx) > 0.5 ? p.sx : p.sz;
-      pts.push(new THREE.Vector3(p.x + p.fx * (depth / 2 + 0.25), y, p.z + p.fz * (depth / 2 + 0.25)));
+      pts.push(new THREE.Vector3(p.x + p.fx * (depth / 2 - 0.1), y, p.z + p.fz * (depth / 2 - 0.1)));
     }
     if (pts.length < 2) return;
     const c = new THREE.Color(palette[li % palette.length]);
@@ -226,8 +227,8 @@ export function Cables() {
         <lineBasicMaterial vertexColors transparent opacity={0.85} />
       </lineSegments>
       {loops && (
-        <lineSegments geometry={loops} visible={showLoops} raycast={() => null}>
-          <lineBasicMaterial vertexColors linewidth={2} />
+        <lineSegments geometry={loops} visible={showLoops} raycast={() => null} renderOrder={5}>
+          <lineBasicMaterial vertexColors depthTest={false} transparent opacity={0.95} />
         </lineSegments>
       )}
       <lineSegments ref={hoverLine} visible={false} raycast={() => null} frustumCulled={false} renderOrder={10}>

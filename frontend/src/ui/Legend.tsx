@@ -15,6 +15,11 @@ export function Legend({ media }: { media: boolean }) {
             <span className="sw line" style={{ background: v.colour }} /> {v.label}
           </span>
         ))}
+      {media && (
+        <span className="legend-item">
+          <span className="sw line" style={{ background: "#f472b6" }} /> Subways loop (drawn over the racks)
+        </span>
+      )}
     </div>
   );
 }
