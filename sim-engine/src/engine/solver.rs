@@ -13,6 +13,11 @@
 //! subflow of `R` has a saturated bottleneck where no subflow has a higher normalised rate: so if
 //! the allocation was max-min fair before the event, it is max-min fair after it. Each round only
 //! grows `L`, so the loop terminates; in the worst case it covers the connected component.
+//!
+//! A region holding more than `1 / GLOBAL_DIV` of the live subflows (`1 / GLOBAL_DIV_GROWN` once
+//! it has grown) is widened to every link at once and solved in a single round: with every link
+//! in `L` nothing outside can be affected, and dense, fully coupled workloads (shuffles) would
+//! otherwise re-solve most of the network several times per event.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
