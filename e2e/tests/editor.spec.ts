@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ARTIFACTS, clickFloor, dragOnFloor, freshHall, layout, login, openHall, saved, view } from "./helpers";
+import { ARTIFACTS, clickFloor, dragOnFloor, floorPoint, freshHall, layout, login, openHall, saved, view } from "./helpers";
 
 test.describe("layout editor", () => {
   test("draw two rows facing each other and see a cold aisle of the right width", async ({ page }) => {
@@ -158,6 +158,30 @@ test.describe("layout editor", () => {
       .toEqual(expect.objectContaining({ xMm: Math.round((row.x_m + 0.6) * 1000), yMm: Math.round(row.y_m * 1000) }));
     await page.screenshot({ path: `${ARTIFACTS}/editor-conflict.png` });
     await other.close();
+  });
+
+  test("drag a row in the 3D view (snapped to the tiles)", async ({ page }) => {
+    await login(page);
+    const hall = await freshHall(page.request, "drag3d");
+    await openHall(page, hall);
+    await page.keyboard.press("p");
+    await saved(page);
+    const row = (await layout(page.request, hall.id)).rows[1]!; // R02: its fronts face -y, towards the camera's far side
+    await page.keyboard.press("Escape");
+    await view(page, "3d");
+    // Grab the back face of R02 (the +y side, facing the camera) near the floor and drag 1.2 m along +x.
+    const y = row.y_m + 1.2 + 0.01;
+    const a = await floorPoint(page, row.x_m + 3.3, y, 0.15);
+    const b = await floorPoint(page, row.x_m + 4.5, y, 0.15);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(a.x + ((b.x - a.x) * i) / 10, a.y + ((b.y - a.y) * i) / 10);
+    await page.mouse.up();
+    await saved(page);
+    const after = (await layout(page.request, hall.id)).rows[1]!;
+    expect(after.x_m).toBeCloseTo(row.x_m + 1.2);
+    expect(after.y_m).toBeCloseTo(row.y_m);
+    await page.screenshot({ path: `${ARTIFACTS}/editor-drag-3d.png` });
   });
 
   test("an edit the API refuses shows its message next to the row", async ({ page }) => {

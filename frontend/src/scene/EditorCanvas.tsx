@@ -28,6 +28,16 @@ function floorPoint(e: ThreeEvent<PointerEvent>): { x: number; y: number } {
 }
 
 let captured = false;
+/** The camera controls (set from inside the canvas): a captured drag switches them off until pointer-up. */
+const controlsRef: { current: { enabled: boolean } | null } = { current: null };
+
+function ControlsRef() {
+  const controls = useThree((s) => s.controls) as unknown as { enabled: boolean } | null;
+  useEffect(() => {
+    controlsRef.current = controls;
+  }, [controls]);
+  return null;
+}
 
 function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEvent<PointerEvent>) => void } {
   return useMemo(() => {
@@ -38,6 +48,8 @@ function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEve
       const res = tool().down({ floor: floorPoint(e), target, shift: e.shiftKey });
       if (res === "capture") {
         captured = true;
+        // r3f sees the pointer-down before the controls do: a drag that moves things must not also orbit.
+        if (controlsRef.current) controlsRef.current.enabled = false;
         (e.target as unknown as Element).setPointerCapture(e.pointerId);
       }
     };
@@ -52,6 +64,7 @@ function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEve
         e.stopPropagation();
         if (captured) (e.target as unknown as Element).releasePointerCapture(e.pointerId);
         captured = false;
+        if (controlsRef.current) controlsRef.current.enabled = true;
         tool().up({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey });
       },
     };
@@ -277,6 +290,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
         maxPolarAngle={plan ? Math.PI : Math.PI / 2.05}
       />
       <CameraRig hall={hall} />
+      <ControlsRef />
     </Canvas>
   );
 }

@@ -55,7 +55,8 @@ export function createSelectTool(): Tool {
   return {
     down(e) {
       st = { s: "pointing", start: e.floor, target: e.target, shift: e.shift };
-      // Dragging a selected object moves it; dragging the floor draws a selection box (plan view).
+      // Dragging a rack moves it (any view); dragging the floor draws a selection box (plan view; in 3D
+      // a drag on the floor orbits the camera).
       return e.target.kind === "rack" || useSession.getState().view === "plan" ? "capture" : "ignore";
     },
     move(e) {
