@@ -589,6 +589,7 @@ def _wire_fabric(
     next_down: dict[int, int] = {}
     uplinks = 2 if kind is FabricKind.VL2 else spec.fabric.uplinks_per_tor
     per_cluster: dict[int | None, int] = {}
+    leaf_ordinal = 0
 
     def link(cls: LinkClass, lower: int, lower_port: int, upper: int) -> None:
         lm = models.get(devices[lower].node_id) or tor_models.get(lower)
@@ -619,8 +620,11 @@ def _wire_fabric(
         if kind is FabricKind.LEAF_SPINE:
             if not spines:
                 raise DomainError("fabric", "leaf-spine needs spine switches in the layout")
+            # Round-robin continues from ToR to ToR, so spines fill evenly when uplinks < spines.
+            first = leaf_ordinal * uplinks
+            leaf_ordinal += 1
             for u in range(uplinks):
-                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, spines[u % len(spines)])
+                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, spines[(first + u) % len(spines)])
             continue
         cl = aggs.get(d.cluster if d.cluster is not None else -1, [])
         if not cl:
@@ -632,7 +636,7 @@ def _wire_fabric(
                 link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[(ordinal + u) % len(cl)])
         else:
             for u in range(uplinks):
-                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[u % len(cl)])
+                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[(ordinal * uplinks + u) % len(cl)])
     if kind in (FabricKind.THREE_TIER, FabricKind.VL2) and cores:
         for h in sorted(aggs):
             for a in aggs[h]:
