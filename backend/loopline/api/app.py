@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -20,6 +21,8 @@ simulations of how a design performs. Lengths are metres, speeds Gb/s."""
 def create_app() -> FastAPI:
     app = FastAPI(title="Loopline API", version="0.1.0", description=API_DESCRIPTION)
     install_error_handlers(app)
+    # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself.
+    app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=5)
     app.include_router(health.router)
     for router in (
         auth.router,

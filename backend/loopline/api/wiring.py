@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Depends, Query, Response, status
 from sqlalchemy import select
 
@@ -154,8 +155,10 @@ def diff_plans(
     response_model=RenderBuffers,
     summary="Every cable's route as flat arrays, for the 3D view",
 )
-def render(plan_id: int, session: DbSession, access: WiringReader) -> object:
-    return wiring.render_buffers(session, wiring.get_plan(session, plan_id))
+def render(plan_id: int, session: DbSession, access: WiringReader) -> Response:
+    # 100,000 cables make ~10 MB of numbers: orjson encodes them in a fraction of the stdlib's time.
+    body = orjson.dumps(wiring.render_buffers(session, wiring.get_plan(session, plan_id)))
+    return Response(body, media_type="application/json")
 
 
 @router.get(

@@ -114,7 +114,9 @@ def test_routes_are_as_long_as_the_routed_length(owner: TestClient, paired_hall:
         mm = [(round(x * 1000), round(y * 1000), round(z * 1000)) for x, y, z in c["route"]]
         assert polyline_length_mm(mm) == round(c["raw_length_m"] * 1000), c["label"]
 
-    buffers = owner.get(f"/api/v1/wiring-plans/{plan['id']}/render").json()
+    response = owner.get(f"/api/v1/wiring-plans/{plan['id']}/render", headers={"Accept-Encoding": "gzip"})
+    assert response.headers["content-encoding"] == "gzip"
+    buffers = response.json()
     n = plan["summary"]["cables"]
     assert len(buffers["cable_ids"]) == n and len(buffers["offsets"]) == n + 1
     assert buffers["offsets"][-1] * 3 == len(buffers["points"])
