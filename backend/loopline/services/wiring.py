@@ -270,7 +270,8 @@ def _positions(session: Session, plan_id: int, names: set[str] | None) -> dict[s
     stmt = stmt.where(PlanDeviceRow.plan_id == plan_id)
     if names is not None:
         stmt = stmt.where(PlanDeviceRow.name.in_(names))
-    return {name: ((x, y, z), rack) for name, x, y, z, rack in session.execute(stmt)}
+    # Plain Core rows: no ORM bookkeeping for the 100,000 devices of a large plan.
+    return {name: ((x, y, z), rack) for name, x, y, z, rack in session.connection().execute(stmt)}
 
 
 def _route(plan: WiringPlanRow, a: tuple[Point3, str], b: tuple[Point3, str]) -> list[Point3]:
@@ -315,7 +316,7 @@ def render_buffers(session: Session, plan: WiringPlanRow) -> dict[str, Any]:
         PlanCableRow.a_device, PlanCableRow.b_device,
     ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
     n_points = 0
-    for cable_id, label, med, raw, a, b in session.execute(stmt):
+    for cable_id, label, med, raw, a, b in session.connection().execute(stmt):
         cable_ids.append(cable_id)
         labels.append(label)
         medium.append(media.setdefault(med, len(media)))
