@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -80,14 +81,19 @@ def get_project(session: Session, project_id: int) -> Project:
     return project
 
 
+def _apply_changes(obj: Any, data: BaseModel) -> None:
+    """Set the fields the client sent (null means "leave as is") and bump the version."""
+    for key, value in data.model_dump(exclude_unset=True).items():
+        if value is not None:
+            setattr(obj, key, value)
+    bump(obj)
+
+
 def update_project(session: Session, access: ProjectAccess, data: ProjectUpdate, if_match: int) -> Project:
     project = get_project(session, access.project_id)
     check_version(project, if_match, f"project {project.id}")
     before = project_dict(project)
-    for key, value in data.model_dump(exclude_unset=True).items():
-        if value is not None:
-            setattr(project, key, value)
-    bump(project)
+    _apply_changes(project, data)
     session.flush()
     audit.record(
         session,
@@ -261,10 +267,7 @@ def update_fabric(session: Session, access: ProjectAccess, data: FabricSettingsU
     row = get_fabric_row(session, access.project_id)
     check_version(row, if_match, "fabric settings")
     before = fabric_dict(row)
-    for key, value in data.model_dump(exclude_unset=True).items():
-        if value is not None:
-            setattr(row, key, value)
-    bump(row)
+    _apply_changes(row, data)
     session.flush()
     audit.record(
         session,
