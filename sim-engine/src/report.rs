@@ -51,6 +51,8 @@ pub struct Report {
     pub servers: Vec<ServerReport>,
     /// What the routing scheme did.
     pub routing_stats: RoutingStats,
+    /// How much re-solving the max-min rates took.
+    pub solver: SolverStats,
     /// Memcache highest-rate search (a labelled queueing estimate), for the memcache workload.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memcache: Option<MemcacheEstimate>,
@@ -200,6 +202,17 @@ pub struct RoutingStats {
     pub controller_ticks: u64,
     /// Detours set up (detour routing).
     pub detours: Vec<DetourReport>,
+}
+
+/// Work of the incremental max-min solver (deterministic: a function of the scenario and seed).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SolverStats {
+    /// Rounds of water-filling (a re-solve takes one per growth of its region).
+    pub rounds: u64,
+    /// Subflows water-filled, summed over rounds.
+    pub subflows_resolved: u64,
+    /// Subflow rate changes the re-solves produced.
+    pub rate_changes: u64,
 }
 
 /// One detour: a hot group of ToRs relieved through remote ToRs.
@@ -362,7 +375,7 @@ pub fn build(e: &FlowEngine) -> Report {
         .map(|l| {
             let link = &net.links[l];
             let cap_bits_s = link.gbps.0 * 1e9;
-            let series = &e.util.series[l];
+            let series = e.util.series(l);
             let util: Vec<f64> = series
                 .iter()
                 .enumerate()
@@ -377,7 +390,7 @@ pub fn build(e: &FlowEngine) -> Report {
                 })
                 .collect();
             let peak = util.iter().copied().fold(0.0, f64::max);
-            let total = e.util.total_bits[l];
+            let total = e.util.total_bits(l);
             LinkUtilReport {
                 id: net.link_names[l / 2].clone(),
                 from: net.name(link.from).to_string(),
@@ -465,6 +478,11 @@ pub fn build(e: &FlowEngine) -> Report {
         },
         servers,
         routing_stats: rs,
+        solver: SolverStats {
+            rounds: e.solver.rounds,
+            subflows_resolved: e.solver.work_subs,
+            rate_changes: e.solver.changed_total,
+        },
         memcache,
         run_info: None,
     }

@@ -296,7 +296,7 @@ pub fn detour_tick(e: &mut FlowEngine) {
             let mut bits = 0.0;
             for l in net.uplinks(t) {
                 e.util.flush(l.idx(), now.0, e.fnet.load[l.idx()]);
-                bits += e.util.total_bits[l.idx()];
+                bits += e.util.total_bits(l.idx());
             }
             let carried = bits - st.prev_bits[t.idx()];
             st.prev_bits[t.idx()] = bits;

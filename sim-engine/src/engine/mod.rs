@@ -9,6 +9,7 @@
 //!   around the links whose flow set changed (see [`solver`]).
 
 pub mod control;
+mod radix_heap;
 pub mod solver;
 pub mod util;
 
@@ -240,15 +241,10 @@ impl<'a> FlowEngine<'a> {
         }
         sub.rate = new;
         let f = sub.flow;
-        for i in 0..self.fnet.subs[s as usize].path.len() {
-            let l = self.fnet.subs[s as usize].path[i].idx();
-            self.util.flush(l, self.now.0, self.fnet.load[l]);
-            let ld = &mut self.fnet.load[l];
-            *ld += new - old;
-            if *ld < 1e-12 {
-                *ld = ld.max(0.0);
-            }
-        }
+        let now = self.now.0;
+        let util = &mut self.util;
+        self.fnet
+            .shift_load(s as usize, new - old, |l, load| util.flush(l, now, load));
         self.flows[f as usize].rate += new - old;
     }
 

@@ -1,27 +1,32 @@
 //! Incremental weighted max-min fair rate allocation (progressive filling / water-filling).
 //!
-//! The solver never re-solves the whole world. Given the links whose set of subflows changed
-//! (`seeds`), it grows a region `L` of links:
-//!   1. `R` = every subflow on a link of `L`; every other subflow keeps its rate, and its rate is
-//!      subtracted from the capacity of the links it shares with `R` (residual capacity);
+//! The solver never re-solves the whole world. Call a subflow's normalised rate (rate / weight)
+//! its *level*, and a link saturated with a subflow at the link's highest level that subflow's
+//! *bottleneck*: an allocation is max-min fair exactly when every subflow has a bottleneck. After
+//! an event (subflows came or went on the `seeds` links) the solver grows a set `R` of subflows:
+//!   0. `R` = the new subflows plus, on each seed link, the subflows at its top level (only they
+//!      can have it as a bottleneck, so only they can move because of it; all of them if the
+//!      link's capacity fell under its load);
+//!   1. every subflow outside `R` keeps its rate, which is subtracted from the capacity of the
+//!      links it shares with `R` (residual capacity);
 //!   2. water-fill `R` on the residual capacities;
-//!   3. if a subflow of `R` changed rate and crosses a link outside `L`, or froze on a link outside
-//!      `L` where a subflow outside `R` has a higher normalised rate (so the outside one would have
-//!      to give way), add those links to `L` and go back to 1.
+//!   3. add to `R`, and go back to 1: the top-level subflows of every link that was saturated and
+//!      is crossed by a subflow of `R` whose rate changed, and every subflow outside `R` with a
+//!      higher level than a subflow of `R` on the link where that one froze.
 //!
-//! When it stops, every link outside `L` carries exactly the rates it carried before, and every
-//! subflow of `R` has a saturated bottleneck where no subflow has a higher normalised rate: so if
-//! the allocation was max-min fair before the event, it is max-min fair after it. Each round only
-//! grows `L`, so the loop terminates; in the worst case it covers the connected component.
+//! When it stops, every subflow of `R` has a bottleneck (where it froze, saturated, and step 3
+//! found no one above it), and every subflow outside `R` keeps one: a bottleneck it had before
+//! saw no changed rate, or its top-level subflows, this one included, would be in `R`. So if
+//! the allocation was max-min fair before the event, it is after it. `R` only grows, so the
+//! loop ends. Growing by subflows, not by whole links, keeps `R` close to the subflows that
+//! actually change: a busy receiver's link adds only the flows it limits, not all of its flows.
 //!
 //! A region holding more than `1 / GLOBAL_DIV` of the live subflows (`1 / GLOBAL_DIV_GROWN` once
-//! it has grown) is widened to every link at once and solved in a single round: with every link
-//! in `L` nothing outside can be affected, and dense, fully coupled workloads (shuffles) would
-//! otherwise re-solve most of the network several times per event.
+//! it has grown) is widened to every subflow and solved in a single round: then nothing is
+//! outside, and dense, fully coupled workloads (shuffles) would otherwise re-solve most of the
+//! network several times per event.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
+use super::radix_heap::RadixHeap;
 use crate::units::LinkId;
 
 /// A subflow: one path of a flow, with a weight (a flow's subflow weights sum to 1).
@@ -74,6 +79,21 @@ impl FlowNet {
     pub fn path_of(&self, s: usize) -> &[LinkId] {
         let a = s * self.stride;
         &self.flat[a..a + self.plen[s] as usize]
+    }
+
+    /// Add `delta` to the load of every link of subflow `s`; `before(link, load)` sees each
+    /// link's load just before the change (to close its utilisation integral).
+    #[inline]
+    pub fn shift_load(&mut self, s: usize, delta: f64, mut before: impl FnMut(usize, f64)) {
+        let a = s * self.stride;
+        for &l in &self.flat[a..a + self.plen[s] as usize] {
+            let load = &mut self.load[l.idx()];
+            before(l.idx(), *load);
+            *load += delta;
+            if *load < 1e-12 {
+                *load = load.max(0.0); // rounding must not leave a negative load
+            }
+        }
     }
 
     fn store_path(&mut self, id: usize) {
@@ -154,34 +174,32 @@ impl FlowNet {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Key(f64);
-impl Eq for Key {}
-impl PartialOrd for Key {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Key {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0)
-    }
+/// Water-filling state of one link of the region.
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkFill {
+    /// Capacity left for the unfrozen region subflows, Gb/s.
+    resid: f64,
+    /// Weight of the unfrozen region subflows on the link.
+    wsum: f64,
+    /// Number of unfrozen region subflows on the link.
+    ucnt: u32,
+    /// Epoch in which the link joined the region's links `T`.
+    t_mark: u32,
 }
 
 /// Scratch space of the solver, sized to the network; reused across events.
 #[derive(Clone, Debug, Default)]
 pub struct Solver {
+    /// Round counter (marks `T`, frozen subflows and checked bottlenecks).
     epoch: u32,
+    /// Solve counter (marks membership of `R` and links whose top subflows joined).
     batch: u32,
-    in_l: Vec<u32>,
-    l_list: Vec<u32>,
-    t_mark: Vec<u32>,
+    in_r: Vec<u32>,
+    topped: Vec<u32>,
     t_list: Vec<u32>,
     checked: Vec<u32>,
-    resid: Vec<f64>,
-    wsum: Vec<f64>,
-    ucnt: Vec<u32>,
-    s_mark: Vec<u32>,
+    /// Water-filling state of each link (one record, so a link costs one cache line).
+    links: Vec<LinkFill>,
     frozen: Vec<u32>,
     new_rate: Vec<f64>,
     bott: Vec<u32>,
@@ -190,7 +208,7 @@ pub struct Solver {
     old: Vec<f64>,
     r_list: Vec<u32>,
     unfrozen: usize,
-    heap: BinaryHeap<Reverse<(Key, u32)>>,
+    heap: RadixHeap,
     /// Output: (subflow, new rate) for every subflow whose rate changed.
     pub changed: Vec<(u32, f64)>,
     /// Statistics: total subflows re-solved, rounds.
@@ -198,9 +216,12 @@ pub struct Solver {
     pub rounds: u64,
     /// Statistics: total region links (`T`) over all rounds.
     pub work_links: u64,
-    rounds_here: u32,
-    /// Water-filling levels processed (heap pops or scan passes).
+    /// Water-filling levels processed (heap pops).
     pub pops: u64,
+    /// Statistics: subflow rate changes output.
+    pub changed_total: u64,
+    /// Never widen a region to a global solve (tests use it to exercise the growth rules alone).
+    pub no_widening: bool,
 }
 
 /// A region with more than `1 / GLOBAL_DIV` of the live subflows is widened to all of them.
@@ -210,22 +231,25 @@ const GLOBAL_DIV_GROWN: usize = 16;
 const REL_TOL: f64 = 1e-9;
 const SAT_TOL: f64 = 1e-9;
 
+/// Normalised rate (the water level a subflow froze at).
+#[inline]
+fn level(sub: &Sub) -> f64 {
+    sub.rate / sub.weight
+}
+
 impl Solver {
     pub fn new(links: usize) -> Solver {
         Solver {
-            in_l: vec![0; links],
-            t_mark: vec![0; links],
+            topped: vec![0; links],
             checked: vec![0; links],
-            resid: vec![0.0; links],
-            wsum: vec![0.0; links],
-            ucnt: vec![0; links],
+            links: vec![LinkFill::default(); links],
             ..Default::default()
         }
     }
 
     fn ensure_subs(&mut self, n: usize) {
-        if self.s_mark.len() < n {
-            self.s_mark.resize(n, 0);
+        if self.in_r.len() < n {
+            self.in_r.resize(n, 0);
             self.frozen.resize(n, 0);
             self.new_rate.resize(n, 0.0);
             self.bott.resize(n, 0);
@@ -239,74 +263,91 @@ impl Solver {
         self.solve_with(net, seeds, &[]);
     }
 
+    #[inline]
+    fn join(&mut self, s: u32) -> bool {
+        if self.in_r[s as usize] == self.batch {
+            return false;
+        }
+        self.in_r[s as usize] = self.batch;
+        self.r_list.push(s);
+        true
+    }
+
+    /// Add the subflows of link `li` at its highest normalised rate (before this solve): the only
+    /// ones that have it as a bottleneck, so the only ones a change on it can move directly.
+    fn join_top(&mut self, net: &FlowNet, li: usize) -> bool {
+        let subs = &net.link_subs[li];
+        let top = subs
+            .iter()
+            .map(|&o| level(&net.subs[o as usize]))
+            .fold(0.0f64, f64::max);
+        let floor = top * (1.0 - 1e-9) - 1e-12;
+        let mut grew = false;
+        for &o in subs {
+            if level(&net.subs[o as usize]) >= floor {
+                grew |= self.join(o);
+            }
+        }
+        grew
+    }
+
     /// Re-solve after the subflow sets of `seeds` changed, with `seed_subs` (new subflows) always
-    /// in the region even when none of their links is a seed. Results in `self.changed`.
+    /// in the region. Results in `self.changed`.
     pub fn solve_with(&mut self, net: &FlowNet, seeds: &[LinkId], seed_subs: &[u32]) {
         self.changed.clear();
         self.ensure_subs(net.subs.len());
         self.batch = self.batch.wrapping_add(1);
         if self.batch == 0 {
-            self.in_l.iter_mut().for_each(|x| *x = 0);
+            self.in_r.iter_mut().for_each(|x| *x = 0);
+            self.topped.iter_mut().for_each(|x| *x = 0);
             self.batch = 1;
         }
         let batch = self.batch;
-        self.l_list.clear();
+        self.r_list.clear();
+        for &s in seed_subs {
+            self.join(s);
+        }
         for &l in seeds {
-            if self.in_l[l.idx()] != batch {
-                self.in_l[l.idx()] = batch;
-                self.l_list.push(l.0);
+            let li = l.idx();
+            if net.load[li] > net.cap[li] * (1.0 + SAT_TOL) + 1e-12 {
+                // the capacity fell under the load: everyone on the link must be re-solved
+                for i in 0..net.link_subs[li].len() {
+                    self.join(net.link_subs[li][i]);
+                }
+            } else if self.topped[li] != batch {
+                self.topped[li] = batch;
+                self.join_top(net, li);
             }
         }
-        if self.l_list.is_empty() && seed_subs.is_empty() {
+        if self.r_list.is_empty() {
             return;
         }
         let mut global = false;
-        self.rounds_here = 0;
+        let mut rounds_here = 0;
         loop {
             self.rounds += 1;
-            self.rounds_here += 1;
+            rounds_here += 1;
             self.next_epoch();
             let ep = self.epoch;
-            // 1. region R and its links T with residual capacities
-            self.r_list.clear();
-            for &s in seed_subs {
-                if self.s_mark[s as usize] != ep {
-                    self.s_mark[s as usize] = ep;
-                    self.r_list.push(s);
-                }
-            }
-            for &l in &self.l_list {
-                for &s in &net.link_subs[l as usize] {
-                    if self.s_mark[s as usize] != ep {
-                        self.s_mark[s as usize] = ep;
-                        self.r_list.push(s);
-                    }
-                }
-            }
             // A region covering a good part of the network: solve everything at once (one round,
             // subflows in id order for memory locality) instead of growing it round by round.
             let live = net.subs.len() - net.free_subs.len();
-            let div = if self.rounds_here > 1 {
+            let div = if rounds_here > 1 {
                 GLOBAL_DIV_GROWN
             } else {
                 GLOBAL_DIV
             };
-            if !global && self.r_list.len() * div > live {
+            if !global && !self.no_widening && self.r_list.len() * div > live {
                 global = true;
-                for (l, v) in net.link_subs.iter().enumerate() {
-                    if !v.is_empty() && self.in_l[l] != batch {
-                        self.in_l[l] = batch;
-                        self.l_list.push(l as u32);
-                    }
-                }
                 self.r_list.clear();
                 for (s, sub) in net.subs.iter().enumerate() {
                     if sub.live {
-                        self.s_mark[s] = ep;
+                        self.in_r[s] = batch;
                         self.r_list.push(s as u32);
                     }
                 }
             }
+            // 1. the links T of R, with the capacity the subflows outside R leave them
             self.work_subs += self.r_list.len() as u64;
             self.t_list.clear();
             for &s in &self.r_list {
@@ -317,16 +358,19 @@ impl Solver {
                 self.old[s as usize] = rate;
                 for &l in net.path_of(s as usize) {
                     let li = l.idx();
-                    if self.t_mark[li] != ep {
-                        self.t_mark[li] = ep;
+                    let lf = &mut self.links[li];
+                    if lf.t_mark != ep {
+                        *lf = LinkFill {
+                            resid: net.cap[li] - net.load[li],
+                            wsum: 0.0,
+                            ucnt: 0,
+                            t_mark: ep,
+                        };
                         self.t_list.push(l.0);
-                        self.resid[li] = net.cap[li] - net.load[li];
-                        self.wsum[li] = 0.0;
-                        self.ucnt[li] = 0;
                     }
-                    self.resid[li] += rate;
-                    self.wsum[li] += w;
-                    self.ucnt[li] += 1;
+                    lf.resid += rate;
+                    lf.wsum += w;
+                    lf.ucnt += 1;
                 }
             }
             self.work_links += self.t_list.len() as u64;
@@ -334,41 +378,38 @@ impl Solver {
             self.unfrozen = self.r_list.len();
             self.fill(net);
             if global {
-                break; // every link is in the region: nothing outside can be affected
+                break; // every subflow is in R: nothing outside can be affected
             }
-            // 3. grow the region where the answer could still be wrong
+            // 3. grow R where the answer could still be wrong
             let mut grow = false;
             for i in 0..self.r_list.len() {
                 let s = self.r_list[i] as usize;
-                let (old, w) = (self.old[s], self.wt[s]);
-                let nr = self.new_rate[s];
+                let (old, w, nr) = (self.old[s], self.wt[s], self.new_rate[s]);
                 if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) {
+                    // A changed rate on a link that was saturated moves the subflows that had it
+                    // as their bottleneck (those at its top level); a link that was slack was no
+                    // one's bottleneck, and if it saturates now the check below covers it.
                     for &l in net.path_of(s) {
-                        // A link that is slack both before and after the change is no one's
-                        // bottleneck: the subflows outside R on it cannot be affected.
                         let li = l.idx();
-                        let sat_before = net.load[li] >= net.cap[li] * (1.0 - SAT_TOL);
-                        let sat_after = self.resid[li] <= net.cap[li] * SAT_TOL;
-                        if self.in_l[li] != batch && (sat_before || sat_after) {
-                            self.in_l[l.idx()] = batch;
-                            self.l_list.push(l.0);
-                            grow = true;
+                        if self.topped[li] != batch && net.load[li] >= net.cap[li] * (1.0 - SAT_TOL)
+                        {
+                            self.topped[li] = batch;
+                            grow |= self.join_top(net, li);
                         }
                     }
                 }
+                // Where s froze, no one outside R may hold a higher normalised rate.
                 let b = self.bott[s] as usize;
-                if self.in_l[b] != batch && self.checked[b] != ep {
+                if self.checked[b] != ep {
                     self.checked[b] = ep;
-                    let level = nr / w;
-                    let beaten = net.link_subs[b].iter().any(|&o| {
-                        let o = o as usize;
-                        self.s_mark[o] != ep
-                            && net.subs[o].rate / net.subs[o].weight > level * (1.0 + 1e-7) + 1e-9
-                    });
-                    if beaten {
-                        self.in_l[b] = batch;
-                        self.l_list.push(b as u32);
-                        grow = true;
+                    let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
+                    for k in 0..net.link_subs[b].len() {
+                        let o = net.link_subs[b][k];
+                        if self.in_r[o as usize] != batch
+                            && level(&net.subs[o as usize]) > cap_level
+                        {
+                            grow |= self.join(o);
+                        }
                     }
                 }
             }
@@ -376,16 +417,15 @@ impl Solver {
                 break;
             }
         }
-        let ep = self.epoch;
         for &s in &self.r_list {
             let si = s as usize;
             let old = self.old[si];
             let nr = self.new_rate[si];
-            debug_assert!(self.s_mark[si] == ep);
             if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) || (old == 0.0) != (nr == 0.0) {
                 self.changed.push((s, nr));
             }
         }
+        self.changed_total += self.changed.len() as u64;
     }
 
     /// Freeze every unfrozen R subflow of link `li` at `level`.
@@ -395,7 +435,7 @@ impl Solver {
         for &s in &net.link_subs[li] {
             let si = s as usize;
             // subflows outside the region keep their rates (already out of `resid`)
-            if self.s_mark[si] != ep || self.frozen[si] == ep {
+            if self.in_r[si] != self.batch || self.frozen[si] == ep {
                 continue;
             }
             self.frozen[si] = ep;
@@ -405,10 +445,10 @@ impl Solver {
             self.new_rate[si] = rate;
             self.bott[si] = li as u32;
             for &l2 in net.path_of(si) {
-                let l2i = l2.idx();
-                self.resid[l2i] -= rate;
-                self.wsum[l2i] -= w;
-                self.ucnt[l2i] -= 1;
+                let lf = &mut self.links[l2.idx()];
+                lf.resid -= rate;
+                lf.wsum -= w;
+                lf.ucnt -= 1;
             }
         }
     }
@@ -420,27 +460,26 @@ impl Solver {
     /// bound of its link's share: a popped link whose share grew is re-queued with its current
     /// share instead of being updated on every change.
     fn fill(&mut self, net: &FlowNet) {
-        let mut v = std::mem::take(&mut self.heap).into_vec();
-        v.clear();
+        self.heap.clear();
         for &l in &self.t_list {
             let li = l as usize;
-            let ratio = (self.resid[li] / self.wsum[li]).max(0.0);
-            v.push(Reverse((Key(ratio), l)));
+            let ratio = (self.links[li].resid / self.links[li].wsum).max(0.0);
+            self.heap.push(ratio, l);
         }
-        self.heap = BinaryHeap::from(v);
         let mut floor = 0.0f64;
         while self.unfrozen > 0 {
-            let Some(Reverse((Key(key), l))) = self.heap.pop() else {
+            let Some((key, l)) = self.heap.pop() else {
                 break;
             };
             self.pops += 1;
             let li = l as usize;
-            if self.ucnt[li] == 0 {
+            let lf = self.links[li];
+            if lf.ucnt == 0 {
                 continue;
             }
-            let cur = (self.resid[li] / self.wsum[li].max(1e-300)).max(floor);
+            let cur = (lf.resid / lf.wsum.max(1e-300)).max(floor);
             if cur > key * (1.0 + 1e-12) + 1e-300 {
-                self.heap.push(Reverse((Key(cur), l)));
+                self.heap.push(cur, l);
                 continue;
             }
             floor = cur;
@@ -451,9 +490,8 @@ impl Solver {
     fn next_epoch(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            self.t_mark.iter_mut().for_each(|x| *x = 0);
+            self.links.iter_mut().for_each(|x| x.t_mark = 0);
             self.checked.iter_mut().for_each(|x| *x = 0);
-            self.s_mark.iter_mut().for_each(|x| *x = 0);
             self.frozen.iter_mut().for_each(|x| *x = 0);
             self.epoch = 1;
         }

@@ -1,6 +1,7 @@
 //! Per-link carried bits over time, kept lazily: a link's integral is brought up to date only when
 //! its load changes (or at the end). Buckets start 1 us wide and double (merging pairs) whenever the
 //! run outgrows `MAX_BUCKETS`, so a series always has between 64 and 128 buckets, whatever the length.
+//! All series live in one flat array (`MAX_BUCKETS` slots per link): a flush touches one place.
 
 pub const MAX_BUCKETS: usize = 128;
 
@@ -8,30 +9,53 @@ pub const MAX_BUCKETS: usize = 128;
 pub struct LinkUtil {
     /// Bucket width in picoseconds.
     pub width: u64,
-    last: Vec<u64>,
-    /// Bits carried per bucket, per directed link.
-    pub series: Vec<Vec<f64>>,
-    /// Total bits carried, per directed link.
-    pub total_bits: Vec<f64>,
+    links: Vec<Integral>,
+    /// Bits carried per bucket, `MAX_BUCKETS` slots per directed link.
+    bits: Vec<f64>,
+}
+
+/// One link's running integral (kept together: a flush reads and writes all of it).
+#[derive(Clone, Copy, Debug, Default)]
+struct Integral {
+    /// Time up to which the link is accounted, ps.
+    last: u64,
+    /// Total bits carried.
+    total_bits: f64,
+    /// Buckets of the series in use (up to the last loaded one).
+    used: u8,
 }
 
 impl LinkUtil {
     pub fn new(links: usize) -> LinkUtil {
         LinkUtil {
             width: 1_000_000,
-            last: vec![0; links],
-            series: vec![Vec::new(); links],
-            total_bits: vec![0.0; links],
+            links: vec![Integral::default(); links],
+            bits: vec![0.0; links * MAX_BUCKETS],
         }
+    }
+
+    /// Bits carried per bucket by link `l`, from time 0 to its last loaded bucket.
+    pub fn series(&self, l: usize) -> &[f64] {
+        &self.bits[l * MAX_BUCKETS..l * MAX_BUCKETS + self.links[l].used as usize]
+    }
+
+    /// Total bits carried by link `l` up to its last flush.
+    pub fn total_bits(&self, l: usize) -> f64 {
+        self.links[l].total_bits
     }
 
     /// Make sure time `now` falls within the bucket range (call before flushing at `now`).
     pub fn reach(&mut self, now: u64) {
         while now / self.width >= MAX_BUCKETS as u64 {
             self.width *= 2;
-            for s in &mut self.series {
-                let merged: Vec<f64> = s.chunks(2).map(|c| c.iter().sum()).collect();
-                *s = merged;
+            for (l, link) in self.links.iter_mut().enumerate() {
+                let s = &mut self.bits[l * MAX_BUCKETS..(l + 1) * MAX_BUCKETS];
+                let n = (link.used as usize).div_ceil(2);
+                for k in 0..n {
+                    s[k] = s[2 * k] + s[2 * k + 1];
+                }
+                s[n..].iter_mut().for_each(|b| *b = 0.0);
+                link.used = n as u8;
             }
         }
     }
@@ -39,25 +63,26 @@ impl LinkUtil {
     /// Account link `l`'s constant load `gbps` from its last update up to `now`.
     #[inline]
     pub fn flush(&mut self, l: usize, now: u64, gbps: f64) {
-        let mut t0 = self.last[l];
+        let link = &mut self.links[l];
+        let mut t0 = link.last;
         if now <= t0 {
             return;
         }
-        self.last[l] = now;
+        link.last = now;
         if gbps <= 0.0 {
             return;
         }
         let bits_per_ps = gbps * 1e-3;
-        self.total_bits[l] += bits_per_ps * (now - t0) as f64;
-        let s = &mut self.series[l];
+        link.total_bits += bits_per_ps * (now - t0) as f64;
+        let s = &mut self.bits[l * MAX_BUCKETS..(l + 1) * MAX_BUCKETS];
+        let mut b = (t0 / self.width) as usize;
         while t0 < now {
-            let b = (t0 / self.width) as usize;
             let end = ((b as u64 + 1) * self.width).min(now);
-            if s.len() <= b {
-                s.resize(b + 1, 0.0);
-            }
             s[b] += bits_per_ps * (end - t0) as f64;
             t0 = end;
+            b += 1;
         }
+        let used = &mut self.links[l].used;
+        *used = (*used).max(b as u8);
     }
 }

@@ -10,18 +10,68 @@ use crate::units::{LinkId, NodeId};
 
 pub const INF: u16 = u16::MAX;
 
+/// Next-hop candidates a path walk keeps on the stack.
+const STACK_HOPS: usize = 64;
+
 /// `(down, vf)` distance tables towards one destination.
 pub type Tables = (Vec<u16>, Vec<u16>);
 
 #[derive(Clone, Debug, Default)]
 pub struct UpDown {
     tables: Vec<Option<Box<Tables>>>,
+    adj: Adjacency,
+}
+
+/// One outgoing directed link with what a path walk reads of its far end.
+#[derive(Clone, Copy, Debug)]
+struct Hop {
+    link: LinkId,
+    to: NodeId,
+    to_layer: u8,
+}
+
+/// Outgoing links of every node in scenario order, flattened (`first[n]..first[n + 1]`), so a
+/// walk reads one contiguous run per hop instead of chasing links and nodes.
+#[derive(Clone, Debug, Default)]
+struct Adjacency {
+    first: Vec<u32>,
+    hops: Vec<Hop>,
+    layer: Vec<u8>,
+}
+
+impl Adjacency {
+    fn new(net: &Network) -> Adjacency {
+        let mut first = Vec::with_capacity(net.nodes.len() + 1);
+        let mut hops = Vec::with_capacity(net.links.len());
+        for out in &net.out {
+            first.push(hops.len() as u32);
+            hops.extend(out.iter().map(|&l| {
+                let to = net.links[l.idx()].to;
+                Hop {
+                    link: l,
+                    to,
+                    to_layer: net.nodes[to.idx()].layer,
+                }
+            }));
+        }
+        first.push(hops.len() as u32);
+        Adjacency {
+            first,
+            hops,
+            layer: net.nodes.iter().map(|n| n.layer).collect(),
+        }
+    }
+
+    fn out(&self, n: NodeId) -> &[Hop] {
+        &self.hops[self.first[n.idx()] as usize..self.first[n.idx() + 1] as usize]
+    }
 }
 
 impl UpDown {
     pub fn new(net: &Network) -> UpDown {
         UpDown {
             tables: vec![None; net.nodes.len()],
+            adj: Adjacency::new(net),
         }
     }
 
@@ -41,6 +91,20 @@ impl UpDown {
         slot.as_deref().expect("just built")
     }
 
+    fn walk_from(
+        &mut self,
+        net: &Network,
+        up: &[bool],
+        src: NodeId,
+        dst: NodeId,
+        hash: u64,
+        may_climb: bool,
+    ) -> Option<Vec<LinkId>> {
+        self.tables(net, up, dst);
+        let (down, vf) = self.tables[dst.idx()].as_deref().expect("built above");
+        walk_tables(&self.adj, up, down, vf, src, dst, hash, may_climb)
+    }
+
     /// Length of the shortest valley-free path from `src` to `dst` (INF if none).
     pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u16 {
         self.tables(net, up, dst).1[src.idx()]
@@ -55,8 +119,7 @@ impl UpDown {
         dst: NodeId,
         hash: u64,
     ) -> Option<Vec<LinkId>> {
-        let (down, vf) = self.tables(net, up, dst);
-        walk_tables(net, up, down, vf, src, dst, hash, true)
+        self.walk_from(net, up, src, dst, hash, true)
     }
 
     /// Walk a strictly descending path from `src` down to `dst`.
@@ -68,8 +131,7 @@ impl UpDown {
         dst: NodeId,
         hash: u64,
     ) -> Option<Vec<LinkId>> {
-        let (down, vf) = self.tables(net, up, dst);
-        walk_tables(net, up, down, vf, src, dst, hash, false)
+        self.walk_from(net, up, src, dst, hash, false)
     }
 
     /// A strictly ascending path from `src` up to `top` (the reverse of a descending path).
@@ -128,7 +190,7 @@ fn build(net: &Network, up: &[bool], dst: NodeId) -> (Vec<u16>, Vec<u16>) {
 
 #[allow(clippy::too_many_arguments)]
 fn walk_tables(
-    net: &Network,
+    adj: &Adjacency,
     up: &[bool],
     down: &[u16],
     vf: &[u16],
@@ -151,13 +213,12 @@ fn walk_tables(
     let mut hop = 0u64;
     while x != dst {
         let rem = if climbing { vf[x.idx()] } else { down[x.idx()] };
-        let lx = net.nodes[x.idx()].layer;
-        let ok = |l: LinkId| -> Option<bool> {
-            if !up[l.idx()] {
+        let lx = adj.layer[x.idx()];
+        let ok = |h: &Hop| -> Option<bool> {
+            if !up[h.link.idx()] {
                 return None;
             }
-            let y = net.links[l.idx()].to;
-            let ly = net.nodes[y.idx()].layer;
+            let (y, ly) = (h.to, h.to_layer);
             if climbing && ly > lx && vf[y.idx()] != INF && vf[y.idx()] + 1 == rem {
                 return Some(true);
             }
@@ -166,20 +227,34 @@ fn walk_tables(
             }
             None
         };
-        let outs = &net.out[x.idx()];
-        let count = outs.iter().filter(|&&l| ok(l).is_some()).count();
+        // the equal-cost next hops in link order, gathered in one pass on the stack (a second
+        // pass only for a switch with more of them than the buffer holds)
+        let outs = adj.out(x);
+        let mut next = [(LinkId(0), NodeId(0), false); STACK_HOPS];
+        let mut count = 0;
+        for h in outs {
+            if let Some(u) = ok(h) {
+                if count < STACK_HOPS {
+                    next[count] = (h.link, h.to, u);
+                }
+                count += 1;
+            }
+        }
         if count == 0 {
             return None; // cannot happen with consistent tables
         }
         let pick = (splitmix64(hash ^ hop.wrapping_mul(0x9e37_79b9)) % count as u64) as usize;
-        let (l, still_up) = outs
-            .iter()
-            .filter_map(|&l| ok(l).map(|u| (l, u)))
-            .nth(pick)
-            .expect("counted above");
+        let (l, to, still_up) = if pick < STACK_HOPS {
+            next[pick]
+        } else {
+            outs.iter()
+                .filter_map(|h| ok(h).map(|u| (h.link, h.to, u)))
+                .nth(pick)
+                .expect("counted above")
+        };
         path.push(l);
         climbing = climbing && still_up;
-        x = net.links[l.idx()].to;
+        x = to;
         hop += 1;
     }
     Some(path)

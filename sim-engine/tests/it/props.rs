@@ -57,16 +57,42 @@ fn apply(net: &mut loopline_sim::engine::solver::FlowNet, changed: &[(u32, f64)]
     }
 }
 
+/// Rates from a from-scratch solve of a copy of `net` (every rate reset to 0).
+fn full_solve(
+    net: &loopline_sim::engine::solver::FlowNet,
+) -> loopline_sim::engine::solver::FlowNet {
+    use loopline_sim::engine::solver::Solver;
+    use loopline_sim::units::LinkId;
+    let mut fresh = net.clone();
+    for s in 0..fresh.subs.len() {
+        fresh.subs[s].rate = 0.0;
+    }
+    fresh.load.iter_mut().for_each(|x| *x = 0.0);
+    let all: Vec<LinkId> = (0..fresh.cap.len() as u32).map(LinkId).collect();
+    let live: Vec<u32> = (0..fresh.subs.len() as u32)
+        .filter(|&s| fresh.subs[s as usize].live)
+        .collect();
+    let mut full = Solver::new(fresh.cap.len());
+    full.solve_with(&fresh, &all, &live);
+    let ch = full.changed.clone();
+    apply(&mut fresh, &ch);
+    fresh
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
-    /// The incremental re-solve (region growth, early widening to a global solve) gives the same
-    /// rates as a from-scratch solve after subflows leave and arrive.
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    /// The incremental re-solve (growth by top-level subflows and by beaten bottlenecks, early
+    /// widening to a global solve) gives the same rates as a from-scratch solve after each of
+    /// several rounds of subflows leaving and arriving.
     #[test]
     fn incremental_resolve_matches_full_solve(
         caps in proptest::collection::vec(1.0f64..40.0, 3..12),
         paths in proptest::collection::vec((proptest::collection::vec(0usize..64, 1..5), 1usize..4), 2..60),
-        leave in proptest::collection::vec(0usize..64, 1..8),
-        join in proptest::collection::vec(proptest::collection::vec(0usize..64, 1..5), 0..5),
+        steps in proptest::collection::vec(
+            (proptest::collection::vec(0usize..64, 0..6),
+             proptest::collection::vec((proptest::collection::vec(0usize..64, 1..5), 1usize..4), 0..5)),
+            1..5),
+        no_widening in proptest::bool::ANY,
     ) {
         use loopline_sim::engine::solver::{FlowNet, Solver};
         use loopline_sim::units::LinkId;
@@ -78,46 +104,77 @@ proptest! {
             v
         };
         let mut net = FlowNet::new(caps.clone());
+        let mut live = Vec::new();
         for (i, (p, w)) in paths.iter().enumerate() {
-            net.add_sub(i as u32, mk(p), *w as f64 / 2.0);
+            live.push(net.add_sub(i as u32, mk(p), *w as f64 / 2.0));
         }
         let all: Vec<LinkId> = (0..nl as u32).map(LinkId).collect();
         let mut solver = Solver::new(nl);
-        solver.solve(&net, &all);
+        solver.no_widening = no_widening;
+        solver.solve_with(&net, &all, &live);
         let ch = solver.changed.clone();
         apply(&mut net, &ch);
-        // some subflows leave (seeds: their links), some arrive (seed subflows)
-        let mut seeds = Vec::new();
-        let mut gone = std::collections::BTreeSet::new();
-        for &k in &leave {
-            let s = (k % paths.len()) as u32;
-            if !gone.insert(s) { continue; }
-            apply(&mut net, &[(s, 0.0)]);
-            seeds.extend(net.remove_sub(s));
-        }
-        let mut new_subs = Vec::new();
-        for (j, p) in join.iter().enumerate() {
-            new_subs.push(net.add_sub(1000 + j as u32, mk(p), 1.0));
-        }
-        solver.solve_with(&net, &seeds, &new_subs);
-        let ch = solver.changed.clone();
-        apply(&mut net, &ch);
-        // from scratch on a copy with every rate reset
-        let mut fresh = net.clone();
-        for s in 0..fresh.subs.len() {
-            if fresh.subs[s].live {
-                apply(&mut fresh, &[(s as u32, 0.0)]);
+        for (step, (leave, join)) in steps.iter().enumerate() {
+            // some subflows leave (seeds: their links), some arrive (seed subflows)
+            let mut seeds = Vec::new();
+            for &k in leave {
+                if live.is_empty() { break; }
+                let s = live.swap_remove(k % live.len());
+                apply(&mut net, &[(s, 0.0)]);
+                seeds.extend(net.remove_sub(s));
+            }
+            let mut new_subs = Vec::new();
+            for (j, (p, w)) in join.iter().enumerate() {
+                let s = net.add_sub(1000 + (step * 10 + j) as u32, mk(p), *w as f64 / 2.0);
+                new_subs.push(s);
+                live.push(s);
+            }
+            solver.solve_with(&net, &seeds, &new_subs);
+            let ch = solver.changed.clone();
+            apply(&mut net, &ch);
+            let fresh = full_solve(&net);
+            for &s in &live {
+                let (a, b) = (net.subs[s as usize].rate, fresh.subs[s as usize].rate);
+                prop_assert!((a - b).abs() <= 1e-6 * a.max(b).max(1.0), "step {}, sub {}: {} vs {}", step, s, a, b);
             }
         }
-        fresh.load.iter_mut().for_each(|x| *x = 0.0);
-        let mut full = Solver::new(nl);
-        full.solve(&fresh, &all);
-        let ch = full.changed.clone();
-        apply(&mut fresh, &ch);
-        for s in 0..net.subs.len() {
-            if net.subs[s].live {
-                let (a, b) = (net.subs[s].rate, fresh.subs[s].rate);
-                prop_assert!((a - b).abs() <= 1e-6 * a.max(b).max(1.0), "sub {}: {} vs {}", s, a, b);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    /// Through the engine (arrivals, completions, failures, ECMP/VLB/GRIN paths): after every
+    /// step the rates are exactly the max-min allocation a from-scratch solve gives.
+    #[test]
+    fn engine_rates_are_max_min_after_every_step(
+        leaves in 2usize..5, per_leaf in 1usize..4, spines in 1usize..3,
+        flows in 5u64..60, bytes in 1_000u64..2_000_000, rate in 1_000.0f64..200_000.0,
+        seed in 0u64..1000, fail in proptest::bool::ANY, routing in 0usize..3,
+    ) {
+        let routing = match routing {
+            0 => RoutingSpec::Ecmp,
+            1 => RoutingSpec::Vlb,
+            _ => RoutingSpec::Grin(GrinParams::default()),
+        };
+        let mut sc = scenario(
+            leaf_spine(leaves, per_leaf, spines, 10.0, 25.0),
+            routing,
+            WorkloadSpec::Random(RandomSpec { servers: None, flows, bytes, rate_per_s: Some(rate) }),
+        );
+        sc.engine.seed = seed;
+        if fail {
+            sc.engine.failures.push(FailureSpec { at_s: 0.0005, link: None, node: Some("SP0".into()), recover_at_s: Some(0.002) });
+        }
+        if leaves * per_leaf < 2 { return Ok(()); }
+        let net = sc.validate().unwrap();
+        let mut e = FlowEngine::new(&sc, &net);
+        while e.step() {
+            let fresh = full_solve(&e.fnet);
+            for (s, sub) in e.fnet.subs.iter().enumerate() {
+                if sub.live {
+                    let (a, b) = (sub.rate, fresh.subs[s].rate);
+                    prop_assert!((a - b).abs() <= 1e-6 * a.max(b).max(1.0), "t={:?} sub {}: {} vs {}", e.now, s, a, b);
+                }
             }
         }
     }
