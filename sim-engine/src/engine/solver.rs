@@ -156,6 +156,9 @@ impl FlowNet {
             let v = &mut self.link_subs[l.idx()];
             let p = sub.pos[i] as usize;
             v.swap_remove(p);
+            if v.is_empty() {
+                self.load[l.idx()] = 0.0; // no rounding residue on an idle link
+            }
             if p < v.len() {
                 let moved = v[p] as usize;
                 // fix the moved subflow's position for this link
@@ -228,6 +231,8 @@ pub struct Solver {
 const GLOBAL_DIV: usize = 4;
 /// The same once the region had to grow at least once (it is spreading).
 const GLOBAL_DIV_GROWN: usize = 16;
+/// Marks a queue entry that is a subflow's own links (see `fill`), not a shared link.
+const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
 const SAT_TOL: f64 = 1e-9;
 
@@ -432,24 +437,29 @@ impl Solver {
     #[inline]
     fn freeze_link(&mut self, net: &FlowNet, li: usize, level: f64) {
         let ep = self.epoch;
-        for &s in &net.link_subs[li] {
-            let si = s as usize;
+        for k in 0..net.link_subs[li].len() {
+            let s = net.link_subs[li][k] as usize;
             // subflows outside the region keep their rates (already out of `resid`)
-            if self.in_r[si] != self.batch || self.frozen[si] == ep {
-                continue;
+            if self.in_r[s] == self.batch && self.frozen[s] != ep {
+                self.freeze(net, s, level, li as u32);
             }
-            self.frozen[si] = ep;
-            self.unfrozen -= 1;
-            let w = self.wt[si];
-            let rate = w * level;
-            self.new_rate[si] = rate;
-            self.bott[si] = li as u32;
-            for &l2 in net.path_of(si) {
-                let lf = &mut self.links[l2.idx()];
-                lf.resid -= rate;
-                lf.wsum -= w;
-                lf.ucnt -= 1;
-            }
+        }
+    }
+
+    /// Freeze subflow `s` of R at `level`, bottlenecked at link `b`.
+    #[inline]
+    fn freeze(&mut self, net: &FlowNet, s: usize, level: f64, b: u32) {
+        self.frozen[s] = self.epoch;
+        self.unfrozen -= 1;
+        let w = self.wt[s];
+        let rate = w * level;
+        self.new_rate[s] = rate;
+        self.bott[s] = b;
+        for &l in net.path_of(s) {
+            let lf = &mut self.links[l.idx()];
+            lf.resid -= rate;
+            lf.wsum -= w;
+            lf.ucnt -= 1;
         }
     }
 
@@ -461,25 +471,53 @@ impl Solver {
     /// share instead of being updated on every change.
     fn fill(&mut self, net: &FlowNet) {
         self.heap.clear();
+        // A link crossed by one subflow of R bounds only that subflow, at a level that never
+        // moves (nobody else frees or takes capacity there): such links are folded into one
+        // entry per subflow, its lowest, instead of each being queued.
         for &l in &self.t_list {
-            let li = l as usize;
-            let ratio = (self.links[li].resid / self.links[li].wsum).max(0.0);
-            self.heap.push(ratio, l);
+            let lf = self.links[l as usize];
+            if lf.ucnt > 1 {
+                self.heap.push((lf.resid / lf.wsum).max(0.0), l);
+            }
+        }
+        for i in 0..self.r_list.len() {
+            let s = self.r_list[i] as usize;
+            let w = self.wt[s];
+            let mut own = (f64::INFINITY, 0);
+            for &l in net.path_of(s) {
+                let lf = &self.links[l.idx()];
+                if lf.ucnt == 1 && lf.resid / w < own.0 {
+                    own = (lf.resid / w, l.0);
+                }
+            }
+            if own.0.is_finite() {
+                self.bott[s] = own.1;
+                self.heap.push(own.0.max(0.0), s as u32 | OWN_LINKS);
+            }
         }
         let mut floor = 0.0f64;
         while self.unfrozen > 0 {
-            let Some((key, l)) = self.heap.pop() else {
+            let Some((key, item)) = self.heap.pop() else {
                 break;
             };
             self.pops += 1;
-            let li = l as usize;
+            if item & OWN_LINKS != 0 {
+                let s = (item & !OWN_LINKS) as usize;
+                if self.frozen[s] != self.epoch {
+                    floor = key.max(floor);
+                    let b = self.bott[s];
+                    self.freeze(net, s, floor, b);
+                }
+                continue;
+            }
+            let li = item as usize;
             let lf = self.links[li];
             if lf.ucnt == 0 {
                 continue;
             }
             let cur = (lf.resid / lf.wsum.max(1e-300)).max(floor);
             if cur > key * (1.0 + 1e-12) + 1e-300 {
-                self.heap.push(cur, l);
+                self.heap.push(cur, item);
                 continue;
             }
             floor = cur;
