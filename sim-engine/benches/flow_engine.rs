@@ -40,13 +40,18 @@ fn child(name: &str) {
     let t0 = Instant::now();
     let rep = run(&sc, &RunLimits::default()).expect("runs");
     let wall = t0.elapsed().as_secs_f64();
+    // the solver's work is machine-independent: compare it across changes, not only wall time
     println!(
-        "RESULT {name} wall_s={wall:.4} flows={} finished={} events={} jct_s={:?} peak_bytes={}",
+        "RESULT {name} wall_s={wall:.4} flows={} finished={} events={} jct_s={:?} peak_bytes={} \
+         rounds={} subflows_resolved={} rate_changes={}",
         rep.flows.total,
         rep.flows.finished,
         rep.events_processed,
         rep.job_completion_s,
-        peak_memory_bytes().unwrap_or(0)
+        peak_memory_bytes().unwrap_or(0),
+        rep.solver.rounds,
+        rep.solver.subflows_resolved,
+        rep.solver.rate_changes
     );
 }
 
