@@ -217,10 +217,6 @@ pub struct Solver {
     /// Statistics: total subflows re-solved, rounds.
     pub work_subs: u64,
     pub rounds: u64,
-    /// Statistics: total region links (`T`) over all rounds.
-    pub work_links: u64,
-    /// Water-filling levels processed (heap pops).
-    pub pops: u64,
     /// Statistics: subflow rate changes output.
     pub changed_total: u64,
     /// Never widen a region to a global solve (tests use it to exercise the growth rules alone).
@@ -378,7 +374,6 @@ impl Solver {
                     lf.ucnt += 1;
                 }
             }
-            self.work_links += self.t_list.len() as u64;
             // 2. water-fill
             self.unfrozen = self.r_list.len();
             self.fill(net);
@@ -500,7 +495,6 @@ impl Solver {
             let Some((key, item)) = self.heap.pop() else {
                 break;
             };
-            self.pops += 1;
             if item & OWN_LINKS != 0 {
                 let s = (item & !OWN_LINKS) as usize;
                 if self.frozen[s] != self.epoch {
