@@ -9,7 +9,7 @@
 //!   around the links whose flow set changed (see [`solver`]).
 
 pub mod control;
-mod radix_heap;
+mod level_queue;
 pub mod solver;
 pub mod util;
 

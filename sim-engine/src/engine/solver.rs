@@ -26,7 +26,7 @@
 //! outside, and dense, fully coupled workloads (shuffles) would otherwise re-solve most of the
 //! network several times per event.
 
-use super::radix_heap::RadixHeap;
+use super::level_queue::LevelQueue;
 use crate::units::LinkId;
 
 /// A subflow: one path of a flow, with a weight (a flow's subflow weights sum to 1).
@@ -186,20 +186,27 @@ struct LinkFill {
     wsum: f64,
     /// Number of unfrozen region subflows on the link.
     ucnt: u32,
-    /// Epoch in which the link joined the region's links `T`.
+    /// Solve in which the link joined the region's links `T`.
     t_mark: u32,
+    /// Round in which the link was queued for water-filling.
+    q_mark: u32,
+    /// Level at which the link saturated and froze region subflows (infinite: not yet).
+    sat: f64,
+    /// Whether the link was saturated before this solve.
+    was_sat: bool,
 }
 
 /// Scratch space of the solver, sized to the network; reused across events.
 #[derive(Clone, Debug, Default)]
 pub struct Solver {
-    /// Round counter (marks `T`, frozen subflows and checked bottlenecks).
+    /// Solve counter for the fill state (marks `T` and frozen subflows).
     epoch: u32,
+    /// Round counter (marks queued links and checked bottlenecks).
+    round: u32,
     /// Solve counter (marks membership of `R` and links whose top subflows joined).
     batch: u32,
     in_r: Vec<u32>,
     topped: Vec<u32>,
-    t_list: Vec<u32>,
     checked: Vec<u32>,
     /// Water-filling state of each link (one record, so a link costs one cache line).
     links: Vec<LinkFill>,
@@ -210,8 +217,13 @@ pub struct Solver {
     wt: Vec<f64>,
     old: Vec<f64>,
     r_list: Vec<u32>,
+    /// Region subflows water-filled in the current round (unfrozen at its start).
+    refill: Vec<u32>,
+    /// Frozen region subflows and saturated links, in the order (and so level) they froze.
+    freeze_order: Vec<u32>,
+    sat_order: Vec<u32>,
     unfrozen: usize,
-    heap: RadixHeap,
+    heap: LevelQueue,
     /// Output: (subflow, new rate) for every subflow whose rate changed.
     pub changed: Vec<(u32, f64)>,
     /// Statistics: total subflows re-solved, rounds.
@@ -226,7 +238,7 @@ pub struct Solver {
 /// A region with more than `1 / GLOBAL_DIV` of the live subflows is widened to all of them.
 const GLOBAL_DIV: usize = 4;
 /// The same once the region had to grow at least once (it is spreading).
-const GLOBAL_DIV_GROWN: usize = 16;
+const GLOBAL_DIV_GROWN: usize = 4;
 /// Marks a queue entry that is a subflow's own links (see `fill`), not a shared link.
 const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
@@ -325,11 +337,13 @@ impl Solver {
         }
         let mut global = false;
         let mut rounds_here = 0;
+        // R[..filled] is water-filled; R[filled..] joined since and is not in the fill yet.
+        let mut filled = 0;
+        self.start_fill();
         loop {
             self.rounds += 1;
             rounds_here += 1;
-            self.next_epoch();
-            let ep = self.epoch;
+            self.next_round();
             // A region covering a good part of the network: solve everything at once (one round,
             // subflows in id order for memory locality) instead of growing it round by round.
             let live = net.subs.len() - net.free_subs.len();
@@ -347,43 +361,34 @@ impl Solver {
                         self.r_list.push(s as u32);
                     }
                 }
+                filled = 0;
+                self.start_fill();
             }
-            // 1. the links T of R, with the capacity the subflows outside R leave them
-            self.work_subs += self.r_list.len() as u64;
-            self.t_list.clear();
-            for &s in &self.r_list {
-                let sub = &net.subs[s as usize];
-                let (rate, w) = (sub.rate, sub.weight);
-                self.frozen[s as usize] = 0;
-                self.wt[s as usize] = w;
-                self.old[s as usize] = rate;
-                for &l in net.path_of(s as usize) {
-                    let li = l.idx();
-                    let lf = &mut self.links[li];
-                    if lf.t_mark != ep {
-                        *lf = LinkFill {
-                            resid: net.cap[li] - net.load[li],
-                            wsum: 0.0,
-                            ucnt: 0,
-                            t_mark: ep,
-                        };
-                        self.t_list.push(l.0);
-                    }
-                    lf.resid += rate;
-                    lf.wsum += w;
-                    lf.ucnt += 1;
-                }
+            self.refill.clear();
+            // 1. resume the fill below the lowest level the joining subflows can change
+            let floor = if filled == 0 {
+                0.0
+            } else {
+                self.unfreeze_from(net, self.resume_level(net, filled))
+            };
+            // 2. the joining subflows, on capacity the subflows outside R leave their links
+            for i in filled..self.r_list.len() {
+                let s = self.r_list[i];
+                self.enter(net, s);
+                self.refill.push(s);
             }
-            // 2. water-fill
-            self.unfrozen = self.r_list.len();
-            self.fill(net);
+            filled = self.r_list.len();
+            self.work_subs += self.refill.len() as u64;
+            // 3. water-fill
+            self.fill(net, floor);
             if global {
                 break; // every subflow is in R: nothing outside can be affected
             }
-            // 3. grow R where the answer could still be wrong
+            // 4. grow R where the answer could still be wrong (subflows frozen in an earlier round
+            //    were checked then, and nothing outside R has moved since)
             let mut grow = false;
-            for i in 0..self.r_list.len() {
-                let s = self.r_list[i] as usize;
+            for i in 0..self.refill.len() {
+                let s = self.refill[i] as usize;
                 let (old, w, nr) = (self.old[s], self.wt[s], self.new_rate[s]);
                 if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) {
                     // A changed rate on a link that was saturated moves the subflows that had it
@@ -391,8 +396,7 @@ impl Solver {
                     // one's bottleneck, and if it saturates now the check below covers it.
                     for &l in net.path_of(s) {
                         let li = l.idx();
-                        if self.topped[li] != batch && net.load[li] >= net.cap[li] * (1.0 - SAT_TOL)
-                        {
+                        if self.links[li].was_sat && self.topped[li] != batch {
                             self.topped[li] = batch;
                             grow |= self.join_top(net, li);
                         }
@@ -400,8 +404,8 @@ impl Solver {
                 }
                 // Where s froze, no one outside R may hold a higher normalised rate.
                 let b = self.bott[s] as usize;
-                if self.checked[b] != ep {
-                    self.checked[b] = ep;
+                if self.checked[b] != self.round {
+                    self.checked[b] = self.round;
                     let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
                     for k in 0..net.link_subs[b].len() {
                         let o = net.link_subs[b][k];
@@ -428,10 +432,99 @@ impl Solver {
         self.changed_total += self.changed.len() as u64;
     }
 
+    /// Forget the fill state: no link in `T`, no subflow frozen.
+    fn start_fill(&mut self) {
+        self.next_epoch();
+        self.freeze_order.clear();
+        self.sat_order.clear();
+    }
+
+    /// Put subflow `s` (joining R) into the fill: unfrozen, its rate given back to its links.
+    #[inline]
+    fn enter(&mut self, net: &FlowNet, s: u32) {
+        let ep = self.epoch;
+        let sub = &net.subs[s as usize];
+        let (rate, w) = (sub.rate, sub.weight);
+        self.frozen[s as usize] = 0;
+        self.wt[s as usize] = w;
+        self.old[s as usize] = rate;
+        for &l in net.path_of(s as usize) {
+            let li = l.idx();
+            let lf = &mut self.links[li];
+            if lf.t_mark != ep {
+                *lf = LinkFill {
+                    resid: net.cap[li] - net.load[li],
+                    wsum: 0.0,
+                    ucnt: 0,
+                    t_mark: ep,
+                    q_mark: lf.q_mark,
+                    sat: f64::INFINITY,
+                    was_sat: net.load[li] >= net.cap[li] * (1.0 - SAT_TOL),
+                };
+            }
+            lf.resid += rate;
+            lf.wsum += w;
+            lf.ucnt += 1;
+        }
+    }
+
+    /// The level below which the fill of R is unchanged when `R[first..]` join it.
+    ///
+    /// Water-filling freezes in level order. Below a joining subflow's old level it takes less
+    /// capacity than the fixed rate it held outside R, so no link it crosses saturates earlier
+    /// than before; the other links see the same loads. Every freeze below the first level where
+    /// a joining subflow reaches its old rate or crosses a saturated link happens as before.
+    fn resume_level(&self, net: &FlowNet, first: usize) -> f64 {
+        let mut lambda = f64::INFINITY;
+        for &o in &self.r_list[first..] {
+            lambda = lambda.min(level(&net.subs[o as usize]));
+            for &l in net.path_of(o as usize) {
+                let lf = &self.links[l.idx()];
+                if lf.t_mark == self.epoch {
+                    lambda = lambda.min(lf.sat);
+                }
+            }
+        }
+        lambda
+    }
+
+    /// Undo every freeze at or above `lambda` (they are filled again); returns the level to
+    /// resume filling from.
+    fn unfreeze_from(&mut self, net: &FlowNet, lambda: f64) -> f64 {
+        let from = lambda * (1.0 - 1e-9) - 1e-12;
+        while let Some(&s) = self.freeze_order.last() {
+            let s = s as usize;
+            let (w, rate) = (self.wt[s], self.new_rate[s]);
+            if rate / w < from {
+                break;
+            }
+            self.freeze_order.pop();
+            self.frozen[s] = 0;
+            for &l in net.path_of(s) {
+                let lf = &mut self.links[l.idx()];
+                lf.resid += rate;
+                lf.wsum += w;
+                lf.ucnt += 1;
+            }
+            self.refill.push(s as u32);
+        }
+        while let Some(&l) = self.sat_order.last() {
+            let lf = &mut self.links[l as usize];
+            if lf.sat < from {
+                break;
+            }
+            lf.sat = f64::INFINITY;
+            self.sat_order.pop();
+        }
+        from.max(0.0)
+    }
+
     /// Freeze every unfrozen R subflow of link `li` at `level`.
     #[inline]
     fn freeze_link(&mut self, net: &FlowNet, li: usize, level: f64) {
         let ep = self.epoch;
+        self.links[li].sat = level;
+        self.sat_order.push(li as u32);
         for k in 0..net.link_subs[li].len() {
             let s = net.link_subs[li][k] as usize;
             // subflows outside the region keep their rates (already out of `resid`)
@@ -445,6 +538,7 @@ impl Solver {
     #[inline]
     fn freeze(&mut self, net: &FlowNet, s: usize, level: f64, b: u32) {
         self.frozen[s] = self.epoch;
+        self.freeze_order.push(s as u32);
         self.unfrozen -= 1;
         let w = self.wt[s];
         let rate = w * level;
@@ -458,39 +552,40 @@ impl Solver {
         }
     }
 
-    /// Progressive filling with a lazy min-heap of link fair shares (`resid / wsum`).
+    /// Progressive filling of the `refill` subflows from level `floor`, with a lazy min-heap of
+    /// link fair shares (`resid / wsum`).
     ///
     /// Freezing subflows at the current level never lowers another link's fair share (it removes
     /// `level * w <= share * w` of residual capacity for `w` of weight), so a queued key is a lower
     /// bound of its link's share: a popped link whose share grew is re-queued with its current
     /// share instead of being updated on every change.
-    fn fill(&mut self, net: &FlowNet) {
+    fn fill(&mut self, net: &FlowNet, mut floor: f64) {
         self.heap.clear();
-        // A link crossed by one subflow of R bounds only that subflow, at a level that never
+        let round = self.round;
+        self.unfrozen = self.refill.len();
+        // A link crossed by one unfrozen subflow bounds only that subflow, at a level that never
         // moves (nobody else frees or takes capacity there): such links are folded into one
         // entry per subflow, its lowest, instead of each being queued.
-        for &l in &self.t_list {
-            let lf = self.links[l as usize];
-            if lf.ucnt > 1 {
-                self.heap.push((lf.resid / lf.wsum).max(0.0), l);
-            }
-        }
-        for i in 0..self.r_list.len() {
-            let s = self.r_list[i] as usize;
+        for i in 0..self.refill.len() {
+            let s = self.refill[i] as usize;
             let w = self.wt[s];
             let mut own = (f64::INFINITY, 0);
             for &l in net.path_of(s) {
-                let lf = &self.links[l.idx()];
-                if lf.ucnt == 1 && lf.resid / w < own.0 {
-                    own = (lf.resid / w, l.0);
+                let lf = &mut self.links[l.idx()];
+                if lf.ucnt == 1 {
+                    if lf.resid < own.0 * w {
+                        own = (lf.resid / w, l.0);
+                    }
+                } else if lf.q_mark != round {
+                    lf.q_mark = round;
+                    self.heap.push((lf.resid / lf.wsum).max(floor), l.0);
                 }
             }
             if own.0.is_finite() {
                 self.bott[s] = own.1;
-                self.heap.push(own.0.max(0.0), s as u32 | OWN_LINKS);
+                self.heap.push(own.0.max(floor), s as u32 | OWN_LINKS);
             }
         }
-        let mut floor = 0.0f64;
         while self.unfrozen > 0 {
             let Some((key, item)) = self.heap.pop() else {
                 break;
@@ -500,6 +595,8 @@ impl Solver {
                 if self.frozen[s] != self.epoch {
                     floor = key.max(floor);
                     let b = self.bott[s];
+                    self.links[b as usize].sat = floor;
+                    self.sat_order.push(b);
                     self.freeze(net, s, floor, b);
                 }
                 continue;
@@ -519,11 +616,19 @@ impl Solver {
         }
     }
 
+    fn next_round(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.links.iter_mut().for_each(|x| x.q_mark = 0);
+            self.checked.iter_mut().for_each(|x| *x = 0);
+            self.round = 1;
+        }
+    }
+
     fn next_epoch(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.links.iter_mut().for_each(|x| x.t_mark = 0);
-            self.checked.iter_mut().for_each(|x| *x = 0);
             self.frozen.iter_mut().for_each(|x| *x = 0);
             self.epoch = 1;
         }
