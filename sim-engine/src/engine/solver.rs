@@ -21,10 +21,14 @@
 //! loop ends. Growing by subflows, not by whole links, keeps `R` close to the subflows that
 //! actually change: a busy receiver's link adds only the flows it limits, not all of its flows.
 //!
-//! A region holding more than `1 / GLOBAL_DIV` of the live subflows (`1 / GLOBAL_DIV_GROWN` once
-//! it has grown) is widened to every subflow and solved in a single round: then nothing is
-//! outside, and dense, fully coupled workloads (shuffles) would otherwise re-solve most of the
-//! network several times per event.
+//! Step 2 does not start over when `R` grows. Water-filling freezes subflows in level order, and
+//! below the lowest level where a joining subflow reaches its old rate or crosses a link that
+//! froze someone, every freeze happens exactly as before (see `resume_level`): the fill keeps
+//! what froze below that level and goes on from there with the joining subflows.
+//!
+//! A region holding more than `1 / GLOBAL_DIV` of the live subflows is widened to every subflow
+//! and solved in a single round: then nothing is outside, and dense, fully coupled workloads
+//! (shuffles) would otherwise grow it round by round over most of the network.
 
 use super::level_queue::LevelQueue;
 use crate::units::LinkId;
@@ -237,8 +241,6 @@ pub struct Solver {
 
 /// A region with more than `1 / GLOBAL_DIV` of the live subflows is widened to all of them.
 const GLOBAL_DIV: usize = 4;
-/// The same once the region had to grow at least once (it is spreading).
-const GLOBAL_DIV_GROWN: usize = 4;
 /// Marks a queue entry that is a subflow's own links (see `fill`), not a shared link.
 const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
@@ -336,23 +338,16 @@ impl Solver {
             return;
         }
         let mut global = false;
-        let mut rounds_here = 0;
         // R[..filled] is water-filled; R[filled..] joined since and is not in the fill yet.
         let mut filled = 0;
         self.start_fill();
         loop {
             self.rounds += 1;
-            rounds_here += 1;
             self.next_round();
             // A region covering a good part of the network: solve everything at once (one round,
             // subflows in id order for memory locality) instead of growing it round by round.
             let live = net.subs.len() - net.free_subs.len();
-            let div = if rounds_here > 1 {
-                GLOBAL_DIV_GROWN
-            } else {
-                GLOBAL_DIV
-            };
-            if !global && !self.no_widening && self.r_list.len() * div > live {
+            if !global && !self.no_widening && self.r_list.len() * GLOBAL_DIV > live {
                 global = true;
                 self.r_list.clear();
                 for (s, sub) in net.subs.iter().enumerate() {
