@@ -377,9 +377,8 @@ pub fn build(e: &FlowEngine) -> Report {
             let cap_bits_s = link.gbps.0 * 1e9;
             let series = e.util.series(l);
             let util: Vec<f64> = series
-                .iter()
                 .enumerate()
-                .map(|(k, &bits)| {
+                .map(|(k, bits)| {
                     let start = k as f64 * width_s;
                     let w = (dur - start).min(width_s);
                     if w > 0.0 {

@@ -200,6 +200,22 @@ struct LinkFill {
     was_sat: bool,
 }
 
+/// Fill state of one subflow (one record, so a subflow costs one cache line).
+#[derive(Clone, Copy, Debug, Default)]
+struct SubFill {
+    /// Solve in which the subflow joined the region `R`.
+    in_r: u32,
+    /// Solve in which the subflow froze (while it stays frozen).
+    frozen: u32,
+    /// Link where it froze.
+    bott: u32,
+    /// Weight, and rate before this solve (copies of the `Sub` fields, read in hot loops).
+    wt: f64,
+    old: f64,
+    /// Rate it froze at.
+    new_rate: f64,
+}
+
 /// Scratch space of the solver, sized to the network; reused across events.
 #[derive(Clone, Debug, Default)]
 pub struct Solver {
@@ -209,17 +225,13 @@ pub struct Solver {
     round: u32,
     /// Solve counter (marks membership of `R` and links whose top subflows joined).
     batch: u32,
-    in_r: Vec<u32>,
+    /// Fill state of each subflow.
+    sf: Vec<SubFill>,
     topped: Vec<u32>,
     checked: Vec<u32>,
     /// Water-filling state of each link (one record, so a link costs one cache line).
     links: Vec<LinkFill>,
-    frozen: Vec<u32>,
-    new_rate: Vec<f64>,
-    bott: Vec<u32>,
-    /// Weight and rate before this solve of each region subflow (dense copies of `Sub` fields).
-    wt: Vec<f64>,
-    old: Vec<f64>,
+    /// The region `R`, in the order its subflows joined.
     r_list: Vec<u32>,
     /// Region subflows water-filled in the current round (unfrozen at its start).
     refill: Vec<u32>,
@@ -263,13 +275,8 @@ impl Solver {
     }
 
     fn ensure_subs(&mut self, n: usize) {
-        if self.in_r.len() < n {
-            self.in_r.resize(n, 0);
-            self.frozen.resize(n, 0);
-            self.new_rate.resize(n, 0.0);
-            self.bott.resize(n, 0);
-            self.wt.resize(n, 0.0);
-            self.old.resize(n, 0.0);
+        if self.sf.len() < n {
+            self.sf.resize(n, SubFill::default());
         }
     }
 
@@ -280,10 +287,10 @@ impl Solver {
 
     #[inline]
     fn join(&mut self, s: u32) -> bool {
-        if self.in_r[s as usize] == self.batch {
+        if self.sf[s as usize].in_r == self.batch {
             return false;
         }
-        self.in_r[s as usize] = self.batch;
+        self.sf[s as usize].in_r = self.batch;
         self.r_list.push(s);
         true
     }
@@ -313,7 +320,7 @@ impl Solver {
         self.ensure_subs(net.subs.len());
         self.batch = self.batch.wrapping_add(1);
         if self.batch == 0 {
-            self.in_r.iter_mut().for_each(|x| *x = 0);
+            self.sf.iter_mut().for_each(|x| x.in_r = 0);
             self.topped.iter_mut().for_each(|x| *x = 0);
             self.batch = 1;
         }
@@ -352,7 +359,7 @@ impl Solver {
                 self.r_list.clear();
                 for (s, sub) in net.subs.iter().enumerate() {
                     if sub.live {
-                        self.in_r[s] = batch;
+                        self.sf[s].in_r = batch;
                         self.r_list.push(s as u32);
                     }
                 }
@@ -384,7 +391,7 @@ impl Solver {
             let mut grow = false;
             for i in 0..self.refill.len() {
                 let s = self.refill[i] as usize;
-                let (old, w, nr) = (self.old[s], self.wt[s], self.new_rate[s]);
+                let (old, w, nr) = (self.sf[s].old, self.sf[s].wt, self.sf[s].new_rate);
                 if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) {
                     // A changed rate on a link that was saturated moves the subflows that had it
                     // as their bottleneck (those at its top level); a link that was slack was no
@@ -398,13 +405,13 @@ impl Solver {
                     }
                 }
                 // Where s froze, no one outside R may hold a higher normalised rate.
-                let b = self.bott[s] as usize;
+                let b = self.sf[s].bott as usize;
                 if self.checked[b] != self.round {
                     self.checked[b] = self.round;
                     let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
                     for k in 0..net.link_subs[b].len() {
                         let o = net.link_subs[b][k];
-                        if self.in_r[o as usize] != batch
+                        if self.sf[o as usize].in_r != batch
                             && level(&net.subs[o as usize]) > cap_level
                         {
                             grow |= self.join(o);
@@ -418,8 +425,8 @@ impl Solver {
         }
         for &s in &self.r_list {
             let si = s as usize;
-            let old = self.old[si];
-            let nr = self.new_rate[si];
+            let old = self.sf[si].old;
+            let nr = self.sf[si].new_rate;
             if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) || (old == 0.0) != (nr == 0.0) {
                 self.changed.push((s, nr));
             }
@@ -440,9 +447,9 @@ impl Solver {
         let ep = self.epoch;
         let sub = &net.subs[s as usize];
         let (rate, w) = (sub.rate, sub.weight);
-        self.frozen[s as usize] = 0;
-        self.wt[s as usize] = w;
-        self.old[s as usize] = rate;
+        self.sf[s as usize].frozen = 0;
+        self.sf[s as usize].wt = w;
+        self.sf[s as usize].old = rate;
         for &l in net.path_of(s as usize) {
             let li = l.idx();
             let lf = &mut self.links[li];
@@ -489,12 +496,12 @@ impl Solver {
         let from = lambda * (1.0 - 1e-9) - 1e-12;
         while let Some(&s) = self.freeze_order.last() {
             let s = s as usize;
-            let (w, rate) = (self.wt[s], self.new_rate[s]);
+            let (w, rate) = (self.sf[s].wt, self.sf[s].new_rate);
             if rate / w < from {
                 break;
             }
             self.freeze_order.pop();
-            self.frozen[s] = 0;
+            self.sf[s].frozen = 0;
             for &l in net.path_of(s) {
                 let lf = &mut self.links[l.idx()];
                 lf.resid += rate;
@@ -523,7 +530,7 @@ impl Solver {
         for k in 0..net.link_subs[li].len() {
             let s = net.link_subs[li][k] as usize;
             // subflows outside the region keep their rates (already out of `resid`)
-            if self.in_r[s] == self.batch && self.frozen[s] != ep {
+            if self.sf[s].in_r == self.batch && self.sf[s].frozen != ep {
                 self.freeze(net, s, level, li as u32);
             }
         }
@@ -532,13 +539,13 @@ impl Solver {
     /// Freeze subflow `s` of R at `level`, bottlenecked at link `b`.
     #[inline]
     fn freeze(&mut self, net: &FlowNet, s: usize, level: f64, b: u32) {
-        self.frozen[s] = self.epoch;
+        self.sf[s].frozen = self.epoch;
         self.freeze_order.push(s as u32);
         self.unfrozen -= 1;
-        let w = self.wt[s];
+        let w = self.sf[s].wt;
         let rate = w * level;
-        self.new_rate[s] = rate;
-        self.bott[s] = b;
+        self.sf[s].new_rate = rate;
+        self.sf[s].bott = b;
         for &l in net.path_of(s) {
             let lf = &mut self.links[l.idx()];
             lf.resid -= rate;
@@ -563,7 +570,7 @@ impl Solver {
         // entry per subflow, its lowest, instead of each being queued.
         for i in 0..self.refill.len() {
             let s = self.refill[i] as usize;
-            let w = self.wt[s];
+            let w = self.sf[s].wt;
             let mut own = (f64::INFINITY, 0);
             for &l in net.path_of(s) {
                 let lf = &mut self.links[l.idx()];
@@ -577,7 +584,7 @@ impl Solver {
                 }
             }
             if own.0.is_finite() {
-                self.bott[s] = own.1;
+                self.sf[s].bott = own.1;
                 self.heap.push(own.0.max(floor), s as u32 | OWN_LINKS);
             }
         }
@@ -587,9 +594,9 @@ impl Solver {
             };
             if item & OWN_LINKS != 0 {
                 let s = (item & !OWN_LINKS) as usize;
-                if self.frozen[s] != self.epoch {
+                if self.sf[s].frozen != self.epoch {
                     floor = key.max(floor);
-                    let b = self.bott[s];
+                    let b = self.sf[s].bott;
                     self.links[b as usize].sat = floor;
                     self.sat_order.push(b);
                     self.freeze(net, s, floor, b);
@@ -624,7 +631,7 @@ impl Solver {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.links.iter_mut().for_each(|x| x.t_mark = 0);
-            self.frozen.iter_mut().for_each(|x| *x = 0);
+            self.sf.iter_mut().for_each(|x| x.frozen = 0);
             self.epoch = 1;
         }
     }

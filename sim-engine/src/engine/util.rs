@@ -1,7 +1,8 @@
 //! Per-link carried bits over time, kept lazily: a link's integral is brought up to date only when
 //! its load changes (or at the end). Buckets start 1 us wide and double (merging pairs) whenever the
 //! run outgrows `MAX_BUCKETS`, so a series always has between 64 and 128 buckets, whatever the length.
-//! All series live in one flat array (`MAX_BUCKETS` slots per link): a flush touches one place.
+//! All series live in one flat array, bucket by bucket (`bits[bucket * links + link]`): the
+//! flushes of one moment land in the same bucket, a row small enough to stay in cache.
 
 pub const MAX_BUCKETS: usize = 128;
 
@@ -10,7 +11,7 @@ pub struct LinkUtil {
     /// Bucket width in picoseconds.
     pub width: u64,
     links: Vec<Integral>,
-    /// Bits carried per bucket, `MAX_BUCKETS` slots per directed link.
+    /// Bits carried per bucket and directed link, bucket-major.
     bits: Vec<f64>,
 }
 
@@ -35,8 +36,9 @@ impl LinkUtil {
     }
 
     /// Bits carried per bucket by link `l`, from time 0 to its last loaded bucket.
-    pub fn series(&self, l: usize) -> &[f64] {
-        &self.bits[l * MAX_BUCKETS..l * MAX_BUCKETS + self.links[l].used as usize]
+    pub fn series(&self, l: usize) -> impl ExactSizeIterator<Item = f64> + '_ {
+        let n = self.links.len();
+        (0..self.links[l].used as usize).map(move |b| self.bits[b * n + l])
     }
 
     /// Total bits carried by link `l` up to its last flush.
@@ -46,16 +48,20 @@ impl LinkUtil {
 
     /// Make sure time `now` falls within the bucket range (call before flushing at `now`).
     pub fn reach(&mut self, now: u64) {
+        let n = self.links.len();
         while now / self.width >= MAX_BUCKETS as u64 {
             self.width *= 2;
-            for (l, link) in self.links.iter_mut().enumerate() {
-                let s = &mut self.bits[l * MAX_BUCKETS..(l + 1) * MAX_BUCKETS];
-                let n = (link.used as usize).div_ceil(2);
-                for k in 0..n {
-                    s[k] = s[2 * k] + s[2 * k + 1];
+            for k in 0..MAX_BUCKETS / 2 {
+                for l in 0..n {
+                    self.bits[k * n + l] =
+                        self.bits[2 * k * n + l] + self.bits[(2 * k + 1) * n + l];
                 }
-                s[n..].iter_mut().for_each(|b| *b = 0.0);
-                link.used = n as u8;
+            }
+            self.bits[MAX_BUCKETS / 2 * n..]
+                .iter_mut()
+                .for_each(|b| *b = 0.0);
+            for link in &mut self.links {
+                link.used = link.used.div_ceil(2);
             }
         }
     }
@@ -74,11 +80,11 @@ impl LinkUtil {
         }
         let bits_per_ps = gbps * 1e-3;
         link.total_bits += bits_per_ps * (now - t0) as f64;
-        let s = &mut self.bits[l * MAX_BUCKETS..(l + 1) * MAX_BUCKETS];
+        let n = self.links.len();
         let mut b = (t0 / self.width) as usize;
         while t0 < now {
             let end = ((b as u64 + 1) * self.width).min(now);
-            s[b] += bits_per_ps * (end - t0) as f64;
+            self.bits[b * n + l] += bits_per_ps * (end - t0) as f64;
             t0 = end;
             b += 1;
         }
