@@ -571,12 +571,13 @@ impl Solver {
         for i in 0..self.refill.len() {
             let s = self.refill[i] as usize;
             let w = self.sf[s].wt;
+            // (its own links' capacity left, the link with the least)
             let mut own = (f64::INFINITY, 0);
             for &l in net.path_of(s) {
                 let lf = &mut self.links[l.idx()];
                 if lf.ucnt == 1 {
-                    if lf.resid < own.0 * w {
-                        own = (lf.resid / w, l.0);
+                    if lf.resid < own.0 {
+                        own = (lf.resid, l.0);
                     }
                 } else if lf.q_mark != round {
                     lf.q_mark = round;
@@ -585,7 +586,7 @@ impl Solver {
             }
             if own.0.is_finite() {
                 self.sf[s].bott = own.1;
-                self.heap.push(own.0.max(floor), s as u32 | OWN_LINKS);
+                self.heap.push((own.0 / w).max(floor), s as u32 | OWN_LINKS);
             }
         }
         while self.unfrozen > 0 {
