@@ -234,17 +234,15 @@ impl<'a> FlowEngine<'a> {
 
     /// Change a subflow's rate, keeping link loads, link integrals and the flow's rate in step.
     fn set_sub_rate(&mut self, s: u32, new: f64) {
-        let sub = &mut self.fnet.subs[s as usize];
-        let old = sub.rate;
-        if old == new {
+        if self.fnet.subs[s as usize].rate == new {
             return;
         }
-        sub.rate = new;
-        let f = sub.flow;
         let now = self.now.0;
         let util = &mut self.util;
-        self.fnet
-            .shift_load(s as usize, new - old, |l, load| util.flush(l, now, load));
+        let old = self
+            .fnet
+            .set_rate(s as usize, new, |l, load| util.flush(l, now, load));
+        let f = self.fnet.subs[s as usize].flow;
         self.flows[f as usize].rate += new - old;
     }
 

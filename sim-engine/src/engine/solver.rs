@@ -56,6 +56,8 @@ pub struct FlowNet {
     pub cap: Vec<f64>,
     /// Sum of the rates of the subflows on each link, Gb/s.
     pub load: Vec<f64>,
+    /// Every subflow's normalised rate (rate / weight), densely: link scans read it.
+    level: Vec<f64>,
     /// Copy of every subflow's path in one flat array, `stride` links per subflow (the solver's
     /// hot loops read it instead of chasing each `Sub::path` allocation).
     flat: Vec<LinkId>,
@@ -71,6 +73,7 @@ impl FlowNet {
             free_subs: Vec::new(),
             link_subs: vec![Vec::new(); n],
             load: vec![0.0; n],
+            level: Vec::new(),
             cap: caps,
             flat: Vec::new(),
             plen: Vec::new(),
@@ -85,10 +88,19 @@ impl FlowNet {
         &self.flat[a..a + self.plen[s] as usize]
     }
 
-    /// Add `delta` to the load of every link of subflow `s`; `before(link, load)` sees each
-    /// link's load just before the change (to close its utilisation integral).
+    /// Normalised rate (rate / weight) of subflow `s`: the water level it froze at.
     #[inline]
-    pub fn shift_load(&mut self, s: usize, delta: f64, mut before: impl FnMut(usize, f64)) {
+    pub fn level(&self, s: usize) -> f64 {
+        self.level[s]
+    }
+
+    /// Set subflow `s`'s rate and move the load of its links with it; `before(link, load)` sees
+    /// each link's load just before the change (to close its utilisation integral). Returns the
+    /// old rate.
+    pub fn set_rate(&mut self, s: usize, rate: f64, mut before: impl FnMut(usize, f64)) -> f64 {
+        let old = std::mem::replace(&mut self.subs[s].rate, rate);
+        self.level[s] = rate / self.subs[s].weight;
+        let delta = rate - old;
         let a = s * self.stride;
         for &l in &self.flat[a..a + self.plen[s] as usize] {
             let load = &mut self.load[l.idx()];
@@ -98,6 +110,7 @@ impl FlowNet {
                 *load = load.max(0.0); // rounding must not leave a negative load
             }
         }
+        old
     }
 
     fn store_path(&mut self, id: usize) {
@@ -118,6 +131,7 @@ impl FlowNet {
         }
         if self.plen.len() <= id {
             self.plen.resize(id + 1, 0);
+            self.level.resize(id + 1, 0.0);
             self.flat.resize((id + 1) * self.stride, LinkId(0));
         }
         let a = id * self.stride;
@@ -149,6 +163,7 @@ impl FlowNet {
             live: true,
         };
         self.store_path(id as usize);
+        self.level[id as usize] = 0.0;
         id
     }
 
@@ -258,12 +273,6 @@ const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
 const SAT_TOL: f64 = 1e-9;
 
-/// Normalised rate (the water level a subflow froze at).
-#[inline]
-fn level(sub: &Sub) -> f64 {
-    sub.rate / sub.weight
-}
-
 impl Solver {
     pub fn new(links: usize) -> Solver {
         Solver {
@@ -301,12 +310,12 @@ impl Solver {
         let subs = &net.link_subs[li];
         let top = subs
             .iter()
-            .map(|&o| level(&net.subs[o as usize]))
+            .map(|&o| net.level(o as usize))
             .fold(0.0f64, f64::max);
         let floor = top * (1.0 - 1e-9) - 1e-12;
         let mut grew = false;
         for &o in subs {
-            if level(&net.subs[o as usize]) >= floor {
+            if net.level(o as usize) >= floor {
                 grew |= self.join(o);
             }
         }
@@ -411,9 +420,7 @@ impl Solver {
                     let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
                     for k in 0..net.link_subs[b].len() {
                         let o = net.link_subs[b][k];
-                        if self.sf[o as usize].in_r != batch
-                            && level(&net.subs[o as usize]) > cap_level
-                        {
+                        if self.sf[o as usize].in_r != batch && net.level(o as usize) > cap_level {
                             grow |= self.join(o);
                         }
                     }
@@ -479,7 +486,7 @@ impl Solver {
     fn resume_level(&self, net: &FlowNet, first: usize) -> f64 {
         let mut lambda = f64::INFINITY;
         for &o in &self.r_list[first..] {
-            lambda = lambda.min(level(&net.subs[o as usize]));
+            lambda = lambda.min(net.level(o as usize));
             for &l in net.path_of(o as usize) {
                 let lf = &self.links[l.idx()];
                 if lf.t_mark == self.epoch {

@@ -52,11 +52,7 @@ fn parking_lot_max_min() {
     let mut solver = Solver::new(3);
     let apply = |net: &mut FlowNet, solver: &Solver| {
         for &(s, r) in &solver.changed {
-            let path = net.subs[s as usize].path.clone();
-            for li in path {
-                net.load[li.idx()] += r - net.subs[s as usize].rate;
-            }
-            net.subs[s as usize].rate = r;
+            net.set_rate(s as usize, r, |_, _| {});
         }
     };
     solver.solve(&net, &[l(0), l(1), l(2)]);
@@ -69,11 +65,7 @@ fn parking_lot_max_min() {
     }
     assert_approx(rate(&net, s2), 7.0, 1e-12);
     // the long flow leaves: only its links are seeds
-    let r = rate(&net, long);
-    for li in 0..3 {
-        net.load[li] -= r;
-    }
-    net.subs[long as usize].rate = 0.0;
+    net.set_rate(long as usize, 0.0, |_, _| {});
     net.remove_sub(long);
     solver.solve(&net, &[l(0), l(1), l(2)]);
     apply(&mut net, &solver);

@@ -60,11 +60,7 @@ proptest! {
 /// Apply a solver's changes to the net (what the engine does).
 fn apply(net: &mut loopline_sim::engine::solver::FlowNet, changed: &[(u32, f64)]) {
     for &(s, r) in changed {
-        let old = net.subs[s as usize].rate;
-        for li in net.subs[s as usize].path.clone() {
-            net.load[li.idx()] += r - old;
-        }
-        net.subs[s as usize].rate = r;
+        net.set_rate(s as usize, r, |_, _| {});
     }
 }
 
@@ -76,7 +72,7 @@ fn full_solve(
     use loopline_sim::units::LinkId;
     let mut fresh = net.clone();
     for s in 0..fresh.subs.len() {
-        fresh.subs[s].rate = 0.0;
+        fresh.set_rate(s, 0.0, |_, _| {});
     }
     fresh.load.iter_mut().for_each(|x| *x = 0.0);
     let all: Vec<LinkId> = (0..fresh.cap.len() as u32).map(LinkId).collect();
