@@ -295,7 +295,7 @@ pub fn detour_tick(e: &mut FlowEngine) {
         for &t in &lp.tors {
             let mut bits = 0.0;
             for l in net.uplinks(t) {
-                e.util.flush(l.idx(), now.0, e.fnet.load[l.idx()]);
+                e.util.flush(l.idx(), now.0, e.fnet.load(l.idx()));
                 bits += e.util.total_bits(l.idx());
             }
             let carried = bits - st.prev_bits[t.idx()];
@@ -384,7 +384,7 @@ pub fn detour_tick(e: &mut FlowEngine) {
             st.owner.insert(*r, idx);
             let spare = (cap_up[r.idx()] * (1.0 - util[r.idx()])).max(0.0);
             let c = p.spare_fraction * spare;
-            e.fnet.cap[e.net.links.len() + r.idx()] = c;
+            e.fnet.set_cap(e.net.links.len() + r.idx(), c);
             vcap += c;
         }
         let own: f64 = tors.iter().map(|t| cap_up[t.idx()]).sum();

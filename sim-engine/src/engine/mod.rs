@@ -260,7 +260,7 @@ impl<'a> FlowEngine<'a> {
             // Only links that were saturated can give the freed capacity to someone else.
             for &l in &self.fnet.subs[s as usize].path {
                 let li = l.idx();
-                if self.fnet.load[li] >= self.fnet.cap[li] * (1.0 - 1e-9) {
+                if self.fnet.saturated(li) {
                     self.seeds.push(l);
                 }
             }
@@ -298,7 +298,7 @@ impl<'a> FlowEngine<'a> {
             // (a slack link gives it room without taking anything from anyone).
             for &l in &p {
                 let li = l.idx();
-                if self.fnet.load[li] >= self.fnet.cap[li] * (1.0 - 1e-9) {
+                if self.fnet.saturated(li) {
                     self.seeds.push(l);
                 }
             }
@@ -424,7 +424,8 @@ impl<'a> FlowEngine<'a> {
             }
             for l in [2 * d, 2 * d + 1] {
                 self.up[l] = !down;
-                self.fnet.cap[l] = if down { 0.0 } else { self.nominal_cap[l] };
+                self.fnet
+                    .set_cap(l, if down { 0.0 } else { self.nominal_cap[l] });
                 self.seeds.push(LinkId(l as u32));
                 if down {
                     affected.extend(
@@ -519,23 +520,24 @@ impl<'a> FlowEngine<'a> {
     pub fn close(&mut self) {
         let end = self.now.0;
         self.util.reach(end.saturating_sub(1));
-        for l in 0..self.fnet.load.len() {
-            self.util.flush(l, end, self.fnet.load[l]);
+        for l in 0..self.fnet.link_count() {
+            self.util.flush(l, end, self.fnet.load(l));
         }
     }
 
     /// Check the invariants (for tests): link capacity respected; rates consistent.
     pub fn invariant_violations(&self) -> Vec<String> {
         let mut v = Vec::new();
-        for (l, &ld) in self.fnet.load.iter().enumerate() {
+        for l in 0..self.fnet.link_count() {
+            let ld = self.fnet.load(l);
             let sum: f64 = self.fnet.link_subs[l]
                 .iter()
                 .map(|&s| self.fnet.subs[s as usize].rate)
                 .sum();
-            if sum > self.fnet.cap[l] * (1.0 + 1e-6) + 1e-9 {
+            if sum > self.fnet.cap(l) * (1.0 + 1e-6) + 1e-9 {
                 v.push(format!(
                     "link {l}: rates {sum} exceed capacity {}",
-                    self.fnet.cap[l]
+                    self.fnet.cap(l)
                 ));
             }
             if (sum - ld).abs() > 1e-6 * sum.max(1.0) {

@@ -46,16 +46,26 @@ pub struct Sub {
     pub live: bool,
 }
 
+/// A directed link's capacity and load, kept together: the solver reads both at once.
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkLoad {
+    /// Gb/s, 0 while down.
+    cap: f64,
+    /// Sum of the rates of the subflows on the link, Gb/s.
+    load: f64,
+}
+
+/// Relative tolerance of "saturated" and "over capacity".
+const SAT_TOL: f64 = 1e-9;
+
 /// The rate state the solver reads: subflows, which subflows use each link, capacities and loads.
 #[derive(Clone, Debug, Default)]
 pub struct FlowNet {
     pub subs: Vec<Sub>,
     pub free_subs: Vec<u32>,
     pub link_subs: Vec<Vec<u32>>,
-    /// Capacity per directed link in Gb/s (0 while down).
-    pub cap: Vec<f64>,
-    /// Sum of the rates of the subflows on each link, Gb/s.
-    pub load: Vec<f64>,
+    /// Capacity and load of each directed link.
+    links: Vec<LinkLoad>,
     /// Every subflow's normalised rate (rate / weight), densely: link scans read it.
     level: Vec<f64>,
     /// Copy of every subflow's path in one flat array, `stride` links per subflow (the solver's
@@ -72,9 +82,11 @@ impl FlowNet {
             subs: Vec::new(),
             free_subs: Vec::new(),
             link_subs: vec![Vec::new(); n],
-            load: vec![0.0; n],
+            links: caps
+                .into_iter()
+                .map(|cap| LinkLoad { cap, load: 0.0 })
+                .collect(),
             level: Vec::new(),
-            cap: caps,
             flat: Vec::new(),
             plen: Vec::new(),
             stride: 8,
@@ -86,6 +98,34 @@ impl FlowNet {
     pub fn path_of(&self, s: usize) -> &[LinkId] {
         let a = s * self.stride;
         &self.flat[a..a + self.plen[s] as usize]
+    }
+
+    /// Number of directed links.
+    pub fn link_count(&self) -> usize {
+        self.links.len()
+    }
+
+    /// Capacity of link `l` in Gb/s (0 while down).
+    #[inline]
+    pub fn cap(&self, l: usize) -> f64 {
+        self.links[l].cap
+    }
+
+    pub fn set_cap(&mut self, l: usize, cap: f64) {
+        self.links[l].cap = cap;
+    }
+
+    /// Sum of the rates of the subflows on link `l`, Gb/s.
+    #[inline]
+    pub fn load(&self, l: usize) -> f64 {
+        self.links[l].load
+    }
+
+    /// Whether link `l` carries its capacity (the only kind of link that limits anyone).
+    #[inline]
+    pub fn saturated(&self, l: usize) -> bool {
+        let ll = self.links[l];
+        ll.load >= ll.cap * (1.0 - SAT_TOL)
     }
 
     /// Normalised rate (rate / weight) of subflow `s`: the water level it froze at.
@@ -103,7 +143,7 @@ impl FlowNet {
         let delta = rate - old;
         let a = s * self.stride;
         for &l in &self.flat[a..a + self.plen[s] as usize] {
-            let load = &mut self.load[l.idx()];
+            let load = &mut self.links[l.idx()].load;
             before(l.idx(), *load);
             *load += delta;
             if *load < 1e-12 {
@@ -176,7 +216,7 @@ impl FlowNet {
             let p = sub.pos[i] as usize;
             v.swap_remove(p);
             if v.is_empty() {
-                self.load[l.idx()] = 0.0; // no rounding residue on an idle link
+                self.links[l.idx()].load = 0.0; // no rounding residue on an idle link
             }
             if p < v.len() {
                 let moved = v[p] as usize;
@@ -271,7 +311,6 @@ const GLOBAL_DIV: usize = 4;
 /// Marks a queue entry that is a subflow's own links (see `fill`), not a shared link.
 const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
-const SAT_TOL: f64 = 1e-9;
 
 impl Solver {
     pub fn new(links: usize) -> Solver {
@@ -340,7 +379,7 @@ impl Solver {
         }
         for &l in seeds {
             let li = l.idx();
-            if net.load[li] > net.cap[li] * (1.0 + SAT_TOL) + 1e-12 {
+            if net.load(li) > net.cap(li) * (1.0 + SAT_TOL) + 1e-12 {
                 // the capacity fell under the load: everyone on the link must be re-solved
                 for i in 0..net.link_subs[li].len() {
                     self.join(net.link_subs[li][i]);
@@ -461,14 +500,15 @@ impl Solver {
             let li = l.idx();
             let lf = &mut self.links[li];
             if lf.t_mark != ep {
+                let ll = net.links[li];
                 *lf = LinkFill {
-                    resid: net.cap[li] - net.load[li],
+                    resid: ll.cap - ll.load,
                     wsum: 0.0,
                     ucnt: 0,
                     t_mark: ep,
                     q_mark: lf.q_mark,
                     sat: f64::INFINITY,
-                    was_sat: net.load[li] >= net.cap[li] * (1.0 - SAT_TOL),
+                    was_sat: ll.load >= ll.cap * (1.0 - SAT_TOL),
                 };
             }
             lf.resid += rate;

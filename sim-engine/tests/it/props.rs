@@ -74,12 +74,11 @@ fn full_solve(
     for s in 0..fresh.subs.len() {
         fresh.set_rate(s, 0.0, |_, _| {});
     }
-    fresh.load.iter_mut().for_each(|x| *x = 0.0);
-    let all: Vec<LinkId> = (0..fresh.cap.len() as u32).map(LinkId).collect();
+    let all: Vec<LinkId> = (0..fresh.link_count() as u32).map(LinkId).collect();
     let live: Vec<u32> = (0..fresh.subs.len() as u32)
         .filter(|&s| fresh.subs[s as usize].live)
         .collect();
-    let mut full = Solver::new(fresh.cap.len());
+    let mut full = Solver::new(fresh.link_count());
     full.solve_with(&fresh, &all, &live);
     let ch = full.changed.clone();
     apply(&mut fresh, &ch);
