@@ -8,17 +8,28 @@ use crate::network::Network;
 use crate::rng::splitmix64;
 use crate::units::{LinkId, NodeId};
 
-pub const INF: u16 = u16::MAX;
+pub const INF: u8 = u8::MAX;
 
 /// Next-hop candidates a path walk keeps on the stack.
 const STACK_HOPS: usize = 64;
 
-/// `(down, vf)` distance tables towards one destination.
-pub type Tables = (Vec<u16>, Vec<u16>);
+/// Distances from one node towards a destination, kept together and small: a walk reads both,
+/// and a destination's table is read cold (one byte each; a valley-free path is at most twice
+/// the number of layers long, and anything from 255 hops on counts as unreachable).
+#[derive(Clone, Copy, Debug)]
+pub struct Dist {
+    /// Shortest strictly-descending path.
+    pub down: u8,
+    /// Shortest path that first climbs then descends.
+    pub vf: u8,
+}
+
+/// Distances of every node towards one destination.
+pub type Tables = Vec<Dist>;
 
 #[derive(Clone, Debug, Default)]
 pub struct UpDown {
-    tables: Vec<Option<Box<Tables>>>,
+    tables: Vec<Option<Tables>>,
     adj: Adjacency,
 }
 
@@ -82,11 +93,11 @@ impl UpDown {
         }
     }
 
-    /// `(down, vf)` tables towards `dst`.
-    pub fn tables(&mut self, net: &Network, up: &[bool], dst: NodeId) -> &(Vec<u16>, Vec<u16>) {
+    /// Distance tables towards `dst`.
+    pub fn tables(&mut self, net: &Network, up: &[bool], dst: NodeId) -> &[Dist] {
         let slot = &mut self.tables[dst.idx()];
         if slot.is_none() {
-            *slot = Some(Box::new(build(net, up, dst)));
+            *slot = Some(build(net, up, dst));
         }
         slot.as_deref().expect("just built")
     }
@@ -101,13 +112,13 @@ impl UpDown {
         may_climb: bool,
     ) -> Option<Vec<LinkId>> {
         self.tables(net, up, dst);
-        let (down, vf) = self.tables[dst.idx()].as_deref().expect("built above");
-        walk_tables(&self.adj, up, down, vf, src, dst, hash, may_climb)
+        let dist = self.tables[dst.idx()].as_deref().expect("built above");
+        walk_tables(&self.adj, up, dist, src, dst, hash, may_climb)
     }
 
     /// Length of the shortest valley-free path from `src` to `dst` (INF if none).
-    pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u16 {
-        self.tables(net, up, dst).1[src.idx()]
+    pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
+        self.tables(net, up, dst)[src.idx()].vf
     }
 
     /// Walk one shortest valley-free path from `src` to `dst`, choosing by `hash` at each hop.
@@ -148,9 +159,9 @@ impl UpDown {
     }
 }
 
-fn build(net: &Network, up: &[bool], dst: NodeId) -> (Vec<u16>, Vec<u16>) {
+fn build(net: &Network, up: &[bool], dst: NodeId) -> Tables {
     let n = net.nodes.len();
-    let mut down = vec![INF; n];
+    let mut down = vec![u16::MAX; n];
     down[dst.idx()] = 0;
     // BFS upwards from dst: y gets down[x]+1 when y is above x and the link y->x is up.
     let mut frontier = vec![dst];
@@ -163,7 +174,10 @@ fn build(net: &Network, up: &[bool], dst: NodeId) -> (Vec<u16>, Vec<u16>) {
             for &l in &net.out[x.idx()] {
                 let y = net.links[l.idx()].to;
                 // the hop used is y -> x, i.e. the reverse link
-                if net.nodes[y.idx()].layer > lx && up[l.reverse().idx()] && down[y.idx()] == INF {
+                if net.nodes[y.idx()].layer > lx
+                    && up[l.reverse().idx()]
+                    && down[y.idx()] == u16::MAX
+                {
                     down[y.idx()] = d;
                     next.push(y);
                 }
@@ -179,32 +193,33 @@ fn build(net: &Network, up: &[bool], dst: NodeId) -> (Vec<u16>, Vec<u16>) {
         let mut best = vf[x.idx()];
         for &l in &net.out[x.idx()] {
             let y = net.links[l.idx()].to;
-            if net.nodes[y.idx()].layer > lx && up[l.idx()] && vf[y.idx()] != INF {
+            if net.nodes[y.idx()].layer > lx && up[l.idx()] && vf[y.idx()] != u16::MAX {
                 best = best.min(vf[y.idx()] + 1);
             }
         }
         vf[x.idx()] = best;
     }
-    (down, vf)
+    down.iter()
+        .zip(&vf)
+        .map(|(&down, &vf)| Dist {
+            down: down.min(INF as u16) as u8,
+            vf: vf.min(INF as u16) as u8,
+        })
+        .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 fn walk_tables(
     adj: &Adjacency,
     up: &[bool],
-    down: &[u16],
-    vf: &[u16],
+    dist: &[Dist],
     src: NodeId,
     dst: NodeId,
     hash: u64,
     may_climb: bool,
 ) -> Option<Vec<LinkId>> {
     let mut climbing = may_climb;
-    let start = if climbing {
-        vf[src.idx()]
-    } else {
-        down[src.idx()]
-    };
+    let d = dist[src.idx()];
+    let start = if climbing { d.vf } else { d.down };
     if start == INF {
         return None;
     }
@@ -212,17 +227,19 @@ fn walk_tables(
     let mut x = src;
     let mut hop = 0u64;
     while x != dst {
-        let rem = if climbing { vf[x.idx()] } else { down[x.idx()] };
+        let dx = dist[x.idx()];
+        let rem = if climbing { dx.vf } else { dx.down };
         let lx = adj.layer[x.idx()];
+        // Some(still climbing) for an equal-cost next hop
         let ok = |h: &Hop| -> Option<bool> {
             if !up[h.link.idx()] {
                 return None;
             }
-            let (y, ly) = (h.to, h.to_layer);
-            if climbing && ly > lx && vf[y.idx()] != INF && vf[y.idx()] + 1 == rem {
+            let dy = dist[h.to.idx()];
+            if climbing && h.to_layer > lx && dy.vf != INF && dy.vf + 1 == rem {
                 return Some(true);
             }
-            if ly < lx && down[y.idx()] != INF && down[y.idx()] + 1 == rem {
+            if h.to_layer < lx && dy.down != INF && dy.down + 1 == rem {
                 return Some(false);
             }
             None
@@ -230,12 +247,12 @@ fn walk_tables(
         // the equal-cost next hops in link order, gathered in one pass on the stack (a second
         // pass only for a switch with more of them than the buffer holds)
         let outs = adj.out(x);
-        let mut next = [(LinkId(0), NodeId(0), false); STACK_HOPS];
+        let mut next = [(0u32, false); STACK_HOPS];
         let mut count = 0;
-        for h in outs {
+        for (i, h) in outs.iter().enumerate() {
             if let Some(u) = ok(h) {
                 if count < STACK_HOPS {
-                    next[count] = (h.link, h.to, u);
+                    next[count] = (i as u32, u);
                 }
                 count += 1;
             }
@@ -244,17 +261,17 @@ fn walk_tables(
             return None; // cannot happen with consistent tables
         }
         let pick = (splitmix64(hash ^ hop.wrapping_mul(0x9e37_79b9)) % count as u64) as usize;
-        let (l, to, still_up) = if pick < STACK_HOPS {
-            next[pick]
+        let (h, still_up) = if pick < STACK_HOPS {
+            (&outs[next[pick].0 as usize], next[pick].1)
         } else {
             outs.iter()
-                .filter_map(|h| ok(h).map(|u| (h.link, h.to, u)))
+                .filter_map(|h| ok(h).map(|u| (h, u)))
                 .nth(pick)
                 .expect("counted above")
         };
-        path.push(l);
+        path.push(h.link);
         climbing = climbing && still_up;
-        x = to;
+        x = h.to;
         hop += 1;
     }
     Some(path)
