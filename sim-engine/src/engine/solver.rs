@@ -633,7 +633,8 @@ impl Solver {
             }
             if own.0.is_finite() {
                 self.sf[s].bott = own.1;
-                self.heap.push((own.0 / w).max(floor), s as u32 | OWN_LINKS);
+                self.heap
+                    .push_fixed((own.0 / w).max(floor), s as u32 | OWN_LINKS);
             }
         }
         while self.unfrozen > 0 {
