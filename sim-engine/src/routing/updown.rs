@@ -48,6 +48,10 @@ struct Adjacency {
     first: Vec<u32>,
     hops: Vec<Hop>,
     layer: Vec<u8>,
+    /// For a node whose only link goes up (a single-homed server): the node above and the link
+    /// down to it. Every path to such a node is a path to its parent plus that link, so walks
+    /// towards it use the parent's table instead of building one of its own.
+    parent: Vec<Option<(NodeId, LinkId)>>,
 }
 
 impl Adjacency {
@@ -66,10 +70,17 @@ impl Adjacency {
             }));
         }
         first.push(hops.len() as u32);
+        let parent = (0..net.nodes.len())
+            .map(|n| match &hops[first[n] as usize..first[n + 1] as usize] {
+                [h] if h.to_layer > net.nodes[n].layer => Some((h.to, h.link.reverse())),
+                _ => None,
+            })
+            .collect();
         Adjacency {
             first,
             hops,
             layer: net.nodes.iter().map(|n| n.layer).collect(),
+            parent,
         }
     }
 
@@ -111,6 +122,21 @@ impl UpDown {
         hash: u64,
         may_climb: bool,
     ) -> Option<Vec<LinkId>> {
+        if let Some((p, last)) = self.adj.parent[dst.idx()] {
+            if src != dst {
+                if !up[last.idx()] {
+                    return None;
+                }
+                // the hop from the parent is the only candidate there: the same path, hop for hop
+                let mut path = if src == p {
+                    Vec::with_capacity(1)
+                } else {
+                    self.walk_from(net, up, src, p, hash, may_climb)?
+                };
+                path.push(last);
+                return Some(path);
+            }
+        }
         self.tables(net, up, dst);
         let dist = self.tables[dst.idx()].as_deref().expect("built above");
         walk_tables(&self.adj, up, dist, src, dst, hash, may_climb)
@@ -118,6 +144,16 @@ impl UpDown {
 
     /// Length of the shortest valley-free path from `src` to `dst` (INF if none).
     pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
+        if let Some((p, last)) = self.adj.parent[dst.idx()] {
+            if src != dst {
+                let d = if up[last.idx()] {
+                    self.dist(net, up, src, p)
+                } else {
+                    INF
+                };
+                return if d >= INF - 1 { INF } else { d + 1 };
+            }
+        }
         self.tables(net, up, dst)[src.idx()].vf
     }
 
@@ -275,4 +311,64 @@ fn walk_tables(
         hop += 1;
     }
     Some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{RandomSpec, RoutingSpec, WorkloadSpec};
+    use crate::topology::{fat_tree, scenario};
+
+    /// Walks to a single-homed server go through its parent's table; they must be exactly the
+    /// walks its own table gives, hop for hop, with every link up and with an uplink down.
+    #[test]
+    fn walks_to_single_homed_servers_match_their_own_tables() {
+        let sc = scenario(
+            fat_tree(4, 10.0),
+            RoutingSpec::Ecmp,
+            WorkloadSpec::Random(RandomSpec {
+                servers: None,
+                flows: 1,
+                bytes: 1,
+                rate_per_s: None,
+            }),
+        );
+        let net = sc.validate().expect("valid");
+        let mut up = vec![true; net.links.len()];
+        for pass in 0..2 {
+            if pass == 1 {
+                // one edge switch loses an uplink (both directions)
+                let edge = net.servers[0];
+                let l = net.out[edge.idx()][0];
+                let tor = net.links[l.idx()].to;
+                let uplink = net.out[tor.idx()]
+                    .iter()
+                    .copied()
+                    .find(|&u| {
+                        net.nodes[net.links[u.idx()].to.idx()].layer > net.nodes[tor.idx()].layer
+                    })
+                    .expect("a ToR has uplinks");
+                up[uplink.idx()] = false;
+                up[uplink.reverse().idx()] = false;
+            }
+            let mut ud = UpDown::new(&net);
+            let mut via_parent = 0;
+            for &dst in &net.servers {
+                via_parent += usize::from(ud.adj.parent[dst.idx()].is_some());
+                let own = build(&net, &up, dst);
+                for &src in &net.servers {
+                    assert_eq!(ud.dist(&net, &up, src, dst), own[src.idx()].vf);
+                    for hash in [1u64, 7, 12345, u64::MAX] {
+                        let expected = walk_tables(&ud.adj, &up, &own, src, dst, hash, true);
+                        assert_eq!(ud.walk(&net, &up, src, dst, hash), expected);
+                    }
+                }
+            }
+            assert_eq!(
+                via_parent,
+                net.servers.len(),
+                "every fat-tree server is single-homed"
+            );
+        }
+    }
 }
