@@ -295,7 +295,6 @@ pub fn detour_tick(e: &mut FlowEngine) {
         for &t in &lp.tors {
             let mut bits = 0.0;
             for l in net.uplinks(t) {
-                e.util.flush(l.idx(), now.0, e.fnet.load(l.idx()));
                 bits += e.util.total_bits(l.idx());
             }
             let carried = bits - st.prev_bits[t.idx()];

@@ -49,7 +49,8 @@ impl LevelQueue {
     #[inline]
     pub fn push_fixed(&mut self, key: f64, item: u32) {
         debug_assert!(!self.sorted, "fixed entries come before the first pop");
-        self.fixed.push((key_bits(key) as u128) << 32 | item as u128);
+        self.fixed
+            .push((key_bits(key) as u128) << 32 | item as u128);
     }
 
     /// The entry with the smallest key (ties: the smallest item).

@@ -237,11 +237,10 @@ impl<'a> FlowEngine<'a> {
         if self.fnet.subs[s as usize].rate == new {
             return;
         }
-        let now = self.now.0;
         let util = &mut self.util;
-        let old = self
-            .fnet
-            .set_rate(s as usize, new, |l, load| util.flush(l, now, load));
+        let old = self.fnet.set_rate(s as usize, new, |l, before, after| {
+            util.change(l, before, after)
+        });
         let f = self.fnet.subs[s as usize].flow;
         self.flows[f as usize].rate += new - old;
     }
@@ -265,7 +264,9 @@ impl<'a> FlowEngine<'a> {
                 }
             }
             self.set_sub_rate(s, 0.0);
-            self.fnet.remove_sub(s);
+            let util = &mut self.util;
+            self.fnet
+                .remove_sub(s, |l, before, after| util.change(l, before, after));
         }
         let fl = &mut self.flows[f as usize];
         fl.rate = 0.0;
@@ -516,13 +517,10 @@ impl<'a> FlowEngine<'a> {
         self.touched.clear();
     }
 
-    /// Close the link integrals at the end of the run.
+    /// Close the link utilisation series at the end of the run.
     pub fn close(&mut self) {
-        let end = self.now.0;
-        self.util.reach(end.saturating_sub(1));
-        for l in 0..self.fnet.link_count() {
-            self.util.flush(l, end, self.fnet.load(l));
-        }
+        let fnet = &self.fnet;
+        self.util.close(self.now.0, |l| fnet.load(l));
     }
 
     /// Check the invariants (for tests): link capacity respected; rates consistent.

@@ -134,21 +134,21 @@ impl FlowNet {
         self.level[s]
     }
 
-    /// Set subflow `s`'s rate and move the load of its links with it; `before(link, load)` sees
-    /// each link's load just before the change (to close its utilisation integral). Returns the
-    /// old rate.
-    pub fn set_rate(&mut self, s: usize, rate: f64, mut before: impl FnMut(usize, f64)) -> f64 {
+    /// Set subflow `s`'s rate and move the load of its links with it; `moved(link, before,
+    /// after)` sees each link's load change (for its utilisation series). Returns the old rate.
+    pub fn set_rate(&mut self, s: usize, rate: f64, mut moved: impl FnMut(usize, f64, f64)) -> f64 {
         let old = std::mem::replace(&mut self.subs[s].rate, rate);
         self.level[s] = rate / self.subs[s].weight;
         let delta = rate - old;
         let a = s * self.stride;
         for &l in &self.flat[a..a + self.plen[s] as usize] {
             let load = &mut self.links[l.idx()].load;
-            before(l.idx(), *load);
+            let before = *load;
             *load += delta;
             if *load < 1e-12 {
                 *load = load.max(0.0); // rounding must not leave a negative load
             }
+            moved(l.idx(), before, *load);
         }
         old
     }
@@ -207,8 +207,9 @@ impl FlowNet {
         id
     }
 
-    /// Remove a subflow whose rate has already been set to 0 (its load is gone).
-    pub fn remove_sub(&mut self, id: u32) -> Vec<LinkId> {
+    /// Remove a subflow whose rate has already been set to 0 (its load is gone); `moved` sees
+    /// the rounding residue cleared from a link it leaves idle.
+    pub fn remove_sub(&mut self, id: u32, mut moved: impl FnMut(usize, f64, f64)) -> Vec<LinkId> {
         let sub = std::mem::take(&mut self.subs[id as usize]);
         debug_assert!(sub.rate == 0.0);
         for (i, &l) in sub.path.iter().enumerate() {
@@ -216,7 +217,11 @@ impl FlowNet {
             let p = sub.pos[i] as usize;
             v.swap_remove(p);
             if v.is_empty() {
-                self.links[l.idx()].load = 0.0; // no rounding residue on an idle link
+                // no rounding residue on an idle link
+                let load = std::mem::take(&mut self.links[l.idx()].load);
+                if load != 0.0 {
+                    moved(l.idx(), load, 0.0);
+                }
             }
             if p < v.len() {
                 let moved = v[p] as usize;

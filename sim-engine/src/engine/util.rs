@@ -1,8 +1,9 @@
-//! Per-link carried bits over time, kept lazily: a link's integral is brought up to date only when
-//! its load changes (or at the end). Buckets start 1 us wide and double (merging pairs) whenever the
-//! run outgrows `MAX_BUCKETS`, so a series always has between 64 and 128 buckets, whatever the length.
-//! All series live in one flat array, bucket by bucket (`bits[bucket * links + link]`): the
-//! flushes of one moment land in the same bucket, a row small enough to stay in cache.
+//! Per-link carried bits over time, as a difference series: a load change records only what it
+//! changes, in the bucket it falls in, and the series is integrated when read. Buckets start 1 us
+//! wide and double (merging pairs) whenever the run outgrows `MAX_BUCKETS`, so a series always has
+//! between 64 and 128 buckets, whatever the length. All series live in one flat array, bucket by
+//! bucket (`acc[bucket * links + link]`): the changes of one moment land in the same row, small
+//! enough to stay in cache.
 
 pub const MAX_BUCKETS: usize = 128;
 
@@ -10,85 +11,176 @@ pub const MAX_BUCKETS: usize = 128;
 pub struct LinkUtil {
     /// Bucket width in picoseconds.
     pub width: u64,
-    links: Vec<Integral>,
-    /// Bits carried per bucket and directed link, bucket-major.
-    bits: Vec<f64>,
+    /// What the load changes in each bucket did, per directed link, bucket-major.
+    acc: Vec<Changes>,
+    /// Buckets of each link's series in use (up to the last one it carried anything in).
+    used: Vec<u8>,
+    /// Time of the latest `reach` (ps), its bucket, and where that bucket ends.
+    now: u64,
+    cur: usize,
+    cur_end: u64,
 }
 
-/// One link's running integral (kept together: a flush reads and writes all of it).
+/// The load changes of one link within one bucket.
 #[derive(Clone, Copy, Debug, Default)]
-struct Integral {
-    /// Time up to which the link is accounted, ps.
-    last: u64,
-    /// Total bits carried.
-    total_bits: f64,
-    /// Buckets of the series in use (up to the last loaded one).
-    used: u8,
+struct Changes {
+    /// Sum of the changes, bits per ps.
+    delta: f64,
+    /// Sum of each change times the time from it to the end of the bucket: the bits the changes
+    /// added to the bucket.
+    bits: f64,
 }
 
 impl LinkUtil {
     pub fn new(links: usize) -> LinkUtil {
         LinkUtil {
             width: 1_000_000,
-            links: vec![Integral::default(); links],
-            bits: vec![0.0; links * MAX_BUCKETS],
+            acc: vec![Changes::default(); links * MAX_BUCKETS],
+            used: vec![0; links],
+            now: 0,
+            cur: 0,
+            cur_end: 1_000_000,
         }
     }
 
-    /// Bits carried per bucket by link `l`, from time 0 to its last loaded bucket.
+    fn links(&self) -> usize {
+        self.used.len()
+    }
+
+    /// Bits carried per bucket by link `l`, from time 0 up to the latest `reach`.
+    fn buckets(&self, l: usize) -> impl ExactSizeIterator<Item = f64> + '_ {
+        let n = self.links();
+        let mut load = 0.0; // bits per ps at the start of the bucket
+        (0..self.cur + 1).map(move |b| {
+            let c = self.acc[b * n + l];
+            let bits = if b < self.cur {
+                load * self.width as f64 + c.bits
+            } else {
+                // the part after `now` has not happened yet
+                let left = (self.cur_end - self.now) as f64;
+                load * (self.width as f64 - left) + c.bits - c.delta * left
+            };
+            load += c.delta;
+            bits
+        })
+    }
+
+    /// Bits carried per bucket by link `l`, from time 0 to its last loaded bucket (after
+    /// `close`).
     pub fn series(&self, l: usize) -> impl ExactSizeIterator<Item = f64> + '_ {
-        let n = self.links.len();
-        (0..self.links[l].used as usize).map(move |b| self.bits[b * n + l])
+        self.buckets(l).take(self.used[l] as usize)
     }
 
-    /// Total bits carried by link `l` up to its last flush.
+    /// Total bits carried by link `l` up to the latest `reach`.
     pub fn total_bits(&self, l: usize) -> f64 {
-        self.links[l].total_bits
+        self.buckets(l).sum()
     }
 
-    /// Make sure time `now` falls within the bucket range (call before flushing at `now`).
+    /// Move to time `now` (never backwards): later changes are recorded at `now`.
     pub fn reach(&mut self, now: u64) {
-        let n = self.links.len();
+        debug_assert!(now >= self.now, "time goes forwards");
+        let n = self.links();
         while now / self.width >= MAX_BUCKETS as u64 {
-            self.width *= 2;
+            // merge pairs: a change in the first half now ends a bucket later
+            let w = self.width as f64;
             for k in 0..MAX_BUCKETS / 2 {
                 for l in 0..n {
-                    self.bits[k * n + l] =
-                        self.bits[2 * k * n + l] + self.bits[(2 * k + 1) * n + l];
+                    let (a, b) = (self.acc[2 * k * n + l], self.acc[(2 * k + 1) * n + l]);
+                    self.acc[k * n + l] = Changes {
+                        delta: a.delta + b.delta,
+                        bits: a.bits + a.delta * w + b.bits,
+                    };
                 }
             }
-            self.bits[MAX_BUCKETS / 2 * n..]
+            self.acc[MAX_BUCKETS / 2 * n..]
                 .iter_mut()
-                .for_each(|b| *b = 0.0);
-            for link in &mut self.links {
-                link.used = link.used.div_ceil(2);
+                .for_each(|c| *c = Changes::default());
+            for u in &mut self.used {
+                *u = u.div_ceil(2);
             }
+            self.width *= 2;
+        }
+        self.now = now;
+        self.cur = (now / self.width) as usize;
+        self.cur_end = (self.cur as u64 + 1) * self.width;
+    }
+
+    /// Record that link `l`'s load went from `before` to `after` Gb/s at the reached time.
+    #[inline]
+    pub fn change(&mut self, l: usize, before: f64, after: f64) {
+        let n = self.links();
+        let delta = (after - before) * 1e-3;
+        let c = &mut self.acc[self.cur * n + l];
+        c.delta += delta;
+        c.bits += delta * (self.cur_end - self.now) as f64;
+        if before > 0.0 {
+            // the series runs to the last bucket the load ran in: the one before this if it
+            // ended right where this one starts (a load still on at the end is marked by `close`)
+            let last = if self.now + self.width > self.cur_end {
+                self.cur + 1
+            } else {
+                self.cur
+            };
+            let u = &mut self.used[l];
+            *u = (*u).max(last as u8);
         }
     }
 
-    /// Account link `l`'s constant load `gbps` from its last update up to `now`.
-    #[inline]
-    pub fn flush(&mut self, l: usize, now: u64, gbps: f64) {
-        let link = &mut self.links[l];
-        let mut t0 = link.last;
-        if now <= t0 {
-            return;
+    /// End the series at `end`, with each link's load then (`load(l)`).
+    pub fn close(&mut self, end: u64, load: impl Fn(usize) -> f64) {
+        // the bucket holding the last picosecond, so that `end` never opens a new one
+        self.reach(end.saturating_sub(1).max(self.now));
+        self.now = end.max(self.now);
+        for l in 0..self.links() {
+            if load(l) > 0.0 {
+                self.used[l] = self.used[l].max(self.cur as u8 + 1);
+            }
         }
-        link.last = now;
-        if gbps <= 0.0 {
-            return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn series_integrates_the_load_changes_per_bucket() {
+        let us = 1_000_000; // the first bucket width, ps
+        let mut u = LinkUtil::new(2);
+        // link 0: 10 Gb/s from 0.5 us to 2.25 us; link 1: idle throughout
+        u.reach(us / 2);
+        u.change(0, 0.0, 10.0);
+        u.reach(2 * us + us / 4);
+        u.change(0, 10.0, 0.0);
+        u.close(3 * us, |_| 0.0);
+        // 10 Gb/s = 0.01 bits per ps: 5,000 bits in the first half bucket, 10,000 in a full one
+        let s: Vec<f64> = u.series(0).collect();
+        assert_eq!(s.len(), 3);
+        for (got, want) in s.iter().zip([5_000.0, 10_000.0, 2_500.0]) {
+            assert!((got - want).abs() < 1e-6, "{s:?}");
         }
-        let bits_per_ps = gbps * 1e-3;
-        link.total_bits += bits_per_ps * (now - t0) as f64;
-        let n = self.links.len();
-        let mut b = (t0 / self.width) as usize;
-        while t0 < now {
-            let end = ((b as u64 + 1) * self.width).min(now);
-            self.bits[b * n + l] += bits_per_ps * (end - t0) as f64;
-            t0 = end;
-            b += 1;
-        }
-        let used = &mut self.links[l].used;
-        *used = (*used).max(b as u8);
+        assert!((u.total_bits(0) - 17_500.0).abs() < 1e-6);
+        assert_eq!(u.series(1).len(), 0);
+    }
+
+    #[test]
+    fn a_long_run_merges_buckets_and_keeps_the_totals() {
+        let us = 1_000_000;
+        let mut u = LinkUtil::new(1);
+        // 1 Gb/s from 0 to 300 us, still loaded at the end (300 buckets of 1 us: merged twice)
+        u.reach(0);
+        u.change(0, 0.0, 1.0);
+        u.reach(150 * us);
+        u.change(0, 1.0, 2.0); // 2 Gb/s from 150 us
+        u.close(300 * us, |_| 2.0);
+        assert_eq!(u.width, 4 * us);
+        let s: Vec<f64> = u.series(0).collect();
+        assert_eq!(s.len(), 75);
+        // 1 Gb/s = 0.001 bits per ps: 4,000 bits per 4 us bucket, then 8,000; the change at
+        // 150 us falls mid-bucket (148..152 us): 2 us at each rate
+        assert!((s[0] - 4_000.0).abs() < 1e-6);
+        assert!((s[37] - 6_000.0).abs() < 1e-6, "{}", s[37]);
+        assert!((s[74] - 8_000.0).abs() < 1e-6);
+        assert!((u.total_bits(0) - (150.0 * 1_000.0 + 150.0 * 2_000.0)).abs() < 1e-3);
     }
 }

@@ -52,7 +52,7 @@ fn parking_lot_max_min() {
     let mut solver = Solver::new(3);
     let apply = |net: &mut FlowNet, solver: &Solver| {
         for &(s, r) in &solver.changed {
-            net.set_rate(s as usize, r, |_, _| {});
+            net.set_rate(s as usize, r, |_, _, _| {});
         }
     };
     solver.solve(&net, &[l(0), l(1), l(2)]);
@@ -65,8 +65,8 @@ fn parking_lot_max_min() {
     }
     assert_approx(rate(&net, s2), 7.0, 1e-12);
     // the long flow leaves: only its links are seeds
-    net.set_rate(long as usize, 0.0, |_, _| {});
-    net.remove_sub(long);
+    net.set_rate(long as usize, 0.0, |_, _, _| {});
+    net.remove_sub(long, |_, _, _| {});
     solver.solve(&net, &[l(0), l(1), l(2)]);
     apply(&mut net, &solver);
     assert_approx(rate(&net, s0), 10.0, 1e-12);

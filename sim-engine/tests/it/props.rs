@@ -60,7 +60,7 @@ proptest! {
 /// Apply a solver's changes to the net (what the engine does).
 fn apply(net: &mut loopline_sim::engine::solver::FlowNet, changed: &[(u32, f64)]) {
     for &(s, r) in changed {
-        net.set_rate(s as usize, r, |_, _| {});
+        net.set_rate(s as usize, r, |_, _, _| {});
     }
 }
 
@@ -72,7 +72,7 @@ fn full_solve(
     use loopline_sim::units::LinkId;
     let mut fresh = net.clone();
     for s in 0..fresh.subs.len() {
-        fresh.set_rate(s, 0.0, |_, _| {});
+        fresh.set_rate(s, 0.0, |_, _, _| {});
     }
     let all: Vec<LinkId> = (0..fresh.link_count() as u32).map(LinkId).collect();
     let live: Vec<u32> = (0..fresh.subs.len() as u32)
@@ -127,7 +127,7 @@ proptest! {
                 if live.is_empty() { break; }
                 let s = live.swap_remove(k % live.len());
                 apply(&mut net, &[(s, 0.0)]);
-                seeds.extend(net.remove_sub(s));
+                seeds.extend(net.remove_sub(s, |_, _, _| {}));
             }
             let mut new_subs = Vec::new();
             for (j, (p, w)) in join.iter().enumerate() {
