@@ -420,18 +420,19 @@ impl Solver {
                 self.start_fill();
             }
             self.refill.clear();
-            // 1. resume the fill below the lowest level the joining subflows can change
+            // 1. the joining subflows, on capacity the subflows outside R leave their links
+            let mut resume = f64::INFINITY;
+            for i in filled..self.r_list.len() {
+                let s = self.r_list[i];
+                resume = resume.min(self.enter(net, s));
+                self.refill.push(s);
+            }
+            // 2. resume the fill below the lowest level the joining subflows can change
             let floor = if filled == 0 {
                 0.0
             } else {
-                self.unfreeze_from(net, self.resume_level(net, filled))
+                self.unfreeze_from(net, resume)
             };
-            // 2. the joining subflows, on capacity the subflows outside R leave their links
-            for i in filled..self.r_list.len() {
-                let s = self.r_list[i];
-                self.enter(net, s);
-                self.refill.push(s);
-            }
             filled = self.r_list.len();
             self.work_subs += self.refill.len() as u64;
             // 3. water-fill
@@ -493,14 +494,21 @@ impl Solver {
     }
 
     /// Put subflow `s` (joining R) into the fill: unfrozen, its rate given back to its links.
+    /// Returns the level below which its joining changes no freeze.
+    ///
+    /// Water-filling freezes in level order. Below a joining subflow's old level it takes less
+    /// capacity than the fixed rate it held outside R, so no link it crosses saturates earlier
+    /// than before; the other links see the same loads. Every freeze below the first level where
+    /// it reaches its old rate or crosses a link that froze someone happens as before.
     #[inline]
-    fn enter(&mut self, net: &FlowNet, s: u32) {
+    fn enter(&mut self, net: &FlowNet, s: u32) -> f64 {
         let ep = self.epoch;
         let sub = &net.subs[s as usize];
         let (rate, w) = (sub.rate, sub.weight);
         self.sf[s as usize].frozen = 0;
         self.sf[s as usize].wt = w;
         self.sf[s as usize].old = rate;
+        let mut resume = net.level(s as usize);
         for &l in net.path_of(s as usize) {
             let li = l.idx();
             let lf = &mut self.links[li];
@@ -516,30 +524,12 @@ impl Solver {
                     was_sat: ll.load >= ll.cap * (1.0 - SAT_TOL),
                 };
             }
+            resume = resume.min(lf.sat);
             lf.resid += rate;
             lf.wsum += w;
             lf.ucnt += 1;
         }
-    }
-
-    /// The level below which the fill of R is unchanged when `R[first..]` join it.
-    ///
-    /// Water-filling freezes in level order. Below a joining subflow's old level it takes less
-    /// capacity than the fixed rate it held outside R, so no link it crosses saturates earlier
-    /// than before; the other links see the same loads. Every freeze below the first level where
-    /// a joining subflow reaches its old rate or crosses a saturated link happens as before.
-    fn resume_level(&self, net: &FlowNet, first: usize) -> f64 {
-        let mut lambda = f64::INFINITY;
-        for &o in &self.r_list[first..] {
-            lambda = lambda.min(net.level(o as usize));
-            for &l in net.path_of(o as usize) {
-                let lf = &self.links[l.idx()];
-                if lf.t_mark == self.epoch {
-                    lambda = lambda.min(lf.sat);
-                }
-            }
-        }
-        lambda
+        resume
     }
 
     /// Undo every freeze at or above `lambda` (they are filled again); returns the level to
