@@ -11,7 +11,7 @@ use crate::units::{LinkId, NodeId};
 pub const INF: u8 = u8::MAX;
 
 /// Next-hop candidates a path walk keeps on the stack.
-const STACK_HOPS: usize = 64;
+const STACK_HOPS: usize = 32;
 
 /// Distances from one node towards a destination, kept together and small: a walk reads both,
 /// and a destination's table is read cold (one byte each; a valley-free path is at most twice
@@ -266,13 +266,17 @@ fn walk_tables(
         let dx = dist[x.idx()];
         let rem = if climbing { dx.vf } else { dx.down };
         let lx = adj.layer[x.idx()];
+        // a descending next hop exists only where the shortest descent is as short as the rest
+        // (which skips, say, a ToR's servers on the way up without reading their distances)
+        let may_descend = dx.down == rem;
         // Some(still climbing) for an equal-cost next hop
         let ok = |h: &Hop| -> Option<bool> {
-            if !up[h.link.idx()] {
+            let hop_up = h.to_layer > lx;
+            if (hop_up && !climbing) || (h.to_layer < lx && !may_descend) || !up[h.link.idx()] {
                 return None;
             }
             let dy = dist[h.to.idx()];
-            if climbing && h.to_layer > lx && dy.vf != INF && dy.vf + 1 == rem {
+            if hop_up && dy.vf != INF && dy.vf + 1 == rem {
                 return Some(true);
             }
             if h.to_layer < lx && dy.down != INF && dy.down + 1 == rem {
@@ -283,12 +287,12 @@ fn walk_tables(
         // the equal-cost next hops in link order, gathered in one pass on the stack (a second
         // pass only for a switch with more of them than the buffer holds)
         let outs = adj.out(x);
-        let mut next = [(0u32, false); STACK_HOPS];
+        let mut next = [0u16; STACK_HOPS];
         let mut count = 0;
         for (i, h) in outs.iter().enumerate() {
             if let Some(u) = ok(h) {
                 if count < STACK_HOPS {
-                    next[count] = (i as u32, u);
+                    next[count] = (i as u16) << 1 | u16::from(u);
                 }
                 count += 1;
             }
@@ -297,8 +301,8 @@ fn walk_tables(
             return None; // cannot happen with consistent tables
         }
         let pick = (splitmix64(hash ^ hop.wrapping_mul(0x9e37_79b9)) % count as u64) as usize;
-        let (h, still_up) = if pick < STACK_HOPS {
-            (&outs[next[pick].0 as usize], next[pick].1)
+        let (h, still_up) = if pick < STACK_HOPS && outs.len() <= u16::MAX as usize >> 1 {
+            (&outs[(next[pick] >> 1) as usize], next[pick] & 1 == 1)
         } else {
             outs.iter()
                 .filter_map(|h| ok(h).map(|u| (h, u)))
