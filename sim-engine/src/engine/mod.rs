@@ -3,8 +3,9 @@
 //! * Time is integer picoseconds; the event queue is a binary heap keyed by `(Time, seq)`.
 //! * Each flow keeps `(remaining bits, time of last update, rate)`; progress is brought up to date
 //!   only when the flow's rate changes (no "advance every flow" loop).
-//! * A flow has at most one pending completion event; a rate change bumps its version so the old
-//!   event is ignored when popped (lazy invalidation).
+//! * A flow has one valid pending completion event, the one at its `queued` time; any other is
+//!   ignored when popped (lazy invalidation). A completion that moves later keeps its event,
+//!   which re-queues itself when popped early.
 //! * All events of one timestamp are applied first, then the rates are re-solved once, and only
 //!   around the links whose flow set changed (see [`solver`]).
 
@@ -62,7 +63,6 @@ pub struct FlowSt {
     pub last: Time,
     /// Sum of the subflow rates, Gb/s.
     pub rate: f64,
-    pub ver: u32,
     pub status: Status,
     pub start: Time,
     /// End of the fluid transfer.
@@ -80,13 +80,16 @@ pub struct FlowSt {
     pub stalled_once: bool,
 }
 
-const EV_COMPLETE: u32 = 0;
-const EV_FAIL: u32 = 1;
-const EV_RECOVER: u32 = 2;
-const EV_TICK: u32 = 3;
-const EV_START: u32 = 4;
+const EV_COMPLETE: u64 = 0;
+const EV_FAIL: u64 = 1;
+const EV_RECOVER: u64 = 2;
+const EV_TICK: u64 = 3;
+const EV_START: u64 = 4;
+/// Bits of an event's order key that hold its kind (above them: a sequence number).
+const KIND_BITS: u32 = 3;
 
-type Ev = Reverse<(u64, u64, u32, u32, u32)>;
+/// An event: time (ps), `seq << KIND_BITS | kind` (first queued, first served), its subject.
+type Ev = Reverse<(u64, u64, u32)>;
 
 /// Fluid max-min flow engine.
 pub struct FlowEngine<'a> {
@@ -150,7 +153,6 @@ impl<'a> FlowEngine<'a> {
                     rem_bits: 0.0,
                     last: Time::ZERO,
                     rate: 0.0,
-                    ver: 0,
                     status: Status::Waiting,
                     start: Time::ZERO,
                     done_at: Time::ZERO,
@@ -189,23 +191,24 @@ impl<'a> FlowEngine<'a> {
             finished: false,
         };
         for (i, f) in net.failures.iter().enumerate() {
-            e.push(f.at, EV_FAIL, i as u32, 0);
+            e.push(f.at, EV_FAIL, i as u32);
             if let Some(r) = f.recover_at {
-                e.push(r, EV_RECOVER, i as u32, 0);
+                e.push(r, EV_RECOVER, i as u32);
             }
         }
         if let Some(p) = e.ctl.period() {
-            e.push(p, EV_TICK, 0, 0);
+            e.push(p, EV_TICK, 0);
         }
         e
     }
 
-    fn push(&mut self, t: Time, kind: u32, a: u32, b: u32) {
+    fn push(&mut self, t: Time, kind: u64, subject: u32) {
         self.seq += 1;
         if kind != EV_TICK {
             self.pending += 1;
         }
-        self.heap.push(Reverse((t.0, self.seq, kind, a, b)));
+        self.heap
+            .push(Reverse((t.0, self.seq << KIND_BITS | kind, subject)));
     }
 
     /// Can anything still change? (arrivals or non-tick events pending)
@@ -272,7 +275,6 @@ impl<'a> FlowEngine<'a> {
         fl.rate = 0.0;
         fl.due = Time::MAX;
         fl.queued = Time::MAX;
-        fl.ver = fl.ver.wrapping_add(1);
     }
 
     /// Route a flow and attach its subflows; returns false when no path exists.
@@ -390,7 +392,7 @@ impl<'a> FlowEngine<'a> {
         self.done += 1;
         let next = self.wl.flows[f as usize].follow_up;
         if next != NONE {
-            self.push(end, EV_START, next, 0);
+            self.push(end, EV_START, next);
         }
     }
 
@@ -508,9 +510,8 @@ impl<'a> FlowEngine<'a> {
             // popped early; only a completion that moves earlier needs a new event.
             if fl.due < fl.queued {
                 fl.queued = fl.due;
-                fl.ver = fl.ver.wrapping_add(1);
-                let (t, v) = (fl.due, fl.ver);
-                self.push(t, EV_COMPLETE, f, v);
+                let t = fl.due;
+                self.push(t, EV_COMPLETE, f);
             }
         }
         self.touched = touched;
@@ -593,14 +594,15 @@ impl Engine for FlowEngine<'_> {
             if e.0 != t.0 {
                 break;
             }
-            let (_, _, kind, a, b) = self.heap.pop().expect("peeked").0;
+            let (_, order, a) = self.heap.pop().expect("peeked").0;
+            let kind = order & ((1 << KIND_BITS) - 1);
             if kind != EV_TICK {
                 self.pending -= 1;
             }
             match kind {
                 EV_COMPLETE => {
                     let fl = &mut self.flows[a as usize];
-                    if fl.ver != b || fl.status != Status::Active {
+                    if fl.queued != t || fl.status != Status::Active {
                         continue; // superseded by an earlier completion, or the flow moved on
                     }
                     fl.queued = Time::MAX;
@@ -608,8 +610,8 @@ impl Engine for FlowEngine<'_> {
                         // the flow slowed down since this event was queued: re-queue at its due time
                         if fl.due < Time::MAX {
                             fl.queued = fl.due;
-                            let (due, v) = (fl.due, fl.ver);
-                            self.push(due, EV_COMPLETE, a, v);
+                            let due = fl.due;
+                            self.push(due, EV_COMPLETE, a);
                         }
                         continue;
                     }
@@ -632,7 +634,7 @@ impl Engine for FlowEngine<'_> {
                     self.events += 1;
                     control::tick(self);
                     if let Some(p) = self.ctl.period() {
-                        self.push(t.saturating_add(p), EV_TICK, 0, 0);
+                        self.push(t.saturating_add(p), EV_TICK, 0);
                     }
                 }
                 _ => unreachable!("unknown event kind"),
