@@ -55,29 +55,30 @@ pub enum Status {
     Done,
 }
 
-/// Per-flow state.
+/// Per-flow state. The fields every rate change reads share the first cache line.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct FlowSt {
-    pub subs: Vec<u32>,
     pub rem_bits: f64,
     pub last: Time,
     /// Sum of the subflow rates, Gb/s.
     pub rate: f64,
+    /// When the transfer will end at the current rate (MAX: never).
+    pub due: Time,
+    /// Time of the pending completion event that is still valid (MAX: none).
+    pub queued: Time,
+    pub extra: Time,
     pub status: Status,
+    pub stalled_once: bool,
+    pub reroutes: u32,
+    pub subs: Vec<u32>,
     pub start: Time,
     /// End of the fluid transfer.
     pub done_at: Time,
     /// Completion including latency terms.
     pub fct_end: Time,
-    pub extra: Time,
     pub ideal_s: f64,
     pub binding: Option<Binding>,
-    /// When the transfer will end at the current rate (MAX: never).
-    pub due: Time,
-    /// Time of the pending completion event that is still valid (MAX: none).
-    pub queued: Time,
-    pub reroutes: u32,
-    pub stalled_once: bool,
 }
 
 const EV_COMPLETE: u64 = 0;
