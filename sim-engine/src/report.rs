@@ -81,7 +81,7 @@ impl Stats {
         if v.is_empty() {
             return Stats::default();
         }
-        v.sort_by(|a, b| a.total_cmp(b));
+        v.sort_unstable_by(|a, b| a.total_cmp(b)); // equal keys are identical values
         let n = v.len();
         let rank = |q: f64| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
         Stats {

@@ -139,6 +139,10 @@ impl<'a> FlowEngine<'a> {
         }
         let nv = caps.len();
         let n_flows = wl.flows.len();
+        let horizon = wl
+            .roots
+            .last()
+            .map_or(0, |&f| wl.flows[f as usize].arrival.0);
         let mut e = FlowEngine {
             sc,
             net,
@@ -147,7 +151,7 @@ impl<'a> FlowEngine<'a> {
             down_cnt: vec![0; nl / 2],
             fnet: FlowNet::new(caps.clone()),
             solver: Solver::new(nv),
-            util: LinkUtil::new(nv),
+            util: LinkUtil::new(nv, horizon),
             flows: (0..n_flows)
                 .map(|_| FlowSt {
                     subs: Vec::new(),

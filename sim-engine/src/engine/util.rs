@@ -1,7 +1,8 @@
 //! Per-link carried bits over time, as a difference series: a load change records only what it
-//! changes, in the bucket it falls in, and the series is integrated when read. Buckets start 1 us
-//! wide and double (merging pairs) whenever the run outgrows `MAX_BUCKETS`, so a series always has
-//! between 64 and 128 buckets, whatever the length. All series live in one flat array, bucket by
+//! changes, in the bucket it falls in, and the series is integrated when read. Buckets are a
+//! power-of-two multiple of 1 us wide, at first the narrowest that holds the known part of the run
+//! (its last arrival), and double (merging pairs) whenever the run outgrows `MAX_BUCKETS`, so a
+//! series always has between 64 and 128 buckets, whatever the length. All series live in one flat array, bucket by
 //! bucket (`acc[bucket * links + link]`): the changes of one moment land in the same row, small
 //! enough to stay in cache.
 
@@ -32,14 +33,20 @@ struct Changes {
 }
 
 impl LinkUtil {
-    pub fn new(links: usize) -> LinkUtil {
+    /// Series for `links` links over a run known to last at least until `horizon` (ps).
+    pub fn new(links: usize, horizon: u64) -> LinkUtil {
+        let mut width = 1_000_000;
+        // as wide as doubling would make it by the horizon (merging costs a pass over the series)
+        while horizon / width >= MAX_BUCKETS as u64 {
+            width *= 2;
+        }
         LinkUtil {
-            width: 1_000_000,
+            width,
             acc: vec![Changes::default(); links * MAX_BUCKETS],
             used: vec![0; links],
             now: 0,
             cur: 0,
-            cur_end: 1_000_000,
+            cur_end: width,
         }
     }
 
@@ -146,7 +153,7 @@ mod tests {
     #[test]
     fn series_integrates_the_load_changes_per_bucket() {
         let us = 1_000_000; // the first bucket width, ps
-        let mut u = LinkUtil::new(2);
+        let mut u = LinkUtil::new(2, 0);
         // link 0: 10 Gb/s from 0.5 us to 2.25 us; link 1: idle throughout
         u.reach(us / 2);
         u.change(0, 0.0, 10.0);
@@ -166,7 +173,7 @@ mod tests {
     #[test]
     fn a_long_run_merges_buckets_and_keeps_the_totals() {
         let us = 1_000_000;
-        let mut u = LinkUtil::new(1);
+        let mut u = LinkUtil::new(1, 0);
         // 1 Gb/s from 0 to 300 us, still loaded at the end (300 buckets of 1 us: merged twice)
         u.reach(0);
         u.change(0, 0.0, 1.0);
@@ -182,5 +189,18 @@ mod tests {
         assert!((s[37] - 6_000.0).abs() < 1e-6, "{}", s[37]);
         assert!((s[74] - 8_000.0).abs() < 1e-6);
         assert!((u.total_bits(0) - (150.0 * 1_000.0 + 150.0 * 2_000.0)).abs() < 1e-3);
+        // the same run with its length known up front: no merging, the same series
+        let mut v = LinkUtil::new(1, 299 * us);
+        assert_eq!(v.width, 4 * us);
+        v.reach(0);
+        v.change(0, 0.0, 1.0);
+        v.reach(150 * us);
+        v.change(0, 1.0, 2.0);
+        v.close(300 * us, |_| 2.0);
+        let t: Vec<f64> = v.series(0).collect();
+        assert_eq!(t.len(), s.len());
+        for (a, b) in s.iter().zip(&t) {
+            assert!((a - b).abs() < 1e-6);
+        }
     }
 }

@@ -134,7 +134,7 @@ fn finish(w: &mut Workload) {
     let mut roots: Vec<u32> = (0..w.flows.len() as u32)
         .filter(|&i| !w.flows[i as usize].is_follow_up)
         .collect();
-    roots.sort_by_key(|&i| (w.flows[i as usize].arrival, i));
+    roots.sort_unstable_by_key(|&i| (w.flows[i as usize].arrival, i)); // keys are unique
     w.roots = roots;
 }
 
