@@ -1,7 +1,7 @@
 //! Shortest valley-free (up-down) paths. For a destination `d`, `down[n]` is the length of the
 //! shortest strictly-descending path from `n` to `d`, and `vf[n]` the length of the shortest path
-//! that first climbs then descends. Tables are built lazily per destination in O(links) and
-//! dropped whenever a link changes state. A path is walked hop by hop, choosing among the
+//! that first climbs then descends. Tables are built lazily per destination in O(links) (a
+//! single-homed server shares its ToR's) and dropped whenever a link changes state. A path is walked hop by hop, choosing among the
 //! equal-cost next links with a per-flow hash (per-hop ECMP, as switches do).
 
 use crate::network::Network;
