@@ -1,6 +1,6 @@
 //! Proptest invariants: after every engine step the rates are the max-min allocation and never
 //! exceed a capacity; every finished flow delivered exactly its size; the incremental re-solve
-//! equals a from-scratch one.
+//! equals a from-scratch textbook progressive filling.
 
 use super::*;
 use loopline_sim::engine::Status;
@@ -64,24 +64,57 @@ fn apply(net: &mut loopline_sim::engine::solver::FlowNet, changed: &[(u32, f64)]
     }
 }
 
-/// Rates from a from-scratch solve of a copy of `net` (every rate reset to 0).
+/// Rates from a from-scratch solve of a copy of `net`: textbook weighted progressive filling,
+/// written independently of the engine's solver (no regions, no queue, no resumption): raise
+/// every unfrozen subflow's normalised rate together until a link fills, freeze the subflows
+/// of the links that filled, repeat.
 fn full_solve(
     net: &loopline_sim::engine::solver::FlowNet,
 ) -> loopline_sim::engine::solver::FlowNet {
-    use loopline_sim::engine::solver::Solver;
-    use loopline_sim::units::LinkId;
     let mut fresh = net.clone();
-    for s in 0..fresh.subs.len() {
-        fresh.set_rate(s, 0.0, |_, _, _| {});
+    let n = fresh.subs.len();
+    let mut rate = vec![0.0f64; n];
+    let mut frozen: Vec<bool> = fresh.subs.iter().map(|s| !s.live).collect();
+    loop {
+        // the lowest level at which a link with unfrozen subflows fills
+        let mut level = f64::INFINITY;
+        for l in 0..fresh.link_count() {
+            let (mut left, mut wsum) = (fresh.cap(l), 0.0);
+            for &s in &fresh.link_subs[l] {
+                let s = s as usize;
+                if frozen[s] {
+                    left -= rate[s];
+                } else {
+                    wsum += fresh.subs[s].weight;
+                }
+            }
+            if wsum > 0.0 {
+                level = level.min(left.max(0.0) / wsum);
+            }
+        }
+        if level == f64::INFINITY {
+            break;
+        }
+        for s in 0..n {
+            if !frozen[s] {
+                rate[s] = fresh.subs[s].weight * level;
+            }
+        }
+        // freeze the subflows of every link that is now full
+        for l in 0..fresh.link_count() {
+            let load: f64 = fresh.link_subs[l].iter().map(|&s| rate[s as usize]).sum();
+            if load >= fresh.cap(l) * (1.0 - 1e-12) - 1e-12 {
+                for &s in &fresh.link_subs[l] {
+                    frozen[s as usize] = true;
+                }
+            }
+        }
     }
-    let all: Vec<LinkId> = (0..fresh.link_count() as u32).map(LinkId).collect();
-    let live: Vec<u32> = (0..fresh.subs.len() as u32)
+    let changes: Vec<(u32, f64)> = (0..n as u32)
         .filter(|&s| fresh.subs[s as usize].live)
+        .map(|s| (s, rate[s as usize]))
         .collect();
-    let mut full = Solver::new(fresh.link_count());
-    full.solve_with(&fresh, &all, &live);
-    let ch = full.changed.clone();
-    apply(&mut fresh, &ch);
+    apply(&mut fresh, &changes);
     fresh
 }
 
