@@ -23,7 +23,7 @@
 //!
 //! Step 2 does not start over when `R` grows. Water-filling freezes subflows in level order, and
 //! below the lowest level where a joining subflow reaches its old rate or crosses a link that
-//! froze someone, every freeze happens exactly as before (see `resume_level`): the fill keeps
+//! froze someone, every freeze happens exactly as before (see `enter`): the fill keeps
 //! what froze below that level and goes on from there with the joining subflows.
 //!
 //! A region holding more than `1 / GLOBAL_DIV` of the live subflows is widened to every subflow
