@@ -485,12 +485,11 @@ impl<'a> FlowEngine<'a> {
             self.seed_subs = seed_subs;
             self.seed_subs.clear();
             let changed = std::mem::take(&mut self.solver.changed);
-            for &(s, _) in &changed {
+            for &(s, r) in &changed {
+                // progress up to now at the old rate (a no-op for a flow's later subflows)
                 let f = self.fnet.subs[s as usize].flow;
                 self.advance(f);
                 self.touch(f);
-            }
-            for &(s, r) in &changed {
                 self.set_sub_rate(s, r);
             }
             self.solver.changed = changed;
