@@ -1,8 +1,9 @@
 //! Shortest valley-free (up-down) paths. For a destination `d`, `down[n]` is the length of the
 //! shortest strictly-descending path from `n` to `d`, and `vf[n]` the length of the shortest path
 //! that first climbs then descends. Tables are built lazily per destination in O(links) (a
-//! single-homed server shares its ToR's) and dropped whenever a link changes state. A path is walked hop by hop, choosing among the
-//! equal-cost next links with a per-flow hash (per-hop ECMP, as switches do).
+//! single-homed server shares its ToR's) and dropped whenever a link changes state. A path is
+//! walked hop by hop, choosing among the equal-cost next links with a per-flow hash (per-hop
+//! ECMP, as switches do).
 
 use crate::network::Network;
 use crate::rng::splitmix64;
@@ -39,6 +40,16 @@ struct Hop {
     link: LinkId,
     to: NodeId,
     to_layer: u8,
+}
+
+/// Where the distances towards a destination come from.
+enum Towards {
+    /// Its own table.
+    Own,
+    /// Its parent's table, then the one link down from the parent.
+    ViaParent(NodeId, LinkId),
+    /// Nowhere: its only link is down.
+    Cut,
 }
 
 /// Outgoing links of every node in scenario order, flattened (`first[n]..first[n + 1]`), so a
@@ -105,7 +116,7 @@ impl UpDown {
     }
 
     /// Distance tables towards `dst`.
-    pub fn tables(&mut self, net: &Network, up: &[bool], dst: NodeId) -> &[Dist] {
+    fn tables(&mut self, net: &Network, up: &[bool], dst: NodeId) -> &[Dist] {
         let slot = &mut self.tables[dst.idx()];
         if slot.is_none() {
             *slot = Some(build(net, up, dst));
@@ -122,11 +133,10 @@ impl UpDown {
         hash: u64,
         may_climb: bool,
     ) -> Option<Vec<LinkId>> {
-        if let Some((p, last)) = self.adj.parent[dst.idx()] {
-            if src != dst {
-                if !up[last.idx()] {
-                    return None;
-                }
+        match self.towards(up, src, dst) {
+            Towards::Own => {}
+            Towards::Cut => return None,
+            Towards::ViaParent(p, last) => {
                 // the hop from the parent is the only candidate there: the same path, hop for hop
                 let mut path = if src == p {
                     Vec::with_capacity(1)
@@ -142,19 +152,55 @@ impl UpDown {
         walk_tables(&self.adj, up, dist, src, dst, hash, may_climb)
     }
 
-    /// Length of the shortest valley-free path from `src` to `dst` (INF if none).
-    pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
-        if let Some((p, last)) = self.adj.parent[dst.idx()] {
-            if src != dst {
-                let d = if up[last.idx()] {
-                    self.dist(net, up, src, p)
+    /// Whether paths from `src` to `dst` come from `dst`'s own table or from its parent's.
+    fn towards(&self, up: &[bool], src: NodeId, dst: NodeId) -> Towards {
+        match self.adj.parent[dst.idx()] {
+            Some((p, last)) if src != dst => {
+                if up[last.idx()] {
+                    Towards::ViaParent(p, last)
                 } else {
-                    INF
+                    Towards::Cut
+                }
+            }
+            _ => Towards::Own,
+        }
+    }
+
+    /// One of the distances (`pick`) from `src` to `dst` (INF if none).
+    fn distance(
+        &mut self,
+        net: &Network,
+        up: &[bool],
+        src: NodeId,
+        dst: NodeId,
+        pick: fn(Dist) -> u8,
+    ) -> u8 {
+        match self.towards(up, src, dst) {
+            Towards::Own => pick(self.tables(net, up, dst)[src.idx()]),
+            Towards::Cut => INF,
+            Towards::ViaParent(p, _) => {
+                let d = if src == p {
+                    0
+                } else {
+                    self.distance(net, up, src, p, pick)
                 };
-                return if d >= INF - 1 { INF } else { d + 1 };
+                if d >= INF - 1 {
+                    INF
+                } else {
+                    d + 1
+                }
             }
         }
-        self.tables(net, up, dst)[src.idx()].vf
+    }
+
+    /// Length of the shortest valley-free path from `src` to `dst` (INF if none).
+    pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
+        self.distance(net, up, src, dst, |d| d.vf)
+    }
+
+    /// Length of the shortest strictly descending path from `src` to `dst` (INF if none).
+    pub fn down_dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
+        self.distance(net, up, src, dst, |d| d.down)
     }
 
     /// Walk one shortest valley-free path from `src` to `dst`, choosing by `hash` at each hop.
@@ -360,6 +406,10 @@ mod tests {
             for &dst in &net.servers {
                 via_parent += usize::from(ud.adj.parent[dst.idx()].is_some());
                 let own = build(&net, &up, dst);
+                for n in (0..net.nodes.len() as u32).map(NodeId) {
+                    // descents from every switch, as VLB reads them
+                    assert_eq!(ud.down_dist(&net, &up, n, dst), own[n.idx()].down);
+                }
                 for &src in &net.servers {
                     assert_eq!(ud.dist(&net, &up, src, dst), own[src.idx()].vf);
                     for hash in [1u64, 7, 12345, u64::MAX] {

@@ -33,8 +33,8 @@ impl Vlb {
         }
         let mut cands = Vec::new();
         for &m in &self.tops {
-            let a = self.ud.tables(ctx.net, ctx.up, src)[m.idx()].down;
-            let b = self.ud.tables(ctx.net, ctx.up, dst)[m.idx()].down;
+            let a = self.ud.down_dist(ctx.net, ctx.up, m, src);
+            let b = self.ud.down_dist(ctx.net, ctx.up, m, dst);
             if a != super::updown::INF && b != super::updown::INF {
                 cands.push(m);
             }
