@@ -317,6 +317,12 @@ const GLOBAL_DIV: usize = 4;
 const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
 
+/// Whether a subflow's rate moved in a solve, beyond rounding.
+#[inline]
+fn moved(old: f64, new: f64) -> bool {
+    (new - old).abs() > REL_TOL * new.max(old).max(1e-9)
+}
+
 impl Solver {
     pub fn new(links: usize) -> Solver {
         Solver {
@@ -446,7 +452,7 @@ impl Solver {
             for i in 0..self.refill.len() {
                 let s = self.refill[i] as usize;
                 let (old, w, nr) = (self.sf[s].old, self.sf[s].wt, self.sf[s].new_rate);
-                if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) {
+                if moved(old, nr) {
                     // A changed rate on a link that was saturated moves the subflows that had it
                     // as their bottleneck (those at its top level); a link that was slack was no
                     // one's bottleneck, and if it saturates now the check below covers it.
@@ -479,7 +485,7 @@ impl Solver {
             let si = s as usize;
             let old = self.sf[si].old;
             let nr = self.sf[si].new_rate;
-            if (nr - old).abs() > REL_TOL * nr.max(old).max(1e-9) || (old == 0.0) != (nr == 0.0) {
+            if moved(old, nr) || (old == 0.0) != (nr == 0.0) {
                 self.changed.push((s, nr));
             }
         }
@@ -513,15 +519,14 @@ impl Solver {
             let li = l.idx();
             let lf = &mut self.links[li];
             if lf.t_mark != ep {
-                let ll = net.links[li];
                 *lf = LinkFill {
-                    resid: ll.cap - ll.load,
+                    resid: net.cap(li) - net.load(li),
                     wsum: 0.0,
                     ucnt: 0,
                     t_mark: ep,
                     q_mark: lf.q_mark,
                     sat: f64::INFINITY,
-                    was_sat: ll.load >= ll.cap * (1.0 - SAT_TOL),
+                    was_sat: net.saturated(li),
                 };
             }
             resume = resume.min(lf.sat);
