@@ -281,14 +281,18 @@ struct SubFill {
 pub struct Solver {
     /// Solve counter for the fill state (marks `T` and frozen subflows).
     epoch: u32,
-    /// Round counter (marks queued links and checked bottlenecks).
+    /// Round counter (marks queued links).
     round: u32,
     /// Solve counter (marks membership of `R` and links whose top subflows joined).
     batch: u32,
     /// Fill state of each subflow.
     sf: Vec<SubFill>,
+    /// Solve in which each link's top subflows joined R.
     topped: Vec<u32>,
+    /// Solve in which each link was checked as a bottleneck, and then the highest level of the
+    /// subflows outside R on it.
     checked: Vec<u32>,
+    out_max: Vec<f64>,
     /// Water-filling state of each link (one record, so a link costs one cache line).
     links: Vec<LinkFill>,
     /// The region `R`, in the order its subflows joined.
@@ -328,6 +332,7 @@ impl Solver {
         Solver {
             topped: vec![0; links],
             checked: vec![0; links],
+            out_max: vec![0.0; links],
             links: vec![LinkFill::default(); links],
             ..Default::default()
         }
@@ -381,6 +386,7 @@ impl Solver {
         if self.batch == 0 {
             self.sf.iter_mut().for_each(|x| x.in_r = 0);
             self.topped.iter_mut().for_each(|x| *x = 0);
+            self.checked.iter_mut().for_each(|x| *x = 0);
             self.batch = 1;
         }
         let batch = self.batch;
@@ -466,15 +472,24 @@ impl Solver {
                 }
                 // Where s froze, no one outside R may hold a higher normalised rate.
                 let b = self.sf[s].bott as usize;
-                if self.checked[b] != self.round {
-                    self.checked[b] = self.round;
-                    let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
+                let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
+                if self.checked[b] != batch || self.out_max[b] > cap_level {
+                    // (the highest level outside R on `b` only falls as R grows: one scan per
+                    // solve usually answers every later check)
+                    self.checked[b] = batch;
+                    let mut out_max = 0.0f64;
                     for k in 0..net.link_subs[b].len() {
                         let o = net.link_subs[b][k];
-                        if self.sf[o as usize].in_r != batch && net.level(o as usize) > cap_level {
-                            grow |= self.join(o);
+                        if self.sf[o as usize].in_r != batch {
+                            let lv = net.level(o as usize);
+                            if lv > cap_level {
+                                grow |= self.join(o);
+                            } else {
+                                out_max = out_max.max(lv);
+                            }
                         }
                     }
+                    self.out_max[b] = out_max;
                 }
             }
             if !grow {
@@ -579,6 +594,9 @@ impl Solver {
             // subflows outside the region keep their rates (already out of `resid`)
             if self.sf[s].in_r == self.batch && self.sf[s].frozen != ep {
                 self.freeze(net, s, level, li as u32);
+                if self.links[li].ucnt == 0 {
+                    break; // every unfrozen region subflow of the link is frozen now
+                }
             }
         }
     }
@@ -671,7 +689,6 @@ impl Solver {
         self.round = self.round.wrapping_add(1);
         if self.round == 0 {
             self.links.iter_mut().for_each(|x| x.q_mark = 0);
-            self.checked.iter_mut().for_each(|x| *x = 0);
             self.round = 1;
         }
     }
