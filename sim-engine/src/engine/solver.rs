@@ -26,6 +26,12 @@
 //! froze someone, every freeze happens exactly as before (see `enter`): the fill keeps
 //! what froze below that level and goes on from there with the joining subflows.
 //!
+//! Step 3 runs inside step 2, as each subflow freezes (see `admit_tops`, `admit_higher`). A
+//! joiner whose old level is above the current water level, on links that froze no one yet,
+//! changes no freeze made so far: it enters the running fill at once. Only the others wait for
+//! the next round (and its undoing of what they can change), which halves the subflows
+//! water-filled again on the web-search benchmark.
+//!
 //! A region holding more than `1 / GLOBAL_DIV` of the live subflows is widened to every subflow
 //! and solved in a single round: then nothing is outside, and dense, fully coupled workloads
 //! (shuffles) would otherwise grow it round by round over most of the network.
@@ -297,6 +303,12 @@ pub struct Solver {
     links: Vec<LinkFill>,
     /// The region `R`, in the order its subflows joined.
     r_list: Vec<u32>,
+    /// Subflows that joined R but wait for the next round to enter the fill.
+    deferred: Vec<u32>,
+    /// Whether this round's fill grows R (not in a global solve: nothing is outside).
+    growing: bool,
+    /// Whether a subflow joined this round's fill after it started.
+    joined_mid: bool,
     /// Region subflows water-filled in the current round (unfrozen at its start).
     refill: Vec<u32>,
     /// Frozen region subflows and saturated links, in the order (and so level) they froze.
@@ -410,8 +422,10 @@ impl Solver {
             return;
         }
         let mut global = false;
-        // R[..filled] is water-filled; R[filled..] joined since and is not in the fill yet.
-        let mut filled = 0;
+        let mut first = true;
+        // the seeds' region joins the first fill
+        self.deferred.clear();
+        self.deferred.extend_from_slice(&self.r_list);
         self.start_fill();
         loop {
             self.rounds += 1;
@@ -421,6 +435,7 @@ impl Solver {
             let live = net.subs.len() - net.free_subs.len();
             if !global && !self.no_widening && self.r_list.len() * GLOBAL_DIV > live {
                 global = true;
+                first = true;
                 self.r_list.clear();
                 for (s, sub) in net.subs.iter().enumerate() {
                     if sub.live {
@@ -428,71 +443,33 @@ impl Solver {
                         self.r_list.push(s as u32);
                     }
                 }
-                filled = 0;
+                self.deferred.clear();
+                self.deferred.extend_from_slice(&self.r_list);
                 self.start_fill();
             }
+            // every subflow is in R when global: nothing outside can be affected
+            self.growing = !global;
             self.refill.clear();
             // 1. the joining subflows, on capacity the subflows outside R leave their links
             let mut resume = f64::INFINITY;
-            for i in filled..self.r_list.len() {
-                let s = self.r_list[i];
+            for i in 0..self.deferred.len() {
+                let s = self.deferred[i];
                 resume = resume.min(self.enter(net, s));
                 self.refill.push(s);
             }
+            self.deferred.clear();
             // 2. resume the fill below the lowest level the joining subflows can change
-            let floor = if filled == 0 {
+            let floor = if first {
                 0.0
             } else {
                 self.unfreeze_from(net, resume)
             };
-            filled = self.r_list.len();
+            first = false;
             self.work_subs += self.refill.len() as u64;
-            // 3. water-fill
+            // 3. water-fill, growing R as it goes; joiners that would change a freeze already
+            //    made wait for the next round
             self.fill(net, floor);
-            if global {
-                break; // every subflow is in R: nothing outside can be affected
-            }
-            // 4. grow R where the answer could still be wrong (subflows frozen in an earlier round
-            //    were checked then, and nothing outside R has moved since)
-            let mut grow = false;
-            for i in 0..self.refill.len() {
-                let s = self.refill[i] as usize;
-                let (old, w, nr) = (self.sf[s].old, self.sf[s].wt, self.sf[s].new_rate);
-                if moved(old, nr) {
-                    // A changed rate on a link that was saturated moves the subflows that had it
-                    // as their bottleneck (those at its top level); a link that was slack was no
-                    // one's bottleneck, and if it saturates now the check below covers it.
-                    for &l in net.path_of(s) {
-                        let li = l.idx();
-                        if self.links[li].was_sat && self.topped[li] != batch {
-                            self.topped[li] = batch;
-                            grow |= self.join_top(net, li);
-                        }
-                    }
-                }
-                // Where s froze, no one outside R may hold a higher normalised rate.
-                let b = self.sf[s].bott as usize;
-                let cap_level = nr / w * (1.0 + 1e-7) + 1e-9;
-                if self.checked[b] != batch || self.out_max[b] > cap_level {
-                    // (the highest level outside R on `b` only falls as R grows: one scan per
-                    // solve usually answers every later check)
-                    self.checked[b] = batch;
-                    let mut out_max = 0.0f64;
-                    for k in 0..net.link_subs[b].len() {
-                        let o = net.link_subs[b][k];
-                        if self.sf[o as usize].in_r != batch {
-                            let lv = net.level(o as usize);
-                            if lv > cap_level {
-                                grow |= self.join(o);
-                            } else {
-                                out_max = out_max.max(lv);
-                            }
-                        }
-                    }
-                    self.out_max[b] = out_max;
-                }
-            }
-            if !grow {
+            if self.deferred.is_empty() {
                 break;
             }
         }
@@ -617,6 +594,12 @@ impl Solver {
             lf.wsum -= w;
             lf.ucnt -= 1;
         }
+        if self.growing && moved(self.sf[s].old, rate) {
+            // A changed rate on a link that was saturated moves the subflows that had it as their
+            // bottleneck; a link that was slack was no one's bottleneck, and if it saturates now
+            // `admit_higher` covers it.
+            self.admit_tops(net, s, level);
+        }
     }
 
     /// Progressive filling of the `refill` subflows from level `floor`, with a lazy min-heap of
@@ -655,19 +638,42 @@ impl Solver {
                     .push_fixed((own.0 / w).max(floor), s as u32 | OWN_LINKS);
             }
         }
+        self.joined_mid = false;
         while self.unfrozen > 0 {
             let Some((key, item)) = self.heap.pop() else {
                 break;
             };
             if item & OWN_LINKS != 0 {
                 let s = (item & !OWN_LINKS) as usize;
-                if self.sf[s].frozen != self.epoch {
-                    floor = key.max(floor);
-                    let b = self.sf[s].bott;
-                    self.links[b as usize].sat = floor;
-                    self.sat_order.push(b);
-                    self.freeze(net, s, floor, b);
+                if self.sf[s].frozen == self.epoch {
+                    continue;
                 }
+                let (mut key, mut b) = (key, self.sf[s].bott);
+                if self.joined_mid {
+                    // a joiner may have come onto its own links since this entry was queued
+                    match self.own_bound(net, s) {
+                        None => continue, // they are all shared now, and queued as such
+                        Some((k, l)) if k > key * (1.0 + 1e-12) + 1e-300 => {
+                            self.sf[s].bott = l;
+                            self.heap.push(k.max(floor), item);
+                            continue;
+                        }
+                        Some((k, l)) => (key, b) = (k, l),
+                    }
+                }
+                let level = key.max(floor);
+                if self.admit_higher(net, b as usize, level) {
+                    // `b` is shared now (and queued): s's own links are bounded afresh
+                    if let Some((k, l)) = self.own_bound(net, s) {
+                        self.sf[s].bott = l;
+                        self.heap.push(k.max(floor), item);
+                    }
+                    continue;
+                }
+                floor = level;
+                self.links[b as usize].sat = floor;
+                self.sat_order.push(b);
+                self.freeze(net, s, floor, b);
                 continue;
             }
             let li = item as usize;
@@ -680,8 +686,111 @@ impl Solver {
                 self.heap.push(cur, item);
                 continue;
             }
+            if self.admit_higher(net, li, cur) {
+                // the joiners gave back more than their fair share here: the link's share rose
+                let lf = self.links[li];
+                self.heap.push((lf.resid / lf.wsum).max(floor), item);
+                continue;
+            }
             floor = cur;
             self.freeze_link(net, li, cur);
+        }
+    }
+
+    /// The lowest capacity left per unit of weight on the links subflow `s` crosses alone, and
+    /// that link.
+    fn own_bound(&self, net: &FlowNet, s: usize) -> Option<(f64, u32)> {
+        let mut own = (f64::INFINITY, 0);
+        for &l in net.path_of(s) {
+            let lf = &self.links[l.idx()];
+            if lf.ucnt == 1 && lf.resid < own.0 {
+                own = (lf.resid, l.0);
+            }
+        }
+        own.0.is_finite().then(|| (own.0 / self.sf[s].wt, own.1))
+    }
+
+    /// Before link `b` freezes R's subflows at `level`: no one outside R may hold a higher
+    /// normalised rate there. Such subflows join R; returns whether any joined the fill now.
+    fn admit_higher(&mut self, net: &FlowNet, b: usize, level: f64) -> bool {
+        if !self.growing {
+            return false;
+        }
+        let batch = self.batch;
+        let cap_level = level * (1.0 + 1e-7) + 1e-9;
+        if self.checked[b] == batch && self.out_max[b] <= cap_level {
+            // (the highest level outside R on `b` only falls as R grows: one scan per solve
+            // usually answers every later check)
+            return false;
+        }
+        self.checked[b] = batch;
+        let mut out_max = 0.0f64;
+        let mut now = false;
+        for k in 0..net.link_subs[b].len() {
+            let o = net.link_subs[b][k];
+            if self.sf[o as usize].in_r != batch {
+                let lv = net.level(o as usize);
+                if lv > cap_level {
+                    self.join(o);
+                    now |= self.admit(net, o, level);
+                } else {
+                    out_max = out_max.max(lv);
+                }
+            }
+        }
+        self.out_max[b] = out_max;
+        now
+    }
+
+    /// Subflow `o` just joined R while the fill stands at `level`. If no freeze made so far can
+    /// depend on it (see `enter`), it joins this fill at once; otherwise it waits for the next
+    /// round, which undoes the freezes it can change. Returns whether it joined now.
+    fn admit(&mut self, net: &FlowNet, o: u32, level: f64) -> bool {
+        let ep = self.epoch;
+        let mut resume = net.level(o as usize);
+        for &l in net.path_of(o as usize) {
+            let lf = &self.links[l.idx()];
+            if lf.t_mark == ep {
+                resume = resume.min(lf.sat);
+            }
+        }
+        if resume <= level * (1.0 + 1e-9) + 1e-12 {
+            self.deferred.push(o);
+            return false;
+        }
+        self.enter(net, o);
+        self.unfrozen += 1;
+        self.work_subs += 1;
+        self.joined_mid = true;
+        // its links: shared ones queued (their share may have fallen), its own ones as one entry
+        for &l in net.path_of(o as usize) {
+            let lf = &self.links[l.idx()];
+            if lf.ucnt > 1 {
+                self.heap.push((lf.resid / lf.wsum).max(level), l.0);
+            }
+        }
+        if let Some((k, l)) = self.own_bound(net, o as usize) {
+            self.sf[o as usize].bott = l;
+            self.heap.push(k.max(level), o | OWN_LINKS);
+        }
+        true
+    }
+
+    /// Subflow `s` froze at a rate that moved: the subflows that had a saturated link of its
+    /// path as their bottleneck (those at the link's top level) join R.
+    fn admit_tops(&mut self, net: &FlowNet, s: usize, level: f64) {
+        let batch = self.batch;
+        for &l in net.path_of(s) {
+            let li = l.idx();
+            if self.links[li].was_sat && self.topped[li] != batch {
+                self.topped[li] = batch;
+                let from = self.r_list.len();
+                self.join_top(net, li);
+                for i in from..self.r_list.len() {
+                    let o = self.r_list[i];
+                    self.admit(net, o, level);
+                }
+            }
         }
     }
 
