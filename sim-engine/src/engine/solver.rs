@@ -260,6 +260,8 @@ struct LinkFill {
     t_mark: u32,
     /// Round in which the link was queued for water-filling.
     q_mark: u32,
+    /// Round in which a subflow joined the running fill on the link (see `admit`).
+    joined: u32,
     /// Level at which the link saturated and froze region subflows (infinite: not yet).
     sat: f64,
     /// Whether the link was saturated before this solve.
@@ -307,8 +309,6 @@ pub struct Solver {
     deferred: Vec<u32>,
     /// Whether this round's fill grows R (not in a global solve: nothing is outside).
     growing: bool,
-    /// Whether a subflow joined this round's fill after it started.
-    joined_mid: bool,
     /// Region subflows water-filled in the current round (unfrozen at its start).
     refill: Vec<u32>,
     /// Frozen region subflows and saturated links, in the order (and so level) they froze.
@@ -517,6 +517,7 @@ impl Solver {
                     ucnt: 0,
                     t_mark: ep,
                     q_mark: lf.q_mark,
+                    joined: lf.joined,
                     sat: f64::INFINITY,
                     was_sat: net.saturated(li),
                 };
@@ -638,7 +639,6 @@ impl Solver {
                     .push_fixed((own.0 / w).max(floor), s as u32 | OWN_LINKS);
             }
         }
-        self.joined_mid = false;
         while self.unfrozen > 0 {
             let Some((key, item)) = self.heap.pop() else {
                 break;
@@ -649,8 +649,10 @@ impl Solver {
                     continue;
                 }
                 let (mut key, mut b) = (key, self.sf[s].bott);
-                if self.joined_mid {
-                    // a joiner may have come onto its own links since this entry was queued
+                if self.links[b as usize].joined == self.round {
+                    // A joiner came onto the link this entry is about since it was queued (a
+                    // joiner on another of s's own links leaves this bound right, and queues that
+                    // link as shared).
                     match self.own_bound(net, s) {
                         None => continue, // they are all shared now, and queued as such
                         Some((k, l)) if k > key * (1.0 + 1e-12) + 1e-300 => {
@@ -761,17 +763,22 @@ impl Solver {
         self.enter(net, o);
         self.unfrozen += 1;
         self.work_subs += 1;
-        self.joined_mid = true;
         // its links: shared ones queued (their share may have fallen), its own ones as one entry
+        let round = self.round;
+        let mut own = (f64::INFINITY, 0);
         for &l in net.path_of(o as usize) {
-            let lf = &self.links[l.idx()];
+            let lf = &mut self.links[l.idx()];
+            lf.joined = round;
             if lf.ucnt > 1 {
                 self.heap.push((lf.resid / lf.wsum).max(level), l.0);
+            } else if lf.resid < own.0 {
+                own = (lf.resid, l.0);
             }
         }
-        if let Some((k, l)) = self.own_bound(net, o as usize) {
-            self.sf[o as usize].bott = l;
-            self.heap.push(k.max(level), o | OWN_LINKS);
+        if own.0.is_finite() {
+            self.sf[o as usize].bott = own.1;
+            self.heap
+                .push((own.0 / self.sf[o as usize].wt).max(level), o | OWN_LINKS);
         }
         true
     }
@@ -797,7 +804,10 @@ impl Solver {
     fn next_round(&mut self) {
         self.round = self.round.wrapping_add(1);
         if self.round == 0 {
-            self.links.iter_mut().for_each(|x| x.q_mark = 0);
+            self.links.iter_mut().for_each(|x| {
+                x.q_mark = 0;
+                x.joined = 0;
+            });
             self.round = 1;
         }
     }
