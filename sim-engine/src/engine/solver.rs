@@ -768,8 +768,9 @@ impl Solver {
         let mut own = (f64::INFINITY, 0);
         for &l in net.path_of(o as usize) {
             let lf = &mut self.links[l.idx()];
-            lf.joined = round;
             if lf.ucnt > 1 {
+                // (someone else's own-links entry may be about this link)
+                lf.joined = round;
                 self.heap.push((lf.resid / lf.wsum).max(level), l.0);
             } else if lf.resid < own.0 {
                 own = (lf.resid, l.0);
