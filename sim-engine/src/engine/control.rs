@@ -109,7 +109,7 @@ pub fn tick(e: &mut FlowEngine) {
             continue;
         }
         let rem = (fl.rem_bits - fl.rate * 1e-3 * (now.0 - fl.last.0) as f64).max(0.0);
-        let path = &e.fnet.subs[fl.subs[0] as usize].path;
+        let path = e.fnet.path_of(fl.subs[0] as usize);
         if path.len() > 2 {
             let st = e.net.link(path[0]).to;
             let dt = e.net.link(path[path.len() - 1]).from;

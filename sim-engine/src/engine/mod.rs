@@ -265,9 +265,10 @@ impl<'a> FlowEngine<'a> {
         let subs = std::mem::take(&mut self.flows[f as usize].subs);
         for s in subs {
             // Only links that were saturated can give the freed capacity to someone else.
-            for &l in &self.fnet.subs[s as usize].path {
+            let fnet = &self.fnet;
+            for &l in fnet.path_of(s as usize) {
                 let li = l.idx();
-                if self.fnet.saturated(li) {
+                if fnet.saturated(li) {
                     self.seeds.push(l);
                 }
             }
@@ -310,7 +311,7 @@ impl<'a> FlowEngine<'a> {
                     self.seeds.push(l);
                 }
             }
-            let s = self.fnet.add_sub(f, p, w);
+            let s = self.fnet.add_sub(f, &p, w);
             self.seed_subs.push(s);
             self.flows[f as usize].subs.push(s);
         }
@@ -325,7 +326,7 @@ impl<'a> FlowEngine<'a> {
         let mut base_ps = 0.0;
         let nl = self.net.links.len();
         for (i, &s) in fl.subs.iter().enumerate() {
-            let path = &self.fnet.subs[s as usize].path;
+            let path = self.fnet.path_of(s as usize);
             let bott = path
                 .iter()
                 .map(|l| self.nominal_cap[l.idx()])

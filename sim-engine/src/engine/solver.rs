@@ -39,13 +39,11 @@
 use super::level_queue::LevelQueue;
 use crate::units::LinkId;
 
-/// A subflow: one path of a flow, with a weight (a flow's subflow weights sum to 1).
+/// A subflow: one path of a flow (see `FlowNet::path_of`), with a weight (a flow's subflow
+/// weights sum to 1).
 #[derive(Clone, Debug, Default)]
 pub struct Sub {
     pub flow: u32,
-    pub path: Vec<LinkId>,
-    /// Position of this subflow in `link_subs[path[i]]`, for O(1) removal.
-    pub pos: Vec<u32>,
     pub weight: f64,
     /// Current rate in Gb/s.
     pub rate: f64,
@@ -74,9 +72,12 @@ pub struct FlowNet {
     links: Vec<LinkLoad>,
     /// Every subflow's normalised rate (rate / weight), densely: link scans read it.
     level: Vec<f64>,
-    /// Copy of every subflow's path in one flat array, `stride` links per subflow (the solver's
-    /// hot loops read it instead of chasing each `Sub::path` allocation).
+    /// Every subflow's path in one flat array, `stride` links per subflow (no allocation per
+    /// subflow, and the solver's hot loops read paths without chasing pointers).
     flat: Vec<LinkId>,
+    /// Position of the subflow in `link_subs` of each link of its path (same layout as `flat`),
+    /// for O(1) removal.
+    pos: Vec<u32>,
     plen: Vec<u8>,
     stride: usize,
 }
@@ -94,12 +95,13 @@ impl FlowNet {
                 .collect(),
             level: Vec::new(),
             flat: Vec::new(),
+            pos: Vec::new(),
             plen: Vec::new(),
             stride: 8,
         }
     }
 
-    /// The path of subflow `s` (same as `subs[s].path`), from the flat copy.
+    /// The path of subflow `s`.
     #[inline]
     pub fn path_of(&self, s: usize) -> &[LinkId] {
         let a = s * self.stride;
@@ -159,34 +161,36 @@ impl FlowNet {
         old
     }
 
-    fn store_path(&mut self, id: usize) {
-        let n = self.subs[id].path.len();
-        if n > self.stride || n > u8::MAX as usize {
+    /// Make room for subflow `id` with a path of `n` links.
+    fn reserve_path(&mut self, id: usize, n: usize) {
+        if n > self.stride {
             assert!(n <= u8::MAX as usize, "path longer than 255 links");
-            // re-lay the flat copy with a wider stride (rare: only for a longer path than any so far)
+            // re-lay the flat arrays with a wider stride (rare: only for a longer path than any so far)
             let old = self.stride;
             let stride = n.next_power_of_two();
             let mut flat = vec![LinkId(0); self.plen.len() * stride];
+            let mut pos = vec![0; self.plen.len() * stride];
             for (k, &len) in self.plen.iter().enumerate() {
                 let len = len as usize;
                 flat[k * stride..k * stride + len]
                     .copy_from_slice(&self.flat[k * old..k * old + len]);
+                pos[k * stride..k * stride + len]
+                    .copy_from_slice(&self.pos[k * old..k * old + len]);
             }
             self.flat = flat;
+            self.pos = pos;
             self.stride = stride;
         }
         if self.plen.len() <= id {
             self.plen.resize(id + 1, 0);
             self.level.resize(id + 1, 0.0);
             self.flat.resize((id + 1) * self.stride, LinkId(0));
+            self.pos.resize((id + 1) * self.stride, 0);
         }
-        let a = id * self.stride;
-        self.flat[a..a + n].copy_from_slice(&self.subs[id].path);
-        self.plen[id] = n as u8;
     }
 
     /// Add a subflow with rate 0; returns its id.
-    pub fn add_sub(&mut self, flow: u32, path: Vec<LinkId>, weight: f64) -> u32 {
+    pub fn add_sub(&mut self, flow: u32, path: &[LinkId], weight: f64) -> u32 {
         let id = match self.free_subs.pop() {
             Some(id) => id,
             None => {
@@ -194,33 +198,37 @@ impl FlowNet {
                 (self.subs.len() - 1) as u32
             }
         };
-        let mut pos = Vec::with_capacity(path.len());
-        for &l in &path {
+        let si = id as usize;
+        self.reserve_path(si, path.len());
+        let a = si * self.stride;
+        for (i, &l) in path.iter().enumerate() {
             let v = &mut self.link_subs[l.idx()];
-            pos.push(v.len() as u32);
+            self.flat[a + i] = l;
+            self.pos[a + i] = v.len() as u32;
             v.push(id);
         }
-        self.subs[id as usize] = Sub {
+        self.plen[si] = path.len() as u8;
+        self.subs[si] = Sub {
             flow,
-            path,
-            pos,
             weight,
             rate: 0.0,
             live: true,
         };
-        self.store_path(id as usize);
-        self.level[id as usize] = 0.0;
+        self.level[si] = 0.0;
         id
     }
 
     /// Remove a subflow whose rate has already been set to 0 (its load is gone); `moved` sees
     /// the rounding residue cleared from a link it leaves idle.
-    pub fn remove_sub(&mut self, id: u32, mut moved: impl FnMut(usize, f64, f64)) -> Vec<LinkId> {
-        let sub = std::mem::take(&mut self.subs[id as usize]);
-        debug_assert!(sub.rate == 0.0);
-        for (i, &l) in sub.path.iter().enumerate() {
+    pub fn remove_sub(&mut self, id: u32, mut moved: impl FnMut(usize, f64, f64)) {
+        let si = id as usize;
+        debug_assert!(self.subs[si].rate == 0.0);
+        self.subs[si] = Sub::default();
+        let a = si * self.stride;
+        for i in 0..self.plen[si] as usize {
+            let l = self.flat[a + i];
             let v = &mut self.link_subs[l.idx()];
-            let p = sub.pos[i] as usize;
+            let p = self.pos[a + i] as usize;
             v.swap_remove(p);
             if v.is_empty() {
                 // no rounding residue on an idle link
@@ -230,20 +238,19 @@ impl FlowNet {
                 }
             }
             if p < v.len() {
-                let moved = v[p] as usize;
-                // fix the moved subflow's position for this link
-                let ms = &mut self.subs[moved];
-                for (j, &ml) in ms.path.iter().enumerate() {
-                    if ml == l && ms.pos[j] as usize == v.len() {
-                        ms.pos[j] = p as u32;
+                // fix the position, for this link, of the subflow moved into slot p
+                let m = v[p] as usize * self.stride;
+                let last = v.len() as u32;
+                for j in m..m + self.plen[v[p] as usize] as usize {
+                    if self.flat[j] == l && self.pos[j] == last {
+                        self.pos[j] = p as u32;
                         break;
                     }
                 }
             }
         }
         self.free_subs.push(id);
-        self.plen[id as usize] = 0;
-        sub.path
+        self.plen[si] = 0;
     }
 }
 

@@ -43,12 +43,10 @@ fn one_bottleneck_shared_by_n_flows() {
 fn parking_lot_max_min() {
     let mut net = FlowNet::new(vec![10.0, 30.0, 12.0]);
     let l = |i: u32| LinkId(i);
-    let long = net.add_sub(0, vec![l(0), l(1), l(2)], 1.0);
-    let s0 = net.add_sub(1, vec![l(0)], 1.0);
-    let s1: Vec<u32> = (0..3)
-        .map(|i| net.add_sub(2 + i, vec![l(1)], 1.0))
-        .collect();
-    let s2 = net.add_sub(5, vec![l(2)], 1.0);
+    let long = net.add_sub(0, &[l(0), l(1), l(2)], 1.0);
+    let s0 = net.add_sub(1, &[l(0)], 1.0);
+    let s1: Vec<u32> = (0..3).map(|i| net.add_sub(2 + i, &[l(1)], 1.0)).collect();
+    let s2 = net.add_sub(5, &[l(2)], 1.0);
     let mut solver = Solver::new(3);
     let apply = |net: &mut FlowNet, solver: &Solver| {
         for &(s, r) in &solver.changed {

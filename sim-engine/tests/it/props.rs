@@ -145,7 +145,7 @@ proptest! {
         let mut net = FlowNet::new(caps.clone());
         let mut live = Vec::new();
         for (i, (p, w)) in paths.iter().enumerate() {
-            live.push(net.add_sub(i as u32, mk(p), *w as f64 / 2.0));
+            live.push(net.add_sub(i as u32, &mk(p), *w as f64 / 2.0));
         }
         let all: Vec<LinkId> = (0..nl as u32).map(LinkId).collect();
         let mut solver = Solver::new(nl);
@@ -160,11 +160,12 @@ proptest! {
                 if live.is_empty() { break; }
                 let s = live.swap_remove(k % live.len());
                 apply(&mut net, &[(s, 0.0)]);
-                seeds.extend(net.remove_sub(s, |_, _, _| {}));
+                seeds.extend_from_slice(net.path_of(s as usize));
+                net.remove_sub(s, |_, _, _| {});
             }
             let mut new_subs = Vec::new();
             for (j, (p, w)) in join.iter().enumerate() {
-                let s = net.add_sub(1000 + (step * 10 + j) as u32, mk(p), *w as f64 / 2.0);
+                let s = net.add_sub(1000 + (step * 10 + j) as u32, &mk(p), *w as f64 / 2.0);
                 new_subs.push(s);
                 live.push(s);
             }
