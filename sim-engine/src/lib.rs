@@ -34,6 +34,9 @@ pub struct RunLimits {
     pub max_wall: Option<Duration>,
     /// Call the progress callback at most this often (default: never).
     pub progress_every: Option<Duration>,
+    /// Do all the work on the calling thread (by default a helper thread routes upcoming
+    /// arrivals ahead; results are the same either way).
+    pub single_thread: bool,
 }
 
 /// A progress sample (for the CLI's stderr lines).
@@ -85,46 +88,51 @@ pub fn run_with_progress(
 ) -> Result<Report, SimError> {
     let t0 = Instant::now();
     let net = scenario.validate()?;
-    let mut eng = FlowEngine::new(scenario, &net);
-    let mut last = Instant::now();
-    let mut last_events = 0u64;
-    let mut steps = 0u64;
-    while eng.step() {
-        steps += 1;
-        if steps % 1024 == 0 {
-            if let Some(m) = limits.max_events {
-                if eng.events > m {
-                    return Err(SimError::Limit(format!("more than {m} events")));
+    std::thread::scope(|scope| {
+        let mut eng = FlowEngine::new(scenario, &net);
+        if !limits.single_thread {
+            eng.route_ahead(scope);
+        }
+        let mut last = Instant::now();
+        let mut last_events = 0u64;
+        let mut steps = 0u64;
+        while eng.step() {
+            steps += 1;
+            if steps % 1024 == 0 {
+                if let Some(m) = limits.max_events {
+                    if eng.events > m {
+                        return Err(SimError::Limit(format!("more than {m} events")));
+                    }
                 }
-            }
-            if let Some(w) = limits.max_wall {
-                if t0.elapsed() > w {
-                    return Err(SimError::Limit(format!(
-                        "more than {:.1} s of wall time",
-                        w.as_secs_f64()
-                    )));
+                if let Some(w) = limits.max_wall {
+                    if t0.elapsed() > w {
+                        return Err(SimError::Limit(format!(
+                            "more than {:.1} s of wall time",
+                            w.as_secs_f64()
+                        )));
+                    }
                 }
-            }
-            if let Some(every) = limits.progress_every {
-                let el = last.elapsed();
-                if el >= every {
-                    progress(&Progress {
-                        sim_time_s: eng.now.as_secs_f64(),
-                        flows_done: eng.done,
-                        flows_total: eng.flows.len() as u64,
-                        events: eng.events,
-                        events_per_s: (eng.events - last_events) as f64 / el.as_secs_f64(),
-                    });
-                    last = Instant::now();
-                    last_events = eng.events;
+                if let Some(every) = limits.progress_every {
+                    let el = last.elapsed();
+                    if el >= every {
+                        progress(&Progress {
+                            sim_time_s: eng.now.as_secs_f64(),
+                            flows_done: eng.done,
+                            flows_total: eng.flows.len() as u64,
+                            events: eng.events,
+                            events_per_s: (eng.events - last_events) as f64 / el.as_secs_f64(),
+                        });
+                        last = Instant::now();
+                        last_events = eng.events;
+                    }
                 }
             }
         }
-    }
-    eng.close();
-    let mut rep = report::build(&eng);
-    rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
-    Ok(rep)
+        eng.close();
+        let mut rep = report::build(&eng);
+        rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
+        Ok(rep)
+    })
 }
 
 /// The JSON Schema of the scenario (`scenario`) or result (`result`) format, pretty-printed.

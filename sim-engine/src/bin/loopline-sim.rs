@@ -38,6 +38,9 @@ enum Cmd {
         /// Abort after this many seconds of wall time.
         #[arg(long)]
         max_wall_s: Option<f64>,
+        /// Use one thread (by default a second one routes upcoming arrivals; same results).
+        #[arg(long)]
+        single_thread: bool,
     },
     /// Print a JSON Schema: `scenario` or `result`.
     Schema { which: String },
@@ -121,6 +124,7 @@ fn main() -> ExitCode {
             progress,
             no_run_info,
             max_wall_s,
+            single_thread,
         } => {
             let sc = match read(&file) {
                 Ok(s) => s,
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
                 max_events: None,
                 max_wall: max_wall_s.map(Duration::from_secs_f64),
                 progress_every: progress.then_some(Duration::from_secs(1)),
+                single_thread,
             };
             let res = run_with_progress(&sc, &limits, |p| {
                 eprintln!(

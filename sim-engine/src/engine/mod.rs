@@ -10,7 +10,9 @@
 //!   around the links whose flow set changed (see [`solver`]).
 
 pub mod control;
+mod latency;
 mod level_queue;
+mod prefetch;
 pub mod solver;
 pub mod util;
 
@@ -19,9 +21,11 @@ use std::collections::BinaryHeap;
 
 use crate::network::Network;
 use crate::routing::{Binding, RouteCtx, Router};
-use crate::scenario::{LatencySpec, Scenario};
+use crate::scenario::{RoutingSpec, Scenario};
 use crate::units::{LinkId, Time};
 use crate::workload::{Workload, NONE};
+use latency::LatencyModel;
+use prefetch::RouteFeed;
 use solver::{FlowNet, Solver};
 use util::LinkUtil;
 
@@ -86,6 +90,8 @@ const EV_FAIL: u64 = 1;
 const EV_RECOVER: u64 = 2;
 const EV_TICK: u64 = 3;
 const EV_START: u64 = 4;
+/// Fewest root flows for which [`FlowEngine::route_ahead`] starts a thread.
+const ROUTE_AHEAD_MIN: usize = 1024;
 /// Bits of an event's order key that hold its kind (above them: a sequence number).
 const KIND_BITS: u32 = 3;
 
@@ -119,7 +125,11 @@ pub struct FlowEngine<'a> {
     touched: Vec<u32>,
     touched_mark: Vec<u32>,
     batch: u32,
-    latency: LatencySpec,
+    latency: LatencyModel,
+    /// Routes of upcoming arrivals from a helper thread (see [`prefetch`]), while it runs.
+    feed: Option<RouteFeed>,
+    /// Flows started on a route from the helper thread.
+    pub routed_ahead: u64,
     pub ctl: control::Controller,
     pub nominal_cap: Vec<f64>,
     /// Set when the run is over (stop time reached, no more events).
@@ -190,7 +200,9 @@ impl<'a> FlowEngine<'a> {
             touched: Vec::new(),
             touched_mark: vec![0; n_flows],
             batch: 0,
-            latency: sc.engine.latency.clone(),
+            latency: LatencyModel::new(net, &sc.engine.latency),
+            feed: None,
+            routed_ahead: 0,
             ctl,
             nominal_cap: caps,
             finished: false,
@@ -298,71 +310,46 @@ impl<'a> FlowEngine<'a> {
                 None => self.router.route(&ctx, f, src, dst),
             }
         };
-        if route.paths.is_empty() {
-            return false;
-        }
-        self.flows[f as usize].binding = route.binding;
-        for (p, w) in route.paths {
+        let paths = route.paths.iter().map(|(p, w)| (p.as_slice(), *w));
+        self.attach_paths(f, paths, route.binding)
+    }
+
+    /// Attach a flow's subflows on `paths`; returns false when there are none.
+    fn attach_paths<'p>(
+        &mut self,
+        f: u32,
+        paths: impl Iterator<Item = (&'p [LinkId], f64)>,
+        binding: Option<Binding>,
+    ) -> bool {
+        for (p, w) in paths {
             // A new subflow is always re-solved; its links matter only where they are saturated
             // (a slack link gives it room without taking anything from anyone).
-            for &l in &p {
+            for &l in p {
                 let li = l.idx();
                 if self.fnet.saturated(li) {
                     self.seeds.push(l);
                 }
             }
-            let s = self.fnet.add_sub(f, &p, w);
+            let s = self.fnet.add_sub(f, p, w);
             self.seed_subs.push(s);
             self.flows[f as usize].subs.push(s);
         }
+        if self.flows[f as usize].subs.is_empty() {
+            return false;
+        }
+        self.flows[f as usize].binding = binding;
         self.touch(f);
         true
     }
 
     fn latency_terms(&self, f: u32) -> (Time, f64) {
-        let fl = &self.flows[f as usize];
         let spec = &self.wl.flows[f as usize];
-        let mut ideal_rate = 0.0; // Gb/s
-        let mut base_ps = 0.0;
-        let nl = self.net.links.len();
-        for (i, &s) in fl.subs.iter().enumerate() {
-            let path = self.fnet.path_of(s as usize);
-            let bott = path
-                .iter()
-                .map(|l| self.nominal_cap[l.idx()])
-                .fold(f64::INFINITY, f64::min);
-            ideal_rate += bott;
-            if i == 0 {
-                for l in path.iter().filter(|l| l.idx() < nl) {
-                    let link = self.net.link(*l);
-                    base_ps += link.latency.0 as f64;
-                    base_ps += self.latency.mtu_bytes as f64 * 8.0 / (link.gbps.0 * 1e-3);
-                }
-            }
-        }
-        let nic = self
-            .net
-            .server_nic_gbps(spec.src)
-            .min(self.net.server_nic_gbps(spec.dst));
-        if nic > 0.0 {
-            ideal_rate = ideal_rate.min(nic);
-        }
-        let mut extra = 0.0;
-        if self.latency.base_rtt {
-            extra += base_ps;
-        }
-        if self.latency.slow_start {
-            let rtt = 2.0 * base_ps;
-            let w = self.latency.init_cwnd_bytes as f64;
-            let size = spec.bytes.0 as f64;
-            let k_size = ((size / w + 1.0).log2().ceil() - 1.0).max(0.0);
-            let bdp = ideal_rate * 1e-3 * rtt / 8.0;
-            let k_bdp = (bdp / w + 1.0).log2().ceil().max(0.0);
-            extra += rtt * k_size.min(k_bdp);
-        }
-        let extra_t = Time(extra.round() as u64);
-        let ideal_s = spec.bytes.bits() / (ideal_rate.max(1e-12) * 1e9) + extra_t.as_secs_f64();
-        (extra_t, ideal_s)
+        let paths = self.flows[f as usize]
+            .subs
+            .iter()
+            .map(|&s| self.fnet.path_of(s as usize));
+        self.latency
+            .terms(&self.nominal_cap, spec.bytes, spec.src, spec.dst, paths)
     }
 
     fn start_flow(&mut self, f: u32) {
@@ -373,11 +360,22 @@ impl<'a> FlowEngine<'a> {
             fl.last = self.now;
             fl.rem_bits = bits;
         }
-        if self.attach(f) {
-            self.flows[f as usize].status = Status::Active;
-            let (extra, ideal) = self.latency_terms(f);
-            self.flows[f as usize].extra = extra;
-            self.flows[f as usize].ideal_s = ideal;
+        // a root flow routed ahead by the helper thread, or routed here
+        let mut feed = self.feed.take();
+        let attached = match feed.as_mut().and_then(|feed| feed.next_for(f)) {
+            Some(routed) => {
+                self.routed_ahead += 1;
+                self.attach_paths(f, routed.paths(), routed.binding)
+                    .then_some((routed.extra, routed.ideal_s))
+            }
+            None => self.attach(f).then(|| self.latency_terms(f)),
+        };
+        self.feed = feed;
+        if let Some((extra, ideal)) = attached {
+            let fl = &mut self.flows[f as usize];
+            fl.status = Status::Active;
+            fl.extra = extra;
+            fl.ideal_s = ideal;
         } else {
             let fl = &mut self.flows[f as usize];
             fl.status = Status::Stalled;
@@ -417,6 +415,7 @@ impl<'a> FlowEngine<'a> {
     }
 
     fn set_links(&mut self, fi: usize, down: bool) {
+        self.feed = None; // routes worked out ahead assumed every link up
         let mut affected = Vec::new();
         for k in 0..self.net.failures[fi].links.len() {
             let d = self.net.failures[fi].links[k];
@@ -521,6 +520,40 @@ impl<'a> FlowEngine<'a> {
         }
         self.touched = touched;
         self.touched.clear();
+    }
+
+    /// Route upcoming arrivals on a helper thread of `scope` while every link is up, when the
+    /// router has no controller and there are enough arrivals to be worth a thread.
+    pub fn route_ahead<'scope>(&mut self, scope: &'scope std::thread::Scope<'scope, '_>)
+    where
+        'a: 'scope,
+    {
+        let pure = matches!(
+            self.sc.routing,
+            RoutingSpec::Ecmp | RoutingSpec::Vlb | RoutingSpec::Grin(_)
+        );
+        let started = self.next_root > 0 || self.up.iter().any(|&u| !u);
+        if !pure || started || self.wl.roots.len() < ROUTE_AHEAD_MIN {
+            return;
+        }
+        let jobs = self
+            .wl
+            .roots
+            .iter()
+            .map(|&f| {
+                let spec = &self.wl.flows[f as usize];
+                (f, spec.src, spec.dst, spec.bytes)
+            })
+            .collect();
+        self.feed = Some(prefetch::spawn(
+            scope,
+            self.net,
+            Router::new(&self.sc.routing, self.net),
+            self.latency.clone(),
+            self.nominal_cap.clone(),
+            self.sc.engine.seed,
+            jobs,
+        ));
     }
 
     /// Close the link utilisation series at the end of the run.

@@ -55,6 +55,14 @@ fn validate_and_run_good_scenario() {
     let out = bin().arg("run").arg(&p).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["run_info"]["wall_time_s"].is_number());
+    let one = bin()
+        .args(["run", "--no-run-info", "--single-thread"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(one.status.success());
+    let v1: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert_eq!(v1["job_completion_s"], 0.001);
 }
 
 fn fails_with(text: &str, needle: &str) {
