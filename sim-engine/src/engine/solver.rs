@@ -507,34 +507,46 @@ impl Solver {
     /// it reaches its old rate or crosses a link that froze someone happens as before.
     #[inline]
     fn enter(&mut self, net: &FlowNet, s: u32) -> f64 {
-        let ep = self.epoch;
-        let sub = &net.subs[s as usize];
-        let (rate, w) = (sub.rate, sub.weight);
-        self.sf[s as usize].frozen = 0;
-        self.sf[s as usize].wt = w;
-        self.sf[s as usize].old = rate;
+        let (rate, w) = self.start_entering(net, s);
         let mut resume = net.level(s as usize);
         for &l in net.path_of(s as usize) {
-            let li = l.idx();
-            let lf = &mut self.links[li];
-            if lf.t_mark != ep {
-                *lf = LinkFill {
-                    resid: net.cap(li) - net.load(li),
-                    wsum: 0.0,
-                    ucnt: 0,
-                    t_mark: ep,
-                    q_mark: lf.q_mark,
-                    joined: lf.joined,
-                    sat: f64::INFINITY,
-                    was_sat: net.saturated(li),
-                };
-            }
+            let lf = self.fill_of(net, l.idx());
             resume = resume.min(lf.sat);
             lf.resid += rate;
             lf.wsum += w;
             lf.ucnt += 1;
         }
         resume
+    }
+
+    /// Fill state of subflow `s`, entering the fill: unfrozen, its weight and old rate noted.
+    #[inline]
+    fn start_entering(&mut self, net: &FlowNet, s: u32) -> (f64, f64) {
+        let sub = &net.subs[s as usize];
+        let sf = &mut self.sf[s as usize];
+        sf.frozen = 0;
+        sf.wt = sub.weight;
+        sf.old = sub.rate;
+        (sub.rate, sub.weight)
+    }
+
+    /// Link `li`'s fill state, set up (from the rates outside R) on its first use in this fill.
+    #[inline]
+    fn fill_of(&mut self, net: &FlowNet, li: usize) -> &mut LinkFill {
+        let lf = &mut self.links[li];
+        if lf.t_mark != self.epoch {
+            *lf = LinkFill {
+                resid: net.cap(li) - net.load(li),
+                wsum: 0.0,
+                ucnt: 0,
+                t_mark: self.epoch,
+                q_mark: lf.q_mark,
+                joined: lf.joined,
+                sat: f64::INFINITY,
+                was_sat: net.saturated(li),
+            };
+        }
+        lf
     }
 
     /// Undo every freeze at or above `lambda` (they are filled again); returns the level to
@@ -767,26 +779,30 @@ impl Solver {
             self.deferred.push(o);
             return false;
         }
-        self.enter(net, o);
         self.unfrozen += 1;
         self.work_subs += 1;
-        // its links: shared ones queued (their share may have fallen), its own ones as one entry
+        // enter it (as `enter`); its links: shared ones queued (their share may have fallen), its
+        // own ones as one entry
+        let (rate, w) = self.start_entering(net, o);
         let round = self.round;
         let mut own = (f64::INFINITY, 0);
         for &l in net.path_of(o as usize) {
-            let lf = &mut self.links[l.idx()];
+            let lf = self.fill_of(net, l.idx());
+            lf.resid += rate;
+            lf.wsum += w;
+            lf.ucnt += 1;
             if lf.ucnt > 1 {
                 // (someone else's own-links entry may be about this link)
                 lf.joined = round;
-                self.heap.push((lf.resid / lf.wsum).max(level), l.0);
+                let share = (lf.resid / lf.wsum).max(level);
+                self.heap.push(share, l.0);
             } else if lf.resid < own.0 {
                 own = (lf.resid, l.0);
             }
         }
         if own.0.is_finite() {
             self.sf[o as usize].bott = own.1;
-            self.heap
-                .push((own.0 / self.sf[o as usize].wt).max(level), o | OWN_LINKS);
+            self.heap.push((own.0 / w).max(level), o | OWN_LINKS);
         }
         true
     }
