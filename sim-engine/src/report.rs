@@ -81,15 +81,20 @@ impl Stats {
         if v.is_empty() {
             return Stats::default();
         }
-        v.sort_unstable_by(|a, b| a.total_cmp(b)); // equal keys are identical values
         let n = v.len();
-        let rank = |q: f64| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+        let mean = v.iter().sum::<f64>() / n as f64;
+        let max = v.iter().copied().max_by(f64::total_cmp);
+        // nearest ranks by selection, not a full sort (equal keys are identical values)
+        let rank = |q: f64| ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
+        let (r50, r99) = (rank(0.5), rank(0.99));
+        let p99 = *v.select_nth_unstable_by(r99, f64::total_cmp).1;
+        let p50 = *v[..=r99].select_nth_unstable_by(r50, f64::total_cmp).1;
         Stats {
             count: n as u64,
-            mean: Some(v.iter().sum::<f64>() / n as f64),
-            p50: Some(rank(0.5)),
-            p99: Some(rank(0.99)),
-            max: Some(v[n - 1]),
+            mean: Some(mean),
+            p50: Some(p50),
+            p99: Some(p99),
+            max,
         }
     }
 }
@@ -484,5 +489,29 @@ pub fn build(e: &FlowEngine) -> Report {
         },
         memcache,
         run_info: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stats;
+
+    /// Nearest ranks: p50 of n values is the ceil(n/2)-th smallest, p99 the ceil(0.99 n)-th.
+    #[test]
+    fn stats_take_nearest_ranks_whatever_the_order() {
+        let s = Stats::of(vec![5.0, 1.0, 4.0, 2.0, 3.0]);
+        assert_eq!(
+            (s.count, s.mean, s.p50, s.p99, s.max),
+            (5, Some(3.0), Some(3.0), Some(5.0), Some(5.0))
+        );
+        // 1..=200 in a scrambled order: p50 = 100th smallest, p99 = 198th
+        let v: Vec<f64> = (0..200).map(|i| ((i * 77) % 200 + 1) as f64).collect();
+        let s = Stats::of(v);
+        assert_eq!(
+            (s.p50, s.p99, s.max),
+            (Some(100.0), Some(198.0), Some(200.0))
+        );
+        assert_eq!(s.mean, Some(100.5));
+        assert!(Stats::of(Vec::new()).p50.is_none());
     }
 }
