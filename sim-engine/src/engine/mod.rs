@@ -1,6 +1,8 @@
 //! The flow-mode (fluid) event core.
 //!
-//! * Time is integer picoseconds; the event queue is a binary heap keyed by `(Time, seq)`.
+//! * Time is integer picoseconds; the event queue is a binary heap keyed by `(Time, kind,
+//!   subject)`, packed in one integer (link state changes first at a timestamp, then
+//!   completions, controller ticks and starts, each by subject: a fixed, deterministic order).
 //! * Each flow keeps `(remaining bits, time of last update, rate)`; progress is brought up to date
 //!   only when the flow's rate changes (no "advance every flow" loop).
 //! * A flow has one valid pending completion event, the one at its `queued` time; any other is
@@ -85,18 +87,15 @@ pub struct FlowSt {
     pub binding: Option<Binding>,
 }
 
-const EV_COMPLETE: u64 = 0;
-const EV_FAIL: u64 = 1;
-const EV_RECOVER: u64 = 2;
+const EV_FAIL: u64 = 0;
+const EV_RECOVER: u64 = 1;
+const EV_COMPLETE: u64 = 2;
 const EV_TICK: u64 = 3;
 const EV_START: u64 = 4;
 /// Fewest root flows for which [`FlowEngine::route_ahead`] starts a thread.
 const ROUTE_AHEAD_MIN: usize = 1024;
-/// Bits of an event's order key that hold its kind (above them: a sequence number).
-const KIND_BITS: u32 = 3;
-
-/// An event: time (ps), `seq << KIND_BITS | kind` (first queued, first served), its subject.
-type Ev = Reverse<(u64, u64, u32)>;
+/// An event: `time (ps) << 64 | kind << 32 | subject`.
+type Ev = Reverse<u128>;
 
 /// Fluid max-min flow engine.
 pub struct FlowEngine<'a> {
@@ -111,7 +110,6 @@ pub struct FlowEngine<'a> {
     pub util: LinkUtil,
     pub flows: Vec<FlowSt>,
     heap: BinaryHeap<Ev>,
-    seq: u64,
     /// Pending events other than controller ticks (stale ones included until popped).
     pending: u64,
     next_root: usize,
@@ -183,7 +181,6 @@ impl<'a> FlowEngine<'a> {
                 .collect(),
             wl,
             heap: BinaryHeap::new(),
-            seq: 0,
             pending: 0,
             next_root: 0,
             now: Time::ZERO,
@@ -220,12 +217,12 @@ impl<'a> FlowEngine<'a> {
     }
 
     fn push(&mut self, t: Time, kind: u64, subject: u32) {
-        self.seq += 1;
         if kind != EV_TICK {
             self.pending += 1;
         }
-        self.heap
-            .push(Reverse((t.0, self.seq << KIND_BITS | kind, subject)));
+        self.heap.push(Reverse(
+            (t.0 as u128) << 64 | (kind as u128) << 32 | subject as u128,
+        ));
     }
 
     /// Can anything still change? (arrivals or non-tick events pending)
@@ -595,7 +592,7 @@ impl Engine for FlowEngine<'_> {
             .roots
             .get(self.next_root)
             .map(|&i| self.wl.flows[i as usize].arrival);
-        let h = self.heap.peek().map(|Reverse(e)| Time(e.0));
+        let h = self.heap.peek().map(|Reverse(e)| Time((e >> 64) as u64));
         match (a, h) {
             (Some(a), Some(h)) => Some(a.min(h)),
             (a, h) => a.or(h),
@@ -628,12 +625,12 @@ impl Engine for FlowEngine<'_> {
             self.events += 1;
             self.start_flow(i);
         }
-        while let Some(Reverse(e)) = self.heap.peek() {
-            if e.0 != t.0 {
+        while let Some(&Reverse(e)) = self.heap.peek() {
+            if (e >> 64) as u64 != t.0 {
                 break;
             }
-            let (_, order, a) = self.heap.pop().expect("peeked").0;
-            let kind = order & ((1 << KIND_BITS) - 1);
+            self.heap.pop();
+            let (kind, a) = ((e >> 32) as u32 as u64, e as u32);
             if kind != EV_TICK {
                 self.pending -= 1;
             }
