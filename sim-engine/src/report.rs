@@ -380,20 +380,21 @@ pub fn build(e: &FlowEngine) -> Report {
         .map(|l| {
             let link = &net.links[l];
             let cap_bits_s = link.gbps.0 * 1e9;
-            let series = e.util.series(l);
-            let util: Vec<f64> = series
-                .enumerate()
-                .map(|(k, bits)| {
+            let ratios = || {
+                e.util.series(l).enumerate().map(|(k, bits)| {
                     let start = k as f64 * width_s;
                     let w = (dur - start).min(width_s);
                     if w > 0.0 {
-                        r6((bits / (cap_bits_s * w)).min(1.0))
+                        (bits / (cap_bits_s * w)).min(1.0)
                     } else {
                         0.0
                     }
                 })
-                .collect();
-            let peak = util.iter().copied().fold(0.0, f64::max);
+            };
+            // (rounding keeps the order of values: the peak of the rounded series is the rounded
+            // peak, so a series that is not reported is not rounded)
+            let util = sc.engine.link_series.then(|| ratios().map(r6).collect());
+            let peak = r6(ratios().fold(0.0, f64::max));
             let total = e.util.total_bits(l);
             LinkUtilReport {
                 id: net.link_names[l / 2].clone(),
@@ -407,7 +408,7 @@ pub fn build(e: &FlowEngine) -> Report {
                     0.0
                 },
                 peak_util: peak,
-                util: sc.engine.link_series.then_some(util),
+                util,
             }
         })
         .collect();

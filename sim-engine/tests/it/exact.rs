@@ -237,3 +237,23 @@ fn routes_worked_out_ahead_change_nothing() {
         );
     }
 }
+
+/// A link's peak utilisation is the highest value of its series, reported or not.
+#[test]
+fn peak_utilisation_is_the_series_peak_with_or_without_the_series() {
+    let mut sc = fat_tree_websearch(4, 10.0, 0.5, 2000);
+    sc.engine.link_series = true;
+    let with = run_ok(&sc);
+    sc.engine.link_series = false;
+    let without = run_ok(&sc);
+    let mut busy = 0;
+    for (a, b) in with.links.links.iter().zip(&without.links.links) {
+        let series = a.util.as_ref().expect("series reported");
+        let max = series.iter().copied().fold(0.0, f64::max);
+        assert_eq!(a.peak_util, max, "{}", a.id);
+        assert_eq!(b.peak_util, max, "{}", b.id);
+        assert!(b.util.is_none());
+        busy += usize::from(max > 0.5);
+    }
+    assert!(busy > 0, "some link ran over half full in some bucket");
+}
