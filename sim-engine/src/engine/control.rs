@@ -105,11 +105,14 @@ pub fn tick(e: &mut FlowEngine) {
     let mut back_down = vec![0.0f64; n];
     let mut bound: Vec<(NodeId, u32, f64)> = Vec::new();
     for (f, fl) in e.flows.iter().enumerate() {
-        if fl.status != Status::Active || fl.subs.is_empty() {
+        let Some(first) = fl.subs.first() else {
+            continue;
+        };
+        if fl.status != Status::Active {
             continue;
         }
         let rem = (fl.rem_bits - fl.rate * 1e-3 * (now.0 - fl.last.0) as f64).max(0.0);
-        let path = e.fnet.path_of(fl.subs[0] as usize);
+        let path = e.fnet.path_of(first as usize);
         if path.len() > 2 {
             let st = e.net.link(path[0]).to;
             let dt = e.net.link(path[path.len() - 1]).from;

@@ -77,7 +77,7 @@ pub struct FlowSt {
     pub status: Status,
     pub stalled_once: bool,
     pub reroutes: u32,
-    pub subs: Vec<u32>,
+    pub subs: SubIds,
     pub start: Time,
     /// End of the fluid transfer.
     pub done_at: Time,
@@ -85,6 +85,38 @@ pub struct FlowSt {
     pub fct_end: Time,
     pub ideal_s: f64,
     pub binding: Option<Binding>,
+}
+
+/// A flow's subflow ids: the first in place (most routers give a flow one path), any others in a
+/// vector, so that a single-path flow allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub struct SubIds {
+    len: u32,
+    first: u32,
+    rest: Vec<u32>,
+}
+
+impl SubIds {
+    pub fn push(&mut self, s: u32) {
+        if self.len == 0 {
+            self.first = s;
+        } else {
+            self.rest.push(s);
+        }
+        self.len += 1;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn first(&self) -> Option<u32> {
+        (self.len > 0).then_some(self.first)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.first().into_iter().chain(self.rest.iter().copied())
+    }
 }
 
 const EV_FAIL: u64 = 0;
@@ -162,7 +194,7 @@ impl<'a> FlowEngine<'a> {
             util: LinkUtil::new(nv, horizon),
             flows: (0..n_flows)
                 .map(|_| FlowSt {
-                    subs: Vec::new(),
+                    subs: SubIds::default(),
                     rem_bits: 0.0,
                     last: Time::ZERO,
                     rate: 0.0,
@@ -272,7 +304,7 @@ impl<'a> FlowEngine<'a> {
     /// Remove every subflow of a flow (its progress must be up to date).
     fn detach(&mut self, f: u32) {
         let subs = std::mem::take(&mut self.flows[f as usize].subs);
-        for s in subs {
+        for s in subs.iter() {
             // Only links that were saturated can give the freed capacity to someone else.
             let fnet = &self.fnet;
             for &l in fnet.path_of(s as usize) {
@@ -344,7 +376,7 @@ impl<'a> FlowEngine<'a> {
         let paths = self.flows[f as usize]
             .subs
             .iter()
-            .map(|&s| self.fnet.path_of(s as usize));
+            .map(|s| self.fnet.path_of(s as usize));
         self.latency
             .terms(&self.nominal_cap, spec.bytes, spec.src, spec.dst, paths)
     }
