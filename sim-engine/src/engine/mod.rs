@@ -73,11 +73,13 @@ pub struct FlowSt {
     pub due: Time,
     /// Time of the pending completion event that is still valid (MAX: none).
     pub queued: Time,
-    pub extra: Time,
+    /// Timestamp (batch) in which the flow's rate or subflows last changed.
+    touched: u32,
     pub status: Status,
     pub stalled_once: bool,
-    pub reroutes: u32,
     pub subs: SubIds,
+    pub extra: Time,
+    pub reroutes: u32,
     pub start: Time,
     /// End of the fluid transfer.
     pub done_at: Time,
@@ -90,6 +92,7 @@ pub struct FlowSt {
 /// A flow's subflow ids: the first in place (most routers give a flow one path), any others in a
 /// vector, so that a single-path flow allocates nothing.
 #[derive(Clone, Debug, Default)]
+#[repr(C)] // (the count and first id in the flow's first cache line)
 pub struct SubIds {
     len: u32,
     first: u32,
@@ -153,7 +156,6 @@ pub struct FlowEngine<'a> {
     seeds: Vec<LinkId>,
     seed_subs: Vec<u32>,
     touched: Vec<u32>,
-    touched_mark: Vec<u32>,
     batch: u32,
     latency: LatencyModel,
     /// Routes of upcoming arrivals from a helper thread (see [`prefetch`]), while it runs.
@@ -209,6 +211,7 @@ impl<'a> FlowEngine<'a> {
                     queued: Time::MAX,
                     reroutes: 0,
                     stalled_once: false,
+                    touched: 0,
                 })
                 .collect(),
             wl,
@@ -227,7 +230,6 @@ impl<'a> FlowEngine<'a> {
             seeds: Vec::new(),
             seed_subs: Vec::new(),
             touched: Vec::new(),
-            touched_mark: vec![0; n_flows],
             batch: 0,
             latency: LatencyModel::new(net, &sc.engine.latency),
             feed: None,
@@ -295,8 +297,8 @@ impl<'a> FlowEngine<'a> {
     }
 
     fn touch(&mut self, f: u32) {
-        if self.touched_mark[f as usize] != self.batch {
-            self.touched_mark[f as usize] = self.batch;
+        if self.flows[f as usize].touched != self.batch {
+            self.flows[f as usize].touched = self.batch;
             self.touched.push(f);
         }
     }
