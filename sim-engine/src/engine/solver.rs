@@ -649,7 +649,7 @@ impl Solver {
                     }
                 } else if lf.q_mark != round {
                     lf.q_mark = round;
-                    self.heap.push((lf.resid / lf.wsum).max(floor), l.0);
+                    self.heap.push_fixed((lf.resid / lf.wsum).max(floor), l.0);
                 }
             }
             if own.0.is_finite() {
