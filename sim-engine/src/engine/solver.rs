@@ -37,6 +37,7 @@
 //! (shuffles) would otherwise grow it round by round over most of the network.
 
 use super::level_queue::LevelQueue;
+use super::prefetch;
 use crate::units::LinkId;
 
 /// A subflow: one path of a flow (see `FlowNet::path_of`), with a weight (a flow's subflow
@@ -339,17 +340,6 @@ const GLOBAL_DIV: usize = 4;
 /// Marks a queue entry that is a subflow's own links (see `fill`), not a shared link.
 const OWN_LINKS: u32 = 1 << 31;
 const REL_TOL: f64 = 1e-9;
-
-/// Hint the CPU to bring `x` into cache (a hint: it never faults, whatever the address).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching has no effect on memory or program state, and `x` is a valid reference.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
-    }
-}
 
 /// Ask for the records (fill state and load) of the links of `subs`: subflows joining a fill
 /// bring links new to it, whose records are likely out of cache; asking for all of them first
