@@ -14,7 +14,7 @@
 pub mod control;
 mod latency;
 mod level_queue;
-mod prefetch;
+mod route_ahead;
 pub mod solver;
 pub mod util;
 
@@ -27,7 +27,7 @@ use crate::scenario::{RoutingSpec, Scenario};
 use crate::units::{LinkId, Time};
 use crate::workload::{Workload, NONE};
 use latency::LatencyModel;
-use prefetch::RouteFeed;
+use route_ahead::RouteFeed;
 use solver::{FlowNet, Solver};
 use util::LinkUtil;
 
@@ -169,7 +169,7 @@ pub struct FlowEngine<'a> {
     touched: Vec<u32>,
     batch: u32,
     latency: LatencyModel,
-    /// Routes of upcoming arrivals from a helper thread (see [`prefetch`]), while it runs.
+    /// Routes of upcoming arrivals from a helper thread (see [`route_ahead`]), while it runs.
     feed: Option<RouteFeed>,
     /// Flows started on a route from the helper thread.
     pub routed_ahead: u64,
@@ -591,7 +591,7 @@ impl<'a> FlowEngine<'a> {
                 (f, spec.src, spec.dst, spec.bytes)
             })
             .collect();
-        self.feed = Some(prefetch::spawn(
+        self.feed = Some(route_ahead::spawn(
             scope,
             self.net,
             Router::new(&self.sc.routing, self.net),
