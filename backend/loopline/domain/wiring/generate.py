@@ -2,13 +2,14 @@
 
 `generate_plan(hall, spec)` is the entry point. It works in three passes:
 
-1. index the layout: one `Device` per server, ToR (one per logical rack) and fabric switch, with
-   its port position (routing.py);
-2. logical wiring: group the logical racks (own rack, MC-LAG group or Subways loop mapped by the
-   physical pattern, loops.py), then connect server ports to ToR ports, GRIN server pairs and
-   ToR uplinks / agg-core links, as plain (class, A, A port, B, B port, Gb/s) tuples;
-3. materialise each connection as a `Cable`: routed length, length with slack, medium and
-   ordered length (media.py), stable ID and label (labels.py).
+1. index the hall (`_index_hall`): one `Device` per server, ToR (one per logical rack) and
+   fabric switch, with its port position (routing.py);
+2. wire logically (`_wire_logically`): group the logical racks (own rack, MC-LAG group or
+   Subways loop mapped by the physical pattern, loops.py), then connect server ports to ToR
+   ports, GRIN server pairs and ToR uplinks / agg-core links, as plain
+   (class, A, A port, B, B port, Gb/s) tuples;
+3. materialise (`_materialise`) each connection as a `Cable`: routed length, length with slack,
+   medium and ordered length (media.py), stable ID and label (labels.py).
 
 Port numbering is a pure function of the pattern, so a regenerated plan, or an upgrade that adds
 server ports (p -> p+1), reuses the same port numbers for the same connections:
@@ -99,6 +100,64 @@ def _type1_offset(k: int) -> int:
     return -(k // 2) if k % 2 == 0 else (k - 1) // 2
 
 
+class _RackDevices:
+    """Devices in the order pass 1 finds them, each placed at the port position of its rack."""
+
+    def __init__(self) -> None:
+        self.devices: list[Device] = []
+        self.pos_rack: list[int] = []
+        self._rack = (0, "", 0, 0)
+
+    def enter(self, rack_key: int, rack: str, x_mm: int, y_mm: int) -> None:
+        self._rack = (rack_key, rack, x_mm, y_mm)
+
+    def add(
+        self, name: str, node_id: str, role: Role, u: int, model: str, z_mm: int, logical_rack: str | None = None
+    ) -> int:
+        """Add a device to the current rack; returns its index."""
+        key, rack, x, y = self._rack
+        self.devices.append(
+            Device(
+                name=name,
+                node_id=node_id,
+                role=role,
+                rack=rack,
+                u=u,
+                model=model,
+                logical_rack=logical_rack,
+                x_mm=x,
+                y_mm=y,
+                z_mm=z_mm,
+            )
+        )
+        self.pos_rack.append(key)
+        return len(self.devices) - 1
+
+
+@dataclass(slots=True)
+class _HallIndex:
+    """Pass 1's output: every device of the hall, indexed the way the wiring passes need it."""
+
+    devices: list[Device]
+    pos_rack: list[int]
+    """Physical rack of each device (same index), to tell in-rack cables from between-rack ones."""
+    lrs: list[_LR]
+    rows: list[RowRacks]
+    fabric: list[int]
+    """Device indices of the fabric switches (aggregation, spine, core)."""
+    compute_rows: int
+    """Rows holding compute racks with logical racks (clusters group them)."""
+
+
+@dataclass(slots=True)
+class _LogicalWiring:
+    """Pass 2's output: every connection, before it is routed, measured and labelled."""
+
+    conns: list[_Conn]
+    loops: list[Loop]
+    warnings: list[str]
+
+
 def generate_plan(
     hall: Hall,
     spec: WiringSpec,
@@ -113,12 +172,23 @@ def generate_plan(
     """
     _validate(spec)
     sel = selector or MediaSelector(round_to_sold=geometry.round_to_sold)
-    devices: list[Device] = []
-    pos_rack: list[int] = []
+    index = _index_hall(hall, spec, geometry)
+    wiring = _wire_logically(index, hall, spec)
+    cables, fec = _materialise(wiring.conns, index.devices, index.pos_rack, geometry, sel, hall, spec)
+    warnings = wiring.warnings
+    if fec:
+        warnings.append(f"{fec} cables need RS-FEC for their copper reach (latency carried to the scenario)")
+    return WiringPlan(hall.name, spec, geometry, index.devices, cables, wiring.loops, warnings)
+
+
+def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _HallIndex:
+    """Pass 1: one `Device` per server, ToR (two with parallel ports) and fabric switch, at its
+    port position; logical racks in hall order; each row's compute racks seen from its aisle."""
+    placed = _RackDevices()
+    devices = placed.devices
     lrs: list[_LR] = []
     rows: list[RowRacks] = []
     fabric: list[int] = []
-    warnings: list[str] = []
     parallel = spec.parallel
     grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
 
@@ -133,23 +203,19 @@ def generate_plan(
             rack_key += 1
             rname = rack_name(hall.name, row.name, rack.name)
             x, y = face_xy(row, rack, Face.FRONT if geometry.cold_aisle_ports else None)
+
+            placed.enter(rack_key, rname, x, y)
             for fs in rack.fabric_switches:
-                devices.append(
-                    Device(
-                        name=device_name(rname, fs.u),
-                        node_id=f"{hall.name}.{fs.name}",
-                        role=Role(fs.role),
-                        rack=rname,
-                        u=fs.u,
-                        model=fs.model.name,
-                        cluster=fs.cluster,
-                        x_mm=x,
-                        y_mm=y,
-                        z_mm=device_z_mm(geometry, rack, fs.u, fs.model.height_u),
-                    )
+                f = placed.add(
+                    device_name(rname, fs.u),
+                    f"{hall.name}.{fs.name}",
+                    Role(fs.role),
+                    fs.u,
+                    fs.model.name,
+                    device_z_mm(geometry, rack, fs.u, fs.model.height_u),
                 )
-                pos_rack.append(rack_key)
-                fabric.append(len(devices) - 1)
+                devices[f].cluster = fs.cluster
+                fabric.append(f)
             if rack.role is not RackRole.COMPUTE or not rack.logical_racks:
                 continue
             slots: list[int] = []
@@ -167,42 +233,21 @@ def generate_plan(
                 sh = lr.server_model.height_u
                 smodel = lr.server_model.name
                 for s, u in enumerate(lr.server_us()):
-                    devices.append(
-                        Device(
-                            name=device_name(rname, u),
-                            node_id=f"{lname}.S{s + 1:02d}",
-                            role=Role.SERVER,
-                            rack=rname,
-                            u=u,
-                            model=smodel,
-                            logical_rack=lname,
-                            x_mm=x,
-                            y_mm=y,
-                            z_mm=device_z_mm(geometry, rack, u, sh),
-                        )
+                    placed.add(
+                        device_name(rname, u),
+                        f"{lname}.S{s + 1:02d}",
+                        Role.SERVER,
+                        u,
+                        smodel,
+                        device_z_mm(geometry, rack, u, sh),
+                        lname,
                     )
-                    pos_rack.append(rack_key)
                 tu = lr.tor_u()
                 tz = device_z_mm(geometry, rack, tu, lr.tor_model.height_u)
                 if geometry.rack_height_mm is not None and lr.tor_position is TorPosition.MIDDLE:
                     # paper: the ToR sits exactly in the middle of its logical rack (odd r too)
                     tz = device_z_mm(geometry, rack, lr.base_u, lr.height_u)
-                devices.append(
-                    Device(
-                        name=device_name(rname, tu),
-                        node_id=f"{lname}.TOR1",
-                        role=Role.TOR,
-                        rack=rname,
-                        u=tu,
-                        model=lr.tor_model.name,
-                        logical_rack=lname,
-                        x_mm=x,
-                        y_mm=y,
-                        z_mm=tz,
-                    )
-                )
-                pos_rack.append(rack_key)
-                tor = len(devices) - 1
+                tor = placed.add(device_name(rname, tu), f"{lname}.TOR1", Role.TOR, tu, lr.tor_model.name, tz, lname)
                 tor2 = -1
                 tor2_model = None
                 if parallel is not None:
@@ -214,22 +259,9 @@ def generate_plan(
                         uplink_gbps=lr.tor_model.uplink_gbps,
                         height_u=lr.tor_model.height_u,
                     )
-                    devices.append(
-                        Device(
-                            name=device_name(rname, tu) + "B",
-                            node_id=f"{lname}.TOR2",
-                            role=Role.TOR,
-                            rack=rname,
-                            u=tu,
-                            model=tor2_model.name,
-                            logical_rack=lname,
-                            x_mm=x,
-                            y_mm=y,
-                            z_mm=tz,
-                        )
+                    tor2 = placed.add(
+                        device_name(rname, tu) + "B", f"{lname}.TOR2", Role.TOR, tu, tor2_model.name, tz, lname
                     )
-                    pos_rack.append(rack_key)
-                    tor2 = len(devices) - 1
                 slots.append(len(lrs))
                 lrs.append(_LR(lname, compute_row, lr, first, lr.servers, tor, tor2, p, tor2_model))
             compute.append((rack.position_mm, slots))
@@ -243,7 +275,17 @@ def generate_plan(
 
     if not lrs:
         raise DomainError("layout", f"hall {hall.name} has no compute racks with logical racks")
-    n_clusters = (compute_row + spec.rows_per_cluster) // spec.rows_per_cluster
+    return _HallIndex(devices, placed.pos_rack, lrs, rows, fabric, compute_row + 1)
+
+
+def _wire_logically(index: _HallIndex, hall: Hall, spec: WiringSpec) -> _LogicalWiring:
+    """Pass 2: group the logical racks as the pattern wires them, then connect servers to ToRs,
+    the parallel ports, GRIN server pairs and the fabric; sets each ToR's cluster and loop."""
+    devices, lrs, rows = index.devices, index.lrs, index.rows
+    parallel = spec.parallel
+    grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
+    warnings: list[str] = []
+    n_clusters = (index.compute_rows - 1 + spec.rows_per_cluster) // spec.rows_per_cluster
 
     # --- groups of logical racks -------------------------------------------------------------
     subways = spec.pattern in SUBWAYS_PATTERNS
@@ -251,7 +293,7 @@ def generate_plan(
         raise DomainError(
             "clusters",
             f"Type 2 spreads each loop over c={spec.clusters} clusters but the hall has {n_clusters} "
-            f"({compute_row + 1} rows of compute racks, {spec.rows_per_cluster} rows per cluster)",
+            f"({index.compute_rows} rows of compute racks, {spec.rows_per_cluster} rows per cluster)",
         )
     if parallel is not None and parallel.clusters > n_clusters:
         raise DomainError("parallel.clusters", f"c={parallel.clusters} exceeds the hall's {n_clusters} clusters")
@@ -305,12 +347,9 @@ def generate_plan(
 
     # --- fabric ------------------------------------------------------------------------------
     if spec.fabric.kind is not FabricKind.NONE:
-        _wire_fabric(conns, devices, lrs, fabric, tor_order, spec, hall)
+        _wire_fabric(conns, devices, lrs, index.fabric, tor_order, spec, hall)
 
-    cables, fec = _materialise(conns, devices, pos_rack, geometry, sel, hall, spec)
-    if fec:
-        warnings.append(f"{fec} cables need RS-FEC for their copper reach (latency carried to the scenario)")
-    return WiringPlan(hall.name, spec, geometry, devices, cables, loops, warnings)
+    return _LogicalWiring(conns, loops, warnings)
 
 
 def _groups(pattern: Pattern, loop: int | None, rows: list[RowRacks], lrs: list[_LR], hall: Hall) -> list[list[int]]:
