@@ -71,12 +71,22 @@ def bench(runs: int, n_rows: int, n_racks: int) -> int:
     project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
     ids = {m["name"]: m["id"] for m in client.get("/api/v1/catalog/server-models").json()["items"]}
     ids |= {m["name"]: m["id"] for m in client.get("/api/v1/catalog/switch-models").json()["items"]}
-    lr = {"servers": 15, "server_model_id": ids["2x25G server"], "ports_used": 2,
-          "tor_model_id": ids["48x25G+8x100G ToR"]}
+    lr = {
+        "servers": 15,
+        "server_model_id": ids["2x25G server"],
+        "ports_used": 2,
+        "tor_model_id": ids["48x25G+8x100G ToR"],
+    }
     template = {"logical_racks": [lr, lr]}
     rows = [
-        {"name": f"R{i:03d}", "x_m": 1, "y_m": 1 + 2.4 * i, "front": "left" if i % 2 == 0 else "right",
-         "rack_count": n_racks, "rack_template": template}
+        {
+            "name": f"R{i:03d}",
+            "x_m": 1,
+            "y_m": 1 + 2.4 * i,
+            "front": "left" if i % 2 == 0 else "right",
+            "rack_count": n_racks,
+            "rack_template": template,
+        }
         for i in range(n_rows)
     ]
     width, depth = n_racks * 0.6 + 2, n_rows * 2.4 + 2

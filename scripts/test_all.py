@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Run every suite against real services and print one line: `N passed, N failed`.
 
-Suites: static checks (ruff, mypy, import-linter, clippy, rustfmt, tsc, ESLint, generated API
-types up to date), cargo test (engine), pytest (backend + worker), Vitest (frontend) and
+Suites: static checks (ruff lint and format, mypy, import-linter, clippy, rustfmt, tsc, ESLint,
+generated API types up to date), cargo test (engine), pytest (backend + worker), Vitest (frontend) and
 Playwright in Debian's Chromium (e2e, against a freshly migrated and seeded stack).
 Exits non-zero when anything failed or when a suite ran no test.
 
@@ -28,6 +28,7 @@ import stack
 ROOT = stack.ROOT
 VENV = ROOT / ".venv" / "bin"
 SUITES = ("checks", "cargo", "pytest", "vitest", "e2e")
+PYTHON_TREES = ("backend", "worker", "scripts", "migrations", "conftest.py")
 
 
 @dataclass
@@ -67,7 +68,8 @@ def junit_counts(path: Path) -> tuple[int, int]:
 def suite_checks() -> Outcome:
     """Each static check counts as one test."""
     checks: dict[str, tuple[list[str], Path]] = {
-        "ruff": ([str(VENV / "ruff"), "check", "backend", "worker", "scripts", "migrations", "conftest.py"], ROOT),
+        "ruff": ([str(VENV / "ruff"), "check", *PYTHON_TREES], ROOT),
+        "ruff-format": ([str(VENV / "ruff"), "format", "--check", *PYTHON_TREES], ROOT),
         "mypy": ([str(VENV / "mypy")], ROOT),
         "import-linter": ([str(VENV / "lint-imports")], ROOT),
         "clippy": (["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"], ROOT / "sim-engine"),

@@ -24,10 +24,7 @@ def route_points(via: Via, level_mm: int, same_rack: bool, a: Point3, b: Point3)
 
 
 def polyline_length_mm(points: list[Point3]) -> int:
-    return sum(
-        abs(x1 - x0) + abs(y1 - y0) + abs(z1 - z0)
-        for (x0, y0, z0), (x1, y1, z1) in pairwise(points)
-    )
+    return sum(abs(x1 - x0) + abs(y1 - y0) + abs(z1 - z0) for (x0, y0, z0), (x1, y1, z1) in pairwise(points))
 
 
 def _dedupe(points: list[Point3]) -> list[Point3]:

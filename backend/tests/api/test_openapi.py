@@ -7,7 +7,12 @@ from typing import Any
 from loopline.api.app import create_app
 
 LAYOUT_PREFIXES = (
-    "/api/v1/auth", "/api/v1/tokens", "/api/v1/catalog", "/api/v1/projects", "/api/v1/halls", "/api/v1/rows",
+    "/api/v1/auth",
+    "/api/v1/tokens",
+    "/api/v1/catalog",
+    "/api/v1/projects",
+    "/api/v1/halls",
+    "/api/v1/rows",
     "/api/v1/racks",
 )
 OTHER_TEAMS = ("simulation", "wiring", "plan", "bom", "cable")
@@ -28,7 +33,8 @@ def _refs(node: Any, found: set[str]) -> None:
 def test_every_layout_operation_and_field_is_documented() -> None:
     spec = create_app().openapi()
     paths = {
-        p: ops for p, ops in spec["paths"].items()
+        p: ops
+        for p, ops in spec["paths"].items()
         if p.startswith(LAYOUT_PREFIXES) and not any(word in p for word in OTHER_TEAMS)
     }
     assert len(paths) >= 25
