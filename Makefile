@@ -84,5 +84,6 @@ test-e2e: install ## browser tests only
 bench: install ## run every benchmark (see README)
 	@$(PY) scripts/bench_all.py
 
-clean: stop ## remove local state (.run/) and build outputs
+clean: ## stop, remove local state (.run/, and the database cluster wherever it lives) and build outputs
+	@python3 scripts/stack.py clean
 	rm -rf .run frontend/dist sim-engine/target

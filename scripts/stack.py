@@ -4,6 +4,7 @@
     stack.py services      start (or reuse) PostgreSQL + Redis; print their URLs as JSON
     stack.py run           services + migrate + seed + API + worker; Ctrl-C stops what it started
     stack.py stop          stop every process recorded under .run/
+    stack.py clean         stop, and remove a cluster kept outside .run/ (see `pg_home`)
 
 Standard library only, so it runs before anything else is installed. Ports: the preferred ones
 unless taken by a process that is not ours, in which case a free one is picked and announced.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import pwd
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / ".run"
@@ -97,10 +100,33 @@ def pg_bin(tool: str) -> str:
 
 
 def as_pg_owner(cmd: list[str]) -> list[str]:
-    """initdb and postgres refuse to run as root: run them as the `postgres` system user."""
+    """initdb and postgres refuse to run as root: run them as the `postgres` system user.
+    Run the result with `cwd="/"`: that user may not be able to enter the current folder."""
     if os.geteuid() == 0:
         return ["runuser", "-u", "postgres", "--", *cmd]
     return cmd
+
+
+def pg_home(root: Path = ROOT) -> Path:
+    """The folder holding the cluster (`pg/`) and its socket (`pgsock/`).
+
+    `.run/` when the server's user can reach it. As root, the server runs as `postgres`, which
+    cannot enter a checkout in a private folder (a home directory, `mktemp -d`): the cluster then
+    lives in a folder of that user's own, one per checkout, named by the checkout's path.
+    """
+    if os.geteuid() != 0 or _postgres_can_enter(root):
+        return root / ".run"
+    digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
+    return Path(pwd.getpwnam("postgres").pw_dir) / "loopline" / digest
+
+
+def _postgres_can_enter(folder: Path) -> bool:
+    probe = ["runuser", "-u", "postgres", "--", "test", "-x", str(folder)]
+    return subprocess.run(probe, check=False, capture_output=True).returncode == 0
+
+
+def pg_datadir() -> Path:
+    return pg_home() / "pg"
 
 
 def pg_running(datadir: Path) -> int | None:
@@ -115,37 +141,65 @@ def pg_running(datadir: Path) -> int | None:
     return port if pid_alive(pid) else None
 
 
+def _owned_by_postgres(folder: Path) -> None:
+    """Create `folder` (and parents) for the server's user when running as root."""
+    if os.geteuid() != 0:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    owner = pwd.getpwnam("postgres")
+    missing = [p for p in [folder, *folder.parents] if not p.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    for created in [folder, *missing]:
+        os.chown(created, owner.pw_uid, owner.pw_gid)
+
+
+def _service_failed(what: str, log: Path, err: subprocess.CalledProcessError) -> NoReturn:
+    """One line that says what failed and where to look, instead of a traceback."""
+    tail = ""
+    with contextlib.suppress(OSError):
+        lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+        tail = f": {lines[-1].strip()}" if lines else ""
+    detail = (err.stderr or b"").decode(errors="replace").strip().splitlines()
+    reason = tail or (f": {detail[-1]}" if detail else f" (exit {err.returncode})")
+    sys.exit(f"error: {what} did not start{reason}. See {log}; fix that, then `make stop` and try again.")
+
+
 def start_postgres() -> int:
-    datadir = RUN / "pg"
-    sockdir = RUN / "pgsock"
+    home = pg_home()
+    datadir = home / "pg"
+    sockdir = home / "pgsock"
     port = pg_running(datadir)
     if port:
         say(f"PostgreSQL already running on 127.0.0.1:{port} (reusing)")
         return port
     RUN.mkdir(exist_ok=True)
-    owner = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+    log = datadir / "server.log"
     if not (datadir / "PG_VERSION").exists():
-        datadir.mkdir(parents=True, exist_ok=True)
-        if owner:
-            os.chown(datadir, owner.pw_uid, owner.pw_gid)
-        say("initialising a PostgreSQL cluster under .run/pg")
-        subprocess.run(
-            as_pg_owner([pg_bin("initdb"), "-D", str(datadir), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-    sockdir.mkdir(exist_ok=True)
-    if owner:
-        os.chown(sockdir, owner.pw_uid, owner.pw_gid)
+        _owned_by_postgres(datadir)
+        say(f"initialising a PostgreSQL cluster under {datadir}")
+        try:
+            subprocess.run(
+                as_pg_owner([pg_bin("initdb"), "-D", str(datadir), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
+                check=True,
+                cwd="/",
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
+        except subprocess.CalledProcessError as err:
+            _service_failed("PostgreSQL's initdb", log, err)
+    _owned_by_postgres(sockdir)
     port = choose_port("postgres")
     opts = f"-p {port} -k {sockdir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(
-        as_pg_owner(
-            [pg_bin("pg_ctl"), "-D", str(datadir), "-o", opts, "-l", str(datadir / "server.log"), "-w", "start"]
-        ),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    try:
+        subprocess.run(
+            as_pg_owner([pg_bin("pg_ctl"), "-D", str(datadir), "-o", opts, "-l", str(log), "-w", "start"]),
+            check=True,
+            cwd="/",
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+    except subprocess.CalledProcessError as err:
+        _service_failed("PostgreSQL", log, err)
     say(f"PostgreSQL started on 127.0.0.1:{port}")
     ensure_database(port, DB_NAME)
     return port
@@ -169,11 +223,12 @@ def ensure_database(port: int, name: str) -> None:
 
 
 def stop_postgres() -> None:
-    datadir = RUN / "pg"
+    datadir = pg_datadir()
     if pg_running(datadir):
         subprocess.run(
             as_pg_owner([pg_bin("pg_ctl"), "-D", str(datadir), "-m", "fast", "-w", "stop"]),
             check=False,
+            cwd="/",
             stdout=subprocess.DEVNULL,
         )
         say("PostgreSQL stopped")
@@ -361,6 +416,16 @@ def run() -> int:
     return 0
 
 
+def clean() -> int:
+    """Stop everything, then remove the cluster when it lives outside `.run/` (see `pg_home`)."""
+    stop()
+    home = pg_home()
+    if home != RUN and home.exists():
+        shutil.rmtree(home)
+        say(f"removed {home}")
+    return 0
+
+
 def stop() -> int:
     pids_file = RUN / "app.pids"
     if pids_file.exists():
@@ -377,13 +442,15 @@ def stop() -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["services", "run", "stop"])
+    parser.add_argument("command", choices=["services", "run", "stop", "clean"])
     args = parser.parse_args()
     if args.command == "services":
         print(json.dumps(services()))
         return 0
     if args.command == "run":
         return run()
+    if args.command == "clean":
+        return clean()
     return stop()
 
 

@@ -186,7 +186,7 @@ def main() -> int:
     parser.add_argument("--only", choices=SUITES, action="append")
     args = parser.parse_args()
     names = args.only or list(SUITES)
-    started_services = not (ROOT / ".run" / "pg" / "postmaster.pid").exists()
+    started_services = stack.pg_running(stack.pg_datadir()) is None
     stack.services()
     outcomes: list[Outcome] = []
     try:
