@@ -9,14 +9,12 @@ import { useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
 import { isRack, isRow, type Records } from "../model/records";
 import { formatLength } from "../model/units";
-import { MEDIUM_COLOURS } from "../ui/palette";
-import { useRecords } from "../ui/session";
-import { cableEnds, useWiring, type CableSet } from "../wiring/store";
+import { useRecords } from "../state/editor";
+import { tooltipRef } from "../state/overlays";
+import { MEDIUM_COLOURS } from "../state/palette";
+import { sceneStats } from "../state/testHook";
+import { cableEnds, useWiring, type CableSet } from "../state/wiring";
 import { placeRack } from "./selectors";
-import { sceneStats } from "./stats";
-
-/** The tooltip element (rendered by ui/CableTooltip); the picker fills it. */
-export const tooltipRef: { current: HTMLDivElement | null } = { current: null };
 
 export function describeCable(set: CableSet, i: number): { label: string; a: string; b: string; medium: string; length: string; id: string } {
   const b = set.buffers;

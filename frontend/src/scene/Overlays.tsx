@@ -4,9 +4,9 @@ import { useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
 import type { Aisle } from "../model/geometry";
 import { formatLength } from "../model/units";
+import { labelElements, readoutRef, useFloorLabels } from "../state/overlays";
+import type { Palette } from "../state/palette";
 import { live } from "../tools/live";
-import { labelElements, useFloorLabels } from "./labels";
-import type { Palette } from "../ui/palette";
 
 /** Every aisle strip in ONE mesh (vertex colours); labels are DOM overlays. */
 export function Aisles({ aisles, palette }: { aisles: Aisle[]; palette: Palette }) {
@@ -77,8 +77,6 @@ export function LabelProjector() {
 }
 
 /** The row being drawn: a ghost box and a readout (count, length), updated from the live store. */
-/** The dimension readout element (rendered over the canvas by ui/DrawReadout). */
-export const readoutRef: { current: HTMLDivElement | null } = { current: null };
 
 export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: number }) {
   const mesh = useRef<THREE.Mesh>(null);

@@ -3,10 +3,10 @@ import type { ThreeEvent } from "@react-three/fiber";
 import { useThree } from "@react-three/fiber";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
+import type { Palette } from "../state/palette";
+import { sceneStats } from "../state/testHook";
 import { live } from "../tools/live";
-import type { Palette } from "../ui/palette";
 import { devicesOf, type RackPlacement } from "./selectors";
-import { sceneStats } from "./stats";
 
 const tmp = new THREE.Object3D();
 const colour = new THREE.Color();

@@ -1,4 +1,4 @@
-import { debugHandle } from "../scene/stats";
+import { debugHandle } from "../state/testHook";
 import type { LayoutSync } from "./sync";
 
 let active: LayoutSync | null = null;

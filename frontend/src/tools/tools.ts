@@ -5,8 +5,9 @@
 import { createRow, moveRecords } from "../commands/layout";
 import { draftRow, rowBox, snap, type Box, type Vec2 } from "../model/geometry";
 import { hallOf, isRack, isRow, racksOf, rowsOf, type RecordId } from "../model/records";
-import { commitEdit, perform } from "../ui/actions";
-import { editor, useSession } from "../ui/session";
+import { editor } from "../state/editor";
+import { commitEdit, perform } from "../state/perform";
+import { useSession } from "../state/session";
 import { live } from "./live";
 
 export type Target = { kind: "rack"; id: RecordId } | { kind: "floor" };

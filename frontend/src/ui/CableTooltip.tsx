@@ -1,4 +1,4 @@
-import { tooltipRef } from "../scene/Cables";
+import { tooltipRef } from "../state/overlays";
 
 /** Filled by the cable picker (scene/Cables.tsx) directly, without React renders. */
 export function CableTooltip() {

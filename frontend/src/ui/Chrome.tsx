@@ -4,7 +4,8 @@ import { aisles, MIN_AISLE_MM } from "../model/geometry";
 import { rowsOf } from "../model/records";
 import { formatLength } from "../model/units";
 import { live } from "../tools/live";
-import { dismiss, useRecords, useSession } from "./session";
+import { useRecords } from "../state/editor";
+import { dismiss, useSession } from "../state/session";
 
 export function StatusBar() {
   const records = useRecords();

@@ -1,4 +1,4 @@
-import { readoutRef } from "../scene/Overlays";
+import { readoutRef } from "../state/overlays";
 
 /** Rack count and length of the row being drawn; positioned and filled by scene/Overlays DrawPreview. */
 export function DrawReadout() {

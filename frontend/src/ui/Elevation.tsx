@@ -1,7 +1,8 @@
 /** Row elevation: the front view of one row — racks side by side, U scale, logical racks, servers, ToRs. */
 import type { ReactElement } from "react";
 import { isRow, racksOf, rowsOf, type RackRecord } from "../model/records";
-import { useRecords, useSession } from "./session";
+import { useRecords } from "../state/editor";
+import { useSession } from "../state/session";
 
 const U_PX = 11;
 const RACK_PX = 92;

@@ -1,5 +1,5 @@
 import { COMMANDS, formatKey } from "../commands/registry";
-import { useSession } from "./session";
+import { useSession } from "../state/session";
 
 const GROUPS = { view: "View", tools: "Tools", edit: "Edit", history: "History", help: "Help" } as const;
 

@@ -1,4 +1,4 @@
-import { labelElements, useFloorLabels } from "../scene/labels";
+import { labelElements, useFloorLabels } from "../state/overlays";
 
 export function LabelLayer() {
   const groups = useFloorLabels((s) => s.groups);

@@ -1,5 +1,5 @@
-import { MEDIUM_COLOURS, PALETTES } from "./palette";
-import { useSession } from "./session";
+import { MEDIUM_COLOURS, PALETTES } from "../state/palette";
+import { useSession } from "../state/session";
 
 export function Legend({ media }: { media: boolean }) {
   const pal = PALETTES[useSession((s) => s.theme)];

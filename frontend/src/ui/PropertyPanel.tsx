@@ -3,9 +3,10 @@ import { useMemo, useState, type ReactNode } from "react";
 import { targetRacks, updateRackContents } from "../commands/layout";
 import { isRack, isRow, racksOf, usedU, type RackContents, type RackRecord, type RecordId } from "../model/records";
 import { formatLength } from "../model/units";
-import { perform, rowOfSelection } from "./actions";
-import { useCatalog } from "./catalog";
-import { editor, setErrors, useRecords, useSession } from "./session";
+import { useCatalog } from "../state/catalog";
+import { editor, useRecords } from "../state/editor";
+import { perform, rowOfSelection } from "../state/perform";
+import { setErrors, useSession } from "../state/session";
 
 type Scope = "selection" | "row";
 

@@ -1,7 +1,8 @@
 /** Toolbar buttons come from the command registry (same source as shortcuts and the help overlay). */
 import { COMMANDS_BY_ID, formatKey } from "../commands/registry";
-import { commandContext, runCommand } from "./actions";
-import { useHistoryFlags, useRecords, useSession } from "./session";
+import { useHistoryFlags, useRecords } from "../state/editor";
+import { commandContext, runCommand } from "../state/perform";
+import { useSession } from "../state/session";
 
 function CmdButton({ id, icon, active, text }: { id: string; icon: string; active?: boolean; text?: string }) {
   const cmd = COMMANDS_BY_ID[id];

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { commandForKey } from "../commands/registry";
 import { TOOLS } from "../tools/tools";
-import { runCommand } from "./actions";
-import { useSession } from "./session";
+import { runCommand } from "../state/perform";
+import { useSession } from "../state/session";
 
 /** Keyboard shortcuts from the command registry; ignored while typing in a field. */
 export function useShortcuts(): void {

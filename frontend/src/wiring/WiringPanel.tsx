@@ -2,9 +2,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { formatLength } from "../model/units";
 import { ApiError, request } from "../sync/http";
-import { MEDIUM_COLOURS } from "../ui/palette";
-import { notify, useSession } from "../ui/session";
-import { toCableSet, useWiring, type CableSet, type RenderBuffers, type WiringPlan, type WiringPlanCreate } from "./store";
+import { MEDIUM_COLOURS } from "../state/palette";
+import { notify, useSession } from "../state/session";
+import { toCableSet, useWiring, type CableSet, type RenderBuffers, type WiringPlan, type WiringPlanCreate } from "../state/wiring";
 
 type Pattern = WiringPlanCreate["pattern"];
 const PATTERNS: { value: Pattern; label: string }[] = [

@@ -1,12 +1,10 @@
 /**
  * Session state (not part of the document, never undone, never saved): view, tool, selection,
- * overlays, theme, messages. One zustand store; the records live in `EditorStore` (model/history.ts).
+ * overlays, theme, messages. One zustand store; the records live in `editor` (./editor.ts).
  */
-import { useSyncExternalStore } from "react";
 import { create } from "zustand";
 import type { ToolId, ViewMode } from "../commands/registry";
-import { EditorStore } from "../model/history";
-import type { RecordId, Records } from "../model/records";
+import type { RecordId } from "../model/records";
 
 export interface FieldError {
   /** Record the error is about (a rack, a row) or a panel (`wiring`, `login`). */
@@ -81,21 +79,12 @@ export function clearErrors(target: string): void {
   setErrors(target, []);
 }
 
-/** The one document store of the page. */
-export const editor = new EditorStore();
-
-export function useRecords(): Records {
-  return useSyncExternalStore(
-    (cb) => editor.subscribe(cb),
-    () => editor.records,
-  );
+/** Ask the camera to frame `target` (a floor box in mm), or the selection when none is given. */
+export function requestFrame(target: SessionState["frameTarget"] = null): void {
+  useSession.setState((s) => ({ ...(target ? { frameTarget: target } : {}), frameRequest: s.frameRequest + 1 }));
 }
 
-export function useHistoryFlags(): { canUndo: boolean; canRedo: boolean } {
-  const rev = useSyncExternalStore(
-    (cb) => editor.subscribe(cb),
-    () => editor.revision,
-  );
-  void rev;
-  return { canUndo: editor.canUndo, canRedo: editor.canRedo };
-}
+// Field errors belong to what was selected when they happened.
+useSession.subscribe((s, prev) => {
+  if (s.selection !== prev.selection && s.errors.some((e) => e.target === "props")) clearErrors("props");
+});

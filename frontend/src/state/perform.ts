@@ -2,12 +2,8 @@
 import { COMMANDS_BY_ID, type Command, type CommandContext, type CommandOutcome } from "../commands/registry";
 import type { RecordsDiff } from "../model/diff";
 import { isRack, isRow, type RecordId } from "../model/records";
-import { clearErrors, editor, notify, setErrors, useSession } from "./session";
-
-// Field errors belong to what was selected when they happened.
-useSession.subscribe((s, prev) => {
-  if (s.selection !== prev.selection && s.errors.some((e) => e.target === "props")) clearErrors("props");
-});
+import { editor } from "./editor";
+import { clearErrors, notify, setErrors, useSession } from "./session";
 
 export function commandContext(): CommandContext {
   const s = useSession.getState();

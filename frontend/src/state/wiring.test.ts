@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cableEnds, toCableSet } from "./store";
+import { cableEnds, toCableSet } from "./wiring";
 
 describe("cable buffers", () => {
   it("turns route polylines into world-space segments with a cable index per segment", () => {

@@ -1,9 +1,12 @@
 /**
  * Test/bench hook: `window.__loopline` exposes the renderer's counters, scene stats and the stores.
- * Read by e2e tests and `e2e/bench/`; nothing in the app depends on it.
+ * Read by e2e tests and `e2e/bench/`; nothing in the app depends on it. It lives on the state floor so
+ * that every floor above can fill its part: the scene (renderer, counters, `project`, `viewReady`),
+ * sync (`sync`).
  */
 import type * as THREE from "three";
-import { useSession, editor } from "../ui/session";
+import { editor } from "./editor";
+import { useSession } from "./session";
 
 export interface LooplineDebug {
   renderer: THREE.WebGLRenderer | null;
