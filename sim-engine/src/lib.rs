@@ -5,6 +5,7 @@
 //! Entry point: [`run`]. See `README.md` and `schema/` for the formats.
 
 pub mod engine;
+pub mod model;
 pub mod network;
 pub mod report;
 pub mod rng;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::scenario::Role;
+use crate::model::Role;
 use crate::units::{Gbps, LinkId, NodeId, Time};
 
 /// A node after validation.

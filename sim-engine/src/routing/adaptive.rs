@@ -16,7 +16,8 @@
 use super::{Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
 use crate::network::Network;
 use crate::rng::splitmix64;
-use crate::scenario::{AdaptiveParams, Role};
+use crate::model::Role;
+use crate::scenario::AdaptiveParams;
 use crate::units::{LinkId, NodeId};
 
 #[derive(Clone, Debug)]

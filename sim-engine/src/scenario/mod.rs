@@ -4,10 +4,13 @@
 
 mod validate;
 
+pub use crate::model::Role;
 pub use validate::ScenarioError;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::model::cdf::Cdf;
 
 /// Version of the scenario format this build reads.
 pub const SCENARIO_SCHEMA_VERSION: u32 = 1;
@@ -97,36 +100,6 @@ pub struct NetworkSpec {
     pub nodes: Vec<NodeSpec>,
     /// Full-duplex links between nodes.
     pub links: Vec<LinkSpec>,
-}
-
-/// Role of a node in the network.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// An end host: sends and receives flows; forwards only for GRIN and detour routing.
-    Server,
-    /// Top-of-rack (leaf) switch.
-    Tor,
-    /// Aggregation switch of a cluster.
-    Agg,
-    /// Spine switch (leaf-spine or VL2 intermediate).
-    Spine,
-    /// Core switch (3-tier).
-    Core,
-}
-
-impl Role {
-    /// Default layer of the role: server 0, tor 1, agg/spine 2, core 3.
-    pub fn default_layer(self) -> u8 {
-        match self {
-            Role::Server => 0,
-            Role::Tor => 1,
-            Role::Agg | Role::Spine => 2,
-            Role::Core => 3,
-        }
-    }
 }
 
 /// A server or switch.
@@ -462,6 +435,16 @@ pub enum CdfSpec {
         /// interpolated linearly between points.
         points: Vec<(f64, f64)>,
     },
+}
+
+impl CdfSpec {
+    /// The CDF this names or lists (the validated model), or why it is not one.
+    pub fn to_cdf(&self) -> Result<Cdf, String> {
+        match self {
+            CdfSpec::Named(name) => Cdf::bundled(name),
+            CdfSpec::Points { points } => Cdf::from_percent_points(points.clone()),
+        }
+    }
 }
 
 /// Poisson-arrival parameters.

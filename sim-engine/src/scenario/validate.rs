@@ -7,7 +7,6 @@ use std::fmt;
 use super::*;
 use crate::network::{Failure, Link, Loop, Network, Node};
 use crate::units::{Gbps, LinkId, NodeId, Time};
-use crate::workload::cdf::Cdf;
 
 /// A bad scenario: the JSON path of the offending field and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -387,7 +386,7 @@ impl Scenario {
             }
             WorkloadSpec::Poisson(w) => {
                 Self::check_opt_servers(net, "workload.servers", &w.servers)?;
-                Cdf::from_spec(&w.cdf).map_err(|m| ScenarioError::new("workload.cdf", m))?;
+                w.cdf.to_cdf().map_err(|m| ScenarioError::new("workload.cdf", m))?;
                 check_pos("workload.load", w.load)?;
                 if w.load > 1.0 {
                     return err(

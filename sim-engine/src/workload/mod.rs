@@ -2,7 +2,6 @@
 //! Every random choice uses the explicit seeded [`Rng`], so the list is a pure function of the
 //! scenario and seed.
 
-pub mod cdf;
 pub mod memcache;
 
 use crate::network::Network;
@@ -110,7 +109,7 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
         }
         WorkloadSpec::Poisson(s) => {
             let servers = resolve(net, &s.servers);
-            let cdf = cdf::Cdf::from_spec(&s.cdf).expect("validated");
+            let cdf = s.cdf.to_cdf().expect("validated");
             let cap_bits: f64 = servers.iter().map(|&n| net.server_nic_gbps(n) * 1e9).sum();
             // load * capacity = rate * mean_bits  =>  rate = load * capacity / mean_bits
             let rate = s.load * cap_bits / (cdf.mean() * 8.0);

@@ -94,7 +94,6 @@ fn poisson_arrivals_match_target_load() {
     let bytes: u64 = wl.flows.iter().map(|f| f.bytes.0).sum();
     let load = bytes as f64 * 8.0 / last / 160e9;
     assert!((load - 0.5).abs() < 0.1, "offered load {load}");
-    let cdf =
-        loopline_sim::workload::cdf::Cdf::from_spec(&CdfSpec::Named("websearch".into())).unwrap();
+    let cdf = CdfSpec::Named("websearch".into()).to_cdf().unwrap();
     assert_approx(cdf.mean(), 1_711_250.0, 1e-9);
 }

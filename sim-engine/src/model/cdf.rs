@@ -2,7 +2,6 @@
 //! `sim-engine/data/` (each file's header names its source) and embedded at compile time.
 
 use crate::rng::Rng;
-use crate::scenario::CdfSpec;
 
 /// Bundled CDFs: (name, file text).
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -23,16 +22,14 @@ pub struct Cdf {
 }
 
 impl Cdf {
-    pub fn from_spec(spec: &CdfSpec) -> Result<Cdf, String> {
-        match spec {
-            CdfSpec::Named(name) => match BUNDLED.iter().find(|(n, _)| n == name) {
-                Some((_, text)) => Cdf::parse(text),
-                None => Err(format!(
-                    "unknown CDF \"{name}\" (bundled: {})",
-                    BUNDLED.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
-                )),
-            },
-            CdfSpec::Points { points } => Cdf::from_percent_points(points.clone()),
+    /// A bundled CDF by name.
+    pub fn bundled(name: &str) -> Result<Cdf, String> {
+        match BUNDLED.iter().find(|(n, _)| *n == name) {
+            Some((_, text)) => Cdf::parse(text),
+            None => Err(format!(
+                "unknown CDF \"{name}\" (bundled: {})",
+                BUNDLED.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
+            )),
         }
     }
 
@@ -58,7 +55,8 @@ impl Cdf {
         Cdf::from_percent_points(pts)
     }
 
-    fn from_percent_points(pts: Vec<(f64, f64)>) -> Result<Cdf, String> {
+    /// Points `(bytes, cumulative percent)`, non-decreasing in both, ending at 100 percent.
+    pub fn from_percent_points(pts: Vec<(f64, f64)>) -> Result<Cdf, String> {
         if pts.len() < 2 {
             return Err("a CDF needs at least 2 points".into());
         }
