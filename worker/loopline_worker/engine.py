@@ -12,6 +12,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -23,6 +24,9 @@ from typing import Any
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
+
+FOLDER_PREFIX = "loopline-sim-"
+"""Each run's scenario and result live in ``<tmp>/loopline-sim-<worker pid>-<random>/``."""
 
 PROGRESS = re.compile(r"^progress: sim_time_s=(?P<t>[\d.]+) flows_done=(?P<done>\d+)/(?P<total>\d+)")
 
@@ -72,7 +76,8 @@ def run_engine(
     `should_cancel` is polled every `poll_s` from a watchdog thread (it may query the database):
     when it answers True the engine's process group is killed.
     """
-    with tempfile.TemporaryDirectory(prefix="loopline-sim-") as tmp:
+    sweep_orphaned_folders()
+    with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{os.getpid()}-") as tmp:
         scenario_path = Path(tmp) / "scenario.json"
         result_path = Path(tmp) / "result.json"
         scenario_path.write_text(json.dumps(scenario))
@@ -129,6 +134,29 @@ def run_engine(
         if code == 0:
             return dict(json.loads(result_path.read_text()))
         raise EngineFailed(_failure_reason(code, messages, limits, timed_out.is_set()))
+
+
+def sweep_orphaned_folders(root: Path | None = None) -> list[Path]:
+    """Remove the run folders of worker processes that died mid-run (a killed pool process cannot
+    clean up after itself); folders of live processes are left alone. Returns what was removed."""
+    removed = []
+    for folder in Path(root or tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*"):
+        pid = folder.name.removeprefix(FOLDER_PREFIX).split("-", 1)[0]
+        if not pid.isdigit() or _process_alive(int(pid)) or folder.stat().st_uid != os.getuid():
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _failure_reason(code: int, messages: list[str], limits: EngineLimits, timed_out: bool) -> str:

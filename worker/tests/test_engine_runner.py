@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +15,16 @@ from typing import Any
 import pytest
 
 from loopline.settings import get_settings
-from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, parse_progress, run_engine
+from loopline_worker.engine import (
+    FOLDER_PREFIX,
+    Cancelled,
+    EngineFailed,
+    EngineLimits,
+    Progress,
+    parse_progress,
+    run_engine,
+    sweep_orphaned_folders,
+)
 
 GENEROUS = EngineLimits(wall_s=120, memory_mb=2048)
 
@@ -71,3 +84,48 @@ def test_cancelling_kills_the_engine_promptly() -> None:
         run_engine(engine(), big, GENEROUS, should_cancel=should_cancel, poll_s=0.05)
     # Cancelled at the second poll (~0.1 s), long before the 120 s time limit.
     assert time.monotonic() - t0 < 10
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_sweeping_removes_only_the_folders_of_dead_processes(tmp_path: Path) -> None:
+    dead = tmp_path / f"{FOLDER_PREFIX}{_dead_pid()}-abc123"
+    live = tmp_path / f"{FOLDER_PREFIX}{os.getpid()}-def456"
+    unrelated = tmp_path / f"{FOLDER_PREFIX}notapid-x"
+    for folder in (dead, live, unrelated):
+        folder.mkdir()
+        (folder / "scenario.json").write_text("{}")
+    assert sweep_orphaned_folders(tmp_path) == [dead]
+    assert not dead.exists()
+    assert live.exists() and unrelated.exists()
+
+
+def test_a_worker_killed_mid_run_leaves_no_folder_behind_after_the_next_run() -> None:
+    """A killed pool process cannot clean up; the next run of any worker does."""
+    big = json.dumps(generated("fattree", "--k", "16", "--flows", "2000000"))
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from loopline_worker.engine import EngineLimits, run_engine\n"
+        f"run_engine(Path({str(engine())!r}), json.loads(sys.stdin.read()), EngineLimits(120, 4096))\n"
+    )
+    victim = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, text=True)
+    assert victim.stdin is not None
+    victim.stdin.write(big)
+    victim.stdin.close()
+    pattern = f"{FOLDER_PREFIX}{victim.pid}-*"
+    deadline = time.monotonic() + 60
+    while not list(Path(tempfile.gettempdir()).glob(pattern)):
+        assert time.monotonic() < deadline, "the run folder never appeared"
+        time.sleep(0.05)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait()
+    left = list(Path(tempfile.gettempdir()).glob(pattern))
+    assert len(left) == 1, "the killed process could not remove its own folder"
+
+    run_engine(engine(), generated("subways", "--racks", "2", "--servers-per-rack", "2"), GENEROUS)
+    assert not left[0].exists()
