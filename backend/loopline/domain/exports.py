@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from loopline.domain.media import NETBOX_TYPE, Medium
 
 SINGLE_MODE_OPTICS = ("DR", "FR", "LR")
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is run as a formula by spreadsheets (OWASP: CSV injection)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +111,18 @@ def netbox_rows(cables: Iterable[SheetCable]) -> Iterable[Sequence[object]]:
         )  # fmt: skip
 
 
+def spreadsheet_safe(value: object) -> object:
+    """A text cell a spreadsheet would run as a formula gets a leading `'`, so it is shown as the
+    text it is; numbers (a negative one too) and every name starting with a letter or digit are
+    left exactly as they are, so NetBox imports legitimate names unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
+
+
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows(rows)
+    writer.writerows([spreadsheet_safe(v) for v in row] for row in rows)
     return out.getvalue()

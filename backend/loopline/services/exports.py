@@ -6,6 +6,8 @@ import io
 from collections.abc import Iterator
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -63,7 +65,16 @@ def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool) -> b
         sheet = book.create_sheet(title=(row or "All cables")[:31])
         sheet.append(list(WIRING_SHEET_COLUMNS))
         for values in wiring_sheet_rows(_cables(session, plan, row), ctx):
-            sheet.append(list(values))
+            sheet.append([_as_written(sheet, v) for v in values])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+def _as_written(sheet: WriteOnlyWorksheet, value: object) -> object:
+    """Text is stored as text: openpyxl would store a name starting with `=` as a live formula."""
+    if isinstance(value, str) and value.startswith("="):
+        cell = WriteOnlyCell(sheet, value)
+        cell.data_type = "s"
+        return cell
+    return value
