@@ -101,7 +101,7 @@ pub fn run_with_progress(
             steps += 1;
             if steps % 1024 == 0 {
                 if let Some(m) = limits.max_events {
-                    if eng.events > m {
+                    if eng.events() > m {
                         return Err(SimError::Limit(format!("more than {m} events")));
                     }
                 }
@@ -117,20 +117,20 @@ pub fn run_with_progress(
                     let el = last.elapsed();
                     if el >= every {
                         progress(&Progress {
-                            sim_time_s: eng.now.as_secs_f64(),
-                            flows_done: eng.done,
-                            flows_total: eng.flows.len() as u64,
-                            events: eng.events,
-                            events_per_s: (eng.events - last_events) as f64 / el.as_secs_f64(),
+                            sim_time_s: eng.now().as_secs_f64(),
+                            flows_done: eng.flows_done(),
+                            flows_total: eng.flows_total(),
+                            events: eng.events(),
+                            events_per_s: (eng.events() - last_events) as f64 / el.as_secs_f64(),
                         });
                         last = Instant::now();
-                        last_events = eng.events;
+                        last_events = eng.events();
                     }
                 }
             }
         }
         eng.close();
-        let mut rep = report::build(&eng);
+        let mut rep = report::build(&eng.outcome());
         rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
         Ok(rep)
     })

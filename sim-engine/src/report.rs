@@ -6,7 +6,9 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::engine::{FlowEngine, Status};
+use crate::engine::control::detour::ActiveDetour;
+use crate::engine::{Outcome, Status};
+use crate::network::Network;
 use crate::workload::memcache::{self, MemcacheEstimate};
 use crate::workload::NONE;
 
@@ -288,11 +290,11 @@ const BUCKETS: &[(u64, Option<u64>, &str)] = &[
     (10_000_000, None, ">=10MB"),
 ];
 
-/// Build the report from a finished engine.
-pub fn build(e: &FlowEngine) -> Report {
-    let sc = e.sc;
-    let net = e.net;
-    let end = e.now;
+/// Build the report from a finished run's outcome ([`crate::engine::FlowEngine::outcome`]).
+pub fn build(o: &Outcome) -> Report {
+    let sc = o.scenario;
+    let net = o.net;
+    let end = o.now;
     let dur = end.as_secs_f64();
     let mut fct = Vec::new();
     let mut slow = Vec::new();
@@ -302,12 +304,12 @@ pub fn build(e: &FlowEngine) -> Report {
     let mut last_end: Option<f64> = Some(0.0);
     let mut sent = vec![0.0f64; net.nodes.len()];
     let mut recv = vec![0.0f64; net.nodes.len()];
-    let ng = e.wl.groups as usize;
+    let ng = o.workload.groups as usize;
     let mut g_first = vec![f64::INFINITY; ng];
     let mut g_last = vec![0.0f64; ng];
     let mut g_done = vec![true; ng];
-    for (i, fl) in e.flows.iter().enumerate() {
-        let spec = &e.wl.flows[i];
+    for (i, fl) in o.flows.iter().enumerate() {
+        let spec = &o.workload.flows[i];
         if fl.reroutes > 0 || fl.stalled_once {
             rerouted += 1;
         }
@@ -369,19 +371,19 @@ pub fn build(e: &FlowEngine) -> Report {
             .map(|g| g_last[g] - g_first[g])
             .collect();
         GroupSummary {
-            kind: e.wl.group_kind.to_string(),
+            kind: o.workload.group_kind.to_string(),
             finished: v.len() as u64,
             total: ng as u64,
             completion_s: Stats::of(v),
         }
     });
-    let width_s = e.util.width as f64 / 1e12;
+    let width_s = o.util.width as f64 / 1e12;
     let links = (0..net.links.len())
         .map(|l| {
             let link = &net.links[l];
             let cap_bits_s = link.gbps.0 * 1e9;
             let ratios = || {
-                e.util.series(l).enumerate().map(|(k, bits)| {
+                o.util.series(l).enumerate().map(|(k, bits)| {
                     let start = k as f64 * width_s;
                     let w = (dur - start).min(width_s);
                     if w > 0.0 {
@@ -395,7 +397,7 @@ pub fn build(e: &FlowEngine) -> Report {
             // peak, so a series that is not reported is not rounded)
             let util = sc.engine.link_series.then(|| ratios().map(r6).collect());
             let peak = r6(ratios().fold(0.0, f64::max));
-            let total = e.util.total_bits(l);
+            let total = o.util.total_bits(l);
             LinkUtilReport {
                 id: net.link_names[l / 2].clone(),
                 from: net.name(link.from).to_string(),
@@ -444,12 +446,12 @@ pub fn build(e: &FlowEngine) -> Report {
         })
         .collect();
     let mut rs = RoutingStats {
-        reroutes: e.flows.iter().map(|f| f.reroutes as u64).sum(),
-        controller_ticks: e.ctl.ticks,
+        reroutes: o.flows.iter().map(|f| f.reroutes as u64).sum(),
+        controller_ticks: o.controller_ticks,
         ..Default::default()
     };
-    rs.rebinds = e.router.rebinds();
-    rs.detours = e.ctl.detour_reports(net);
+    rs.rebinds = o.rebinds;
+    rs.detours = o.detours.iter().map(|d| detour_report(d, net)).collect();
     let memcache = match &sc.workload {
         crate::scenario::WorkloadSpec::Memcache(m) => Some(memcache::estimate(m, net)),
         _ => None,
@@ -464,9 +466,9 @@ pub fn build(e: &FlowEngine) -> Report {
         seed: sc.engine.seed,
         job_completion_s: last_end,
         simulated_time_s: dur,
-        events_processed: e.events,
+        events_processed: o.events,
         flows: FlowSummary {
-            total: e.flows.len() as u64,
+            total: o.flows.len() as u64,
             finished,
             unfinished,
             stalled,
@@ -484,12 +486,28 @@ pub fn build(e: &FlowEngine) -> Report {
         servers,
         routing_stats: rs,
         solver: SolverStats {
-            rounds: e.solver.rounds,
-            subflows_resolved: e.solver.work_subs,
-            rate_changes: e.solver.changed_total,
+            rounds: o.solver_rounds,
+            subflows_resolved: o.solver_subflows,
+            rate_changes: o.solver_rate_changes,
         },
         memcache,
         run_info: None,
+    }
+}
+
+fn detour_report(d: &ActiveDetour, net: &Network) -> DetourReport {
+    DetourReport {
+        rack: d.rack.clone(),
+        hot_tors: d.hot.iter().map(|&t| net.name(t).to_string()).collect(),
+        remote_tors: d
+            .remotes
+            .iter()
+            .map(|r| net.name(r.0).to_string())
+            .collect(),
+        start_s: d.start.as_secs_f64(),
+        end_s: d.end.map(|t| t.as_secs_f64()),
+        flows: d.flows,
+        max_intermediate_servers: d.max_intermediate,
     }
 }
 

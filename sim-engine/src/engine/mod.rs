@@ -10,10 +10,14 @@
 //!   which re-queues itself when popped early.
 //! * All events of one timestamp are applied first, then the rates are re-solved once, and only
 //!   around the links whose flow set changed (see [`solver`]).
+//! * The controller ([`control`]) sees the engine only through [`plant::Plant`]; the report is
+//!   built from [`FlowEngine::outcome`], a read-only view. Nothing below this file imports it.
 
+mod cache_hint;
 pub mod control;
 mod latency;
 mod level_queue;
+pub mod plant;
 mod route_ahead;
 pub mod solver;
 pub mod util;
@@ -24,9 +28,13 @@ use std::collections::BinaryHeap;
 use crate::network::Network;
 use crate::routing::{Binding, RouteCtx, Router};
 use crate::scenario::{RoutingSpec, Scenario};
-use crate::units::{LinkId, Time};
+use crate::units::{LinkId, NodeId, Time};
 use crate::workload::{Workload, NONE};
+use cache_hint::prefetch;
+use control::detour::ActiveDetour;
+use control::Controller;
 use latency::LatencyModel;
+use plant::{ActiveFlow, Plant};
 use route_ahead::RouteFeed;
 use solver::{FlowNet, Solver};
 use util::LinkUtil;
@@ -89,17 +97,6 @@ pub struct FlowSt {
     pub binding: Option<Binding>,
 }
 
-/// Hint the CPU to bring `x` into cache (a hint: it never faults, whatever the address).
-#[inline(always)]
-pub(crate) fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching has no effect on memory or program state, and `x` is a valid reference.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
-    }
-}
-
 /// A flow's subflow ids: the first in place (most routers give a flow one path), any others in a
 /// vector, so that a single-path flow allocates nothing.
 #[derive(Clone, Debug, Default)]
@@ -143,27 +140,28 @@ const ROUTE_AHEAD_MIN: usize = 1024;
 /// An event: `time (ps) << 64 | kind << 32 | subject`.
 type Ev = Reverse<u128>;
 
-/// Fluid max-min flow engine.
+/// Fluid max-min flow engine. Its state is private: the controller acts on it through
+/// [`Plant`], the report reads [`FlowEngine::outcome`].
 pub struct FlowEngine<'a> {
-    pub sc: &'a Scenario,
-    pub net: &'a Network,
-    pub wl: Workload,
-    pub router: Router,
-    pub up: Vec<bool>,
+    sc: &'a Scenario,
+    net: &'a Network,
+    wl: Workload,
+    router: Router,
+    up: Vec<bool>,
     down_cnt: Vec<u32>,
-    pub fnet: FlowNet,
-    pub solver: Solver,
-    pub util: LinkUtil,
-    pub flows: Vec<FlowSt>,
+    fnet: FlowNet,
+    solver: Solver,
+    util: LinkUtil,
+    flows: Vec<FlowSt>,
     heap: BinaryHeap<Ev>,
     /// Pending events other than controller ticks (stale ones included until popped).
     pending: u64,
     next_root: usize,
-    pub now: Time,
-    pub stop: Time,
-    pub events: u64,
-    pub done: u64,
-    pub stalled: Vec<u32>,
+    now: Time,
+    stop: Time,
+    events: u64,
+    done: u64,
+    stalled: Vec<u32>,
     seeds: Vec<LinkId>,
     seed_subs: Vec<u32>,
     touched: Vec<u32>,
@@ -172,11 +170,41 @@ pub struct FlowEngine<'a> {
     /// Routes of upcoming arrivals from a helper thread (see [`route_ahead`]), while it runs.
     feed: Option<RouteFeed>,
     /// Flows started on a route from the helper thread.
-    pub routed_ahead: u64,
-    pub ctl: control::Controller,
-    pub nominal_cap: Vec<f64>,
+    routed_ahead: u64,
+    ctl: Controller,
+    /// A source ToR imposed on the next routing of flow `.0` (the controller's rebinding).
+    force: Option<(u32, Binding)>,
+    nominal_cap: Vec<f64>,
     /// Set when the run is over (stop time reached, no more events).
-    pub finished: bool,
+    finished: bool,
+}
+
+/// A read-only view of a run's outcome: what the report is built from.
+#[derive(Clone, Copy)]
+pub struct Outcome<'e> {
+    pub scenario: &'e Scenario,
+    pub net: &'e Network,
+    pub workload: &'e Workload,
+    /// Every flow's state, in workload order.
+    pub flows: &'e [FlowSt],
+    /// Simulated time reached.
+    pub now: Time,
+    /// Events processed.
+    pub events: u64,
+    /// Per-link carried bits and utilisation series.
+    pub util: &'e LinkUtil,
+    /// Controller periods run.
+    pub controller_ticks: u64,
+    /// Flows the adaptive controller moved to another source ToR.
+    pub rebinds: u64,
+    /// Detours set up (detour routing).
+    pub detours: &'e [ActiveDetour],
+    /// Water-filling rounds.
+    pub solver_rounds: u64,
+    /// Subflows water-filled, summed over rounds.
+    pub solver_subflows: u64,
+    /// Subflow rate changes produced.
+    pub solver_rate_changes: u64,
 }
 
 impl<'a> FlowEngine<'a> {
@@ -184,9 +212,9 @@ impl<'a> FlowEngine<'a> {
         let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
         let mut caps: Vec<f64> = net.links.iter().map(|l| l.gbps.0).collect();
         let nl = caps.len();
-        let mut router = Router::new(&sc.routing, net);
-        let ctl = control::Controller::new(&sc.routing, net, &mut router);
-        if ctl.detour.is_some() {
+        let router = Router::new(&sc.routing, net);
+        let ctl = Controller::new(&sc.routing, net, &router);
+        if ctl.has_detours() {
             // one virtual link per node: the detour budget of a remote ToR
             caps.extend(std::iter::repeat_n(0.0, net.nodes.len()));
         }
@@ -246,6 +274,7 @@ impl<'a> FlowEngine<'a> {
             feed: None,
             routed_ahead: 0,
             ctl,
+            force: None,
             nominal_cap: caps,
             finished: false,
         };
@@ -347,9 +376,9 @@ impl<'a> FlowEngine<'a> {
                 up: &self.up,
                 seed: self.sc.engine.seed,
             };
-            match self.ctl.forced_binding(f) {
-                Some(b) => control::route_bound(&mut self.router, &ctx, f, src, dst, b),
-                None => self.router.route(&ctx, f, src, dst),
+            match self.force {
+                Some((g, b)) if g == f => self.router.route_bound(&ctx, f, src, dst, b),
+                _ => self.router.route(&ctx, f, src, dst),
             }
         };
         let paths = route.paths.iter().map(|(p, w)| (p.as_slice(), *w));
@@ -443,7 +472,7 @@ impl<'a> FlowEngine<'a> {
     }
 
     /// Re-route a flow (after a failure or a controller decision).
-    pub(crate) fn reroute(&mut self, f: u32) {
+    fn reroute_flow(&mut self, f: u32) {
         self.advance(f);
         self.detach(f);
         self.touch(f);
@@ -491,7 +520,7 @@ impl<'a> FlowEngine<'a> {
             affected.sort_unstable();
             affected.dedup();
             for f in affected {
-                self.reroute(f);
+                self.reroute_flow(f);
             }
         } else {
             let stalled = std::mem::take(&mut self.stalled);
@@ -600,6 +629,55 @@ impl<'a> FlowEngine<'a> {
             self.sc.engine.seed,
             jobs,
         ));
+    }
+
+    /// The run's outcome so far (the report's input; call [`FlowEngine::close`] first at the end).
+    pub fn outcome(&self) -> Outcome<'_> {
+        Outcome {
+            scenario: self.sc,
+            net: self.net,
+            workload: &self.wl,
+            flows: &self.flows,
+            now: self.now,
+            events: self.events,
+            util: &self.util,
+            controller_ticks: self.ctl.ticks(),
+            rebinds: self.router.rebinds(),
+            detours: self.ctl.detours(),
+            solver_rounds: self.solver.rounds,
+            solver_subflows: self.solver.work_subs,
+            solver_rate_changes: self.solver.changed_total,
+        }
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Flows finished so far.
+    pub fn flows_done(&self) -> u64 {
+        self.done
+    }
+
+    /// Flows in the workload.
+    pub fn flows_total(&self) -> u64 {
+        self.flows.len() as u64
+    }
+
+    /// Flows started on a route worked out by the helper thread.
+    pub fn routed_ahead(&self) -> u64 {
+        self.routed_ahead
+    }
+
+    /// The subflows and links the solver works on (for tests that re-solve from scratch).
+    pub fn flow_net(&self) -> &FlowNet {
+        &self.fnet
     }
 
     /// Close the link utilisation series at the end of the run.
@@ -716,7 +794,11 @@ impl Engine for FlowEngine<'_> {
                 }
                 EV_TICK => {
                     self.events += 1;
-                    control::tick(self);
+                    // the controller is set aside while it acts on the engine through `Plant`
+                    let mut ctl = std::mem::take(&mut self.ctl);
+                    let net = self.net;
+                    ctl.tick(self, net);
+                    self.ctl = ctl;
                     if let Some(p) = self.ctl.period() {
                         self.push(t.saturating_add(p), EV_TICK, 0);
                     }
@@ -726,5 +808,45 @@ impl Engine for FlowEngine<'_> {
         }
         self.commit();
         true
+    }
+}
+
+impl Plant for FlowEngine<'_> {
+    fn now(&self) -> Time {
+        self.now
+    }
+
+    fn active_flows(&self) -> impl Iterator<Item = ActiveFlow<'_>> {
+        let now = self.now;
+        self.flows
+            .iter()
+            .enumerate()
+            .filter(|(_, fl)| fl.status == Status::Active)
+            .map(move |(f, fl)| ActiveFlow {
+                id: f as u32,
+                src: self.wl.flows[f].src,
+                path: fl.subs.first().map(|s| self.fnet.path_of(s as usize)),
+                remaining_bits: (fl.rem_bits - fl.rate * 1e-3 * (now.0 - fl.last.0) as f64)
+                    .max(0.0),
+                binding: fl.binding,
+            })
+    }
+
+    fn carried_bits(&self, l: LinkId) -> f64 {
+        self.util.total_bits(l.idx())
+    }
+
+    fn router(&mut self) -> &mut Router {
+        &mut self.router
+    }
+
+    fn set_detour_cap(&mut self, tor: NodeId, gbps: f64) {
+        self.fnet.set_cap(self.net.links.len() + tor.idx(), gbps);
+    }
+
+    fn reroute(&mut self, f: u32, bound: Option<Binding>) {
+        self.force = bound.map(|b| (f, b));
+        self.reroute_flow(f);
+        self.force = None;
     }
 }

@@ -36,8 +36,8 @@
 //! and solved in a single round: then nothing is outside, and dense, fully coupled workloads
 //! (shuffles) would otherwise grow it round by round over most of the network.
 
+use super::cache_hint::prefetch;
 use super::level_queue::LevelQueue;
-use super::prefetch;
 use crate::units::LinkId;
 
 /// A subflow: one path of a flow (see `FlowNet::path_of`), with a weight (a flow's subflow

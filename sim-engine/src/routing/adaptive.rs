@@ -14,9 +14,9 @@
 //! utilisation when the ToR is not overloaded and keeps growing with the backlog when it is.
 
 use super::{Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
+use crate::model::Role;
 use crate::network::Network;
 use crate::rng::splitmix64;
-use crate::model::Role;
 use crate::scenario::AdaptiveParams;
 use crate::units::{LinkId, NodeId};
 

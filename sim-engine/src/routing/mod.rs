@@ -96,6 +96,30 @@ impl Router {
         }
     }
 
+    /// Route flow `flow` with its source ToR imposed (`b.src_tor`, adaptive rebinding); as
+    /// [`Router::route`] when the scheme has no adaptive part or that ToR gives no path.
+    pub fn route_bound(
+        &mut self,
+        ctx: &RouteCtx,
+        flow: u32,
+        src: NodeId,
+        dst: NodeId,
+        b: Binding,
+    ) -> Route {
+        let h = flow_hash(ctx.seed, flow);
+        match self.adaptive() {
+            Some(ad) => {
+                let r = ad.route(ctx, h, src, dst, Some(b.src_tor));
+                if r.paths.is_empty() {
+                    self.route(ctx, flow, src, dst)
+                } else {
+                    r
+                }
+            }
+            None => self.route(ctx, flow, src, dst),
+        }
+    }
+
     /// Links changed state: drop cached tables.
     pub fn invalidate(&mut self) {
         self.updown().invalidate();

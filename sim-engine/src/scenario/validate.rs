@@ -386,7 +386,9 @@ impl Scenario {
             }
             WorkloadSpec::Poisson(w) => {
                 Self::check_opt_servers(net, "workload.servers", &w.servers)?;
-                w.cdf.to_cdf().map_err(|m| ScenarioError::new("workload.cdf", m))?;
+                w.cdf
+                    .to_cdf()
+                    .map_err(|m| ScenarioError::new("workload.cdf", m))?;
                 check_pos("workload.load", w.load)?;
                 if w.load > 1.0 {
                     return err(

@@ -216,18 +216,19 @@ fn routes_worked_out_ahead_change_nothing() {
             while e.step() {}
             e.close();
             if all_ahead > 0 {
-                assert_eq!(e.routed_ahead, all_ahead, "{}", sc.routing.name());
+                assert_eq!(e.routed_ahead(), all_ahead, "{}", sc.routing.name());
             } else {
                 // the failure at 1 ms ends the feed: some flows before it, none after
                 let before = e
+                    .outcome()
                     .flows
                     .iter()
                     .filter(|f| f.start.as_secs_f64() < 0.001)
                     .count();
-                assert!(e.routed_ahead > 0, "{}", sc.routing.name());
-                assert_eq!(e.routed_ahead, before as u64, "{}", sc.routing.name());
+                assert!(e.routed_ahead() > 0, "{}", sc.routing.name());
+                assert_eq!(e.routed_ahead(), before as u64, "{}", sc.routing.name());
             }
-            loopline_sim::report::build(&e)
+            loopline_sim::report::build(&e.outcome())
         });
         assert_eq!(
             serde_json::to_string(&one).unwrap(),

@@ -42,5 +42,5 @@ pub fn first_rates(sc: &Scenario) -> Vec<f64> {
     let net: Network = sc.validate().expect("valid");
     let mut e = FlowEngine::new(sc, &net);
     assert!(e.step());
-    e.flows.iter().map(|f| f.rate).collect()
+    e.outcome().flows.iter().map(|f| f.rate).collect()
 }

@@ -38,22 +38,23 @@ proptest! {
         while e.step() {
             let v = e.invariant_violations();
             prop_assert!(v.is_empty(), "{:?}", v);
-            let fresh = full_solve(&e.fnet);
-            for (s, sub) in e.fnet.subs.iter().enumerate() {
+            let fresh = full_solve(e.flow_net());
+            for (s, sub) in e.flow_net().subs.iter().enumerate() {
                 if sub.live {
                     let (a, b) = (sub.rate, fresh.subs[s].rate);
-                    prop_assert!((a - b).abs() <= 1e-6 * a.max(b).max(1.0), "t={:?} sub {}: {} vs {}", e.now, s, a, b);
+                    prop_assert!((a - b).abs() <= 1e-6 * a.max(b).max(1.0), "t={:?} sub {}: {} vs {}", e.now(), s, a, b);
                 }
             }
         }
-        for (i, f) in e.flows.iter().enumerate() {
+        let o = e.outcome();
+        for (i, f) in o.flows.iter().enumerate() {
             if f.status == Status::Done {
-                let bits = e.wl.flows[i].bytes.0 as f64 * 8.0;
+                let bits = o.workload.flows[i].bytes.0 as f64 * 8.0;
                 // remaining bits at completion: 0 up to one picosecond of rounding at <= 25 Gb/s
                 prop_assert!(f.rem_bits.abs() <= 1e-9 * bits + 0.05, "flow {} left {} of {} bits", i, f.rem_bits, bits);
             }
         }
-        prop_assert_eq!(e.done as usize, e.flows.len());
+        prop_assert_eq!(e.flows_done(), e.flows_total());
     }
 }
 

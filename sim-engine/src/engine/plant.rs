@@ -1,0 +1,38 @@
+//! The narrow interface between the engine's core and its controller: what a controller may read
+//! of the running engine and the few things it may ask of it (the *plant*, in control terms).
+//! [`super::FlowEngine`] implements [`Plant`]; the controllers in `control/` see nothing else of
+//! it, and this module imports nothing from either side.
+
+use crate::routing::{Binding, Router};
+use crate::units::{LinkId, NodeId, Time};
+
+/// An active flow as a controller sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct ActiveFlow<'a> {
+    /// Flow index (workload order).
+    pub id: u32,
+    /// Sending server.
+    pub src: NodeId,
+    /// Path of the flow's first subflow (`None`: the flow has no subflow).
+    pub path: Option<&'a [LinkId]>,
+    /// Bits still to send at the current time.
+    pub remaining_bits: f64,
+    /// Where the flow is bound (adaptive and detour routing).
+    pub binding: Option<Binding>,
+}
+
+/// What a controller may see of the running engine and ask of it.
+pub trait Plant {
+    /// Current simulated time.
+    fn now(&self) -> Time;
+    /// Every active flow, in flow index order.
+    fn active_flows(&self) -> impl Iterator<Item = ActiveFlow<'_>>;
+    /// Bits directed link `l` has carried so far.
+    fn carried_bits(&self, l: LinkId) -> f64;
+    /// The router (the adaptive scheme's load estimates and counters live in it).
+    fn router(&mut self) -> &mut Router;
+    /// Set the capacity (Gb/s) of the virtual link that caps detour traffic through ToR `tor`.
+    fn set_detour_cap(&mut self, tor: NodeId, gbps: f64);
+    /// Re-route flow `f` now; with `bound`, on its source ToR `bound.src_tor` if that gives a path.
+    fn reroute(&mut self, f: u32, bound: Option<Binding>);
+}
