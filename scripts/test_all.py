@@ -74,6 +74,7 @@ def suite_checks() -> Outcome:
         "import-linter": ([str(VENV / "lint-imports")], ROOT),
         "clippy": (["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"], ROOT / "sim-engine"),
         "rustfmt": (["cargo", "fmt", "--check"], ROOT / "sim-engine"),
+        "engine-module-cycles": ([str(VENV / "python"), "scripts/check_engine_modules.py"], ROOT),
         "tsc": (["npx", "tsc", "-b"], ROOT / "frontend"),
         "eslint": (["npx", "eslint", "."], ROOT / "frontend"),
         "tsc-e2e": (["npx", "tsc", "-p", "."], ROOT / "e2e"),
