@@ -14,10 +14,9 @@ import { PropertyPanel } from "./ui/PropertyPanel";
 import { editor } from "./state/editor";
 import { notify, useSession } from "./state/session";
 import { debugHandle } from "./state/testHook";
-import { showPlan } from "./wiring/WiringPanel";
-import type { WiringPlan } from "./state/wiring";
 import { Toolbar } from "./ui/Toolbar";
 import { useShortcuts } from "./ui/useShortcuts";
+import { getPlan, showPlan } from "./wiring/api";
 import { WiringPanel } from "./wiring/WiringPanel";
 import { activeSync, setActiveSync } from "./sync/active";
 
@@ -64,7 +63,7 @@ export function App() {
       const planId = Number(wanted.get("plan"));
       if (planId) {
         useSession.setState({ panel: "wiring" });
-        void request<WiringPlan>("GET", `/wiring-plans/${planId}`).then(showPlan, (e: unknown) => notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`));
+        void getPlan(planId).then(showPlan, (e: unknown) => notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`));
       }
       const sync = new LayoutSync(editor, hall.id);
       await sync.start();

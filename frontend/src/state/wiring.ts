@@ -4,6 +4,8 @@
  */
 import { create } from "zustand";
 import type { components } from "../api/schema";
+import type { Box } from "../model/geometry";
+import { requestFrame } from "./session";
 
 export type WiringPlan = components["schemas"]["WiringPlanRead"];
 export type RenderBuffers = components["schemas"]["RenderBuffers"];
@@ -80,4 +82,34 @@ export function toCableSet(planId: number, b: RenderBuffers): CableSet {
 export function cableEnds(label: string): { a: string; b: string } {
   const [a = label, b = ""] = label.split(" / ");
   return { a, b };
+}
+
+/** Floor box (mm) around a cable's route, `marginMm` wider on every side; null for a cable with no segment. */
+export function cableBox(set: CableSet, i: number, marginMm = 0): Box | null {
+  const a = set.segStart[i] ?? 0;
+  const b = set.segStart[i + 1] ?? a;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let s = a; s < b; s++) {
+    for (const o of [0, 3]) {
+      const x = (set.segments[s * 6 + o] ?? 0) * 1000;
+      const y = (set.segments[s * 6 + o + 2] ?? 0) * 1000;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  if (!Number.isFinite(x0)) return null;
+  return { x0: x0 - marginMm, y0: y0 - marginMm, x1: x1 + marginMm, y1: y1 + marginMm };
+}
+
+/** Highlight a cable and ask the camera to fly to it. */
+export function focusCable(set: CableSet, i: number): void {
+  const box = cableBox(set, i, 1500);
+  if (!box) return;
+  useWiring.setState({ focus: i });
+  requestFrame(box);
 }

@@ -1,0 +1,135 @@
+/**
+ * The wiring form as pure data: what the user typed, the request it becomes, and the server's
+ * refusals mapped back onto the fields on screen. No React, no fetch (tested in form.test.ts).
+ */
+import type { components } from "../api/schema";
+import { ApiError, type ErrorItem } from "../sync/http";
+
+export type Pattern = components["schemas"]["Pattern"];
+export type WiringPlanCreate = components["schemas"]["WiringPlanCreate"];
+
+/**
+ * The patterns come from the API's `Pattern` enum (src/api/schema.d.ts, generated): a pattern the
+ * backend adds or drops fails tsc here until it has its label. Only the human labels live here.
+ */
+const PATTERN_INFO: Record<Pattern, { label: string; subways: boolean }> = {
+  "single-homed": { label: "Single-homed (Type 0)", subways: false },
+  "mc-lag": { label: "MC-LAG (dual-homed)", subways: false },
+  "side-to-side": { label: "Subways · side-to-side", subways: true },
+  "paired-row": { label: "Subways · paired rows", subways: true },
+  "inter-chassis": { label: "Subways · inter-chassis", subways: true },
+  grin: { label: "GRIN (server-to-server)", subways: false },
+};
+
+/** In the order of the pattern menu. */
+export const PATTERNS: readonly { value: Pattern; label: string }[] = (Object.keys(PATTERN_INFO) as Pattern[]).map((value) => ({
+  value,
+  label: PATTERN_INFO[value].label,
+}));
+
+export function isSubways(pattern: Pattern): boolean {
+  return PATTERN_INFO[pattern].subways;
+}
+
+/** What the inputs hold (numbers as typed: "" means the server's default). */
+export interface WiringForm {
+  pattern: Pattern;
+  ports: string;
+  subwaysType: 1 | 2;
+  loop: string;
+  clusters: string;
+  grinDegree: string;
+  grinScope: "rack" | "next-rack";
+  geometry: "default" | "paper";
+  routeVia: "tray" | "floor";
+}
+
+export const INITIAL_FORM: WiringForm = {
+  pattern: "paired-row",
+  ports: "",
+  subwaysType: 1,
+  loop: "",
+  clusters: "2",
+  grinDegree: "1",
+  grinScope: "rack",
+  geometry: "default",
+  routeVia: "tray",
+};
+
+/** Fields with an error message slot; `generate` is the one under the Generate button. */
+export type ErrorField = "ports" | "loop" | "subwaysType" | "clusters" | "grinDegree" | "generate";
+export type FormErrors = Partial<Record<keyof WiringForm | "generate", string>>;
+
+/** Which optional inputs are on screen for this form. */
+export function shownFields(f: WiringForm): Record<Exclude<ErrorField, "generate">, boolean> {
+  const subways = isSubways(f.pattern);
+  return {
+    ports: true,
+    loop: subways,
+    subwaysType: subways,
+    clusters: subways && f.subwaysType === 2,
+    grinDegree: f.pattern === "grin",
+  };
+}
+
+export function planName(f: WiringForm): string {
+  const subways = isSubways(f.pattern);
+  const bits = [
+    f.ports && `p=${f.ports}`,
+    subways && `Type ${f.subwaysType}`,
+    f.loop && `l=${f.loop}`,
+    subways && f.subwaysType === 2 && `c=${f.clusters}`,
+    f.pattern === "grin" && `n=${f.grinDegree}`,
+  ].filter(Boolean);
+  return `${PATTERN_INFO[f.pattern].label}${bits.length ? ` (${bits.join(", ")})` : ""}`;
+}
+
+/** The request body for `POST /halls/{id}/wiring-plans`. */
+export function toPlanCreate(f: WiringForm): WiringPlanCreate {
+  const subways = isSubways(f.pattern);
+  const body: WiringPlanCreate = {
+    name: planName(f),
+    pattern: f.pattern,
+    geometry: f.geometry,
+    route_via: f.routeVia,
+    fabric_optical: true,
+    grin_scope: f.grinScope,
+    subways_type: f.subwaysType,
+    clusters: subways && f.subwaysType === 2 ? Number(f.clusters) || 1 : 1,
+    grin_degree: f.pattern === "grin" ? Number(f.grinDegree) || 0 : 0,
+  };
+  if (f.ports) body.ports = Number(f.ports);
+  if (f.loop) body.loop = Number(f.loop);
+  return body;
+}
+
+/** API body fields -> form fields. */
+const FIELD_OF: Partial<Record<string, Exclude<ErrorField, "generate">>> = {
+  ports: "ports",
+  loop: "loop",
+  clusters: "clusters",
+  grin_degree: "grinDegree",
+  subways_type: "subwaysType",
+};
+
+/**
+ * The server's `{loc, msg}` items under the fields they name; errors about a field that is not on
+ * screen (or about no field) go under the Generate button. Several on one field are joined by "; ".
+ */
+export function formErrors(f: WiringForm, items: readonly ErrorItem[]): FormErrors {
+  const shown = shownFields(f);
+  const errs: FormErrors = {};
+  for (const item of items) {
+    const key = String(item.loc.filter((l) => l !== "body")[0] ?? "generate");
+    const field = Object.hasOwn(FIELD_OF, key) ? FIELD_OF[key] : undefined;
+    const name: ErrorField = field && shown[field] ? field : "generate";
+    const before = errs[name];
+    errs[name] = before ? `${before}; ${item.msg}` : item.msg;
+  }
+  return errs;
+}
+
+/** Errors to show after generating failed with `error`. */
+export function generateErrors(f: WiringForm, error: unknown): FormErrors {
+  return error instanceof ApiError ? formErrors(f, error.items) : { generate: String(error) };
+}
