@@ -77,7 +77,6 @@ export function LabelProjector() {
 }
 
 /** The row being drawn: a ghost box and a readout (count, length), updated from the live store. */
-
 export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: number }) {
   const mesh = useRef<THREE.Mesh>(null);
   const group = useRef<THREE.Group>(null);
