@@ -31,14 +31,18 @@ function floorRule(folder, allowed = []) {
 }
 
 /** The pure core (model, commands) knows nothing of Three.js or React. */
-const NO_VIEW = { group: ["three", "three/*", "@react-three/*", "react", "react-dom"], message: "model/ and commands/ are pure data: no Three.js, no React." };
+const NO_VIEW = {
+  group: ["three", "three/*", "@react-three/*", "react", "react-dom"],
+  message: "model/ and commands/ are pure data: no Three.js, no React.",
+};
 
 const floorConfigs = FLOORS.flat().flatMap((folder) => {
   const pure = folder === "model" || folder === "commands";
   const rule = (allowed) => ["error", { patterns: [...(pure ? [NO_VIEW] : []), ...floorRule(folder, allowed)] }];
   const configs = [{ files: [`src/${folder}/**/*.{ts,tsx}`], rules: { "no-restricted-imports": rule() } }];
   // The model's tests build their fixtures with the layout commands (one floor up).
-  if (folder === "model") configs.push({ files: ["src/model/**/*.test.ts"], rules: { "no-restricted-imports": rule(["commands"]) } });
+  if (folder === "model")
+    configs.push({ files: ["src/model/**/*.test.ts"], rules: { "no-restricted-imports": rule(["commands"]) } });
   return configs;
 });
 

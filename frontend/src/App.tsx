@@ -33,7 +33,12 @@ interface Hall {
 }
 const items = <T,>(x: Page<T> | T[]): T[] => (Array.isArray(x) ? x : x.items);
 
-type Phase = { s: "checking" } | { s: "login" } | { s: "loading"; me: Me } | { s: "ready"; me: Me; project: Project; hall: Hall } | { s: "error"; text: string; me?: Me };
+type Phase =
+  | { s: "checking" }
+  | { s: "login" }
+  | { s: "loading"; me: Me }
+  | { s: "ready"; me: Me; project: Project; hall: Hall }
+  | { s: "error"; text: string; me?: Me };
 
 export function App() {
   const theme = useSession((s) => s.theme);
@@ -63,7 +68,9 @@ export function App() {
       const planId = Number(wanted.get("plan"));
       if (planId) {
         useSession.setState({ panel: "wiring" });
-        void getPlan(planId).then(showPlan, (e: unknown) => notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`));
+        void getPlan(planId).then(showPlan, (e: unknown) =>
+          notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`),
+        );
       }
       const sync = new LayoutSync(editor, hall.id);
       await sync.start();
@@ -146,10 +153,22 @@ function Editor() {
         </main>
         <aside className="sidepanel">
           <div className="tabs" role="tablist">
-            <button role="tab" type="button" aria-selected={panel === "layout"} className={panel === "layout" ? "active" : ""} onClick={() => useSession.setState({ panel: "layout" })}>
+            <button
+              role="tab"
+              type="button"
+              aria-selected={panel === "layout"}
+              className={panel === "layout" ? "active" : ""}
+              onClick={() => useSession.setState({ panel: "layout" })}
+            >
               Layout
             </button>
-            <button role="tab" type="button" aria-selected={panel === "wiring"} className={panel === "wiring" ? "active" : ""} onClick={() => useSession.setState({ panel: "wiring" })}>
+            <button
+              role="tab"
+              type="button"
+              aria-selected={panel === "wiring"}
+              className={panel === "wiring" ? "active" : ""}
+              onClick={() => useSession.setState({ panel: "wiring" })}
+            >
               Wiring
             </button>
           </div>
@@ -161,4 +180,3 @@ function Editor() {
     </div>
   );
 }
-

@@ -34,35 +34,60 @@ async function refusedImports(targets: readonly string[]): Promise<Record<string
 }
 
 describe("floors (ESLint no-restricted-imports)", () => {
-  it("refuses every import from a floor above or from the same floor, and nothing else", { timeout: 60_000 }, async () => {
-    const targets = [...FOLDERS.map((f) => `../${f}/x`), "../App", "../main"];
-    const refused = await refusedImports(targets);
-    const expected = Object.fromEntries(
-      FOLDERS.filter((f) => f !== "api").map((from) => [
-        from,
-        [...FOLDERS.filter((to) => to !== from && floorOf(to) >= floorOf(from)).map((to) => `../${to}/x`), "../App", "../main"],
-      ]),
-    );
-    expect(refused).toEqual(expected);
-    // Spelled out for the floors that matter most:
-    expect(refused.state).toEqual(["../sync/x", "../tools/x", "../scene/x", "../wiring/x", "../ui/x", "../App", "../main"]);
-    expect(refused.ui).toEqual(["../scene/x", "../wiring/x", "../App", "../main"]);
-  });
+  it(
+    "refuses every import from a floor above or from the same floor, and nothing else",
+    { timeout: 60_000 },
+    async () => {
+      const targets = [...FOLDERS.map((f) => `../${f}/x`), "../App", "../main"];
+      const refused = await refusedImports(targets);
+      const expected = Object.fromEntries(
+        FOLDERS.filter((f) => f !== "api").map((from) => [
+          from,
+          [
+            ...FOLDERS.filter((to) => to !== from && floorOf(to) >= floorOf(from)).map((to) => `../${to}/x`),
+            "../App",
+            "../main",
+          ],
+        ]),
+      );
+      expect(refused).toEqual(expected);
+      // Spelled out for the floors that matter most:
+      expect(refused.state).toEqual([
+        "../sync/x",
+        "../tools/x",
+        "../scene/x",
+        "../wiring/x",
+        "../ui/x",
+        "../App",
+        "../main",
+      ]);
+      expect(refused.ui).toEqual(["../scene/x", "../wiring/x", "../App", "../main"]);
+    },
+  );
 
   it("catches deeper relative paths and bare folder imports too", async () => {
-    const messages = await lint("src/sync/probe.ts", `import "../../src/ui/session";\nimport "../scene";\nimport "../state/session";\n`);
+    const messages = await lint(
+      "src/sync/probe.ts",
+      `import "../../src/ui/session";\nimport "../scene";\nimport "../state/session";\n`,
+    );
     expect(messages).toHaveLength(2);
   });
 
   it("keeps three.js and React out of model/ and commands/", async () => {
     for (const folder of ["model", "commands"]) {
-      const messages = await lint(`src/${folder}/probe.ts`, `import "three";\nimport "react";\nimport "@react-three/fiber";\nimport "zod";\n`);
+      const messages = await lint(
+        `src/${folder}/probe.ts`,
+        `import "three";\nimport "react";\nimport "@react-three/fiber";\nimport "zod";\n`,
+      );
       expect(messages).toHaveLength(3);
     }
   });
 
   it("lets the model's tests build fixtures with commands/, and nothing above", async () => {
-    const messages = await lint("src/model/probe.test.ts", `import "../commands/layout";\nimport "../state/session";\n`);
+    const messages = await lint(
+      "src/model/probe.test.ts",
+      `import "../commands/layout";\nimport "../state/session";\n`,
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain("'../state/session'");
   });

@@ -10,13 +10,27 @@ function apply(records: Records, r: Result): Records {
   return applyDiff(records, r.diff);
 }
 function oneRow(count = 4): Records {
-  return apply(hallOnly(), createRow(hallOnly(), { hallId: HALL.id, draft: { xMm: 0, yMm: 0, direction: 0, count, lengthMm: count * 600 }, front: "left" }));
+  return apply(
+    hallOnly(),
+    createRow(hallOnly(), {
+      hallId: HALL.id,
+      draft: { xMm: 0, yMm: 0, direction: 0, count, lengthMm: count * 600 },
+      front: "left",
+    }),
+  );
 }
 
 describe("layout commands", () => {
   it("names rows and racks in order", () => {
     let records = oneRow(3);
-    records = apply(records, createRow(records, { hallId: HALL.id, draft: { xMm: 0, yMm: 4800, direction: 0, count: 1, lengthMm: 600 }, front: "right" }));
+    records = apply(
+      records,
+      createRow(records, {
+        hallId: HALL.id,
+        draft: { xMm: 0, yMm: 4800, direction: 0, count: 1, lengthMm: 600 },
+        front: "right",
+      }),
+    );
     expect(rowsOf(records).map((r) => r.name)).toEqual(["R01", "R02"]);
     expect(racksOf(records, rowsOf(records)[0]!.id).map((r) => r.name)).toEqual(["R01-01", "R01-02", "R01-03"]);
   });
@@ -56,7 +70,14 @@ describe("layout commands", () => {
 });
 
 describe("command registry", () => {
-  const ev = (key: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean }> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+  const ev = (key: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean }> = {}) => ({
+    key,
+    ctrlKey: false,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    ...mods,
+  });
   it("maps shortcuts to commands", () => {
     expect(keyString(ev("Z", { ctrlKey: true, shiftKey: true }))).toBe("mod+shift+z");
     expect(commandForKey(ev("z", { ctrlKey: true }))?.id).toBe("history.undo");

@@ -2,15 +2,7 @@
  * Layout commands: pure `(records, args) -> diff | error`. No React, no Three.js, no I/O.
  */
 import { DiffBuilder, type RecordsDiff } from "../model/diff";
-import {
-  facing,
-  normal,
-  rowBox,
-  rowDepthMm,
-  snap,
-  unit,
-  type RowDraft,
-} from "../model/geometry";
+import { facing, normal, rowBox, rowDepthMm, snap, unit, type RowDraft } from "../model/geometry";
 import {
   DEFAULT_CONTENTS,
   RackContents,
@@ -123,7 +115,11 @@ export function createFacingPair(records: Records, args: FacingPairArgs): Result
     contents,
   });
   if ("error" in first) return first;
-  const taken = new Set(Object.values(first.diff.added).filter(isRow).map((r) => r.name));
+  const taken = new Set(
+    Object.values(first.diff.added)
+      .filter(isRow)
+      .map((r) => r.name),
+  );
   const second = createRow(
     records,
     {
@@ -160,8 +156,12 @@ export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?
     rowsOf(records).some((other) => {
       if (other.id === row.id || other.direction % 180 !== row.direction % 180) return false;
       const ob = rowBox(other, racksOf(records, other.id));
-      const across = row.direction % 180 === 0 ? (ob.y0 + ob.y1 - box.y0 - box.y1) / 2 : (ob.x0 + ob.x1 - box.x0 - box.x1) / 2;
-      return Math.sign(across) === Math.sign(sign * (row.direction % 180 === 0 ? n.y : n.x)) && Math.abs(across) < 3 * depth + 6000;
+      const across =
+        row.direction % 180 === 0 ? (ob.y0 + ob.y1 - box.y0 - box.y1) / 2 : (ob.x0 + ob.x1 - box.x0 - box.x1) / 2;
+      return (
+        Math.sign(across) === Math.sign(sign * (row.direction % 180 === 0 ? n.y : n.x)) &&
+        Math.abs(across) < 3 * depth + 6000
+      );
     });
   // +1: along the normal; which of ±normal is the front side?
   const frontSign = f.x === n.x && f.y === n.y ? 1 : -1;
@@ -178,7 +178,11 @@ export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?
   };
   const b = new DiffBuilder(records).add(copy);
   // Network racks are not copied: their fabric switch names are unique in the hall.
-  racks.filter((r) => r.role === "compute").forEach((rack, i) => b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id, name: rackName(copy.name, i) }));
+  racks
+    .filter((r) => r.role === "compute")
+    .forEach((rack, i) =>
+      b.add({ ...structuredClone(rack), id: newId("rack"), rowId: copy.id, name: rackName(copy.name, i) }),
+    );
   return ok(b);
 }
 
@@ -199,7 +203,13 @@ export function deleteRecords(records: Records, ids: readonly RecordId[]): Resul
  * Move rows by (dx, dy) snapped to the tile, and racks along their row by whole rack widths (the
  * component of the move along the row). Racks may not overlap their neighbours.
  */
-export function moveRecords(records: Records, ids: readonly RecordId[], dxMm: number, dyMm: number, tileMm: number): Result {
+export function moveRecords(
+  records: Records,
+  ids: readonly RecordId[],
+  dxMm: number,
+  dyMm: number,
+  tileMm: number,
+): Result {
   const b = new DiffBuilder(records);
   const dx = snap(dxMm, tileMm);
   const dy = snap(dyMm, tileMm);
@@ -227,7 +237,9 @@ export function moveRecords(records: Records, ids: readonly RecordId[], dxMm: nu
     for (const rack of moving) {
       const pos = rack.positionMm + step;
       if (pos < 0) return fail("positionMm", `${rack.name} would leave the start of ${row.name}`);
-      const clash = staying.find((s) => pos < s.positionMm + s.rackType.widthMm && s.positionMm < pos + rack.rackType.widthMm);
+      const clash = staying.find(
+        (s) => pos < s.positionMm + s.rackType.widthMm && s.positionMm < pos + rack.rackType.widthMm,
+      );
       if (clash) return fail("positionMm", `${rack.name} would overlap ${clash.name}`);
       b.update({ ...rack, positionMm: pos });
     }
@@ -282,7 +294,8 @@ export function updateRackContents(records: Records, ids: readonly RecordId[], p
   if (racks.length === 0) return fail("selection", "select a rack or a row first");
   const b = new DiffBuilder(records);
   for (const rack of racks) {
-    if (rack.role === "network") return fail("selection", `${rack.name} is a network rack: it holds fabric switches, not servers`);
+    if (rack.role === "network")
+      return fail("selection", `${rack.name} is a network rack: it holds fabric switches, not servers`);
     const merged = { ...rack, ...structuredClone(patch) };
     const parsed = RackContents.safeParse(merged);
     if (!parsed.success) {
@@ -300,7 +313,10 @@ export function updateRackContents(records: Records, ids: readonly RecordId[], p
     // Whatever the pattern, each ToR ends up with r x p server links (q = r p).
     const q = merged.serversPerLogicalRack * merged.portsUsed;
     if (q > merged.torModel.serverPorts)
-      return fail("torModel.serverPorts", `q = r x p = ${q} server links, the ToR has ${merged.torModel.serverPorts} server ports`);
+      return fail(
+        "torModel.serverPorts",
+        `q = r x p = ${q} server links, the ToR has ${merged.torModel.serverPorts} server ports`,
+      );
     b.update(merged);
   }
   return ok(b);

@@ -63,7 +63,10 @@ function fromResult(r: Result, select?: (diff: RecordsDiff) => RecordId[]): Comm
   if ("error" in r) return { kind: "error", error: r.error };
   return { kind: "diff", diff: r.diff, select: select?.(r.diff) };
 }
-const addedRows = (d: RecordsDiff) => Object.values(d.added).filter(isRow).map((r) => r.id);
+const addedRows = (d: RecordsDiff) =>
+  Object.values(d.added)
+    .filter(isRow)
+    .map((r) => r.id);
 
 function nudge(id: string, label: string, keys: string[], dx: number, dy: number): Command {
   return {
@@ -80,8 +83,22 @@ function nudge(id: string, label: string, keys: string[], dx: number, dy: number
 }
 
 export const COMMANDS: Command[] = [
-  { id: "view.3d", label: "3D view", keys: ["1"], group: "view", enabled: always, run: () => ({ kind: "session", patch: { view: "3d" } }) },
-  { id: "view.plan", label: "Plan view (top-down)", keys: ["2"], group: "view", enabled: always, run: () => ({ kind: "session", patch: { view: "plan" } }) },
+  {
+    id: "view.3d",
+    label: "3D view",
+    keys: ["1"],
+    group: "view",
+    enabled: always,
+    run: () => ({ kind: "session", patch: { view: "3d" } }),
+  },
+  {
+    id: "view.plan",
+    label: "Plan view (top-down)",
+    keys: ["2"],
+    group: "view",
+    enabled: always,
+    run: () => ({ kind: "session", patch: { view: "plan" } }),
+  },
   {
     id: "view.elevation",
     label: "Row elevation",
@@ -90,7 +107,14 @@ export const COMMANDS: Command[] = [
     enabled: always,
     run: () => ({ kind: "session", patch: { view: "elevation" } }),
   },
-  { id: "view.frame", label: "Frame selection", keys: ["f"], group: "view", enabled: always, run: () => ({ kind: "session", patch: { frameSelection: true } }) },
+  {
+    id: "view.frame",
+    label: "Frame selection",
+    keys: ["f"],
+    group: "view",
+    enabled: always,
+    run: () => ({ kind: "session", patch: { frameSelection: true } }),
+  },
   {
     id: "view.theme",
     label: "Light / dark theme",
@@ -99,7 +123,14 @@ export const COMMANDS: Command[] = [
     enabled: always,
     run: (ctx) => ({ kind: "session", patch: { theme: ctx.theme === "dark" ? "light" : "dark" } }),
   },
-  { id: "tool.select", label: "Select", keys: ["v", "escape"], group: "tools", enabled: always, run: () => ({ kind: "session", patch: { tool: "select" } }) },
+  {
+    id: "tool.select",
+    label: "Select",
+    keys: ["v", "escape"],
+    group: "tools",
+    enabled: always,
+    run: () => ({ kind: "session", patch: { tool: "select" } }),
+  },
   {
     id: "tool.draw-row",
     label: "Draw a row",
@@ -107,7 +138,10 @@ export const COMMANDS: Command[] = [
     group: "tools",
     enabled: always,
     // Drawing happens on the floor plan.
-    run: (ctx) => ({ kind: "session", patch: { tool: "draw-row", view: ctx.view === "elevation" ? "plan" : ctx.view } }),
+    run: (ctx) => ({
+      kind: "session",
+      patch: { tool: "draw-row", view: ctx.view === "elevation" ? "plan" : ctx.view },
+    }),
   },
   {
     id: "edit.facing-pair",
@@ -122,7 +156,16 @@ export const COMMANDS: Command[] = [
       // Below everything already on the floor, 2 tiles from the wall.
       let y = 2 * t;
       for (const r of Object.values(ctx.records)) if (isRow(r)) y = Math.max(y, r.yMm + 2 * 1200 + 2 * t);
-      return fromResult(createFacingPair(ctx.records, { hallId: hall.id, xMm: 2 * t, yMm: Math.ceil(y / t) * t, direction: 0, count: 10 }), addedRows);
+      return fromResult(
+        createFacingPair(ctx.records, {
+          hallId: hall.id,
+          xMm: 2 * t,
+          yMm: Math.ceil(y / t) * t,
+          direction: 0,
+          count: 10,
+        }),
+        addedRows,
+      );
     },
   },
   {
@@ -171,7 +214,14 @@ export const COMMANDS: Command[] = [
     keys: ["mod+a"],
     group: "edit",
     enabled: always,
-    run: (ctx) => ({ kind: "session", patch: { selection: Object.values(ctx.records).filter(isRow).map((r) => r.id) } }),
+    run: (ctx) => ({
+      kind: "session",
+      patch: {
+        selection: Object.values(ctx.records)
+          .filter(isRow)
+          .map((r) => r.id),
+      },
+    }),
   },
   {
     id: "edit.select-row",
@@ -181,10 +231,26 @@ export const COMMANDS: Command[] = [
     enabled: (ctx) => ctx.selection.some((id) => isRack(ctx.records[id])),
     run: (ctx) => ({
       kind: "session",
-      patch: { selection: [...new Set(ctx.selection.map((id) => ctx.records[id]).filter(isRack).map((r) => r.rowId))] },
+      patch: {
+        selection: [
+          ...new Set(
+            ctx.selection
+              .map((id) => ctx.records[id])
+              .filter(isRack)
+              .map((r) => r.rowId),
+          ),
+        ],
+      },
     }),
   },
-  { id: "history.undo", label: "Undo", keys: ["mod+z"], group: "history", enabled: (ctx) => ctx.canUndo, run: () => ({ kind: "history", step: "undo" }) },
+  {
+    id: "history.undo",
+    label: "Undo",
+    keys: ["mod+z"],
+    group: "history",
+    enabled: (ctx) => ctx.canUndo,
+    run: () => ({ kind: "history", step: "undo" }),
+  },
   {
     id: "history.redo",
     label: "Redo",
@@ -232,6 +298,16 @@ export function commandForKey(e: KeyLike): Command | undefined {
 export function formatKey(k: string, mac = false): string {
   return k
     .split("+")
-    .map((p) => (p === "mod" ? (mac ? "⌘" : "Ctrl") : p === "shift" ? "Shift" : p.length === 1 ? p.toUpperCase() : p.charAt(0).toUpperCase() + p.slice(1)))
+    .map((p) =>
+      p === "mod"
+        ? mac
+          ? "⌘"
+          : "Ctrl"
+        : p === "shift"
+          ? "Shift"
+          : p.length === 1
+            ? p.toUpperCase()
+            : p.charAt(0).toUpperCase() + p.slice(1),
+    )
     .join(" + ");
 }

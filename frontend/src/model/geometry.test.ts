@@ -19,7 +19,13 @@ describe("snapping", () => {
   });
 
   it("drafts a row from a drag: direction from the dominant axis, count from the length", () => {
-    expect(draftRow({ x: 610, y: 1190 }, { x: 6620, y: 1500 }, 600)).toEqual({ xMm: 600, yMm: 1200, direction: 0, count: 10, lengthMm: 6000 });
+    expect(draftRow({ x: 610, y: 1190 }, { x: 6620, y: 1500 }, 600)).toEqual({
+      xMm: 600,
+      yMm: 1200,
+      direction: 0,
+      count: 10,
+      lengthMm: 6000,
+    });
     const up = draftRow({ x: 3000, y: 9000 }, { x: 3100, y: 6000 }, 600);
     expect(up.direction).toBe(270);
     expect(up.count).toBe(5);
@@ -30,7 +36,14 @@ describe("snapping", () => {
 
 describe("footprints", () => {
   it("racks extend to the left-hand normal of the row direction", () => {
-    const records = apply(hallOnly(), createRow(hallOnly(), { hallId: HALL.id, draft: { xMm: 1200, yMm: 600, direction: 0, count: 4, lengthMm: 2400 }, front: "left" }));
+    const records = apply(
+      hallOnly(),
+      createRow(hallOnly(), {
+        hallId: HALL.id,
+        draft: { xMm: 1200, yMm: 600, direction: 0, count: 4, lengthMm: 2400 },
+        front: "left",
+      }),
+    );
     const row = rowsOf(records)[0]!;
     expect(rowBox(row, racksOf(records, row.id))).toEqual({ x0: 1200, y0: 600, x1: 3600, y1: 1800 });
     expect(rackBox(row, racksOf(records, row.id)[1]!)).toEqual({ x0: 1800, y0: 600, x1: 2400, y1: 1800 });
@@ -41,7 +54,17 @@ describe("footprints", () => {
 
 describe("aisle classification", () => {
   it("a facing pair makes a cold aisle of the requested width", () => {
-    const records = apply(hallOnly(), createFacingPair(hallOnly(), { hallId: HALL.id, xMm: 1200, yMm: 1200, direction: 0, count: 10, coldAisleMm: 1800 }));
+    const records = apply(
+      hallOnly(),
+      createFacingPair(hallOnly(), {
+        hallId: HALL.id,
+        xMm: 1200,
+        yMm: 1200,
+        direction: 0,
+        count: 10,
+        coldAisleMm: 1800,
+      }),
+    );
     const found = aisles(records);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ kind: "cold", widthMm: 1800, tooNarrow: false });
@@ -49,7 +72,10 @@ describe("aisle classification", () => {
   });
 
   it("back-to-back rows make a hot aisle; a narrow cold aisle is flagged", () => {
-    let records = apply(hallOnly(), createFacingPair(hallOnly(), { hallId: HALL.id, xMm: 0, yMm: 0, direction: 0, count: 6, coldAisleMm: 900 }));
+    let records = apply(
+      hallOnly(),
+      createFacingPair(hallOnly(), { hallId: HALL.id, xMm: 0, yMm: 0, direction: 0, count: 6, coldAisleMm: 900 }),
+    );
     expect(aisles(records)[0]).toMatchObject({ kind: "cold", widthMm: 900, tooNarrow: true });
     const second = rowsOf(records)[1]!;
     records = apply(records, duplicateRow(records, { rowId: second.id }));
@@ -60,8 +86,22 @@ describe("aisle classification", () => {
 
   it("rows fronts facing the same way make a mixed aisle; vertical rows are classified along x", () => {
     let records = hallOnly();
-    records = apply(records, createRow(records, { hallId: HALL.id, draft: { xMm: 0, yMm: 0, direction: 90, count: 5, lengthMm: 3000 }, front: "left" }));
-    records = apply(records, createRow(records, { hallId: HALL.id, draft: { xMm: -2400, yMm: 0, direction: 90, count: 5, lengthMm: 3000 }, front: "left" }));
+    records = apply(
+      records,
+      createRow(records, {
+        hallId: HALL.id,
+        draft: { xMm: 0, yMm: 0, direction: 90, count: 5, lengthMm: 3000 },
+        front: "left",
+      }),
+    );
+    records = apply(
+      records,
+      createRow(records, {
+        hallId: HALL.id,
+        draft: { xMm: -2400, yMm: 0, direction: 90, count: 5, lengthMm: 3000 },
+        front: "left",
+      }),
+    );
     // direction 90: racks extend to -x; the left front faces -x.
     const found = aisles(records);
     expect(found).toHaveLength(1);
@@ -70,8 +110,22 @@ describe("aisle classification", () => {
 
   it("rows that do not overlap along their axis have no aisle", () => {
     let records = hallOnly();
-    records = apply(records, createRow(records, { hallId: HALL.id, draft: { xMm: 0, yMm: 0, direction: 0, count: 2, lengthMm: 1200 }, front: "left" }));
-    records = apply(records, createRow(records, { hallId: HALL.id, draft: { xMm: 6000, yMm: 3000, direction: 0, count: 2, lengthMm: 1200 }, front: "right" }));
+    records = apply(
+      records,
+      createRow(records, {
+        hallId: HALL.id,
+        draft: { xMm: 0, yMm: 0, direction: 0, count: 2, lengthMm: 1200 },
+        front: "left",
+      }),
+    );
+    records = apply(
+      records,
+      createRow(records, {
+        hallId: HALL.id,
+        draft: { xMm: 6000, yMm: 3000, direction: 0, count: 2, lengthMm: 1200 },
+        front: "right",
+      }),
+    );
     expect(aisles(records)).toEqual([]);
     expect(Object.values(records).filter(isRow)).toHaveLength(2);
   });

@@ -24,7 +24,12 @@ export interface Box {
   y1: number;
 }
 
-const UNIT: Record<Direction, Vec2> = { 0: { x: 1, y: 0 }, 90: { x: 0, y: 1 }, 180: { x: -1, y: 0 }, 270: { x: 0, y: -1 } };
+const UNIT: Record<Direction, Vec2> = {
+  0: { x: 1, y: 0 },
+  90: { x: 0, y: 1 },
+  180: { x: -1, y: 0 },
+  270: { x: 0, y: -1 },
+};
 
 export function unit(d: Direction): Vec2 {
   return UNIT[d];
@@ -66,7 +71,12 @@ export function rackBox(row: RowRecord, rack: RackRecord): Box {
   const n = normal(row.direction);
   const ax = row.xMm + u.x * rack.positionMm;
   const ay = row.yMm + u.y * rack.positionMm;
-  return boxOf(ax, ay, ax + u.x * rack.rackType.widthMm + n.x * rack.rackType.depthMm, ay + u.y * rack.rackType.widthMm + n.y * rack.rackType.depthMm);
+  return boxOf(
+    ax,
+    ay,
+    ax + u.x * rack.rackType.widthMm + n.x * rack.rackType.depthMm,
+    ay + u.y * rack.rackType.widthMm + n.y * rack.rackType.depthMm,
+  );
 }
 
 /** Unit vector out of the rack fronts (into the front aisle). */
@@ -165,7 +175,14 @@ export function aisles(records: Records, maxGapMm = 6000): Aisle[] {
       const box = horizontal
         ? { x0: o0, x1: o1, y0: hi(a.box), y1: lo(b.box) }
         : { y0: o0, y1: o1, x0: hi(a.box), x1: lo(b.box) };
-      out.push({ rowA: a.row.id, rowB: b.row.id, kind, widthMm: best.gap, box, tooNarrow: best.gap < MIN_AISLE_MM[kind] });
+      out.push({
+        rowA: a.row.id,
+        rowB: b.row.id,
+        kind,
+        widthMm: best.gap,
+        box,
+        tooNarrow: best.gap < MIN_AISLE_MM[kind],
+      });
     }
   }
   return out;

@@ -6,7 +6,11 @@ import { isRow, racksOf, type RowRecord } from "./records";
 import { HALL, hallOnly } from "./testing";
 
 function addRow(store: EditorStore, count = 3) {
-  const r = createRow(store.records, { hallId: HALL.id, draft: { xMm: 0, yMm: 0, direction: 0, count, lengthMm: count * 600 }, front: "left" });
+  const r = createRow(store.records, {
+    hallId: HALL.id,
+    draft: { xMm: 0, yMm: 0, direction: 0, count, lengthMm: count * 600 },
+    front: "left",
+  });
   if ("error" in r) throw new Error(r.error.message);
   store.mark();
   store.commit(r.diff);
@@ -16,7 +20,11 @@ function addRow(store: EditorStore, count = 3) {
 describe("diffs", () => {
   it("reverse undoes apply", () => {
     const before = hallOnly();
-    const r = createRow(before, { hallId: HALL.id, draft: { xMm: 0, yMm: 0, direction: 0, count: 2, lengthMm: 1200 }, front: "left" });
+    const r = createRow(before, {
+      hallId: HALL.id,
+      draft: { xMm: 0, yMm: 0, direction: 0, count: 2, lengthMm: 1200 },
+      front: "left",
+    });
     if ("error" in r) throw new Error();
     const after = applyDiff(before, r.diff);
     expect(Object.keys(after)).toHaveLength(4);
@@ -25,9 +33,21 @@ describe("diffs", () => {
   });
 
   it("squashes add+update into add and add+remove into nothing", () => {
-    const row: RowRecord = { typeName: "row", id: "row:a", hallId: HALL.id, name: "R01", xMm: 0, yMm: 0, direction: 0, front: "left" };
+    const row: RowRecord = {
+      typeName: "row",
+      id: "row:a",
+      hallId: HALL.id,
+      name: "R01",
+      xMm: 0,
+      yMm: 0,
+      direction: 0,
+      front: "left",
+    };
     const moved = { ...row, xMm: 600 };
-    const s = squashDiffs({ added: { [row.id]: row }, updated: {}, removed: {} }, { added: {}, updated: { [row.id]: [row, moved] }, removed: {} });
+    const s = squashDiffs(
+      { added: { [row.id]: row }, updated: {}, removed: {} },
+      { added: {}, updated: { [row.id]: [row, moved] }, removed: {} },
+    );
     expect(s.added[row.id]).toEqual(moved);
     const gone = squashDiffs(s, { added: {}, updated: {}, removed: { [row.id]: moved } });
     expect(gone).toEqual({ added: {}, updated: {}, removed: {} });

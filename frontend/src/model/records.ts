@@ -160,7 +160,9 @@ export function isHall(r: AnyRecord | undefined): r is HallRecord {
 }
 
 export function rowsOf(records: Records): RowRecord[] {
-  return Object.values(records).filter(isRow).sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+  return Object.values(records)
+    .filter(isRow)
+    .sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
 }
 export function racksOf(records: Records, rowId?: RecordId): RackRecord[] {
   return Object.values(records)

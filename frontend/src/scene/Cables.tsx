@@ -16,11 +16,20 @@ import { sceneStats } from "../state/testHook";
 import { cableEnds, useWiring, type CableSet } from "../state/wiring";
 import { placeRack } from "./selectors";
 
-export function describeCable(set: CableSet, i: number): { label: string; a: string; b: string; medium: string; length: string; id: string } {
+export function describeCable(
+  set: CableSet,
+  i: number,
+): { label: string; a: string; b: string; medium: string; length: string; id: string } {
   const b = set.buffers;
   const label = b.labels[i] ?? "";
   const medium = b.media[b.medium[i] ?? 0] ?? "?";
-  return { id: b.cable_ids[i] ?? "", label, ...cableEnds(label), medium: MEDIUM_COLOURS[medium]?.label ?? medium, length: formatLength(b.raw_length_mm[i] ?? 0) };
+  return {
+    id: b.cable_ids[i] ?? "",
+    label,
+    ...cableEnds(label),
+    medium: MEDIUM_COLOURS[medium]?.label ?? medium,
+    length: formatLength(b.raw_length_mm[i] ?? 0),
+  };
 }
 
 function cableGeometry(set: CableSet): THREE.BufferGeometry {
@@ -106,7 +115,14 @@ const onRay = new THREE.Vector3();
 const onSeg = new THREE.Vector3();
 
 /** Nearest cable within `px` pixels of the pointer, or null. */
-function pick(set: CableSet, camera: THREE.Camera, el: HTMLElement, clientX: number, clientY: number, px = 6): number | null {
+function pick(
+  set: CableSet,
+  camera: THREE.Camera,
+  el: HTMLElement,
+  clientX: number,
+  clientY: number,
+  px = 6,
+): number | null {
   const rect = el.getBoundingClientRect();
   ndc.set(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
   ray.setFromCamera(ndc, camera);
@@ -115,7 +131,9 @@ function pick(set: CableSet, camera: THREE.Camera, el: HTMLElement, clientX: num
   let best = -1;
   let bestScore = Infinity;
   const ortho = camera instanceof THREE.OrthographicCamera;
-  const perPixel = ortho ? 1 / (camera as THREE.OrthographicCamera).zoom : (2 * Math.tan(((camera as THREE.PerspectiveCamera).fov * Math.PI) / 360)) / rect.height;
+  const perPixel = ortho
+    ? 1 / (camera as THREE.OrthographicCamera).zoom
+    : (2 * Math.tan(((camera as THREE.PerspectiveCamera).fov * Math.PI) / 360)) / rect.height;
   for (let s = 0, n = set.segCable.length; s < n; s++) {
     const o = s * 6;
     v0.fromArray(seg, o);
@@ -146,7 +164,10 @@ export function Cables() {
   const hoverLine = useRef<THREE.LineSegments>(null);
   const focusLine = useRef<THREE.LineSegments>(null);
   const geometry = useMemo(() => (cables ? cableGeometry(cables) : null), [cables]);
-  const loops = useMemo(() => (plan && cables && plan.id === cables.planId ? loopGeometry(records, plan.loops) : null), [plan, cables, records]);
+  const loops = useMemo(
+    () => (plan && cables && plan.id === cables.planId ? loopGeometry(records, plan.loops) : null),
+    [plan, cables, records],
+  );
 
   useEffect(() => {
     sceneStats.cables = cables?.buffers.cable_ids.length ?? 0;

@@ -72,7 +72,15 @@ function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEve
   }, []);
 }
 
-function Floor({ hall, children, handlers }: { hall: HallRecord; children?: ReactNode; handlers: ReturnType<typeof usePointerHandlers> }) {
+function Floor({
+  hall,
+  children,
+  handlers,
+}: {
+  hall: HallRecord;
+  children?: ReactNode;
+  handlers: ReturnType<typeof usePointerHandlers>;
+}) {
   const theme = useSession((s) => s.theme);
   const pal = PALETTES[theme];
   const w = hall.widthMm / 1000;
@@ -81,7 +89,13 @@ function Floor({ hall, children, handlers }: { hall: HallRecord; children?: Reac
   return (
     <group>
       {/* A floor larger than the hall catches pointer events near the walls. */}
-      <mesh rotation-x={-Math.PI / 2} position={[w / 2, -0.002, d / 2]} onPointerDown={handlers.onFloorDown} onPointerMove={handlers.onPointerMove} onPointerUp={handlers.onPointerUp}>
+      <mesh
+        rotation-x={-Math.PI / 2}
+        position={[w / 2, -0.002, d / 2]}
+        onPointerDown={handlers.onFloorDown}
+        onPointerMove={handlers.onPointerMove}
+        onPointerUp={handlers.onPointerUp}
+      >
         <planeGeometry args={[w * 3, d * 3]} />
         <meshBasicMaterial visible={false} />
       </mesh>
@@ -109,7 +123,14 @@ function Floor({ hall, children, handlers }: { hall: HallRecord; children?: Reac
 function selectionBox(records: Records, selection: readonly string[]): Box | null {
   let box: Box | null = null;
   const grow = (b: Box) => {
-    box = box ? { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) } : b;
+    box = box
+      ? {
+          x0: Math.min(box.x0, b.x0),
+          y0: Math.min(box.y0, b.y0),
+          x1: Math.max(box.x1, b.x1),
+          y1: Math.max(box.y1, b.y1),
+        }
+      : b;
   };
   const ids = selection.length ? selection : rowsOf(records).map((r) => r.id);
   for (const id of ids) {
@@ -132,7 +153,8 @@ function CameraRig({ hall }: { hall: HallRecord }) {
   useEffect(() => {
     const { camera, size, invalidate } = get();
     const s = useSession.getState();
-    const box = s.frameTarget ?? selectionBox(editor.records, s.selection) ?? { x0: 0, y0: 0, x1: hall.widthMm, y1: hall.depthMm };
+    const box = s.frameTarget ??
+      selectionBox(editor.records, s.selection) ?? { x0: 0, y0: 0, x1: hall.widthMm, y1: hall.depthMm };
     if (s.frameTarget) useSession.setState({ frameTarget: null });
     const cx = (box.x0 + box.x1) / 2000;
     const cz = (box.y0 + box.y1) / 2000;
@@ -208,7 +230,14 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
   useEffect(() => {
     setLabelGroup(
       "rows",
-      rowLabels.map((l) => ({ key: `row-${l.id}`, x: l.x, y: 0.05, z: l.z, text: l.name, className: `row-label${l.selected ? " selected" : ""}` })),
+      rowLabels.map((l) => ({
+        key: `row-${l.id}`,
+        x: l.x,
+        y: 0.05,
+        z: l.z,
+        text: l.name,
+        className: `row-label${l.selected ? " selected" : ""}`,
+      })),
     );
     setLabelGroup(
       "aisles",
@@ -264,9 +293,24 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
       <Stats />
       <color attach="background" args={[pal.background]} />
       {plan ? (
-        <OrthographicCamera key="plan" makeDefault position={[hall.widthMm / 2000, 80, hall.depthMm / 2000]} up={[0, 0, -1]} near={0.1} far={500} zoom={20} />
+        <OrthographicCamera
+          key="plan"
+          makeDefault
+          position={[hall.widthMm / 2000, 80, hall.depthMm / 2000]}
+          up={[0, 0, -1]}
+          near={0.1}
+          far={500}
+          zoom={20}
+        />
       ) : (
-        <PerspectiveCamera key="persp" makeDefault fov={45} near={0.1} far={2000} position={[hall.widthMm / 1000, 20, hall.depthMm / 1000 + 10]} />
+        <PerspectiveCamera
+          key="persp"
+          makeDefault
+          fov={45}
+          near={0.1}
+          far={2000}
+          position={[hall.widthMm / 1000, 20, hall.depthMm / 1000 + 10]}
+        />
       )}
       <ambientLight intensity={0.75} />
       <directionalLight position={[10, 30, 15]} intensity={0.9} />

@@ -52,7 +52,13 @@ export function LabelProjector() {
   useFrame(({ camera, size }) => {
     const groups = useFloorLabels.getState().groups;
     // Errors first, then rows, then aisles: when labels would overlap, the later ones are hidden.
-    const labels = [...(groups.errors ?? []), ...(groups.rows ?? []), ...Object.entries(groups).filter(([k]) => !["errors", "rows"].includes(k)).flatMap(([, ls]) => ls)];
+    const labels = [
+      ...(groups.errors ?? []),
+      ...(groups.rows ?? []),
+      ...Object.entries(groups)
+        .filter(([k]) => !["errors", "rows"].includes(k))
+        .flatMap(([, ls]) => ls),
+    ];
     const placed: [number, number, number, number][] = [];
     // Read every size first, then write: one layout per frame, not one per label.
     const items = labels.flatMap((l) => {

@@ -126,7 +126,13 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
     tmp.rotation.set(0, 0, 0);
   }, [devices, racks, palette, capacity, invalidate]);
   return (
-    <instancedMesh key={capacity} ref={ref} args={[geometry, undefined, capacity]} frustumCulled={false} raycast={() => null}>
+    <instancedMesh
+      key={capacity}
+      ref={ref}
+      args={[geometry, undefined, capacity]}
+      frustumCulled={false}
+      raycast={() => null}
+    >
       <meshStandardMaterial roughness={0.5} />
     </instancedMesh>
   );

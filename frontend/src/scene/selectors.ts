@@ -28,7 +28,8 @@ export function placeRack(row: RowRecord, rack: RackRecord): RackPlacement {
   if (hit && hit.row === row) return hit.p;
   const b: Box = rackBox(row, rack);
   // Facing: the row's front side, flipped when the rack's ports are on its rear.
-  const [nx, nz] = row.direction === 0 ? [0, 1] : row.direction === 90 ? [-1, 0] : row.direction === 180 ? [0, -1] : [1, 0];
+  const [nx, nz] =
+    row.direction === 0 ? [0, 1] : row.direction === 90 ? [-1, 0] : row.direction === 180 ? [0, -1] : [1, 0];
   const sign = (row.front === "left" ? 1 : -1) * (rack.portFace === "rear" ? -1 : 1);
   const fx = nx * sign;
   const fz = nz * sign;

@@ -1,6 +1,13 @@
 /** The device catalog the property panel chooses from (filled from the API by sync). */
 import { create } from "zustand";
-import { DEFAULT_RACK_TYPE, DEFAULT_SERVER, DEFAULT_TOR, type RackType, type ServerModel, type SwitchModel } from "../model/records";
+import {
+  DEFAULT_RACK_TYPE,
+  DEFAULT_SERVER,
+  DEFAULT_TOR,
+  type RackType,
+  type ServerModel,
+  type SwitchModel,
+} from "../model/records";
 
 export interface Catalog {
   rackTypes: RackType[];

@@ -48,7 +48,7 @@ export const useSession = create<SessionState>(() => ({
   tool: "select",
   selection: [],
   helpOpen: false,
-  theme: (typeof localStorage !== "undefined" && localStorage.getItem("loopline.theme") === "light" ? "light" : "dark"),
+  theme: typeof localStorage !== "undefined" && localStorage.getItem("loopline.theme") === "light" ? "light" : "dark",
   drawFront: "left",
   frameRequest: 0,
   elevationRowId: null,
@@ -73,7 +73,9 @@ export function dismiss(id: number): void {
 }
 
 export function setErrors(target: string, errors: Omit<FieldError, "target">[]): void {
-  useSession.setState((s) => ({ errors: [...s.errors.filter((e) => e.target !== target), ...errors.map((e) => ({ ...e, target }))] }));
+  useSession.setState((s) => ({
+    errors: [...s.errors.filter((e) => e.target !== target), ...errors.map((e) => ({ ...e, target }))],
+  }));
 }
 export function clearErrors(target: string): void {
   setErrors(target, []);

@@ -13,7 +13,16 @@ export interface LooplineDebug {
   scene: THREE.Scene | null;
   /** `renderer.info.render` after the last frame. */
   render: () => { calls: number; triangles: number; lines: number; frame: number } | null;
-  stats: { racks: number; devices: number; cables: number; cableSegments: number; firstRenderMs: number | null; firstHallRenderMs: number | null; hoveredCable: string | null; lastPickMs: number | null };
+  stats: {
+    racks: number;
+    devices: number;
+    cables: number;
+    cableSegments: number;
+    firstRenderMs: number | null;
+    firstHallRenderMs: number | null;
+    hoveredCable: string | null;
+    lastPickMs: number | null;
+  };
   store: typeof editor;
   session: typeof useSession;
   /** Request one frame (frameloop="demand"); the bench times a redraw with it. */
@@ -32,7 +41,16 @@ declare global {
   }
 }
 
-export const sceneStats: LooplineDebug["stats"] = { racks: 0, devices: 0, cables: 0, cableSegments: 0, firstRenderMs: null, firstHallRenderMs: null, hoveredCable: null, lastPickMs: null };
+export const sceneStats: LooplineDebug["stats"] = {
+  racks: 0,
+  devices: 0,
+  cables: 0,
+  cableSegments: 0,
+  firstRenderMs: null,
+  firstHallRenderMs: null,
+  hoveredCable: null,
+  lastPickMs: null,
+};
 
 export function debugHandle(): LooplineDebug {
   if (!window.__loopline) {

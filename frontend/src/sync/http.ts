@@ -23,7 +23,11 @@ export class ApiError extends Error {
 
 export const API = "/api/v1";
 
-export async function request<T>(method: string, path: string, opts: { body?: unknown; version?: number } = {}): Promise<T> {
+export async function request<T>(
+  method: string,
+  path: string,
+  opts: { body?: unknown; version?: number } = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
   if (opts.version !== undefined) headers["If-Match"] = `"${opts.version}"`;

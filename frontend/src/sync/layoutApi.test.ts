@@ -4,22 +4,77 @@ import { isRack, racksOf, type RackRecord, type RowRecord } from "../model/recor
 import type { HallLayout } from "./apiTypes";
 import { diffParts, editorField, rackSpec, recordsFromLayout, rowBody } from "./layoutApi";
 
-const lr = (ordinal: number) => ({ ordinal, servers: 15, server_model_id: 1, ports_used: 2, tor_model_id: 7, tor_position: "top" as const, base_u: 1 + 16 * ordinal, top_u: 16 + 16 * ordinal, tor_u: 16 + 16 * ordinal });
+const lr = (ordinal: number) => ({
+  ordinal,
+  servers: 15,
+  server_model_id: 1,
+  ports_used: 2,
+  tor_model_id: 7,
+  tor_position: "top" as const,
+  base_u: 1 + 16 * ordinal,
+  top_u: 16 + 16 * ordinal,
+  tor_u: 16 + 16 * ordinal,
+});
 const rack = (id: number, rowId: number, name: string, pos: number) => ({
-  id, row_id: rowId, hall_id: 1, name, rack_type_id: 3, position_m: pos, role: "compute" as const, port_face: "front" as const, version: 2,
-  logical_racks: [lr(0), lr(1)], fabric_switches: [],
+  id,
+  row_id: rowId,
+  hall_id: 1,
+  name,
+  rack_type_id: 3,
+  position_m: pos,
+  role: "compute" as const,
+  port_face: "front" as const,
+  version: 2,
+  logical_racks: [lr(0), lr(1)],
+  fabric_switches: [],
 });
 const row = (id: number, name: string, y: number, front: "left" | "right") => ({
-  id, hall_id: 1, name, x_m: 2, y_m: y, direction: 0, front, version: 5, rack_count: 2,
+  id,
+  hall_id: 1,
+  name,
+  x_m: 2,
+  y_m: y,
+  direction: 0,
+  front,
+  version: 5,
+  rack_count: 2,
   racks: [rack(id * 10 + 1, id, `${name}-01`, 0), rack(id * 10 + 2, id, `${name}-02`, 0.6)],
 });
 
 const DOC = {
-  hall: { id: 1, project_id: 1, name: "H1", site: "S1", width_m: 14, depth_m: 13, raised_floor: false, raised_floor_height_m: 0, tray_height_m: 0.3, tile_m: 0.6, min_cold_aisle_m: 1.2, min_hot_aisle_m: 0.9, version: 1 },
+  hall: {
+    id: 1,
+    project_id: 1,
+    name: "H1",
+    site: "S1",
+    width_m: 14,
+    depth_m: 13,
+    raised_floor: false,
+    raised_floor_height_m: 0,
+    tray_height_m: 0.3,
+    tile_m: 0.6,
+    min_cold_aisle_m: 1.2,
+    min_hot_aisle_m: 0.9,
+    version: 1,
+  },
   rows: [row(1, "R01", 2, "left"), row(2, "R02", 4.4, "right")],
-  aisles: [], warnings: [], oversubscription: [],
+  aisles: [],
+  warnings: [],
+  oversubscription: [],
   server_models: [{ id: 1, name: "2x25G server", nic_ports: 2, port_gbps: 25, height_u: 1, builtin: true, version: 1 }],
-  switch_models: [{ id: 7, name: "48x25G+8x100G ToR", server_ports: 48, server_port_gbps: 25, uplink_ports: 8, uplink_gbps: 100, height_u: 1, builtin: true, version: 1 }],
+  switch_models: [
+    {
+      id: 7,
+      name: "48x25G+8x100G ToR",
+      server_ports: 48,
+      server_port_gbps: 25,
+      uplink_ports: 8,
+      uplink_gbps: 100,
+      height_u: 1,
+      builtin: true,
+      version: 1,
+    },
+  ],
   rack_types: [{ id: 3, name: "42U 600x1200", width_m: 0.6, depth_m: 1.2, height_u: 42, builtin: true, version: 1 }],
 } as unknown as HallLayout;
 
@@ -28,7 +83,14 @@ describe("layout document <-> records", () => {
     const { records, versions } = recordsFromLayout(DOC);
     expect(records["row:2"]).toMatchObject({ xMm: 2000, yMm: 4400, front: "right" });
     const r = records["rack:12"] as RackRecord;
-    expect(r).toMatchObject({ rowId: "row:1", name: "R01-02", positionMm: 600, logicalRacks: 2, serversPerLogicalRack: 15, portsUsed: 2 });
+    expect(r).toMatchObject({
+      rowId: "row:1",
+      name: "R01-02",
+      positionMm: 600,
+      logicalRacks: 2,
+      serversPerLogicalRack: 15,
+      portsUsed: 2,
+    });
     expect(r.torModel.id).toBe(7);
     expect(r.rackType).toMatchObject({ id: 3, widthMm: 600, depthMm: 1200 });
     expect(versions.get("row:1")).toBe(5);
@@ -40,13 +102,23 @@ describe("layout document <-> records", () => {
   it("writes records back as API bodies", () => {
     const { records } = recordsFromLayout(DOC);
     const r = racksOf(records, "row:1")[1]!;
-    const spec = rackSpec({ ...r, serversPerLogicalRack: 10, torPosition: "middle" }, (x) => ({ rackType: x.rackType.id!, server: x.serverModel.id!, tor: x.torModel.id! }));
+    const spec = rackSpec({ ...r, serversPerLogicalRack: 10, torPosition: "middle" }, (x) => ({
+      rackType: x.rackType.id!,
+      server: x.serverModel.id!,
+      tor: x.torModel.id!,
+    }));
     expect(spec).toMatchObject({ name: "R01-02", rack_type_id: 3, position_m: 0.6, port_face: "front" });
     expect(spec.logical_racks).toEqual([
       { servers: 10, server_model_id: 1, ports_used: 2, tor_model_id: 7, tor_position: "middle" },
       { servers: 10, server_model_id: 1, ports_used: 2, tor_model_id: 7, tor_position: "middle" },
     ]);
-    expect(rowBody({ ...(records["row:1"] as RowRecord), xMm: 2600 })).toEqual({ name: "R01", x_m: 2.6, y_m: 2, direction: 0, front: "left" });
+    expect(rowBody({ ...(records["row:1"] as RowRecord), xMm: 2600 })).toEqual({
+      name: "R01",
+      x_m: 2.6,
+      y_m: 2,
+      direction: 0,
+      front: "left",
+    });
   });
 
   it("maps API error paths to editor fields and splits diffs by kind", () => {
@@ -55,7 +127,11 @@ describe("layout document <-> records", () => {
     expect(editorField(["logical_racks", 1, "ports_used"])).toBe("portsUsed");
     const { records } = recordsFromLayout(DOC);
     const r = Object.values(records).filter(isRack)[0]!;
-    const parts = diffParts({ added: {}, updated: { [r.id]: [r, { ...r, positionMm: 1200 }] }, removed: { "row:2": records["row:2"]! } });
+    const parts = diffParts({
+      added: {},
+      updated: { [r.id]: [r, { ...r, positionMm: 1200 }] },
+      removed: { "row:2": records["row:2"]! },
+    });
     expect(parts.updatedRacks).toHaveLength(1);
     expect(parts.removedRows.map((x) => x.name)).toEqual(["R02"]);
   });

@@ -61,8 +61,23 @@ export function rackFrom(r: RackReadApi, cat: Catalogs): RackRecord {
     torPosition: lr?.tor_position ?? "top",
     portFace: r.port_face,
   };
-  const fabricSwitches = r.fabric_switches.map((f) => ({ name: f.name, role: f.role, u: f.u, heightU: cat.switchModels.get(f.switch_model_id)?.heightU ?? 1, modelId: f.switch_model_id }));
-  return { ...contents, typeName: "rack", role: r.role, fabricSwitches, id: `rack:${r.id}`, rowId: `row:${r.row_id}`, name: r.name, positionMm: mm(r.position_m) };
+  const fabricSwitches = r.fabric_switches.map((f) => ({
+    name: f.name,
+    role: f.role,
+    u: f.u,
+    heightU: cat.switchModels.get(f.switch_model_id)?.heightU ?? 1,
+    modelId: f.switch_model_id,
+  }));
+  return {
+    ...contents,
+    typeName: "rack",
+    role: r.role,
+    fabricSwitches,
+    id: `rack:${r.id}`,
+    rowId: `row:${r.row_id}`,
+    name: r.name,
+    positionMm: mm(r.position_m),
+  };
 }
 
 export function rowFrom(r: RowReadApi): RowRecord {
@@ -93,7 +108,14 @@ export function recordsFromLayout(doc: HallLayout): LoadedLayout {
   const out: Record<string, AnyRecord> = {};
   const versions = new Map<string, number>();
   const h = doc.hall;
-  out[`hall:${h.id}`] = { typeName: "hall", id: `hall:${h.id}`, name: h.name, widthMm: mm(h.width_m), depthMm: mm(h.depth_m), tileMm: mm(h.tile_m) };
+  out[`hall:${h.id}`] = {
+    typeName: "hall",
+    id: `hall:${h.id}`,
+    name: h.name,
+    widthMm: mm(h.width_m),
+    depthMm: mm(h.depth_m),
+    tileMm: mm(h.tile_m),
+  };
   versions.set(`hall:${h.id}`, h.version);
   for (const row of doc.rows) {
     const rec = rowFrom(row);
@@ -109,7 +131,10 @@ export function recordsFromLayout(doc: HallLayout): LoadedLayout {
 }
 
 /** The API body for a rack's contents (catalog ids resolved by the caller's lookup). */
-export function rackSpec(r: RackRecord, ids: (r: RackRecord) => { rackType: number; server: number; tor: number }): RackSpecApi {
+export function rackSpec(
+  r: RackRecord,
+  ids: (r: RackRecord) => { rackType: number; server: number; tor: number },
+): RackSpecApi {
   const id = ids(r);
   return {
     name: r.name,
@@ -125,7 +150,12 @@ export function rackSpec(r: RackRecord, ids: (r: RackRecord) => { rackType: numb
       tor_position: r.torPosition,
     })),
     // Network racks keep their switches: the editor does not edit them (yet), the API needs them on create.
-    fabric_switches: r.fabricSwitches.map((f) => ({ name: f.name, role: f.role as "agg" | "spine" | "core", switch_model_id: f.modelId ?? 1, u: f.u })),
+    fabric_switches: r.fabricSwitches.map((f) => ({
+      name: f.name,
+      role: f.role as "agg" | "spine" | "core",
+      switch_model_id: f.modelId ?? 1,
+      u: f.u,
+    })),
   };
 }
 
@@ -155,7 +185,9 @@ export function diffParts(d: RecordsDiff) {
   const pick = <T extends AnyRecord["typeName"]>(o: Record<string, AnyRecord>, t: T) =>
     Object.values(o).filter((r): r is Extract<AnyRecord, { typeName: T }> => r.typeName === t);
   const pickUpd = <T extends AnyRecord["typeName"]>(t: T) =>
-    Object.values(d.updated).filter((p): p is [Extract<AnyRecord, { typeName: T }>, Extract<AnyRecord, { typeName: T }>] => p[1].typeName === t);
+    Object.values(d.updated).filter(
+      (p): p is [Extract<AnyRecord, { typeName: T }>, Extract<AnyRecord, { typeName: T }>] => p[1].typeName === t,
+    );
   return {
     addedRows: pick(d.added, "row"),
     addedRacks: pick(d.added, "rack"),

@@ -14,7 +14,17 @@ import { addToCatalog } from "../state/catalog";
 import { notify, setErrors, useSession } from "../state/session";
 import type * as A from "./apiTypes";
 import { ApiError, request } from "./http";
-import { diffParts, editorField, rackSpec, rackTypeFrom, recordsFromLayout, rowBody, serverModelFrom, switchModelFrom, type Catalogs } from "./layoutApi";
+import {
+  diffParts,
+  editorField,
+  rackSpec,
+  rackTypeFrom,
+  recordsFromLayout,
+  rowBody,
+  serverModelFrom,
+  switchModelFrom,
+  type Catalogs,
+} from "./layoutApi";
 
 export interface SyncTarget {
   hallId: number;
@@ -114,7 +124,11 @@ export class LayoutSync {
       for (const t of rt.items) this.catalogs.rackTypes.set(t.id, rackTypeFrom(t));
       for (const t of sm.items) this.catalogs.serverModels.set(t.id, serverModelFrom(t));
       for (const t of sw.items) this.catalogs.switchModels.set(t.id, switchModelFrom(t));
-      addToCatalog({ rackTypes: rt.items.map(rackTypeFrom), serverModels: sm.items.map(serverModelFrom), switchModels: sw.items.map(switchModelFrom) });
+      addToCatalog({
+        rackTypes: rt.items.map(rackTypeFrom),
+        serverModels: sm.items.map(serverModelFrom),
+        switchModels: sw.items.map(switchModelFrom),
+      });
     } catch {
       // The hall's own models (from the layout document) are enough to edit.
     }
@@ -169,7 +183,10 @@ export class LayoutSync {
       await this.reloadQuietly(true);
       return;
     }
-    notify("error", `${what} could not be saved: ${e instanceof Error ? e.message : String(e)}. Reloading the saved layout.`);
+    notify(
+      "error",
+      `${what} could not be saved: ${e instanceof Error ? e.message : String(e)}. Reloading the saved layout.`,
+    );
     await this.reloadQuietly(true);
   }
 
@@ -216,12 +233,17 @@ export class LayoutSync {
     for (const rack of p.addedRacks) {
       if (addedRowIds.has(rack.rowId)) continue;
       this.current = rack.id;
-      const created = await request<A.RackRead>("POST", `/rows/${this.serverId(rack.rowId)}/racks`, { body: rackSpec(rack, this.catalogIds) });
+      const created = await request<A.RackRead>("POST", `/rows/${this.serverId(rack.rowId)}/racks`, {
+        body: rackSpec(rack, this.catalogIds),
+      });
       this.adopt(rack, created);
     }
     for (const [, row] of p.updatedRows) {
       this.current = row.id;
-      const res = await request<A.RowRead>("PATCH", `/rows/${this.serverId(row.id)}`, { body: rowBody(row), version: this.version(row.id) });
+      const res = await request<A.RowRead>("PATCH", `/rows/${this.serverId(row.id)}`, {
+        body: rowBody(row),
+        version: this.version(row.id),
+      });
       this.versions.set(row.id, res.version);
     }
     for (const [from, rack] of p.updatedRacks) {
@@ -232,11 +254,17 @@ export class LayoutSync {
       if (from.portFace !== rack.portFace) body.port_face = spec.port_face;
       if (from.name !== rack.name) body.name = rack.name;
       if (from.rowId !== rack.rowId) body.row_id = this.serverId(rack.rowId);
-      if (JSON.stringify({ ...from, positionMm: 0, portFace: "", name: "", rowId: "" }) !== JSON.stringify({ ...rack, positionMm: 0, portFace: "", name: "", rowId: "" })) {
+      if (
+        JSON.stringify({ ...from, positionMm: 0, portFace: "", name: "", rowId: "" }) !==
+        JSON.stringify({ ...rack, positionMm: 0, portFace: "", name: "", rowId: "" })
+      ) {
         body.rack_type_id = spec.rack_type_id;
         body.logical_racks = spec.logical_racks;
       }
-      const res = await request<A.RackRead>("PATCH", `/racks/${this.serverId(rack.id)}`, { body, version: this.version(rack.id) });
+      const res = await request<A.RackRead>("PATCH", `/racks/${this.serverId(rack.id)}`, {
+        body,
+        version: this.version(rack.id),
+      });
       this.versions.set(rack.id, res.version);
     }
   }
@@ -254,7 +282,11 @@ export class LayoutSync {
 
 function describe(diff: RecordsDiff): string {
   const p = diffParts(diff);
-  const names = (xs: { name: string }[]) => xs.slice(0, 3).map((x) => x.name).join(", ") + (xs.length > 3 ? ` and ${xs.length - 3} more` : "");
+  const names = (xs: { name: string }[]) =>
+    xs
+      .slice(0, 3)
+      .map((x) => x.name)
+      .join(", ") + (xs.length > 3 ? ` and ${xs.length - 3} more` : "");
   if (p.addedRows.length) return `adding row ${names(p.addedRows)}`;
   if (p.removedRows.length) return `deleting row ${names(p.removedRows)}`;
   if (p.updatedRows.length) return `your change to row ${names(p.updatedRows.map(([, r]) => r))}`;

@@ -36,7 +36,14 @@ function selectableFor(rackId: RecordId): RecordId {
   const rack = editor.records[rackId];
   if (!isRack(rack)) return rackId;
   const sel = useSession.getState().selection;
-  return sel.includes(rack.rowId) || sel.includes(rackId) || sel.some((id) => { const r = editor.records[id]; return isRack(r) && r.rowId === rack.rowId; }) ? rackId : rack.rowId;
+  return sel.includes(rack.rowId) ||
+    sel.includes(rackId) ||
+    sel.some((id) => {
+      const r = editor.records[id];
+      return isRack(r) && r.rowId === rack.rowId;
+    })
+    ? rackId
+    : rack.rowId;
 }
 
 function isSelectedTarget(rackId: RecordId): boolean {
@@ -74,7 +81,14 @@ export function createSelectTool(): Tool {
       if (st.s === "moving") live.setState({ move: { x: e.floor.x - st.start.x, y: e.floor.y - st.start.y } });
       if (st.s === "boxing") {
         const a = st.start;
-        live.setState({ box: { x0: Math.min(a.x, e.floor.x), y0: Math.min(a.y, e.floor.y), x1: Math.max(a.x, e.floor.x), y1: Math.max(a.y, e.floor.y) } });
+        live.setState({
+          box: {
+            x0: Math.min(a.x, e.floor.x),
+            y0: Math.min(a.y, e.floor.y),
+            x1: Math.max(a.x, e.floor.x),
+            y1: Math.max(a.y, e.floor.y),
+          },
+        });
       }
     },
     up(e) {
@@ -87,7 +101,8 @@ export function createSelectTool(): Tool {
           return;
         }
         const id = selectableFor(cur.target.id);
-        if (cur.shift) useSession.setState({ selection: sel.includes(id) ? sel.filter((x) => x !== id) : [...sel, id] });
+        if (cur.shift)
+          useSession.setState({ selection: sel.includes(id) ? sel.filter((x) => x !== id) : [...sel, id] });
         else useSession.setState({ selection: [id] });
       } else if (cur.s === "moving") {
         live.setState({ move: null });

@@ -16,7 +16,10 @@ export function StatusBar() {
   useEffect(
     () =>
       live.subscribe((s) => {
-        if (pointer.current) pointer.current.textContent = s.pointer ? `x ${formatLength(s.pointer.x)} · y ${formatLength(s.pointer.y)}` : "";
+        if (pointer.current)
+          pointer.current.textContent = s.pointer
+            ? `x ${formatLength(s.pointer.x)} · y ${formatLength(s.pointer.y)}`
+            : "";
       }),
     [],
   );
@@ -28,7 +31,8 @@ export function StatusBar() {
       <span>{selection.length ? `${selection.length} selected` : "nothing selected"}</span>
       {narrow.map((a) => (
         <span key={`${a.rowA}${a.rowB}`} className="warn" data-testid="aisle-warning">
-          ⚠ {a.kind} aisle {names[a.rowA]}/{names[a.rowB]} is {formatLength(a.widthMm)} (min {formatLength(MIN_AISLE_MM[a.kind])})
+          ⚠ {a.kind} aisle {names[a.rowA]}/{names[a.rowB]} is {formatLength(a.widthMm)} (min{" "}
+          {formatLength(MIN_AISLE_MM[a.kind])})
         </span>
       ))}
       <span className="spacer" />
@@ -44,7 +48,12 @@ export function Notices() {
   return (
     <div className="notices" aria-live="polite">
       {notices.map((n) => (
-        <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === "info" ? "status" : "alert"} data-testid={`notice-${n.kind}`}>
+        <div
+          key={n.id}
+          className={`notice notice-${n.kind}`}
+          role={n.kind === "info" ? "status" : "alert"}
+          data-testid={`notice-${n.kind}`}
+        >
           <span>{n.text}</span>
           <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
             ×

@@ -10,14 +10,30 @@ const GAP = 8;
 const LEFT = 34;
 const TOP = 28;
 
-function RackColumn({ rack, x, selected, onSelect }: { rack: RackRecord; x: number; selected: boolean; onSelect: () => void }) {
+function RackColumn({
+  rack,
+  x,
+  selected,
+  onSelect,
+}: {
+  rack: RackRecord;
+  x: number;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const H = rack.rackType.heightU;
   const y = (u: number, h = 1) => TOP + (H - (u - 1) - h) * U_PX;
   const items: ReactElement[] = [];
   for (const f of rack.fabricSwitches) {
     items.push(
       <g key={`f${f.name}`}>
-        <rect className="el-fabric" x={x + 4} y={y(f.u, f.heightU) + 0.5} width={RACK_PX - 8} height={f.heightU * U_PX - 1}>
+        <rect
+          className="el-fabric"
+          x={x + 4}
+          y={y(f.u, f.heightU) + 0.5}
+          width={RACK_PX - 8}
+          height={f.heightU * U_PX - 1}
+        >
           <title>{`${rack.name} U${f.u}: ${f.role} ${f.name}`}</title>
         </rect>
         <text className="el-tor-label" x={x + RACK_PX / 2} y={y(f.u, f.heightU) + U_PX - 2.5} textAnchor="middle">
@@ -32,12 +48,28 @@ function RackColumn({ rack, x, selected, onSelect }: { rack: RackRecord; x: numb
     const below = rack.torPosition === "bottom" ? 0 : rack.torPosition === "middle" ? Math.floor(servers / 2) : servers;
     const torU = u + below * rack.serverModel.heightU;
     const lrH = servers * rack.serverModel.heightU + rack.torModel.heightU;
-    items.push(<rect key={`lr${l}`} className={`el-lr el-lr-${l % 2}`} x={x + 2} y={y(u, lrH)} width={RACK_PX - 4} height={lrH * U_PX} />);
+    items.push(
+      <rect
+        key={`lr${l}`}
+        className={`el-lr el-lr-${l % 2}`}
+        x={x + 2}
+        y={y(u, lrH)}
+        width={RACK_PX - 4}
+        height={lrH * U_PX}
+      />,
+    );
     let su = u;
     for (let s = 0; s < servers; s++) {
       if (su === torU) su += rack.torModel.heightU;
       items.push(
-        <rect key={`s${l}.${s}`} className="el-server" x={x + 6} y={y(su, rack.serverModel.heightU) + 1} width={RACK_PX - 12} height={rack.serverModel.heightU * U_PX - 2}>
+        <rect
+          key={`s${l}.${s}`}
+          className="el-server"
+          x={x + 6}
+          y={y(su, rack.serverModel.heightU) + 1}
+          width={RACK_PX - 12}
+          height={rack.serverModel.heightU * U_PX - 2}
+        >
           <title>{`${rack.name} U${su}: server (${rack.serverModel.name}, p = ${rack.portsUsed})`}</title>
         </rect>,
       );
@@ -45,10 +77,21 @@ function RackColumn({ rack, x, selected, onSelect }: { rack: RackRecord; x: numb
     }
     items.push(
       <g key={`t${l}`}>
-        <rect className="el-tor" x={x + 4} y={y(torU, rack.torModel.heightU) + 0.5} width={RACK_PX - 8} height={rack.torModel.heightU * U_PX - 1}>
+        <rect
+          className="el-tor"
+          x={x + 4}
+          y={y(torU, rack.torModel.heightU) + 0.5}
+          width={RACK_PX - 8}
+          height={rack.torModel.heightU * U_PX - 1}
+        >
           <title>{`${rack.name} U${torU}: ToR ${rack.torModel.name}`}</title>
         </rect>
-        <text className="el-tor-label" x={x + RACK_PX / 2} y={y(torU, rack.torModel.heightU) + U_PX - 2.5} textAnchor="middle">
+        <text
+          className="el-tor-label"
+          x={x + RACK_PX / 2}
+          y={y(torU, rack.torModel.heightU) + U_PX - 2.5}
+          textAnchor="middle"
+        >
           ToR L{l + 1} · U{torU}
         </text>
       </g>,
@@ -83,7 +126,11 @@ export function Elevation() {
       <div className="elevation-head">
         <label>
           Row{" "}
-          <select value={row.id} onChange={(e) => useSession.setState({ elevationRowId: e.target.value })} data-testid="elevation-row">
+          <select
+            value={row.id}
+            onChange={(e) => useSession.setState({ elevationRowId: e.target.value })}
+            data-testid="elevation-row"
+          >
             {rows.map((r) => (
               <option key={r.id} value={r.id}>
                 {r.name}

@@ -8,7 +8,12 @@ export function HelpOverlay() {
   if (!open) return null;
   const mac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
   return (
-    <div className="overlay" role="dialog" aria-label="Keyboard shortcuts" onClick={() => useSession.setState({ helpOpen: false })}>
+    <div
+      className="overlay"
+      role="dialog"
+      aria-label="Keyboard shortcuts"
+      onClick={() => useSession.setState({ helpOpen: false })}
+    >
       <div className="help" onClick={(e) => e.stopPropagation()}>
         <h2>Keyboard shortcuts</h2>
         <div className="help-cols">
@@ -32,16 +37,48 @@ export function HelpOverlay() {
           <section>
             <h3>Mouse</h3>
             <dl>
-              <div className="help-row"><dt>Select a row / then a rack</dt><dd><kbd>Click</kbd></dd></div>
-              <div className="help-row"><dt>Add to selection</dt><dd><kbd>Shift + Click</kbd></dd></div>
-              <div className="help-row"><dt>Box select, move (plan view)</dt><dd><kbd>Drag</kbd></dd></div>
-              <div className="help-row"><dt>Orbit (3D)</dt><dd><kbd>Left drag</kbd></dd></div>
-              <div className="help-row"><dt>Pan</dt><dd><kbd>Right / middle drag</kbd></dd></div>
-              <div className="help-row"><dt>Zoom</dt><dd><kbd>Wheel</kbd></dd></div>
+              <div className="help-row">
+                <dt>Select a row / then a rack</dt>
+                <dd>
+                  <kbd>Click</kbd>
+                </dd>
+              </div>
+              <div className="help-row">
+                <dt>Add to selection</dt>
+                <dd>
+                  <kbd>Shift + Click</kbd>
+                </dd>
+              </div>
+              <div className="help-row">
+                <dt>Box select, move (plan view)</dt>
+                <dd>
+                  <kbd>Drag</kbd>
+                </dd>
+              </div>
+              <div className="help-row">
+                <dt>Orbit (3D)</dt>
+                <dd>
+                  <kbd>Left drag</kbd>
+                </dd>
+              </div>
+              <div className="help-row">
+                <dt>Pan</dt>
+                <dd>
+                  <kbd>Right / middle drag</kbd>
+                </dd>
+              </div>
+              <div className="help-row">
+                <dt>Zoom</dt>
+                <dd>
+                  <kbd>Wheel</kbd>
+                </dd>
+              </div>
             </dl>
           </section>
         </div>
-        <p className="muted">Press <kbd>?</kbd> or click outside to close.</p>
+        <p className="muted">
+          Press <kbd>?</kbd> or click outside to close.
+        </p>
       </div>
     </div>
   );

@@ -11,7 +11,11 @@ export function LabelLayer() {
           className={`floor-label ${l.className}`}
           title={l.title}
           data-testid={l.data?.testid}
-          {...Object.fromEntries(Object.entries(l.data ?? {}).filter(([k]) => k !== "testid").map(([k, v]) => [`data-${k}`, v]))}
+          {...Object.fromEntries(
+            Object.entries(l.data ?? {})
+              .filter(([k]) => k !== "testid")
+              .map(([k, v]) => [`data-${k}`, v]),
+          )}
           ref={(el) => {
             if (el) labelElements.set(l.key, el);
             else labelElements.delete(l.key);

@@ -32,11 +32,25 @@ export function Login({ onLogin }: { onLogin: (me: Me) => void }) {
         <p className="muted">Datacenter network planning</p>
         <label className="field">
           <span className="field-label">Email</span>
-          <input name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <input
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
         </label>
         <label className="field">
           <span className="field-label">Password</span>
-          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         </label>
         {error && (
           <p className="field-error" role="alert">

@@ -10,7 +10,16 @@ import { setErrors, useSession } from "../state/session";
 
 type Scope = "selection" | "row";
 
-const FIELDS = ["rackType", "logicalRacks", "serversPerLogicalRack", "serverModel", "portsUsed", "torModel", "torPosition", "portFace"] as const;
+const FIELDS = [
+  "rackType",
+  "logicalRacks",
+  "serversPerLogicalRack",
+  "serverModel",
+  "portsUsed",
+  "torModel",
+  "torPosition",
+  "portFace",
+] as const;
 
 function contentsOf(r: RackContents): RackContents {
   const { rackType, logicalRacks, serversPerLogicalRack, serverModel, portsUsed, torModel, torPosition, portFace } = r;
@@ -18,7 +27,9 @@ function contentsOf(r: RackContents): RackContents {
 }
 
 function Field({ label, name, children, hint }: { label: string; name: string; children: ReactNode; hint?: string }) {
-  const error = useSession((s) => s.errors.find((e) => e.target === "props" && (e.field === name || e.field.startsWith(`${name}.`))));
+  const error = useSession((s) =>
+    s.errors.find((e) => e.target === "props" && (e.field === name || e.field.startsWith(`${name}.`))),
+  );
   if (!label && !error) return null;
   return (
     <label className={`field${error ? " has-error" : ""}`} data-field={name}>
@@ -56,7 +67,9 @@ export function PropertyPanel() {
     );
   }
   const firstKey = JSON.stringify(contentsOf(first)) + first.id + targets.join();
-  return <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />;
+  return (
+    <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />
+  );
 }
 
 function ContentsForm({
@@ -90,7 +103,9 @@ function ContentsForm({
   const need = usedU(draft);
   const apply = () => {
     const patch: Partial<RackContents> = {};
-    for (const f of FIELDS) if (JSON.stringify(draft[f]) !== JSON.stringify(first[f]) || mixed.includes(f)) Object.assign(patch, { [f]: draft[f] });
+    for (const f of FIELDS)
+      if (JSON.stringify(draft[f]) !== JSON.stringify(first[f]) || mixed.includes(f))
+        Object.assign(patch, { [f]: draft[f] });
     const r = updateRackContents(editor.records, targets, patch);
     if ("error" in r) {
       setErrors("props", [{ field: r.error.field, message: r.error.message }]);
@@ -108,12 +123,24 @@ function ContentsForm({
           <input type="radio" checked={scope === "selection"} onChange={() => setScope("selection")} /> selection
         </label>
         <label>
-          <input type="radio" checked={scope === "row"} onChange={() => setScope("row")} data-testid="scope-row" /> whole row
+          <input type="radio" checked={scope === "row"} onChange={() => setScope("row")} data-testid="scope-row" />{" "}
+          whole row
         </label>
       </div>
-      {mixed.length > 0 && <p className="muted small">Mixed values in: {mixed.join(", ")} — applying sets them on all {racks.length} racks.</p>}
-      <Field label="Rack type" name="rackType" hint={`${formatLength(draft.rackType.widthMm)} × ${formatLength(draft.rackType.depthMm)}, ${draft.rackType.heightU}U`}>
-        <select value={draft.rackType.name} onChange={(e) => set("rackType", catalog.rackTypes.find((t) => t.name === e.target.value) ?? draft.rackType)}>
+      {mixed.length > 0 && (
+        <p className="muted small">
+          Mixed values in: {mixed.join(", ")} — applying sets them on all {racks.length} racks.
+        </p>
+      )}
+      <Field
+        label="Rack type"
+        name="rackType"
+        hint={`${formatLength(draft.rackType.widthMm)} × ${formatLength(draft.rackType.depthMm)}, ${draft.rackType.heightU}U`}
+      >
+        <select
+          value={draft.rackType.name}
+          onChange={(e) => set("rackType", catalog.rackTypes.find((t) => t.name === e.target.value) ?? draft.rackType)}
+        >
           {catalog.rackTypes.map((t) => (
             <option key={t.name}>{t.name}</option>
           ))}
@@ -121,7 +148,14 @@ function ContentsForm({
       </Field>
       <div className="field-row">
         <Field label="b · logical racks" name="logicalRacks">
-          <input type="number" min={0} max={16} value={Number.isNaN(draft.logicalRacks) ? "" : draft.logicalRacks} onChange={(e) => set("logicalRacks", num(e.target.value))} data-testid="input-b" />
+          <input
+            type="number"
+            min={0}
+            max={16}
+            value={Number.isNaN(draft.logicalRacks) ? "" : draft.logicalRacks}
+            onChange={(e) => set("logicalRacks", num(e.target.value))}
+            data-testid="input-b"
+          />
         </Field>
         <Field label="r · servers per logical rack" name="serversPerLogicalRack">
           <input
@@ -134,18 +168,43 @@ function ContentsForm({
           />
         </Field>
       </div>
-      <Field label="Server model" name="serverModel" hint={`${draft.serverModel.nicPorts} × ${draft.serverModel.portGbps}G NIC ports`}>
-        <select value={draft.serverModel.name} onChange={(e) => set("serverModel", catalog.serverModels.find((t) => t.name === e.target.value) ?? draft.serverModel)}>
+      <Field
+        label="Server model"
+        name="serverModel"
+        hint={`${draft.serverModel.nicPorts} × ${draft.serverModel.portGbps}G NIC ports`}
+      >
+        <select
+          value={draft.serverModel.name}
+          onChange={(e) =>
+            set("serverModel", catalog.serverModels.find((t) => t.name === e.target.value) ?? draft.serverModel)
+          }
+        >
           {catalog.serverModels.map((t) => (
             <option key={t.name}>{t.name}</option>
           ))}
         </select>
       </Field>
       <Field label="p · ports cabled per server" name="portsUsed">
-        <input type="number" min={1} max={16} value={Number.isNaN(draft.portsUsed) ? "" : draft.portsUsed} onChange={(e) => set("portsUsed", num(e.target.value))} data-testid="input-p" />
+        <input
+          type="number"
+          min={1}
+          max={16}
+          value={Number.isNaN(draft.portsUsed) ? "" : draft.portsUsed}
+          onChange={(e) => set("portsUsed", num(e.target.value))}
+          data-testid="input-p"
+        />
       </Field>
-      <Field label="ToR model" name="torModel" hint={`${draft.torModel.serverPorts} × ${draft.torModel.serverPortGbps}G + ${draft.torModel.uplinkPorts} × ${draft.torModel.uplinkGbps}G`}>
-        <select value={draft.torModel.name} onChange={(e) => set("torModel", catalog.switchModels.find((t) => t.name === e.target.value) ?? draft.torModel)}>
+      <Field
+        label="ToR model"
+        name="torModel"
+        hint={`${draft.torModel.serverPorts} × ${draft.torModel.serverPortGbps}G + ${draft.torModel.uplinkPorts} × ${draft.torModel.uplinkGbps}G`}
+      >
+        <select
+          value={draft.torModel.name}
+          onChange={(e) =>
+            set("torModel", catalog.switchModels.find((t) => t.name === e.target.value) ?? draft.torModel)
+          }
+        >
           {catalog.switchModels.map((t) => (
             <option key={t.name}>{t.name}</option>
           ))}
@@ -153,7 +212,11 @@ function ContentsForm({
       </Field>
       <div className="field-row">
         <Field label="ToR position" name="torPosition">
-          <select value={draft.torPosition} onChange={(e) => set("torPosition", e.target.value as RackContents["torPosition"])} data-testid="input-tor-position">
+          <select
+            value={draft.torPosition}
+            onChange={(e) => set("torPosition", e.target.value as RackContents["torPosition"])}
+            data-testid="input-tor-position"
+          >
             <option value="top">top</option>
             <option value="middle">middle</option>
             <option value="bottom">bottom</option>
@@ -167,7 +230,8 @@ function ContentsForm({
         </Field>
       </div>
       <p className={`fit${need > draft.rackType.heightU ? " bad" : ""}`} data-testid="fit">
-        Uses {Number.isNaN(need) ? "?" : need}U of {draft.rackType.heightU}U · q = r × p = {draft.serversPerLogicalRack * draft.portsUsed} of {draft.torModel.serverPorts} ToR ports
+        Uses {Number.isNaN(need) ? "?" : need}U of {draft.rackType.heightU}U · q = r × p ={" "}
+        {draft.serversPerLogicalRack * draft.portsUsed} of {draft.torModel.serverPorts} ToR ports
       </p>
       <Field label="" name="selection">
         <span />

@@ -9,7 +9,11 @@ export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
-      if (el && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA" || el.isContentEditable)) return;
+      if (
+        el &&
+        (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA" || el.isContentEditable)
+      )
+        return;
       if (e.key === "Escape") {
         // Escape cancels the gesture in progress first, then the tool, then the selection.
         TOOLS[useSession.getState().tool].cancel();

@@ -5,10 +5,29 @@ import { MEDIUM_COLOURS } from "../state/palette";
 import { useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
 import { generatePlan, listPlans, showPlan } from "./api";
-import { generateErrors, INITIAL_FORM, isSubways, PATTERNS, toPlanCreate, type FormErrors, type Pattern, type WiringForm } from "./form";
+import {
+  generateErrors,
+  INITIAL_FORM,
+  isSubways,
+  PATTERNS,
+  toPlanCreate,
+  type FormErrors,
+  type Pattern,
+  type WiringForm,
+} from "./form";
 import { longestCables, planSummary, warningTarget } from "./summary";
 
-function Field({ label, name, errors, children }: { label: string; name: keyof WiringForm; errors: FormErrors; children: ReactNode }) {
+function Field({
+  label,
+  name,
+  errors,
+  children,
+}: {
+  label: string;
+  name: keyof WiringForm;
+  errors: FormErrors;
+  children: ReactNode;
+}) {
   const error = errors[name];
   return (
     <label className={`field${error ? " has-error" : ""}`}>
@@ -58,7 +77,11 @@ export function WiringPanel() {
     <section className="panel-section" data-testid="wiring-panel">
       <h2>Wiring</h2>
       <Field label="Pattern" name="pattern" errors={errors}>
-        <select value={form.pattern} onChange={(e) => set("pattern", e.target.value as Pattern)} data-testid="wiring-pattern">
+        <select
+          value={form.pattern}
+          onChange={(e) => set("pattern", e.target.value as Pattern)}
+          data-testid="wiring-pattern"
+        >
           {PATTERNS.map((p) => (
             <option key={p.value} value={p.value}>
               {p.label}
@@ -68,18 +91,36 @@ export function WiringPanel() {
       </Field>
       <div className="field-row">
         <Field label="p · ports per server" name="ports" errors={errors}>
-          <input type="number" min={1} placeholder="rack's p" value={form.ports} onChange={(e) => set("ports", e.target.value)} data-testid="wiring-p" />
+          <input
+            type="number"
+            min={1}
+            placeholder="rack's p"
+            value={form.ports}
+            onChange={(e) => set("ports", e.target.value)}
+            data-testid="wiring-p"
+          />
         </Field>
         {subways && (
           <Field label="l · logical racks per loop" name="loop" errors={errors}>
-            <input type="number" min={2} placeholder="whole row" value={form.loop} onChange={(e) => set("loop", e.target.value)} data-testid="wiring-l" />
+            <input
+              type="number"
+              min={2}
+              placeholder="whole row"
+              value={form.loop}
+              onChange={(e) => set("loop", e.target.value)}
+              data-testid="wiring-l"
+            />
           </Field>
         )}
       </div>
       {subways && (
         <div className="field-row">
           <Field label="Subways type" name="subwaysType" errors={errors}>
-            <select value={form.subwaysType} onChange={(e) => set("subwaysType", e.target.value === "2" ? 2 : 1)} data-testid="wiring-type">
+            <select
+              value={form.subwaysType}
+              onChange={(e) => set("subwaysType", e.target.value === "2" ? 2 : 1)}
+              data-testid="wiring-type"
+            >
               <option value={1}>Type 1 (one cluster)</option>
               <option value={2}>Type 2 (c clusters)</option>
             </select>
@@ -97,7 +138,10 @@ export function WiringPanel() {
             <input type="number" min={1} value={form.grinDegree} onChange={(e) => set("grinDegree", e.target.value)} />
           </Field>
           <Field label="GRIN scope" name="grinScope" errors={errors}>
-            <select value={form.grinScope} onChange={(e) => set("grinScope", e.target.value === "next-rack" ? "next-rack" : "rack")}>
+            <select
+              value={form.grinScope}
+              onChange={(e) => set("grinScope", e.target.value === "next-rack" ? "next-rack" : "rack")}
+            >
               <option value="rack">same rack</option>
               <option value="next-rack">next rack</option>
             </select>
@@ -106,19 +150,31 @@ export function WiringPanel() {
       )}
       <div className="field-row">
         <Field label="Geometry" name="geometry" errors={errors}>
-          <select value={form.geometry} onChange={(e) => set("geometry", e.target.value === "paper" ? "paper" : "default")}>
+          <select
+            value={form.geometry}
+            onChange={(e) => set("geometry", e.target.value === "paper" ? "paper" : "default")}
+          >
             <option value="default">default (tray)</option>
             <option value="paper">paper preset</option>
           </select>
         </Field>
         <Field label="Between racks" name="routeVia" errors={errors}>
-          <select value={form.routeVia} onChange={(e) => set("routeVia", e.target.value === "floor" ? "floor" : "tray")}>
+          <select
+            value={form.routeVia}
+            onChange={(e) => set("routeVia", e.target.value === "floor" ? "floor" : "tray")}
+          >
             <option value="tray">overhead tray</option>
             <option value="floor">raised floor</option>
           </select>
         </Field>
       </div>
-      <button type="button" className="primary" disabled={busy} onClick={() => void generate()} data-testid="wiring-generate">
+      <button
+        type="button"
+        className="primary"
+        disabled={busy}
+        onClick={() => void generate()}
+        data-testid="wiring-generate"
+      >
         {busy ? "Generating…" : "Generate wiring"}
       </button>
       {errors.generate && (
@@ -129,7 +185,14 @@ export function WiringPanel() {
       {plans.length > 0 && (
         <label className="field">
           <span className="field-label">Plans of this hall</span>
-          <select value={plan?.id ?? ""} onChange={(e) => { const p = plans.find((x) => String(x.id) === e.target.value); if (p) void showPlan(p); }} data-testid="wiring-plans">
+          <select
+            value={plan?.id ?? ""}
+            onChange={(e) => {
+              const p = plans.find((x) => String(x.id) === e.target.value);
+              if (p) void showPlan(p);
+            }}
+            data-testid="wiring-plans"
+          >
             <option value="" disabled>
               choose a plan…
             </option>
@@ -142,12 +205,24 @@ export function WiringPanel() {
         </label>
       )}
       {loading && <p className="muted">Loading cables…</p>}
-      {plan && cables && cables.planId === plan.id && <Summary plan={plan} cables={cables} showLoops={showLoops} showCables={showCables} />}
+      {plan && cables && cables.planId === plan.id && (
+        <Summary plan={plan} cables={cables} showLoops={showLoops} showCables={showCables} />
+      )}
     </section>
   );
 }
 
-function Summary({ plan, cables, showLoops, showCables }: { plan: WiringPlan; cables: CableSet; showLoops: boolean; showCables: boolean }) {
+function Summary({
+  plan,
+  cables,
+  showLoops,
+  showCables,
+}: {
+  plan: WiringPlan;
+  cables: CableSet;
+  showLoops: boolean;
+  showCables: boolean;
+}) {
   const s = planSummary(plan);
   const b = cables.buffers;
   const longest = useMemo(() => longestCables(b), [b]);
@@ -158,14 +233,17 @@ function Summary({ plan, cables, showLoops, showCables }: { plan: WiringPlan; ca
         <strong data-testid="cable-count">{b.cable_ids.length.toLocaleString("en")}</strong> cables
         {s.loops ? ` · ${s.loops} loops` : ""}
         {s.copper_share !== undefined ? ` · ${Math.round(s.copper_share * 100)}% copper` : ""}
-        {s.cable_cost !== undefined ? ` · ${s.cable_cost.toLocaleString("en", { maximumFractionDigits: 0 })} cable cost` : ""}
+        {s.cable_cost !== undefined
+          ? ` · ${s.cable_cost.toLocaleString("en", { maximumFractionDigits: 0 })} cable cost`
+          : ""}
       </p>
       <table className="media-table">
         <tbody>
           {Object.entries(s.media ?? {}).map(([m, n]) => (
             <tr key={m} data-testid={`media-${m}`}>
               <td>
-                <span className="sw line" style={{ background: MEDIUM_COLOURS[m]?.colour }} /> {MEDIUM_COLOURS[m]?.label ?? m}
+                <span className="sw line" style={{ background: MEDIUM_COLOURS[m]?.colour }} />{" "}
+                {MEDIUM_COLOURS[m]?.label ?? m}
               </td>
               <td className="num">{n.toLocaleString("en")}</td>
             </tr>
@@ -174,10 +252,20 @@ function Summary({ plan, cables, showLoops, showCables }: { plan: WiringPlan; ca
       </table>
       <div className="toggles">
         <label>
-          <input type="checkbox" checked={showCables} onChange={(e) => useWiring.setState({ showCables: e.target.checked })} /> cables
+          <input
+            type="checkbox"
+            checked={showCables}
+            onChange={(e) => useWiring.setState({ showCables: e.target.checked })}
+          />{" "}
+          cables
         </label>
         <label>
-          <input type="checkbox" checked={showLoops} onChange={(e) => useWiring.setState({ showLoops: e.target.checked })} /> loops
+          <input
+            type="checkbox"
+            checked={showLoops}
+            onChange={(e) => useWiring.setState({ showLoops: e.target.checked })}
+          />{" "}
+          loops
         </label>
       </div>
       <h3>Longest cables</h3>

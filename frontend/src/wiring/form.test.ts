@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../sync/http";
-import { formErrors, generateErrors, INITIAL_FORM, PATTERNS, planName, shownFields, toPlanCreate, type WiringForm } from "./form";
+import {
+  formErrors,
+  generateErrors,
+  INITIAL_FORM,
+  PATTERNS,
+  planName,
+  shownFields,
+  toPlanCreate,
+  type WiringForm,
+} from "./form";
 
 const form = (patch: Partial<WiringForm>): WiringForm => ({ ...INITIAL_FORM, ...patch });
 
@@ -33,7 +42,11 @@ describe("form -> request", () => {
   });
 
   it("sends p, l and c when given (c only for Type 2) and names the plan after them", () => {
-    expect(toPlanCreate(form({ ports: "2", loop: "16", subwaysType: 2, clusters: "3", geometry: "paper", routeVia: "floor" }))).toEqual({
+    expect(
+      toPlanCreate(
+        form({ ports: "2", loop: "16", subwaysType: 2, clusters: "3", geometry: "paper", routeVia: "floor" }),
+      ),
+    ).toEqual({
       name: "Subways · paired rows (p=2, Type 2, l=16, c=3)",
       pattern: "paired-row",
       geometry: "paper",
@@ -50,7 +63,9 @@ describe("form -> request", () => {
   });
 
   it("GRIN sends its degree and scope; Subways-only fields fall back to their defaults", () => {
-    expect(toPlanCreate(form({ pattern: "grin", grinDegree: "2", grinScope: "next-rack", clusters: "4", ports: "1" }))).toEqual({
+    expect(
+      toPlanCreate(form({ pattern: "grin", grinDegree: "2", grinScope: "next-rack", clusters: "4", ports: "1" })),
+    ).toEqual({
       name: "GRIN (server-to-server) (p=1, n=2)",
       pattern: "grin",
       geometry: "default",
@@ -74,9 +89,27 @@ describe("form -> request", () => {
 
 describe("server errors -> fields", () => {
   it("shows only the inputs the pattern uses", () => {
-    expect(shownFields(INITIAL_FORM)).toEqual({ ports: true, loop: true, subwaysType: true, clusters: false, grinDegree: false });
-    expect(shownFields(form({ subwaysType: 2 }))).toEqual({ ports: true, loop: true, subwaysType: true, clusters: true, grinDegree: false });
-    expect(shownFields(form({ pattern: "grin" }))).toEqual({ ports: true, loop: false, subwaysType: false, clusters: false, grinDegree: true });
+    expect(shownFields(INITIAL_FORM)).toEqual({
+      ports: true,
+      loop: true,
+      subwaysType: true,
+      clusters: false,
+      grinDegree: false,
+    });
+    expect(shownFields(form({ subwaysType: 2 }))).toEqual({
+      ports: true,
+      loop: true,
+      subwaysType: true,
+      clusters: true,
+      grinDegree: false,
+    });
+    expect(shownFields(form({ pattern: "grin" }))).toEqual({
+      ports: true,
+      loop: false,
+      subwaysType: false,
+      clusters: false,
+      grinDegree: true,
+    });
   });
 
   const items = [
@@ -99,14 +132,21 @@ describe("server errors -> fields", () => {
       grinDegree: "n must be positive",
       generate: "l must be at least 2; c must divide the ToRs; the hall has no rows; l must divide the row",
     });
-    expect(formErrors(form({ subwaysType: 2 }), [{ loc: ["body", "clusters"], msg: "c must divide the ToRs" }, { loc: ["body", "constructor"], msg: "odd" }])).toEqual({
+    expect(
+      formErrors(form({ subwaysType: 2 }), [
+        { loc: ["body", "clusters"], msg: "c must divide the ToRs" },
+        { loc: ["body", "constructor"], msg: "odd" },
+      ]),
+    ).toEqual({
       clusters: "c must divide the ToRs",
       generate: "odd",
     });
   });
 
   it("maps an API refusal through the items, and anything else under Generate", () => {
-    expect(generateErrors(INITIAL_FORM, new ApiError(422, [{ loc: ["body", "ports"], msg: "too many" }]))).toEqual({ ports: "too many" });
+    expect(generateErrors(INITIAL_FORM, new ApiError(422, [{ loc: ["body", "ports"], msg: "too many" }]))).toEqual({
+      ports: "too many",
+    });
     expect(generateErrors(INITIAL_FORM, new Error("boom"))).toEqual({ generate: "Error: boom" });
   });
 });

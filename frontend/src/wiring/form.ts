@@ -22,10 +22,12 @@ const PATTERN_INFO: Record<Pattern, { label: string; subways: boolean }> = {
 };
 
 /** In the order of the pattern menu. */
-export const PATTERNS: readonly { value: Pattern; label: string }[] = (Object.keys(PATTERN_INFO) as Pattern[]).map((value) => ({
-  value,
-  label: PATTERN_INFO[value].label,
-}));
+export const PATTERNS: readonly { value: Pattern; label: string }[] = (Object.keys(PATTERN_INFO) as Pattern[]).map(
+  (value) => ({
+    value,
+    label: PATTERN_INFO[value].label,
+  }),
+);
 
 export function isSubways(pattern: Pattern): boolean {
   return PATTERN_INFO[pattern].subways;
