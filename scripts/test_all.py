@@ -77,6 +77,7 @@ def suite_checks() -> Outcome:
         "engine-module-cycles": ([str(VENV / "python"), "scripts/check_engine_modules.py"], ROOT),
         "tsc": (["npx", "tsc", "-b"], ROOT / "frontend"),
         "eslint": (["npx", "eslint", "."], ROOT / "frontend"),
+        "prettier": (["npx", "prettier", "--check", "."], ROOT / "frontend"),
         "tsc-e2e": (["npx", "tsc", "-p", "."], ROOT / "e2e"),
         "api-types-current": ([str(VENV / "python"), "scripts/gen_api_types.py", "--check"], ROOT),
     }
