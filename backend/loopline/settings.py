@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +29,11 @@ class Settings(BaseSettings):
     engine_time_limit_s: int = 600
     engine_memory_limit_mb: int = 4096
     health_worker_timeout_s: float = 5.0
+    api_concurrency: int = Field(default=15, ge=1, le=32)
+    """API requests run at once (each holds a thread and a database connection); the rest queue.
+    At most 32: the thread pool has 40 threads."""
+    api_queue_timeout_s: float = Field(default=30.0, gt=0)
+    """How long a queued request waits for its turn before it is answered 503 + Retry-After."""
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

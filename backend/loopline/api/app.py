@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from loopline.api import auth, catalog, halls, health, projects, racks, rows, simulations, tokens, wiring
+from loopline.api.admission import AdmissionControl
 from loopline.api.errors import install_error_handlers
 from loopline.settings import get_settings
 
@@ -18,9 +19,20 @@ servers, ToRs and the fabric; routed cable lengths, media and bills of materials
 simulations of how a design performs. Lengths are metres, speeds Gb/s."""
 
 
+MAX_QUEUED_REQUESTS = 2048
+"""Requests waiting for a turn beyond which new ones are answered 503 at once."""
+
+
 def create_app() -> FastAPI:
     app = FastAPI(title="Loopline API", version="0.1.0", description=API_DESCRIPTION)
     install_error_handlers(app)
+    settings = get_settings()
+    app.add_middleware(
+        AdmissionControl,
+        slots=settings.api_concurrency,
+        max_queue=MAX_QUEUED_REQUESTS,
+        max_wait_s=settings.api_queue_timeout_s,
+    )
     # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself.
     app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=5)
     app.include_router(health.router)
@@ -37,7 +49,7 @@ def create_app() -> FastAPI:
     ):
         app.include_router(router)
     # Last: its catch-all route serves the editor.
-    _mount_ui(app, get_settings().frontend_dist)
+    _mount_ui(app, settings.frontend_dist)
     return app
 
 

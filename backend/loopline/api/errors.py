@@ -1,4 +1,5 @@
-"""Maps failures to HTTP: 401, 403, 404, 409 (stale version or conflict), 422 invalid, 428.
+"""Maps failures to HTTP: 401, 403, 404, 409 (stale version or conflict), 422 invalid, 428,
+503 busy (no database connection free in time; see also `admission.py`).
 
 Every error body has FastAPI's validation shape, `{"detail": [{"loc", "field", "msg"}]}`; a stale
 `If-Match` also carries `current_version`.
@@ -11,9 +12,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
 from loopline.domain.errors import DomainError
+
+BUSY = "the server is busy: too many requests are waiting; retry after the Retry-After seconds"
+RETRY_AFTER_S = "1"
 
 
 def error_body(field: str, reason: str, **extra: object) -> dict[str, object]:
@@ -53,3 +58,7 @@ def install_error_handlers(app: FastAPI) -> None:
             status_code=409,
             content=error_body("body", f"conflicts with existing data ({constraint})"),
         )
+
+    @app.exception_handler(PoolTimeout)
+    async def _pool_timeout(_request: Request, _exc: PoolTimeout) -> JSONResponse:
+        return JSONResponse(status_code=503, content=error_body("server", BUSY), headers={"Retry-After": RETRY_AFTER_S})

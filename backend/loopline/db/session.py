@@ -11,10 +11,19 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from loopline.settings import get_settings
 
+POOL_OVERFLOW = 5
+"""Connections beyond the admitted requests' (health checks, a worker's progress updates)."""
+
 
 @lru_cache
 def get_engine() -> Engine:
-    return create_engine(get_settings().database_url, pool_pre_ping=True, future=True)
+    settings = get_settings()
+    return create_engine(
+        settings.database_url,
+        pool_pre_ping=True,
+        pool_size=settings.api_concurrency,
+        max_overflow=POOL_OVERFLOW,
+    )
 
 
 @lru_cache

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Benchmark: the API under concurrent readers (not a timed test; `make bench` runs it).
+
+Starts a stack of its own (fresh database, migrated and seeded, the API and a worker on free
+ports), logs in as the demo user, generates a plan of the demo hall, then, for each number of
+concurrent keep-alive clients, has every client read the same URL in a loop for `--seconds`:
+the whole-hall layout, and one page of the plan's cables. While the readers run, a separate
+client asks `/api/v1/auth/me` once a second, to show whether a cheap request waits behind them.
+
+Prints, per level: requests, requests/s, p50 / p99 / max latency, errors (any answer that is not
+2xx, or no answer; 503s counted apart) and the API's peak RSS. Targets (issue "Hardening"):
+0 errors at 1, 8, 32, 64 and 256 clients; p99 under 2 s at 64 clients for both reads.
+
+    .venv/bin/python scripts/bench_load.py [--clients 1 8 32 64 256] [--seconds 15] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import stack
+
+ROOT = stack.ROOT
+VENV = ROOT / ".venv" / "bin"
+P99_TARGET_S = 2.0
+
+
+@dataclass
+class Level:
+    target: str
+    clients: int
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    shed: int = 0
+    me_latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def report(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+        n = len(lat)
+
+        def pct(q: float) -> float:
+            return round(lat[min(n - 1, int(q * n))], 3) if n else float("nan")
+
+        return {
+            "target": self.target,
+            "clients": self.clients,
+            "requests": n,
+            "per_s": round(n / self.seconds, 1) if self.seconds else 0.0,
+            "p50_s": pct(0.50),
+            "p99_s": pct(0.99),
+            "max_s": round(lat[-1], 3) if n else float("nan"),
+            "errors": sum(self.errors.values()),
+            "error_kinds": self.errors,
+            "shed_503": self.shed,
+            "auth_me_max_s": round(max(self.me_latencies), 3) if self.me_latencies else None,
+        }
+
+
+async def _reader(client: httpx.AsyncClient, url: str, until: float, level: Level) -> None:
+    while time.monotonic() < until:
+        t0 = time.monotonic()
+        try:
+            r = await client.get(url)
+            await r.aread()
+        except httpx.HTTPError as exc:
+            level.errors[type(exc).__name__] = level.errors.get(type(exc).__name__, 0) + 1
+            continue
+        if r.status_code == 503:
+            level.shed += 1
+            level.errors["503"] = level.errors.get("503", 0) + 1
+            await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+        elif r.status_code >= 300:
+            level.errors[str(r.status_code)] = level.errors.get(str(r.status_code), 0) + 1
+        else:
+            level.latencies.append(time.monotonic() - t0)
+
+
+async def _me_probe(base: str, cookies: httpx.Cookies, until: float, level: Level) -> None:
+    async with httpx.AsyncClient(base_url=base, cookies=cookies, timeout=120) as client:
+        while time.monotonic() < until:
+            t0 = time.monotonic()
+            try:
+                await client.get("/api/v1/auth/me")
+                level.me_latencies.append(time.monotonic() - t0)
+            except httpx.HTTPError:
+                level.errors["auth/me"] = level.errors.get("auth/me", 0) + 1
+            await asyncio.sleep(1.0)
+
+
+async def run_level(base: str, cookies: httpx.Cookies, target: str, url: str, clients: int, seconds: float) -> Level:
+    level = Level(target, clients)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=base, cookies=cookies, limits=limits, timeout=120) as client:
+        until = time.monotonic() + seconds
+        t0 = time.monotonic()
+        await asyncio.gather(
+            _me_probe(base, cookies, until, level), *(_reader(client, url, until, level) for _ in range(clients))
+        )
+        level.seconds = time.monotonic() - t0
+    return level
+
+
+def _peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def _prepare(base: str) -> tuple[httpx.Cookies, dict[str, str]]:
+    with httpx.Client(base_url=base, timeout=120) as client:
+        r = client.post("/api/v1/auth/login", json={"email": "demo@loopline.local", "password": "loopline-demo"})
+        r.raise_for_status()
+        project = client.get("/api/v1/projects").json()["items"][0]["id"]
+        hall = client.get(f"/api/v1/projects/{project}/halls").json()["items"][0]["id"]
+        r = client.post(f"/api/v1/halls/{hall}/wiring-plans", json={"name": "load", "pattern": "side-to-side"})
+        r.raise_for_status()
+        plan = r.json()["id"]
+        urls = {"layout": f"/api/v1/halls/{hall}/layout", "cables": f"/api/v1/wiring-plans/{plan}/cables?limit=100"}
+        return client.cookies, urls
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32, 64, 256])
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    state = stack.services()
+    db = f"loopline_bench_load_{os.getpid()}"
+    stack.ensure_database(state["postgres"], db)
+    env = stack.service_env(state, db=db, redis_db=6)
+    subprocess.run([str(VENV / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True, capture_output=True)
+    subprocess.run([str(VENV / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True, capture_output=True)
+    port = stack.free_port()
+    procs = stack.start_app_processes(env, port)
+    base = f"http://127.0.0.1:{port}"
+    reports: list[dict[str, Any]] = []
+    try:
+        if not stack.wait_http(f"{base}/api/health", timeout_s=90):
+            print("the API did not come up", file=sys.stderr)
+            return 1
+        cookies, urls = _prepare(base)
+        for target, url in urls.items():
+            for clients in args.clients:
+                level = asyncio.run(run_level(base, cookies, target, url, clients, args.seconds))
+                report = level.report() | {"api_peak_rss_mb": _peak_rss_mb(procs[0].pid)}
+                reports.append(report)
+                if not args.json:
+                    print(
+                        f"{target:7s} {clients:4d} clients: {report['requests']:5d} requests "
+                        f"({report['per_s']:6.1f}/s), p50 {report['p50_s']:.3f} s, p99 {report['p99_s']:.3f} s, "
+                        f"max {report['max_s']:.3f} s, errors {report['errors']} {report['error_kinds'] or ''}, "
+                        f"/auth/me max {report['auth_me_max_s']} s, API peak RSS {report['api_peak_rss_mb']} MB",
+                        flush=True,
+                    )
+    finally:
+        stack.stop_processes(procs)
+        stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    errors = sum(r["errors"] for r in reports)
+    p99_at_64 = [r["p99_s"] for r in reports if r["clients"] == 64]
+    met = errors == 0 and all(p < P99_TARGET_S for p in p99_at_64)
+    if args.json:
+        print(json.dumps({"levels": reports, "targets_met": met}, indent=2))
+    else:
+        p99 = ", ".join(f"{r['target']} {r['p99_s']:.3f} s" for r in reports if r["clients"] == 64)
+        median_rate = {t: statistics.median(r["per_s"] for r in reports if r["target"] == t) for t in urls}
+        print(
+            f"errors {errors} (target 0); p99 at 64 clients: {p99 or 'not run'} (target < {P99_TARGET_S:g} s); "
+            f"median req/s {median_rate}; targets {'met' if met else 'MISSED'}"
+        )
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
