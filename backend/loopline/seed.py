@@ -12,13 +12,12 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.auth import RegisterIn
-from loopline.api.schemas.layout import FabricSwitchSpec, HallCreate, LogicalRackSpec, RackSpec, RowCreate
-from loopline.api.schemas.projects import FabricSettingsIn, ProjectCreate
 from loopline.db.models import Membership, Project, RackType, Role, ServerModel, SwitchModel, User
 from loopline.db.session import session_scope
-from loopline.domain.layout import FabricType, NetworkRackPlacement, RackRole, Side, TorPosition
-from loopline.services import auth, catalog, layout, projects
+from loopline.domain.layout import FabricSettings, FabricType, NetworkRackPlacement, Point, RackRole, Side, TorPosition
+from loopline.domain.rack_planning import FabricSwitchSpec, LogicalRackSpec, RackSpec, RowSpec
+from loopline.domain.units import mm
+from loopline.services import auth, catalog, halls, projects, rows
 from loopline.services.access import Principal, ProjectAccess
 
 DEMO_EMAIL = "demo@loopline.local"
@@ -26,7 +25,7 @@ DEMO_PASSWORD = "loopline-demo"  # noqa: S105 - the documented demo login
 DEMO_PROJECT = "Demo hall"
 
 
-def demo_rows(session: Session) -> list[RowCreate]:
+def demo_rows(session: Session) -> list[RowSpec]:
     server = catalog.builtin_id(session, ServerModel, "2x25G server")
     tor = catalog.builtin_id(session, SwitchModel, "48x25G+8x100G ToR")
     spine = catalog.builtin_id(session, SwitchModel, "64x100G spine")
@@ -34,31 +33,32 @@ def demo_rows(session: Session) -> list[RowCreate]:
     lr = LogicalRackSpec(
         servers=15, server_model_id=server, ports_used=2, tor_model_id=tor, tor_position=TorPosition.TOP
     )
-    rows = []
+    out = []
     # Pairs facing across 1.2 m cold aisles; 1.2 m hot aisle between the pairs. Racks are 1.2 m deep.
     for i, (y, front) in enumerate(((2.0, Side.LEFT), (4.4, Side.RIGHT), (6.8, Side.LEFT), (9.2, Side.RIGHT)), 1):
         name = f"R{i:02d}"
         compute = [
-            RackSpec(name=f"{name}-{k:02d}", rack_type_id=rack_type, logical_racks=[lr, lr]) for k in range(1, 13)
+            RackSpec(name=f"{name}-{k:02d}", rack_type_id=rack_type, logical_racks=(lr, lr)) for k in range(1, 13)
         ]
         network = RackSpec(
             name=f"{name}-NET",
             rack_type_id=rack_type,
             role=RackRole.NETWORK,
-            fabric_switches=[
+            fabric_switches=(
                 FabricSwitchSpec(name=f"SP{2 * i - 1}", role="spine", switch_model_id=spine, u=20),
                 FabricSwitchSpec(name=f"SP{2 * i}", role="spine", switch_model_id=spine, u=23),
-            ],
+            ),
         )
-        rows.append(RowCreate(name=name, x_m=2.0, y_m=y, direction=0, front=front, racks=[*compute, network]))
-    return rows
+        origin = Point(mm(2.0), mm(y))
+        out.append(RowSpec(name=name, origin=origin, direction=0, front=front, racks=(*compute, network)))
+    return out
 
 
 def seed(session: Session) -> str:
     added = catalog.ensure_builtin_catalog(session)
     user = session.execute(select(User).where(User.email == DEMO_EMAIL)).scalar_one_or_none()
     if user is None:
-        user = auth.register(session, RegisterIn(email=DEMO_EMAIL, password=DEMO_PASSWORD, display_name="Demo"))
+        user = auth.register(session, DEMO_EMAIL, DEMO_PASSWORD, "Demo")
     principal = Principal(user)
     project_id = session.execute(
         select(Project.id)
@@ -67,24 +67,29 @@ def seed(session: Session) -> str:
     ).scalar()
     if project_id is not None:
         return f"demo project {DEMO_PROJECT!r} (id {project_id}) already present; {added} catalog entries added"
-    fabric = FabricSettingsIn(
+    fabric = FabricSettings(
         fabric_type=FabricType.LEAF_SPINE,
         tor_uplinks=4,
         tor_uplink_gbps=100,
+        agg_uplink_gbps=100,
         spines=8,
         rows_per_cluster=2,
         network_rack_placement=NetworkRackPlacement.END_OF_ROW,
     )
     project = projects.create_project(
-        session,
-        principal,
-        ProjectCreate(name=DEMO_PROJECT, description="4 rows x 12 racks, 2x25G servers, leaf-spine", fabric=fabric),
+        session, principal, DEMO_PROJECT, "4 rows x 12 racks, 2x25G servers, leaf-spine", fabric
     )
     access = ProjectAccess(project.id, principal, Role.OWNER)
-    hall = layout.create_hall(
-        session, access, HallCreate(name="H1", width_m=14, depth_m=13, raised_floor=True, raised_floor_height_m=0.6)
-    )
-    created = layout.create_rows(session, access, hall.id, demo_rows(session), action="seed")
+    hall = halls.create_hall(
+        session,
+        access,
+        {
+            "name": "H1", "site": "S1", "width_mm": mm(14), "depth_mm": mm(13), "raised_floor": True,
+            "raised_floor_mm": mm(0.6), "tray_height_mm": mm(0.3), "tile_mm": mm(0.6),
+            "min_cold_aisle_mm": mm(1.2), "min_hot_aisle_mm": mm(0.9),
+        },
+    )  # fmt: skip
+    created = rows.create_rows(session, access, hall.id, demo_rows(session), action="seed")
     return (
         f"demo project {DEMO_PROJECT!r} (id {project.id}) created: hall H1, {len(created.rows)} rows, "
         f"{len(created.rack_ids)} racks, {created.logical_racks} logical racks; {added} catalog entries added"

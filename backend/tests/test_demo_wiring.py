@@ -8,12 +8,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.wiring import WiringPlanCreate
 from loopline.db.models import Hall, Project
 from loopline.domain.wiring import LinkClass, generate_plan
 from loopline.seed import DEMO_PROJECT, seed
 from loopline.services.layout_snapshot import load_fabric, load_hall
-from loopline.services.wiring import geometry_for, wiring_spec
+from loopline.services.wiring import PlanOptions, geometry_for, wiring_spec
 
 
 @pytest.mark.parametrize(
@@ -29,7 +28,7 @@ from loopline.services.wiring import geometry_for, wiring_spec
 def test_every_pattern_wires_the_demo_hall(db_session: Session, request_body: dict[str, object]) -> None:
     seed(db_session)
     hall_row = db_session.execute(select(Hall).join(Project).where(Project.name == DEMO_PROJECT)).scalar_one()
-    request = WiringPlanCreate.model_validate({"name": "demo", **request_body})
+    request = PlanOptions.from_json({"name": "demo", **request_body})
     hall = load_hall(db_session, hall_row.id)
     plan = generate_plan(hall, wiring_spec(request, load_fabric(db_session, hall_row.project_id)),
                          geometry=geometry_for(request))  # fmt: skip

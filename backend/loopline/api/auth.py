@@ -40,7 +40,7 @@ def _set_cookie(response: Response, secret: str) -> None:
 def register(data: RegisterIn, session: DbSession, response: Response) -> User:
     """Open registration: anyone can create an account; a new account sees only projects it creates or
     is added to by an owner."""
-    user = auth.register(session, data)
+    user = auth.register(session, data.email, data.password, data.display_name)
     _set_cookie(response, auth.open_session(session, user, get_settings().session_ttl_hours))
     return user
 

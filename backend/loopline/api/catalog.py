@@ -16,6 +16,7 @@ from loopline.api.schemas.catalog import (
     SwitchModelCreate,
     SwitchModelRead,
     SwitchModelUpdate,
+    columns,
 )
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.db.models import RackType, ServerModel, SwitchModel
@@ -47,7 +48,7 @@ def _routes(
         name=f"create_{path}",
     )
     def create_(data: create, session: DbSession, principal: Writer, response: Response) -> object:  # type: ignore[valid-type]
-        obj = catalog.create_entry(session, principal, model, data)
+        obj = catalog.create_entry(session, principal, model, columns(data, partial=False))
         response.headers["ETag"] = etag(obj.version)
         return obj
 
@@ -71,7 +72,7 @@ def _routes(
         if_match: IfMatch,
         response: Response,
     ) -> object:
-        obj = catalog.update_entry(session, principal, model, entry_id, data, if_match)
+        obj = catalog.update_entry(session, principal, model, entry_id, columns(data, partial=True), if_match)
         response.headers["ETag"] = etag(obj.version)
         return obj
 

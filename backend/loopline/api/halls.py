@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import orjson
 from fastapi import APIRouter, Response, status
 
 from loopline.api.deps import DbSession, HallId, IfMatch, LayoutReader, LayoutWriter, Paging, ProjectId, etag
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.layout import HallCreate, HallLayout, HallRead, HallUpdate, ValidationRead
-from loopline.services import layout, layout_view
+from loopline.services import halls, layout_view
 from loopline.services.layout_snapshot import get_hall_or_404
 
 router = APIRouter(
@@ -18,7 +17,7 @@ router = APIRouter(
 
 @router.get("/projects/{project_id}/halls", response_model=Page[HallRead], summary="Halls of a project")
 def list_halls(project_id: ProjectId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
-    return layout.list_halls(session, project_id, page=paging.page, limit=paging.limit)
+    return halls.list_halls(session, project_id, page=paging.page, limit=paging.limit)
 
 
 @router.post(
@@ -30,7 +29,7 @@ def list_halls(project_id: ProjectId, session: DbSession, access: LayoutReader, 
 def create_hall(
     project_id: ProjectId, data: HallCreate, session: DbSession, access: LayoutWriter, response: Response
 ) -> object:
-    hall = layout.create_hall(session, access, data)
+    hall = halls.create_hall(session, access, data.columns())
     response.headers["ETag"] = etag(hall.version)
     return hall
 
@@ -48,7 +47,7 @@ def get_hall(hall_id: HallId, session: DbSession, access: LayoutReader, response
 def update_hall(
     hall_id: HallId, data: HallUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
 ) -> object:
-    hall = layout.update_hall(session, access, hall_id, data, if_match)
+    hall = halls.update_hall(session, access, hall_id, data.changes(), if_match)
     response.headers["ETag"] = etag(hall.version)
     return hall
 
@@ -61,7 +60,7 @@ def update_hall(
     responses={428: ERROR_RESPONSES[428]},
 )
 def delete_hall(hall_id: HallId, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
-    layout.delete_hall(session, access, hall_id, if_match)
+    halls.delete_hall(session, access, hall_id, if_match)
 
 
 @router.get(
@@ -70,14 +69,11 @@ def delete_hall(hall_id: HallId, session: DbSession, access: LayoutWriter, if_ma
     summary="The whole hall: rows, racks, contents, aisles, warnings, oversubscription, catalog used",
 )
 def get_layout(hall_id: HallId, session: DbSession, access: LayoutReader) -> Response:
-    # Built from raw rows and encoded once (the document is large): see services/layout_view.py.
-    return Response(content=_dumps(layout_view.hall_layout(session, hall_id)), media_type="application/json")
+    # Built from raw rows (services/layout_view.py) and encoded once: the document is large.
+    doc = HallLayout.model_validate(layout_view.hall_layout(session, hall_id))
+    return Response(content=doc.model_dump_json(), media_type="application/json")
 
 
 @router.get("/halls/{hall_id}/validation", response_model=ValidationRead, summary="Validation errors, warnings, aisles")
 def get_validation(hall_id: HallId, session: DbSession, access: LayoutReader) -> object:
-    return layout_view.hall_validation(session, hall_id)
-
-
-def _dumps(doc: object) -> bytes:
-    return orjson.dumps(doc)
+    return ValidationRead.model_validate(layout_view.hall_validation(session, hall_id))

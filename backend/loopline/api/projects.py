@@ -22,6 +22,7 @@ from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.exchange import ImportResult, ProjectDocument
 from loopline.api.schemas.projects import (
     AuditRead,
+    FabricSettingsIn,
     FabricSettingsRead,
     FabricSettingsUpdate,
     MemberCreate,
@@ -53,9 +54,10 @@ def list_projects(session: DbSession, principal: CurrentUser, paging: Paging) ->
 )
 def create_project(data: ProjectCreate, session: DbSession, principal: CurrentUser, response: Response) -> object:
     principal.require_scope(Scope.LAYOUT_WRITE)
-    project = projects.create_project(session, principal, data)
+    fabric = (data.fabric or FabricSettingsIn()).to_domain()
+    project = projects.create_project(session, principal, data.name, data.description, fabric)
     response.headers["ETag"] = etag(project.version)
-    return projects.project_dict(project, Role.OWNER)
+    return projects.ProjectWithRole.of(project, Role.OWNER)
 
 
 @router.post(
@@ -68,7 +70,7 @@ def import_project(doc: ProjectDocument, session: DbSession, principal: CurrentU
     """Catalog entries are matched by name: identical ones are reused, missing ones created; a
     different entry under the same name is a 409. The whole import is one transaction."""
     principal.require_scope(Scope.LAYOUT_WRITE)
-    project, halls, racks = exchange.import_project(session, principal, doc)
+    project, halls, racks = exchange.import_project(session, principal, doc.to_import())
     return ImportResult(project_id=project.id, halls=halls, racks=racks)
 
 
@@ -76,7 +78,7 @@ def import_project(doc: ProjectDocument, session: DbSession, principal: CurrentU
 def get_project(project_id: ProjectId, session: DbSession, access: LayoutReader, response: Response) -> object:
     project = projects.get_project(session, project_id)
     response.headers["ETag"] = etag(project.version)
-    return projects.project_dict(project, access.role)
+    return projects.ProjectWithRole.of(project, access.role)
 
 
 @router.patch(
@@ -93,9 +95,9 @@ def update_project(
     if_match: IfMatch,
     response: Response,
 ) -> object:
-    project = projects.update_project(session, access, data, if_match)
+    project = projects.update_project(session, access, data.model_dump(exclude_unset=True), if_match)
     response.headers["ETag"] = etag(project.version)
-    return projects.project_dict(project, access.role)
+    return projects.ProjectWithRole.of(project, access.role)
 
 
 @router.delete(
@@ -119,9 +121,9 @@ def export_project(project_id: ProjectId, session: DbSession, access: LayoutRead
 
 @router.get("/{project_id}/fabric", response_model=FabricSettingsRead, summary="Fabric settings and oversubscription")
 def get_fabric(project_id: ProjectId, session: DbSession, access: LayoutReader, response: Response) -> object:
-    out = projects.fabric_read(session, project_id)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    row, loads = projects.fabric_read(session, project_id)
+    response.headers["ETag"] = etag(row.version)
+    return FabricSettingsRead.of(row, loads)
 
 
 @router.patch(
@@ -138,9 +140,9 @@ def update_fabric(
     if_match: IfMatch,
     response: Response,
 ) -> object:
-    out = projects.update_fabric(session, access, data, if_match)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    row, loads = projects.update_fabric(session, access, data.model_dump(exclude_unset=True), if_match)
+    response.headers["ETag"] = etag(row.version)
+    return FabricSettingsRead.of(row, loads)
 
 
 # ---------------------------------------------------------------- members
@@ -158,7 +160,7 @@ def list_members(project_id: ProjectId, session: DbSession, access: LayoutReader
     summary="Add a member (owner)",
 )
 def add_member(project_id: ProjectId, data: MemberCreate, session: DbSession, access: ProjectOwner) -> object:
-    return projects.add_member(session, access, data)
+    return projects.add_member(session, access, data.email, data.role)
 
 
 @router.patch(

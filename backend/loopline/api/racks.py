@@ -11,7 +11,7 @@ from fastapi import APIRouter, Response, status
 from loopline.api.deps import DbSession, IfMatch, LayoutReader, LayoutWriter, Paging, RackId, RowId, etag
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.layout import RackCreate, RackRead, RackUpdate
-from loopline.services import layout
+from loopline.services import racks
 
 router = APIRouter(
     prefix="/api/v1", tags=["racks"], responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 409, 422)}
@@ -20,7 +20,7 @@ router = APIRouter(
 
 @router.get("/rows/{row_id}/racks", response_model=Page[RackRead], summary="Racks of a row, along the row")
 def list_racks(row_id: RowId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
-    return layout.list_racks(session, row_id, page=paging.page, limit=paging.limit)
+    return Page.of(racks.list_racks(session, row_id, page=paging.page, limit=paging.limit), RackRead)
 
 
 @router.post(
@@ -29,16 +29,16 @@ def list_racks(row_id: RowId, session: DbSession, access: LayoutReader, paging: 
 def create_rack(
     row_id: RowId, data: RackCreate, session: DbSession, access: LayoutWriter, response: Response
 ) -> object:
-    out = layout.create_rack(session, access, row_id, data)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    out = racks.create_rack(session, access, row_id, data.to_domain())
+    response.headers["ETag"] = etag(out.version)
+    return RackRead.model_validate(out)
 
 
 @router.get("/racks/{rack_id}", response_model=RackRead, summary="Get a rack with its contents")
 def get_rack(rack_id: RackId, session: DbSession, access: LayoutReader, response: Response) -> object:
-    out = layout.rack_detail(session, rack_id)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    out = racks.rack_detail(session, rack_id)
+    response.headers["ETag"] = etag(out.version)
+    return RackRead.model_validate(out)
 
 
 @router.patch(
@@ -50,9 +50,9 @@ def get_rack(rack_id: RackId, session: DbSession, access: LayoutReader, response
 def update_rack(
     rack_id: RackId, data: RackUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
 ) -> object:
-    out = layout.update_rack(session, access, rack_id, data, if_match)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    out = racks.update_rack(session, access, rack_id, data.changes(), if_match)
+    response.headers["ETag"] = etag(out.version)
+    return RackRead.model_validate(out)
 
 
 @router.delete(
@@ -63,4 +63,4 @@ def update_rack(
     responses={428: ERROR_RESPONSES[428]},
 )
 def delete_rack(rack_id: RackId, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
-    layout.delete_rack(session, access, rack_id, if_match)
+    racks.delete_rack(session, access, rack_id, if_match)

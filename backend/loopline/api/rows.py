@@ -16,22 +16,24 @@ from loopline.api.schemas.layout import (
     RowsBulkCreate,
     RowUpdate,
 )
-from loopline.services import layout
+from loopline.services import rows
 
 router = APIRouter(
     prefix="/api/v1", tags=["rows"], responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 409, 422)}
 )
 
 
-def _bulk(created: layout.CreatedRows) -> BulkResult:
-    return BulkResult.model_validate(
-        {"rows": created.rows, "racks_created": len(created.rack_ids), "logical_racks_created": created.logical_racks}
+def _bulk(created: rows.CreatedRows) -> BulkResult:
+    return BulkResult(
+        rows=[RowRead.model_validate(r) for r in created.rows],
+        racks_created=len(created.rack_ids),
+        logical_racks_created=created.logical_racks,
     )
 
 
 @router.get("/halls/{hall_id}/rows", response_model=Page[RowRead], summary="Rows of a hall (without racks)")
 def list_rows(hall_id: HallId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
-    return layout.list_rows(session, hall_id, page=paging.page, limit=paging.limit)
+    return Page.of(rows.list_rows(session, hall_id, page=paging.page, limit=paging.limit), RowRead)
 
 
 @router.post(
@@ -43,9 +45,9 @@ def list_rows(hall_id: HallId, session: DbSession, access: LayoutReader, paging:
 def create_row(
     hall_id: HallId, data: RowCreate, session: DbSession, access: LayoutWriter, response: Response
 ) -> object:
-    created = layout.create_rows(session, access, hall_id, [data])
+    created = rows.create_rows(session, access, hall_id, [data.to_domain()])
     response.headers["ETag"] = etag(1)
-    return layout.row_detail(session, created.rows[0]["id"])
+    return RowDetail.model_validate(rows.row_detail(session, created.rows[0].id))
 
 
 @router.post(
@@ -55,7 +57,7 @@ def create_row(
     summary="Create many rows with their racks in one transaction",
 )
 def create_rows_bulk(hall_id: HallId, data: RowsBulkCreate, session: DbSession, access: LayoutWriter) -> BulkResult:
-    return _bulk(layout.create_rows(session, access, hall_id, data.rows, action="bulk_create"))
+    return _bulk(rows.create_rows(session, access, hall_id, [r.to_domain() for r in data.rows], action="bulk_create"))
 
 
 @router.post(
@@ -65,14 +67,14 @@ def create_rows_bulk(hall_id: HallId, data: RowsBulkCreate, session: DbSession, 
     summary="Create two rows facing each other across a cold aisle",
 )
 def create_row_pair(hall_id: HallId, data: RowPairCreate, session: DbSession, access: LayoutWriter) -> BulkResult:
-    return _bulk(layout.create_row_pair(session, access, hall_id, data))
+    return _bulk(rows.create_row_pair(session, access, hall_id, data.to_domain()))
 
 
 @router.get("/rows/{row_id}", response_model=RowDetail, summary="Get a row with its racks")
 def get_row(row_id: RowId, session: DbSession, access: LayoutReader, response: Response) -> object:
-    out = layout.row_detail(session, row_id)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    out = rows.row_detail(session, row_id)
+    response.headers["ETag"] = etag(out.version)
+    return RowDetail.model_validate(out)
 
 
 @router.patch(
@@ -84,9 +86,9 @@ def get_row(row_id: RowId, session: DbSession, access: LayoutReader, response: R
 def update_row(
     row_id: RowId, data: RowUpdate, session: DbSession, access: LayoutWriter, if_match: IfMatch, response: Response
 ) -> object:
-    out = layout.update_row(session, access, row_id, data, if_match)
-    response.headers["ETag"] = etag(out["version"])
-    return out
+    out = rows.update_row(session, access, row_id, data.changes(), if_match)
+    response.headers["ETag"] = etag(out.version)
+    return RowRead.model_validate(out)
 
 
 @router.delete(
@@ -97,7 +99,7 @@ def update_row(
     responses={428: ERROR_RESPONSES[428]},
 )
 def delete_row(row_id: RowId, session: DbSession, access: LayoutWriter, if_match: IfMatch) -> None:
-    layout.delete_row(session, access, row_id, if_match)
+    rows.delete_row(session, access, row_id, if_match)
 
 
 @router.post(
@@ -107,5 +109,14 @@ def delete_row(row_id: RowId, session: DbSession, access: LayoutWriter, if_match
     summary="Copy a row (racks and logical racks) to a new origin",
 )
 def duplicate_row(row_id: RowId, data: RowDuplicate, session: DbSession, access: LayoutWriter) -> object:
-    created = layout.duplicate_row(session, access, row_id, data)
-    return layout.row_detail(session, created.rows[0]["id"])
+    created = rows.duplicate_row(
+        session,
+        access,
+        row_id,
+        name=data.name,
+        origin=data.origin(),
+        direction=data.direction,
+        front=data.front,
+        rack_name_pattern=data.rack_name_pattern,
+    )
+    return RowDetail.model_validate(rows.row_detail(session, created.rows[0].id))

@@ -50,7 +50,14 @@ router = APIRouter(
 def simulate_plan(
     plan_id: int, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
 ) -> object:
-    return simulations.submit_for_plan(session, access.principal, wiring.get_plan(session, plan_id), data, key)
+    engine: dict[str, object] = {"mode": data.mode, "seed": data.engine.seed, "failures": data.engine.failures}
+    if data.engine.stop_time_s is not None:
+        engine["stop_time_s"] = data.engine.stop_time_s
+    plan = wiring.get_plan(session, plan_id)
+    return simulations.submit_for_plan(
+        session, access.principal, plan, name=data.name, routing=data.routing, workload=data.workload, engine=engine,
+        key=key,
+    )  # fmt: skip
 
 
 @router.post(
@@ -62,7 +69,7 @@ def simulate_plan(
 def simulate_scenario(
     project_id: int, data: ScenarioSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
 ) -> object:
-    return simulations.submit_scenario(session, access.principal, project_id, data, key)
+    return simulations.submit_scenario(session, access.principal, project_id, data.name, data.scenario, key)
 
 
 @router.get("/projects/{project_id}/simulations", response_model=Page[SimulationRead], summary="Simulations")

@@ -19,7 +19,7 @@ router = APIRouter(
 @router.post("", response_model=TokenCreated, status_code=status.HTTP_201_CREATED, summary="Create an API token")
 def create_token(data: TokenCreate, session: DbSession, principal: CurrentUser) -> TokenCreated:
     """Only from a browser session. The secret is in the answer once; keep it."""
-    token, secret = auth.create_token(session, principal, data)
+    token, secret = auth.create_token(session, principal, data.name, data.scopes, data.expires_in_days)
     return TokenCreated.model_validate({**TokenRead.model_validate(token).model_dump(), "token": secret})
 
 

@@ -51,7 +51,7 @@ router = APIRouter(
 def create_plan(
     hall_id: int, data: WiringPlanCreate, session: DbSession, access: WiringWriter, response: Response
 ) -> object:
-    plan = wiring.create_plan(session, access.principal, hall_id, data)
+    plan = wiring.create_plan(session, access.principal, hall_id, data.to_options())
     response.headers["ETag"] = etag(plan.version)
     return plan
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.auth import RegisterIn, TokenCreate
 from loopline.db.models import ApiToken, AuthSession, User
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import Conflict, NotFound
@@ -23,12 +23,12 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def register(session: Session, data: RegisterIn) -> User:
-    email = data.email.strip().lower()
+def register(session: Session, email: str, password: str, display_name: str = "") -> User:
+    email = email.strip().lower()
     if session.execute(select(User.id).where(User.email == email)).first():
         raise Conflict("email", f"an account with the email {email!r} already exists")
     user = User(
-        email=email, display_name=data.display_name or email.split("@")[0], password_hash=hash_password(data.password)
+        email=email, display_name=display_name or email.split("@")[0], password_hash=hash_password(password)
     )
     session.add(user)
     session.flush()
@@ -96,16 +96,18 @@ def _require_session(principal: Principal) -> None:
         raise Forbidden("authorization", "API tokens are managed with a browser session, not with another token")
 
 
-def create_token(session: Session, principal: Principal, data: TokenCreate) -> tuple[ApiToken, str]:
+def create_token(
+    session: Session, principal: Principal, name: str, scopes: Iterable[Scope], expires_in_days: int | None = None
+) -> tuple[ApiToken, str]:
     _require_session(principal)
     secret = new_secret(TOKEN_PREFIX)
     token = ApiToken(
         user_id=principal.user.id,
-        name=data.name,
+        name=name,
         prefix=secret[:10],
         token_hash=hash_secret(secret),
-        scopes=sorted({s.value for s in data.scopes}),
-        expires_at=_now() + timedelta(days=data.expires_in_days) if data.expires_in_days else None,
+        scopes=sorted({s.value for s in scopes}),
+        expires_at=_now() + timedelta(days=expires_in_days) if expires_in_days else None,
     )
     session.add(token)
     session.flush()

@@ -4,34 +4,20 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
 from sqlalchemy import ColumnElement, exists, select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.common import mm
 from loopline.db.models import FabricSwitch, LogicalRack, Rack, RackType, ServerModel, SwitchModel
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import Conflict, NotFound
 from loopline.services import audit
 from loopline.services.access import Forbidden, Principal
-from loopline.services.versioning import bump, check_version
+from loopline.services.mutations import Target, audited_delete, audited_update
 
 CatalogModel = ServerModel | SwitchModel | RackType
 M = TypeVar("M", ServerModel, SwitchModel, RackType)
 
 KIND = {ServerModel: "server_model", SwitchModel: "switch_model", RackType: "rack_type"}
-
-
-def _values(data: BaseModel, *, partial: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.model_dump(exclude_unset=partial).items():
-        if value is None and partial:
-            continue
-        if key.endswith("_m"):
-            out[key[:-2] + "_mm"] = mm(value)
-        else:
-            out[key] = value
-    return out
 
 
 def _snapshot(obj: CatalogModel) -> dict[str, Any]:
@@ -57,8 +43,8 @@ def get_entry(session: Session, model: type[M], entry_id: int) -> M:
     return obj
 
 
-def create_entry(session: Session, principal: Principal, model: type[M], data: BaseModel) -> M:
-    values = _values(data, partial=False)
+def create_entry(session: Session, principal: Principal, model: type[M], values: dict[str, Any]) -> M:
+    """`values`: the entry's stored values (lengths in millimetres)."""
     _unique(session, model, values["name"])
     obj = model(**values, builtin=False, created_by=principal.user.id)
     session.add(obj)
@@ -96,30 +82,24 @@ def _in_use(session: Session, model: type[CatalogModel], entry_id: int) -> bool:
 
 
 def update_entry(
-    session: Session, principal: Principal, model: type[M], entry_id: int, data: BaseModel, if_match: int
+    session: Session, principal: Principal, model: type[M], entry_id: int, values: dict[str, Any], if_match: int
 ) -> M:
+    """`values`: the stored values to set; only the name of an entry in use may change."""
     obj = get_entry(session, model, entry_id)
     _may_change(principal, obj)
-    check_version(obj, if_match, f"{KIND[model]} {entry_id}")
-    values = _values(data, partial=True)
-    if "name" in values:
-        _unique(session, model, values["name"], exclude=entry_id)
-    if set(values) - {"name"} and _in_use(session, model, entry_id):
-        raise Conflict("id", f"{obj.name!r} is used in a layout: only its name can change; create a new model instead")
-    before = _snapshot(obj)
-    for key, value in values.items():
-        setattr(obj, key, value)
-    bump(obj)
-    session.flush()
-    audit.record(
-        session,
-        principal,
-        project_id=None,
-        action="update",
-        resource_type=KIND[model],
-        resource_id=entry_id,
-        before=before,
-        after=_snapshot(obj),
+
+    def change(obj: M) -> None:
+        if "name" in values:
+            _unique(session, model, values["name"], exclude=entry_id)
+        if set(values) - {"name"} and _in_use(session, model, entry_id):
+            raise Conflict(
+                "id", f"{obj.name!r} is used in a layout: only its name can change; create a new model instead"
+            )
+        for key, value in values.items():
+            setattr(obj, key, value)
+
+    audited_update(
+        session, obj, if_match, _target(principal, model, entry_id), snapshot=_snapshot, change=change
     )
     return obj
 
@@ -127,21 +107,16 @@ def update_entry(
 def delete_entry(session: Session, principal: Principal, model: type[M], entry_id: int, if_match: int) -> None:
     obj = get_entry(session, model, entry_id)
     _may_change(principal, obj)
-    check_version(obj, if_match, f"{KIND[model]} {entry_id}")
-    if _in_use(session, model, entry_id):
-        raise Conflict("id", f"{obj.name!r} is used in a layout and cannot be deleted")
-    before = _snapshot(obj)
-    session.delete(obj)
-    session.flush()
-    audit.record(
-        session,
-        principal,
-        project_id=None,
-        action="delete",
-        resource_type=KIND[model],
-        resource_id=entry_id,
-        before=before,
-    )
+
+    def guard() -> None:
+        if _in_use(session, model, entry_id):
+            raise Conflict("id", f"{obj.name!r} is used in a layout and cannot be deleted")
+
+    audited_delete(session, obj, if_match, _target(principal, model, entry_id), snapshot=_snapshot, guard=guard)
+
+
+def _target(principal: Principal, model: type[CatalogModel], entry_id: int) -> Target:
+    return Target(principal, None, KIND[model], entry_id, f"{KIND[model]} {entry_id}")
 
 
 BUILTIN_SERVER_MODELS: list[dict[str, Any]] = [

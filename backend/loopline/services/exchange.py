@@ -1,23 +1,88 @@
-"""Whole-project export and import as one versioned JSON document (`ProjectDocument`)."""
+"""Whole-project export and import as one versioned JSON document (the API's `ProjectDocument`).
+
+Export writes the document's JSON (format `loopline.project`, schema version 1, metres). Import
+takes the document as `Document` (stored units, catalog entries referenced by name), resolves the
+names against the catalog and creates the project, its halls and rows in one transaction.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.common import m, mm
-from loopline.api.schemas.exchange import DocCatalog, DocHall, ProjectDocument
-from loopline.api.schemas.layout import FabricSwitchSpec, LogicalRackSpec, RackSpec, RowCreate
-from loopline.api.schemas.projects import FabricSettingsIn
 from loopline.db.models import FabricSettingsRow, Hall, Membership, Project, RackType, Role, ServerModel, SwitchModel
+from loopline.domain import layout as dl
+from loopline.domain import rack_planning as rp
 from loopline.domain.errors import Conflict, DomainError
+from loopline.domain.units import m
 from loopline.services import audit
 from loopline.services.access import Principal, ProjectAccess
-from loopline.services.layout import create_rows
 from loopline.services.layout_snapshot import load_hall_data
-from loopline.services.projects import fabric_dict, get_fabric_row, get_project
+from loopline.services.projects import fabric_columns, fabric_dict, get_fabric_row, get_project
+from loopline.services.rows import create_rows
+
+
+@dataclass(frozen=True, slots=True)
+class DocLogicalRack:
+    servers: int
+    server_model: str
+    ports_used: int
+    tor_model: str
+    tor_position: dl.TorPosition
+    base_u: int
+
+
+@dataclass(frozen=True, slots=True)
+class DocSwitch:
+    name: str
+    role: str
+    switch_model: str
+    u: int
+    cluster: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DocRack:
+    name: str
+    rack_type: str
+    position_mm: int
+    role: dl.RackRole
+    port_face: dl.Face
+    logical_racks: tuple[DocLogicalRack, ...] = ()
+    fabric_switches: tuple[DocSwitch, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DocRow:
+    name: str
+    origin: dl.Point
+    direction: int
+    front: dl.Side
+    racks: tuple[DocRack, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DocHall:
+    columns: dict[str, Any]
+    """The hall's stored values: name, site, raised_floor and the `*_mm` lengths."""
+    rows: tuple[DocRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A project document to import, in stored units; catalog entries as stored values, by name."""
+
+    name: str
+    description: str
+    fabric: dl.FabricSettings
+    server_models: Sequence[dict[str, Any]] = ()
+    switch_models: Sequence[dict[str, Any]] = ()
+    rack_types: Sequence[dict[str, Any]] = ()
+    halls: Sequence[DocHall] = field(default_factory=tuple)
 
 SERVER_KEYS = ("nic_ports", "port_gbps", "height_u")
 SWITCH_KEYS = ("server_ports", "server_port_gbps", "uplink_ports", "uplink_gbps", "height_u")
@@ -124,25 +189,17 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
     }
 
 
-def _resolve_catalog(session: Session, principal: Principal, cat: DocCatalog) -> tuple[dict[str, int], ...]:
+def _resolve_catalog(session: Session, principal: Principal, doc: Document) -> tuple[dict[str, int], ...]:
     """Map every catalog name of the document to an id: reuse an identical entry, create a missing one."""
     out: list[dict[str, int]] = []
-    specs: list[tuple[str, type[Any], list[Any], dict[str, Any]]] = [
-        ("server_models", ServerModel, cat.server_models, {}),
-        ("switch_models", SwitchModel, cat.switch_models, {}),
-        ("rack_types", RackType, cat.rack_types, {}),
+    specs: list[tuple[str, type[Any], Sequence[dict[str, Any]]]] = [
+        ("server_models", ServerModel, doc.server_models),
+        ("switch_models", SwitchModel, doc.switch_models),
+        ("rack_types", RackType, doc.rack_types),
     ]
-    for section, model, entries, _ in specs:
+    for section, model, entries in specs:
         ids: dict[str, int] = {}
-        for i, entry in enumerate(entries):
-            values = entry.model_dump()
-            if model is RackType:
-                values = {
-                    "name": values["name"],
-                    "width_mm": mm(values["width_m"]),
-                    "depth_mm": mm(values["depth_m"]),
-                    "height_u": values["height_u"],
-                }
+        for i, values in enumerate(entries):
             existing = session.execute(select(model).where(model.name == values["name"])).scalar_one_or_none()
             if existing is None:
                 existing = model(**values, builtin=False, created_by=principal.user.id)
@@ -164,62 +221,64 @@ def _ref(ids: dict[str, int], name: str, path: str) -> int:
     return ids[name]
 
 
-def import_project(session: Session, principal: Principal, doc: ProjectDocument) -> tuple[Project, int, int]:
-    project = Project(name=doc.project.name, description=doc.project.description)
+def _row_spec(
+    row: DocRow, base: str, servers: dict[str, int], switches: dict[str, int], types: dict[str, int]
+) -> rp.RowSpec:
+    return rp.RowSpec(
+        name=row.name,
+        origin=row.origin,
+        direction=row.direction,
+        front=row.front,
+        racks=tuple(
+            rp.RackSpec(
+                name=r.name,
+                rack_type_id=_ref(types, r.rack_type, f"{base}.racks[{k}].rack_type"),
+                position_mm=r.position_mm,
+                role=r.role,
+                port_face=r.port_face,
+                logical_racks=tuple(
+                    rp.LogicalRackSpec(
+                        servers=lr.servers,
+                        server_model_id=_ref(servers, lr.server_model, f"{base}.racks[{k}].server_model"),
+                        ports_used=lr.ports_used,
+                        tor_model_id=_ref(switches, lr.tor_model, f"{base}.racks[{k}].tor_model"),
+                        tor_position=lr.tor_position,
+                        base_u=lr.base_u,
+                    )
+                    for lr in r.logical_racks
+                ),
+                fabric_switches=tuple(
+                    rp.FabricSwitchSpec(
+                        name=s.name,
+                        role=s.role,
+                        u=s.u,
+                        cluster=s.cluster,
+                        switch_model_id=_ref(switches, s.switch_model, f"{base}.racks[{k}].switch_model"),
+                    )
+                    for s in r.fabric_switches
+                ),
+            )
+            for k, r in enumerate(row.racks)
+        ),
+    )
+
+
+def import_project(session: Session, principal: Principal, doc: Document) -> tuple[Project, int, int]:
+    project = Project(name=doc.name, description=doc.description)
     session.add(project)
     session.flush()
     session.add(Membership(project_id=project.id, user_id=principal.user.id, role=Role.OWNER))
-    session.add(FabricSettingsRow(project_id=project.id, **FabricSettingsIn.model_validate(doc.fabric).model_dump()))
+    session.add(FabricSettingsRow(project_id=project.id, **fabric_columns(doc.fabric)))
     session.flush()
     access = ProjectAccess(project.id, principal, Role.OWNER)
-    servers, switches, types = _resolve_catalog(session, principal, doc.catalog)
+    servers, switches, types = _resolve_catalog(session, principal, doc)
     racks = 0
     for hi, dh in enumerate(doc.halls):
-        hall = _create_hall(session, project.id, dh)
-        rows = []
-        for ri, row in enumerate(dh.rows):
-            base = f"halls[{hi}].rows[{ri}]"
-            rows.append(
-                RowCreate(
-                    name=row.name,
-                    x_m=row.x_m,
-                    y_m=row.y_m,
-                    direction=row.direction,
-                    front=row.front,
-                    racks=[
-                        RackSpec(
-                            name=r.name,
-                            rack_type_id=_ref(types, r.rack_type, f"{base}.racks[{k}].rack_type"),
-                            position_m=r.position_m,
-                            role=r.role,
-                            port_face=r.port_face,
-                            logical_racks=[
-                                LogicalRackSpec(
-                                    servers=lr.servers,
-                                    server_model_id=_ref(servers, lr.server_model, f"{base}.racks[{k}].server_model"),
-                                    ports_used=lr.ports_used,
-                                    tor_model_id=_ref(switches, lr.tor_model, f"{base}.racks[{k}].tor_model"),
-                                    tor_position=lr.tor_position,
-                                    base_u=lr.base_u,
-                                )
-                                for lr in r.logical_racks
-                            ],
-                            fabric_switches=[
-                                FabricSwitchSpec(
-                                    name=s.name,
-                                    role=s.role,
-                                    u=s.u,
-                                    cluster=s.cluster,
-                                    switch_model_id=_ref(switches, s.switch_model, f"{base}.racks[{k}].switch_model"),
-                                )
-                                for s in r.fabric_switches
-                            ],
-                        )
-                        for k, r in enumerate(row.racks)
-                    ],
-                )
-            )
-            racks += len(row.racks)
+        hall = Hall(project_id=project.id, **dh.columns)
+        session.add(hall)
+        session.flush()
+        rows = [_row_spec(row, f"halls[{hi}].rows[{ri}]", servers, switches, types) for ri, row in enumerate(dh.rows)]
+        racks += sum(len(row.racks) for row in dh.rows)
         if rows:
             create_rows(
                 session,
@@ -240,22 +299,3 @@ def import_project(session: Session, principal: Principal, doc: ProjectDocument)
     )
     session.refresh(project)
     return project, len(doc.halls), racks
-
-
-def _create_hall(session: Session, project_id: int, dh: DocHall) -> Hall:
-    hall = Hall(
-        project_id=project_id,
-        name=dh.name,
-        site=dh.site,
-        width_mm=mm(dh.width_m),
-        depth_mm=mm(dh.depth_m),
-        raised_floor=dh.raised_floor,
-        raised_floor_mm=mm(dh.raised_floor_height_m),
-        tray_height_mm=mm(dh.tray_height_m),
-        tile_mm=mm(dh.tile_m),
-        min_cold_aisle_mm=mm(dh.min_cold_aisle_m),
-        min_hot_aisle_mm=mm(dh.min_hot_aisle_m),
-    )
-    session.add(hall)
-    session.flush()
-    return hall

@@ -1,4 +1,4 @@
-"""Read a whole hall in a few queries: as the pure domain `Hall`, or as raw rows for the API.
+"""Read a whole hall in a few queries: as the pure domain `Hall`, or as raw rows grouped by parent.
 
 `load_hall(session, hall_id)` is what the wiring generator, the validators and the simulations
 read; `load_fabric(session, project_id)` gives the project's fabric settings as plain values.
@@ -27,6 +27,7 @@ from loopline.db.models import (
 )
 from loopline.domain import layout as dl
 from loopline.domain.errors import NotFound
+from loopline.domain.rack_planning import Catalog
 
 
 @dataclass
@@ -82,6 +83,13 @@ def get_hall_or_404(session: Session, hall_id: int) -> Hall:
     return hall
 
 
+def get_row_or_404(session: Session, row_id: int) -> Row:
+    row = session.get(Row, row_id)
+    if row is None:
+        raise NotFound("row_id", f"row {row_id} not found")
+    return row
+
+
 def load_catalog(session: Session) -> tuple[dict[int, ServerModel], dict[int, SwitchModel], dict[int, RackType]]:
     """The whole catalog (small: tens to hundreds of entries)."""
     servers = {s.id: s for s in session.execute(select(ServerModel).order_by(ServerModel.id)).scalars()}
@@ -117,21 +125,16 @@ def load_hall_data(session: Session, hall_id: int) -> HallData:
     return data
 
 
-class DomainCatalog:
-    """Catalog rows turned into (cached) domain value objects."""
-
-    def __init__(
-        self,
-        server_models: dict[int, ServerModel],
-        switch_models: dict[int, SwitchModel],
-        rack_types: dict[int, RackType],
-    ) -> None:
-        self.server_rows, self.switch_rows, self.rack_type_rows = server_models, switch_models, rack_types
-        self.servers = {
+def domain_catalog(
+    server_models: dict[int, ServerModel], switch_models: dict[int, SwitchModel], rack_types: dict[int, RackType]
+) -> Catalog:
+    """Catalog rows turned into domain value objects, by id."""
+    return Catalog(
+        servers={
             i: dl.ServerModel(name=s.name, nic_ports=s.nic_ports, port_gbps=s.port_gbps, height_u=s.height_u)
             for i, s in server_models.items()
-        }
-        self.switches = {
+        },
+        switches={
             i: dl.SwitchModel(
                 name=s.name,
                 server_ports=s.server_ports,
@@ -141,29 +144,20 @@ class DomainCatalog:
                 height_u=s.height_u,
             )
             for i, s in switch_models.items()
-        }
-        self.rack_types = {
+        },
+        rack_types={
             i: dl.RackType(name=t.name, width_mm=t.width_mm, depth_mm=t.depth_mm, height_u=t.height_u)
             for i, t in rack_types.items()
-        }
+        },
+    )
 
-    @classmethod
-    def load(cls, session: Session) -> DomainCatalog:
-        return cls(*load_catalog(session))
 
-    def logical_rack(self, lr: Any) -> dl.LogicalRack:
-        return dl.LogicalRack(
-            servers=lr.servers,
-            server_model=self.servers[lr.server_model_id],
-            tor_model=self.switches[lr.tor_model_id],
-            tor_position=lr.tor_position,
-            base_u=lr.base_u,
-            ports_used=lr.ports_used,
-        )
+def load_domain_catalog(session: Session) -> Catalog:
+    return domain_catalog(*load_catalog(session))
 
 
 def domain_hall(data: HallData) -> dl.Hall:
-    cat = DomainCatalog(data.server_models, data.switch_models, data.rack_types)
+    cat = domain_catalog(data.server_models, data.switch_models, data.rack_types)
     # Racks of a row usually hold identical logical racks: build each distinct one once.
     lr_cache: dict[tuple[Any, ...], dl.LogicalRack] = {}
 

@@ -1,44 +1,42 @@
-"""The whole-hall layout document and its validation report, built from raw rows (fast)."""
+"""The whole-hall layout document and its validation report, built from raw rows (fast).
+
+Both return stored rows, records and domain results; the API's read schemas shape them.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.common import m
-from loopline.api.schemas.layout import hall_dict
+from loopline.db.models import Hall, RackType, ServerModel, SwitchModel
 from loopline.domain import layout_rules as rules
-from loopline.services.layout import rack_read, row_read
-from loopline.services.layout_snapshot import DomainCatalog, HallData, domain_hall, load_fabric, load_hall_data
+from loopline.services.layout_snapshot import HallData, domain_catalog, domain_hall, load_fabric, load_hall_data
+from loopline.services.racks import LogicalRackRecord, rack_record
+from loopline.services.rows import RowRecord
 
 
-def _issue(i: rules.Issue) -> dict[str, Any]:
-    return {"severity": i.severity.value, "code": i.code, "field": i.field, "message": i.message}
+@dataclass(frozen=True, slots=True)
+class HallReport:
+    errors: list[rules.Issue]
+    warnings: list[rules.Issue]
+    aisles: list[rules.Aisle]
+    oversubscription: list[rules.LayerLoad]
 
 
-def _aisle(a: rules.Aisle) -> dict[str, Any]:
-    return {
-        "kind": a.kind.value,
-        "row_a": a.row_a,
-        "row_b": a.row_b,
-        "width_m": m(a.width_mm),
-        "x0_m": m(a.x0_mm),
-        "y0_m": m(a.y0_mm),
-        "x1_m": m(a.x1_mm),
-        "y1_m": m(a.y1_mm),
-    }
+@dataclass(frozen=True, slots=True)
+class HallLayoutView:
+    """Everything the editor draws for one hall, and the catalog entries it uses."""
 
-
-def _layer(layer: rules.LayerLoad) -> dict[str, Any]:
-    return {
-        "layer": layer.layer,
-        "switches": layer.switches,
-        "downlink_gbps": layer.downlink_gbps,
-        "uplink_gbps": layer.uplink_gbps,
-        "ratio": layer.ratio,
-        "worst_ratio": layer.worst_ratio,
-    }
+    hall: Hall
+    rows: list[RowRecord]
+    aisles: list[rules.Aisle]
+    warnings: list[rules.Issue]
+    oversubscription: list[rules.LayerLoad]
+    server_models: list[ServerModel]
+    switch_models: list[SwitchModel]
+    rack_types: list[RackType]
 
 
 def _report(
@@ -60,21 +58,21 @@ def _report(
     return issues, aisles, rules.oversubscription(hall, fabric)
 
 
-def hall_validation(session: Session, hall_id: int) -> dict[str, Any]:
+def hall_validation(session: Session, hall_id: int) -> HallReport:
     issues, aisles, layers = _report(session, load_hall_data(session, hall_id))
-    return {
-        "errors": [_issue(i) for i in issues if i.severity is rules.Severity.ERROR],
-        "warnings": [_issue(i) for i in issues if i.severity is rules.Severity.WARNING],
-        "aisles": [_aisle(a) for a in aisles],
-        "oversubscription": [_layer(layer) for layer in layers],
-    }
+    return HallReport(
+        errors=[i for i in issues if i.severity is rules.Severity.ERROR],
+        warnings=[i for i in issues if i.severity is rules.Severity.WARNING],
+        aisles=aisles,
+        oversubscription=layers,
+    )
 
 
-def hall_layout(session: Session, hall_id: int) -> dict[str, Any]:
+def hall_layout(session: Session, hall_id: int) -> HallLayoutView:
     """Everything the editor draws for one hall: 9 queries, no ORM objects per rack."""
     data = load_hall_data(session, hall_id)
-    cat = DomainCatalog(data.server_models, data.switch_models, data.rack_types)
-    lr_cache: dict[Any, Any] = {}
+    cat = domain_catalog(data.server_models, data.switch_models, data.rack_types)
+    lr_cache: dict[tuple[Any, ...], LogicalRackRecord] = {}
     rows = []
     used_types: set[int] = set()
     used_servers: set[int] = set()
@@ -89,41 +87,16 @@ def hall_layout(session: Session, hall_id: int) -> dict[str, Any]:
                 used_servers.add(lr.server_model_id)
                 used_switches.add(lr.tor_model_id)
             used_switches.update(sw.switch_model_id for sw in sws)
-            racks.append(rack_read(cat, rack, lrs, sws, lr_cache))
-        rows.append({**row_read(row, len(racks)), "racks": racks})
+            racks.append(rack_record(cat, rack, lrs, sws, lr_cache))
+        rows.append(RowRecord.of(row, len(racks), racks))
     issues, aisles, layers = _report(session, data, errors=False)
-    return {
-        "hall": hall_dict(data.hall),
-        "rows": rows,
-        "aisles": [_aisle(a) for a in aisles],
-        "warnings": [_issue(i) for i in issues if i.severity is rules.Severity.WARNING],
-        "oversubscription": [_layer(layer) for layer in layers],
-        "server_models": [_columns(data.server_models[i], SERVER_FIELDS) for i in sorted(used_servers)],
-        "switch_models": [_columns(data.switch_models[i], SWITCH_FIELDS) for i in sorted(used_switches)],
-        "rack_types": [
-            {
-                **_columns(data.rack_types[i], ("id", "name", "height_u", "builtin", "version")),
-                "width_m": m(data.rack_types[i].width_mm),
-                "depth_m": m(data.rack_types[i].depth_mm),
-            }
-            for i in sorted(used_types)
-        ],
-    }
-
-
-SERVER_FIELDS = ("id", "name", "nic_ports", "port_gbps", "height_u", "builtin", "version")
-SWITCH_FIELDS = (
-    "id",
-    "name",
-    "server_ports",
-    "server_port_gbps",
-    "uplink_ports",
-    "uplink_gbps",
-    "height_u",
-    "builtin",
-    "version",
-)
-
-
-def _columns(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
-    return {n: getattr(obj, n) for n in names}
+    return HallLayoutView(
+        hall=data.hall,
+        rows=rows,
+        aisles=aisles,
+        warnings=[i for i in issues if i.severity is rules.Severity.WARNING],
+        oversubscription=layers,
+        server_models=[data.server_models[i] for i in sorted(used_servers)],
+        switch_models=[data.switch_models[i] for i in sorted(used_switches)],
+        rack_types=[data.rack_types[i] for i in sorted(used_types)],
+    )

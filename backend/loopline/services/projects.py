@@ -2,29 +2,61 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.projects import (
-    FabricSettingsIn,
-    FabricSettingsUpdate,
-    MemberCreate,
-    ProjectCreate,
-    ProjectUpdate,
-)
 from loopline.db.models import FabricSettingsRow, Hall, Membership, Project, Role, User
 from loopline.db.repositories import Page
+from loopline.domain import layout as dl
 from loopline.domain import layout_rules as rules
 from loopline.domain.errors import Conflict, NotFound
 from loopline.services import audit
 from loopline.services.access import Principal, ProjectAccess
 from loopline.services.layout_snapshot import fabric_settings, load_hall
-from loopline.services.versioning import bump, check_version
+from loopline.services.mutations import Target, audited_delete, audited_update
 
-FABRIC_FIELDS = tuple(FabricSettingsIn.model_fields)
+FABRIC_FIELDS = tuple(f.name for f in fields(dl.FabricSettings))
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectWithRole:
+    """A project as one member sees it."""
+
+    id: int
+    name: str
+    description: str
+    created_at: Any
+    version: int
+    role: Role | None
+
+    @classmethod
+    def of(cls, p: Project, role: Role | None) -> ProjectWithRole:
+        return cls(p.id, p.name, p.description, p.created_at, p.version, role)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    user_id: int
+    email: str
+    display_name: str
+    role: Role
+    version: int
+
+    @classmethod
+    def of(cls, m: Membership, u: User) -> Member:
+        return cls(u.id, u.email, u.display_name, m.role, m.version)
+
+
+@dataclass(frozen=True, slots=True)
+class HallLoad:
+    """Oversubscription per layer of one hall."""
+
+    hall_id: int
+    hall_name: str
+    layers: list[rules.LayerLoad]
 
 
 def project_dict(p: Project, role: Role | None = None) -> dict[str, Any]:
@@ -42,13 +74,20 @@ def fabric_dict(f: FabricSettingsRow) -> dict[str, Any]:
     return {**{k: getattr(f, k) for k in FABRIC_FIELDS}, "version": f.version}
 
 
-def create_project(session: Session, principal: Principal, data: ProjectCreate) -> Project:
-    project = Project(name=data.name, description=data.description)
+def fabric_columns(settings: dl.FabricSettings) -> dict[str, Any]:
+    return {f: getattr(settings, f) for f in FABRIC_FIELDS}
+
+
+def create_project(
+    session: Session, principal: Principal, name: str, description: str = "", fabric: dl.FabricSettings | None = None
+) -> Project:
+    """The creator owns it; fabric settings default to `FabricSettings()`."""
+    project = Project(name=name, description=description)
     session.add(project)
     session.flush()
     session.add(Membership(project_id=project.id, user_id=principal.user.id, role=Role.OWNER))
-    fabric = FabricSettingsRow(project_id=project.id, **(data.fabric or FabricSettingsIn()).model_dump())
-    session.add(fabric)
+    fabric_row = FabricSettingsRow(project_id=project.id, **fabric_columns(fabric or dl.FabricSettings()))
+    session.add(fabric_row)
     session.flush()
     session.refresh(project)
     audit.record(
@@ -58,12 +97,12 @@ def create_project(session: Session, principal: Principal, data: ProjectCreate) 
         action="create",
         resource_type="project",
         resource_id=project.id,
-        after={**project_dict(project), "fabric": fabric_dict(fabric)},
+        after={**project_dict(project), "fabric": fabric_dict(fabric_row)},
     )
     return project
 
 
-def list_projects(session: Session, principal: Principal, *, page: int, limit: int) -> Page[dict[str, Any]]:
+def list_projects(session: Session, principal: Principal, *, page: int, limit: int) -> Page[ProjectWithRole]:
     base = (
         select(Project, Membership.role)
         .join(Membership, Membership.project_id == Project.id)
@@ -71,7 +110,7 @@ def list_projects(session: Session, principal: Principal, *, page: int, limit: i
     )
     total = int(session.execute(select(func.count()).select_from(base.subquery())).scalar_one())
     rows = session.execute(base.order_by(Project.name, Project.id).limit(limit).offset((page - 1) * limit)).all()
-    return Page(items=[project_dict(p, role) for p, role in rows], total=total, page=page, limit=limit)
+    return Page(items=[ProjectWithRole.of(p, role) for p, role in rows], total=total, page=page, limit=limit)
 
 
 def get_project(session: Session, project_id: int) -> Project:
@@ -81,77 +120,61 @@ def get_project(session: Session, project_id: int) -> Project:
     return project
 
 
-def _apply_changes(obj: Any, data: BaseModel) -> None:
-    """Set the fields the client sent (null means "leave as is") and bump the version."""
-    for key, value in data.model_dump(exclude_unset=True).items():
+def _apply(obj: Any, changes: dict[str, Any]) -> None:
+    """Set the values sent (None means "leave as is")."""
+    for key, value in changes.items():
         if value is not None:
             setattr(obj, key, value)
-    bump(obj)
 
 
-def update_project(session: Session, access: ProjectAccess, data: ProjectUpdate, if_match: int) -> Project:
+def update_project(session: Session, access: ProjectAccess, changes: dict[str, Any], if_match: int) -> Project:
+    """`changes`: name, description."""
     project = get_project(session, access.project_id)
-    check_version(project, if_match, f"project {project.id}")
-    before = project_dict(project)
-    _apply_changes(project, data)
-    session.flush()
-    audit.record(
+    audited_update(
         session,
-        access.principal,
-        project_id=project.id,
-        action="update",
-        resource_type="project",
-        resource_id=project.id,
-        before=before,
-        after=project_dict(project),
+        project,
+        if_match,
+        Target(access.principal, project.id, "project", project.id, f"project {project.id}"),
+        snapshot=project_dict,
+        change=lambda p: _apply(p, changes),
     )
     return project
 
 
 def delete_project(session: Session, access: ProjectAccess, if_match: int) -> None:
     project = get_project(session, access.project_id)
-    check_version(project, if_match, f"project {project.id}")
-    before = project_dict(project)
-    session.delete(project)
-    session.flush()
-    audit.record(
+    audited_delete(
         session,
-        access.principal,
-        project_id=access.project_id,
-        action="delete",
-        resource_type="project",
-        resource_id=access.project_id,
-        before=before,
+        project,
+        if_match,
+        Target(access.principal, access.project_id, "project", access.project_id, f"project {project.id}"),
+        snapshot=project_dict,
     )
 
 
 # ---------------------------------------------------------------- members
 
 
-def _member_dict(m: Membership, u: User) -> dict[str, Any]:
-    return {"user_id": u.id, "email": u.email, "display_name": u.display_name, "role": m.role, "version": m.version}
-
-
-def list_members(session: Session, project_id: int, *, page: int, limit: int) -> Page[dict[str, Any]]:
+def list_members(session: Session, project_id: int, *, page: int, limit: int) -> Page[Member]:
     base = select(Membership, User).join(User, User.id == Membership.user_id).where(Membership.project_id == project_id)
     total = int(session.execute(select(func.count()).where(Membership.project_id == project_id)).scalar_one())
     rows = session.execute(base.order_by(User.email).limit(limit).offset((page - 1) * limit)).all()
-    return Page(items=[_member_dict(mb, u) for mb, u in rows], total=total, page=page, limit=limit)
+    return Page(items=[Member.of(mb, u) for mb, u in rows], total=total, page=page, limit=limit)
 
 
-def add_member(session: Session, access: ProjectAccess, data: MemberCreate) -> dict[str, Any]:
-    user = session.execute(select(User).where(User.email == data.email.strip().lower())).scalar_one_or_none()
+def add_member(session: Session, access: ProjectAccess, email: str, role: Role) -> Member:
+    user = session.execute(select(User).where(User.email == email.strip().lower())).scalar_one_or_none()
     if user is None:
-        raise NotFound("email", f"no user with the email {data.email!r}: they must register first")
+        raise NotFound("email", f"no user with the email {email!r}: they must register first")
     exists = session.execute(
         select(Membership.id).where(Membership.project_id == access.project_id, Membership.user_id == user.id)
     ).first()
     if exists:
         raise Conflict("email", f"{user.email} is already a member; change their role instead")
-    membership = Membership(project_id=access.project_id, user_id=user.id, role=data.role)
+    membership = Membership(project_id=access.project_id, user_id=user.id, role=role)
     session.add(membership)
     session.flush()
-    after = _member_dict(membership, user)
+    after = Member.of(membership, user)
     audit.record(
         session,
         access.principal,
@@ -159,7 +182,7 @@ def add_member(session: Session, access: ProjectAccess, data: MemberCreate) -> d
         action="create",
         resource_type="member",
         resource_id=user.id,
-        after=after,
+        after=asdict(after),
     )
     return after
 
@@ -185,44 +208,34 @@ def _keep_an_owner(session: Session, project_id: int, membership: Membership) ->
         raise Conflict("role", "a project needs at least one owner: make someone else owner first")
 
 
-def update_member(session: Session, access: ProjectAccess, user_id: int, role: Role, if_match: int) -> dict[str, Any]:
+def update_member(session: Session, access: ProjectAccess, user_id: int, role: Role, if_match: int) -> Member:
     membership, user = _membership(session, access.project_id, user_id)
-    check_version(membership, if_match, f"membership of user {user_id}")
-    before = _member_dict(membership, user)
-    if role is not Role.OWNER:
-        _keep_an_owner(session, access.project_id, membership)
-    membership.role = role
-    bump(membership)
-    session.flush()
-    after = _member_dict(membership, user)
-    audit.record(
+
+    def change(membership: Membership) -> None:
+        if role is not Role.OWNER:
+            _keep_an_owner(session, access.project_id, membership)
+        membership.role = role
+
+    audited_update(
         session,
-        access.principal,
-        project_id=access.project_id,
-        action="update",
-        resource_type="member",
-        resource_id=user_id,
-        before=before,
-        after=after,
+        membership,
+        if_match,
+        Target(access.principal, access.project_id, "member", user_id, f"membership of user {user_id}"),
+        snapshot=lambda membership: asdict(Member.of(membership, user)),
+        change=change,
     )
-    return after
+    return Member.of(membership, user)
 
 
 def remove_member(session: Session, access: ProjectAccess, user_id: int, if_match: int) -> None:
     membership, user = _membership(session, access.project_id, user_id)
-    check_version(membership, if_match, f"membership of user {user_id}")
-    _keep_an_owner(session, access.project_id, membership)
-    before = _member_dict(membership, user)
-    session.delete(membership)
-    session.flush()
-    audit.record(
+    audited_delete(
         session,
-        access.principal,
-        project_id=access.project_id,
-        action="delete",
-        resource_type="member",
-        resource_id=user_id,
-        before=before,
+        membership,
+        if_match,
+        Target(access.principal, access.project_id, "member", user_id, f"membership of user {user_id}"),
+        snapshot=lambda membership: asdict(Member.of(membership, user)),
+        guard=lambda: _keep_an_owner(session, access.project_id, membership),
     )
 
 
@@ -232,51 +245,31 @@ def remove_member(session: Session, access: ProjectAccess, user_id: int, if_matc
 def get_fabric_row(session: Session, project_id: int) -> FabricSettingsRow:
     row = session.get(FabricSettingsRow, project_id)
     if row is None:
-        row = FabricSettingsRow(project_id=project_id, **FabricSettingsIn().model_dump())
+        row = FabricSettingsRow(project_id=project_id, **fabric_columns(dl.FabricSettings()))
         session.add(row)
         session.flush()
     return row
 
 
-def fabric_read(session: Session, project_id: int) -> dict[str, Any]:
+def fabric_read(session: Session, project_id: int) -> tuple[FabricSettingsRow, list[HallLoad]]:
+    """The stored settings and, per hall, the oversubscription they give."""
     row = get_fabric_row(session, project_id)
     settings = fabric_settings(row)
     halls = session.execute(select(Hall.id, Hall.name).where(Hall.project_id == project_id).order_by(Hall.name)).all()
-    over = [
-        {
-            "hall_id": h.id,
-            "hall_name": h.name,
-            "layers": [
-                {
-                    "layer": x.layer,
-                    "switches": x.switches,
-                    "downlink_gbps": x.downlink_gbps,
-                    "uplink_gbps": x.uplink_gbps,
-                    "ratio": x.ratio,
-                    "worst_ratio": x.worst_ratio,
-                }
-                for x in rules.oversubscription(load_hall(session, h.id), settings)
-            ],
-        }
-        for h in halls
-    ]
-    return {**fabric_dict(row), "oversubscription": over}
+    return row, [HallLoad(h.id, h.name, rules.oversubscription(load_hall(session, h.id), settings)) for h in halls]
 
 
-def update_fabric(session: Session, access: ProjectAccess, data: FabricSettingsUpdate, if_match: int) -> dict[str, Any]:
+def update_fabric(
+    session: Session, access: ProjectAccess, changes: dict[str, Any], if_match: int
+) -> tuple[FabricSettingsRow, list[HallLoad]]:
+    """`changes`: fabric settings fields to set (None: leave as is)."""
     row = get_fabric_row(session, access.project_id)
-    check_version(row, if_match, "fabric settings")
-    before = fabric_dict(row)
-    _apply_changes(row, data)
-    session.flush()
-    audit.record(
+    audited_update(
         session,
-        access.principal,
-        project_id=access.project_id,
-        action="update",
-        resource_type="fabric",
-        resource_id=access.project_id,
-        before=before,
-        after=fabric_dict(row),
+        row,
+        if_match,
+        Target(access.principal, access.project_id, "fabric", access.project_id, "fabric settings"),
+        snapshot=fabric_dict,
+        change=lambda r: _apply(r, changes),
     )
     return fabric_read(session, access.project_id)

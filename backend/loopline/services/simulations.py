@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.simulations import PlanSimulationCreate, ScenarioSimulationCreate
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
@@ -21,7 +20,7 @@ from loopline.domain.scenario import build_scenario
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
 from loopline.services import audit
 from loopline.services.access import Principal
-from loopline.services.versioning import bump
+from loopline.services.mutations import Target, audited_update
 from loopline.services.wiring import load_plan
 from loopline.settings import get_settings
 
@@ -77,26 +76,32 @@ def _submit(
 
 
 def submit_for_plan(
-    session: Session, principal: Principal, plan: WiringPlanRow, request: PlanSimulationCreate, key: str | None
+    session: Session,
+    principal: Principal,
+    plan: WiringPlanRow,
+    *,
+    name: str,
+    routing: dict[str, Any],
+    workload: dict[str, Any] | None,
+    engine: dict[str, Any],
+    key: str | None,
 ) -> SimulationJob:
-    """Idempotent: the same `Idempotency-Key` in a project returns the job it created first."""
+    """Idempotent: the same `Idempotency-Key` in a project returns the job it created first.
+
+    `routing`, `workload` and `engine` are the scenario's sections (engine: mode, seed, failures,
+    stop_time_s when set)."""
     if (job := _existing(session, plan.project_id, key)) is not None:
         return job
-    engine = {"mode": request.mode, "seed": request.engine.seed, "failures": request.engine.failures}
-    if request.engine.stop_time_s is not None:
-        engine["stop_time_s"] = request.engine.stop_time_s
-    scenario = build_scenario(
-        load_plan(session, plan), name=request.name, routing=request.routing, workload=request.workload, engine=engine
-    )
-    return _submit(session, principal, plan.project_id, plan.id, request.name, scenario, key)
+    scenario = build_scenario(load_plan(session, plan), name=name, routing=routing, workload=workload, engine=engine)
+    return _submit(session, principal, plan.project_id, plan.id, name, scenario, key)
 
 
 def submit_scenario(
-    session: Session, principal: Principal, project_id: int, request: ScenarioSimulationCreate, key: str | None
+    session: Session, principal: Principal, project_id: int, name: str, scenario: dict[str, Any], key: str | None
 ) -> SimulationJob:
     if (job := _existing(session, project_id, key)) is not None:
         return job
-    return _submit(session, principal, project_id, None, request.name, request.scenario, key)
+    return _submit(session, principal, project_id, None, name, scenario, key)
 
 
 def get_job(session: Session, job_id: int) -> SimulationJob:
@@ -115,11 +120,12 @@ def cancel(session: Session, principal: Principal, job: SimulationJob) -> Simula
     """A queued job never starts; a running one has its engine killed by the worker's watchdog."""
     if job.status.finished:
         raise Conflict("status", f"simulation {job.id} already {job.status.value}")
-    before = job.status.value
-    job.status = JobStatus.CANCELLED
-    bump(job)
-    audit.record(
-        session, principal, project_id=job.project_id, action="cancel", resource_type="simulation",
-        resource_id=job.id, before={"status": before}, after={"status": "cancelled"},
+
+    def change(job: SimulationJob) -> None:
+        job.status = JobStatus.CANCELLED
+
+    audited_update(
+        session, job, None, Target(principal, job.project_id, "simulation", job.id, f"simulation {job.id}"),
+        snapshot=lambda job: {"status": job.status.value}, change=change, action="cancel",
     )  # fmt: skip
     return job

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
 
 from sqlalchemy import Select, delete, func, select
 from sqlalchemy.orm import Session
 
-from loopline.api.schemas.wiring import WiringPlanCreate
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
@@ -25,9 +24,11 @@ from loopline.domain.wiring import (
     Device,
     FabricKind,
     FabricSpec,
+    GrinScope,
     LinkClass,
     Loop,
     ParallelPorts,
+    Pattern,
     PlanDiff,
     Role,
     WiringPlan,
@@ -39,7 +40,7 @@ from loopline.domain.wiring import (
 from loopline.services import audit
 from loopline.services.access import Principal
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
-from loopline.services.versioning import bump, check_version
+from loopline.services.mutations import Target, audited_delete, audited_update
 
 _FABRIC_KIND = {
     dl.FabricType.FAT_TREE: FabricKind.THREE_TIER,
@@ -49,7 +50,54 @@ _FABRIC_KIND = {
 DIFF_LIST_LIMIT = 1000
 
 
-def wiring_spec(request: WiringPlanCreate, fabric: dl.FabricSettings) -> WiringSpec:
+@dataclass(frozen=True, slots=True)
+class ParallelOptions:
+    ports: int = 1
+    gbps: float = 25.0
+    tor_server_ports: int = 48
+    clusters: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    """What a plan is generated from. Stored with the plan as its `spec` (`to_json`), which is also
+    the API's request body: lengths there are metres (`service_allowance_m`)."""
+
+    name: str
+    pattern: Pattern
+    ports: int | None = None
+    subways_type: Literal[1, 2] = 1
+    loop: int | None = None
+    clusters: int = 1
+    grin_degree: int = 0
+    grin_scope: GrinScope = GrinScope.RACK
+    geometry: Literal["default", "paper"] = "default"
+    route_via: Literal["tray", "floor"] = "tray"
+    service_allowance_m: float | None = None
+    slack_pct: float | None = None
+    fabric_optical: bool = True
+    parallel: ParallelOptions | None = None
+    upgrade_from_plan_id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["pattern"] = self.pattern.value
+        out["grin_scope"] = self.grin_scope.value
+        out["parallel"] = None if self.parallel is None else asdict(self.parallel)
+        return out
+
+    @classmethod
+    def from_json(cls, spec: dict[str, Any]) -> PlanOptions:
+        values = dict(spec)
+        values["pattern"] = Pattern(values["pattern"])
+        if "grin_scope" in values:
+            values["grin_scope"] = GrinScope(values["grin_scope"])
+        if values.get("parallel") is not None:
+            values["parallel"] = ParallelOptions(**values["parallel"])
+        return cls(**values)
+
+
+def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
     parallel = request.parallel
     return WiringSpec(
         pattern=request.pattern,
@@ -73,7 +121,7 @@ def wiring_spec(request: WiringPlanCreate, fabric: dl.FabricSettings) -> WiringS
     )
 
 
-def geometry_for(request: WiringPlanCreate) -> GeometryPreset:
+def geometry_for(request: PlanOptions) -> GeometryPreset:
     preset = geometry_preset(request.geometry)
     if request.route_via == "floor":
         if request.geometry == "paper":
@@ -95,7 +143,7 @@ def route_level_mm(geometry: GeometryPreset, hall: dl.Hall) -> int:
 # ---------------------------------------------------------------- create
 
 
-def create_plan(session: Session, principal: Principal, hall_id: int, request: WiringPlanCreate) -> WiringPlanRow:
+def create_plan(session: Session, principal: Principal, hall_id: int, request: PlanOptions) -> WiringPlanRow:
     hall_row = get_hall_or_404(session, hall_id)
     hall = load_hall(session, hall_id)
     fabric = load_fabric(session, hall_row.project_id)
@@ -116,7 +164,7 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: W
         project_id=hall_row.project_id,
         hall_id=hall_id,
         name=request.name,
-        spec=request.model_dump(mode="json"),
+        spec=request.to_json(),
         base_plan_id=base.id if base else None,
         summary=summarize(plan).to_json(),
         diff=diff.counts() if diff else None,
@@ -207,7 +255,7 @@ def load_plan(session: Session, row: WiringPlanRow) -> WiringPlan:
             select(PlanCableRow).where(PlanCableRow.plan_id == row.id).order_by(PlanCableRow.seq)
         ).scalars()
     ]  # fmt: skip
-    request = WiringPlanCreate.model_validate(row.spec)
+    request = PlanOptions.from_json(row.spec)
     loops = [Loop(lp["id"], tuple(lp["logical_racks"]), lp["subways_type"]) for lp in row.loops]
     return WiringPlan(
         hall=str(row.hall_id),
@@ -358,24 +406,26 @@ def scenario(session: Session, plan: WiringPlanRow) -> dict[str, Any]:
 
 
 def rename_plan(session: Session, principal: Principal, plan: WiringPlanRow, name: str, if_match: int) -> WiringPlanRow:
-    check_version(plan, if_match, f"wiring plan {plan.id}")
-    before = plan.name
-    plan.name = name
-    bump(plan)
-    audit.record(
-        session, principal, project_id=plan.project_id, action="update", resource_type="wiring_plan",
-        resource_id=plan.id, before={"name": before}, after={"name": name},
+    def change(plan: WiringPlanRow) -> None:
+        plan.name = name
+
+    audited_update(
+        session, plan, if_match, _target(principal, plan),
+        snapshot=lambda plan: {"name": plan.name}, change=change,
     )  # fmt: skip
     return plan
 
 
 def delete_plan(session: Session, principal: Principal, plan: WiringPlanRow, if_match: int) -> None:
-    check_version(plan, if_match, f"wiring plan {plan.id}")
-    audit.record(
-        session, principal, project_id=plan.project_id, action="delete", resource_type="wiring_plan",
-        resource_id=plan.id, before={"name": plan.name, "spec": plan.spec},
+    audited_delete(
+        session, plan, if_match, _target(principal, plan),
+        snapshot=lambda plan: {"name": plan.name, "spec": plan.spec},
+        remove=lambda plan: session.execute(delete(WiringPlanRow).where(WiringPlanRow.id == plan.id)),
     )  # fmt: skip
-    session.execute(delete(WiringPlanRow).where(WiringPlanRow.id == plan.id))
+
+
+def _target(principal: Principal, plan: WiringPlanRow) -> Target:
+    return Target(principal, plan.project_id, "wiring_plan", plan.id, f"wiring plan {plan.id}")
 
 
 def bill_of_materials(session: Session, plan: WiringPlanRow) -> dict[str, object]:

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field
 
-from loopline.api.schemas.common import ReadSchema, Schema, m
+from loopline.api.schemas.common import FromMillimetres, ReadSchema, Schema
+from loopline.domain.units import mm
+
+
+def columns(data: BaseModel, *, partial: bool) -> dict[str, Any]:
+    """A create (all fields) or update (the fields sent and not null) body as stored: `*_m` -> `*_mm`."""
+    out: dict[str, Any] = {}
+    for key, value in data.model_dump(exclude_unset=partial).items():
+        if value is None and partial:
+            continue
+        if key.endswith("_m"):
+            out[key[:-2] + "_mm"] = mm(value)
+        else:
+            out[key] = value
+    return out
 
 
 class ServerModelCreate(Schema):
@@ -80,23 +94,12 @@ class RackTypeUpdate(Schema):
 class RackTypeRead(ReadSchema):
     id: int = Field(description="Catalog id.", examples=[1])
     name: str = Field(description="Unique catalog name.", examples=["42U 600x1200"])
-    width_m: float = Field(description="Width along the row, metres.", examples=[0.6])
-    depth_m: float = Field(description="Depth across the row, metres.", examples=[1.2])
+    width_m: Annotated[float, FromMillimetres("width_mm")] = Field(
+        description="Width along the row, metres.", examples=[0.6]
+    )
+    depth_m: Annotated[float, FromMillimetres("depth_mm")] = Field(
+        description="Depth across the row, metres.", examples=[1.2]
+    )
     height_u: int = Field(description="Usable height in rack units.", examples=[42])
     builtin: bool = Field(description="Seeded default; read-only.")
     version: int = Field(description="Version for `If-Match`.", examples=[1])
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_row(cls, data: Any) -> Any:
-        if hasattr(data, "width_mm"):
-            return {
-                "id": data.id,
-                "name": data.name,
-                "width_m": m(data.width_mm),
-                "depth_m": m(data.depth_mm),
-                "height_u": data.height_u,
-                "builtin": data.builtin,
-                "version": data.version,
-            }
-        return data

@@ -1,10 +1,13 @@
-"""Shared schema pieces: pages, metres <-> millimetres, error bodies."""
+"""Shared schema pieces: pages, reading rows and domain objects (millimetres -> metres), error bodies."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from loopline.domain.units import m
 
 T = TypeVar("T")
 
@@ -15,25 +18,60 @@ class Page(BaseModel, Generic[T]):
     page: int = Field(description="This page's number, from 1.", examples=[1])
     limit: int = Field(description="Items per page.", examples=[50])
 
+    @classmethod
+    def of(cls, found: Any, read: type[T]) -> Page[T]:
+        """A repository page (`db.repositories.Page`) with each item read by `read`."""
+        model: Any = read
+        return Page[read](  # type: ignore[valid-type]
+            items=[model.model_validate(item) for item in found.items],
+            total=found.total,
+            page=found.page,
+            limit=found.limit,
+        )
+
 
 class Schema(BaseModel):
     model_config = ConfigDict(from_attributes=True, extra="forbid")
 
 
+@dataclass(frozen=True, slots=True)
+class FromMillimetres:
+    """Marks a metres field of a `ReadSchema` (`Annotated[float, FromMillimetres("width_mm")]`):
+    read from an object, it takes that millimetre attribute, converted. Invisible in the JSON schema."""
+
+    attribute: str
+
+
 class ReadSchema(BaseModel):
+    """Validates from ORM rows, Core rows and domain objects (`from_attributes`); fields marked
+    `FromMillimetres` read the millimetre attribute and convert it. Plain dicts are taken as they are."""
+
     model_config = ConfigDict(from_attributes=True)
+    __millimetres__: ClassVar[dict[str, str]] = {}
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.__millimetres__ = {
+            name: meta.attribute
+            for name, info in cls.model_fields.items()
+            for meta in info.metadata
+            if isinstance(meta, FromMillimetres)
+        }
 
-def mm(metres: float) -> int:
-    return round(metres * 1000)
-
-
-def m(millimetres: int) -> float:
-    return millimetres / 1000
-
-
-def attrs(obj: Any, names: list[str]) -> dict[str, Any]:
-    return {name: getattr(obj, name) for name in names}
+    @model_validator(mode="before")
+    @classmethod
+    def _millimetres_to_metres(cls, data: Any) -> Any:
+        if isinstance(data, dict) or not cls.__millimetres__:
+            return data
+        out: dict[str, Any] = {}
+        for name in cls.model_fields:
+            source = cls.__millimetres__.get(name)
+            if source is not None:
+                out[name] = m(getattr(data, source))
+            elif hasattr(data, name):
+                out[name] = getattr(data, name)
+        return out
 
 
 class ErrorItem(BaseModel):

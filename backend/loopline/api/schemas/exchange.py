@@ -11,9 +11,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from loopline.api.schemas.common import Schema
-from loopline.api.schemas.layout import Direction, FabricRole
+from loopline.api.schemas.layout import Direction, FabricRole, hall_columns
 from loopline.api.schemas.projects import FabricSettingsIn
-from loopline.domain.layout import Face, RackRole, Side, TorPosition
+from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
+from loopline.domain.units import mm
+from loopline.services import exchange as ex
 
 FORMAT = "loopline.project"
 SCHEMA_VERSION = 1
@@ -83,6 +85,33 @@ class DocRow(Schema):
     front: Side = Field(description="left or right.")
     racks: list[DocRack] = Field(default_factory=list, description="Along the row.")
 
+    def to_import(self) -> ex.DocRow:
+        return ex.DocRow(
+            self.name,
+            Point(mm(self.x_m), mm(self.y_m)),
+            self.direction,
+            self.front,
+            tuple(
+                ex.DocRack(
+                    r.name,
+                    r.rack_type,
+                    mm(r.position_m),
+                    r.role,
+                    r.port_face,
+                    tuple(
+                        ex.DocLogicalRack(
+                            lr.servers, lr.server_model, lr.ports_used, lr.tor_model, lr.tor_position, lr.base_u
+                        )
+                        for lr in r.logical_racks
+                    ),
+                    tuple(
+                        ex.DocSwitch(s.name, s.role.value, s.switch_model, s.u, s.cluster) for s in r.fabric_switches
+                    ),
+                )
+                for r in self.racks
+            ),
+        )
+
 
 class DocHall(Schema):
     name: str = Field(min_length=1, max_length=100, description="Hall name.")
@@ -110,6 +139,24 @@ class ProjectDocument(Schema):
     fabric: FabricSettingsIn = Field(description="Fabric settings.")
     catalog: DocCatalog = Field(description="Every catalog entry the halls reference, by name.")
     halls: list[DocHall] = Field(default_factory=list, description="Halls by name.")
+
+    def to_import(self) -> ex.Document:
+        """The document in stored units (millimetres), catalog references still by name."""
+        return ex.Document(
+            name=self.project.name,
+            description=self.project.description,
+            fabric=self.fabric.to_domain(),
+            server_models=[e.model_dump() for e in self.catalog.server_models],
+            switch_models=[e.model_dump() for e in self.catalog.switch_models],
+            rack_types=[
+                {"name": t.name, "width_mm": mm(t.width_m), "depth_mm": mm(t.depth_m), "height_u": t.height_u}
+                for t in self.catalog.rack_types
+            ],
+            halls=[
+                ex.DocHall(hall_columns(h.model_dump(exclude={"rows"})), tuple(row.to_import() for row in h.rows))
+                for h in self.halls
+            ],
+        )
 
 
 class ImportResult(BaseModel):

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
 from loopline.api.schemas.catalog import RackTypeRead, ServerModelRead, SwitchModelRead
-from loopline.api.schemas.common import ReadSchema, Schema, m
+from loopline.api.schemas.common import FromMillimetres, ReadSchema, Schema
 from loopline.api.schemas.projects import LayerLoadRead
-from loopline.domain.layout import Face, RackRole, Side, TorPosition
+from loopline.domain import rack_planning as rp
+from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
+from loopline.domain.units import mm
 
 Direction = Literal[0, 90, 180, 270]
 MAX_FLOOR_M = 1000.0
@@ -48,6 +50,22 @@ class HallCreate(Schema):
         _check_raised_floor(self.raised_floor, self.raised_floor_height_m)
         return self
 
+    def columns(self) -> dict[str, Any]:
+        """The hall's stored values (millimetres)."""
+        return hall_columns(self.model_dump())
+
+
+def hall_columns(values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key == "raised_floor_height_m":
+            out["raised_floor_mm"] = mm(value)
+        elif key.endswith("_m"):
+            out[key[:-2] + "_mm"] = mm(value)
+        else:
+            out[key] = value
+    return out
+
 
 def _check_raised_floor(raised: bool | None, height: float | None) -> None:
     if raised and height is not None and height <= 0:
@@ -68,46 +86,37 @@ class HallUpdate(Schema):
     min_cold_aisle_m: float | None = Field(None, ge=0, le=10, description="Minimum cold aisle width, metres.")
     min_hot_aisle_m: float | None = Field(None, ge=0, le=10, description="Minimum hot aisle width, metres.")
 
+    def changes(self) -> dict[str, Any]:
+        """The values sent and not null, as stored (millimetres)."""
+        return hall_columns({k: v for k, v in self.model_dump(exclude_unset=True).items() if v is not None})
+
 
 class HallRead(ReadSchema):
     id: int = Field(description="Hall id.", examples=[1])
     project_id: int = Field(description="Project id.", examples=[1])
     name: str = Field(description="Hall name.", examples=["H1"])
     site: str = Field(description="Site code used in cable labels.", examples=["S1"])
-    width_m: float = Field(description="Floor width (x), metres.", examples=[30])
-    depth_m: float = Field(description="Floor depth (y), metres.", examples=[20])
+    width_m: Annotated[float, FromMillimetres("width_mm")] = Field(
+        description="Floor width (x), metres.", examples=[30]
+    )
+    depth_m: Annotated[float, FromMillimetres("depth_mm")] = Field(
+        description="Floor depth (y), metres.", examples=[20]
+    )
     raised_floor: bool = Field(description="Whether the hall has a raised floor.")
-    raised_floor_height_m: float = Field(description="Raised-floor void height, metres.", examples=[0.6])
-    tray_height_m: float = Field(description="Tray height above the racks, metres.", examples=[0.3])
-    tile_m: float = Field(description="Floor tile size, metres.", examples=[0.6])
-    min_cold_aisle_m: float = Field(description="Minimum cold aisle width, metres.", examples=[1.2])
-    min_hot_aisle_m: float = Field(description="Minimum hot aisle width, metres.", examples=[0.9])
+    raised_floor_height_m: Annotated[float, FromMillimetres("raised_floor_mm")] = Field(
+        description="Raised-floor void height, metres.", examples=[0.6]
+    )
+    tray_height_m: Annotated[float, FromMillimetres("tray_height_mm")] = Field(
+        description="Tray height above the racks, metres.", examples=[0.3]
+    )
+    tile_m: Annotated[float, FromMillimetres("tile_mm")] = Field(description="Floor tile size, metres.", examples=[0.6])
+    min_cold_aisle_m: Annotated[float, FromMillimetres("min_cold_aisle_mm")] = Field(
+        description="Minimum cold aisle width, metres.", examples=[1.2]
+    )
+    min_hot_aisle_m: Annotated[float, FromMillimetres("min_hot_aisle_mm")] = Field(
+        description="Minimum hot aisle width, metres.", examples=[0.9]
+    )
     version: int = Field(description="Version for `If-Match`.", examples=[1])
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_row(cls, data: Any) -> Any:
-        if hasattr(data, "width_mm"):
-            return hall_dict(data)
-        return data
-
-
-def hall_dict(h: Any) -> dict[str, Any]:
-    return {
-        "id": h.id,
-        "project_id": h.project_id,
-        "name": h.name,
-        "site": h.site,
-        "width_m": m(h.width_mm),
-        "depth_m": m(h.depth_mm),
-        "raised_floor": h.raised_floor,
-        "raised_floor_height_m": m(h.raised_floor_mm),
-        "tray_height_m": m(h.tray_height_mm),
-        "tile_m": m(h.tile_mm),
-        "min_cold_aisle_m": m(h.min_cold_aisle_mm),
-        "min_hot_aisle_m": m(h.min_hot_aisle_mm),
-        "version": h.version,
-    }
 
 
 # ---------------------------------------------------------------- rack contents
@@ -126,8 +135,18 @@ class LogicalRackSpec(Schema):
         description="Lowest U of this logical rack; when omitted, stacked right above the previous one (from U1).",
     )
 
+    def to_domain(self) -> rp.LogicalRackSpec:
+        return rp.LogicalRackSpec(
+            servers=self.servers,
+            server_model_id=self.server_model_id,
+            tor_model_id=self.tor_model_id,
+            ports_used=self.ports_used,
+            tor_position=self.tor_position,
+            base_u=self.base_u,
+        )
 
-class LogicalRackRead(BaseModel):
+
+class LogicalRackRead(ReadSchema):
     ordinal: int = Field(description="0 for the lowest logical rack in the physical rack.")
     servers: int = Field(description="`r`: servers.", examples=[15])
     server_model_id: int = Field(description="Catalog server model.")
@@ -146,8 +165,11 @@ class FabricSwitchSpec(Schema):
     u: int = Field(ge=1, le=100, description="Lowest U the switch occupies.", examples=[20])
     cluster: int | None = Field(None, ge=0, le=10000, description="Cluster an aggregation switch serves.")
 
+    def to_domain(self) -> rp.FabricSwitchSpec:
+        return rp.FabricSwitchSpec(self.name, self.role.value, self.switch_model_id, self.u, self.cluster)
 
-class FabricSwitchRead(BaseModel):
+
+class FabricSwitchRead(ReadSchema):
     name: str = Field(description="Switch name.")
     role: FabricRole = Field(description="`agg`, `spine` or `core`.")
     switch_model_id: int = Field(description="Catalog switch model.")
@@ -182,6 +204,17 @@ class RackSpec(Schema):
         default_factory=list, max_length=64, description="Aggregation/spine/core switches (network racks)."
     )
 
+    def to_domain(self) -> rp.RackSpec:
+        return rp.RackSpec(
+            name=self.name,
+            rack_type_id=self.rack_type_id,
+            position_mm=None if self.position_m is None else mm(self.position_m),
+            role=self.role,
+            port_face=self.port_face,
+            logical_racks=tuple(lr.to_domain() for lr in self.logical_racks),
+            fabric_switches=tuple(sw.to_domain() for sw in self.fabric_switches),
+        )
+
 
 class RackCreate(RackSpec):
     pass
@@ -197,14 +230,32 @@ class RackUpdate(Schema):
     logical_racks: list[LogicalRackSpec] | None = Field(None, max_length=16, description="Replaces the logical racks.")
     fabric_switches: list[FabricSwitchSpec] | None = Field(None, max_length=64, description="Replaces the switches.")
 
+    def changes(self) -> dict[str, Any]:
+        """The values sent and not null, as stored (millimetres, contents as domain specs)."""
+        out: dict[str, Any] = {}
+        for key, value in self.model_dump(exclude_unset=True).items():
+            if value is None:
+                continue
+            if key == "position_m":
+                out["position_mm"] = mm(value)
+            elif key == "logical_racks":
+                out[key] = tuple(lr.to_domain() for lr in self.logical_racks or ())
+            elif key == "fabric_switches":
+                out[key] = tuple(sw.to_domain() for sw in self.fabric_switches or ())
+            else:
+                out[key] = value
+        return out
 
-class RackRead(BaseModel):
+
+class RackRead(ReadSchema):
     id: int = Field(description="Rack id.")
     row_id: int = Field(description="Row id.")
     hall_id: int = Field(description="Hall id.")
     name: str = Field(description="Rack name.", examples=["R01-01"])
     rack_type_id: int = Field(description="Catalog rack type.")
-    position_m: float = Field(description="Offset along the row, metres.", examples=[0.6])
+    position_m: Annotated[float, FromMillimetres("position_mm")] = Field(
+        description="Offset along the row, metres.", examples=[0.6]
+    )
     role: RackRole = Field(description="`compute` or `network`.")
     port_face: Face = Field(description="Face the ports are on.")
     version: int = Field(description="Version for `If-Match`; covers the contents.", examples=[1])
@@ -241,6 +292,18 @@ class RowCreate(Schema):
             raise ValueError("rack_count needs a rack_template")
         return self
 
+    def to_domain(self) -> rp.RowSpec:
+        return rp.RowSpec(
+            name=self.name,
+            origin=Point(mm(self.x_m), mm(self.y_m)),
+            direction=self.direction,
+            front=self.front,
+            racks=tuple(r.to_domain() for r in self.racks),
+            rack_count=self.rack_count,
+            rack_template=None if self.rack_template is None else self.rack_template.to_domain(),
+            rack_name_pattern=self.rack_name_pattern,
+        )
+
 
 class RowUpdate(Schema):
     name: str | None = Field(None, min_length=1, max_length=100, description="Row name.")
@@ -249,13 +312,25 @@ class RowUpdate(Schema):
     direction: Direction | None = Field(None, description="Direction, degrees: 0, 90, 180 or 270.")
     front: Side | None = Field(None, description="Which side the fronts face.")
 
+    def changes(self) -> dict[str, Any]:
+        """The values sent and not null, as stored (millimetres)."""
+        out: dict[str, Any] = {}
+        for key, value in self.model_dump(exclude_unset=True).items():
+            if value is None:
+                continue
+            if key in ("x_m", "y_m"):
+                out[key[0] + "_mm"] = mm(value)
+            else:
+                out[key] = value
+        return out
 
-class RowRead(BaseModel):
+
+class RowRead(ReadSchema):
     id: int = Field(description="Row id.")
     hall_id: int = Field(description="Hall id.")
     name: str = Field(description="Row name.", examples=["R01"])
-    x_m: float = Field(description="x of the row origin, metres.", examples=[2.0])
-    y_m: float = Field(description="y of the row origin, metres.", examples=[3.0])
+    x_m: Annotated[float, FromMillimetres("x_mm")] = Field(description="x of the row origin, metres.", examples=[2.0])
+    y_m: Annotated[float, FromMillimetres("y_mm")] = Field(description="y of the row origin, metres.", examples=[3.0])
     direction: int = Field(description="Degrees: 0, 90, 180 or 270.", examples=[0])
     front: Side = Field(description="Which side the fronts face.")
     version: int = Field(description="Version for `If-Match`.", examples=[1])
@@ -274,6 +349,9 @@ class RowDuplicate(Schema):
     front: Side | None = Field(None, description="Front of the copy; the original's when omitted.")
     rack_name_pattern: str = Field("{row}-{index:02d}", max_length=100, description="Names of the copied racks.")
 
+    def origin(self) -> Point:
+        return Point(mm(self.x_m), mm(self.y_m))
+
 
 class RowPairCreate(Schema):
     """Two rows facing each other across a cold aisle: A's fronts look at B's fronts."""
@@ -290,6 +368,18 @@ class RowPairCreate(Schema):
     rack_template: RackSpec = Field(description="Contents of every rack.")
     rack_name_pattern: str = Field("{row}-{index:02d}", max_length=100, description="Rack names.")
 
+    def to_domain(self) -> rp.RowPairSpec:
+        return rp.RowPairSpec(
+            name_a=self.name_a,
+            name_b=self.name_b,
+            origin=Point(mm(self.x_m), mm(self.y_m)),
+            rack_count=self.rack_count,
+            rack_template=self.rack_template.to_domain(),
+            direction=self.direction,
+            cold_aisle_mm=mm(self.cold_aisle_m),
+            rack_name_pattern=self.rack_name_pattern,
+        )
+
 
 class RowsBulkCreate(Schema):
     rows: list[RowCreate] = Field(min_length=1, max_length=500, description="Rows to create, all or nothing.")
@@ -304,25 +394,27 @@ class BulkResult(BaseModel):
 # ---------------------------------------------------------------- layout document
 
 
-class IssueRead(BaseModel):
+class IssueRead(ReadSchema):
     severity: Literal["error", "warning"] = Field(description="Errors are refused on write; warnings are shown.")
     code: str = Field(description="Machine-readable rule, e.g. `aisle_too_narrow`.", examples=["aisle_too_narrow"])
     field: str = Field(description="Path in the layout document.", examples=["rows[R02].y_m"])
     message: str = Field(description="What is wrong.")
 
 
-class AisleRead(BaseModel):
+class AisleRead(ReadSchema):
     kind: Literal["cold", "hot", "mixed"] = Field(description="cold: fronts face it; hot: backs face it.")
     row_a: str = Field(description="Row on one side.")
     row_b: str = Field(description="Row on the other side.")
-    width_m: float = Field(description="Width between the two rows, metres.", examples=[1.2])
-    x0_m: float = Field(description="Strip bounding box, metres.")
-    y0_m: float = Field(description="Strip bounding box, metres.")
-    x1_m: float = Field(description="Strip bounding box, metres.")
-    y1_m: float = Field(description="Strip bounding box, metres.")
+    width_m: Annotated[float, FromMillimetres("width_mm")] = Field(
+        description="Width between the two rows, metres.", examples=[1.2]
+    )
+    x0_m: Annotated[float, FromMillimetres("x0_mm")] = Field(description="Strip bounding box, metres.")
+    y0_m: Annotated[float, FromMillimetres("y0_mm")] = Field(description="Strip bounding box, metres.")
+    x1_m: Annotated[float, FromMillimetres("x1_mm")] = Field(description="Strip bounding box, metres.")
+    y1_m: Annotated[float, FromMillimetres("y1_mm")] = Field(description="Strip bounding box, metres.")
 
 
-class ValidationRead(BaseModel):
+class ValidationRead(ReadSchema):
     errors: list[IssueRead] = Field(description="Rule violations (writes creating these are refused).")
     warnings: list[IssueRead] = Field(description="Accepted but worth a look (narrow aisles, short uplinks).")
     aisles: list[AisleRead] = Field(description="Aisles derived from the rows.")
@@ -333,7 +425,7 @@ class LayoutRow(RowRead):
     racks: list[RackRead] = Field(description="Racks, in order along the row.")
 
 
-class HallLayout(BaseModel):
+class HallLayout(ReadSchema):
     hall: HallRead = Field(description="The hall.")
     rows: list[LayoutRow] = Field(description="Rows with racks and contents.")
     aisles: list[AisleRead] = Field(description="Derived aisles.")

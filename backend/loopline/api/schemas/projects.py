@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from loopline.api.schemas.common import ReadSchema, Schema
 from loopline.db.models import Role
-from loopline.domain.layout import FabricType, NetworkRackPlacement
+from loopline.domain.layout import FabricSettings, FabricType, NetworkRackPlacement
 
 
 class FabricSettingsIn(Schema):
@@ -28,6 +28,9 @@ class FabricSettingsIn(Schema):
         NetworkRackPlacement.END_OF_ROW, description="Where the fabric switches' network racks stand."
     )
 
+    def to_domain(self) -> FabricSettings:
+        return FabricSettings(**self.model_dump())
+
 
 class FabricSettingsUpdate(Schema):
     fabric_type: FabricType | None = Field(None, description="`fat_tree`, `leaf_spine` or `vl2`.")
@@ -42,7 +45,7 @@ class FabricSettingsUpdate(Schema):
     network_rack_placement: NetworkRackPlacement | None = Field(None, description="Where the network racks stand.")
 
 
-class LayerLoadRead(BaseModel):
+class LayerLoadRead(ReadSchema):
     layer: str = Field(description="`tor`, `agg`, `spine` or `core`.", examples=["tor"])
     switches: int = Field(description="Switches in this layer.", examples=[96])
     downlink_gbps: float = Field(description="Total capacity arriving from below, Gb/s.", examples=[72000])
@@ -53,7 +56,7 @@ class LayerLoadRead(BaseModel):
     worst_ratio: float | None = Field(description="The highest ratio of one switch (ToR) or one cluster (agg).")
 
 
-class HallOversubscription(BaseModel):
+class HallOversubscription(ReadSchema):
     hall_id: int = Field(description="Hall id.")
     hall_name: str = Field(description="Hall name.")
     layers: list[LayerLoadRead] = Field(description="One entry per layer, bottom up.")
@@ -64,6 +67,12 @@ class FabricSettingsRead(FabricSettingsIn):
     oversubscription: list[HallOversubscription] = Field(
         default_factory=list, description="Oversubscription at each layer, computed per hall from its contents."
     )
+
+    @classmethod
+    def of(cls, row: Any, oversubscription: Any) -> FabricSettingsRead:
+        """The stored settings (a row with the fields and `version`) and the per-hall loads."""
+        values = {name: getattr(row, name) for name in cls.model_fields if name != "oversubscription"}
+        return cls.model_validate({**values, "oversubscription": oversubscription})
 
 
 class ProjectCreate(Schema):

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from loopline.api.schemas.common import ReadSchema, Schema
 from loopline.domain.media import Medium
 from loopline.domain.wiring import GrinScope, LinkClass, Pattern
+from loopline.services.wiring import ParallelOptions, PlanOptions
 
 
 class ParallelPortsIn(Schema):
@@ -47,6 +48,11 @@ class WiringPlanCreate(Schema):
     upgrade_from_plan_id: int | None = Field(
         None, description="Store the plan as an upgrade of this plan (same hall): the diff is computed and kept."
     )
+
+    def to_options(self) -> PlanOptions:
+        values = self.model_dump(exclude={"parallel"})
+        parallel = None if self.parallel is None else ParallelOptions(**self.parallel.model_dump())
+        return PlanOptions(**values, parallel=parallel)
 
 
 class WiringPlanUpdate(Schema):
