@@ -27,9 +27,7 @@ def register(session: Session, email: str, password: str, display_name: str = ""
     email = email.strip().lower()
     if session.execute(select(User.id).where(User.email == email)).first():
         raise Conflict("email", f"an account with the email {email!r} already exists")
-    user = User(
-        email=email, display_name=display_name or email.split("@")[0], password_hash=hash_password(password)
-    )
+    user = User(email=email, display_name=display_name or email.split("@")[0], password_hash=hash_password(password))
     session.add(user)
     session.flush()
     audit.record(

@@ -98,9 +98,7 @@ def update_entry(
         for key, value in values.items():
             setattr(obj, key, value)
 
-    audited_update(
-        session, obj, if_match, _target(principal, model, entry_id), snapshot=_snapshot, change=change
-    )
+    audited_update(session, obj, if_match, _target(principal, model, entry_id), snapshot=_snapshot, change=change)
     return obj
 
 

@@ -84,6 +84,7 @@ class Document:
     rack_types: Sequence[dict[str, Any]] = ()
     halls: Sequence[DocHall] = field(default_factory=tuple)
 
+
 SERVER_KEYS = ("nic_ports", "port_gbps", "height_u")
 SWITCH_KEYS = ("server_ports", "server_port_gbps", "uplink_ports", "uplink_gbps", "height_u")
 
