@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     api_concurrency: int = Field(default=15, ge=1, le=32)
     """API requests run at once (each holds a thread and a database connection); the rest queue.
     At most 32: the thread pool has 40 threads."""
+    max_body_mb: int = Field(default=32, ge=1)
+    """Largest request body accepted (413 beyond): a project import or a 24 MB scenario fits."""
     api_queue_timeout_s: float = Field(default=30.0, gt=0)
     """How long a queued request waits for its turn before it is answered 503 + Retry-After."""
 

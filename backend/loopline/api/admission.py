@@ -46,7 +46,7 @@ class FifoGate:
         turn: asyncio.Future[bool] = loop.create_future()
         self._waiters.append(turn)
         self.queued += 1
-        timer = loop.call_later(max_wait_s, lambda: turn.done() or turn.set_result(False))
+        timer = loop.call_later(max_wait_s, _give_up, turn)
         try:
             return await turn
         except asyncio.CancelledError:
@@ -65,6 +65,11 @@ class FifoGate:
                 turn.set_result(True)
                 return
         self.free += 1
+
+
+def _give_up(turn: asyncio.Future[bool]) -> None:
+    if not turn.done():
+        turn.set_result(False)
 
 
 class AdmissionControl:

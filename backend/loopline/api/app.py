@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from loopline.api import auth, catalog, halls, health, projects, racks, rows, simulations, tokens, wiring
 from loopline.api.admission import AdmissionControl
+from loopline.api.body_guard import BodyGuard
 from loopline.api.errors import install_error_handlers
 from loopline.settings import get_settings
 
@@ -33,6 +34,8 @@ def create_app() -> FastAPI:
         max_queue=MAX_QUEUED_REQUESTS,
         max_wait_s=settings.api_queue_timeout_s,
     )
+    # Outside admission control: a slow or oversized upload never holds a request slot.
+    app.add_middleware(BodyGuard, max_bytes=settings.max_body_mb * 1024**2)
     # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself.
     app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=5)
     app.include_router(health.router)

@@ -26,6 +26,8 @@ from loopline.services import auth
 from loopline.services.access import Principal, ProjectAccess, Scope, Unauthenticated, check_role
 
 SESSION_COOKIE = "loopline_session"
+MAX_ID = 2**31 - 1
+"""Ids and versions are PostgreSQL `integer`s."""
 
 
 def get_db_session() -> Iterator[Session]:
@@ -99,7 +101,8 @@ def resolve_project_id(session: Session, path_params: dict[str, str]) -> int:
                 value = int(path_params[name])
             except ValueError:
                 raise DomainError(name, "must be an integer") from None
-            project_id = resolver(session, value)
+            # Ids are PostgreSQL integers: a larger one names nothing (and must not reach a query).
+            project_id = resolver(session, value) if 1 <= value <= MAX_ID else None
             if project_id is None:
                 raise NotFound(name, f"{name.removesuffix('_id')} {value} not found")
             return project_id
@@ -144,8 +147,9 @@ def require_if_match(
     if if_match is None:
         raise PreconditionRequired("If-Match", "send the version you read (the ETag) in If-Match for this write")
     value = if_match.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
-        raise DomainError("If-Match", f'expected a version number like "3", got {if_match!r}')
+    if not value.isdigit() or len(value) > len(str(MAX_ID)):
+        shown = if_match if len(if_match) <= 40 else f"{if_match[:40]}... ({len(if_match)} characters)"
+        raise DomainError("If-Match", f'expected a version number like "3", got {shown!r}')
     return int(value)
 
 

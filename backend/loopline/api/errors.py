@@ -7,9 +7,12 @@ Every error body has FastAPI's validation shape, `{"detail": [{"loc", "field", "
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -25,7 +28,23 @@ def error_body(field: str, reason: str, **extra: object) -> dict[str, object]:
     return {"detail": [{"loc": field.split("."), "field": field, "msg": reason, **extra}]}
 
 
+def _finite(value: object) -> object:
+    """JSON has no NaN or Infinity: an offending input is echoed as text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own body, except that a NaN or 1e309 it could not render comes back as text.
+        return JSONResponse(status_code=422, content={"detail": _finite(jsonable_encoder(exc.errors()))})
+
     @app.exception_handler(DomainError)
     async def _domain_error(_request: Request, exc: DomainError) -> JSONResponse:
         issues = getattr(exc, "issues", None)

@@ -1,0 +1,94 @@
+"""Hostile and absurd inputs get a 4xx naming the field, never a 500, and write nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from loopline.api.body_guard import find_bad_text
+
+
+def _post_raw(client: TestClient, url: str, body: str) -> Any:
+    return client.post(url, content=body.encode(), headers={"content-type": "application/json"})
+
+
+def _halls(owner: TestClient, project: int) -> list[str]:
+    return [h["name"] for h in owner.get(f"/api/v1/projects/{project}/halls").json()["items"]]
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e309"])
+def test_non_finite_numbers_are_a_422_naming_the_field(owner: TestClient, project: int, number: str) -> None:
+    r = _post_raw(owner, f"/api/v1/projects/{project}/halls", f'{{"name": "H9", "width_m": {number}, "depth_m": 10}}')
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "width_m"]
+    assert "H9" not in _halls(owner, project)
+
+
+@pytest.mark.parametrize(
+    ("escaped", "reason"),
+    [("H\\u0000x", "NUL character"), ("H\\ud800", "lone surrogate"), ("\\udfffH", "lone surrogate")],
+)
+def test_text_the_database_cannot_store_is_a_422_naming_the_field(
+    owner: TestClient, project: int, escaped: str, reason: str
+) -> None:
+    r = _post_raw(owner, f"/api/v1/projects/{project}/halls", f'{{"name": "{escaped}", "width_m": 10, "depth_m": 10}}')
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert (detail["loc"], detail["field"]) == (["body", "name"], "name")
+    assert reason in detail["msg"]
+    assert _halls(owner, project) == []
+
+
+def test_a_surrogate_pair_is_ordinary_text(owner: TestClient, project: int) -> None:
+    r = _post_raw(
+        owner, f"/api/v1/projects/{project}/halls", '{"name": "H\\ud83d\\ude00", "width_m": 10, "depth_m": 10}'
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["name"] == "H\U0001f600"
+
+
+def test_nested_bad_text_is_named_by_its_path() -> None:
+    doc = {"rows": [{"name": "ok"}, {"racks": [{"name": "a\x00"}]}]}
+    assert list(find_bad_text(doc)) == [
+        (("rows", 1, "racks", 0, "name"), "text may not contain the NUL character (\\u0000)")
+    ]
+
+
+def test_a_nul_in_the_query_string_is_a_422_naming_the_parameter(owner: TestClient, project: int) -> None:
+    r = owner.get(f"/api/v1/projects/{project}/halls", params={"limit": "5\x00"})
+    assert r.status_code == 422
+    assert r.json()["detail"][0]["field"] == "limit"
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/racks/2147483648", "/api/v1/rows/9999999999", "/api/v1/halls/2147483648/layout"]
+)
+def test_ids_beyond_the_database_integer_are_not_found(owner: TestClient, path: str) -> None:
+    r = owner.get(path)
+    assert r.status_code == 404, r.text
+    assert r.json()["detail"][0]["field"] in {"rack_id", "row_id", "hall_id"}
+
+
+def test_an_absurd_if_match_is_a_422_naming_the_header(owner: TestClient, project: int) -> None:
+    r = owner.patch(f"/api/v1/projects/{project}", json={"name": "Q"}, headers={"If-Match": '"' + "9" * 5000 + '"'})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["field"] == "If-Match"
+    assert len(detail["msg"]) < 200, "the 5,000 digits are not echoed back"
+    assert owner.get(f"/api/v1/projects/{project}").json()["name"] == "P1"
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(owner: TestClient, project: int) -> None:
+    from loopline.settings import get_settings
+
+    limit = get_settings().max_body_mb * 1024**2
+    r = owner.post(
+        f"/api/v1/projects/{project}/halls",
+        content=b" " * (limit + 1),
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 413
+    assert r.json()["detail"][0]["field"] == "body"
+    assert f"{get_settings().max_body_mb} MB" in r.json()["detail"][0]["msg"]
