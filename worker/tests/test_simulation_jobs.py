@@ -177,3 +177,29 @@ def test_a_job_survives_its_worker_process_dying(
     assert job["status"] == "succeeded", job["error"]
     assert job["attempts"] == 2
     assert job["result"]["flows"]["finished"] == job["result"]["flows"]["total"]
+
+
+def test_a_busy_worker_is_busy_not_down(setup: dict[str, Any]) -> None:
+    """Readiness asks the worker's main process, which answers while its only pool process runs a job."""
+    from loopline.api.health import readiness
+
+    client = setup["client"]
+    big = subprocess.run(
+        [str(get_settings().engine_binary), "gen", "fattree", "--k", "16", "--flows", "3000000"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    r = client.post(
+        f"/api/v1/projects/{setup['project']}/simulations", json={"name": "busy", "scenario": json.loads(big)}
+    )
+    job_id = r.json()["id"]
+    try:
+        assert wait_for(client, job_id, until={"running", "succeeded", "failed"})["status"] == "running"
+        readiness.forget()
+        t0 = time.monotonic()
+        health = client.get("/api/health/ready")
+        elapsed = time.monotonic() - t0
+        assert health.status_code == 200, health.text
+        assert health.json()["parts"]["worker"] == {"ok": True, "detail": "1 worker answered; busy with 1 job(s)"}
+        assert elapsed < 5, "the answer does not wait for the job"
+    finally:
+        client.post(f"/api/v1/simulations/{job_id}/cancel")

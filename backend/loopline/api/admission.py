@@ -20,8 +20,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from loopline.api.errors import BUSY, RETRY_AFTER_S, error_body
 
-EXEMPT_PATHS = frozenset({"/api/health/live"})
-"""Cheap routes that touch neither the database nor a thread: always answered at once."""
+EXEMPT_PATHS = frozenset({"/api/health/live", "/api/health/ready", "/api/health"})
+"""Answered at once, never queued: liveness touches nothing, and readiness runs one check at a
+time in one thread whoever asks (see `health.py`)."""
 
 
 class FifoGate:

@@ -6,11 +6,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from loopline.api.app import create_app
+from loopline.api.health import readiness
 from loopline.settings import Settings, get_settings
 
 
 @pytest.fixture
 def client(migrated_database: str) -> TestClient:
+    readiness.forget()  # each test sees its own settings, not a previous answer
     return TestClient(create_app())
 
 
@@ -24,8 +26,38 @@ def test_health_is_ok_when_every_part_answers(
     assert body["down"] == []
     assert set(body["parts"]) == {"database", "broker", "worker", "engine"}
     assert body["parts"]["database"]["detail"].startswith("PostgreSQL 1")
-    assert body["parts"]["worker"]["detail"] == "ping task answered 'pong'"
+    assert body["parts"]["worker"]["detail"] == "1 worker answered; idle"
     assert body["parts"]["engine"]["detail"].startswith("loopline-sim ")
+    assert client.get("/api/health/ready").json() == body
+
+
+def test_liveness_answers_without_touching_any_part(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOOPLINE_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:9/none")
+    monkeypatch.setenv("LOOPLINE_BROKER_URL", "redis://127.0.0.1:9/0")
+    get_settings.cache_clear()
+    try:
+        response = client.get("/api/health/live")
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert response.status_code == 200
+    assert response.json() == {"status": "alive"}
+
+
+def test_readiness_is_checked_once_however_many_ask(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from loopline.api import health
+
+    checks: list[int] = []
+    real = health.check_every_part
+
+    def counted() -> health.Health:
+        checks.append(1)
+        return real()
+
+    monkeypatch.setattr(health, "check_every_part", counted)
+    answers = [client.get("/api/health/ready") for _ in range(20)]
+    assert len(checks) == 1
+    assert len({a.text for a in answers}) == 1
 
 
 def test_health_names_the_broker_and_worker_when_redis_is_unreachable(
