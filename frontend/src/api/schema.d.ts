@@ -11,8 +11,45 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health of database, broker, worker and engine */
+        /** Health of database, broker, worker and engine (the same answer as /api/health/ready) */
         get: operations["health_api_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the API process answers (checks nothing else, never waits) */
+        get: operations["live_api_health_live_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: database, broker, worker and engine
+         * @description Checked at most once every 2 s, whoever asks. A worker running a job is `busy`, not down.
+         */
+        get: operations["ready_api_health_ready_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2191,7 +2228,7 @@ export interface components {
             down: string[];
             /**
              * Parts
-             * @description database, broker, worker (ping task round trip) and engine (binary version).
+             * @description database, broker, worker (answers on the broker's control channel; `busy` while it runs a job) and engine (binary version).
              */
             parts: {
                 [key: string]: components["schemas"]["PartStatus"];
@@ -2350,6 +2387,15 @@ export interface components {
          * @enum {string}
          */
         LinkClass: "server_tor" | "server_server" | "tor_fabric" | "agg_core";
+        /** Liveness */
+        Liveness: {
+            /**
+             * Status
+             * @description The API process is answering.
+             * @constant
+             */
+            status: "alive";
+        };
         /** LogicalRackRead */
         LogicalRackRead: {
             /**
@@ -4467,6 +4513,55 @@ export interface components {
 export type $defs = Record<string, never>;
 export interface operations {
     health_api_health_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description At least one part is down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    live_api_health_live_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    ready_api_health_ready_get: {
         parameters: {
             query?: never;
             header?: never;
