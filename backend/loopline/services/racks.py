@@ -32,16 +32,9 @@ SWITCH_FIELDS = ("name", "role", "switch_model_id", "u", "cluster")
 
 
 @dataclass(frozen=True, slots=True)
-class LogicalRackRecord:
+class LogicalRackRecord(rp.PlannedLogicalRack):
     """A stored logical rack with its top U and ToR U (`domain.layout.LogicalRack`)."""
 
-    ordinal: int
-    servers: int
-    server_model_id: int
-    ports_used: int
-    tor_model_id: int
-    tor_position: dl.TorPosition
-    base_u: int
     top_u: int
     tor_u: int
 
