@@ -32,6 +32,9 @@ RUN = ROOT / ".run"
 VENV_BIN = ROOT / ".venv" / "bin"
 PREFERRED = {"postgres": 54329, "redis": 63799, "api": 8765}
 DB_USER = "loopline"
+# Keep-alive longer than a queued request may wait (LOOPLINE_API_QUEUE_TIMEOUT_S): a client that
+# waited its turn must not find its connection closed under it.
+UVICORN_OPTS = ("--timeout-keep-alive", "75")
 DB_NAME = "loopline"
 
 
@@ -318,7 +321,15 @@ def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.P
     logs = RUN / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     api = subprocess.Popen(
-        [str(VENV_BIN / "uvicorn"), "loopline.api.app:app", "--host", "127.0.0.1", "--port", str(api_port)],
+        [
+            str(VENV_BIN / "uvicorn"),
+            "loopline.api.app:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(api_port),
+            *UVICORN_OPTS,
+        ],
         env=env,
         cwd=ROOT,
         start_new_session=True,
