@@ -5,7 +5,7 @@
 mod validate;
 
 pub use crate::model::Role;
-pub use validate::ScenarioError;
+pub use validate::{ScenarioError, MAX_FLOWS, MAX_TIME_S};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,17 @@ pub struct Scenario {
 impl Scenario {
     /// Parse a scenario from JSON text; errors name the JSON path of the offending field.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        // serde would also read a struct from an array of its fields in order (`[1, {...}]`),
+        // with errors at paths like `[0]` that name no field: the document is an object.
+        if text
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .starts_with('[')
+        {
+            return Err(ScenarioError::new(
+                "",
+                "a scenario is a JSON object ({\"schema_version\": 1, ...}), got an array",
+            ));
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();

@@ -36,15 +36,53 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// Most flows a workload may generate (10 million, 100x the largest benchmark). Every flow costs
+/// a few hundred bytes of engine state, so a count beyond this is refused by [`Scenario::validate`]
+/// instead of being allocated (e.g. `"flows": 18446744073709551615`).
+pub const MAX_FLOWS: u64 = 10_000_000;
+
 fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, msg))
 }
+
+/// Latest simulated time a scenario may name or imply, in seconds (10^6 s, about 11.6 days;
+/// the engine's clock, integer picoseconds in a `u64`, ends at about 1.8 x 10^7 s). Event
+/// times, periods, the stop time and the span of Poisson arrivals (count / rate) beyond it are
+/// refused by [`Scenario::validate`] instead of running into the end of the clock.
+pub const MAX_TIME_S: f64 = 1e6;
 
 fn check_time(path: &str, s: f64) -> Result<Time, ScenarioError> {
     if !s.is_finite() || s < 0.0 {
         return err(path, format!("must be a finite number >= 0, got {s}"));
     }
+    if s > MAX_TIME_S {
+        return err(
+            path,
+            format!("must be at most {MAX_TIME_S} s (the longest simulated time), got {s}"),
+        );
+    }
     Ok(Time::from_secs_f64(s))
+}
+
+/// A positive duration within the simulated horizon.
+fn check_period(path: &str, s: f64) -> Result<(), ScenarioError> {
+    check_pos(path, s)?;
+    check_time(path, s).map(|_| ())
+}
+
+/// `n` Poisson arrivals at `rate` per second must fit in the simulated horizon.
+fn check_arrivals(path: &str, n: u64, rate: f64) -> Result<(), ScenarioError> {
+    let span = n as f64 / rate;
+    if span > MAX_TIME_S {
+        return err(
+            path,
+            format!(
+                "{n} arrivals at {rate:e} per second span about {span:.3e} s, beyond the \
+                 {MAX_TIME_S} s the engine simulates"
+            ),
+        );
+    }
+    Ok(())
 }
 
 fn check_pos(path: &str, v: f64) -> Result<(), ScenarioError> {
@@ -82,6 +120,7 @@ impl Scenario {
         let net = self.build_network()?;
         self.check_routing()?;
         self.check_workload(&net)?;
+        self.check_flow_count(&net)?;
         self.check_engine()?;
         let mut net = net;
         net.failures = self.resolve_failures(&net)?;
@@ -227,7 +266,7 @@ impl Scenario {
 
     fn check_routing(&self) -> Result<(), ScenarioError> {
         let check_adaptive = |p: &AdaptiveParams| -> Result<(), ScenarioError> {
-            check_pos("routing.t_rebind_s", p.t_rebind_s)?;
+            check_period("routing.t_rebind_s", p.t_rebind_s)?;
             check_frac("routing.c", p.c)?;
             check_frac("routing.ewma", p.ewma)?;
             if p.ewma == 0.0 {
@@ -240,7 +279,7 @@ impl Scenario {
             RoutingSpec::Detour(p) => {
                 check_adaptive(&p.adaptive())?;
                 check_frac("routing.hot_threshold", p.hot_threshold)?;
-                check_pos("routing.t_detect_s", p.t_detect_s)?;
+                check_period("routing.t_detect_s", p.t_detect_s)?;
                 check_time("routing.t_duration_s", p.t_duration_s)?;
                 check_frac("routing.spare_fraction", p.spare_fraction)?;
                 if p.max_intermediate_servers == 0 {
@@ -412,8 +451,22 @@ impl Scenario {
                         );
                     }
                 }
-                if let Some(c) = &w.clients {
-                    Self::check_servers(net, "workload.clients", c, 1)?;
+                match &w.clients {
+                    Some(c) => Self::check_servers(net, "workload.clients", c, 1)?,
+                    None => {
+                        let cache: std::collections::BTreeSet<NodeId> = w
+                            .server_racks
+                            .iter()
+                            .flat_map(|r| net.servers_of_logical_rack(r))
+                            .collect();
+                        if net.servers.iter().all(|s| cache.contains(s)) {
+                            return err(
+                                "workload.server_racks",
+                                "every server is in a server rack, so no client is left \
+                                 (give \"clients\" or fewer racks)",
+                            );
+                        }
+                    }
                 }
                 pos_bytes("workload.request_bytes", w.request_bytes)?;
                 pos_bytes("workload.response_bytes", w.response_bytes)?;
@@ -427,9 +480,103 @@ impl Scenario {
         Ok(())
     }
 
+    /// The number of flows the (checked) workload generates on `net`, and the field that
+    /// multiplies it (saturating: only compared with [`MAX_FLOWS`]).
+    pub fn workload_flows(&self, net: &Network) -> (u64, &'static str) {
+        let n =
+            |ids: &Option<Vec<String>>| ids.as_ref().map_or(net.servers.len(), |v| v.len()) as u64;
+        let pairs = |k: u64| k.saturating_mul(k.saturating_sub(1));
+        match &self.workload {
+            WorkloadSpec::Shuffle(w) => (pairs(n(&w.servers)), "workload.servers"),
+            WorkloadSpec::AllToAll(w) => (pairs(n(&w.servers)), "workload.servers"),
+            WorkloadSpec::Permutation(w) => (n(&w.servers), "workload.servers"),
+            WorkloadSpec::Random(w) => (w.flows, "workload.flows"),
+            WorkloadSpec::Poisson(w) => (w.flows, "workload.flows"),
+            WorkloadSpec::ManyToMany(w) => {
+                let both = w.senders.iter().filter(|s| w.receivers.contains(s)).count() as u64;
+                let pairs = (w.senders.len() as u64)
+                    .saturating_mul(w.receivers.len() as u64)
+                    .saturating_sub(both);
+                (
+                    pairs.saturating_mul(w.flows_per_pair as u64),
+                    "workload.flows_per_pair",
+                )
+            }
+            WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
+                let default = if matches!(self.workload, WorkloadSpec::Incast(_)) {
+                    1
+                } else {
+                    100
+                };
+                let per = match &w.senders {
+                    Some(s) => s.len() as u64,
+                    None => w.fan_in.unwrap_or(8) as u64,
+                };
+                (
+                    (w.queries.unwrap_or(default) as u64).saturating_mul(per),
+                    "workload.queries",
+                )
+            }
+            WorkloadSpec::Memcache(w) => {
+                ((w.requests as u64).saturating_mul(2), "workload.requests")
+            }
+        }
+    }
+
+    fn check_flow_count(&self, net: &Network) -> Result<(), ScenarioError> {
+        let (flows, path) = self.workload_flows(net);
+        if flows > MAX_FLOWS {
+            return err(
+                path,
+                format!(
+                    "the workload would generate {flows} flows, more than the limit of {MAX_FLOWS}"
+                ),
+            );
+        }
+        // Poisson arrivals: the last one comes at about count / rate
+        match &self.workload {
+            WorkloadSpec::Random(w) => {
+                if let Some(r) = w.rate_per_s {
+                    check_arrivals("workload.rate_per_s", w.flows, r)?;
+                }
+            }
+            WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
+                let default = if matches!(self.workload, WorkloadSpec::Incast(_)) {
+                    1
+                } else {
+                    100
+                };
+                let n = w.queries.unwrap_or(default) as u64;
+                check_arrivals("workload.rate_per_s", n, w.rate_per_s.unwrap_or(1000.0))?;
+            }
+            WorkloadSpec::Memcache(w) => {
+                check_arrivals("workload.rate_per_s", w.requests as u64, w.rate_per_s)?;
+            }
+            WorkloadSpec::Poisson(w) => {
+                // the same rate as the generator: load x server capacity / mean flow size
+                let ids = match &w.servers {
+                    Some(ids) => ids.iter().filter_map(|s| net.node_id(s)).collect(),
+                    None => net.servers.clone(),
+                };
+                let cap_bits: f64 = ids.iter().map(|&n| net.server_nic_gbps(n) * 1e9).sum();
+                if cap_bits <= 0.0 {
+                    return err(
+                        "workload.servers",
+                        "the servers taking part have no link to a switch: no load to offer",
+                    );
+                }
+                let mean = w.cdf.to_cdf().map_or(1.0, |c| c.mean());
+                let rate = w.load * cap_bits / (mean * 8.0);
+                check_arrivals("workload.load", w.flows, rate)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     fn check_engine(&self) -> Result<(), ScenarioError> {
         if let Some(s) = self.engine.stop_time_s {
-            check_pos("engine.stop_time_s", s)?;
+            check_period("engine.stop_time_s", s)?;
         }
         if self.engine.latency.mtu_bytes == 0 {
             return err("engine.latency.mtu_bytes", "must be > 0");

@@ -4,6 +4,7 @@ mod cli;
 mod compare;
 mod exact;
 mod files;
+mod fuzz;
 mod props;
 mod routing;
 
