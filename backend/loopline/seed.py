@@ -58,7 +58,7 @@ def seed(session: Session) -> str:
     added = catalog.ensure_builtin_catalog(session)
     user = session.execute(select(User).where(User.email == DEMO_EMAIL)).scalar_one_or_none()
     if user is None:
-        user = auth.register(session, DEMO_EMAIL, DEMO_PASSWORD, "Demo")
+        user = auth.register(session, DEMO_EMAIL, DEMO_PASSWORD, "Demo", check_strength=False)
     principal = Principal(user)
     project_id = session.execute(
         select(Project.id)

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import ApiToken, AuthSession, User
 from loopline.db.repositories import Page, paginate
-from loopline.domain.errors import Conflict, NotFound
+from loopline.domain.errors import Conflict, DomainError, NotFound
+from loopline.domain.passwords import weakness
 from loopline.services import audit
 from loopline.services.access import Forbidden, Principal, Scope, Unauthenticated
 from loopline.services.security import hash_password, hash_secret, new_secret, verify_password
@@ -23,8 +24,13 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def register(session: Session, email: str, password: str, display_name: str = "") -> User:
+def register(
+    session: Session, email: str, password: str, display_name: str = "", *, check_strength: bool = True
+) -> User:
+    """`check_strength=False` only for seeded accounts with a documented password."""
     email = email.strip().lower()
+    if check_strength and (reason := weakness(password, hints=(email, display_name))):
+        raise DomainError("password", reason)
     if session.execute(select(User.id).where(User.email == email)).first():
         raise Conflict("email", f"an account with the email {email!r} already exists")
     user = User(email=email, display_name=display_name or email.split("@")[0], password_hash=hash_password(password))

@@ -105,3 +105,15 @@ def test_expired_tokens_and_sessions_are_refused(owner: TestClient, app: Any, db
     assert owner.get("/api/v1/auth/me").status_code == 200
     db_session.execute(update(AuthSession).values(expires_at=past))
     assert owner.get("/api/v1/auth/me").status_code == 401
+
+
+def test_common_and_trivial_passwords_are_refused_at_registration(app: Any, db_session: Session) -> None:
+    client = TestClient(app)
+    for weak in ("12345678", "password", " " * 8):
+        r = client.post("/api/v1/auth/register", json={"email": "weak@example.com", "password": weak})
+        assert r.status_code == 422, (weak, r.text)
+        detail = r.json()["detail"][0]
+        assert detail["field"] == "password"
+        assert detail["msg"].startswith("too easy to guess")
+    assert db_session.execute(select(User).where(User.email == "weak@example.com")).first() is None
+    assert "loopline_session" not in client.cookies

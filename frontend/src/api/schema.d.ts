@@ -3437,7 +3437,7 @@ export interface components {
             email: string;
             /**
              * Password
-             * @description At least 8 characters.
+             * @description At least 8 characters, and hard to guess: common passwords, words, keyboard walks, repeats and the account's own email or name are refused (422 says why).
              * @example correct horse battery
              */
             password: string;

@@ -19,7 +19,11 @@ class RegisterIn(Schema):
         examples=["ada@example.com"],
     )
     password: str = Field(
-        min_length=8, max_length=200, description="At least 8 characters.", examples=["correct horse battery"]
+        min_length=8,
+        max_length=200,
+        description="At least 8 characters, and hard to guess: common passwords, words, keyboard walks, "
+        "repeats and the account's own email or name are refused (422 says why).",
+        examples=["correct horse battery"],
     )
     display_name: str = Field("", max_length=200, description="Name shown to other members.", examples=["Ada"])
 
