@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated
 
-from fastapi import APIRouter, Cookie, Response, status
+from fastapi import APIRouter, Cookie, Request, Response, status
 
 from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging
 from loopline.api.schemas.auth import LoginIn, MeRead, RegisterIn, UserRead
@@ -12,6 +13,8 @@ from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.projects import AuditRead
 from loopline.db.models import User
 from loopline.services import audit, auth
+from loopline.services.access import Unauthenticated
+from loopline.services.login_throttle import LoginThrottle
 from loopline.settings import get_settings
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses={422: ERROR_RESPONSES[422]})
@@ -45,12 +48,30 @@ def register(data: RegisterIn, session: DbSession, response: Response) -> User:
     return user
 
 
+@lru_cache
+def _throttle(broker_url: str) -> LoginThrottle:
+    return LoginThrottle.of(broker_url)
+
+
 @router.post(
-    "/login", response_model=UserRead, summary="Log in with email and password", responses={401: ERROR_RESPONSES[401]}
+    "/login",
+    response_model=UserRead,
+    summary="Log in with email and password",
+    responses={401: ERROR_RESPONSES[401], 429: ERROR_RESPONSES[429]},
 )
-def login(data: LoginIn, session: DbSession, response: Response) -> User:
-    """Sets the `loopline_session` cookie (httpOnly, SameSite=Lax)."""
-    user = auth.authenticate(session, data.email, data.password)
+def login(data: LoginIn, session: DbSession, request: Request, response: Response) -> User:
+    """Sets the `loopline_session` cookie (httpOnly, SameSite=Lax). After 5 failed logins on an account
+    (or 20 from one address) within 15 minutes, each further attempt must wait twice as long as the last
+    (2 s, 4 s, ... at most 15 minutes): sooner, it is answered 429 with `Retry-After`."""
+    throttle = _throttle(get_settings().broker_url)
+    address = request.client.host if request.client else "unknown"
+    throttle.check(data.email, address)
+    try:
+        user = auth.authenticate(session, data.email, data.password)
+    except Unauthenticated:
+        throttle.failed(data.email, address)
+        raise
+    throttle.succeeded(data.email)
     _set_cookie(response, auth.open_session(session, user, get_settings().session_ttl_hours))
     return user
 

@@ -60,7 +60,10 @@ def install_error_handlers(app: FastAPI) -> None:
         current = getattr(exc, "current_version", None)
         if current is not None:
             body["current_version"] = current
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
+        retry_after = getattr(exc, "retry_after_s", None)
+        if retry_after is not None:
+            headers["Retry-After"] = str(retry_after)
         return JSONResponse(status_code=exc.status, content=body, headers=headers)
 
     @app.exception_handler(StaleDataError)

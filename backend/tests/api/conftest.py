@@ -24,8 +24,19 @@ from loopline.services.catalog import ensure_builtin_catalog
 PASSWORD = "correct horse battery"
 
 
+def forget_login_failures() -> None:
+    """Failed logins are counted in Redis, outside the rolled-back transaction: each test starts clean."""
+    from loopline.services.login_throttle import LoginThrottle
+    from loopline.settings import get_settings
+
+    client = LoginThrottle.of(get_settings().broker_url).client
+    for key in client.scan_iter("loopline:login-failures:*"):
+        client.delete(key)
+
+
 @pytest.fixture
 def app(db_session: Session) -> Iterator[Any]:
+    forget_login_failures()
     application = create_app()
 
     def session_for_request() -> Iterator[Session]:

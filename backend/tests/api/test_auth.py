@@ -117,3 +117,46 @@ def test_common_and_trivial_passwords_are_refused_at_registration(app: Any, db_s
         assert detail["msg"].startswith("too easy to guess")
     assert db_session.execute(select(User).where(User.email == "weak@example.com")).first() is None
     assert "loopline_session" not in client.cookies
+
+
+def test_backoff_doubles_after_the_free_failures_and_is_capped() -> None:
+    from loopline.services.login_throttle import MAX_WAIT_S, backoff_s
+
+    assert [backoff_s(n, 5) for n in range(9)] == [0, 0, 0, 0, 0, 2, 4, 8, 16]
+    assert backoff_s(40, 5) == MAX_WAIT_S == 900
+
+
+def test_failed_logins_on_an_account_are_throttled_with_backoff(app: Any) -> None:
+    import time
+
+    TestClient(app).post("/api/v1/auth/register", json={"email": "grace@example.com", "password": PASSWORD})
+    client = TestClient(app)
+    wrong = {"email": "grace@example.com", "password": "not the password"}
+    for _ in range(5):
+        assert client.post("/api/v1/auth/login", json=wrong).status_code == 401
+    # The sixth attempt waits, even with the right password: no password is checked meanwhile.
+    r = client.post("/api/v1/auth/login", json={"email": "grace@example.com", "password": PASSWORD})
+    assert r.status_code == 429
+    assert r.headers["retry-after"] in {"2", "3"}
+    assert r.json()["detail"][0]["msg"].startswith("too many failed logins for this account: try again in")
+    # Another account from the same address is not held up by this one.
+    assert client.post("/api/v1/auth/login", json={"email": "other@example.com", "password": "x"}).status_code == 401
+    time.sleep(int(r.headers["retry-after"]))
+    r = client.post("/api/v1/auth/login", json={"email": "grace@example.com", "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    # A success clears the account's count: one more failure is free again.
+    assert client.post("/api/v1/auth/login", json=wrong).status_code == 401
+    assert client.post("/api/v1/auth/login", json=wrong).status_code == 401
+
+
+def test_failed_logins_from_one_address_are_throttled(app: Any, monkeypatch: Any) -> None:
+    from loopline.services import login_throttle
+
+    monkeypatch.setattr(login_throttle, "FREE_FAILURES_PER_ADDRESS", 3)
+    client = TestClient(app)
+    for i in range(3):
+        body = {"email": f"guess{i}@example.com", "password": "guessing"}
+        assert client.post("/api/v1/auth/login", json=body).status_code == 401
+    r = client.post("/api/v1/auth/login", json={"email": "guess9@example.com", "password": "guessing"})
+    assert r.status_code == 429
+    assert "your address" in r.json()["detail"][0]["msg"]

@@ -86,7 +86,9 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Sets the `loopline_session` cookie (httpOnly, SameSite=Lax).
+         * @description Sets the `loopline_session` cookie (httpOnly, SameSite=Lax). After 5 failed logins on an account
+         *     (or 20 from one address) within 15 minutes, each further attempt must wait twice as long as the last
+         *     (2 s, 4 s, ... at most 15 minutes): sooner, it is answered 429 with `Retry-After`.
          */
         post: operations["login_api_v1_auth_login_post"];
         delete?: never;
@@ -4666,6 +4668,15 @@ export interface operations {
             };
             /** @description Invalid input: each entry names the field and the reason. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts: wait the `Retry-After` seconds, then try again. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -94,4 +94,5 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody, "description": "Stale `If-Match` version, or a clash with existing state."},
     422: {"model": ErrorBody, "description": "Invalid input: each entry names the field and the reason."},
     428: {"model": ErrorBody, "description": "`If-Match` header required for this write."},
+    429: {"model": ErrorBody, "description": "Too many attempts: wait the `Retry-After` seconds, then try again."},
 }
