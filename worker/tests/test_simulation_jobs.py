@@ -203,3 +203,20 @@ def test_a_busy_worker_is_busy_not_down(setup: dict[str, Any]) -> None:
         assert elapsed < 5, "the answer does not wait for the job"
     finally:
         client.post(f"/api/v1/simulations/{job_id}/cancel")
+
+
+def test_an_idempotency_key_reused_for_another_request_is_refused(setup: dict[str, Any]) -> None:
+    client, plan = setup["client"], setup["plan"]
+    url = f"/api/v1/wiring-plans/{plan['id']}/simulations"
+    first = client.post(url, json={"name": "seed 3", "engine": {"seed": 3}}, headers={"Idempotency-Key": "k-reuse"})
+    assert first.status_code == 202, first.text
+    again = client.post(url, json={"name": "seed 3", "engine": {"seed": 3}}, headers={"Idempotency-Key": "k-reuse"})
+    assert again.json()["id"] == first.json()["id"]
+    other = client.post(url, json={"name": "seed 4", "engine": {"seed": 4}}, headers={"Idempotency-Key": "k-reuse"})
+    assert other.status_code == 422, other.text
+    detail = other.json()["detail"][0]
+    assert detail["field"] == "Idempotency-Key"
+    assert f"simulation {first.json()['id']}" in detail["msg"]
+    names = [j["name"] for j in client.get(f"/api/v1/projects/{setup['project']}/simulations").json()["items"]]
+    assert "seed 4" not in names
+    wait_for(client, first.json()["id"], until={"succeeded", "failed"})

@@ -30,7 +30,8 @@ IdempotencyKey = Annotated[
     Header(
         alias="Idempotency-Key",
         max_length=200,
-        description="Submitting twice with the same key returns the first job instead of a second one.",
+        description="Submitting the same request twice with the same key returns the first job instead of a "
+        "second one; the key reused for a different request is refused (422).",
     ),
 ]
 

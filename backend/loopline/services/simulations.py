@@ -48,12 +48,23 @@ def validate_scenario(scenario: dict[str, Any]) -> None:
     raise DomainError("scenario", message.removeprefix("error: "))
 
 
-def _existing(session: Session, project_id: int, key: str | None) -> SimulationJob | None:
+def _existing(
+    session: Session, project_id: int, key: str | None, plan_id: int | None, name: str, scenario: dict[str, Any]
+) -> SimulationJob | None:
+    """The job an `Idempotency-Key` already created for this same request; a key reused for a
+    different request is refused (returning the first job would silently drop the second)."""
     if key is None:
         return None
-    return session.execute(
+    job = session.execute(
         select(SimulationJob).where(SimulationJob.project_id == project_id, SimulationJob.idempotency_key == key)
     ).scalar_one_or_none()
+    if job is not None and (job.plan_id, job.name, job.scenario) != (plan_id, name, scenario):
+        raise DomainError(
+            "Idempotency-Key",
+            f"this key was used for a different request (simulation {job.id}): resend that request unchanged, "
+            "or use a new key",
+        )
+    return job
 
 
 def _submit(
@@ -90,16 +101,16 @@ def submit_for_plan(
 
     `routing`, `workload` and `engine` are the scenario's sections (engine: mode, seed, failures,
     stop_time_s when set)."""
-    if (job := _existing(session, plan.project_id, key)) is not None:
-        return job
     scenario = build_scenario(load_plan(session, plan), name=name, routing=routing, workload=workload, engine=engine)
+    if (job := _existing(session, plan.project_id, key, plan.id, name, scenario)) is not None:
+        return job
     return _submit(session, principal, plan.project_id, plan.id, name, scenario, key)
 
 
 def submit_scenario(
     session: Session, principal: Principal, project_id: int, name: str, scenario: dict[str, Any], key: str | None
 ) -> SimulationJob:
-    if (job := _existing(session, project_id, key)) is not None:
+    if (job := _existing(session, project_id, key, None, name, scenario)) is not None:
         return job
     return _submit(session, principal, project_id, None, name, scenario, key)
 

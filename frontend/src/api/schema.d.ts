@@ -7975,7 +7975,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Submitting twice with the same key returns the first job instead of a second one. */
+                /** @description Submitting the same request twice with the same key returns the first job instead of a second one; the key reused for a different request is refused (422). */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -9885,7 +9885,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Submitting twice with the same key returns the first job instead of a second one. */
+                /** @description Submitting the same request twice with the same key returns the first job instead of a second one; the key reused for a different request is refused (422). */
                 "Idempotency-Key"?: string | null;
             };
             path: {
