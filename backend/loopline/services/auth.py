@@ -18,6 +18,8 @@ from loopline.services.security import hash_password, hash_secret, new_secret, v
 
 SESSION_PREFIX = "lls_"
 TOKEN_PREFIX = "llt_"  # noqa: S105 - a public prefix, not a secret
+LAST_USED_EVERY = timedelta(minutes=1)
+"""How stale a token's `last_used_at` may be: it is written at most this often."""
 
 
 def _now() -> datetime:
@@ -56,7 +58,9 @@ def authenticate(session: Session, email: str, password: str) -> User:
 
 
 def open_session(session: Session, user: User, ttl_hours: int) -> str:
-    """A new browser session; returns the secret for the cookie (only its hash is stored)."""
+    """A new browser session; returns the secret for the cookie (only its hash is stored).
+    Sessions that have expired, anyone's, are deleted on the way: logins keep the table clean."""
+    session.execute(delete(AuthSession).where(AuthSession.expires_at <= _now()))
     secret = new_secret(SESSION_PREFIX)
     session.add(
         AuthSession(user_id=user.id, token_hash=hash_secret(secret), expires_at=_now() + timedelta(hours=ttl_hours))
@@ -90,8 +94,10 @@ def principal_from_token(session: Session, secret: str) -> Principal | None:
     now = _now()
     if token.revoked_at is not None or (token.expires_at is not None and token.expires_at <= now):
         return None
-    # Recorded without touching the ORM state (and without a version bump).
-    session.execute(update(ApiToken).where(ApiToken.id == token.id).values(last_used_at=now))
+    # At most once a minute (a write per request slowed every token request), without touching
+    # the ORM state (and without a version bump).
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+        session.execute(update(ApiToken).where(ApiToken.id == token.id).values(last_used_at=now))
     return Principal(user, token, frozenset(Scope(s) for s in token.scopes))
 
 

@@ -160,3 +160,42 @@ def test_failed_logins_from_one_address_are_throttled(app: Any, monkeypatch: Any
     r = client.post("/api/v1/auth/login", json={"email": "guess9@example.com", "password": "guessing"})
     assert r.status_code == 429
     assert "your address" in r.json()["detail"][0]["msg"]
+
+
+def test_expired_sessions_are_deleted_when_someone_logs_in(owner: TestClient, app: Any, db_session: Session) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import func, update
+
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    db_session.execute(update(AuthSession).values(expires_at=past))
+    assert db_session.execute(select(func.count()).select_from(AuthSession)).scalar_one() == 1
+    TestClient(app).post("/api/v1/auth/register", json={"email": "later@example.com", "password": PASSWORD})
+    expires = db_session.execute(select(AuthSession.expires_at)).scalars().all()
+    assert len(expires) == 1 and expires[0] > datetime.now(UTC), "only the new session is left"
+
+
+def test_a_tokens_last_use_is_written_at_most_once_a_minute(owner: TestClient, app: Any, db_session: Session) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    r = owner.post("/api/v1/tokens", json={"name": "poller", "scopes": ["layout:read"]})
+    token_id, bearer = r.json()["id"], {"Authorization": f"Bearer {r.json()['token']}"}
+    program = TestClient(app)
+
+    def last_used() -> datetime | None:
+        db_session.expire_all()
+        return db_session.execute(select(ApiToken.last_used_at).where(ApiToken.id == token_id)).scalar_one()
+
+    assert last_used() is None
+    program.get("/api/v1/auth/me", headers=bearer)
+    first = last_used()
+    assert first is not None
+    program.get("/api/v1/auth/me", headers=bearer)
+    assert last_used() == first, "a second request within the minute writes nothing"
+    two_minutes_ago = datetime.now(UTC) - timedelta(minutes=2)
+    db_session.execute(update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=two_minutes_ago))
+    program.get("/api/v1/auth/me", headers=bearer)
+    latest = last_used()
+    assert latest is not None and latest > first
