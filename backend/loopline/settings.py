@@ -37,9 +37,14 @@ class Settings(BaseSettings):
     api_queue_timeout_s: float = Field(default=30.0, gt=0)
     """How long a queued request waits for its turn before it is answered 503 + Retry-After."""
 
+    @property
+    def local(self) -> bool:
+        """Local development or tests: plain HTTP on 127.0.0.1 (no HSTS, cookies without Secure)."""
+        return self.env in ("local", "test")
+
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:
-        if self.env not in ("local", "test") and self.secret_key == _DEV_SECRET:
+        if not self.local and self.secret_key == _DEV_SECRET:
             raise ValueError("LOOPLINE_SECRET_KEY must be set outside local and test environments")
         return self
 

@@ -2,7 +2,13 @@ import { expect, test } from "@playwright/test";
 import { ARTIFACTS, login, nonBackgroundShare } from "./helpers";
 
 test("the app opens and Three.js draws the hall floor", async ({ page }) => {
-  await page.goto("/");
+  // The API sends a Content-Security-Policy: the editor must work under it without a violation.
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) violations.push(message.text());
+  });
+  const response = await page.goto("/");
+  expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
   await expect(page.locator(".brand").first()).toHaveText("Loopline");
   await login(page);
   await expect(page.locator(".topbar .brand")).toHaveText("Loopline");
@@ -11,6 +17,7 @@ test("the app opens and Three.js draws the hall floor", async ({ page }) => {
   // The floor covers a large part of the view; a blank canvas would be all background.
   await expect.poll(() => nonBackgroundShare(page), { timeout: 15_000 }).toBeGreaterThan(0.2);
   await page.screenshot({ path: `${ARTIFACTS}/platform-hall-floor.png` });
+  expect(violations).toEqual([]);
 });
 
 test("the health endpoint reports every part healthy", async ({ request }) => {

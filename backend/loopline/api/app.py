@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from loopline.api import auth, catalog, halls, health, projects, racks, rows, simulations, tokens, wiring
 from loopline.api.admission import AdmissionControl
 from loopline.api.body_guard import BodyGuard
+from loopline.api.browser_security import BrowserSecurity
 from loopline.api.errors import install_error_handlers
 from loopline.settings import get_settings
 
@@ -20,6 +22,8 @@ servers, ToRs and the fabric; routed cable lengths, media and bills of materials
 simulations of how a design performs. Lengths are metres, speeds Gb/s."""
 
 
+CATCH_ALL = "/{path:path}"
+ALL_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 MAX_QUEUED_REQUESTS = 2048
 """Requests waiting for a turn beyond which new ones are answered 503 at once."""
 
@@ -38,6 +42,8 @@ def create_app() -> FastAPI:
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_mb * 1024**2)
     # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself.
     app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=5)
+    # Outermost: every response, errors included, carries the security headers.
+    app.add_middleware(BrowserSecurity, hsts=not settings.local)
     app.include_router(health.router)
     for router in (
         auth.router,
@@ -57,14 +63,23 @@ def create_app() -> FastAPI:
 
 
 def _mount_ui(app: FastAPI, dist: Path) -> None:
-    """Serve the built editor; unknown non-API paths fall back to index.html (client routing)."""
+    """Serve the built editor; unknown non-API paths fall back to index.html (client routing).
+    Under /api, a path that exists with other methods is a 405 naming them, any other a 404."""
     index = dist / "index.html"
     if (dist / "assets").is_dir():
         app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
 
-    @app.get("/{path:path}", include_in_schema=False)
-    def _spa(path: str) -> FileResponse:
-        if path.startswith("api/") or not index.is_file():
+    @app.api_route(CATCH_ALL, methods=sorted(ALL_METHODS), include_in_schema=False)
+    def _spa(path: str, request: Request) -> FileResponse:
+        if path.startswith("api/"):
+            routes = [r for r in app.routes if isinstance(r, APIRoute) and r.path != CATCH_ALL]
+            allowed = {m for r in routes if r.path_regex.match(f"/{path}") for m in r.methods}
+            if allowed:
+                raise HTTPException(status_code=405, headers={"Allow": ", ".join(sorted(allowed))})
+            raise HTTPException(status_code=404, detail="Not Found")
+        if request.method not in ("GET", "HEAD"):
+            raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
+        if not index.is_file():
             raise HTTPException(status_code=404, detail="Not Found")
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and dist.resolve() in candidate.parents:

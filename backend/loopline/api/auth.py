@@ -28,7 +28,7 @@ def _set_cookie(response: Response, secret: str) -> None:
         max_age=settings.session_ttl_hours * 3600,
         httponly=True,
         samesite="lax",
-        secure=settings.session_cookie_secure,
+        secure=settings.session_cookie_secure or not settings.local,
         path="/",
     )
 

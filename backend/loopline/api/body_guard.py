@@ -1,5 +1,9 @@
 """Refuses request bodies and texts the database cannot take, before any handler runs.
 
+- A body must say it is JSON (`Content-Type: application/json`; multipart for uploads): a body
+  without a type, or as `text/plain`, is what a cross-site form or `fetch` can send without
+  asking first, and is refused with 415.
+
 - A body larger than `max_bytes` is answered 413 (from its Content-Length at once, or as soon as
   a streamed body passes the limit), so a 100 MB document is never read, parsed or held.
 - Text with a NUL character, or a lone UTF-16 surrogate (``"\\ud800"``), cannot be stored in
@@ -21,6 +25,8 @@ from loopline.api.errors import error_body
 # Only bodies with one of these escapes can hold a bad text: the full walk runs only for them.
 _SUSPECT = re.compile(rb"\\u0000|\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+ACCEPTED_BODIES = frozenset({"application/json", "multipart/form-data"})
+"""A body of any other type (or of none, which a cross-site form can send) is refused with 415."""
 
 
 def bad_text(value: str) -> str | None:
@@ -96,8 +102,13 @@ class BodyGuard:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        content_type = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
+        if body.strip() and content_type not in ACCEPTED_BODIES:
+            reason = f"send the body as application/json (got {content_type or 'no Content-Type'})"
+            await _answer(send, 415, error_body("Content-Type", reason))
+            return
 
-        if _SUSPECT.search(body) and b"json" in headers.get(b"content-type", b""):
+        if _SUSPECT.search(body) and content_type == "application/json":
             try:
                 document = json.loads(body)
             except ValueError:

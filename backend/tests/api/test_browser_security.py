@@ -1,0 +1,89 @@
+"""Security headers on every response; no cross-site writes with the session cookie; 405 with Allow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from loopline.settings import get_settings
+
+
+def test_every_response_carries_the_security_headers(owner: TestClient) -> None:
+    for response in (
+        owner.get("/api/v1/auth/me"),
+        TestClient(owner.app).get("/api/v1/auth/me"),  # a 401
+        owner.get("/api/v1/does-not-exist"),  # a 404
+        owner.get("/"),
+    ):
+        headers = response.headers
+        csp = headers["content-security-policy"]
+        assert "script-src 'self';" in csp and "frame-ancestors 'none'" in csp
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "same-origin"
+        assert "strict-transport-security" not in headers, "plain HTTP in local use"
+    assert "cdn.jsdelivr.net" in owner.get("/docs").headers["content-security-policy"]
+
+
+def test_a_write_from_another_site_is_refused_and_writes_nothing(owner: TestClient) -> None:
+    evil = {"Origin": "http://attacker.example.com:8000"}
+    r = owner.post("/api/v1/tokens", json={"name": "stolen", "scopes": ["layout:read"]}, headers=evil)
+    assert r.status_code == 403
+    assert r.json()["detail"][0]["field"] == "Origin"
+    same_site = {"Sec-Fetch-Site": "same-site"}
+    assert (
+        owner.post("/api/v1/tokens", json={"name": "x", "scopes": ["layout:read"]}, headers=same_site).status_code
+        == 403
+    )
+    assert owner.get("/api/v1/tokens").json()["total"] == 0
+    # The editor itself (same origin), and programs that send no Origin, are served.
+    own = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
+    assert (
+        owner.post("/api/v1/tokens", json={"name": "mine", "scopes": ["layout:read"]}, headers=own).status_code == 201
+    )
+    assert owner.post("/api/v1/tokens", json={"name": "cli", "scopes": ["layout:read"]}).status_code == 201
+    # Reads are not writes.
+    assert owner.get("/api/v1/tokens", headers=evil).status_code == 200
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_a_body_that_does_not_say_it_is_json_is_refused(owner: TestClient, content_type: str | None) -> None:
+    headers = {"content-type": content_type} if content_type else {}
+    r = owner.post("/api/v1/tokens", content=b'{"name": "x", "scopes": ["layout:read"]}', headers=headers)
+    assert r.status_code == 415, r.text
+    assert r.json()["detail"][0]["field"] == "Content-Type"
+    assert owner.get("/api/v1/tokens").json()["total"] == 0
+
+
+def test_unsupported_methods_on_api_routes_are_405_with_allow(owner: TestClient) -> None:
+    r = owner.get("/api/v1/auth/login")
+    assert (r.status_code, r.headers["allow"]) == (405, "POST")
+    r = owner.put("/api/v1/auth/me", json={})
+    assert (r.status_code, r.headers["allow"]) == (405, "GET")
+    assert owner.delete("/api/v1/no-such-thing").status_code == 404
+    assert owner.post("/some/editor/page", json={}).status_code == 405
+
+
+def test_outside_local_use_hsts_is_sent_and_cookies_are_secure(monkeypatch: pytest.MonkeyPatch, app: Any) -> None:
+    from loopline.api.app import create_app
+    from loopline.api.deps import get_db_session
+
+    monkeypatch.setenv("LOOPLINE_ENV", "production")
+    monkeypatch.setenv("LOOPLINE_SECRET_KEY", "x" * 48)
+    get_settings.cache_clear()
+    try:
+        production = create_app()
+        production.dependency_overrides = app.dependency_overrides
+        client = TestClient(production, base_url="https://testserver")
+        r = client.post(
+            "/api/v1/auth/register", json={"email": "prod@example.com", "password": "correct horse battery"}
+        )
+        assert r.status_code == 201, r.text
+        assert "Secure" in r.headers["set-cookie"]
+        assert r.headers["strict-transport-security"].startswith("max-age=")
+        assert get_db_session in production.dependency_overrides
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
