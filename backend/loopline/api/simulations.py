@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, status
 from sqlalchemy import select
 
-from loopline.api.deps import DbSession, Paging, register_project_resolver, require_project_role
+from loopline.api.deps import DbSession, JobId, Paging, PlanId, register_project_resolver, require_project_role
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.simulations import (
     PlanSimulationCreate,
@@ -49,7 +49,7 @@ router = APIRouter(
     "with the engine, and queues it for a worker. Results are fluid (flow-mode) estimates.",
 )
 def simulate_plan(
-    plan_id: int, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
+    plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
 ) -> object:
     engine: dict[str, object] = {"mode": data.mode, "seed": data.engine.seed, "failures": data.engine.failures}
     if data.engine.stop_time_s is not None:
@@ -79,10 +79,10 @@ def list_simulations(project_id: int, session: DbSession, access: SimReader, pag
 
 
 @router.get("/simulations/{job_id}", response_model=SimulationDetail, summary="A simulation, with its result")
-def get_simulation(job_id: int, session: DbSession, access: SimReader) -> object:
+def get_simulation(job_id: JobId, session: DbSession, access: SimReader) -> object:
     return simulations.get_job(session, job_id)
 
 
 @router.post("/simulations/{job_id}/cancel", response_model=SimulationRead, summary="Cancel a simulation")
-def cancel_simulation(job_id: int, session: DbSession, access: SimWriter) -> object:
+def cancel_simulation(job_id: JobId, session: DbSession, access: SimWriter) -> object:
     return simulations.cancel(session, access.principal, simulations.get_job(session, job_id))

@@ -8,7 +8,15 @@ import orjson
 from fastapi import APIRouter, Depends, Query, Response, status
 from sqlalchemy import select
 
-from loopline.api.deps import DbSession, IfMatch, Paging, etag, register_project_resolver, require_project_role
+from loopline.api.deps import (
+    DbSession,
+    IfMatch,
+    Paging,
+    PlanId,
+    etag,
+    register_project_resolver,
+    require_project_role,
+)
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.wiring import (
     BomRead,
@@ -62,7 +70,7 @@ def list_plans(project_id: int, session: DbSession, access: WiringReader, paging
 
 
 @router.get("/wiring-plans/{plan_id}", response_model=WiringPlanRead, summary="A wiring plan and its summary")
-def get_plan(plan_id: int, session: DbSession, access: WiringReader, response: Response) -> object:
+def get_plan(plan_id: PlanId, session: DbSession, access: WiringReader, response: Response) -> object:
     plan = wiring.get_plan(session, plan_id)
     response.headers["ETag"] = etag(plan.version)
     return plan
@@ -75,7 +83,7 @@ def get_plan(plan_id: int, session: DbSession, access: WiringReader, response: R
     responses={428: ERROR_RESPONSES[428]},
 )
 def update_plan(
-    plan_id: int,
+    plan_id: PlanId,
     data: WiringPlanUpdate,
     session: DbSession,
     access: WiringWriter,
@@ -96,7 +104,7 @@ def update_plan(
     summary="Delete a wiring plan",
     responses={428: ERROR_RESPONSES[428]},
 )
-def delete_plan(plan_id: int, session: DbSession, access: WiringWriter, if_match: IfMatch) -> None:
+def delete_plan(plan_id: PlanId, session: DbSession, access: WiringWriter, if_match: IfMatch) -> None:
     wiring.delete_plan(session, access.principal, wiring.get_plan(session, plan_id), if_match)
 
 
@@ -106,7 +114,7 @@ def delete_plan(plan_id: int, session: DbSession, access: WiringWriter, if_match
     summary="Cables of a plan, filtered and paged",
 )
 def list_cables(
-    plan_id: int,
+    plan_id: PlanId,
     session: DbSession,
     access: WiringReader,
     paging: Paging,
@@ -116,8 +124,12 @@ def list_cables(
     ] = None,
     medium: Annotated[Medium | None, Query(description="Only this medium.")] = None,
     link_class: Annotated[LinkClass | None, Query(description="Only this link class.")] = None,
-    min_length_m: Annotated[float | None, Query(ge=0, description="Raw routed length at least (m).")] = None,
-    max_length_m: Annotated[float | None, Query(ge=0, description="Raw routed length at most (m).")] = None,
+    min_length_m: Annotated[
+        float | None, Query(ge=0, allow_inf_nan=False, description="Raw routed length at least (m).")
+    ] = None,
+    max_length_m: Annotated[
+        float | None, Query(ge=0, allow_inf_nan=False, description="Raw routed length at most (m).")
+    ] = None,
     include_route: Annotated[bool, Query(description="Include each cable's route polyline.")] = False,
 ) -> object:
     filters = wiring.CableFilters(
@@ -138,7 +150,7 @@ def list_cables(
     summary="Diff against another plan of the same hall",
 )
 def diff_plans(
-    plan_id: int,
+    plan_id: PlanId,
     session: DbSession,
     access: WiringReader,
     against: Annotated[int, Query(description="The older plan to diff against.")],
@@ -155,7 +167,7 @@ def diff_plans(
     response_model=RenderBuffers,
     summary="Every cable's route as flat arrays, for the 3D view",
 )
-def render(plan_id: int, session: DbSession, access: WiringReader) -> Response:
+def render(plan_id: PlanId, session: DbSession, access: WiringReader) -> Response:
     # 100,000 cables make ~10 MB of numbers: orjson encodes them in a fraction of the stdlib's time.
     body = orjson.dumps(wiring.render_buffers(session, wiring.get_plan(session, plan_id)))
     return Response(body, media_type="application/json")
@@ -167,7 +179,7 @@ def render(plan_id: int, session: DbSession, access: WiringReader) -> Response:
     description="Network (nodes and links) from the plan, with default routing (ecmp), workload (shuffle of "
     "the first two logical racks) and engine (flow mode, seed 1) sections.",
 )
-def scenario(plan_id: int, session: DbSession, access: WiringReader) -> dict[str, Any]:
+def scenario(plan_id: PlanId, session: DbSession, access: WiringReader) -> dict[str, Any]:
     return wiring.scenario(session, wiring.get_plan(session, plan_id))
 
 
@@ -181,7 +193,7 @@ _CSV: dict[str, dict[str, object]] = {"text/csv": {}}
     summary="Wiring sheet (CSV)",
 )
 def wiring_sheet_csv(
-    plan_id: int,
+    plan_id: PlanId,
     session: DbSession,
     access: WiringReader,
     row: Annotated[str | None, Query(description="Only cables with an end in this row.")] = None,
@@ -198,7 +210,7 @@ def wiring_sheet_csv(
     summary="Wiring sheet (XLSX), optionally one sheet per row",
 )
 def wiring_sheet_xlsx(
-    plan_id: int,
+    plan_id: PlanId,
     session: DbSession,
     access: WiringReader,
     per_row: Annotated[bool, Query(description="One worksheet per row.")] = False,
@@ -213,7 +225,7 @@ def wiring_sheet_xlsx(
     responses={200: {"content": _CSV, "description": "NetBox cable bulk-import CSV."}},
     summary="NetBox cable import (CSV)",
 )
-def netbox_csv(plan_id: int, session: DbSession, access: WiringReader) -> Response:
+def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> Response:
     plan = wiring.get_plan(session, plan_id)
     return _download(exports.netbox_csv(session, plan).encode(), "text/csv", f"plan-{plan.id}-netbox-cables.csv")
 
@@ -231,5 +243,5 @@ BomReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, S
     summary="Bill of materials: cables per part and ordered length, transceivers, switches, priced",
     description="Prices come from the default price book; every priced line says its source.",
 )
-def bill_of_materials(plan_id: int, session: DbSession, access: BomReader) -> object:
+def bill_of_materials(plan_id: PlanId, session: DbSession, access: BomReader) -> object:
     return wiring.bill_of_materials(session, wiring.get_plan(session, plan_id))

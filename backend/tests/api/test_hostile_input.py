@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ def test_non_finite_numbers_are_a_422_naming_the_field(owner: TestClient, projec
     r = _post_raw(owner, f"/api/v1/projects/{project}/halls", f'{{"name": "H9", "width_m": {number}, "depth_m": 10}}')
     assert r.status_code == 422, r.text
     assert r.json()["detail"][0]["loc"] == ["body", "width_m"]
+    assert r.json()["detail"][0]["msg"] == "Input should be a finite number"
     assert "H9" not in _halls(owner, project)
 
 
@@ -92,3 +94,31 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(owner: TestClient, p
     assert r.status_code == 413
     assert r.json()["detail"][0]["field"] == "body"
     assert f"{get_settings().max_body_mb} MB" in r.json()["detail"][0]["msg"]
+
+
+@pytest.fixture
+def plan_id(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> int:
+    row = h.row(owner, hall["id"])
+    spines = [{"name": f"SP{i}", "role": "spine", "switch_model_id": h.cat.spine, "u": 10 + 2 * i} for i in (1, 2)]
+    network = {"name": "N01", "role": "network", "fabric_switches": spines}
+    assert owner.post(f"/api/v1/rows/{row['id']}/racks", json=network).status_code == 201
+    r = owner.post(f"/api/v1/halls/{hall['id']}/wiring-plans", json={"name": "sh", "pattern": "single-homed"})
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+@pytest.mark.parametrize("query", [{"min_length_m": "inf"}, {"max_length_m": "1e400"}, {"min_length_m": "nan"}])
+def test_non_finite_cable_length_filters_are_a_422(owner: TestClient, plan_id: int, query: dict[str, str]) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan_id}/cables", params=query)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["query", next(iter(query))]
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/tokens/2147483648", "/api/v1/catalog/server-models/2147483648", "/api/v1/simulations/2147483648"]
+)
+def test_ids_beyond_the_database_integer_outside_projects_are_a_4xx(owner: TestClient, path: str) -> None:
+    method = owner.delete if "tokens" in path else owner.get
+    r = method(path)
+    assert r.status_code in (404, 422), r.text
+    assert r.json()["detail"][0]["loc"][-1] in {"token_id", "entry_id", "job_id"}

@@ -8799,6 +8799,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Simulation job id. */
                 job_id: number;
             };
             cookie?: never;
@@ -8866,6 +8867,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Simulation job id. */
                 job_id: number;
             };
             cookie?: never;
@@ -9093,6 +9095,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9163,6 +9166,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9240,6 +9244,7 @@ export interface operations {
                 "If-Match"?: string | null;
             };
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9320,6 +9325,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9406,6 +9412,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9476,6 +9483,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9543,6 +9551,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9613,6 +9622,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9683,6 +9693,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9750,6 +9761,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9817,6 +9829,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;
@@ -9889,6 +9902,7 @@ export interface operations {
                 "Idempotency-Key"?: string | null;
             };
             path: {
+                /** @description Wiring plan id. */
                 plan_id: number;
             };
             cookie?: never;

@@ -31,7 +31,8 @@ class Page(BaseModel, Generic[T]):
 
 
 class Schema(BaseModel):
-    model_config = ConfigDict(from_attributes=True, extra="forbid")
+    # NaN and Infinity (JSON extensions Python accepts) are no length, count or speed.
+    model_config = ConfigDict(from_attributes=True, extra="forbid", allow_inf_nan=False)
 
 
 @dataclass(frozen=True, slots=True)
