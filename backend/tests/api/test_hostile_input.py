@@ -122,3 +122,18 @@ def test_ids_beyond_the_database_integer_outside_projects_are_a_4xx(owner: TestC
     r = method(path)
     assert r.status_code in (404, 422), r.text
     assert r.json()["detail"][0]["loc"][-1] in {"token_id", "entry_id", "job_id"}
+
+
+def test_a_bulk_create_past_the_rack_limit_is_refused_up_front(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace
+) -> None:
+    """200 rows x 1,000 racks is valid row by row; in one request it is refused naming the limit."""
+    rows = [
+        {"name": f"R{i:03d}", "x_m": 0, "y_m": 0, "rack_count": 1000, "rack_template": h.template()} for i in range(200)
+    ]
+    r = owner.post(f"/api/v1/halls/{hall['id']}/rows/bulk", json={"rows": rows})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["loc"] == ["body", "rows"]
+    assert "200,000 racks" in detail["msg"] and "at most 20,000" in detail["msg"]
+    assert owner.get(f"/api/v1/halls/{hall['id']}/layout").json()["rows"] == []

@@ -3764,7 +3764,7 @@ export interface components {
         RowsBulkCreate: {
             /**
              * Rows
-             * @description Rows to create, all or nothing.
+             * @description Rows to create, all or nothing; at most 20,000 racks in all.
              */
             rows: components["schemas"]["RowCreate"][];
         };

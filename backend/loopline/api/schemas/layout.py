@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from loopline.api.schemas.catalog import RackTypeRead, ServerModelRead, SwitchModelRead
 from loopline.api.schemas.common import FromMillimetres, ReadSchema, Schema
@@ -381,8 +381,28 @@ class RowPairCreate(Schema):
         )
 
 
+MAX_RACKS_PER_REQUEST = 20_000
+"""Ten times the largest hall benchmarked (2,000 racks, 100,000 servers): a request past it is a
+mistake, refused before any work rather than failing deep in the database."""
+
+
 class RowsBulkCreate(Schema):
-    rows: list[RowCreate] = Field(min_length=1, max_length=500, description="Rows to create, all or nothing.")
+    rows: list[RowCreate] = Field(
+        min_length=1,
+        max_length=500,
+        description=f"Rows to create, all or nothing; at most {MAX_RACKS_PER_REQUEST:,} racks in all.",
+    )
+
+    @field_validator("rows")
+    @classmethod
+    def _bounded(cls, rows: list[RowCreate]) -> list[RowCreate]:
+        racks = sum(len(r.racks) + (r.rack_count or 0) for r in rows)
+        if racks > MAX_RACKS_PER_REQUEST:
+            raise ValueError(
+                f"the rows hold {racks:,} racks; one request creates at most {MAX_RACKS_PER_REQUEST:,} "
+                "(send the rows in several requests)"
+            )
+        return rows
 
 
 class BulkResult(BaseModel):
