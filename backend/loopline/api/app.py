@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
-from loopline.api import auth, catalog, halls, health, projects, racks, rows, simulations, tokens, wiring
+from loopline.api import auth, catalog, halls, health, openapi, projects, racks, rows, simulations, tokens, wiring
 from loopline.api.admission import AdmissionControl
 from loopline.api.body_guard import BodyGuard
 from loopline.api.browser_security import BrowserSecurity
@@ -59,6 +59,7 @@ def create_app() -> FastAPI:
         app.include_router(router)
     # Last: its catch-all route serves the editor.
     _mount_ui(app, settings.frontend_dist)
+    openapi.install(app)
     return app
 
 

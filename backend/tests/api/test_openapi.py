@@ -64,3 +64,36 @@ def test_every_layout_operation_and_field_is_documented() -> None:
     with_examples = [n for n in seen if any("examples" in b for b in schemas[n].get("properties", {}).values())]
     assert {"HallCreate", "RowCreate", "LogicalRackSpec", "ServerModelCreate", "TokenCreate"} <= set(with_examples)
     assert {"APIKeyCookie", "HTTPBearer"} <= set(spec["components"]["securitySchemes"])
+
+
+def test_the_document_tells_every_outcome_the_layers_in_front_can_answer() -> None:
+    spec = create_app().openapi()
+    assert spec["components"]["schemas"]["ErrorBody"]
+    seen_if_match = 0
+    for path, ops in spec["paths"].items():
+        if not path.startswith("/api/v1/"):
+            continue
+        for method, op in ops.items():
+            codes = set(op["responses"])
+            where = f"{method.upper()} {path}"
+            assert {"422", "503"} <= codes, where
+            assert "Retry-After" in op["responses"]["503"]["headers"], where
+            if "requestBody" in op:
+                assert {"413", "415"} <= codes, where
+            if method in ("post", "put", "patch", "delete"):
+                assert "403" in codes, where
+            if op.get("security"):
+                assert "401" in codes, where
+            if any(p["in"] == "path" for p in op.get("parameters", [])):
+                assert "404" in codes, where
+            for parameter in op.get("parameters", []):
+                if parameter["name"] == "If-Match":
+                    seen_if_match += 1
+                    assert parameter["required"] is True, where
+                    assert {"409", "428"} <= codes, where
+            for code, response in op["responses"].items():
+                if code >= "400":
+                    schema = response["content"]["application/json"]["schema"]
+                    assert schema.get("$ref", "").endswith(("/ErrorBody", "/HTTPValidationError")), (where, code)
+    assert seen_if_match >= 10
+    assert "429" in spec["paths"]["/api/v1/auth/login"]["post"]["responses"]
