@@ -21,7 +21,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -31,8 +30,6 @@ from typing import Any
 import httpx
 import stack
 
-ROOT = stack.ROOT
-VENV = ROOT / ".venv" / "bin"
 P99_TARGET_S = 2.0
 
 
@@ -139,25 +136,13 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    state = stack.services()
-    db = f"loopline_bench_load_{os.getpid()}"
-    stack.ensure_database(state["postgres"], db)
-    env = stack.service_env(state, db=db, redis_db=6)
-    subprocess.run([str(VENV / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True, capture_output=True)
-    subprocess.run([str(VENV / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True, capture_output=True)
-    port = stack.free_port()
-    procs = stack.start_app_processes(env, port)
-    base = f"http://127.0.0.1:{port}"
     reports: list[dict[str, Any]] = []
-    try:
-        if not stack.wait_http(f"{base}/api/health", timeout_s=90):
-            print("the API did not come up", file=sys.stderr)
-            return 1
+    with stack.app_stack(f"loopline_bench_load_{os.getpid()}", redis_db=6) as (base, api_pid):
         cookies, urls = _prepare(base)
         for target, url in urls.items():
             for clients in args.clients:
                 level = asyncio.run(run_level(base, cookies, target, url, clients, args.seconds))
-                report = level.report() | {"api_peak_rss_mb": _peak_rss_mb(procs[0].pid)}
+                report = level.report() | {"api_peak_rss_mb": _peak_rss_mb(api_pid)}
                 reports.append(report)
                 if not args.json:
                     print(
@@ -167,9 +152,6 @@ def main() -> int:
                         f"/auth/me max {report['auth_me_max_s']} s, API peak RSS {report['api_peak_rss_mb']} MB",
                         flush=True,
                     )
-    finally:
-        stack.stop_processes(procs)
-        stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
     errors = sum(r["errors"] for r in reports)
     p99_at_64 = [r["p99_s"] for r in reports if r["clients"] == 64]
     met = errors == 0 and all(p < P99_TARGET_S for p in p99_at_64)

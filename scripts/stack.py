@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -354,6 +355,29 @@ def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.P
         start_new_session=True,
     )
     return [api, worker]
+
+
+@contextlib.contextmanager
+def app_stack(name: str, redis_db: int, env_extra: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """A stack of its own for a suite or a benchmark: a fresh database `name`, migrated and seeded,
+    the API and a worker on a free port. Yields (base URL, API pid); removes it all afterwards."""
+    state = services()
+    psql(state["postgres"], f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    ensure_database(state["postgres"], name)
+    env = service_env(state, db=name, redis_db=redis_db)
+    env.update(env_extra or {})
+    subprocess.run([str(VENV_BIN / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
+    subprocess.run([str(VENV_BIN / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True)
+    port = free_port()
+    procs = start_app_processes(env, port)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        if not wait_http(f"{url}/api/health/ready", timeout_s=90):
+            raise RuntimeError(f"the stack for {name} did not come up (logs under .run/logs)")
+        yield url, procs[0].pid
+    finally:
+        stop_processes(procs)
+        psql(state["postgres"], f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def stop_processes(procs: list[subprocess.Popen[bytes]]) -> None:

@@ -146,27 +146,14 @@ def suite_vitest() -> Outcome:
 
 def suite_e2e() -> Outcome:
     """A stack of its own: fresh database, migrated and seeded, API + worker on free ports."""
-    state = stack.services()
-    db = f"loopline_e2e_{os.getpid()}"
-    stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
-    stack.ensure_database(state["postgres"], db)
-    env = stack.service_env(state, db=db, redis_db=4)
-    env["LOOPLINE_ENV"] = "test"
-    subprocess.run([str(VENV / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
-    subprocess.run([str(VENV / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True)
-    port = stack.free_port()
-    procs = stack.start_app_processes(env, port)
     report = ROOT / "e2e" / "artifacts" / "junit.xml"
     report.unlink(missing_ok=True)
     try:
-        url = f"http://127.0.0.1:{port}"
-        if not stack.wait_http(f"{url}/api/health", timeout_s=90):
-            return Outcome("e2e", 0, 1, "the e2e stack did not come up")
-        e2e_env = dict(os.environ, LOOPLINE_E2E_URL=url)
-        code = run(["npx", "playwright", "test"], ROOT / "e2e", env=e2e_env)
-    finally:
-        stack.stop_processes(procs)
-        stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        name, env = f"loopline_e2e_{os.getpid()}", {"LOOPLINE_ENV": "test"}
+        with stack.app_stack(name, redis_db=4, env_extra=env) as (url, _pid):
+            code = run(["npx", "playwright", "test"], ROOT / "e2e", env=dict(os.environ, LOOPLINE_E2E_URL=url))
+    except RuntimeError as err:
+        return Outcome("e2e", 0, 1, str(err))
     passed, failed = junit_counts(report)
     outcome = Outcome("e2e", passed, failed)
     if code != 0 and failed == 0:

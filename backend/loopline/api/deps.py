@@ -19,6 +19,7 @@ from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBea
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from loopline.api.schemas.common import MAX_ID
 from loopline.db.models import Hall, Membership, Rack, Role, Row
 from loopline.db.session import session_scope
 from loopline.domain.errors import DomainError, NotFound
@@ -26,8 +27,6 @@ from loopline.services import auth
 from loopline.services.access import Principal, ProjectAccess, Scope, Unauthenticated, check_role
 
 SESSION_COOKIE = "loopline_session"
-MAX_ID = 2**31 - 1
-"""Ids and versions are PostgreSQL `integer`s."""
 
 
 def get_db_session() -> Iterator[Session]:

@@ -17,6 +17,7 @@ ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
 
 OUTCOMES: dict[str, str] = {
+    "400": "The body is not UTF-8 text.",
     "401": "Not logged in (no valid session cookie or bearer token).",
     "403": "Logged in, but the role or the token's scopes do not allow this; or a write sent by a page "
     "of another site (`Origin`).",
@@ -36,7 +37,7 @@ def _outcomes(path: str, method: str, op: dict[str, Any]) -> list[str]:
         return []
     codes = ["422", "503"]
     if "requestBody" in op:
-        codes += ["413", "415"]
+        codes += ["400", "413", "415"]
     if method in WRITE_METHODS:
         codes.append("403")
     if op.get("security"):

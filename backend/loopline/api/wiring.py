@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Response, status
@@ -17,7 +18,7 @@ from loopline.api.deps import (
     register_project_resolver,
     require_project_role,
 )
-from loopline.api.schemas.common import ERROR_RESPONSES, Page
+from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID, Page
 from loopline.api.schemas.wiring import (
     BomRead,
     CableRead,
@@ -42,6 +43,9 @@ register_project_resolver(
 WiringReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.WIRING_READ))]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 WiringWriter = Annotated[ProjectAccess, Depends(require_project_role(Role.EDITOR, Scope.WIRING_WRITE))]
+
+MAX_LENGTH_M = 100_000.0
+"""No cable is 100 km long: a length filter past it is a mistake (and would overflow in mm)."""
 
 router = APIRouter(
     prefix="/api/v1", tags=["wiring"], responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 409, 422)}
@@ -125,10 +129,10 @@ def list_cables(
     medium: Annotated[Medium | None, Query(description="Only this medium.")] = None,
     link_class: Annotated[LinkClass | None, Query(description="Only this link class.")] = None,
     min_length_m: Annotated[
-        float | None, Query(ge=0, allow_inf_nan=False, description="Raw routed length at least (m).")
+        float | None, Query(ge=0, le=MAX_LENGTH_M, allow_inf_nan=False, description="Raw routed length at least (m).")
     ] = None,
     max_length_m: Annotated[
-        float | None, Query(ge=0, allow_inf_nan=False, description="Raw routed length at most (m).")
+        float | None, Query(ge=0, le=MAX_LENGTH_M, allow_inf_nan=False, description="Raw routed length at most (m).")
     ] = None,
     include_route: Annotated[bool, Query(description="Include each cable's route polyline.")] = False,
 ) -> object:
@@ -153,7 +157,7 @@ def diff_plans(
     plan_id: PlanId,
     session: DbSession,
     access: WiringReader,
-    against: Annotated[int, Query(description="The older plan to diff against.")],
+    against: Annotated[int, Query(ge=1, le=MAX_ID, description="The older plan to diff against.")],
 ) -> object:
     new = wiring.get_plan(session, plan_id)
     old = session.get(WiringPlanRow, against)
@@ -231,7 +235,10 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> Res
 
 
 def _download(body: bytes, media_type: str, filename: str) -> Response:
-    return Response(body, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    # Row names are any text: an ASCII fallback, and the exact name in RFC 6266's UTF-8 form.
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
+    disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
+    return Response(body, media_type=media_type, headers={"Content-Disposition": disposition})
 
 
 BomReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.BOM_READ))]

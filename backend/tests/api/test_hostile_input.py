@@ -137,3 +137,29 @@ def test_a_bulk_create_past_the_rack_limit_is_refused_up_front(
     assert detail["loc"] == ["body", "rows"]
     assert "200,000 racks" in detail["msg"] and "at most 20,000" in detail["msg"]
     assert owner.get(f"/api/v1/halls/{hall['id']}/layout").json()["rows"] == []
+
+
+def test_a_body_that_is_not_utf8_is_a_400_naming_the_body(owner: TestClient, project: int) -> None:
+    r = owner.post(
+        f"/api/v1/projects/{project}/halls",
+        content=b'{"name": "\xff\xfe"}',
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 400
+    assert r.json()["detail"][0]["field"] == "body"
+    assert "byte 10" in r.json()["detail"][0]["msg"]
+
+
+def test_absurd_numbers_in_plan_queries_are_a_422(owner: TestClient, plan_id: int) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan_id}/cables", params={"min_length_m": "8.6e307"})
+    assert (r.status_code, r.json()["detail"][0]["loc"]) == (422, ["query", "min_length_m"])
+    r = owner.get(f"/api/v1/wiring-plans/{plan_id}/diff", params={"against": "-3356370447710647867"})
+    assert (r.status_code, r.json()["detail"][0]["loc"]) == (422, ["query", "against"])
+
+
+def test_an_export_of_a_row_with_any_name_downloads(owner: TestClient, plan_id: int) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan_id}/exports/wiring-sheet.csv", params={"row": 'ряд \U0008b758 "1"'})
+    assert r.status_code == 200, r.text
+    disposition = r.headers["content-disposition"]
+    assert disposition.startswith(f'attachment; filename="plan-{plan_id}-wiring-')
+    assert "filename*=UTF-8''" in disposition and "%D1%80%D1%8F%D0%B4" in disposition

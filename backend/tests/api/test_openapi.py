@@ -79,7 +79,7 @@ def test_the_document_tells_every_outcome_the_layers_in_front_can_answer() -> No
             assert {"422", "503"} <= codes, where
             assert "Retry-After" in op["responses"]["503"]["headers"], where
             if "requestBody" in op:
-                assert {"413", "415"} <= codes, where
+                assert {"400", "413", "415"} <= codes, where
             if method in ("post", "put", "patch", "delete"):
                 assert "403" in codes, where
             if op.get("security"):

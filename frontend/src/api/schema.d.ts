@@ -4681,6 +4681,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -4880,6 +4889,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Logged in, but the role or the token's scopes do not allow this; or a write sent by a page of another site (`Origin`). */
             403: {
                 headers: {
@@ -5048,6 +5066,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RackTypeRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -5340,6 +5367,15 @@ export interface operations {
                     "application/json": components["schemas"]["RackTypeRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -5535,6 +5571,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ServerModelRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -5827,6 +5872,15 @@ export interface operations {
                     "application/json": components["schemas"]["ServerModelRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -6022,6 +6076,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SwitchModelRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -6314,6 +6377,15 @@ export interface operations {
                     "application/json": components["schemas"]["SwitchModelRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -6595,6 +6667,15 @@ export interface operations {
                     "application/json": components["schemas"]["HallRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -6784,6 +6865,15 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResult"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -6969,6 +7059,15 @@ export interface operations {
                     "application/json": components["schemas"]["RowDetail"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -7068,6 +7167,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -7249,6 +7357,15 @@ export interface operations {
                     "application/json": components["schemas"]["WiringPlanRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -7428,6 +7545,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -7524,6 +7650,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -7796,6 +7931,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -8155,6 +8299,15 @@ export interface operations {
                     "application/json": components["schemas"]["FabricSettingsRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -8349,6 +8502,15 @@ export interface operations {
                     "application/json": components["schemas"]["HallRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -8532,6 +8694,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -8731,6 +8902,15 @@ export interface operations {
                     "application/json": components["schemas"]["MemberRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -8924,6 +9104,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimulationRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -9281,6 +9470,15 @@ export interface operations {
                     "application/json": components["schemas"]["RackRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -9562,6 +9760,15 @@ export interface operations {
                     "application/json": components["schemas"]["RowRead"];
                 };
             };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
@@ -9670,6 +9877,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RowDetail"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -9855,6 +10071,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RackRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -10174,6 +10399,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -10496,6 +10730,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WiringPlanRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -11271,6 +11514,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimulationRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */

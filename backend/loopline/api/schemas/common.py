@@ -30,6 +30,10 @@ class Page(BaseModel, Generic[T]):
         )
 
 
+MAX_ID = 2**31 - 1
+"""Ids and versions are PostgreSQL `integer`s."""
+
+
 class Schema(BaseModel):
     # NaN and Infinity (JSON extensions Python accepts) are no length, count or speed.
     model_config = ConfigDict(from_attributes=True, extra="forbid", allow_inf_nan=False)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from loopline.api.schemas.catalog import RackTypeRead, ServerModelRead, SwitchModelRead
-from loopline.api.schemas.common import FromMillimetres, ReadSchema, Schema
+from loopline.api.schemas.common import MAX_ID, FromMillimetres, ReadSchema, Schema
 from loopline.api.schemas.projects import LayerLoadRead
 from loopline.domain import rack_planning as rp
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
@@ -124,9 +124,13 @@ class HallRead(ReadSchema):
 
 class LogicalRackSpec(Schema):
     servers: int = Field(ge=0, le=200, description="`r`: servers in this logical rack.", examples=[15])
-    server_model_id: int = Field(description="Catalog server model (its NIC ports and speed).", examples=[1])
+    server_model_id: int = Field(
+        ge=1, le=MAX_ID, description="Catalog server model (its NIC ports and speed).", examples=[1]
+    )
     ports_used: int = Field(1, ge=1, le=64, description="`p`: NIC ports cabled per server (<= the model's NIC ports).")
-    tor_model_id: int = Field(description="Catalog switch model of this logical rack's ToR.", examples=[2])
+    tor_model_id: int = Field(
+        ge=1, le=MAX_ID, description="Catalog switch model of this logical rack's ToR.", examples=[2]
+    )
     tor_position: TorPosition = Field(TorPosition.TOP, description="Where the ToR sits: top, middle or bottom.")
     base_u: int | None = Field(
         None,
@@ -149,9 +153,9 @@ class LogicalRackSpec(Schema):
 class LogicalRackRead(ReadSchema):
     ordinal: int = Field(description="0 for the lowest logical rack in the physical rack.")
     servers: int = Field(description="`r`: servers.", examples=[15])
-    server_model_id: int = Field(description="Catalog server model.")
+    server_model_id: int = Field(ge=1, le=MAX_ID, description="Catalog server model.")
     ports_used: int = Field(description="`p`: NIC ports cabled per server.", examples=[2])
-    tor_model_id: int = Field(description="Catalog switch model of the ToR.")
+    tor_model_id: int = Field(ge=1, le=MAX_ID, description="Catalog switch model of the ToR.")
     tor_position: TorPosition = Field(description="top, middle or bottom.")
     base_u: int = Field(description="Lowest U.", examples=[1])
     top_u: int = Field(description="Highest U.", examples=[16])
@@ -161,7 +165,7 @@ class LogicalRackRead(ReadSchema):
 class FabricSwitchSpec(Schema):
     name: str = Field(min_length=1, max_length=100, description="Switch name, unique in the hall.", examples=["SP1"])
     role: FabricRole = Field(description="`agg`, `spine` or `core`.")
-    switch_model_id: int = Field(description="Catalog switch model.", examples=[3])
+    switch_model_id: int = Field(ge=1, le=MAX_ID, description="Catalog switch model.", examples=[3])
     u: int = Field(ge=1, le=100, description="Lowest U the switch occupies.", examples=[20])
     cluster: int | None = Field(None, ge=0, le=10000, description="Cluster an aggregation switch serves.")
 
@@ -172,7 +176,7 @@ class FabricSwitchSpec(Schema):
 class FabricSwitchRead(ReadSchema):
     name: str = Field(description="Switch name.")
     role: FabricRole = Field(description="`agg`, `spine` or `core`.")
-    switch_model_id: int = Field(description="Catalog switch model.")
+    switch_model_id: int = Field(ge=1, le=MAX_ID, description="Catalog switch model.")
     u: int = Field(description="Lowest U.")
     cluster: int | None = Field(description="Cluster an aggregation switch serves.")
 
@@ -188,7 +192,9 @@ class RackSpec(Schema):
         description="Rack name, unique in the hall; when omitted, from the row's `rack_name_pattern`.",
         examples=["R01-01"],
     )
-    rack_type_id: int | None = Field(None, description="Catalog rack type; the default 42U 600x1200 when omitted.")
+    rack_type_id: int | None = Field(
+        None, ge=1, le=MAX_ID, description="Catalog rack type; the default 42U 600x1200 when omitted."
+    )
     position_m: float | None = Field(
         None,
         ge=0,
@@ -222,8 +228,8 @@ class RackCreate(RackSpec):
 
 class RackUpdate(Schema):
     name: str | None = Field(None, min_length=1, max_length=100, description="Rack name, unique in the hall.")
-    row_id: int | None = Field(None, description="Move the rack to another row of the same hall.")
-    rack_type_id: int | None = Field(None, description="Catalog rack type.")
+    row_id: int | None = Field(None, ge=1, le=MAX_ID, description="Move the rack to another row of the same hall.")
+    rack_type_id: int | None = Field(None, ge=1, le=MAX_ID, description="Catalog rack type.")
     position_m: float | None = Field(None, ge=0, le=MAX_FLOOR_M, description="Offset along the row, metres.")
     role: RackRole | None = Field(None, description="`compute` or `network`.")
     port_face: Face | None = Field(None, description="Face the ports are on.")

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from loopline.api.schemas.common import ReadSchema, Schema
+from loopline.api.schemas.common import MAX_ID, ReadSchema, Schema
 from loopline.domain.media import Medium
 from loopline.domain.wiring import GrinScope, LinkClass, Pattern
 from loopline.services.wiring import ParallelOptions, PlanOptions
@@ -46,7 +46,10 @@ class WiringPlanCreate(Schema):
         None, description="Heterogeneous upgrade: new ports on a parallel set of ToRs; no existing cable moves."
     )
     upgrade_from_plan_id: int | None = Field(
-        None, description="Store the plan as an upgrade of this plan (same hall): the diff is computed and kept."
+        None,
+        ge=1,
+        le=MAX_ID,
+        description="Store the plan as an upgrade of this plan (same hall): the diff is computed and kept.",
     )
 
     def to_options(self) -> PlanOptions:
