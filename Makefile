@@ -10,7 +10,7 @@ FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/index.ht
 ENGINE_SRC := $(shell find sim-engine/src sim-engine/Cargo.toml sim-engine/Cargo.lock -type f 2>/dev/null)
 
 .PHONY: help run test stop install system-packages python frontend e2e-deps engine api-types \
-        test-checks test-cargo test-pytest test-vitest test-e2e bench fuzz clean
+        test-checks test-cargo test-pytest test-schema-fuzz test-vitest test-e2e bench fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -78,6 +78,8 @@ test-pytest: install ## backend + worker tests only
 	@$(PY) scripts/test_all.py --only pytest
 test-vitest: install ## frontend unit tests only
 	@$(PY) scripts/test_all.py --only vitest
+test-schema-fuzz: install ## bounded API schema fuzz only (Schemathesis)
+	@$(PY) scripts/test_all.py --only schema-fuzz
 test-e2e: install ## browser tests only
 	@$(PY) scripts/test_all.py --only e2e
 
@@ -85,8 +87,9 @@ bench: install ## run every benchmark (see README)
 	@$(PY) scripts/bench_all.py
 
 # One command per fuzzer; LOOPLINE_FUZZ_CASES sets the engine's cases per test.
-fuzz: install ## long fuzz runs (engine scenario parser: 200,000 cases per test)
+fuzz: install ## long fuzz runs (engine scenario parser: 200,000 cases per test; API schema: 200 examples per operation)
 	cd sim-engine && LOOPLINE_FUZZ_CASES=$${LOOPLINE_FUZZ_CASES:-200000} cargo test --release --locked --test it fuzz:: -- --test-threads=2
+	$(PY) scripts/fuzz_api.py --examples $${LOOPLINE_FUZZ_EXAMPLES:-200}
 
 clean: ## stop, remove local state (.run/, and the database cluster wherever it lives) and build outputs
 	@python3 scripts/stack.py clean

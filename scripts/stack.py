@@ -366,6 +366,10 @@ def app_stack(name: str, redis_db: int, env_extra: dict[str, str] | None = None)
     ensure_database(state["postgres"], name)
     env = service_env(state, db=name, redis_db=redis_db)
     env.update(env_extra or {})
+    for db in (redis_db, redis_db + 1):  # its broker and results, and login counts left by an earlier run
+        subprocess.run(
+            ["redis-cli", "-p", str(state["redis"]), "-n", str(db), "flushdb"], check=True, capture_output=True
+        )
     subprocess.run([str(VENV_BIN / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
     subprocess.run([str(VENV_BIN / "python"), "-m", "loopline.seed"], env=env, cwd=ROOT, check=True)
     port = free_port()

@@ -2,12 +2,13 @@
 """Run every suite against real services and print one line: `N passed, N failed`.
 
 Suites: static checks (ruff lint and format, mypy, import-linter, clippy, rustfmt, tsc, ESLint,
-generated API types up to date), cargo test (engine), pytest (backend + worker), Vitest (frontend) and
-Playwright in Debian's Chromium (e2e, against a freshly migrated and seeded stack).
+generated API types up to date), cargo test (engine), pytest (backend + worker), a bounded schema
+fuzz of the API (Schemathesis), Vitest (frontend) and Playwright in Debian's Chromium (e2e,
+against a freshly migrated and seeded stack).
 Exits non-zero when anything failed or when a suite ran no test.
 
     test_all.py                 everything
-    test_all.py --only pytest   one suite (names: checks, cargo, pytest, vitest, e2e)
+    test_all.py --only pytest   one suite (names: checks, cargo, pytest, schema-fuzz, vitest, e2e)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import stack
 
 ROOT = stack.ROOT
 VENV = ROOT / ".venv" / "bin"
-SUITES = ("checks", "cargo", "pytest", "vitest", "e2e")
+SUITES = ("checks", "cargo", "pytest", "schema-fuzz", "vitest", "e2e")
 PYTHON_TREES = ("backend", "worker", "scripts", "migrations", "conftest.py")
 
 
@@ -130,6 +131,19 @@ def suite_pytest() -> Outcome:
     return outcome
 
 
+def suite_schema_fuzz() -> Outcome:
+    """Schemathesis over every operation, bounded (`make fuzz` runs the long one)."""
+    code = run([str(VENV / "python"), "scripts/fuzz_api.py", "--examples", "3"])
+    outcome = Outcome("schema-fuzz")
+    for name in ("session", "token"):
+        passed, failed = junit_counts(ROOT / ".run" / f"schemathesis-{name}.xml")
+        outcome.passed += passed
+        outcome.failed += failed
+    if code != 0 and outcome.failed == 0:
+        outcome.failed, outcome.note = 1, f"fuzz_api.py exited {code}"
+    return outcome
+
+
 def suite_vitest() -> Outcome:
     report = ROOT / ".run" / "vitest-junit.xml"
     report.unlink(missing_ok=True)
@@ -165,6 +179,7 @@ RUNNERS = {
     "checks": suite_checks,
     "cargo": suite_cargo,
     "pytest": suite_pytest,
+    "schema-fuzz": suite_schema_fuzz,
     "vitest": suite_vitest,
     "e2e": suite_e2e,
 }
