@@ -50,7 +50,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     get_engine().dispose()
     ports = _ports()
-    with psycopg.connect(f"postgresql://loopline@127.0.0.1:{ports['postgres']}/postgres", autocommit=True) as conn:
+    # As the superuser: FORCE may have to end an autovacuum worker, which the test role may not signal.
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:{ports['postgres']}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{TEST_DB_NAME}" WITH (FORCE)')
 
 

@@ -36,7 +36,10 @@ def test_upgrade_downgrade_upgrade_on_a_scratch_database(migrated_database: str)
         assert set(inspect(engine).get_table_names()) >= set(Base.metadata.tables)
     finally:
         engine.dispose()
-        with psycopg.connect(admin, autocommit=True) as conn:
+        # As the cluster's superuser: FORCE must also end an autovacuum worker that may have started
+        # on the fresh database, which the application's role may not signal.
+        superuser = f"postgresql://postgres@{url.host}:{url.port}/postgres"
+        with psycopg.connect(superuser, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
