@@ -17,11 +17,10 @@ import argparse
 import os
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import httpx
 import stack
+from test_all import junit_counts
 
 ROOT = stack.ROOT
 ST = ROOT / ".venv" / "bin" / "st"
@@ -42,18 +41,6 @@ def credential(base: str, kind: str) -> str:
         r = client.post("/api/v1/tokens", json={"name": "schema fuzz", "scopes": ALL_SCOPES})
         r.raise_for_status()
         return f"Authorization: Bearer {r.json()['token']}"
-
-
-def counts(report: Path) -> tuple[int, int]:
-    if not report.exists():
-        return 0, 0
-    passed = failed = 0
-    for case in ET.parse(report).getroot().iter("testcase"):
-        if case.find("failure") is not None or case.find("error") is not None:
-            failed += 1
-        elif case.find("skipped") is None:
-            passed += 1
-    return passed, failed
 
 
 def main() -> int:
@@ -90,7 +77,7 @@ def main() -> int:
             ]  # fmt: skip
             print(f"\n$ st run ... ({name}, {args.examples} examples per operation)", flush=True)
             code = subprocess.run(cmd, cwd=ROOT, check=False).returncode
-            p, f = counts(report)
+            p, f = junit_counts(report)
             if code != 0 and f == 0:
                 f = 1
             passed, failed = passed + p, failed + f
