@@ -75,6 +75,15 @@ def setup(celery_worker_process: subprocess.Popen[bytes]) -> Iterator[dict[str, 
     client.delete(f"/api/v1/projects/{project}", headers={"If-Match": f'"{version}"'}).raise_for_status()
 
 
+def fattree_scenario(flows: int) -> dict[str, Any]:
+    """A FatTree k=16 scenario from the engine's generator: 3,000,000 flows keep a worker busy."""
+    out = subprocess.run(
+        [str(get_settings().engine_binary), "gen", "fattree", "--k", "16", "--flows", str(flows)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return dict(json.loads(out.stdout))
+
+
 def wait_for(client: TestClient, job_id: int, *, until: set[str], timeout_s: float = 60) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     while True:
@@ -130,13 +139,8 @@ def test_a_bad_scenario_is_refused_naming_the_field(setup: dict[str, Any]) -> No
 
 def test_a_running_simulation_can_be_cancelled(setup: dict[str, Any]) -> None:
     client = setup["client"]
-    big = subprocess.run(
-        [str(get_settings().engine_binary), "gen", "fattree", "--k", "16", "--flows", "3000000"],
-        check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-    r = client.post(
-        f"/api/v1/projects/{setup['project']}/simulations", json={"name": "long", "scenario": json.loads(big)}
-    )
+    big = fattree_scenario(flows=3_000_000)
+    r = client.post(f"/api/v1/projects/{setup['project']}/simulations", json={"name": "long", "scenario": big})
     assert r.status_code == 202, r.text
     job_id = r.json()["id"]
     assert wait_for(client, job_id, until={"running", "succeeded", "failed"})["status"] == "running"
@@ -156,13 +160,8 @@ def test_a_job_survives_its_worker_process_dying(
     setup: dict[str, Any], celery_worker_process: subprocess.Popen[bytes]
 ) -> None:
     client = setup["client"]
-    scenario = subprocess.run(
-        [str(get_settings().engine_binary), "gen", "fattree", "--k", "16", "--flows", "100000"],
-        check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-    r = client.post(
-        f"/api/v1/projects/{setup['project']}/simulations", json={"name": "lost", "scenario": json.loads(scenario)}
-    )
+    scenario = fattree_scenario(flows=100_000)
+    r = client.post(f"/api/v1/projects/{setup['project']}/simulations", json={"name": "lost", "scenario": scenario})
     job_id = r.json()["id"]
     assert wait_for(client, job_id, until={"running", "succeeded", "failed"})["status"] == "running"
     # Kill the pool process running the task, as an OOM killer would.
@@ -184,13 +183,8 @@ def test_a_busy_worker_is_busy_not_down(setup: dict[str, Any]) -> None:
     from loopline.api.health import readiness
 
     client = setup["client"]
-    big = subprocess.run(
-        [str(get_settings().engine_binary), "gen", "fattree", "--k", "16", "--flows", "3000000"],
-        check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-    r = client.post(
-        f"/api/v1/projects/{setup['project']}/simulations", json={"name": "busy", "scenario": json.loads(big)}
-    )
+    big = fattree_scenario(flows=3_000_000)
+    r = client.post(f"/api/v1/projects/{setup['project']}/simulations", json={"name": "busy", "scenario": big})
     job_id = r.json()["id"]
     try:
         assert wait_for(client, job_id, until={"running", "succeeded", "failed"})["status"] == "running"

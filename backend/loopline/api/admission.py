@@ -13,9 +13,9 @@ without holding anything. A request that waits longer than `max_wait_s`, or arri
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from loopline.api.errors import BUSY, RETRY_AFTER_S, error_body
@@ -89,20 +89,10 @@ class AdmissionControl:
             return
         queue_full = not self.gate.open and self.gate.queued >= self.max_queue
         if queue_full or not await self.gate.enter(self.max_wait_s):
-            await _busy(send)
+            busy = JSONResponse(error_body("server", BUSY), status_code=503, headers={"Retry-After": RETRY_AFTER_S})
+            await busy(scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)
         finally:
             self.gate.leave()
-
-
-async def _busy(send: Send) -> None:
-    body = json.dumps(error_body("server", BUSY)).encode()
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        (b"retry-after", RETRY_AFTER_S.encode()),
-    ]
-    await send({"type": "http.response.start", "status": 503, "headers": headers})
-    await send({"type": "http.response.body", "body": body})

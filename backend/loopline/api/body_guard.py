@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import parse_qsl
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loopline.api.errors import error_body
@@ -78,12 +79,12 @@ class BodyGuard:
         for name, value in parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True):
             reason = bad_text(value)
             if reason:
-                await _answer(send, 422, error_body(name, reason))
+                await _answer(scope, receive, send, 422, error_body(name, reason))
                 return
         headers = dict(scope.get("headers", []))
         declared = headers.get(b"content-length", b"").decode("latin-1")
         if declared.isdigit() and int(declared) > self.max_bytes:
-            await _answer(send, 413, self._too_large())
+            await _answer(scope, receive, send, 413, self._too_large())
             return
         if scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE") and not declared:
             await self.app(scope, receive, send)
@@ -99,7 +100,7 @@ class BodyGuard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                await _answer(send, 413, self._too_large())
+                await _answer(scope, receive, send, 413, self._too_large())
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
@@ -107,7 +108,7 @@ class BodyGuard:
         content_type = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
         if body.strip() and content_type not in ACCEPTED_BODIES:
             reason = f"send the body as application/json (got {content_type or 'no Content-Type'})"
-            await _answer(send, 415, error_body("Content-Type", reason))
+            await _answer(scope, receive, send, 415, error_body("Content-Type", reason))
             return
 
         if content_type == "application/json":
@@ -115,7 +116,7 @@ class BodyGuard:
                 body.decode("utf-8")
             except UnicodeDecodeError as err:
                 reason = f"the body is not UTF-8 (byte {err.start}): JSON is sent as UTF-8 text"
-                await _answer(send, 400, error_body("body", reason))
+                await _answer(scope, receive, send, 400, error_body("body", reason))
                 return
         if _SUSPECT.search(body) and content_type == "application/json":
             try:
@@ -124,7 +125,7 @@ class BodyGuard:
                 document = None  # FastAPI answers malformed JSON itself
             for loc, reason in find_bad_text(document):
                 detail = {"loc": ["body", *loc], "field": _field(loc) or "body", "msg": reason}
-                await _answer(send, 422, {"detail": [detail]})
+                await _answer(scope, receive, send, 422, {"detail": [detail]})
                 return
 
         replayed = False
@@ -143,8 +144,5 @@ class BodyGuard:
         return error_body("body", f"the request body is larger than the {limit_mb:g} MB this API accepts")
 
 
-async def _answer(send: Send, status: int, content: dict[str, object]) -> None:
-    body = json.dumps(content).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+async def _answer(scope: Scope, receive: Receive, send: Send, status: int, content: dict[str, object]) -> None:
+    await JSONResponse(content, status_code=status)(scope, receive, send)

@@ -13,9 +13,8 @@
 
 from __future__ import annotations
 
-import json
-
 from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loopline.api.errors import error_body
@@ -86,17 +85,7 @@ class BrowserSecurity:
         if scope["method"] not in SAFE_METHODS and scope["path"].startswith("/api/"):
             reason = cross_site(scope)
             if reason:
-                body = json.dumps(error_body("Origin", reason)).encode()
-                await send_with_headers(
-                    {
-                        "type": "http.response.start",
-                        "status": 403,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
-                    }
-                )
-                await send_with_headers({"type": "http.response.body", "body": body})
+                refused = JSONResponse(error_body("Origin", reason), status_code=403)
+                await refused(scope, receive, send_with_headers)
                 return
         await self.app(scope, receive, send_with_headers)

@@ -68,7 +68,6 @@ def test_unsupported_methods_on_api_routes_are_405_with_allow(owner: TestClient)
 
 def test_outside_local_use_hsts_is_sent_and_cookies_are_secure(monkeypatch: pytest.MonkeyPatch, app: Any) -> None:
     from loopline.api.app import create_app
-    from loopline.api.deps import get_db_session
 
     monkeypatch.setenv("LOOPLINE_ENV", "production")
     monkeypatch.setenv("LOOPLINE_SECRET_KEY", "x" * 48)
@@ -83,7 +82,6 @@ def test_outside_local_use_hsts_is_sent_and_cookies_are_secure(monkeypatch: pyte
         assert r.status_code == 201, r.text
         assert "Secure" in r.headers["set-cookie"]
         assert r.headers["strict-transport-security"].startswith("max-age=")
-        assert get_db_session in production.dependency_overrides
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
