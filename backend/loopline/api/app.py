@@ -10,7 +10,20 @@ from fastapi.responses import FileResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
-from loopline.api import auth, catalog, halls, health, openapi, projects, racks, rows, simulations, tokens, wiring
+from loopline.api import (
+    auth,
+    catalog,
+    exports,
+    halls,
+    health,
+    openapi,
+    projects,
+    racks,
+    rows,
+    simulations,
+    tokens,
+    wiring,
+)
 from loopline.api.admission import AdmissionControl
 from loopline.api.body_guard import BodyGuard
 from loopline.api.browser_security import BrowserSecurity
@@ -54,6 +67,7 @@ def create_app() -> FastAPI:
         rows.router,
         racks.router,
         wiring.router,
+        exports.router,
         simulations.router,
     ):
         app.include_router(router)
