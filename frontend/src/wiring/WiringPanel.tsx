@@ -6,6 +6,7 @@ import { useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
 import { generatePlan, listPlans, showPlan } from "./api";
 import {
+  formFromSpec,
   generateErrors,
   INITIAL_FORM,
   isSubways,
@@ -46,8 +47,16 @@ export function WiringPanel() {
   const hallId = useSession((s) => s.hallId);
   const projectId = useSession((s) => s.projectId);
   const { plans, plan, cables, loading, showLoops, showCables } = useWiring();
-  const [form, setForm] = useState<WiringForm>(INITIAL_FORM);
+  // The form shows the parameters of the plan being viewed (so Generate rebuilds that plan); it
+  // follows the viewed plan when another is opened, and stays as typed otherwise.
+  const [form, setForm] = useState<WiringForm>(() => (plan ? formFromSpec(plan.spec) : INITIAL_FORM));
+  const [formOf, setFormOf] = useState<number | null>(plan?.id ?? null);
   const [errors, setErrors] = useState<FormErrors>({});
+  if (plan && plan.id !== formOf) {
+    setFormOf(plan.id);
+    setForm(formFromSpec(plan.spec));
+    setErrors({});
+  }
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof WiringForm>(k: K, v: WiringForm[K]) => setForm((f) => ({ ...f, [k]: v }));
 
@@ -168,6 +177,15 @@ export function WiringPanel() {
           </select>
         </Field>
       </div>
+      {form.parallel && (
+        <p className="muted small" data-testid="wiring-parallel">
+          Plus a parallel set of {form.parallel.ports} port(s) per server at {form.parallel.gbps} Gb/s (Type 2
+          augmentation, from the viewed plan).{" "}
+          <button type="button" className="link" onClick={() => set("parallel", null)}>
+            drop it
+          </button>
+        </p>
+      )}
       <button
         type="button"
         className="primary"

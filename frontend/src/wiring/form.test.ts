@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../sync/http";
 import {
   formErrors,
+  formFromSpec,
   generateErrors,
   INITIAL_FORM,
   PATTERNS,
@@ -148,5 +149,48 @@ describe("server errors -> fields", () => {
       ports: "too many",
     });
     expect(generateErrors(INITIAL_FORM, new Error("boom"))).toEqual({ generate: "Error: boom" });
+  });
+});
+
+describe("plan -> form (the form shows the plan being viewed)", () => {
+  it("reads back every parameter of the request a plan was generated from", () => {
+    const forms: WiringForm[] = [
+      INITIAL_FORM,
+      form({ pattern: "grin", ports: "1", grinDegree: "2", grinScope: "next-rack", geometry: "paper" }),
+      form({ pattern: "side-to-side", ports: "4", loop: "6", subwaysType: 2, clusters: "3", routeVia: "floor" }),
+      form({ pattern: "mc-lag", ports: "2", fabricOptical: false, serviceAllowanceM: 0.3, slackPct: 10 }),
+      form({ pattern: "paired-row", parallel: { ports: 1, gbps: 100, tor_server_ports: 32, clusters: 2 } }),
+    ];
+    for (const f of forms) expect(formFromSpec(toPlanCreate(f))).toEqual(f);
+  });
+
+  it("a stored spec (with the server's nulls and the upgrade link) opens as that plan, and Generate sends it again", () => {
+    const spec = {
+      name: "Subways · side-to-side (p=2, Type 1, l=4)",
+      pattern: "side-to-side",
+      ports: 2,
+      subways_type: 1,
+      loop: 4,
+      clusters: 1,
+      grin_degree: 0,
+      grin_scope: "rack",
+      geometry: "default",
+      route_via: "tray",
+      service_allowance_m: null,
+      slack_pct: null,
+      fabric_optical: true,
+      parallel: null,
+      upgrade_from_plan_id: 7,
+    };
+    const f = formFromSpec(spec);
+    expect(f).toEqual(form({ pattern: "side-to-side", ports: "2", loop: "4" }));
+    const { upgrade_from_plan_id, service_allowance_m, slack_pct, parallel, ...sent } = spec;
+    expect([upgrade_from_plan_id, service_allowance_m, slack_pct, parallel]).toEqual([7, null, null, null]);
+    expect(toPlanCreate(f)).toEqual(sent);
+  });
+
+  it("falls back to the initial form for what a spec lacks or does not know", () => {
+    expect(formFromSpec({})).toEqual(INITIAL_FORM);
+    expect(formFromSpec({ pattern: "nope", subways_type: 3, geometry: "round", ports: "2" })).toEqual(INITIAL_FORM);
   });
 });

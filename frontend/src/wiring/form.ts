@@ -7,6 +7,7 @@ import { ApiError, type ErrorItem } from "../sync/http";
 
 export type Pattern = components["schemas"]["Pattern"];
 export type WiringPlanCreate = components["schemas"]["WiringPlanCreate"];
+type ParallelPorts = components["schemas"]["ParallelPortsIn"];
 
 /**
  * The patterns come from the API's `Pattern` enum (src/api/schema.d.ts, generated): a pattern the
@@ -44,6 +45,11 @@ export interface WiringForm {
   grinScope: "rack" | "next-rack";
   geometry: "default" | "paper";
   routeVia: "tray" | "floor";
+  /** Not on the form, but part of the plan it was opened from: carried so Generate rebuilds that plan. */
+  fabricOptical: boolean;
+  serviceAllowanceM: number | null;
+  slackPct: number | null;
+  parallel: ParallelPorts | null;
 }
 
 export const INITIAL_FORM: WiringForm = {
@@ -56,6 +62,10 @@ export const INITIAL_FORM: WiringForm = {
   grinScope: "rack",
   geometry: "default",
   routeVia: "tray",
+  fabricOptical: true,
+  serviceAllowanceM: null,
+  slackPct: null,
+  parallel: null,
 };
 
 /** Fields with an error message slot; `generate` is the one under the Generate button. */
@@ -82,6 +92,7 @@ export function planName(f: WiringForm): string {
     f.loop && `l=${f.loop}`,
     subways && f.subwaysType === 2 && `c=${f.clusters}`,
     f.pattern === "grin" && `n=${f.grinDegree}`,
+    f.parallel && `+${f.parallel.ports}×${f.parallel.gbps}G parallel`,
   ].filter(Boolean);
   return `${PATTERN_INFO[f.pattern].label}${bits.length ? ` (${bits.join(", ")})` : ""}`;
 }
@@ -94,7 +105,7 @@ export function toPlanCreate(f: WiringForm): WiringPlanCreate {
     pattern: f.pattern,
     geometry: f.geometry,
     route_via: f.routeVia,
-    fabric_optical: true,
+    fabric_optical: f.fabricOptical,
     grin_scope: f.grinScope,
     subways_type: f.subwaysType,
     clusters: subways && f.subwaysType === 2 ? Number(f.clusters) || 1 : 1,
@@ -102,7 +113,52 @@ export function toPlanCreate(f: WiringForm): WiringPlanCreate {
   };
   if (f.ports) body.ports = Number(f.ports);
   if (f.loop) body.loop = Number(f.loop);
+  if (f.serviceAllowanceM !== null) body.service_allowance_m = f.serviceAllowanceM;
+  if (f.slackPct !== null) body.slack_pct = f.slackPct;
+  if (f.parallel) body.parallel = f.parallel;
   return body;
+}
+
+const PATTERN_VALUES = new Set<string>(Object.keys(PATTERN_INFO));
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const text = (v: unknown): string => (num(v) === null ? "" : String(v));
+
+/**
+ * The form of a stored plan (its `spec`, the request it was generated from): what is on screen when
+ * that plan is viewed, so pressing Generate rebuilds the same plan. Missing or unknown values fall back
+ * to the initial form's; the upgrade link (`upgrade_from_plan_id`) is not carried (a new plan is new).
+ */
+export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringForm {
+  const pattern =
+    typeof spec.pattern === "string" && PATTERN_VALUES.has(spec.pattern)
+      ? (spec.pattern as Pattern)
+      : INITIAL_FORM.pattern;
+  const p = spec.parallel;
+  const parallel =
+    p && typeof p === "object"
+      ? {
+          ports: num((p as Record<string, unknown>).ports) ?? 1,
+          gbps: num((p as Record<string, unknown>).gbps) ?? 25,
+          tor_server_ports: num((p as Record<string, unknown>).tor_server_ports) ?? 48,
+          clusters: num((p as Record<string, unknown>).clusters) ?? 1,
+        }
+      : null;
+  return {
+    pattern,
+    ports: text(spec.ports),
+    subwaysType: spec.subways_type === 2 ? 2 : 1,
+    loop: text(spec.loop),
+    // Hidden inputs (c outside Type 2, n outside GRIN) keep the form's defaults, as if never touched.
+    clusters: (isSubways(pattern) && spec.subways_type === 2 && text(spec.clusters)) || INITIAL_FORM.clusters,
+    grinDegree: (pattern === "grin" && num(spec.grin_degree) && text(spec.grin_degree)) || INITIAL_FORM.grinDegree,
+    grinScope: spec.grin_scope === "next-rack" ? "next-rack" : "rack",
+    geometry: spec.geometry === "paper" ? "paper" : "default",
+    routeVia: spec.route_via === "floor" ? "floor" : "tray",
+    fabricOptical: spec.fabric_optical !== false,
+    serviceAllowanceM: num(spec.service_allowance_m),
+    slackPct: num(spec.slack_pct),
+    parallel,
+  };
 }
 
 /** API body fields -> form fields. */
