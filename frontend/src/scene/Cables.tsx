@@ -14,6 +14,15 @@ import { tooltipRef } from "../state/overlays";
 import { MEDIUM_COLOURS } from "../state/palette";
 import { sceneStats } from "../state/testHook";
 import { cableEnds, useWiring, type CableSet } from "../state/wiring";
+import {
+  DIFF_COLOURS,
+  diffBuffers,
+  drawnCounts,
+  reportDiff,
+  STATUS_CODE,
+  useDiff,
+  type DiffOverlay,
+} from "../state/planDiff";
 import { placeRack } from "./selectors";
 
 export function describeCable(
@@ -51,6 +60,59 @@ function cableGeometry(set: CableSet): THREE.BufferGeometry {
   g.setAttribute("color", new THREE.BufferAttribute(colours, 3));
   g.computeBoundingSphere();
   return g;
+}
+
+const linearRgb = (hex: string): [number, number, number] => {
+  const c = new THREE.Color(hex);
+  return [c.r, c.g, c.b];
+};
+
+/**
+ * The diff of two plans: the newer plan's cables coloured kept / added / moved (same positions as
+ * the plan's own buffer, so hover picking still works on it), and the older plan's removed cables.
+ */
+function diffGeometry(
+  o: DiffOverlay,
+  showKept: boolean,
+): { cables: THREE.BufferGeometry; removed: THREE.BufferGeometry | null } {
+  const { colours, removed, removedColours } = diffBuffers(o, linearRgb);
+  const cables = new THREE.BufferGeometry();
+  if (showKept) {
+    cables.setAttribute("position", new THREE.BufferAttribute(o.newSet.segments, 3));
+    cables.setAttribute("color", new THREE.BufferAttribute(colours, 3));
+  } else {
+    // Only the change: the segments of cables that are not kept.
+    const keep: number[] = [];
+    o.newSet.segCable.forEach((c, seg) => {
+      if (o.diff.status[c] !== STATUS_CODE.kept) keep.push(seg);
+    });
+    const pos = new Float32Array(keep.length * 6);
+    const col = new Float32Array(keep.length * 6);
+    keep.forEach((seg, k) => {
+      pos.set(o.newSet.segments.subarray(seg * 6, seg * 6 + 6), k * 6);
+      col.set(colours.subarray(seg * 6, seg * 6 + 6), k * 6);
+    });
+    cables.setAttribute("position", new THREE.BufferAttribute(pos, 3));
+    cables.setAttribute("color", new THREE.BufferAttribute(col, 3));
+  }
+  cables.computeBoundingSphere();
+  reportDiff({
+    oldPlanId: o.oldPlanId,
+    newPlanId: o.newPlanId,
+    drawn: drawnCounts(o.newSet, colours, o.diff.removed.length, linearRgb),
+    colours: {
+      kept: DIFF_COLOURS.kept.colour,
+      added: DIFF_COLOURS.added.colour,
+      moved: DIFF_COLOURS.moved.colour,
+      removed: DIFF_COLOURS.removed.colour,
+    },
+  });
+  if (!removed.length) return { cables, removed: null };
+  const gone = new THREE.BufferGeometry();
+  gone.setAttribute("position", new THREE.BufferAttribute(removed, 3));
+  gone.setAttribute("color", new THREE.BufferAttribute(removedColours, 3));
+  gone.computeBoundingSphere();
+  return { cables, removed: gone };
 }
 
 /**
@@ -163,7 +225,12 @@ export function Cables() {
   const { gl, invalidate, get } = useThree();
   const hoverLine = useRef<THREE.LineSegments>(null);
   const focusLine = useRef<THREE.LineSegments>(null);
+  const overlay = useDiff((s) => s.overlay);
+  const showKept = useDiff((s) => s.showKept);
+  // The diff colours the cables when it is the diff of the plan on screen.
+  const diffOn = overlay !== null && cables !== null && overlay.newSet === cables;
   const geometry = useMemo(() => (cables ? cableGeometry(cables) : null), [cables]);
+  const diff = useMemo(() => (diffOn ? diffGeometry(overlay, showKept) : null), [diffOn, overlay, showKept]);
   const loops = useMemo(
     () => (plan && cables && plan.id === cables.planId ? loopGeometry(records, plan.loops) : null),
     [plan, cables, records],
@@ -179,6 +246,15 @@ export function Cables() {
     invalidate();
     return () => geometry?.dispose();
   }, [cables, geometry, invalidate]);
+
+  useEffect(() => {
+    invalidate();
+    if (!diff) reportDiff(null);
+    return () => {
+      diff?.cables.dispose();
+      diff?.removed?.dispose();
+    };
+  }, [diff, invalidate]);
 
   useEffect(() => {
     if (cables) setHighlight(focusLine.current, cables, focus);
@@ -242,9 +318,19 @@ export function Cables() {
   if (!cables || !geometry) return null;
   return (
     <group>
-      <lineSegments geometry={geometry} visible={showCables} raycast={() => null} frustumCulled={false}>
+      <lineSegments geometry={geometry} visible={showCables && !diff} raycast={() => null} frustumCulled={false}>
         <lineBasicMaterial vertexColors transparent opacity={0.85} />
       </lineSegments>
+      {diff && (
+        <lineSegments geometry={diff.cables} visible={showCables} raycast={() => null} frustumCulled={false}>
+          <lineBasicMaterial vertexColors transparent opacity={0.9} />
+        </lineSegments>
+      )}
+      {diff?.removed && (
+        <lineSegments geometry={diff.removed} visible={showCables} raycast={() => null} frustumCulled={false}>
+          <lineBasicMaterial vertexColors transparent opacity={0.9} />
+        </lineSegments>
+      )}
       {loops && (
         <lineSegments geometry={loops} visible={showLoops} raycast={() => null} renderOrder={5}>
           <lineBasicMaterial vertexColors depthTest={false} transparent opacity={0.95} />

@@ -1,15 +1,33 @@
+import { DIFF_COLOURS, DIFF_STATUSES, useDiff } from "../state/planDiff";
 import { MEDIUM_COLOURS, PALETTES } from "../state/palette";
 import { useSession } from "../state/session";
+import { useWiring } from "../state/wiring";
 
 export function Legend({ media }: { media: boolean }) {
   const pal = PALETTES[useSession((s) => s.theme)];
+  const overlay = useDiff((s) => s.overlay);
+  const showing = useWiring((s) => s.cables);
+  // The diff replaces the media colours while it is the diff of the plan on screen.
+  const diff = overlay && overlay.newSet === showing ? overlay : null;
   return (
     <div className="legend" data-testid="legend">
       <span className="sw" style={{ background: pal.cold }} /> cold aisle
       <span className="sw" style={{ background: pal.hot }} /> hot aisle
       <span className="sw" style={{ background: pal.tor }} /> ToR
       <span className="sw" style={{ background: pal.server }} /> server
+      {diff && (
+        <span className="legend-item" data-testid="diff-legend">
+          plan #{diff.newPlanId} vs #{diff.oldPlanId}:
+          {DIFF_STATUSES.map((s) => (
+            <span key={s} className="legend-item" data-testid={`diff-legend-${s}`} data-colour={DIFF_COLOURS[s].colour}>
+              <span className="sw line" style={{ background: DIFF_COLOURS[s].colour }} /> {DIFF_COLOURS[s].label}{" "}
+              <strong data-testid={`diff-count-${s}`}>{diff.diff.counts[s].toLocaleString("en")}</strong>
+            </span>
+          ))}
+        </span>
+      )}
       {media &&
+        !diff &&
         Object.entries(MEDIUM_COLOURS).map(([k, v]) => (
           <span key={k} className="legend-item">
             <span className="sw line" style={{ background: v.colour }} /> {v.label}
