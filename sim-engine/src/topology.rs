@@ -276,3 +276,23 @@ pub fn shuffle_all(net: NetworkSpec, bytes_per_pair: u64) -> Scenario {
         }),
     )
 }
+
+/// GRIN cables: pair the `i`-th server of `net` (in node order) with the `i ^ xor`-th, each pair
+/// once (one perfect matching when the server count is a multiple of `2 * xor`'s top bit). Calling
+/// it with `d` different masks gives every server `d` GRIN neighbours.
+pub fn add_grin_matching(net: &mut NetworkSpec, xor: usize, gbps: f64) {
+    let servers: Vec<String> = net
+        .nodes
+        .iter()
+        .filter(|n| n.role == Role::Server)
+        .map(|n| n.id.clone())
+        .collect();
+    for (i, a) in servers.iter().enumerate() {
+        let j = i ^ xor;
+        if j > i && j < servers.len() {
+            let mut l = link(a, &servers[j], gbps, 0);
+            l.id = Some(format!("GRIN.{a}.{}", servers[j]));
+            net.links.push(l);
+        }
+    }
+}

@@ -1,8 +1,18 @@
-//! GRIN h1 multipath. Besides its direct (shortest valley-free) path, a flow may leave through a
-//! GRIN neighbour of the source (one horizontal hop, then that neighbour's uplinks) or arrive
-//! through a GRIN neighbour of the destination. The direct path carries `direct_weight` of the
-//! flow's weight and the h1 paths share the rest equally: the weights sum to 1, so where all of a
-//! flow's paths meet at one bottleneck the flow gets one fair share, never more.
+//! GRIN h1 multipath (one horizontal hop at each end).
+//!
+//! A flow from `s` to `d` may leave through `s` itself or any GRIN neighbour `x` of `s` (one
+//! horizontal hop, then `x`'s uplinks) and arrive through `d` itself or any GRIN neighbour `y` of
+//! `d` (`y`'s downlinks, then one horizontal hop). The path set is every pair `(x, y)`:
+//! `s -> x -> (fabric, shortest valley-free) -> y -> d`, where `x == y` (a common neighbour) is
+//! the purely horizontal path `s -> x -> d`, and a GRIN cable `s - d` is the direct path. So a
+//! flow alone on idle links can use all of `s`'s outgoing links and all of `d`'s incoming ones:
+//! its path set's max-flow is `min(out(s), in(d))` when the fabric is not the limit.
+//!
+//! Coupling (the fluid stand-in for MPTCP's coupled congestion control): the weights of a flow's
+//! paths sum to 1, the direct path carrying `direct_weight` and the others the rest equally. Under
+//! weighted max-min, where every path of the flow meets single-path flows at one bottleneck the
+//! flow gets one fair share there, never more; a path that is not bottlenecked keeps growing
+//! until it meets a saturated link, so on idle paths the flow fills them.
 
 use super::{Route, RouteCtx, UpDown};
 use crate::network::Network;
@@ -14,6 +24,7 @@ pub struct Grin {
     pub direct_weight: f64,
 }
 
+/// Up links from `n` to GRIN neighbours (servers).
 fn grin_links(net: &Network, up: &[bool], n: NodeId) -> Vec<LinkId> {
     net.out[n.idx()]
         .iter()
@@ -26,46 +37,57 @@ impl Grin {
     pub fn route(&mut self, ctx: &RouteCtx, hash: u64, src: NodeId, dst: NodeId) -> Route {
         let net = ctx.net;
         let src_n = grin_links(net, ctx.up, src);
-        // A direct GRIN cable between the two servers is the direct path.
-        let direct = match src_n.iter().find(|&&l| net.link(l).to == dst) {
-            Some(&l) => Some(vec![l]),
-            None => self.ud.walk(net, ctx.up, src, dst, hash),
-        };
+        let dst_n = grin_links(net, ctx.up, dst);
+        let cable = src_n.iter().copied().find(|&l| net.link(l).to == dst);
+        // sources of the fabric part: (first hop, node); destinations: (node, last hop)
+        let mut xs: Vec<(Option<LinkId>, NodeId)> = vec![(None, src)];
+        xs.extend(
+            src_n
+                .iter()
+                .filter(|&&l| net.link(l).to != dst)
+                .map(|&l| (Some(l), net.link(l).to)),
+        );
+        let mut ys: Vec<(NodeId, Option<LinkId>)> = vec![(dst, None)];
+        ys.extend(
+            dst_n
+                .iter()
+                .filter(|&&l| net.link(l).to != src)
+                .map(|&l| (net.link(l).to, Some(l.reverse()))),
+        );
+        let mut direct: Option<Vec<LinkId>> = cable.map(|l| vec![l]);
         let mut alts: Vec<Vec<LinkId>> = Vec::new();
-        for (i, &l) in src_n.iter().enumerate() {
-            let n = net.link(l).to;
-            if n == dst {
-                continue;
-            }
-            if let Some(rest) = self.ud.walk(net, ctx.up, n, dst, hash ^ (i as u64 + 1)) {
-                let mut p = vec![l];
-                p.extend(rest);
-                alts.push(p);
-            }
-        }
-        for (i, &l) in grin_links(net, ctx.up, dst).iter().enumerate() {
-            let m = net.link(l).to; // dst -> m; we use m -> dst, the reverse
-            if m == src {
-                continue;
-            }
-            if let Some(mut p) = self
-                .ud
-                .walk(net, ctx.up, src, m, hash ^ ((i as u64 + 1) << 20))
-            {
-                p.push(l.reverse());
-                alts.push(p);
+        for (i, &(first, x)) in xs.iter().enumerate() {
+            for (j, &(y, last)) in ys.iter().enumerate() {
+                let mut p: Vec<LinkId> = first.into_iter().collect();
+                if x != y {
+                    let h = if i == 0 && j == 0 {
+                        hash
+                    } else {
+                        hash ^ ((i as u64 + 1) | (j as u64 + 1) << 20)
+                    };
+                    match self.ud.walk(net, ctx.up, x, y, h) {
+                        Some(mid) => p.extend(mid),
+                        None => continue,
+                    }
+                }
+                p.extend(last);
+                if i == 0 && j == 0 && direct.is_none() {
+                    direct = Some(p);
+                } else {
+                    alts.push(p);
+                }
             }
         }
         let mut paths = Vec::new();
         match (direct, alts.is_empty()) {
             (Some(d), true) => paths.push((d, 1.0)),
             (Some(d), false) => {
-                paths.push((d, self.direct_weight));
                 let w = (1.0 - self.direct_weight) / alts.len() as f64;
                 if w > 0.0 {
+                    paths.push((d, self.direct_weight));
                     paths.extend(alts.into_iter().map(|p| (p, w)));
                 } else {
-                    paths[0].1 = 1.0;
+                    paths.push((d, 1.0));
                 }
             }
             (None, false) => {

@@ -3,6 +3,7 @@
 mod cli;
 mod compare;
 mod exact;
+mod fidelity;
 mod files;
 mod fuzz;
 mod props;

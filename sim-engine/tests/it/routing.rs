@@ -72,7 +72,8 @@ fn subways_type1_neighbours_get_one_switch_path() {
     }
 }
 
-/// GRIN: weights sum to 1 and the direct path has the largest weight.
+/// GRIN: weights sum to 1, the direct path has the largest weight, and the h1 path set is
+/// {S0.0, S0.1} x {S1.0, S1.1}.
 #[test]
 fn grin_multipath_weights() {
     let mut spec = leaf_spine(2, 2, 2, 10.0, 100.0);
@@ -109,14 +110,16 @@ fn grin_multipath_weights() {
         net.node_id("S0.0").unwrap(),
         net.node_id("S1.0").unwrap(),
     );
-    assert_eq!(r.paths.len(), 3, "direct, via S0.1, via S1.1");
+    assert_eq!(r.paths.len(), 4, "direct, via S0.1, via S1.1, via S0.1 and S1.1");
     assert_approx(r.paths.iter().map(|p| p.1).sum::<f64>(), 1.0, 1e-12);
     assert_eq!(r.paths[0].1, 0.5);
-    // Alone (fabric 100G): direct (w .5) and via-S1.1 (w .25) share S0.0's 10G NIC uplink, direct
-    // and via-S0.1 (w .25) share S1.0's 10G NIC downlink; both links fill at level 10/.75, so
-    // direct = 6.667, each h1 path = 3.333: 13.333 Gb/s in all; 8e6 bits take 0.6 ms.
+    // Alone (fabric 100G): direct (w .5) and via-S1.1 (w 1/6) share S0.0's 10G uplink, direct
+    // and via-S0.1 (w 1/6) share S1.0's 10G downlink; both fill at level 10/(2/3) = 15: direct
+    // 7.5, the two one-sided paths 2.5 each. The two-sided path (S0.0 -> S0.1 -> fabric -> S1.1
+    // -> S1.0) then fills the 7.5 left on the cables and the neighbours' links: 20 Gb/s in all,
+    // S0.0's two 10G out-links full; 8e6 bits take 0.4 ms.
     let rates = first_rates(&sc);
-    assert_approx(rates[0], 40.0 / 3.0, 1e-12);
+    assert_approx(rates[0], 20.0, 1e-12);
     let rep = run_ok(&sc);
-    assert_approx(rep.job_completion_s.unwrap(), 0.0006, 1e-9);
+    assert_approx(rep.job_completion_s.unwrap(), 0.0004, 1e-9);
 }
