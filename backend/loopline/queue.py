@@ -16,6 +16,7 @@ from loopline.settings import get_settings
 
 PING_TASK = "loopline.ping"
 SIMULATE_TASK = "loopline.simulate"
+IMPORT_PROJECT_TASK = "loopline.import_project"
 
 
 def make_celery() -> Celery:

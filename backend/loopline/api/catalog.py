@@ -1,4 +1,5 @@
-"""`/api/v1/catalog`: server models, switch models and rack types (shared by every project)."""
+"""`/api/v1/catalog`: server models, switch models and rack types: the global (builtin) entries and
+the caller's own; another user's entry is 404."""
 
 from typing import Annotated, Any
 
@@ -36,9 +37,14 @@ Writer = Annotated[Principal, Depends(require_scope(Scope.LAYOUT_WRITE))]
 def _routes(
     path: str, label: str, model: type[Any], create: type[BaseModel], update: type[BaseModel], read: type[BaseModel]
 ) -> None:
-    @router.get(f"/{path}", response_model=Page[read], summary=f"List {label}s", name=f"list_{path}")  # type: ignore[valid-type]
-    def list_(session: DbSession, _principal: Reader, paging: Paging) -> object:
-        return catalog.list_entries(session, model, page=paging.page, limit=paging.limit)
+    @router.get(
+        f"/{path}",
+        response_model=Page[read],  # type: ignore[valid-type]
+        summary=f"List {label}s: the global ones and yours",
+        name=f"list_{path}",
+    )
+    def list_(session: DbSession, principal: Reader, paging: Paging) -> object:
+        return catalog.list_entries(session, principal, model, page=paging.page, limit=paging.limit)
 
     @router.post(
         f"/{path}",
@@ -53,8 +59,8 @@ def _routes(
         return obj
 
     @router.get(f"/{path}/{{entry_id}}", response_model=read, summary=f"Get a {label}", name=f"get_{path}")
-    def get_(entry_id: EntryId, session: DbSession, _principal: Reader, response: Response) -> object:
-        obj = catalog.get_entry(session, model, entry_id)
+    def get_(entry_id: EntryId, session: DbSession, principal: Reader, response: Response) -> object:
+        obj = catalog.get_entry(session, principal, model, entry_id)
         response.headers["ETag"] = etag(obj.version)
         return obj
 

@@ -1,10 +1,17 @@
-"""The device catalog (shared by all projects). Builtin entries are read-only; others belong to their creator."""
+"""The device catalog. Builtin entries are global and read-only; the others belong to their owner.
+
+A user sees (lists, reads) the global entries and their own; another user's entry is 404 to them.
+A layout may use the global entries and those of any member of its project
+(`layout_snapshot.load_catalog(usable_in=...)`), so a team can share a model its owner made.
+Names are unique among the global entries and within one owner's: a user's entry cannot take a
+global name, and two users may each have their own "GPU server".
+"""
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, exists, select
+from sqlalchemy import ColumnElement, exists, or_, select
 from sqlalchemy.orm import Session
 
 from loopline.db.models import FabricSwitch, LogicalRack, Rack, RackType, ServerModel, SwitchModel
@@ -24,29 +31,37 @@ def _snapshot(obj: CatalogModel) -> dict[str, Any]:
     return {c.key: getattr(obj, c.key) for c in obj.__table__.columns}
 
 
-def _unique(session: Session, model: type[M], name: str, exclude: int | None = None) -> None:
-    stmt = select(model.id).where(model.name == name)
+def visible_to(model: type[CatalogModel], user_id: int) -> ColumnElement[bool]:
+    """The entries a user sees: the global ones and their own."""
+    return or_(model.owner_id.is_(None), model.owner_id == user_id)
+
+
+def _unique(session: Session, principal: Principal, model: type[M], name: str, exclude: int | None = None) -> None:
+    """Among the global entries and the caller's own."""
+    stmt = select(model.id).where(model.name == name, visible_to(model, principal.user.id))
     if exclude is not None:
         stmt = stmt.where(model.id != exclude)
     if session.execute(stmt).first():
         raise Conflict("name", f"a {KIND[model].replace('_', ' ')} named {name!r} already exists")
 
 
-def list_entries(session: Session, model: type[M], *, page: int, limit: int) -> Page[M]:
-    return paginate(session, select(model).order_by(model.name, model.id), page=page, limit=limit)
+def list_entries(session: Session, principal: Principal, model: type[M], *, page: int, limit: int) -> Page[M]:
+    """The global entries and the caller's own."""
+    stmt = select(model).where(visible_to(model, principal.user.id)).order_by(model.name, model.id)
+    return paginate(session, stmt, page=page, limit=limit)
 
 
-def get_entry(session: Session, model: type[M], entry_id: int) -> M:
+def get_entry(session: Session, principal: Principal, model: type[M], entry_id: int) -> M:
     obj = session.get(model, entry_id)
-    if obj is None:
+    if obj is None or obj.owner_id not in (None, principal.user.id):
         raise NotFound("id", f"{KIND[model].replace('_', ' ')} {entry_id} not found")
     return obj
 
 
 def create_entry(session: Session, principal: Principal, model: type[M], values: dict[str, Any]) -> M:
     """`values`: the entry's stored values (lengths in millimetres)."""
-    _unique(session, model, values["name"])
-    obj = model(**values, builtin=False, created_by=principal.user.id)
+    _unique(session, principal, model, values["name"])
+    obj = model(**values, builtin=False, created_by=principal.user.id, owner_id=principal.user.id)
     session.add(obj)
     session.flush()
     audit.record(
@@ -64,8 +79,8 @@ def create_entry(session: Session, principal: Principal, model: type[M], values:
 def _may_change(principal: Principal, obj: CatalogModel) -> None:
     if obj.builtin:
         raise Forbidden("id", f"{obj.name!r} is a builtin catalog entry and read-only: create your own")
-    if obj.created_by != principal.user.id:
-        raise Forbidden("id", f"{obj.name!r} belongs to another user")
+    if obj.owner_id != principal.user.id:
+        raise Forbidden("id", f"{obj.name!r} is a global catalog entry and read-only: create your own")
 
 
 def _in_use(session: Session, model: type[CatalogModel], entry_id: int) -> bool:
@@ -85,12 +100,12 @@ def update_entry(
     session: Session, principal: Principal, model: type[M], entry_id: int, values: dict[str, Any], if_match: int
 ) -> M:
     """`values`: the stored values to set; only the name of an entry in use may change."""
-    obj = get_entry(session, model, entry_id)
+    obj = get_entry(session, principal, model, entry_id)
     _may_change(principal, obj)
 
     def change(obj: M) -> None:
         if "name" in values:
-            _unique(session, model, values["name"], exclude=entry_id)
+            _unique(session, principal, model, values["name"], exclude=entry_id)
         if set(values) - {"name"} and _in_use(session, model, entry_id):
             raise Conflict(
                 "id", f"{obj.name!r} is used in a layout: only its name can change; create a new model instead"
@@ -103,7 +118,7 @@ def update_entry(
 
 
 def delete_entry(session: Session, principal: Principal, model: type[M], entry_id: int, if_match: int) -> None:
-    obj = get_entry(session, model, entry_id)
+    obj = get_entry(session, principal, model, entry_id)
     _may_change(principal, obj)
 
     def guard() -> None:
@@ -181,7 +196,7 @@ def ensure_builtin_catalog(session: Session) -> int:
         (SwitchModel, BUILTIN_SWITCH_MODELS),
         (RackType, BUILTIN_RACK_TYPES),
     ):
-        have = set(session.execute(select(model.name)).scalars())
+        have = set(session.execute(select(model.name).where(model.owner_id.is_(None))).scalars())
         for entry in entries:
             if entry["name"] not in have:
                 session.add(model(**entry, builtin=True))
@@ -191,4 +206,4 @@ def ensure_builtin_catalog(session: Session) -> int:
 
 
 def builtin_id(session: Session, model: type[M], name: str) -> int:
-    return int(session.execute(select(model.id).where(model.name == name)).scalar_one())
+    return int(session.execute(select(model.id).where(model.name == name, model.owner_id.is_(None))).scalar_one())

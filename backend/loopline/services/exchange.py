@@ -7,7 +7,7 @@ names against the catalog and creates the project, its halls and rows in one tra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from loopline.domain.errors import Conflict, DomainError
 from loopline.domain.units import m
 from loopline.services import audit
 from loopline.services.access import Principal, ProjectAccess
+from loopline.services.catalog import visible_to
 from loopline.services.layout_snapshot import load_hall_data
 from loopline.services.projects import fabric_columns, fabric_dict, get_fabric_row, get_project
 from loopline.services.rows import create_rows
@@ -191,27 +192,34 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
 
 
 def _resolve_catalog(session: Session, principal: Principal, doc: Document) -> tuple[dict[str, int], ...]:
-    """Map every catalog name of the document to an id: reuse an identical entry, create a missing one."""
+    """Map every catalog name of the document to an id, among the entries the importer may use (the
+    global ones and their own): reuse an identical entry, create a missing one as theirs. Other
+    users' entries are invisible here, whatever their names."""
     out: list[dict[str, int]] = []
     specs: list[tuple[str, type[Any], Sequence[dict[str, Any]]]] = [
         ("server_models", ServerModel, doc.server_models),
         ("switch_models", SwitchModel, doc.switch_models),
         ("rack_types", RackType, doc.rack_types),
     ]
+    user_id = principal.user.id
     for section, model, entries in specs:
         ids: dict[str, int] = {}
         for i, values in enumerate(entries):
-            existing = session.execute(select(model).where(model.name == values["name"])).scalar_one_or_none()
-            if existing is None:
-                existing = model(**values, builtin=False, created_by=principal.user.id)
-                session.add(existing)
-                session.flush()
-            elif any(getattr(existing, k) != v for k, v in values.items()):
+            found = session.execute(
+                select(model).where(model.name == values["name"], visible_to(model, user_id)).order_by(model.id)
+            ).scalars()
+            candidates = list(found)
+            same = next((c for c in candidates if all(getattr(c, k) == v for k, v in values.items())), None)
+            if same is None and candidates:
                 raise Conflict(
                     f"catalog.{section}[{i}]",
                     f"the catalog already has a different {values['name']!r}: rename it in the document",
                 )
-            ids[values["name"]] = existing.id
+            if same is None:
+                same = model(**values, builtin=False, created_by=user_id, owner_id=user_id)
+                session.add(same)
+                session.flush()
+            ids[values["name"]] = same.id
         out.append(ids)
     return tuple(out)
 
@@ -264,7 +272,11 @@ def _row_spec(
     )
 
 
-def import_project(session: Session, principal: Principal, doc: Document) -> tuple[Project, int, int]:
+def import_project(
+    session: Session, principal: Principal, doc: Document, on_hall_done: Callable[[int], None] | None = None
+) -> tuple[Project, int, int]:
+    """Create the project, its halls and rows (flushes; one transaction with the caller's). Returns
+    the project, halls and racks created; `on_hall_done(n)` is called after each hall."""
     project = Project(name=doc.name, description=doc.description)
     session.add(project)
     session.flush()
@@ -289,6 +301,8 @@ def import_project(session: Session, principal: Principal, doc: Document) -> tup
                 action="import",
                 paths=[f"halls[{hi}].rows[{i}]." for i in range(len(rows))],
             )
+        if on_hall_done is not None:
+            on_hall_done(hi + 1)
     audit.record(
         session,
         principal,

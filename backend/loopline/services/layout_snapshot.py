@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.engine import Row as SqlRow
 from sqlalchemy.orm import Session
 
@@ -19,6 +19,7 @@ from loopline.db.models import (
     FabricSwitch,
     Hall,
     LogicalRack,
+    Membership,
     Rack,
     RackType,
     Row,
@@ -90,12 +91,40 @@ def get_row_or_404(session: Session, row_id: int) -> Row:
     return row
 
 
-def load_catalog(session: Session) -> tuple[dict[int, ServerModel], dict[int, SwitchModel], dict[int, RackType]]:
-    """The whole catalog (small: tens to hundreds of entries)."""
-    servers = {s.id: s for s in session.execute(select(ServerModel).order_by(ServerModel.id)).scalars()}
-    switches = {s.id: s for s in session.execute(select(SwitchModel).order_by(SwitchModel.id)).scalars()}
-    types = {t.id: t for t in session.execute(select(RackType).order_by(RackType.id)).scalars()}
-    return servers, switches, types
+def usable_in_project(model: type[ServerModel | SwitchModel | RackType], project_id: int) -> ColumnElement[bool]:
+    """Catalog entries a layout of the project may reference: the global ones, those of the
+    project's members, and those it already uses (an entry of a member who left stays valid)."""
+    halls = select(Hall.id).where(Hall.project_id == project_id)
+    used: list[Any]
+    if model is ServerModel:
+        used = [select(LogicalRack.server_model_id).where(LogicalRack.hall_id.in_(halls))]
+    elif model is SwitchModel:
+        used = [
+            select(LogicalRack.tor_model_id).where(LogicalRack.hall_id.in_(halls)),
+            select(FabricSwitch.switch_model_id).where(FabricSwitch.hall_id.in_(halls)),
+        ]
+    else:
+        used = [select(Rack.rack_type_id).where(Rack.hall_id.in_(halls))]
+    return or_(
+        model.owner_id.is_(None),
+        model.owner_id.in_(select(Membership.user_id).where(Membership.project_id == project_id)),
+        *(model.id.in_(ids) for ids in used),
+    )
+
+
+def load_catalog(
+    session: Session, usable_in: int | None = None
+) -> tuple[dict[int, ServerModel], dict[int, SwitchModel], dict[int, RackType]]:
+    """The whole catalog (small: tens to hundreds of entries); with `usable_in` (a project id), only
+    the entries its layouts may reference, so a reference to anything else is unknown."""
+
+    def entries(model: Any) -> dict[int, Any]:
+        stmt = select(model).order_by(model.id)
+        if usable_in is not None:
+            stmt = stmt.where(usable_in_project(model, usable_in))
+        return {e.id: e for e in session.execute(stmt).scalars()}
+
+    return entries(ServerModel), entries(SwitchModel), entries(RackType)
 
 
 def load_hall_data(session: Session, hall_id: int) -> HallData:
@@ -152,8 +181,8 @@ def domain_catalog(
     )
 
 
-def load_domain_catalog(session: Session) -> Catalog:
-    return domain_catalog(*load_catalog(session))
+def load_domain_catalog(session: Session, usable_in: int | None = None) -> Catalog:
+    return domain_catalog(*load_catalog(session, usable_in))
 
 
 def domain_hall(data: HallData) -> dl.Hall:

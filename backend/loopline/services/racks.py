@@ -170,7 +170,7 @@ def list_racks(session: Session, row_id: int, *, page: int, limit: int) -> Page[
 def create_rack(session: Session, access: ProjectAccess, row_id: int, spec: rp.RackSpec) -> RackRecord:
     """Named from the row's default pattern when unnamed; right after the row's last rack when unplaced."""
     row = get_row_or_404(session, row_id)
-    cat = load_domain_catalog(session)
+    cat = load_domain_catalog(session, usable_in=access.project_id)
     existing = load_racks(session, Rack.row_id == row_id, cat)
     end = max((r.position_mm + cat.rack_types[r.rack_type_id].width_mm for r in existing), default=0)
     row_spec = rp.RowSpec(name=row.name, origin=dl.Point(0, 0), racks=(spec,))
@@ -197,7 +197,7 @@ def update_rack(
     """`changes`: name, row_id, rack_type_id, position_mm, role, port_face (stored values) and
     `logical_racks` / `fabric_switches` (domain specs) replacing the rack's contents."""
     rack = get_rack_or_404(session, rack_id)
-    cat = load_domain_catalog(session)
+    cat = load_domain_catalog(session, usable_in=access.project_id)
 
     def change(rack: Rack) -> None:
         values: dict[str, Any] = {}

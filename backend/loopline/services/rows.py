@@ -108,7 +108,7 @@ def create_rows(
     `paths` prefix the fields named in errors (default: none for one row, `rows[i].` for several).
     """
     get_hall_or_404(session, hall_id)
-    cat = load_domain_catalog(session)
+    cat = load_domain_catalog(session, usable_in=access.project_id)
     paths = paths or ([""] if len(specs) == 1 else [f"rows[{i}]." for i in range(len(specs))])
     plans = [rp.plan_row_racks(cat, spec, path) for spec, path in zip(specs, paths, strict=True)]
     check_unique_names(
@@ -153,7 +153,7 @@ def create_rows(
 
 def create_row_pair(session: Session, access: ProjectAccess, hall_id: int, pair: rp.RowPairSpec) -> CreatedRows:
     """Row A at the origin with its fronts towards +normal; row B across the cold aisle facing back."""
-    a, b = rp.row_pair(load_domain_catalog(session), pair)
+    a, b = rp.row_pair(load_domain_catalog(session, usable_in=access.project_id), pair)
     return create_rows(session, access, hall_id, [a, b], action="create_pair", paths=["", ""])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from loopline.db.base import Base
 from loopline.db.models.accounts import ApiToken, AuthSession, User
 from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
+from loopline.db.models.imports import ImportJob
 from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Membership, Project, Role
 from loopline.db.models.simulation import JobStatus, SimulationJob
@@ -18,6 +19,7 @@ __all__ = [
     "FabricSettingsRow",
     "FabricSwitch",
     "Hall",
+    "ImportJob",
     "JobStatus",
     "LogicalRack",
     "Membership",

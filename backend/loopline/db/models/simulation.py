@@ -41,6 +41,8 @@ class SimulationJob(Base):
     """The exact scenario sent to the engine (so a rerun gives the same result)."""
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     error: Mapped[str | None] = mapped_column(Text)
+    error_field: Mapped[str | None] = mapped_column(String(500))
+    """The scenario field a failure names (`scenario.network.links[0].b`), when it names one."""
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(default=0)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
