@@ -68,6 +68,7 @@ def bench(runs: int, n_rows: int, n_racks: int) -> int:
         ensure_builtin_catalog(session)
     client = TestClient(create_app())
     client.post("/api/v1/auth/register", json={"email": "bench@loopline.local", "password": "bench-password"})
+    client.post("/api/v1/auth/login", json={"email": "bench@loopline.local", "password": "bench-password"})
     project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
     ids = {m["name"]: m["id"] for m in client.get("/api/v1/catalog/server-models").json()["items"]}
     ids |= {m["name"]: m["id"] for m in client.get("/api/v1/catalog/switch-models").json()["items"]}

@@ -46,10 +46,10 @@ def catalog_ids() -> dict[str, int]:
 @pytest.fixture(scope="module")
 def setup(celery_worker_process: subprocess.Popen[bytes]) -> Iterator[dict[str, Any]]:
     client = TestClient(create_app())
-    r = client.post(
-        "/api/v1/auth/register", json={"email": "sim@example.com", "password": "simulate please", "display_name": "S"}
-    )
-    assert r.status_code == 201, r.text
+    account = {"email": "sim@example.com", "password": "simulate please"}
+    assert client.post("/api/v1/auth/register", json={**account, "display_name": "S"}).status_code == 202
+    r = client.post("/api/v1/auth/login", json=account)
+    assert r.status_code == 200, r.text
     project = client.post("/api/v1/projects", json={"name": "Simulations"}).json()["id"]
     hall = client.post(f"/api/v1/projects/{project}/halls", json={"name": "H1", "width_m": 20, "depth_m": 12}).json()
     ids = catalog_ids()

@@ -8,13 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Cookie, Request, Response, status
 
 from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging
-from loopline.api.schemas.auth import LoginIn, MeRead, RegisterIn, UserRead
+from loopline.api.schemas.auth import LoginIn, MeRead, RegisterAccepted, RegisterIn, UserRead
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.projects import AuditRead
 from loopline.db.models import User
 from loopline.services import audit, auth
 from loopline.services.access import Unauthenticated
-from loopline.services.login_throttle import LoginThrottle
+from loopline.services.login_throttle import LoginThrottle, RegistrationThrottle
 from loopline.settings import get_settings
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses={422: ERROR_RESPONSES[422]})
@@ -33,19 +33,35 @@ def _set_cookie(response: Response, secret: str) -> None:
     )
 
 
+REGISTERED = "If this address is new, its account has been created: log in with the same email and password."
+
+
+@lru_cache
+def _registrations(broker_url: str) -> RegistrationThrottle:
+    return RegistrationThrottle.of(broker_url)
+
+
 @router.post(
     "/register",
-    response_model=UserRead,
-    status_code=status.HTTP_201_CREATED,
-    summary="Create an account and log in",
-    responses={409: ERROR_RESPONSES[409]},
+    response_model=RegisterAccepted,
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Create an account (then log in)",
+    responses={429: ERROR_RESPONSES[429]},
 )
-def register(data: RegisterIn, session: DbSession, response: Response) -> User:
+def register(data: RegisterIn, session: DbSession, request: Request) -> RegisterAccepted:
     """Open registration: anyone can create an account; a new account sees only projects it creates or
-    is added to by an owner."""
-    user = auth.register(session, data.email, data.password, data.display_name)
-    _set_cookie(response, auth.open_session(session, user, get_settings().session_ttl_hours))
-    return user
+    is added to by an owner.
+
+    The answer is the same whether or not the address already has an account (202, same body, no
+    cookie, about the same time), so registration does not tell who has an account here. Log in next
+    (`POST /auth/login`) with the same email and password: it succeeds if the account was created (or
+    already had that password) and fails like any wrong password otherwise. A real deployment would
+    confirm the address by email instead (see README, Accounts). A weak password is refused (422) either
+    way; more than 10 registrations from one address in 15 minutes wait, doubling (429 + `Retry-After`)."""
+    address = request.client.host if request.client else "unknown"
+    _registrations(get_settings().broker_url).attempt(address)
+    auth.register_if_new(session, data.email, data.password, data.display_name)
+    return RegisterAccepted(email=data.email.strip().lower(), detail=REGISTERED)
 
 
 @lru_cache

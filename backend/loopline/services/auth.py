@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from loopline.db.models import ApiToken, AuthSession, User
@@ -38,6 +39,35 @@ def register(
     user = User(email=email, display_name=display_name or email.split("@")[0], password_hash=hash_password(password))
     session.add(user)
     session.flush()
+    audit.record(
+        session,
+        Principal(user),
+        project_id=None,
+        action="register",
+        resource_type="user",
+        resource_id=user.id,
+        after={"email": email},
+    )
+    return user
+
+
+def register_if_new(session: Session, email: str, password: str, display_name: str = "") -> User | None:
+    """Create the account if no account has this email; None if one has. Both ways cost the same
+    (the password is judged and hashed either way, one INSERT ... ON CONFLICT DO NOTHING), so
+    neither the answer nor its time tells whether the address is registered."""
+    email = email.strip().lower()
+    if reason := weakness(password, hints=(email, display_name)):
+        raise DomainError("password", reason)
+    password_hash = hash_password(password)
+    user_id = session.execute(
+        pg_insert(User)
+        .values(email=email, display_name=display_name or email.split("@")[0], password_hash=password_hash)
+        .on_conflict_do_nothing(index_elements=[User.email])
+        .returning(User.id)
+    ).scalar()
+    if user_id is None:
+        return None
+    user = session.get_one(User, user_id)
     audit.record(
         session,
         Principal(user),

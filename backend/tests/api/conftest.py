@@ -25,13 +25,20 @@ PASSWORD = "correct horse battery"
 
 
 def forget_login_failures() -> None:
-    """Failed logins are counted in Redis, outside the rolled-back transaction: each test starts clean."""
+    """Failed logins and registrations are counted in Redis, outside the rolled-back transaction:
+    each test starts clean."""
     from loopline.services.login_throttle import LoginThrottle
     from loopline.settings import get_settings
 
     client = LoginThrottle.of(get_settings().broker_url).client
-    for key in client.scan_iter("loopline:login-failures:*"):
-        client.delete(key)
+    for pattern in ("loopline:login-failures:*", "loopline:registrations:*"):
+        for key in client.scan_iter(pattern):
+            client.delete(key)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> None:
+    forget_login_failures()
 
 
 @pytest.fixture
@@ -80,11 +87,18 @@ def cat(db_session: Session, app: Any) -> Catalog:
     )
 
 
+def sign_up(client: TestClient, email: str, password: str = PASSWORD) -> None:
+    """As the browser does: register (which answers alike for new and taken addresses), then log in."""
+    r = client.post("/api/v1/auth/register", json={"email": email, "password": password, "display_name": email})
+    assert r.status_code == 202, r.text
+    r = client.post("/api/v1/auth/login", json={"email": email, "password": password})
+    assert r.status_code == 200, r.text
+
+
 def new_client(app: Any, email: str) -> TestClient:
-    """A browser: registers (which logs in) and keeps the session cookie."""
+    """A browser: signs up (register, then log in) and keeps the session cookie."""
     client = TestClient(app)
-    r = client.post("/api/v1/auth/register", json={"email": email, "password": PASSWORD, "display_name": email})
-    assert r.status_code == 201, r.text
+    sign_up(client, email)
     return client
 
 

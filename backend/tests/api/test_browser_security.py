@@ -76,10 +76,10 @@ def test_outside_local_use_hsts_is_sent_and_cookies_are_secure(monkeypatch: pyte
         production = create_app()
         production.dependency_overrides = app.dependency_overrides
         client = TestClient(production, base_url="https://testserver")
-        r = client.post(
-            "/api/v1/auth/register", json={"email": "prod@example.com", "password": "correct horse battery"}
-        )
-        assert r.status_code == 201, r.text
+        account = {"email": "prod@example.com", "password": "correct horse battery"}
+        assert client.post("/api/v1/auth/register", json=account).status_code == 202
+        r = client.post("/api/v1/auth/login", json=account)
+        assert r.status_code == 200, r.text
         assert "Secure" in r.headers["set-cookie"]
         assert r.headers["strict-transport-security"].startswith("max-age=")
     finally:

@@ -61,9 +61,11 @@ def test_a_real_race_between_two_transactions_has_one_winner(migrated_database: 
         ensure_builtin_catalog(s)
     a, b = TestClient(app), TestClient(app)
     a.post("/api/v1/auth/register", json={"email": "race-a@example.com", "password": "correct horse battery"})
+    a.post("/api/v1/auth/login", json={"email": "race-a@example.com", "password": "correct horse battery"})
     project = a.post("/api/v1/projects", json={"name": "race"}).json()["id"]
     try:
         b.post("/api/v1/auth/register", json={"email": "race-b@example.com", "password": "correct horse battery"})
+        b.post("/api/v1/auth/login", json={"email": "race-b@example.com", "password": "correct horse battery"})
         a.post(f"/api/v1/projects/{project}/members", json={"email": "race-b@example.com", "role": "editor"})
         hall = a.post(f"/api/v1/projects/{project}/halls", json={"name": "H", "width_m": 20, "depth_m": 20}).json()
         url = f"/api/v1/halls/{hall['id']}"

@@ -28,6 +28,14 @@ class RegisterIn(Schema):
     display_name: str = Field("", max_length=200, description="Name shown to other members.", examples=["Ada"])
 
 
+class RegisterAccepted(BaseModel):
+    email: str = Field(description="The address, as it is stored (lower case).", examples=["ada@example.com"])
+    detail: str = Field(
+        description="The same text whether or not the address was new.",
+        examples=["If this address is new, its account has been created: log in with the same email and password."],
+    )
+
+
 class LoginIn(Schema):
     email: str = Field(max_length=320, description="Login email.", examples=["demo@loopline.local"])
     password: str = Field(max_length=200, description="Password.", examples=["loopline-demo"])
