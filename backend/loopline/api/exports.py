@@ -1,11 +1,22 @@
-"""Exports of a wiring plan for cabling teams: wiring sheets, NetBox import."""
+"""Exports of a wiring plan for cabling teams: wiring sheets (CSV, XLSX, PDF), label sheets (PDF),
+pull list (CSV), NetBox import (cables CSV, or every object as a ZIP). All streamed.
+
+FastAPI (0.115) ends a yield-dependency, here the request's transaction, before a streamed body is
+sent. The route reads and checks everything it may refuse inside that transaction (so a refusal
+is an ordinary 4xx); the body then reads the cables in a second, read-only transaction of the same
+session, which is closed when the body ends or the client goes away.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Query
+from sqlalchemy.orm import Session
+from starlette.background import BackgroundTask
+from starlette.responses import StreamingResponse
 
 from loopline.api.deps import DbSession, PlanId, require_project_role
 from loopline.api.schemas.common import ERROR_RESPONSES
@@ -15,60 +26,157 @@ from loopline.services.access import ProjectAccess, Scope
 
 WiringReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.WIRING_READ))]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CSV = "text/csv"
+PDF = "application/pdf"
+ZIP = "application/zip"
 
 router = APIRouter(
     prefix="/api/v1", tags=["wiring"], responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 409, 422)}
 )
 
-_CSV: dict[str, dict[str, object]] = {"text/csv": {}}
+_CSV: dict[str, dict[str, object]] = {CSV: {}}
+RowFilter = Annotated[str | None, Query(description="Only cables with an end in this row.")]
 
 
 @router.get(
     "/wiring-plans/{plan_id}/exports/wiring-sheet.csv",
-    response_class=Response,
+    response_class=StreamingResponse,
     responses={200: {"content": _CSV, "description": "One line per cable: both ends by name, part, lengths."}},
     summary="Wiring sheet (CSV)",
 )
-def wiring_sheet_csv(
-    plan_id: PlanId,
-    session: DbSession,
-    access: WiringReader,
-    row: Annotated[str | None, Query(description="Only cables with an end in this row.")] = None,
-) -> Response:
+def wiring_sheet_csv(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
     plan = wiring.get_plan(session, plan_id)
     body = exports.wiring_sheet_csv(session, plan, row)
-    return _download(body.encode(), "text/csv", f"plan-{plan.id}-wiring{'-' + row if row else ''}.csv")
+    return _download(session, body, CSV, f"plan-{plan.id}-wiring{'-' + row if row else ''}.csv")
 
 
 @router.get(
     "/wiring-plans/{plan_id}/exports/wiring-sheet.xlsx",
-    response_class=Response,
-    responses={200: {"content": {XLSX: {}}, "description": "The wiring sheet as a workbook."}},
-    summary="Wiring sheet (XLSX), optionally one sheet per row",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {XLSX: {}},
+            "description": "The wiring sheet as a workbook to print: bold frozen header, filters, column widths, "
+            "landscape pages with the header repeated.",
+        }
+    },
+    summary="Wiring sheet (XLSX), one sheet per row",
 )
 def wiring_sheet_xlsx(
     plan_id: PlanId,
     session: DbSession,
     access: WiringReader,
-    per_row: Annotated[bool, Query(description="One worksheet per row.")] = False,
-) -> Response:
+    per_row: Annotated[
+        bool, Query(description="One worksheet per row (a cable between two rows is on both); false: one sheet.")
+    ] = True,
+) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return _download(exports.wiring_sheet_xlsx(session, plan, per_row), XLSX, f"plan-{plan.id}-wiring.xlsx")
+    return _download(session, exports.wiring_sheet_xlsx(session, plan, per_row), XLSX, f"plan-{plan.id}-wiring.xlsx")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/wiring-sheet.pdf",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {PDF: {}},
+            "description": "Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables "
+            "(by A end), both ends, label, medium, part, ordered length, bundle, a box to tick.",
+        }
+    },
+    summary="Wiring sheet (PDF)",
+)
+def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
+    plan = wiring.get_plan(session, plan_id)
+    body = exports.wiring_sheet_pdf(session, plan, row)
+    return _download(session, body, PDF, f"plan-{plan.id}-wiring{'-' + row if row else ''}.pdf")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/labels.pdf",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {PDF: {}},
+            "description": "TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two "
+            "per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, "
+            "ordered length, medium and part. At most 20,000 cables at a time (else 422: choose a row).",
+        }
+    },
+    summary="Cable label sheet (PDF)",
+)
+def label_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
+    plan = wiring.get_plan(session, plan_id)
+    body = exports.label_sheet_pdf(session, plan, row)
+    return _download(session, body, PDF, f"plan-{plan.id}-labels{'-' + row if row else ''}.pdf")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/pull-list.csv",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": _CSV,
+            "description": "Cables grouped by bundle (the two racks a cable runs between) and part, with the "
+            "ordered length, quantity and cable IDs of each group.",
+        }
+    },
+    summary="Pull list (CSV)",
+)
+def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    plan = wiring.get_plan(session, plan_id)
+    return _download(session, exports.pull_list_csv(session, plan), CSV, f"plan-{plan.id}-pull-list.csv")
 
 
 @router.get(
     "/wiring-plans/{plan_id}/exports/netbox-cables.csv",
-    response_class=Response,
-    responses={200: {"content": _CSV, "description": "NetBox cable bulk-import CSV."}},
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": _CSV,
+            "description": "NetBox cable bulk-import CSV (the devices and interfaces must exist: see netbox.zip).",
+        }
+    },
     summary="NetBox cable import (CSV)",
 )
-def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> Response:
+def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return _download(exports.netbox_csv(session, plan).encode(), "text/csv", f"plan-{plan.id}-netbox-cables.csv")
+    return _download(session, exports.netbox_csv(session, plan), CSV, f"plan-{plan.id}-netbox-cables.csv")
 
 
-def _download(body: bytes, media_type: str, filename: str) -> Response:
+@router.get(
+    "/wiring-plans/{plan_id}/exports/netbox.zip",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {ZIP: {}},
+            "description": "Everything an empty NetBox 4.x needs to import the plan, one bulk-import CSV per object "
+            "type in import order (01-sites, 02-racks, 03-manufacturers, 04-device-types, 05-device-roles, "
+            "06-devices, 07-interfaces, 08-cables) and a README.txt.",
+        }
+    },
+    summary="NetBox import, every object (ZIP of CSVs)",
+)
+def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    plan = wiring.get_plan(session, plan_id)
+    return _download(session, exports.netbox_zip(session, plan), ZIP, f"plan-{plan.id}-netbox.zip")
+
+
+def _download(session: Session, body: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
+    def chunks() -> Generator[bytes]:
+        try:
+            yield from body
+        finally:
+            session.close()
+
+    stream = chunks()
     # Row names are any text: an ASCII fallback, and the exact name in RFC 6266's UTF-8 form.
     fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
     disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
-    return Response(body, media_type=media_type, headers={"Content-Disposition": disposition})
+    # A client that leaves mid-body: the generator is closed, which closes the session.
+    return StreamingResponse(
+        stream,
+        media_type=media_type,
+        headers={"Content-Disposition": disposition},
+        background=BackgroundTask(stream.close),
+    )

@@ -1,4 +1,5 @@
-"""Wiring sheets and NetBox cable imports from a plan's cables (DESIGN §3.5). Pure: rows in, rows out.
+"""Wiring sheets, pull lists and NetBox cable imports from a plan's cables (DESIGN §3.5). Pure: rows in,
+rows (or CSV text) out; the services stream the rows from the database.
 
 A cable end is described by names only (site, hall, row, rack, U, face, device, port), so a
 sheet printed today matches the labels on the cables.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from loopline.domain.media import NETBOX_TYPE, Medium
@@ -66,9 +67,16 @@ WIRING_SHEET_COLUMNS: tuple[str, ...] = (
     "status",
 )
 NETBOX_COLUMNS = (
-    "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+    "side_a_site", "side_a_device", "side_a_type", "side_a_name",
+    "side_b_site", "side_b_device", "side_b_type", "side_b_name",
     "type", "status", "label", "length", "length_unit",
 )  # fmt: skip
+"""NetBox 4.x `CableImportForm` fields (netbox/dcim/forms/bulk_import.py); the site narrows each device."""
+PULL_LIST_COLUMNS = (
+    "bundle", "via", "from_rack", "to_rack", "medium", "part_number", "ordered_length_m", "quantity", "cable_ids",
+)  # fmt: skip
+CSV_BATCH_ROWS = 2000
+"""Rows per streamed chunk: a few hundred kB, so the first bytes leave at once and memory stays flat."""
 
 
 def _u(device: str) -> int:
@@ -80,6 +88,19 @@ def _metres(mm: int) -> str:
     return f"{mm / 1000:.3f}"
 
 
+def netbox_length(mm: int) -> str:
+    """Metres with two decimals, rounded up to the centimetre: NetBox's `Cable.length` is
+    `DecimalField(max_digits=8, decimal_places=2)` (it refused `1.500`), and an ordered cable is
+    never written down shorter than it is."""
+    cm = -(-mm // 10)
+    return f"{cm // 100}.{cm % 100:02d}"
+
+
+def bundle_of(a_rack: str, b_rack: str, via: str) -> str:
+    """How a cable is pulled: inside its rack, or through the hall's `via` (tray, floor, faces)."""
+    return "in-rack" if a_rack == b_rack else via
+
+
 def wiring_sheet_rows(cables: Iterable[SheetCable], ctx: SheetContext) -> Iterable[Sequence[object]]:
     for c in cables:
         ends = []
@@ -89,7 +110,7 @@ def wiring_sheet_rows(cables: Iterable[SheetCable], ctx: SheetContext) -> Iterab
         ):
             ends += [ctx.site, ctx.hall, row, rack.rsplit(".", 1)[-1], _u(device), ctx.rack_face.get(rack, "front"),
                      device, port]  # fmt: skip
-        bundle = "in-rack" if c.a_rack == c.b_rack else ctx.via
+        bundle = bundle_of(c.a_rack, c.b_rack, ctx.via)
         yield (
             c.cable_id, c.label, *ends, c.gbps, c.medium.value, c.part_number, c.transceiver or "",
             _metres(c.raw_mm), _metres(c.slack_mm), _metres(c.ordered_mm), bundle, "planned",
@@ -102,12 +123,34 @@ def netbox_type(medium: Medium, transceiver: str | None) -> str:
     return NETBOX_TYPE[medium]
 
 
-def netbox_rows(cables: Iterable[SheetCable]) -> Iterable[Sequence[object]]:
+def netbox_rows(cables: Iterable[SheetCable], site: str) -> Iterable[Sequence[object]]:
     """NetBox's cable bulk-import columns; devices and interfaces named as in the plan."""
     for c in cables:
         yield (
-            c.a_device, "dcim.interface", c.a_port, c.b_device, "dcim.interface", c.b_port,
-            netbox_type(c.medium, c.transceiver), "planned", c.label, _metres(c.ordered_mm), "m",
+            site, c.a_device, "dcim.interface", c.a_port, site, c.b_device, "dcim.interface", c.b_port,
+            netbox_type(c.medium, c.transceiver), "planned", c.label, netbox_length(c.ordered_mm), "m",
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PullGroup:
+    """Cables of one part and ordered length that run between the same two racks."""
+
+    from_rack: str
+    to_rack: str
+    medium: Medium
+    part_number: str
+    ordered_mm: int
+    cable_ids: Sequence[str]
+
+
+def pull_list_rows(groups: Iterable[PullGroup], via: str) -> Iterable[Sequence[object]]:
+    """One line per (route, part, ordered length): what to take off the reel and pull together."""
+    for g in groups:
+        bundle = g.from_rack if g.from_rack == g.to_rack else f"{g.from_rack} ~ {g.to_rack}"
+        yield (
+            bundle, bundle_of(g.from_rack, g.to_rack, via), g.from_rack, g.to_rack, g.medium.value,
+            g.part_number, _metres(g.ordered_mm), len(g.cable_ids), " ".join(g.cable_ids),
         )  # fmt: skip
 
 
@@ -121,8 +164,18 @@ def spreadsheet_safe(value: object) -> object:
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    return "".join(csv_chunks(columns, rows))
+
+
+def csv_chunks(columns: Sequence[str], rows: Iterable[Sequence[object]], batch: int = CSV_BATCH_ROWS) -> Iterator[str]:
+    """The CSV text in pieces of `batch` rows, header first, every cell made spreadsheet-safe."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows([spreadsheet_safe(v) for v in row] for row in rows)
-    return out.getvalue()
+    for n, row in enumerate(rows, 1):
+        writer.writerow([spreadsheet_safe(v) for v in row])
+        if n % batch == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()

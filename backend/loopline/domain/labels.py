@@ -37,3 +37,9 @@ def cable_id(a_device: str, a_port: str, b_device: str, b_port: str) -> str:
     b = f"{b_device}:{b_port}"
     key = f"{a}|{b}" if a <= b else f"{b}|{a}"
     return "C" + blake2b(key.encode(), digest_size=8).hexdigest()
+
+
+def label_halves(label: str) -> tuple[str, str]:
+    """The two ends of a label (`A:port / B:port`), as printed on two lines of a label sheet."""
+    a, sep, b = label.partition(" / ")
+    return (a, b) if sep else (label, "")

@@ -1,80 +1,335 @@
-"""Exports of a stored plan: wiring sheet (CSV, XLSX with one sheet per row on request), NetBox CSV."""
+"""Exports of a stored plan, streamed from the database: wiring sheet (CSV, XLSX, PDF), label sheet
+(PDF), pull list (CSV), NetBox import (the cables CSV, or every object as a ZIP of CSVs).
+
+Each function checks what can be refused (names NetBox would refuse, a label sheet too big to
+print at once) and loads the hall before it returns, so a refusal is a 4xx before any byte is
+sent; it returns an iterator of bytes that reads the cables through a server-side cursor
+(`yield_per`) as the body is sent. Memory stays flat whatever the plan's size (see
+scripts/bench_exports.py).
+"""
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, Select, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
-from loopline.db.models import Hall
-from loopline.db.models.wiring import PlanCableRow, WiringPlanRow
+from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
+from loopline.domain import netbox
+from loopline.domain.errors import DomainError
 from loopline.domain.exports import (
     NETBOX_COLUMNS,
+    PULL_LIST_COLUMNS,
     WIRING_SHEET_COLUMNS,
+    PullGroup,
     SheetCable,
     SheetContext,
+    csv_chunks,
     netbox_rows,
-    to_csv,
+    pull_list_rows,
     wiring_sheet_rows,
 )
 from loopline.domain.labels import rack_name
+from loopline.domain.layout import Hall
 from loopline.domain.media import Medium
+from loopline.domain.print_sheets import label_sheet_pdf as render_label_sheet
+from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
+from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
 from loopline.services.layout_snapshot import load_hall
 
+YIELD_PER = 2000
+"""Cables fetched per round trip of the server-side cursor."""
+FILE_CHUNK = 256 * 1024
+MAX_LABEL_CABLES = 20_000
+"""A label sheet of more cables (40,000 labels, ~1,900 pages) is asked for per row: nobody prints
+a hall's labels in one go, and it would hold a request for minutes."""
 
-def _cables(session: Session, plan: WiringPlanRow, row: str | None) -> Iterator[SheetCable]:
-    stmt = select(PlanCableRow).where(PlanCableRow.plan_id == plan.id)
-    if row is not None:
-        stmt = stmt.where((PlanCableRow.a_row == row) | (PlanCableRow.b_row == row))
-    for c in session.execute(stmt.order_by(PlanCableRow.seq)).scalars():
-        yield SheetCable(
-            c.cable_id, c.label, c.a_device, c.a_port, c.a_row, c.a_rack, c.b_device, c.b_port, c.b_row, c.b_rack,
-            c.gbps, Medium(c.medium), c.part_number, c.transceiver, c.raw_mm, c.slack_mm, c.ordered_mm,
-        )  # fmt: skip
+_CABLE_COLUMNS: tuple[Any, ...] = (
+    PlanCableRow.cable_id, PlanCableRow.label,
+    PlanCableRow.a_device, PlanCableRow.a_port, PlanCableRow.a_row, PlanCableRow.a_rack,
+    PlanCableRow.b_device, PlanCableRow.b_port, PlanCableRow.b_row, PlanCableRow.b_rack,
+    PlanCableRow.gbps, PlanCableRow.medium, PlanCableRow.part_number, PlanCableRow.transceiver,
+    PlanCableRow.raw_mm, PlanCableRow.slack_mm, PlanCableRow.ordered_mm,
+)  # fmt: skip
 
 
-def _context(session: Session, plan: WiringPlanRow) -> SheetContext:
-    hall_row = session.get(Hall, plan.hall_id)
-    assert hall_row is not None
+def _c(column: Any) -> ColumnElement[str]:
+    """Names sort by code point, as Python sorts them, whatever the database's collation."""
+    return column.collate("C")  # type: ignore[no-any-return]
+
+
+def _sheet_cable(r: Sequence[Any]) -> SheetCable:
+    return SheetCable(
+        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], Medium(r[11]), r[12], r[13], r[14],
+        r[15], r[16],
+    )  # fmt: skip
+
+
+def _stream(session: Session, stmt: Select[Any]) -> Iterator[Sequence[Any]]:
+    yield from session.execute(stmt, execution_options={"yield_per": YIELD_PER})
+
+
+def _in_row(stmt: Select[Any], row: str | None) -> Select[Any]:
+    return stmt if row is None else stmt.where((PlanCableRow.a_row == row) | (PlanCableRow.b_row == row))
+
+
+def _cables(session: Session, plan_id: int, row: str | None, *order: Any) -> Iterator[SheetCable]:
+    stmt = _in_row(select(*_CABLE_COLUMNS).where(PlanCableRow.plan_id == plan_id), row)
+    for r in _stream(session, stmt.order_by(*order, PlanCableRow.seq)):
+        yield _sheet_cable(r)
+
+
+def _context(session: Session, plan: WiringPlanRow) -> tuple[SheetContext, Hall]:
     hall = load_hall(session, plan.hall_id)
     faces = {rack_name(hall.name, r.name, k.name): k.port_face.value for r in hall.rows for k in r.racks}
-    return SheetContext(site=hall.site, hall=hall.name, via=plan.via, rack_face=faces)
+    return SheetContext(site=hall.site, hall=hall.name, via=plan.via, rack_face=faces), hall
 
 
-def wiring_sheet_csv(session: Session, plan: WiringPlanRow, row: str | None = None) -> str:
-    return to_csv(WIRING_SHEET_COLUMNS, wiring_sheet_rows(_cables(session, plan, row), _context(session, plan)))
+def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield piece.encode()
 
 
-def netbox_csv(session: Session, plan: WiringPlanRow) -> str:
-    return to_csv(NETBOX_COLUMNS, netbox_rows(_cables(session, plan, None)))
+def wiring_sheet_csv(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+    ctx, _ = _context(session, plan)
+    return _encoded(csv_chunks(WIRING_SHEET_COLUMNS, wiring_sheet_rows(_cables(session, plan.id, row), ctx)))
 
 
-def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool) -> bytes:
-    """One sheet for the whole plan, or one per row (a cable between two rows is on both)."""
-    ctx = _context(session, plan)
-    book = Workbook(write_only=True)
-    rows: list[str | None] = (
-        list(sorted({r for c in _cables(session, plan, None) for r in (c.a_row, c.b_row)})) if per_row else [None]
+# --- XLSX ---------------------------------------------------------------------------------------
+
+_LENGTH_COLUMNS = {"raw_length_m", "length_with_slack_m", "ordered_length_m"}
+WORKBOOK_LAYOUT = SheetLayout(
+    columns=WIRING_SHEET_COLUMNS,
+    widths=[
+        {"cable_id": 19, "label": 40, "a_device": 18, "b_device": 18, "part_number": 24}.get(
+            c, 14 if c in _LENGTH_COLUMNS else 9 if c.endswith(("_site", "_u", "_face", "_port")) else 11
+        )
+        for c in WIRING_SHEET_COLUMNS
+    ],  # fmt: skip
+    number_format={i: "0.000" for i, c in enumerate(WIRING_SHEET_COLUMNS) if c in _LENGTH_COLUMNS},
+)
+_LENGTH_INDEXES = frozenset(WORKBOOK_LAYOUT.number_format)
+
+
+def _numeric_lengths(rows: Iterable[Sequence[object]]) -> Iterator[Sequence[object]]:
+    """Lengths as numbers in a workbook (the CSV writes them as fixed-point text)."""
+    for r in rows:
+        yield [float(str(v)) if i in _LENGTH_INDEXES else v for i, v in enumerate(r)]
+
+
+def _sheets_per_row(session: Session, plan_id: int, ctx: SheetContext) -> Iterator[tuple[str, Iterator[SheetCable]]]:
+    """(row, its cables) in row order; a cable between two rows is on both rows' sheets. One
+    query: each cable once under its A row, once more under its B row if that differs."""
+    a = select(PlanCableRow.a_row.label("sheet_row"), PlanCableRow.seq, *_CABLE_COLUMNS).where(
+        PlanCableRow.plan_id == plan_id
     )
-    for row in rows:
-        sheet = book.create_sheet(title=(row or "All cables")[:31])
-        sheet.append(list(WIRING_SHEET_COLUMNS))
-        for values in wiring_sheet_rows(_cables(session, plan, row), ctx):
-            sheet.append([_as_written(sheet, v) for v in values])
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    b = select(PlanCableRow.b_row.label("sheet_row"), PlanCableRow.seq, *_CABLE_COLUMNS).where(
+        PlanCableRow.plan_id == plan_id, PlanCableRow.b_row != PlanCableRow.a_row
+    )
+    u = union_all(a, b).subquery()
+    rows = _stream(session, select(u).order_by(_c(u.c.sheet_row), u.c.seq))
+    current: list[Any] = [next(rows, None)]
+
+    def sheet(name: str) -> Iterator[SheetCable]:
+        while current[0] is not None and current[0][0] == name:
+            yield _sheet_cable(current[0][2:])
+            current[0] = next(rows, None)
+
+    while current[0] is not None:
+        name = current[0][0]
+        yield name, sheet(name)
+        for _ in sheet(name):  # a sheet the writer did not finish (never: it reads every row)
+            pass
 
 
-def _as_written(sheet: WriteOnlyWorksheet, value: object) -> object:
-    """Text is stored as text: openpyxl would store a name starting with `=` as a live formula."""
-    if isinstance(value, str) and value.startswith("="):
-        cell = WriteOnlyCell(sheet, value)
-        cell.data_type = "s"
-        return cell
-    return value
+def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool) -> Iterator[bytes]:
+    """One sheet for the whole plan, or one per row (a cable between two rows is on both)."""
+    ctx, _ = _context(session, plan)
+    if per_row:
+        sheets: Iterable[tuple[str, Iterable[Sequence[object]]]] = (
+            (name, _numeric_lengths(wiring_sheet_rows(cables, ctx)))
+            for name, cables in _sheets_per_row(session, plan.id, ctx)
+        )
+    else:
+        sheets = [("All cables", _numeric_lengths(wiring_sheet_rows(_cables(session, plan.id, None), ctx)))]
+    return workbook_stream(sheets, WORKBOOK_LAYOUT)
+
+
+# --- PDF ----------------------------------------------------------------------------------------
+
+
+def _spooled(render: Any) -> Iterator[bytes]:
+    """reportlab writes a document when it is complete: render into a temporary file (pages are
+    kept compressed until then), then send the file in pieces."""
+    with tempfile.TemporaryFile() as spool:
+        render(spool)
+        spool.seek(0)
+        while chunk := spool.read(FILE_CHUNK):
+            yield chunk
+
+
+def _print_order() -> tuple[Any, ...]:
+    return (_c(PlanCableRow.a_row), _c(PlanCableRow.a_rack))
+
+
+def wiring_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+    ctx, _ = _context(session, plan)
+    title = f"Wiring sheet: plan {plan.name}" + (f", row {row}" if row else "")
+    cables = _cables(session, plan.id, row, *_print_order())
+    return _spooled(lambda out: render_wiring_sheet(out, cables, ctx, title))
+
+
+def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+    count = session.execute(
+        _in_row(select(func.count()).select_from(PlanCableRow).where(PlanCableRow.plan_id == plan.id), row)
+    ).scalar_one()
+    if count > MAX_LABEL_CABLES:
+        where = f"row {row}" if row else "the plan"
+        raise DomainError(
+            "row",
+            f"{where} has {count} cables ({2 * count} labels); label sheets are made for at most "
+            f"{MAX_LABEL_CABLES} cables at a time: choose a row",
+        )
+    title = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
+    cables = _cables(session, plan.id, row, *_print_order())
+    return _spooled(lambda out: render_label_sheet(out, cables, title))
+
+
+# --- pull list ----------------------------------------------------------------------------------
+
+
+def pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
+    """Cables of the same part and ordered length between the same two racks, grouped (the
+    database does the grouping, so nothing is held here)."""
+    lo = func.least(_c(PlanCableRow.a_rack), _c(PlanCableRow.b_rack))
+    hi = func.greatest(_c(PlanCableRow.a_rack), _c(PlanCableRow.b_rack))
+    stmt = (
+        select(
+            lo,
+            hi,
+            PlanCableRow.medium,
+            PlanCableRow.part_number,
+            PlanCableRow.ordered_mm,
+            func.array_agg(PlanCableRow.cable_id.op("ORDER BY")(PlanCableRow.seq)),
+        )  # fmt: skip
+        .where(PlanCableRow.plan_id == plan.id)
+        .group_by(lo, hi, PlanCableRow.medium, PlanCableRow.part_number, PlanCableRow.ordered_mm)
+        .order_by(lo, hi, PlanCableRow.part_number, PlanCableRow.ordered_mm)
+    )
+    groups = (PullGroup(r[0], r[1], Medium(r[2]), r[3], r[4], r[5]) for r in _stream(session, stmt))
+    return _encoded(csv_chunks(PULL_LIST_COLUMNS, pull_list_rows(groups, plan.via)))
+
+
+# --- NetBox -------------------------------------------------------------------------------------
+
+
+def _check_netbox_names(session: Session, plan_id: int) -> None:
+    """The longest label, device and port names against NetBox's limits, before any byte is sent."""
+    cable = PlanCableRow.plan_id == plan_id
+    for kind, length in (
+        ("label", func.length(PlanCableRow.label)),
+        ("device", func.greatest(func.length(PlanCableRow.a_device), func.length(PlanCableRow.b_device))),
+        ("interface", func.greatest(func.length(PlanCableRow.a_port), func.length(PlanCableRow.b_port))),
+    ):
+        longest = session.execute(
+            select(PlanCableRow.label, PlanCableRow.a_device, PlanCableRow.b_device, PlanCableRow.a_port,
+                   PlanCableRow.b_port).where(cable).order_by(length.desc()).limit(1)
+        ).first()  # fmt: skip
+        if longest is None:
+            return
+        label, a_dev, b_dev, a_port, b_port = longest
+        value = {"label": label, "device": max(a_dev, b_dev, key=len), "interface": max(a_port, b_port, key=len)}
+        netbox.check_length(kind, value[kind])
+    longest_device = session.execute(
+        select(PlanDeviceRow.name)
+        .where(PlanDeviceRow.plan_id == plan_id)
+        .order_by(func.length(PlanDeviceRow.name).desc())
+        .limit(1)
+    ).scalar()
+    if longest_device is not None:
+        netbox.check_length("device", longest_device)
+
+
+def netbox_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
+    ctx, _ = _context(session, plan)
+    netbox.check_length("site", ctx.site)
+    _check_netbox_names(session, plan.id)
+    return _encoded(csv_chunks(NETBOX_COLUMNS, netbox_rows(_cables(session, plan.id, None), ctx.site)))
+
+
+def _racks(hall: Hall) -> list[netbox.NetboxRack]:
+    racks = []
+    for row in hall.rows:
+        for rack in row.racks:
+            x0, y0, _, _ = row.footprint(rack)
+            t = rack.rack_type
+            racks.append(
+                netbox.NetboxRack(
+                    rack_name(hall.name, row.name, rack.name), t.height_u, t.width_mm, t.depth_mm, row.name, x0, y0
+                )
+            )
+    return racks
+
+
+def _model_heights(session: Session, plan_id: int, hall: Hall) -> dict[str, int]:
+    """Height in U of every model the plan's devices use: from the hall's catalog entries; a model
+    the wiring made up (the second ToR of a parallel port set) is as high as the ToR it doubles."""
+    known: dict[str, int] = {}
+    tor_height = 1
+    for row in hall.rows:
+        for rack in row.racks:
+            for lr in rack.logical_racks:
+                known[lr.server_model.name] = lr.server_model.height_u
+                known[lr.tor_model.name] = lr.tor_model.height_u
+                tor_height = lr.tor_model.height_u
+            for fs in rack.fabric_switches:
+                known[fs.model.name] = fs.model.height_u
+    models = session.execute(select(PlanDeviceRow.model).where(PlanDeviceRow.plan_id == plan_id).distinct()).scalars()
+    return {m: known.get(m, tor_height) for m in models}
+
+
+def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
+    """Every object NetBox needs, one CSV per object type in import order, and a README."""
+    ctx, hall = _context(session, plan)
+    site = ctx.site
+    # Everything small is built (and checked) now; devices, interfaces and cables stream later.
+    sites = list(netbox.site_rows(site, hall.name))
+    racks = list(netbox.rack_rows(site, _racks(hall)))
+    heights = _model_heights(session, plan.id, hall)
+    device_types = list(netbox.device_type_rows(heights))
+    roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
+    device_roles = list(netbox.device_role_rows(roles))
+    _check_netbox_names(session, plan.id)
+
+    def devices() -> Iterator[netbox.NetboxDevice]:
+        d = PlanDeviceRow
+        stmt = select(d.name, d.role, d.rack, d.u, d.model).where(d.plan_id == plan.id)
+        for name, role, rack, u, model in _stream(session, stmt.order_by(_c(d.rack), d.u, _c(d.name))):
+            yield netbox.NetboxDevice(name, role, rack, u, model, ctx.rack_face.get(rack, "front"))
+
+    def ends() -> Iterator[tuple[str, str, float]]:
+        c = PlanCableRow
+        a = select(c.a_device.label("device"), c.a_port.label("port"), c.gbps, c.seq, literal(0).label("side"))
+        b = select(c.b_device, c.b_port, c.gbps, c.seq, literal(1))
+        u = union_all(a.where(c.plan_id == plan.id), b.where(c.plan_id == plan.id)).subquery()
+        for device, port, gbps, *_ in _stream(session, select(u).order_by(u.c.seq, u.c.side)):
+            yield device, port, gbps
+
+    sections: dict[str, Iterable[Sequence[object]]] = {
+        "01-sites.csv": sites,
+        "02-racks.csv": racks,
+        "03-manufacturers.csv": list(netbox.manufacturer_rows()),
+        "04-device-types.csv": device_types,
+        "05-device-roles.csv": device_roles,
+        "06-devices.csv": netbox.device_rows(site, devices()),
+        "07-interfaces.csv": netbox.interface_rows(ends()),
+        "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site),
+    }
+    members: list[tuple[str, Iterable[bytes]]] = [
+        ("README.txt", [netbox.readme(plan.name, hall.name).encode()]),
+        *((name, _encoded(csv_chunks(columns, sections[name]))) for name, columns in netbox.FILES),
+    ]
+    return zip_stream(members)

@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 from openpyxl import load_workbook
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # OWASP's list
-EVIL_HALL = '=HYPERLINK("http://evil.invalid/","x")'
-EVIL_ROW = "@SUM(1+1)"
+# Short enough for NetBox's limits (a cable label <= 100 characters, a device name <= 64).
+EVIL_HALL = '=HYPERLINK("//x.invalid")'
+EVIL_ROW = "@A1"
 PLAIN_ROW = "R02"
 
 
