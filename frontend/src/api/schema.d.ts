@@ -141,9 +141,16 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account and log in
+         * Create an account (then log in)
          * @description Open registration: anyone can create an account; a new account sees only projects it creates or
          *     is added to by an owner.
+         *
+         *     The answer is the same whether or not the address already has an account (202, same body, no
+         *     cookie, about the same time), so registration does not tell who has an account here. Log in next
+         *     (`POST /auth/login`) with the same email and password: it succeeds if the account was created (or
+         *     already had that password) and fails like any wrong password otherwise. A real deployment would
+         *     confirm the address by email instead (see README, Accounts). A weak password is refused (422) either
+         *     way; more than 10 registrations from one address in 15 minutes wait, doubling (429 + `Retry-After`).
          */
         post: operations["register_api_v1_auth_register_post"];
         delete?: never;
@@ -159,7 +166,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List rack types */
+        /** List rack types: the global ones and yours */
         get: operations["list_rack_types_api_v1_catalog_rack_types_get"];
         put?: never;
         /** Add a rack type */
@@ -196,7 +203,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List server models */
+        /** List server models: the global ones and yours */
         get: operations["list_server_models_api_v1_catalog_server_models_get"];
         put?: never;
         /** Add a server model */
@@ -233,7 +240,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List switch models */
+        /** List switch models: the global ones and yours */
         get: operations["list_switch_models_api_v1_catalog_switch_models_get"];
         put?: never;
         /** Add a switch model */
@@ -358,7 +365,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Validation errors, warnings, aisles */
+        /** Validation errors, warnings, aisles, oversubscription and fabric ports per layer */
         get: operations["get_validation_api_v1_halls__hall_id__validation_get"];
         put?: never;
         post?: never;
@@ -416,11 +423,61 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import a project document as a new project
-         * @description Catalog entries are matched by name: identical ones are reused, missing ones created; a
-         *     different entry under the same name is a 409. The whole import is one transaction.
+         * Import a project document as a new project (a job for large documents)
+         * @description Creates a new project (you own it) from a project document (the body of `GET
+         *     /projects/{id}/export`). Catalog entries are matched by name among the global ones and yours:
+         *     identical ones are reused, missing ones created as yours; a different entry under the same name is
+         *     a 409. The whole import is one transaction: a failure leaves nothing behind.
+         *
+         *     - **Small documents** (at most 20 halls and
+         *       2,000 racks) are imported in the request: **201** with the new
+         *       project's id.
+         *     - **Larger documents** (up to 1,000 halls and 100,000
+         *       racks; beyond, **413**), and any document sent with `Prefer: respond-async` or an
+         *       `Idempotency-Key`, become an **import job**: the request checks only the document's outline
+         *       (format, version, project name, the halls/rows/racks lists) and answers **202** with the job and
+         *       a `Location` header; a worker validates and imports it. Poll `GET /api/v1/projects/imports/{id}`
+         *       (every second or so) for `status`, `progress` (`halls_done / halls_total`), then `project_id` or
+         *       `errors` (each naming the field of the document).
          */
         post: operations["import_project_api_v1_projects_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your import jobs, newest first */
+        get: operations["list_imports_api_v1_projects_imports_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job: state, progress, the new project or the errors
+         * @description Only the user who sent the import sees it (anyone else gets 404). Poll it about once a second until `status` is `succeeded` (then `project_id` is the new project) or `failed` (then `errors` name the fields).
+         */
+        get: operations["get_import_api_v1_projects_imports__import_id__get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -552,6 +609,128 @@ export interface paths {
         patch: operations["update_member_api_v1_projects__project_id__members__user_id__patch"];
         trace?: never;
     };
+    "/api/v1/projects/{project_id}/price-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's price book
+         * @description The project's own prices (they replace the default book's, part by part, in the book's currency). Version 0: never edited. The ETag is the version, for If-Match.
+         */
+        get: operations["get_book_api_v1_projects__project_id__price_book_get"];
+        /**
+         * Replace the price book
+         * @description Every entry and the currency at once; a new version, audited.
+         */
+        put: operations["put_book_api_v1_projects__project_id__price_book_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit some prices
+         * @description Set (add or replace) some entries, remove others, change the currency; a new version, audited.
+         */
+        patch: operations["patch_book_api_v1_projects__project_id__price_book_patch"];
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/price-book.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The price book as CSV
+         * @description Columns `part_number,category,description,base_price,per_metre,currency`; imports back unchanged. ETag: the version.
+         */
+        get: operations["export_csv_api_v1_projects__project_id__price_book_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/price-book/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a CSV price book
+         * @description Replaces every entry (and the currency) with the file's; a new version, audited. A bad line is refused naming the line and column (`csv.line 3.base_price`); nothing is changed then.
+         */
+        post: operations["import_csv_api_v1_projects__project_id__price_book_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/price-book/parts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every part and its price here: the table to edit
+         * @description The default book's parts, the project's own entries and the parts its plans use (switch models, NICs), each with the price a BOM uses, its source (`project`, `default`, or null: unpriced) and the default price.
+         */
+        get: operations["parts_api_v1_projects__project_id__price_book_parts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/price-book/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Versions of the price book, newest first */
+        get: operations["versions_api_v1_projects__project_id__price_book_versions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/price-book/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One past version of the price book */
+        get: operations["version_api_v1_projects__project_id__price_book_versions__version__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project_id}/simulations": {
         parameters: {
             query?: never;
@@ -577,7 +756,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wiring plans */
+        /** Wiring plans, newest first, each with its summary priced now */
         get: operations["list_plans_api_v1_projects__project_id__wiring_plans_get"];
         put?: never;
         post?: never;
@@ -739,7 +918,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A wiring plan and its summary */
+        /**
+         * A wiring plan and its summary
+         * @description The summary's `cost` prices the plan's parts with the project's price book as it is now (`cost.price_book_version`); unpriced parts are listed and warned about, never counted as 0.
+         */
         get: operations["get_plan_api_v1_wiring_plans__plan_id__get"];
         put?: never;
         post?: never;
@@ -759,10 +941,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Bill of materials: cables per part and ordered length, transceivers, switches, priced
-         * @description Prices come from the default price book; every priced line says its source.
+         * Bill of materials: cables per part and ordered length, transceivers, switches, NICs, priced
+         * @description Priced with the project's price book (`price_book_version`; null: the default book alone); every line says where its price came from. Unpriced lines stay in the list with no price: `complete` is false and `unpriced` names them. `Accept: text/csv` answers the CSV of `/bom.csv`. The ETag changes with the plan and the prices: send it back in If-None-Match for a 304.
          */
         get: operations["bill_of_materials_api_v1_wiring_plans__plan_id__bom_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/bom.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bill of materials as CSV
+         * @description Columns `category,part_number,description,length_m,media_class,quantity,unit_price,total,currency,price_source`; an unpriced line has empty prices and `price_source` `unpriced`. ETag and If-None-Match as for the JSON.
+         */
+        get: operations["bill_of_materials_csv_api_v1_wiring_plans__plan_id__bom_csv_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -795,8 +997,48 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Diff against another plan of the same hall */
+        /**
+         * Diff against another plan of the same hall, and the bill of materials of the change
+         * @description Counts, every changed cable ID (kept ones are the rest of this plan's), devices added and removed, and the change's own bill of materials priced with the project's book: what to buy and what is freed. Cables with their labels, ends and lengths: `/diff/cables`.
+         */
         get: operations["diff_plans_api_v1_wiring_plans__plan_id__diff_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/diff/cables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The diff's cables with labels, both ends and lengths, paged
+         * @description Filtered by `status`; without it: added, moved, removed, then kept. A moved cable comes with the old cable it replaces (`moved_from`); a removed one is the old plan's.
+         */
+        get: operations["diff_cables_api_v1_wiring_plans__plan_id__diff_cables_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/exports/labels.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cable label sheet (PDF) */
+        get: operations["label_sheet_pdf_api_v1_wiring_plans__plan_id__exports_labels_pdf_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -822,6 +1064,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wiring-plans/{plan_id}/exports/netbox.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** NetBox import, every object (ZIP of CSVs) */
+        get: operations["netbox_zip_api_v1_wiring_plans__plan_id__exports_netbox_zip_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/exports/pull-list.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pull list (CSV) */
+        get: operations["pull_list_csv_api_v1_wiring_plans__plan_id__exports_pull_list_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/wiring-plans/{plan_id}/exports/wiring-sheet.csv": {
         parameters: {
             query?: never;
@@ -839,6 +1115,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wiring-plans/{plan_id}/exports/wiring-sheet.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Wiring sheet (PDF) */
+        get: operations["wiring_sheet_pdf_api_v1_wiring_plans__plan_id__exports_wiring_sheet_pdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/wiring-plans/{plan_id}/exports/wiring-sheet.xlsx": {
         parameters: {
             query?: never;
@@ -846,7 +1139,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wiring sheet (XLSX), optionally one sheet per row */
+        /** Wiring sheet (XLSX), one sheet per row */
         get: operations["wiring_sheet_xlsx_api_v1_wiring_plans__plan_id__exports_wiring_sheet_xlsx_get"];
         put?: never;
         post?: never;
@@ -907,6 +1200,26 @@ export interface paths {
          * @description Builds the scenario from the plan (network) and the request (routing, workload, seed), checks it with the engine, and queues it for a worker. Results are fluid (flow-mode) estimates.
          */
         post: operations["simulate_plan_api_v1_wiring_plans__plan_id__simulations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/upgrades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan an upgrade of a plan
+         * @description Generates a plan for the same hall from this plan's parameters with the given changes: `ports` (p -> p+1), `parallel` (a parallel set of ports at a new speed on new ToRs, Type 2), `loop` or `pattern`. It is stored with `base_plan_id` = this plan and its diff counts; `GET /wiring-plans/{new}/diff?against={this}` lists the cables and the upgrade's bill of materials.
+         */
+        post: operations["create_upgrade_api_v1_wiring_plans__plan_id__upgrades_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1020,12 +1333,8 @@ export interface components {
         };
         /** BomLineRead */
         BomLineRead: {
-            /**
-             * Category
-             * @description What kind of part.
-             * @enum {string}
-             */
-            category: "cable" | "transceiver" | "switch";
+            /** @description What kind of part. */
+            category: components["schemas"]["Category"];
             /**
              * Description
              * @description What it is (cables: with their length).
@@ -1036,16 +1345,15 @@ export interface components {
              * @description Ordered length of a cable line.
              */
             length_m: number | null;
+            /** @description Copper or optical (cables, transceivers); null otherwise. */
+            media_class: components["schemas"]["MediaClass"] | null;
             /**
              * Part Number
              * @description Part number (switches: the model name).
              */
             part_number: string;
-            /**
-             * Price Source
-             * @description Where the price came from.
-             */
-            price_source: ("default" | "project") | null;
+            /** @description `default` (the default book) or `project` (the project's book); null: unpriced. */
+            price_source: components["schemas"]["PriceSource"] | null;
             /**
              * Quantity
              * @description How many.
@@ -1053,32 +1361,78 @@ export interface components {
             quantity: number;
             /**
              * Total
-             * @description quantity x unit price.
+             * @description quantity x unit price; null: unpriced.
              */
             total: number | null;
             /**
              * Unit Price
-             * @description Unit price; null when the price book has none.
+             * @description Unit price (cables: base + per metre x length); null: unpriced.
              */
             unit_price: number | null;
         };
         /** BomRead */
         BomRead: {
             /**
+             * Complete
+             * @description Every line is priced; false: `unpriced` lists what the total lacks.
+             */
+            complete: boolean;
+            /**
+             * Currency
+             * @description ISO 4217 currency of every price.
+             * @example USD
+             */
+            currency: string;
+            /**
              * Lines
-             * @description One line per part number (and length, for cables).
+             * @description Cables per part and ordered length, then transceivers, switches, NICs; unpriced lines included.
              */
             lines: components["schemas"]["BomLineRead"][];
+            media_subtotals: components["schemas"]["MediaSubtotals"];
+            /**
+             * Price Book Version
+             * @description The project price book version that priced it; null: the default book alone.
+             */
+            price_book_version: number | null;
+            subtotals: components["schemas"]["BomSubtotals"];
             /**
              * Total
              * @description Sum of the priced lines.
              */
             total: number;
             /**
+             * Unpriced
+             * @description Lines with no price.
+             */
+            unpriced: components["schemas"]["UnpricedPart"][];
+            /**
              * Warnings
-             * @description Unpriced parts and other notes.
+             * @description One sentence per unpriced part.
              */
             warnings: string[];
+        };
+        /** BomSubtotals */
+        BomSubtotals: {
+            /**
+             * Cable
+             * @description Cables.
+             */
+            cable: number;
+            /**
+             * Nic
+             * @description NICs.
+             */
+            nic: number;
+            /**
+             * Switch
+             * @description Switches.
+             */
+            switch: number;
+            /**
+             * Transceiver
+             * @description Transceivers.
+             */
+            transceiver: number;
         };
         /** BulkResult */
         BulkResult: {
@@ -1184,9 +1538,63 @@ export interface components {
             transceiver: string | null;
             /**
              * Unit Price
-             * @description Price of the cable (and its transceivers).
+             * @description What media selection paid for the cable and its transceivers (default book); the BOM prices with the project's book.
              */
             unit_price: number;
+        };
+        /**
+         * Category
+         * @enum {string}
+         */
+        Category: "cable" | "transceiver" | "switch" | "nic";
+        /** ClassStatsRead */
+        ClassStatsRead: {
+            /**
+             * Count
+             * @description Cables of this link class.
+             */
+            count: number;
+            /**
+             * Max Ordered Length M
+             * @description Longest ordered length.
+             */
+            max_ordered_length_m: number;
+            /**
+             * Max Raw Length M
+             * @description Longest routed length.
+             */
+            max_raw_length_m: number;
+            /**
+             * Mean Raw Length M
+             * @description Mean routed length.
+             */
+            mean_raw_length_m: number;
+            /**
+             * Media
+             * @description Cables per medium.
+             */
+            media: {
+                [key: string]: number;
+            };
+            /**
+             * Min Raw Length M
+             * @description Shortest routed length (0 without cables).
+             */
+            min_raw_length_m: number;
+        };
+        /** DiffCableRead */
+        DiffCableRead: {
+            /** @description The cable (the new plan's; a removed one: the old plan's). */
+            cable: components["schemas"]["CableRead"];
+            /**
+             * Changed
+             * @description A kept cable whose part or ordered length changed.
+             */
+            changed: boolean;
+            /** @description For a moved cable: the old cable it replaces. */
+            moved_from: components["schemas"]["CableRead"] | null;
+            /** @description kept, added, moved (re-patched) or removed. */
+            status: components["schemas"]["DiffStatus"];
         };
         /** DiffCounts */
         DiffCounts: {
@@ -1230,6 +1638,11 @@ export interface components {
              */
             removed: number;
         };
+        /**
+         * DiffStatus
+         * @enum {string}
+         */
+        DiffStatus: "kept" | "added" | "moved" | "removed";
         /** DocCatalog */
         DocCatalog: {
             /**
@@ -1274,7 +1687,7 @@ export interface components {
             u: number;
         };
         /** DocHall */
-        "DocHall-Input": {
+        DocHall: {
             /**
              * Depth M
              * @description Floor depth, metres.
@@ -1309,65 +1722,7 @@ export interface components {
              * Rows
              * @description Rows by name.
              */
-            rows?: components["schemas"]["DocRow-Input"][];
-            /**
-             * Site
-             * @description Site code.
-             */
-            site: string;
-            /**
-             * Tile M
-             * @description Tile size, metres.
-             */
-            tile_m: number;
-            /**
-             * Tray Height M
-             * @description Tray height above the racks, metres.
-             */
-            tray_height_m: number;
-            /**
-             * Width M
-             * @description Floor width, metres.
-             */
-            width_m: number;
-        };
-        /** DocHall */
-        "DocHall-Output": {
-            /**
-             * Depth M
-             * @description Floor depth, metres.
-             */
-            depth_m: number;
-            /**
-             * Min Cold Aisle M
-             * @description Minimum cold aisle, metres.
-             */
-            min_cold_aisle_m: number;
-            /**
-             * Min Hot Aisle M
-             * @description Minimum hot aisle, metres.
-             */
-            min_hot_aisle_m: number;
-            /**
-             * Name
-             * @description Hall name.
-             */
-            name: string;
-            /**
-             * Raised Floor
-             * @description Raised floor present.
-             */
-            raised_floor: boolean;
-            /**
-             * Raised Floor Height M
-             * @description Raised floor void height, metres.
-             */
-            raised_floor_height_m: number;
-            /**
-             * Rows
-             * @description Rows by name.
-             */
-            rows?: components["schemas"]["DocRow-Output"][];
+            rows?: components["schemas"]["DocRow"][];
             /**
              * Site
              * @description Site code.
@@ -1434,39 +1789,7 @@ export interface components {
             name: string;
         };
         /** DocRack */
-        "DocRack-Input": {
-            /**
-             * Fabric Switches
-             * @description Bottom up.
-             */
-            fabric_switches?: components["schemas"]["DocFabricSwitch"][];
-            /**
-             * Logical Racks
-             * @description Bottom up.
-             */
-            logical_racks?: components["schemas"]["DocLogicalRack"][];
-            /**
-             * Name
-             * @description Rack name.
-             */
-            name: string;
-            /** @description Face the ports are on. */
-            port_face: components["schemas"]["Face"];
-            /**
-             * Position M
-             * @description Offset along the row, metres.
-             */
-            position_m: number;
-            /**
-             * Rack Type
-             * @description Rack type name.
-             */
-            rack_type: string;
-            /** @description compute or network. */
-            role: components["schemas"]["RackRole"];
-        };
-        /** DocRack */
-        "DocRack-Output": {
+        DocRack: {
             /**
              * Fabric Switches
              * @description Bottom up.
@@ -1521,7 +1844,7 @@ export interface components {
             width_m: number;
         };
         /** DocRow */
-        "DocRow-Input": {
+        DocRow: {
             /**
              * Direction
              * @description Degrees.
@@ -1539,38 +1862,7 @@ export interface components {
              * Racks
              * @description Along the row.
              */
-            racks?: components["schemas"]["DocRack-Input"][];
-            /**
-             * X M
-             * @description Origin x, metres.
-             */
-            x_m: number;
-            /**
-             * Y M
-             * @description Origin y, metres.
-             */
-            y_m: number;
-        };
-        /** DocRow */
-        "DocRow-Output": {
-            /**
-             * Direction
-             * @description Degrees.
-             * @enum {integer}
-             */
-            direction: 0 | 90 | 180 | 270;
-            /** @description left or right. */
-            front: components["schemas"]["Side"];
-            /**
-             * Name
-             * @description Row name.
-             */
-            name: string;
-            /**
-             * Racks
-             * @description Along the row.
-             */
-            racks?: components["schemas"]["DocRack-Output"][];
+            racks?: components["schemas"]["DocRack"][];
             /**
              * X M
              * @description Origin x, metres.
@@ -2221,6 +2513,34 @@ export interface components {
              */
             width_m?: number | null;
         };
+        /** HallValidationRead */
+        HallValidationRead: {
+            /**
+             * Aisles
+             * @description Aisles derived from the rows.
+             */
+            aisles: components["schemas"]["AisleRead"][];
+            /**
+             * Errors
+             * @description Rule violations (writes creating these are refused).
+             */
+            errors: components["schemas"]["IssueRead"][];
+            /**
+             * Fabric Ports
+             * @description Per layer, bottom up: ports the fabric's links need against the ports there are (computed as the wiring generator cables them; a short layer is also a `fabric_ports_short` warning).
+             */
+            fabric_ports: components["schemas"]["LayerPortsRead"][];
+            /**
+             * Oversubscription
+             * @description Per layer, bottom up, for this hall.
+             */
+            oversubscription: components["schemas"]["LayerLoadRead"][];
+            /**
+             * Warnings
+             * @description Accepted but worth a look (narrow aisles, short uplinks).
+             */
+            warnings: components["schemas"]["IssueRead"][];
+        };
         /** Health */
         Health: {
             /**
@@ -2241,6 +2561,102 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "degraded";
+        };
+        /** ImportErrorItem */
+        ImportErrorItem: {
+            /**
+             * Field
+             * @description Path of the offending field in the document.
+             * @example halls[3].rows[0].racks[2].rack_type
+             */
+            field: string;
+            /**
+             * Msg
+             * @description Why it was refused.
+             * @example '48U 600x1200' is not in the document's catalog
+             */
+            msg: string;
+        };
+        /** ImportJobRead */
+        ImportJobRead: {
+            /**
+             * Attempts
+             * @description How many times a worker started it (a lost worker's job is retried).
+             */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             * @description Submitted at.
+             */
+            created_at: string;
+            /**
+             * Errors
+             * @description Why it failed: each entry names the field of the document and the reason.
+             */
+            errors: components["schemas"]["ImportErrorItem"][] | null;
+            /**
+             * Finished At
+             * @description It ended at.
+             */
+            finished_at: string | null;
+            /**
+             * Halls Done
+             * @description Halls imported so far.
+             * @example 412
+             */
+            halls_done: number;
+            /**
+             * Halls Total
+             * @description Halls in the document.
+             * @example 1000
+             */
+            halls_total: number;
+            /**
+             * Id
+             * @description Import job id (poll `GET /api/v1/projects/imports/{id}`).
+             * @example 7
+             */
+            id: number;
+            /**
+             * Progress
+             * @description `halls_done / halls_total`, 0..1 (1 once it succeeded).
+             * @example 0.412
+             */
+            progress: number;
+            /**
+             * Project Id
+             * @description The new project's id, once it succeeded.
+             * @example null
+             */
+            project_id: number | null;
+            /**
+             * Project Name
+             * @description The document's project name.
+             * @example Hall 7 migration
+             */
+            project_name: string;
+            /**
+             * Racks Total
+             * @description Racks in the document.
+             * @example 20000
+             */
+            racks_total: number;
+            /**
+             * Started At
+             * @description A worker started it at.
+             */
+            started_at: string | null;
+            /**
+             * @description `queued` (waiting for a worker), `running`, `succeeded` (see `project_id`) or `failed` (see `errors`; nothing of the project was written). An import is never `cancelled`.
+             * @example running
+             */
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Version
+             * @description Version (bumped when it ends).
+             */
+            version: number;
         };
         /** ImportResult */
         ImportResult: {
@@ -2327,6 +2743,62 @@ export interface components {
              * @description The highest ratio of one switch (ToR) or one cluster (agg).
              */
             worst_ratio: number | null;
+        };
+        /** LayerPortsRead */
+        LayerPortsRead: {
+            /**
+             * Busiest
+             * @description The switch first to run out (most ports needed over its own).
+             */
+            busiest: string | null;
+            /**
+             * Busiest Available
+             * @description Ports the busiest switch has.
+             * @example 64
+             */
+            busiest_available: number;
+            /**
+             * Busiest Needed
+             * @description Ports the busiest switch needs.
+             * @example 68
+             */
+            busiest_needed: number;
+            /**
+             * Direction
+             * @description `uplink`: ToR ports towards the fabric; `downlink`: ports facing the layer below.
+             * @enum {string}
+             */
+            direction: "uplink" | "downlink";
+            /**
+             * Layer
+             * @description Switch layer.
+             * @example spine
+             * @enum {string}
+             */
+            layer: "tor" | "agg" | "spine" | "core";
+            /**
+             * Ports Available
+             * @description Ports the layer's switches have, in all.
+             * @example 512
+             */
+            ports_available: number;
+            /**
+             * Ports Needed
+             * @description Ports the wiring generator would cable, in all.
+             * @example 544
+             */
+            ports_needed: number;
+            /**
+             * Short
+             * @description True when the busiest switch needs more ports than it has: wiring fails.
+             */
+            short: boolean;
+            /**
+             * Switches
+             * @description Switches of this layer in the hall.
+             * @example 8
+             */
+            switches: number;
         };
         /** LayoutRow */
         LayoutRow: {
@@ -2517,6 +2989,25 @@ export interface components {
             via: string;
         };
         /**
+         * MediaClass
+         * @description Copper or optical, for the BOM's media subtotals (transceivers are optical).
+         * @enum {string}
+         */
+        MediaClass: "copper" | "optical";
+        /** MediaSubtotals */
+        MediaSubtotals: {
+            /**
+             * Copper
+             * @description Copper cables.
+             */
+            copper: number;
+            /**
+             * Optical
+             * @description AOCs, fibre and transceivers.
+             */
+            optical: number;
+        };
+        /**
          * Medium
          * @enum {string}
          */
@@ -2619,6 +3110,32 @@ export interface components {
              */
             total: number;
         };
+        /** Page[DiffCableRead] */
+        Page_DiffCableRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["DiffCableRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
         /** Page[HallRead] */
         Page_HallRead_: {
             /**
@@ -2645,6 +3162,32 @@ export interface components {
              */
             total: number;
         };
+        /** Page[ImportJobRead] */
+        Page_ImportJobRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["ImportJobRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
         /** Page[MemberRead] */
         Page_MemberRead_: {
             /**
@@ -2652,6 +3195,32 @@ export interface components {
              * @description The items of this page.
              */
             items: components["schemas"]["MemberRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[PriceBookVersionRead] */
+        Page_PriceBookVersionRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["PriceBookVersionRead"][];
             /**
              * Limit
              * @description Items per page.
@@ -2921,6 +3490,16 @@ export interface components {
              */
             gbps: number;
             /**
+             * Loop
+             * @description `l` of the new loops; default: the plan's `l`.
+             */
+            loop?: number | null;
+            /**
+             * @description Physical pattern of the new ToRs' loops; default: the plan's pattern.
+             * @example paired-row
+             */
+            pattern?: components["schemas"]["Pattern"] | null;
+            /**
              * Ports
              * @description New NIC ports per server on the parallel fabric.
              * @default 1
@@ -2933,6 +3512,11 @@ export interface components {
              */
             tor_server_ports: number;
         };
+        /**
+         * PartCategory
+         * @enum {string}
+         */
+        PartCategory: "cable" | "transceiver" | "switch" | "nic" | "other";
         /** PartStatus */
         PartStatus: {
             /**
@@ -2951,24 +3535,95 @@ export interface components {
          * @enum {string}
          */
         Pattern: "single-homed" | "mc-lag" | "side-to-side" | "paired-row" | "inter-chassis" | "grin";
+        /**
+         * PlanCostRead
+         * @description The plan priced with the project's price book as it is now (never a stored figure).
+         */
+        PlanCostRead: {
+            /**
+             * Cables
+             * @description Cables (copper and optical, fibre included).
+             */
+            cables: number;
+            /**
+             * Complete
+             * @description Every part is priced: `total` is the whole cost.
+             */
+            complete: boolean;
+            /**
+             * Copper
+             * @description Copper cables.
+             */
+            copper: number;
+            /**
+             * Currency
+             * @description ISO 4217 currency of every amount.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * Nics
+             * @description NICs added to servers whose model lacks the ports (parallel ports).
+             */
+            nics: number;
+            /**
+             * Optical
+             * @description AOCs, fibre and transceivers.
+             */
+            optical: number;
+            /**
+             * Price Book Version
+             * @description The project price book version that priced it; null: the default book alone.
+             */
+            price_book_version: number | null;
+            /**
+             * Switches
+             * @description ToRs and fabric switches.
+             */
+            switches: number;
+            /**
+             * Total
+             * @description Sum of the priced parts; with `complete: false` some are missing.
+             */
+            total: number;
+            /**
+             * Transceivers
+             * @description Optics: the transceivers at both ends of fibre links.
+             */
+            transceivers: number;
+            /**
+             * Unpriced
+             * @description Parts with no price (also in `warnings`).
+             */
+            unpriced: components["schemas"]["UnpricedPart"][];
+        };
         /** PlanDiffRead */
         PlanDiffRead: {
             /**
              * Added
-             * @description IDs of added cables (first 1,000).
+             * @description IDs of every added cable (the new plan's).
              */
             added: string[];
+            /** @description The bill of materials of the change alone, priced. */
+            bom: components["schemas"]["UpgradeBomRead"];
             counts: components["schemas"]["DiffCounts"];
             /**
              * Hardware Added
-             * @description Names of new devices per role (first 1,000 each).
+             * @description Names of new devices per role.
              */
             hardware_added: {
                 [key: string]: string[];
             };
             /**
+             * Hardware Removed
+             * @description Names of devices gone, per role.
+             */
+            hardware_removed: {
+                [key: string]: string[];
+            };
+            /**
              * Moved
-             * @description (old ID, new ID) of moved cables (first 1,000).
+             * @description (old ID, new ID) of every moved cable.
              */
             moved: [
                 string,
@@ -2986,7 +3641,7 @@ export interface components {
             old_plan_id: number;
             /**
              * Removed
-             * @description IDs of removed cables (first 1,000).
+             * @description IDs of every removed cable (the old plan's).
              */
             removed: string[];
         };
@@ -3029,6 +3684,361 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /**
+         * PlanSummaryRead
+         * @description The figures a planner compares plans by; lengths in metres.
+         */
+        PlanSummaryRead: {
+            /**
+             * By Class
+             * @description Per link class (server_tor, server_server, tor_fabric, agg_core): count, min/mean/max length.
+             */
+            by_class: {
+                [key: string]: components["schemas"]["ClassStatsRead"];
+            };
+            /**
+             * Cables
+             * @description Cables in all.
+             */
+            cables: number;
+            /**
+             * Copper Cables
+             * @description Copper cables (DAC, ACC, AEC).
+             */
+            copper_cables: number;
+            /**
+             * Copper Share
+             * @description Copper cables / cables (0..1).
+             */
+            copper_share: number;
+            cost: components["schemas"]["PlanCostRead"];
+            /**
+             * Loops
+             * @description Subways loops.
+             */
+            loops: number;
+            /**
+             * Max Raw Length M
+             * @description Longest routed cable.
+             */
+            max_raw_length_m: number;
+            /**
+             * Media
+             * @description Cables per medium.
+             */
+            media: {
+                [key: string]: number;
+            };
+            /**
+             * Nics
+             * @description NICs to add to servers (ports at a speed their model lacks).
+             */
+            nics: number;
+            /**
+             * Optical Cables
+             * @description Optical cables (AOC, fibre).
+             */
+            optical_cables: number;
+            /**
+             * Parts
+             * @description Cables per part number.
+             */
+            parts: {
+                [key: string]: number;
+            };
+            /**
+             * Servers
+             * @description Servers wired.
+             */
+            servers: number;
+            /**
+             * Switches
+             * @description Fabric switches per role (agg, spine, core).
+             */
+            switches: {
+                [key: string]: number;
+            };
+            /** @description Min and max over ToRs of server-facing / uplink bandwidth; null without uplinks. */
+            tor_oversubscription: components["schemas"]["RangeRead"] | null;
+            /**
+             * Tors
+             * @description ToR switches (parallel ToRs included).
+             */
+            tors: number;
+            /**
+             * Total Ordered Length M
+             * @description Sum of ordered lengths.
+             */
+            total_ordered_length_m: number;
+            /**
+             * Total Raw Length M
+             * @description Sum of routed lengths.
+             */
+            total_raw_length_m: number;
+            /**
+             * Transceiver Count
+             * @description Optics count: transceivers in all.
+             */
+            transceiver_count: number;
+            /**
+             * Transceivers
+             * @description Transceivers per part number (two per fibre link).
+             */
+            transceivers: {
+                [key: string]: number;
+            };
+            /**
+             * Warnings
+             * @description Generator notes and unpriced parts.
+             */
+            warnings: string[];
+        };
+        /**
+         * PlanUpgradeCreate
+         * @description What changes from the base plan; everything not given is the base plan's.
+         */
+        PlanUpgradeCreate: {
+            /**
+             * Clusters
+             * @description New `c` (Type 2).
+             */
+            clusters?: number | null;
+            /**
+             * Loop
+             * @description New loop length `l`.
+             */
+            loop?: number | null;
+            /**
+             * Name
+             * @description Name of the upgraded plan.
+             * @example p=3
+             */
+            name: string;
+            /** @description Add a parallel set of ports at a new speed on new ToRs (Type 2 augmentation). */
+            parallel?: components["schemas"]["ParallelPortsIn"] | null;
+            /** @description New wiring pattern. */
+            pattern?: components["schemas"]["Pattern"] | null;
+            /**
+             * Ports
+             * @description New `p` (e.g. the base plan's p + 1: Subways moves no cable).
+             */
+            ports?: number | null;
+            /**
+             * Subways Type
+             * @description New Subways type.
+             */
+            subways_type?: (1 | 2) | null;
+        };
+        /** PriceBookCsvIn */
+        PriceBookCsvIn: {
+            /**
+             * Csv
+             * @description The CSV text: `part_number,category,description,base_price,per_metre,currency` (the export's columns). It replaces every entry of the book.
+             * @example part_number,category,description,base_price,per_metre,currency
+             *     DAC-25G,cable,,20,4,EUR
+             */
+            csv: string;
+        };
+        /** PriceBookPatch */
+        PriceBookPatch: {
+            /**
+             * Currency
+             * @description New currency (ISO 4217); prices are not converted.
+             * @example EUR
+             */
+            currency?: string | null;
+            /**
+             * Remove
+             * @description Part numbers whose entry goes.
+             * @default []
+             */
+            remove: string[];
+            /**
+             * Upsert
+             * @description Entries to add, or to replace (same part number).
+             * @default []
+             */
+            upsert: components["schemas"]["PriceEntryIn"][];
+        };
+        /** PriceBookPut */
+        PriceBookPut: {
+            /**
+             * Currency
+             * @description ISO 4217 code; one currency per book.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Entries
+             * @description Every entry of the book.
+             */
+            entries: components["schemas"]["PriceEntryIn"][];
+        };
+        /** PriceBookRead */
+        PriceBookRead: {
+            /**
+             * Currency
+             * @description ISO 4217 currency of every price.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * Entries
+             * @description The project's own prices, by part number.
+             */
+            entries: components["schemas"]["PriceEntryRead"][];
+            /**
+             * Project Id
+             * @description The project.
+             */
+            project_id: number;
+            /**
+             * Updated At
+             * @description When this version was written.
+             */
+            updated_at: string | null;
+            /**
+             * Updated By
+             * @description Who wrote it.
+             */
+            updated_by: string | null;
+            /**
+             * Version
+             * @description Version, for If-Match; 0: never edited (the default book alone).
+             */
+            version: number;
+        };
+        /** PriceBookVersionRead */
+        PriceBookVersionRead: {
+            /**
+             * Created At
+             * Format: date-time
+             * @description When it was written.
+             */
+            created_at: string;
+            /**
+             * Created By
+             * @description Who wrote it.
+             */
+            created_by: string;
+            /**
+             * Currency
+             * @description Currency of that version.
+             */
+            currency: string;
+            /**
+             * Entries
+             * @description Entries in that version.
+             */
+            entries: number;
+            /**
+             * Version
+             * @description Version number.
+             */
+            version: number;
+        };
+        /** PriceEntryIn */
+        PriceEntryIn: {
+            /**
+             * Base Price
+             * @description Price of one (cables: the fixed part).
+             * @example 18.5
+             */
+            base_price: number;
+            /** @description What kind of part. */
+            category: components["schemas"]["PartCategory"];
+            /**
+             * Description
+             * @description Free text shown in the BOM table.
+             * @default
+             */
+            description: string;
+            /**
+             * Part Number
+             * @description Part number (switches and servers: the model name).
+             * @example DAC-25G
+             */
+            part_number: string;
+            /**
+             * Per Metre
+             * @description Cables: price per metre of ordered length.
+             * @default 0
+             */
+            per_metre: number;
+        };
+        /** PriceEntryRead */
+        PriceEntryRead: {
+            /** Base Price */
+            base_price: number;
+            category: components["schemas"]["PartCategory"];
+            /** Description */
+            description: string;
+            /** Part Number */
+            part_number: string;
+            /** Per Metre */
+            per_metre: number;
+        };
+        /**
+         * PriceSource
+         * @enum {string}
+         */
+        PriceSource: "default" | "project";
+        /**
+         * PricedPartRead
+         * @description One row of the price table: a part's price in this project, and the default's.
+         */
+        PricedPartRead: {
+            /**
+             * Base Price
+             * @description The price a BOM uses; null: unpriced.
+             */
+            base_price: number | null;
+            category: components["schemas"]["PartCategory"];
+            /**
+             * Default Base Price
+             * @description The default book's price (null: none, or another currency).
+             */
+            default_base_price: number | null;
+            /**
+             * Default Per Metre
+             * @description The default book's per-metre price.
+             */
+            default_per_metre: number | null;
+            /** Description */
+            description: string;
+            /** Part Number */
+            part_number: string;
+            /**
+             * Per Metre
+             * @description Per metre of ordered length (cables).
+             */
+            per_metre: number | null;
+            /** @description `project` (this book), `default`, or null: unpriced. */
+            source: components["schemas"]["PriceSource"] | null;
+            /**
+             * Used
+             * @description A plan of the project needs this part.
+             */
+            used: boolean;
+        };
+        /** PricedPartsRead */
+        PricedPartsRead: {
+            /**
+             * Currency
+             * @description Currency of every price.
+             */
+            currency: string;
+            /**
+             * Items
+             * @description Every part by part number.
+             */
+            items: components["schemas"]["PricedPartRead"][];
+            /**
+             * Version
+             * @description The price book version (0: defaults alone).
+             */
+            version: number;
+        };
         /** ProjectCreate */
         ProjectCreate: {
             /**
@@ -3048,7 +4058,7 @@ export interface components {
             name: string;
         };
         /** ProjectDocument */
-        "ProjectDocument-Input": {
+        ProjectDocument: {
             /** @description Every catalog entry the halls reference, by name. */
             catalog: components["schemas"]["DocCatalog"];
             /** @description Fabric settings. */
@@ -3064,35 +4074,7 @@ export interface components {
              * Halls
              * @description Halls by name.
              */
-            halls?: components["schemas"]["DocHall-Input"][];
-            /** @description Project name and description. */
-            project: components["schemas"]["DocProject"];
-            /**
-             * Schema Version
-             * @description Version of this document's shape.
-             * @default 1
-             * @constant
-             */
-            schema_version: 1;
-        };
-        /** ProjectDocument */
-        "ProjectDocument-Output": {
-            /** @description Every catalog entry the halls reference, by name. */
-            catalog: components["schemas"]["DocCatalog"];
-            /** @description Fabric settings. */
-            fabric: components["schemas"]["FabricSettingsIn"];
-            /**
-             * Format
-             * @description Always `loopline.project`.
-             * @default loopline.project
-             * @constant
-             */
-            format: "loopline.project";
-            /**
-             * Halls
-             * @description Halls by name.
-             */
-            halls?: components["schemas"]["DocHall-Output"][];
+            halls?: components["schemas"]["DocHall"][];
             /** @description Project name and description. */
             project: components["schemas"]["DocProject"];
             /**
@@ -3306,7 +4288,7 @@ export interface components {
             height_u: number;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              * @example 42U 600x1200
              */
             name: string;
@@ -3345,10 +4327,15 @@ export interface components {
             id: number;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              * @example 42U 600x1200
              */
             name: string;
+            /**
+             * Owner Id
+             * @description The user this entry belongs to (only they see it in the catalog; members of their projects can use it there); null for a global entry.
+             */
+            owner_id: number | null;
             /**
              * Version
              * @description Version for `If-Match`.
@@ -3376,7 +4363,7 @@ export interface components {
             height_u?: number | null;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              */
             name?: string | null;
             /**
@@ -3421,6 +4408,28 @@ export interface components {
              * @description Move the rack to another row of the same hall.
              */
             row_id?: number | null;
+        };
+        /** RangeRead */
+        RangeRead: {
+            /** Max */
+            max: number;
+            /** Min */
+            min: number;
+        };
+        /** RegisterAccepted */
+        RegisterAccepted: {
+            /**
+             * Detail
+             * @description The same text whether or not the address was new.
+             * @example If this address is new, its account has been created: log in with the same email and password.
+             */
+            detail: string;
+            /**
+             * Email
+             * @description The address, as it is stored (lower case).
+             * @example ada@example.com
+             */
+            email: string;
         };
         /** RegisterIn */
         RegisterIn: {
@@ -3788,7 +4797,7 @@ export interface components {
          * @description Every API-token scope; later resources (wiring, BOM, simulations) reuse these.
          * @enum {string}
          */
-        Scope: "layout:read" | "layout:write" | "bom:read" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write";
+        Scope: "layout:read" | "layout:write" | "bom:read" | "price:write" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write";
         /** ServerModelCreate */
         ServerModelCreate: {
             /**
@@ -3800,7 +4809,7 @@ export interface components {
             height_u: number;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              * @example 2x25G server
              */
             name: string;
@@ -3838,7 +4847,7 @@ export interface components {
             id: number;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              * @example 2x25G server
              */
             name: string;
@@ -3848,6 +4857,11 @@ export interface components {
              * @example 2
              */
             nic_ports: number;
+            /**
+             * Owner Id
+             * @description The user this entry belongs to (only they see it in the catalog; members of their projects can use it there); null for a global entry.
+             */
+            owner_id: number | null;
             /**
              * Port Gbps
              * @description Speed of each NIC port, Gb/s.
@@ -3870,7 +4884,7 @@ export interface components {
             height_u?: number | null;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              */
             name?: string | null;
             /**
@@ -3907,6 +4921,12 @@ export interface components {
              * @description Why it failed.
              */
             error: string | null;
+            /**
+             * Error Field
+             * @description The scenario field the failure names, when it names one: a large scenario is validated by the worker, so its errors arrive here rather than as a 422.
+             * @example scenario.network.links[0].b
+             */
+            error_field?: string | null;
             /**
              * Finished At
              * @description It ended at.
@@ -3989,6 +5009,12 @@ export interface components {
              */
             error: string | null;
             /**
+             * Error Field
+             * @description The scenario field the failure names, when it names one: a large scenario is validated by the worker, so its errors arrive here rather than as a 422.
+             * @example scenario.network.links[0].b
+             */
+            error_field?: string | null;
+            /**
              * Finished At
              * @description It ended at.
              */
@@ -4055,7 +5081,7 @@ export interface components {
             height_u: number;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              * @example 48x25G+8x100G ToR
              */
             name: string;
@@ -4105,10 +5131,15 @@ export interface components {
             id: number;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              * @example 48x25G+8x100G ToR
              */
             name: string;
+            /**
+             * Owner Id
+             * @description The user this entry belongs to (only they see it in the catalog; members of their projects can use it there); null for a global entry.
+             */
+            owner_id: number | null;
             /**
              * Server Port Gbps
              * @description Speed of each server-facing port, Gb/s.
@@ -4149,7 +5180,7 @@ export interface components {
             height_u?: number | null;
             /**
              * Name
-             * @description Unique catalog name.
+             * @description Catalog name, unique among the global entries and yours.
              */
             name?: string | null;
             /**
@@ -4302,6 +5333,28 @@ export interface components {
          * @enum {string}
          */
         TorPosition: "top" | "middle" | "bottom";
+        /** UnpricedPart */
+        UnpricedPart: {
+            /** @description What kind of part. */
+            category: components["schemas"]["Category"];
+            /**
+             * Part Number
+             * @description The part the price book has no price for.
+             */
+            part_number: string;
+        };
+        /** UpgradeBomRead */
+        UpgradeBomRead: {
+            /** @description What to buy: added cables (and the new end of moved ones) with their transceivers, new switches, NICs. */
+            buy: components["schemas"]["BomRead"];
+            /** @description What the change frees: removed cables and their parts, switches gone. */
+            freed: components["schemas"]["BomRead"];
+            /**
+             * Net Total
+             * @description buy.total - freed.total (priced lines only).
+             */
+            net_total: number;
+        };
         /** UserRead */
         UserRead: {
             /**
@@ -4322,29 +5375,6 @@ export interface components {
              * @example 1
              */
             id: number;
-        };
-        /** ValidationRead */
-        ValidationRead: {
-            /**
-             * Aisles
-             * @description Aisles derived from the rows.
-             */
-            aisles: components["schemas"]["AisleRead"][];
-            /**
-             * Errors
-             * @description Rule violations (writes creating these are refused).
-             */
-            errors: components["schemas"]["IssueRead"][];
-            /**
-             * Oversubscription
-             * @description Per layer, bottom up, for this hall.
-             */
-            oversubscription: components["schemas"]["LayerLoadRead"][];
-            /**
-             * Warnings
-             * @description Accepted but worth a look (narrow aisles, short uplinks).
-             */
-            warnings: components["schemas"]["IssueRead"][];
         };
         /** WiringPlanCreate */
         WiringPlanCreate: {
@@ -4445,13 +5475,8 @@ export interface components {
              * @description When it was generated.
              */
             created_at: string;
-            /**
-             * Diff
-             * @description Diff counts against `base_plan_id`.
-             */
-            diff: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Diff counts against `base_plan_id`. */
+            diff: components["schemas"]["DiffCounts"] | null;
             /**
              * Hall Id
              * @description The hall the plan wires.
@@ -4484,13 +5509,8 @@ export interface components {
             spec: {
                 [key: string]: unknown;
             };
-            /**
-             * Summary
-             * @description Counts per class and medium, min/mean/max length per class (m), copper share, warnings.
-             */
-            summary: {
-                [key: string]: unknown;
-            };
+            /** @description The figures to compare plans by, priced now. */
+            summary: components["schemas"]["PlanSummaryRead"];
             /**
              * Version
              * @description Version, for If-Match.
@@ -4881,12 +5901,12 @@ export interface operations {
         };
         responses: {
             /** @description Successful Response */
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserRead"];
+                    "application/json": components["schemas"]["RegisterAccepted"];
                 };
             };
             /** @description The body is not UTF-8 text. */
@@ -4900,15 +5920,6 @@ export interface operations {
             };
             /** @description Logged in, but the role or the token's scopes do not allow this; or a write sent by a page of another site (`Origin`). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Stale `If-Match` version, or a clash with existing state. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4937,6 +5948,17 @@ export interface operations {
             /** @description Invalid input: each entry names the field and the reason. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts: wait the `Retry-After` seconds, then try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7272,7 +8294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationRead"];
+                    "application/json": components["schemas"]["HallValidationRead"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -7633,23 +8655,39 @@ export interface operations {
     import_project_api_v1_projects_import_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `respond-async` makes even a small document an import job (202), e.g. to show progress. */
+                prefer?: string | null;
+                /** @description Sending the same document twice with the same key returns the first import job instead of a second import; the key reused for a different document is refused (422). Implies a job. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProjectDocument-Input"];
+                "application/json": components["schemas"]["ProjectDocument"];
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description Imported in the request (a small document). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Queued as an import job: poll the `Location`. */
+            202: {
+                headers: {
+                    /** @description The job: `/api/v1/projects/imports/{id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobRead"];
                 };
             };
             /** @description The body is not UTF-8 text. */
@@ -7697,7 +8735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            /** @description The body is larger than the API accepts, or the document holds more than 1,000 halls or 100,000 racks. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7708,6 +8746,166 @@ export interface operations {
             };
             /** @description The body is not sent as `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_imports_api_v1_projects_imports_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ImportJobRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_import_api_v1_projects_imports__import_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import job id. */
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8131,7 +9329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectDocument-Output"];
+                    "application/json": components["schemas"]["ProjectDocument"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -8996,6 +10194,774 @@ export interface operations {
             };
         };
     };
+    get_book_api_v1_projects__project_id__price_book_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceBookRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_book_api_v1_projects__project_id__price_book_put: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceBookPut"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceBookRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patch_book_api_v1_projects__project_id__price_book_patch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceBookPatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceBookRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_csv_api_v1_projects__project_id__price_book_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per entry; the currency on every line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_csv_api_v1_projects__project_id__price_book_import_post: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceBookCsvIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceBookRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    parts_api_v1_projects__project_id__price_book_parts_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PricedPartsRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    versions_api_v1_projects__project_id__price_book_versions_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Project id. */
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_PriceBookVersionRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    version_api_v1_projects__project_id__price_book_versions__version__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id. */
+                project_id: number;
+                /** @description Price book version. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceBookRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_simulations_api_v1_projects__project_id__simulations_get: {
         parameters: {
             query?: {
@@ -9194,6 +11160,8 @@ export interface operations {
     list_plans_api_v1_projects__project_id__wiring_plans_get: {
         parameters: {
             query?: {
+                /** @description Only the plans of this hall. */
+                hall_id?: number | null;
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Items per page. */
@@ -10838,14 +12806,108 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description The BOM (JSON, or CSV with `Accept: text/csv`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BomRead"];
+                    "text/csv": unknown;
                 };
+            };
+            /** @description Not modified since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bill_of_materials_csv_api_v1_wiring_plans__plan_id__bom_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per BOM line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not modified since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
@@ -11006,7 +13068,7 @@ export interface operations {
     diff_plans_api_v1_wiring_plans__plan_id__diff_get: {
         parameters: {
             query: {
-                /** @description The older plan to diff against. */
+                /** @description The older plan to diff against (same hall). */
                 against: number;
             };
             header?: never;
@@ -11085,6 +13147,176 @@ export interface operations {
             };
         };
     };
+    diff_cables_api_v1_wiring_plans__plan_id__diff_cables_get: {
+        parameters: {
+            query: {
+                /** @description The older plan to diff against (same hall). */
+                against: number;
+                /** @description Only cables of this status. */
+                status?: components["schemas"]["DiffStatus"] | null;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_DiffCableRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    label_sheet_pdf_api_v1_wiring_plans__plan_id__exports_labels_pdf_get: {
+        parameters: {
+            query?: {
+                /** @description Only cables with an end in this row. */
+                row?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. At most 20,000 cables at a time (else 422: choose a row). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     netbox_csv_api_v1_wiring_plans__plan_id__exports_netbox_cables_csv_get: {
         parameters: {
             query?: never;
@@ -11097,7 +13329,165 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description NetBox cable bulk-import CSV. */
+            /** @description NetBox cable bulk-import CSV (the devices and interfaces must exist: see netbox.zip). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    netbox_zip_api_v1_wiring_plans__plan_id__exports_netbox_zip_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import CSV per object type in import order (01-sites, 02-racks, 03-manufacturers, 04-device-types, 05-device-roles, 06-devices, 07-interfaces, 08-cables) and a README.txt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pull_list_csv_api_v1_wiring_plans__plan_id__exports_pull_list_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cables grouped by bundle (the two racks a cable runs between) and part, with the ordered length, quantity and cable IDs of each group. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11246,10 +13636,92 @@ export interface operations {
             };
         };
     };
+    wiring_sheet_pdf_api_v1_wiring_plans__plan_id__exports_wiring_sheet_pdf_get: {
+        parameters: {
+            query?: {
+                /** @description Only cables with an end in this row. */
+                row?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables (by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     wiring_sheet_xlsx_api_v1_wiring_plans__plan_id__exports_wiring_sheet_xlsx_get: {
         parameters: {
             query?: {
-                /** @description One worksheet per row. */
+                /** @description One worksheet per row (a cable between two rows is on both); false: one sheet. */
                 per_row?: boolean;
             };
             header?: never;
@@ -11261,7 +13733,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The wiring sheet as a workbook. */
+            /** @description The wiring sheet as a workbook to print: bold frozen header, filters, column widths, landscape pages with the header repeated. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11514,6 +13986,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimulationRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_upgrade_api_v1_wiring_plans__plan_id__upgrades_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanUpgradeCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WiringPlanRead"];
                 };
             };
             /** @description The body is not UTF-8 text. */
