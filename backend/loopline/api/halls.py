@@ -6,8 +6,9 @@ from fastapi import APIRouter, Response, status
 
 from loopline.api.deps import DbSession, HallId, IfMatch, LayoutReader, LayoutWriter, Paging, ProjectId, etag
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
-from loopline.api.schemas.layout import HallCreate, HallLayout, HallRead, HallUpdate, ValidationRead
-from loopline.services import halls, layout_view
+from loopline.api.schemas.layout import HallCreate, HallLayout, HallRead, HallUpdate
+from loopline.api.schemas.validation import HallValidationRead
+from loopline.services import halls, layout_validation, layout_view
 from loopline.services.layout_snapshot import get_hall_or_404
 
 router = APIRouter(
@@ -74,6 +75,10 @@ def get_layout(hall_id: HallId, session: DbSession, access: LayoutReader) -> Res
     return Response(content=doc.model_dump_json(), media_type="application/json")
 
 
-@router.get("/halls/{hall_id}/validation", response_model=ValidationRead, summary="Validation errors, warnings, aisles")
+@router.get(
+    "/halls/{hall_id}/validation",
+    response_model=HallValidationRead,
+    summary="Validation errors, warnings, aisles, oversubscription and fabric ports per layer",
+)
 def get_validation(hall_id: HallId, session: DbSession, access: LayoutReader) -> object:
-    return ValidationRead.model_validate(layout_view.hall_validation(session, hall_id))
+    return HallValidationRead.model_validate(layout_validation.hall_report(session, hall_id))

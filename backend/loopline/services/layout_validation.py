@@ -8,16 +8,17 @@ half-written stays. `check_new_rows` checks rows about to be written, before the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from loopline.db.models import FabricSwitch, Rack, Row
+from loopline.domain import fabric_capacity
 from loopline.domain import layout as dl
 from loopline.domain import layout_rules as rules
 from loopline.domain.errors import Conflict, DomainError
-from loopline.services.layout_snapshot import domain_hall, load_hall_data
+from loopline.services.layout_snapshot import domain_hall, load_fabric, load_hall_data
 
 MAX_ISSUES = 50
 
@@ -81,3 +82,32 @@ def check_unique_names(
             ).scalar()
             if clash is not None:
                 raise Conflict("name", f"a {kind} named {clash!r} already exists in this hall")
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """`GET /halls/{id}/validation`: the layout rules, the aisles, oversubscription per layer and the
+    fabric's port need per layer (warnings when a layer runs out, so wiring would fail)."""
+
+    errors: list[rules.Issue]
+    warnings: list[rules.Issue]
+    aisles: list[rules.Aisle]
+    oversubscription: list[rules.LayerLoad]
+    fabric_ports: list[fabric_capacity.LayerPorts]
+
+
+def hall_report(session: Session, hall_id: int) -> ValidationReport:
+    data = load_hall_data(session, hall_id)
+    hall = domain_hall(data)
+    fabric = load_fabric(session, data.hall.project_id)
+    issues = rules.validate_hall(
+        hall, min_cold_mm=data.hall.min_cold_aisle_mm, min_hot_mm=data.hall.min_hot_aisle_mm, fabric=fabric
+    )
+    layers, short = fabric_capacity.fabric_ports(hall, fabric)
+    return ValidationReport(
+        errors=[i for i in issues if i.severity is rules.Severity.ERROR],
+        warnings=[i for i in issues if i.severity is rules.Severity.WARNING] + short,
+        aisles=rules.derive_aisles(hall),
+        oversubscription=rules.oversubscription(hall, fabric),
+        fabric_ports=layers,
+    )

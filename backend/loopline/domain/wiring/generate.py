@@ -591,6 +591,22 @@ def _wire_grin(
                         )
 
 
+def tor_uplink_count(kind: FabricKind, uplinks_per_tor: int) -> int:
+    """Uplinks each ToR cables: VL2 always 2, the other fabrics `U`."""
+    return 2 if kind is FabricKind.VL2 else uplinks_per_tor
+
+
+def uplink_targets(kind: FabricKind, ordinal: int, uplinks: int, upper: int) -> list[int]:
+    """Which of `upper` switches (spines in name order, or the aggregation switches of the ToR's
+    cluster) the ToR's uplinks 1..`uplinks` go to. `ordinal` numbers the ToRs in wiring order: in the
+    hall (leaf-spine) or in their cluster. Round-robin continues from ToR to ToR, so the switches fill
+    evenly when uplinks < switches; VL2 takes two neighbouring aggs. Layout validation counts the
+    downlink ports each switch needs with it (domain/fabric_capacity.py)."""
+    if kind is FabricKind.VL2:
+        return [(ordinal + u) % upper for u in range(2)]
+    return [(ordinal * uplinks + u) % upper for u in range(uplinks)]
+
+
 def _wire_fabric(
     conns: list[_Conn],
     devices: list[Device],
@@ -626,7 +642,7 @@ def _wire_fabric(
     spines.sort(key=natural)
     cores.sort(key=natural)
     next_down: dict[int, int] = {}
-    uplinks = 2 if kind is FabricKind.VL2 else spec.fabric.uplinks_per_tor
+    uplinks = tor_uplink_count(kind, spec.fabric.uplinks_per_tor)
     per_cluster: dict[int | None, int] = {}
     leaf_ordinal = 0
 
@@ -659,23 +675,17 @@ def _wire_fabric(
         if kind is FabricKind.LEAF_SPINE:
             if not spines:
                 raise DomainError("fabric", "leaf-spine needs spine switches in the layout")
-            # Round-robin continues from ToR to ToR, so spines fill evenly when uplinks < spines.
-            first = leaf_ordinal * uplinks
+            for u, i in enumerate(uplink_targets(kind, leaf_ordinal, uplinks, len(spines))):
+                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, spines[i])
             leaf_ordinal += 1
-            for u in range(uplinks):
-                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, spines[(first + u) % len(spines)])
             continue
         cl = aggs.get(d.cluster if d.cluster is not None else -1, [])
         if not cl:
             raise DomainError("fabric", f"cluster {d.cluster} of ToR {d.name} has no aggregation switches")
-        if kind is FabricKind.VL2:
-            if len(cl) < 2:
-                raise DomainError("fabric", f"VL2 needs >= 2 aggregation switches in cluster {d.cluster}")
-            for u in range(2):
-                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[(ordinal + u) % len(cl)])
-        else:
-            for u in range(uplinks):
-                link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[(ordinal * uplinks + u) % len(cl)])
+        if kind is FabricKind.VL2 and len(cl) < 2:
+            raise DomainError("fabric", f"VL2 needs >= 2 aggregation switches in cluster {d.cluster}")
+        for u, i in enumerate(uplink_targets(kind, ordinal, uplinks, len(cl))):
+            link(LinkClass.TOR_FABRIC, t, srv_ports + u + 1, cl[i])
     if kind in (FabricKind.THREE_TIER, FabricKind.VL2) and cores:
         for h in sorted(aggs):
             for a in aggs[h]:
