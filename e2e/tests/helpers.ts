@@ -27,12 +27,20 @@ export async function nonBackgroundShare(page: Page, selector = "canvas"): Promi
   }, selector);
 }
 
-/** Log in through the login form (the app asks for it when there is no session). */
+/**
+ * Log in through the login form (the app asks for it when there is no session). Logged in, `/` is the
+ * project list: open the first project's first hall from it, as a person would (a `path` naming a
+ * hall opens that one).
+ */
 export async function login(page: Page, path = "/"): Promise<void> {
   await page.goto(path);
   await page.locator('input[name="email"]').fill(DEMO.email);
   await page.locator('input[name="password"]').fill(DEMO.password);
   await page.getByRole("button", { name: "Log in" }).click();
+  if (!/[?&]hall=|\/halls\//.test(path)) {
+    await page.getByTestId("project-list").locator("a.project-name").first().click();
+    await page.getByTestId("project-page").locator("a.hall-open").first().click();
+  }
   await waitForEditor(page);
 }
 

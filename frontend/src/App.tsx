@@ -1,6 +1,13 @@
 import { useEffect, useState } from "react";
+import { getHall, logout, me as getMe } from "./projects/api";
+import { Crumbs } from "./projects/Crumbs";
+import { userMessage } from "./projects/forms";
+import { ProjectList } from "./projects/ProjectList";
+import { ProjectPage } from "./projects/ProjectPage";
+import { canonicalAddress, href, linkProps, navigate, useRoute, type Route } from "./projects/route";
+import { SignUp } from "./projects/SignUp";
+import { Tokens } from "./projects/Tokens";
 import { EditorCanvas } from "./scene/EditorCanvas";
-import { ApiError, request } from "./sync/http";
 import { LayoutSync } from "./sync/sync";
 import { Notices, StatusBar } from "./ui/Chrome";
 import { CableTooltip } from "./ui/CableTooltip";
@@ -12,6 +19,7 @@ import { Legend } from "./ui/Legend";
 import { Login, type Me } from "./ui/Login";
 import { PropertyPanel } from "./ui/PropertyPanel";
 import { editor } from "./state/editor";
+import { useWiring } from "./state/wiring";
 import { notify, useSession } from "./state/session";
 import { debugHandle } from "./state/testHook";
 import { Toolbar } from "./ui/Toolbar";
@@ -20,94 +28,58 @@ import { getPlan, showPlan } from "./wiring/api";
 import { WiringPanel } from "./wiring/WiringPanel";
 import { activeSync, setActiveSync } from "./sync/active";
 
-interface Page<T> {
-  items: T[];
-}
-interface Project {
-  id: number;
-  name: string;
-}
-interface Hall {
-  id: number;
-  name: string;
-}
-const items = <T,>(x: Page<T> | T[]): T[] => (Array.isArray(x) ? x : x.items);
+type Auth = { s: "checking" } | { s: "out" } | { s: "in"; me: Me };
 
-type Phase =
-  | { s: "checking" }
-  | { s: "login" }
-  | { s: "loading"; me: Me }
-  | { s: "ready"; me: Me; project: Project; hall: Hall }
-  | { s: "error"; text: string; me?: Me };
-
+/**
+ * The router shell: who is logged in, which screen the address names (projects/route.ts), the top
+ * bar. Logged out, every address shows the login form (or sign-up) and opens once logged in.
+ */
 export function App() {
   const theme = useSession((s) => s.theme);
-  const [phase, setPhase] = useState<Phase>({ s: "checking" });
+  const route = useRoute();
+  const [auth, setAuth] = useState<Auth>({ s: "checking" });
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
   useEffect(() => {
-    request<Me>("GET", "/auth/me")
-      .then((me) => setPhase({ s: "loading", me }))
-      .catch(() => setPhase({ s: "login" }));
+    getMe().then(
+      (me) => setAuth({ s: "in", me }),
+      () => setAuth({ s: "out" }),
+    );
   }, []);
+  // `/`, `/?project=&hall=` and trailing slashes become the canonical address (same screen).
   useEffect(() => {
-    if (phase.s !== "loading") return;
-    let cancelled = false;
-    (async () => {
-      const projects = items(await request<Page<Project> | Project[]>("GET", "/projects"));
-      const wanted = new URLSearchParams(location.search);
-      const project = projects.find((p) => String(p.id) === wanted.get("project")) ?? projects[0];
-      if (!project) throw new Error("You are not a member of any project yet.");
-      const halls = items(await request<Page<Hall> | Hall[]>("GET", `/projects/${project.id}/halls`));
-      const hall = halls.find((h) => String(h.id) === wanted.get("hall")) ?? halls[0];
-      if (!hall) throw new Error(`Project ${project.name} has no hall yet.`);
-      activeSync()?.stop();
-      // `?plan=<id>` opens the wiring view of that plan (links from elsewhere, the benchmark);
-      // its cables load while the layout does.
-      const planId = Number(wanted.get("plan"));
-      if (planId) {
-        useSession.setState({ panel: "wiring" });
-        void getPlan(planId).then(showPlan, (e: unknown) =>
-          notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`),
-        );
-      }
-      const sync = new LayoutSync(editor, hall.id);
-      await sync.start();
-      setActiveSync(sync);
-      if (!cancelled) {
-        setPhase({ s: "ready", me: phase.me, project, hall });
-        useSession.setState((s) => ({ frameRequest: s.frameRequest + 1, projectId: project.id, hallId: hall.id }));
-      }
-    })().catch((e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) setPhase({ s: "login" });
-      else setPhase({ s: "error", text: e instanceof Error ? e.message : String(e), me: phase.me });
-    });
-    // The sync outlives this effect (it runs for as long as the hall is open).
-    return () => {
-      cancelled = true;
-    };
-  }, [phase]);
+    const canonical = canonicalAddress(route, location.pathname, location.search);
+    if (canonical) navigate(canonical, { replace: true });
+  }, [route]);
+  useEffect(() => {
+    if (auth.s === "in" && route.name === "signup") navigate({ name: "projects" }, { replace: true });
+  }, [route, auth.s]);
 
+  const loggedIn = (me: Me) => setAuth({ s: "in", me });
   return (
     <div className="app">
       <header className="topbar">
-        <span className="brand">Loopline</span>
+        <a className="brand" {...linkProps({ name: "projects" })}>
+          Loopline
+        </a>
         <span className="subtitle">datacenter network planning</span>
-        {phase.s === "ready" && (
-          <span className="crumbs" data-testid="crumbs">
-            {phase.project.name} / {phase.hall.name}
-          </span>
-        )}
+        {auth.s === "in" && <Crumbs route={route} />}
         <span className="spacer" />
-        {(phase.s === "ready" || phase.s === "loading") && (
+        {auth.s === "in" && (
           <>
-            <span className="muted small">{phase.me.user.email}</span>
+            <a className="topbar-link" {...linkProps({ name: "tokens" })}>
+              API tokens
+            </a>
+            <span className="muted small" data-testid="me">
+              {auth.me.user.email}
+            </span>
             <button
               type="button"
               className="link"
               onClick={() => {
-                void request("POST", "/auth/logout").finally(() => location.reload());
+                // A full load afterwards: nothing of this account stays in memory.
+                void logout().finally(() => location.assign("/projects"));
               }}
             >
               Log out
@@ -115,18 +87,108 @@ export function App() {
           </>
         )}
       </header>
-      {phase.s === "login" && <Login onLogin={(me) => setPhase({ s: "loading", me })} />}
-      {(phase.s === "checking" || phase.s === "loading") && <div className="center muted">Loading…</div>}
-      {phase.s === "error" && (
-        <div className="center">
-          <p className="field-error" role="alert">
-            {phase.text}
-          </p>
-        </div>
-      )}
-      {phase.s === "ready" && <Editor />}
+      {auth.s === "checking" && <div className="center muted">Loading…</div>}
+      {auth.s === "out" &&
+        (route.name === "signup" ? (
+          <SignUp
+            onSignedUp={(me) => {
+              loggedIn(me);
+              navigate({ name: "projects" });
+            }}
+          />
+        ) : (
+          <Login
+            onLogin={loggedIn}
+            signUpHref={href({ name: "signup" })}
+            onSignUp={() => navigate({ name: "signup" })}
+          />
+        ))}
+      {auth.s === "in" && <Screen route={route} />}
     </div>
   );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.name) {
+    case "projects":
+    case "signup":
+      return <ProjectList />;
+    case "project":
+      return <ProjectPage key={route.projectId} projectId={route.projectId} />;
+    case "hall":
+      return <HallScreen key={route.hallId} projectId={route.projectId} hallId={route.hallId} planId={route.planId} />;
+    case "tokens":
+      return <Tokens />;
+    case "notFound":
+      return (
+        <div className="page">
+          <h1>Nothing here</h1>
+          <p>
+            There is no page at <code>{route.path}</code>.{" "}
+            <a {...linkProps({ name: "projects" })}>Go to your projects</a>.
+          </p>
+        </div>
+      );
+  }
+}
+
+type HallPhase = { s: "loading" } | { s: "ready" } | { s: "error"; text: string };
+
+/** Open a hall in the editor: load its layout, keep it in sync while the screen is shown. */
+function HallScreen({ projectId, hallId, planId }: { projectId: number; hallId: number; planId: number | null }) {
+  const [phase, setPhase] = useState<HallPhase>({ s: "loading" });
+  useEffect(() => {
+    let cancelled = false;
+    let sync: LayoutSync | null = null;
+    (async () => {
+      const hall = await getHall(hallId);
+      if (hall.project_id !== projectId) {
+        // A link with the wrong project: the hall says which one it is in.
+        navigate({ name: "hall", projectId: hall.project_id, hallId, planId }, { replace: true });
+        return;
+      }
+      activeSync()?.stop();
+      // Nothing of the previous hall stays on screen.
+      useWiring.setState({ plan: null, cables: null, plans: [] });
+      useSession.setState({ selection: [], errors: [], elevationRowId: null, panel: planId ? "wiring" : "layout" });
+      // `?plan=<id>` opens the wiring view of that plan (links from elsewhere, the benchmark);
+      // its cables load while the layout does.
+      if (planId) {
+        void getPlan(planId).then(showPlan, (e: unknown) =>
+          notify("error", `Plan ${planId}: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      }
+      sync = new LayoutSync(editor, hall.id);
+      await sync.start();
+      if (cancelled) {
+        sync.stop();
+        return;
+      }
+      setActiveSync(sync);
+      setPhase({ s: "ready" });
+      useSession.setState((s) => ({ frameRequest: s.frameRequest + 1, projectId, hallId }));
+    })().catch((e: unknown) => {
+      if (!cancelled) setPhase({ s: "error", text: userMessage(e) });
+    });
+    return () => {
+      cancelled = true;
+      if (sync && activeSync() === sync) {
+        sync.stop();
+        setActiveSync(null);
+      }
+    };
+  }, [projectId, hallId, planId]);
+  if (phase.s === "loading") return <div className="center muted">Opening the hall…</div>;
+  if (phase.s === "error")
+    return (
+      <div className="page">
+        <p className="field-error" role="alert">
+          This hall could not be opened. {phase.text}
+        </p>
+        <a {...linkProps({ name: "project", projectId })}>Back to the project</a>
+      </div>
+    );
+  return <Editor />;
 }
 
 function Editor() {

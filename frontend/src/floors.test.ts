@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Bottom to top; folders on one floor do not import each other. */
-const FLOORS = [["api"], ["model"], ["commands"], ["state"], ["sync", "tools"], ["scene", "wiring", "ui"]];
+const FLOORS = [["api"], ["model"], ["commands"], ["state"], ["sync", "tools"], ["scene", "wiring", "ui", "projects"]];
 const FOLDERS = FLOORS.flat();
 const floorOf = (folder: string) => FLOORS.findIndex((f) => f.includes(folder));
 
@@ -58,10 +58,12 @@ describe("floors (ESLint no-restricted-imports)", () => {
         "../scene/x",
         "../wiring/x",
         "../ui/x",
+        "../projects/x",
         "../App",
         "../main",
       ]);
-      expect(refused.ui).toEqual(["../scene/x", "../wiring/x", "../App", "../main"]);
+      expect(refused.ui).toEqual(["../scene/x", "../wiring/x", "../projects/x", "../App", "../main"]);
+      expect(refused.projects).toEqual(["../scene/x", "../wiring/x", "../ui/x", "../App", "../main"]);
     },
   );
 

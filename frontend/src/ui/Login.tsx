@@ -5,7 +5,16 @@ export interface Me {
   user: { id: number; email: string; display_name: string };
 }
 
-export function Login({ onLogin }: { onLogin: (me: Me) => void }) {
+/** The login form; `signUpHref` / `onSignUp` lead to account creation (the app's router owns the address). */
+export function Login({
+  onLogin,
+  signUpHref,
+  onSignUp,
+}: {
+  onLogin: (me: Me) => void;
+  signUpHref: string;
+  onSignUp: () => void;
+}) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -18,7 +27,17 @@ export function Login({ onLogin }: { onLogin: (me: Me) => void }) {
       await request("POST", "/auth/login", { body: { email, password } });
       onLogin(await request<Me>("GET", "/auth/me"));
     } catch (err) {
-      setError(err instanceof ApiError ? (err.status === 401 ? "Wrong email or password." : err.message) : String(err));
+      setError(
+        !(err instanceof ApiError)
+          ? String(err)
+          : err.status === 401
+            ? "Wrong email or password."
+            : err.status === 429
+              ? "Too many failed attempts. Wait a little and try again."
+              : err.status === 0
+                ? "The server cannot be reached. Check the connection and try again."
+                : err.message,
+      );
     } finally {
       setBusy(false);
     }
@@ -60,6 +79,19 @@ export function Login({ onLogin }: { onLogin: (me: Me) => void }) {
         <button className="primary" type="submit" disabled={busy}>
           {busy ? "Logging in…" : "Log in"}
         </button>
+        <p className="muted small">
+          New to Loopline?{" "}
+          <a
+            href={signUpHref}
+            onClick={(e) => {
+              if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+              e.preventDefault();
+              onSignUp();
+            }}
+          >
+            Create an account
+          </a>
+        </p>
       </form>
     </div>
   );

@@ -1,0 +1,211 @@
+/** A project's members and their roles; the owner adds people by email, changes roles, removes them. */
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { addMember, changeRole, listMembers, removeMember, type Member, type Project, type Role } from "./api";
+import { Confirm } from "./Confirm";
+import { Field, FormError, TextField } from "./Field";
+import { checkEmail, formErrors, userMessage, type FieldSpec, type FormErrors } from "./forms";
+
+/** Every role, in rank order, with what it allows (tsc fails if the API gains a role without words). */
+export const ROLES: Record<Role, { label: string; allows: string }> = {
+  viewer: { label: "Viewer", allows: "sees the layouts, plans and results" },
+  editor: { label: "Editor", allows: "also edits layouts and generates plans" },
+  owner: { label: "Owner", allows: "also manages members and deletes the project" },
+};
+const ROLE_ORDER = Object.keys(ROLES) as Role[];
+
+const MEMBER_FIELDS: Record<"email" | "role", FieldSpec> = {
+  email: { label: "Email", messages: { string_too_short: "Enter the email of the person to add." } },
+  role: { label: "Role" },
+};
+
+export function Members({ project }: { project: Project }) {
+  const owner = project.role === "owner";
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const reload = useCallback(() => {
+    listMembers(project.id).then(
+      (m) => {
+        setMembers(m);
+        setError(null);
+      },
+      (e: unknown) => setError(userMessage(e)),
+    );
+  }, [project.id]);
+  useEffect(reload, [reload]);
+  return (
+    <section aria-labelledby="members-heading" data-testid="members">
+      <h2 id="members-heading">Members</h2>
+      {!owner && <p className="muted small">Only an owner of the project can add members or change roles.</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {members && (
+        <table className="list" aria-label="Members">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Role</th>
+              {owner && <th aria-label="Actions" />}
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <MemberRow
+                key={m.user_id}
+                projectId={project.id}
+                member={m}
+                owner={owner}
+                onChanged={reload}
+                onRemove={() => setRemoving(m)}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {owner && <AddMember projectId={project.id} onAdded={reload} />}
+      {removing && (
+        <Confirm
+          title={`Remove ${removing.display_name || removing.email}?`}
+          action="Remove member"
+          onCancel={() => setRemoving(null)}
+          onConfirm={async () => {
+            try {
+              await removeMember(project.id, removing);
+            } catch (e) {
+              throw new Error(userMessage(e), { cause: e });
+            }
+            setRemoving(null);
+            reload();
+          }}
+        >
+          <p>
+            {removing.email} will no longer see “{project.name}”. Their API tokens stop working in this project.
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function MemberRow({
+  projectId,
+  member,
+  owner,
+  onChanged,
+  onRemove,
+}: {
+  projectId: number;
+  member: Member;
+  owner: boolean;
+  onChanged: () => void;
+  onRemove: () => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <tr data-testid={`member-${member.email}`}>
+      <td>{member.display_name}</td>
+      <td>{member.email}</td>
+      <td>
+        {owner ? (
+          <>
+            <select
+              aria-label={`Role of ${member.email}`}
+              value={member.role}
+              disabled={busy}
+              onChange={(e) => {
+                setBusy(true);
+                setError(null);
+                changeRole(projectId, member, e.target.value as Role)
+                  .then(onChanged, (err: unknown) => setError(userMessage(err)))
+                  .finally(() => setBusy(false));
+              }}
+            >
+              {ROLE_ORDER.map((r) => (
+                <option key={r} value={r}>
+                  {ROLES[r].label}
+                </option>
+              ))}
+            </select>
+            {error && (
+              <p className="field-error" role="alert">
+                {error}
+              </p>
+            )}
+          </>
+        ) : (
+          ROLES[member.role].label
+        )}
+      </td>
+      {owner && (
+        <td className="actions">
+          <button type="button" className="link danger-link" onClick={onRemove}>
+            Remove
+          </button>
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function AddMember({ projectId, onAdded }: { projectId: number; onAdded: () => void }) {
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("editor");
+  const [errors, setErrors] = useState<FormErrors<"email" | "role">>({ fields: {}, form: null });
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const local = checkEmail(email);
+    if (local) {
+      setErrors({ fields: { email: local }, form: null });
+      return;
+    }
+    setBusy(true);
+    try {
+      await addMember(projectId, email.trim(), role);
+      setEmail("");
+      setErrors({ fields: {}, form: null });
+      onAdded();
+    } catch (err) {
+      setErrors(formErrors(err, MEMBER_FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card form inline-form" onSubmit={submit} aria-label="Add a member" noValidate>
+      <TextField
+        label="Add a member by email"
+        name="member-email"
+        type="email"
+        value={email}
+        onChange={(v) => {
+          setEmail(v);
+          setErrors({ fields: {}, form: null });
+        }}
+        error={errors.fields.email}
+        placeholder="colleague@example.com"
+        hint="They need a Loopline account first."
+      />
+      <Field label="Role" error={errors.fields.role} hint={ROLES[role].allows}>
+        {(a11y) => (
+          <select {...a11y} name="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLE_ORDER.map((r) => (
+              <option key={r} value={r}>
+                {ROLES[r].label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <button className="primary" type="submit" disabled={busy}>
+        Add member
+      </button>
+      <FormError text={errors.form} />
+    </form>
+  );
+}

@@ -1,0 +1,213 @@
+/** One project: its halls (open one, add one) and its members. */
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { createHall, getProject, listHalls, type Hall, type Project } from "./api";
+import { Field, FormError, TextField } from "./Field";
+import { formErrors, userMessage, type FormErrors } from "./forms";
+import { HALL_DEFAULTS, HALL_FIELDS, hallBody, type HallField, type HallValues } from "./hallForm";
+import { Members } from "./Members";
+import { linkProps, navigate } from "./route";
+
+export function ProjectPage({ projectId }: { projectId: number }) {
+  const [project, setProject] = useState<Project | null>(null);
+  const [halls, setHalls] = useState<Hall[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+  const reload = useCallback(() => {
+    Promise.all([getProject(projectId), listHalls(projectId)]).then(
+      ([p, h]) => {
+        setProject(p);
+        setHalls(h);
+        setError(null);
+      },
+      (e: unknown) => setError(userMessage(e)),
+    );
+  }, [projectId]);
+  useEffect(reload, [reload]);
+
+  if (error)
+    return (
+      <div className="page">
+        <p className="field-error" role="alert">
+          This project could not be opened. {error}
+        </p>
+        <a {...linkProps({ name: "projects" })}>Back to your projects</a>
+      </div>
+    );
+  if (!project || !halls) return <div className="center muted">Loading the project…</div>;
+  const canWrite = project.role === "owner" || project.role === "editor";
+  const empty = halls.length === 0;
+  return (
+    <div className="page" data-testid="project-page">
+      <div className="page-head">
+        <h1>{project.name}</h1>
+        <span className="spacer" />
+        {canWrite && !empty && !adding && (
+          <button type="button" className="primary" onClick={() => setAdding(true)}>
+            New hall
+          </button>
+        )}
+      </div>
+      {project.description && <p className="muted">{project.description}</p>}
+      <section aria-labelledby="halls-heading">
+        <h2 id="halls-heading">Halls</h2>
+        {empty && (
+          <div className="empty-state" data-testid="empty-halls">
+            {canWrite ? (
+              <>
+                <p>
+                  This project has no hall yet. Add one with its floor size and the narrowest cold and hot aisles you
+                  accept; then open it to draw rows of racks.
+                </p>
+                <ol className="steps">
+                  <li className="done">Create a project</li>
+                  <li className="current">Add a hall</li>
+                  <li>Open the hall and draw rows of racks</li>
+                </ol>
+              </>
+            ) : (
+              <p>This project has no hall yet. An editor or the owner of the project can add one.</p>
+            )}
+          </div>
+        )}
+        {canWrite && (empty || adding) && (
+          <NewHall
+            projectId={project.id}
+            onCancel={empty ? undefined : () => setAdding(false)}
+            onCreated={(h) => navigate({ name: "hall", projectId: project.id, hallId: h.id, planId: null })}
+          />
+        )}
+        {!empty && (
+          <ul className="hall-list" aria-label="Halls">
+            {halls.map((h) => (
+              <li key={h.id} className="card hall-card" data-testid={`hall-${h.id}`}>
+                <a
+                  className="hall-open"
+                  {...linkProps({ name: "hall", projectId: project.id, hallId: h.id, planId: null })}
+                >
+                  <strong>{h.name}</strong>
+                  <span className="muted small">
+                    {fmt(h.width_m)} × {fmt(h.depth_m)} m · site {h.site} · tiles {fmt(h.tile_m)} m
+                  </span>
+                  <span className="muted small">
+                    aisles at least {fmt(h.min_cold_aisle_m)} m cold, {fmt(h.min_hot_aisle_m)} m hot
+                    {h.raised_floor ? ` · raised floor ${fmt(h.raised_floor_height_m)} m` : ""}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <Members project={project} />
+    </div>
+  );
+}
+
+const fmt = (m: number) => m.toLocaleString("en", { maximumFractionDigits: 2 });
+
+function NewHall({
+  projectId,
+  onCreated,
+  onCancel,
+}: {
+  projectId: number;
+  onCreated: (h: Hall) => void;
+  onCancel?: () => void;
+}) {
+  const [values, setValues] = useState<HallValues>(HALL_DEFAULTS);
+  const [errors, setErrors] = useState<FormErrors<HallField>>({ fields: {}, form: null });
+  const [busy, setBusy] = useState(false);
+  const set = (f: keyof HallValues) => (v: string | boolean) => {
+    setValues((s) => ({ ...s, [f]: v }));
+    setErrors((e) => ({ ...e, fields: { ...e.fields, [f]: undefined } }));
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const checked = hallBody(values);
+    if ("errors" in checked) {
+      setErrors({ fields: checked.errors, form: null });
+      return;
+    }
+    setBusy(true);
+    try {
+      onCreated(await createHall(projectId, checked.body));
+    } catch (err) {
+      setErrors(formErrors(err, HALL_FIELDS));
+      setBusy(false);
+    }
+  };
+  const num = (f: HallField, hint?: string) => (
+    <TextField
+      label={`${HALL_FIELDS[f].label} (${HALL_FIELDS[f].unit ?? ""})`}
+      name={f}
+      inputMode="decimal"
+      value={values[f] as string}
+      onChange={set(f)}
+      error={errors.fields[f]}
+      hint={hint}
+    />
+  );
+  return (
+    <form className="card form" onSubmit={submit} aria-label="New hall" noValidate>
+      <div className="field-row">
+        <TextField
+          label="Hall name"
+          name="name"
+          value={values.name}
+          onChange={set("name")}
+          error={errors.fields.name}
+          placeholder="e.g. H1"
+          autoFocus
+        />
+        <TextField
+          label="Site code"
+          name="site"
+          value={values.site}
+          onChange={set("site")}
+          error={errors.fields.site}
+          hint="Used in cable labels."
+        />
+      </div>
+      <div className="field-row">
+        {num("width_m")}
+        {num("depth_m")}
+      </div>
+      <div className="field-row">
+        {num("min_cold_aisle_m", "Narrower cold aisles are flagged.")}
+        {num("min_hot_aisle_m", "Narrower hot aisles are flagged.")}
+      </div>
+      <div className="field-row">
+        {num("tile_m")}
+        {num("tray_height_m", "Height of the overhead tray above the rack tops.")}
+      </div>
+      <div className="field-row">
+        <Field label="Raised floor">
+          {(a11y) => (
+            <label className="check">
+              <input
+                type="checkbox"
+                {...a11y}
+                name="raised_floor"
+                checked={values.raised_floor}
+                onChange={(e) => set("raised_floor")(e.target.checked)}
+              />
+              cables under the floor
+            </label>
+          )}
+        </Field>
+      </div>
+      {values.raised_floor && <div className="field-row">{num("raised_floor_height_m")}</div>}
+      <FormError text={errors.form} />
+      <div className="form-actions">
+        <button className="primary" type="submit" disabled={busy}>
+          {busy ? "Creating…" : "Create hall"}
+        </button>
+        {onCancel && (
+          <button type="button" className="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
