@@ -1388,12 +1388,14 @@ export interface components {
              * @description Cables per part and ordered length, then transceivers, switches, NICs; unpriced lines included.
              */
             lines: components["schemas"]["BomLineRead"][];
+            /** @description Copper vs optical (transceivers are optical). */
             media_subtotals: components["schemas"]["MediaSubtotals"];
             /**
              * Price Book Version
              * @description The project price book version that priced it; null: the default book alone.
              */
             price_book_version: number | null;
+            /** @description Priced lines per category. */
             subtotals: components["schemas"]["BomSubtotals"];
             /**
              * Total
@@ -1481,7 +1483,9 @@ export interface components {
         };
         /** CableRead */
         CableRead: {
+            /** @description The A end. */
             a: components["schemas"]["CableEnd"];
+            /** @description The B end. */
             b: components["schemas"]["CableEnd"];
             /**
              * Cable Id
@@ -3606,6 +3610,7 @@ export interface components {
             added: string[];
             /** @description The bill of materials of the change alone, priced. */
             bom: components["schemas"]["UpgradeBomRead"];
+            /** @description How many cables are kept, added, moved, removed; devices per role. */
             counts: components["schemas"]["DiffCounts"];
             /**
              * Hardware Added
@@ -3711,6 +3716,7 @@ export interface components {
              * @description Copper cables / cables (0..1).
              */
             copper_share: number;
+            /** @description Cost subtotals priced now with the project's price book. */
             cost: components["schemas"]["PlanCostRead"];
             /**
              * Loops
@@ -3968,14 +3974,27 @@ export interface components {
         };
         /** PriceEntryRead */
         PriceEntryRead: {
-            /** Base Price */
+            /**
+             * Base Price
+             * @description Price of one (cables: the fixed part).
+             */
             base_price: number;
+            /** @description What kind of part. */
             category: components["schemas"]["PartCategory"];
-            /** Description */
+            /**
+             * Description
+             * @description Free text.
+             */
             description: string;
-            /** Part Number */
+            /**
+             * Part Number
+             * @description Part number (switches and servers: the model name).
+             */
             part_number: string;
-            /** Per Metre */
+            /**
+             * Per Metre
+             * @description Cables: price per metre of ordered length.
+             */
             per_metre: number;
         };
         /**
@@ -3993,6 +4012,7 @@ export interface components {
              * @description The price a BOM uses; null: unpriced.
              */
             base_price: number | null;
+            /** @description What kind of part. */
             category: components["schemas"]["PartCategory"];
             /**
              * Default Base Price
@@ -4004,9 +4024,15 @@ export interface components {
              * @description The default book's per-metre price.
              */
             default_per_metre: number | null;
-            /** Description */
+            /**
+             * Description
+             * @description What it is.
+             */
             description: string;
-            /** Part Number */
+            /**
+             * Part Number
+             * @description Part number (switches: the model name).
+             */
             part_number: string;
             /**
              * Per Metre
@@ -4411,9 +4437,15 @@ export interface components {
         };
         /** RangeRead */
         RangeRead: {
-            /** Max */
+            /**
+             * Max
+             * @description Largest value.
+             */
             max: number;
-            /** Min */
+            /**
+             * Min
+             * @description Smallest value.
+             */
             min: number;
         };
         /** RegisterAccepted */
