@@ -15,6 +15,7 @@ from sqlalchemy import select, update
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.session import session_scope
 from loopline.queue import SIMULATE_TASK
+from loopline.services.simulations import engine_error
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine
@@ -83,7 +84,12 @@ def simulate(job_id: int) -> str:
             session.execute(update(SimulationJob).where(SimulationJob.id == job_id).values(finished_at=_now()))
         return JobStatus.CANCELLED.value
     except EngineFailed as failure:
-        _finish(job_id, status=JobStatus.FAILED, error=str(failure))
+        # A large scenario is validated here, by the engine itself: name the field it refused.
+        named = engine_error(str(failure))
+        if named is not None:
+            _finish(job_id, status=JobStatus.FAILED, error=f"{named[0]}: {named[1]}", error_field=named[0])
+        else:
+            _finish(job_id, status=JobStatus.FAILED, error=str(failure))
         return JobStatus.FAILED.value
     _finish(job_id, status=JobStatus.SUCCEEDED, result=result, progress=1.0, error=None)
     return JobStatus.SUCCEEDED.value

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, status
+import orjson
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 
 from loopline.api.deps import (
     CurrentUser,
@@ -18,8 +21,9 @@ from loopline.api.deps import (
     UserId,
     etag,
 )
-from loopline.api.schemas.common import ERROR_RESPONSES, Page
+from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID, ErrorBody, Page
 from loopline.api.schemas.exchange import ImportResult, ProjectDocument
+from loopline.api.schemas.project_imports import ImportJobRead, validation_errors
 from loopline.api.schemas.projects import (
     AuditRead,
     FabricSettingsIn,
@@ -33,8 +37,8 @@ from loopline.api.schemas.projects import (
     ProjectUpdate,
 )
 from loopline.db.models import Role
-from loopline.services import audit, exchange, projects
-from loopline.services.access import Scope
+from loopline.services import audit, exchange, project_imports, projects
+from loopline.services.access import Principal, Scope
 
 router = APIRouter(
     prefix="/api/v1/projects",
@@ -60,18 +64,141 @@ def create_project(data: ProjectCreate, session: DbSession, principal: CurrentUs
     return projects.ProjectWithRole.of(project, Role.OWNER)
 
 
+IMPORT_DESCRIPTION = f"""Creates a new project (you own it) from a project document (the body of `GET
+/projects/{{id}}/export`). Catalog entries are matched by name among the global ones and yours:
+identical ones are reused, missing ones created as yours; a different entry under the same name is
+a 409. The whole import is one transaction: a failure leaves nothing behind.
+
+- **Small documents** (at most {project_imports.INLINE_MAX_HALLS} halls and
+  {project_imports.INLINE_MAX_RACKS:,} racks) are imported in the request: **201** with the new
+  project's id.
+- **Larger documents** (up to {project_imports.MAX_HALLS:,} halls and {project_imports.MAX_RACKS:,}
+  racks; beyond, **413**), and any document sent with `Prefer: respond-async` or an
+  `Idempotency-Key`, become an **import job**: the request checks only the document's outline
+  (format, version, project name, the halls/rows/racks lists) and answers **202** with the job and
+  a `Location` header; a worker validates and imports it. Poll `GET /api/v1/projects/imports/{{id}}`
+  (every second or so) for `status`, `progress` (`halls_done / halls_total`), then `project_id` or
+  `errors` (each naming the field of the document)."""
+
+Prefer = Annotated[
+    str | None,
+    Header(
+        description="`respond-async` makes even a small document an import job (202), e.g. to show progress.",
+        examples=["respond-async"],
+    ),
+]
+ImportKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=200,
+        description="Sending the same document twice with the same key returns the first import job instead "
+        "of a second import; the key reused for a different document is refused (422). Implies a job.",
+    ),
+]
+ImportId = Annotated[int, Path(ge=1, le=MAX_ID, description="Import job id.", examples=[7])]
+
+
+async def _raw_body(request: Request) -> bytes:
+    """The body as sent: a large document is only outlined here, and stored as it came."""
+    return await request.body()
+
+
+def _parse_json(raw: bytes) -> object:
+    if not raw.strip():
+        raise RequestValidationError([{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}])
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as err:
+        raise RequestValidationError(
+            [{"type": "json_invalid", "loc": ("body", err.pos), "msg": f"JSON decode error: {err.msg}"}]
+        ) from None
+
+
+def _validate(document: object) -> ProjectDocument:
+    try:
+        return ProjectDocument.model_validate(document)
+    except ValidationError as err:
+        raise RequestValidationError(validation_errors(err, prefix=("body",))) from None
+
+
 @router.post(
     "/import",
-    response_model=ImportResult,
     status_code=status.HTTP_201_CREATED,
-    summary="Import a project document as a new project",
+    response_model=None,
+    summary="Import a project document as a new project (a job for large documents)",
+    description=IMPORT_DESCRIPTION,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ProjectDocument"}}},
+        }
+    },
+    responses={
+        201: {"model": ImportResult, "description": "Imported in the request (a small document)."},
+        202: {
+            "model": ImportJobRead,
+            "description": "Queued as an import job: poll the `Location`.",
+            "headers": {
+                "Location": {"description": "The job: `/api/v1/projects/imports/{id}`.", "schema": {"type": "string"}}
+            },
+        },
+        413: {
+            "model": ErrorBody,
+            "description": "The body is larger than the API accepts, or the document holds more than "
+            f"{project_imports.MAX_HALLS:,} halls or {project_imports.MAX_RACKS:,} racks.",
+        },
+    },
 )
-def import_project(doc: ProjectDocument, session: DbSession, principal: CurrentUser) -> ImportResult:
-    """Catalog entries are matched by name: identical ones are reused, missing ones created; a
-    different entry under the same name is a 409. The whole import is one transaction."""
+def import_project(
+    raw: Annotated[bytes, Depends(_raw_body)],
+    session: DbSession,
+    principal: CurrentUser,
+    response: Response,
+    prefer: Prefer = None,
+    key: ImportKey = None,
+) -> ImportResult | ImportJobRead:
     principal.require_scope(Scope.LAYOUT_WRITE)
-    project, halls, racks = exchange.import_project(session, principal, doc.to_import())
-    return ImportResult(project_id=project.id, halls=halls, racks=racks)
+    document = _parse_json(raw)
+    outline = project_imports.envelope(document)
+    if outline.inline and key is None and "respond-async" not in (prefer or "").lower():
+        project, halls, racks = exchange.import_project(session, principal, _validate(document).to_import())
+        return ImportResult(project_id=project.id, halls=halls, racks=racks)
+    job = project_imports.submit(session, principal, raw, outline, key)
+    response.status_code = status.HTTP_202_ACCEPTED
+    response.headers["Location"] = f"/api/v1/projects/imports/{job.id}"
+    return ImportJobRead.model_validate(job)
+
+
+def _may_read_imports(principal: Principal) -> None:
+    # Whoever may send an import may follow it: a token with layout:write alone included.
+    if Scope.LAYOUT_WRITE not in principal.scopes:
+        principal.require_scope(Scope.LAYOUT_READ)
+
+
+@router.get(
+    "/imports",
+    response_model=Page[ImportJobRead],
+    summary="Your import jobs, newest first",
+)
+def list_imports(session: DbSession, principal: CurrentUser, paging: Paging) -> object:
+    _may_read_imports(principal)
+    return project_imports.list_jobs(session, principal, page=paging.page, limit=paging.limit)
+
+
+@router.get(
+    "/imports/{import_id}",
+    response_model=ImportJobRead,
+    summary="An import job: state, progress, the new project or the errors",
+    description="Only the user who sent the import sees it (anyone else gets 404). Poll it about once a second "
+    "until `status` is `succeeded` (then `project_id` is the new project) or `failed` (then `errors` name the "
+    "fields).",
+)
+def get_import(import_id: ImportId, session: DbSession, principal: CurrentUser, response: Response) -> object:
+    _may_read_imports(principal)
+    job = project_imports.get_job(session, principal, import_id)
+    response.headers["ETag"] = etag(job.version)
+    return job
 
 
 @router.get("/{project_id}", response_model=ProjectRead, summary="Get a project")

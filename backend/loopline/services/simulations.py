@@ -1,4 +1,11 @@
-"""Simulation jobs: validate the scenario with the engine, store the job, hand it to a worker."""
+"""Simulation jobs: check the scenario, store the job, hand it to a worker.
+
+A scenario of up to `VALIDATE_INLINE_BYTES` of JSON is validated by the engine inside the request
+(a bad one is a 422 naming the field, and no job). A larger one gets only an outline check there
+(`check_outline`: the sections the engine needs, of the right kinds) and is validated by the
+engine in the worker, before it runs: a bad one makes the job `failed`, with `error_field` naming
+the field. Submitting 24 MB then costs what storing it costs, not a full validation.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -27,10 +35,30 @@ from loopline.settings import get_settings
 _ENGINE_ERROR = re.compile(r"^error: invalid scenario: (?P<path>[^:]*): (?P<reason>.*)$")
 
 
-def validate_scenario(scenario: dict[str, Any]) -> None:
+VALIDATE_INLINE_BYTES = 2 * 1024 * 1024
+"""Scenarios up to this size (as JSON) are validated by the engine in the request (well under a second)."""
+
+
+def engine_error(message: str) -> tuple[str, str] | None:
+    """The field and reason of the engine's `error: invalid scenario: <path>: <reason>` line."""
+    match = _ENGINE_ERROR.match(message if message.startswith("error: ") else f"error: {message}")
+    if match is None:
+        return None
+    path = match["path"].strip()
+    return (f"scenario.{path}" if path else "scenario"), match["reason"]
+
+
+def encode(scenario: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(scenario)
+    except orjson.JSONEncodeError:  # integers beyond 64 bits: the engine names them, so pass them on
+        return json.dumps(scenario).encode()
+
+
+def validate_scenario(scenario: dict[str, Any], encoded: bytes | None = None) -> None:
     """Ask the engine itself (`loopline-sim validate`), so the API and the engine never disagree."""
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(scenario, f)
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
+        f.write(encoded if encoded is not None else encode(scenario))
     try:
         out = subprocess.run(
             [str(get_settings().engine_binary), "validate", f.name],
@@ -41,11 +69,35 @@ def validate_scenario(scenario: dict[str, Any]) -> None:
     if out.returncode == 0:
         return
     message = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"engine exited {out.returncode}"
-    match = _ENGINE_ERROR.match(message)
-    if match:
-        path = match["path"].strip()
-        raise DomainError(f"scenario.{path}" if path else "scenario", match["reason"])
+    found = engine_error(message)
+    if found:
+        raise DomainError(*found)
     raise DomainError("scenario", message.removeprefix("error: "))
+
+
+_OUTLINE: tuple[tuple[str, type, bool], ...] = (
+    ("schema_version", int, True),
+    ("network", dict, True),
+    ("workload", dict, True),
+    ("routing", dict, False),
+    ("engine", dict, False),
+)
+_KINDS = {int: "an integer", dict: "an object", list: "a list"}
+
+
+def check_outline(scenario: dict[str, Any]) -> None:
+    """What can be checked without reading the whole scenario: its sections exist and have the right
+    kinds (the engine checks everything else, in the worker)."""
+    for key, kind, required in _OUTLINE:
+        if key not in scenario:
+            if required:
+                raise DomainError(f"scenario.{key}", "is required")
+            continue
+        if not isinstance(scenario[key], kind) or isinstance(scenario[key], bool):
+            raise DomainError(f"scenario.{key}", f"must be {_KINDS[kind]}")
+    for key in ("nodes", "links"):
+        if not isinstance(scenario["network"].get(key), list):
+            raise DomainError(f"scenario.network.{key}", "must be a list")
 
 
 def _existing(
@@ -71,7 +123,11 @@ def _submit(
     session: Session, principal: Principal, project_id: int, plan_id: int | None, name: str,
     scenario: dict[str, Any], key: str | None,
 ) -> SimulationJob:  # fmt: skip
-    validate_scenario(scenario)
+    encoded = encode(scenario)
+    if len(encoded) <= VALIDATE_INLINE_BYTES:
+        validate_scenario(scenario, encoded)
+    else:
+        check_outline(scenario)
     job = SimulationJob(
         project_id=project_id, plan_id=plan_id, name=name, status=JobStatus.QUEUED, scenario=scenario,
         idempotency_key=key, created_by=principal.user.id,

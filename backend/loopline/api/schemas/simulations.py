@@ -53,6 +53,12 @@ class SimulationRead(ReadSchema):
     status: JobStatus = Field(description="queued, running, succeeded, failed or cancelled.")
     progress: float = Field(description="Fraction of the workload's flows finished (0..1).")
     error: str | None = Field(description="Why it failed.")
+    error_field: str | None = Field(
+        None,
+        description="The scenario field the failure names, when it names one: a large scenario is validated by "
+        "the worker, so its errors arrive here rather than as a 422.",
+        examples=["scenario.network.links[0].b"],
+    )
     attempts: int = Field(description="How many times a worker started it (a lost worker's job is retried).")
     created_at: datetime = Field(description="Submitted at.")
     started_at: datetime | None = Field(description="A worker started it at.")
