@@ -26,6 +26,7 @@ import { Toolbar } from "./ui/Toolbar";
 import { useShortcuts } from "./ui/useShortcuts";
 import { getPlan, showPlan } from "./wiring/api";
 import { WiringPanel } from "./wiring/WiringPanel";
+import { PlansPanel } from "./plans/PlansPanel";
 import { activeSync, setActiveSync } from "./sync/active";
 
 type Auth = { s: "checking" } | { s: "out" } | { s: "in"; me: Me };
@@ -209,7 +210,7 @@ function Editor() {
             <DrawReadout />
           </div>
           {view === "elevation" && <Elevation />}
-          <Legend media={panel === "wiring"} />
+          <Legend media={panel !== "layout"} />
           <CableTooltip />
           <Notices />
         </main>
@@ -233,8 +234,17 @@ function Editor() {
             >
               Wiring
             </button>
+            <button
+              role="tab"
+              type="button"
+              aria-selected={panel === "plans"}
+              className={panel === "plans" ? "active" : ""}
+              onClick={() => useSession.setState({ panel: "plans" })}
+            >
+              Plans
+            </button>
           </div>
-          {panel === "layout" ? <PropertyPanel /> : <WiringPanel />}
+          {panel === "layout" ? <PropertyPanel /> : panel === "wiring" ? <WiringPanel /> : <PlansPanel />}
         </aside>
       </div>
       <StatusBar />

@@ -11,7 +11,14 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Bottom to top; folders on one floor do not import each other. */
-const FLOORS = [["api"], ["model"], ["commands"], ["state"], ["sync", "tools"], ["scene", "wiring", "ui", "projects"]];
+const FLOORS = [
+  ["api"],
+  ["model"],
+  ["commands"],
+  ["state"],
+  ["sync", "tools"],
+  ["scene", "wiring", "ui", "projects", "plans"],
+];
 const FOLDERS = FLOORS.flat();
 const floorOf = (folder: string) => FLOORS.findIndex((f) => f.includes(folder));
 
@@ -59,11 +66,13 @@ describe("floors (ESLint no-restricted-imports)", () => {
         "../wiring/x",
         "../ui/x",
         "../projects/x",
+        "../plans/x",
         "../App",
         "../main",
       ]);
-      expect(refused.ui).toEqual(["../scene/x", "../wiring/x", "../projects/x", "../App", "../main"]);
-      expect(refused.projects).toEqual(["../scene/x", "../wiring/x", "../ui/x", "../App", "../main"]);
+      expect(refused.ui).toEqual(["../scene/x", "../wiring/x", "../projects/x", "../plans/x", "../App", "../main"]);
+      expect(refused.projects).toEqual(["../scene/x", "../wiring/x", "../ui/x", "../plans/x", "../App", "../main"]);
+      expect(refused.plans).toEqual(["../scene/x", "../wiring/x", "../ui/x", "../projects/x", "../App", "../main"]);
     },
   );
 

@@ -31,7 +31,7 @@ export interface SessionState {
   frameRequest: number;
   /** Row shown in the elevation view (the selection's row by default). */
   elevationRowId: RecordId | null;
-  panel: "layout" | "wiring";
+  panel: "layout" | "wiring" | "plans";
   /** Open project and hall (server ids). */
   projectId: number | null;
   hallId: number | null;

@@ -1,0 +1,56 @@
+/**
+ * A bill of materials laid out for reading: lines grouped by category with subtotals, copper vs
+ * optical subtotals, the currency, and the unpriced lines (a warning, never a silent hole in the
+ * total). Pure; tested in bom.test.ts.
+ */
+import type { Bom } from "./compare";
+
+export type BomLine = Bom["lines"][number];
+
+export const CATEGORIES: readonly { key: string; label: string }[] = [
+  { key: "cable", label: "Cables" },
+  { key: "transceiver", label: "Transceivers" },
+  { key: "switch", label: "Switches" },
+  { key: "nic", label: "Server NICs" },
+];
+
+export interface BomGroup {
+  key: string;
+  label: string;
+  lines: BomLine[];
+  quantity: number;
+  subtotal: number;
+}
+
+export interface BomView {
+  groups: BomGroup[];
+  /** Copper vs optical (transceivers count as optical), as the API subtotals them. */
+  media: { copper: number; optical: number };
+  currency: string;
+  total: number;
+  unpriced: BomLine[];
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+export function bomView(bom: Bom): BomView {
+  const groups: BomGroup[] = [];
+  for (const { key, label } of CATEGORIES) {
+    const lines = bom.lines.filter((l) => l.category === key);
+    if (!lines.length) continue;
+    groups.push({
+      key,
+      label,
+      lines,
+      quantity: lines.reduce((s, l) => s + l.quantity, 0),
+      subtotal: round2(lines.reduce((s, l) => s + (l.total ?? 0), 0)),
+    });
+  }
+  return {
+    groups,
+    media: { copper: bom.media_subtotals.copper, optical: bom.media_subtotals.optical },
+    currency: bom.currency,
+    total: bom.total,
+    unpriced: bom.lines.filter((l) => l.unit_price === null),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The downloads of a plan for cabling teams: each a same-origin GET the session cookie authorises, so a
+ * plain `<a download>` link works. Pure; tested in exports.test.ts.
+ */
+export type ExportScope = { kind: "hall" } | { kind: "row"; row: string } | { kind: "rack"; rack: string };
+
+export interface ExportLink {
+  key: string;
+  label: string;
+  href: string;
+  /** What the file holds, for the tooltip. */
+  hint: string;
+}
+
+const API = "/api/v1";
+
+function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+/** The scope as the wiring-sheet routes take it (`row=` / `rack=`); none for the whole hall. */
+function scopeParams(scope: ExportScope): Record<string, string | undefined> {
+  return scope.kind === "row" ? { row: scope.row } : scope.kind === "rack" ? { rack: scope.rack } : {};
+}
+
+/** Every export of a plan; the wiring sheets (CSV, XLSX, PDF) and the pull list take the scope. */
+export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
+  const base = `${API}/wiring-plans/${planId}/exports`;
+  const s = scopeParams(scope);
+  return [
+    {
+      key: "wiring-csv",
+      label: "Wiring sheet (CSV)",
+      href: `${base}/wiring-sheet.csv${query(s)}`,
+      hint: "One line per cable: both ends, part, lengths, label.",
+    },
+    {
+      key: "wiring-xlsx",
+      label: "Wiring sheet (XLSX)",
+      href: `${base}/wiring-sheet.xlsx${query({ ...s, per_row: "true" })}`,
+      hint: "A workbook with one sheet per row, frozen header and filters.",
+    },
+    {
+      key: "wiring-pdf",
+      label: "Wiring sheet (PDF)",
+      href: `${base}/wiring-sheet.pdf${query(s)}`,
+      hint: "Printable: one section per row, both ends, lengths, labels, bundle.",
+    },
+    {
+      key: "labels-pdf",
+      label: "Label sheet (PDF)",
+      href: `${base}/labels.pdf${query(s)}`,
+      hint: "TIA-606 labels for both ends of every cable, on a label-sheet grid.",
+    },
+    {
+      key: "pull-list",
+      label: "Pull list (CSV)",
+      href: `${base}/pull-list.csv${query(s)}`,
+      hint: "Cables grouped by bundle and route, with ordered lengths.",
+    },
+    {
+      key: "netbox",
+      label: "NetBox import set",
+      href: `${base}/netbox.zip`,
+      hint: "Sites, racks, device types, devices, interfaces, then cables: in NetBox's bulk-import order.",
+    },
+    {
+      key: "netbox-cables",
+      label: "NetBox cables (CSV)",
+      href: `${base}/netbox-cables.csv`,
+      hint: "The cables alone, for a NetBox that already holds the devices.",
+    },
+  ];
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { currentPorts, defaultChange, upgradeRequest, type WiringPlan } from "./upgrade";
+
+function plan(spec: Record<string, unknown>, servers = 0, serverTor = 0): WiringPlan {
+  const stats = {
+    count: serverTor,
+    min_raw_length_m: 0,
+    mean_raw_length_m: 0,
+    max_raw_length_m: 0,
+    max_ordered_length_m: 0,
+    media: {},
+  };
+  return {
+    id: 7,
+    project_id: 1,
+    hall_id: 2,
+    name: "Subways · paired rows (Type 1)",
+    spec,
+    base_plan_id: null,
+    summary: { servers, by_class: { server_tor: stats } } as unknown as WiringPlan["summary"],
+    diff: null,
+    loops: [],
+    created_at: "2026-01-01T00:00:00Z",
+    version: 1,
+  };
+}
+
+describe("plan an upgrade", () => {
+  it("p -> p+1 from a plan that left p to the racks: p read from the cables (server-ToR cables per server)", () => {
+    const base = plan({ pattern: "paired-row", ports: null }, 600, 1200);
+    expect(currentPorts(base)).toBe(2);
+    expect(defaultChange(base, "ports")).toEqual({ kind: "ports", ports: 3 });
+    expect(upgradeRequest(base, { kind: "ports", ports: 3 })).toEqual({
+      name: "Subways · paired rows (Type 1) → p=3",
+      ports: 3,
+    });
+  });
+
+  it("a plan with p given upgrades from that p; each kind sends only its change", () => {
+    const base = plan({ pattern: "paired-row", ports: 3, loop: 4 }, 600, 1200);
+    expect(defaultChange(base, "ports")).toEqual({ kind: "ports", ports: 4 });
+    expect(defaultChange(base, "loop")).toEqual({ kind: "loop", loop: 4 });
+    expect(defaultChange(base, "pattern")).toEqual({ kind: "pattern", pattern: "side-to-side" });
+    const parallel = { ports: 1, gbps: 100, tor_server_ports: 32, clusters: 2 };
+    expect(upgradeRequest(base, { kind: "parallel", parallel })).toEqual({
+      name: "Subways · paired rows (Type 1) → +1×100G parallel",
+      parallel,
+    });
+    expect(upgradeRequest(base, { kind: "loop", loop: 8 })).toEqual({
+      name: "Subways · paired rows (Type 1) → l=8",
+      loop: 8,
+    });
+    expect(upgradeRequest(base, { kind: "pattern", pattern: "side-to-side" })).toEqual({
+      name: "Subways · paired rows (Type 1) → pattern side-to-side",
+      pattern: "side-to-side",
+    });
+  });
+
+  it("names stay within the API's 200 characters, keeping the change at the end", () => {
+    const base = { ...plan({}), name: "x".repeat(199) };
+    const name = upgradeRequest(base, { kind: "ports", ports: 2 }).name;
+    expect(name).toHaveLength(200);
+    expect(name.endsWith("→ p=2")).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * "Plan an upgrade" as pure data: the change the planner picks and the request for
+ * `POST /wiring-plans/{id}/upgrades` (the API keeps every other parameter of the base plan and stores
+ * the upgrade with its diff). Tested in upgrade.test.ts.
+ */
+import type { components } from "../api/schema";
+
+export type WiringPlan = components["schemas"]["WiringPlanRead"];
+export type PlanUpgradeCreate = components["schemas"]["PlanUpgradeCreate"];
+export type Pattern = components["schemas"]["Pattern"];
+export type ParallelPorts = components["schemas"]["ParallelPortsIn"];
+
+export type UpgradeChange =
+  | { kind: "ports"; ports: number }
+  | { kind: "parallel"; parallel: ParallelPorts }
+  | { kind: "loop"; loop: number }
+  | { kind: "pattern"; pattern: Pattern };
+
+export const UPGRADE_KINDS: readonly { kind: UpgradeChange["kind"]; label: string }[] = [
+  { kind: "ports", label: "More ports per server (p → p+1)" },
+  { kind: "parallel", label: "Parallel ports at a new speed (Type 2 augmentation)" },
+  { kind: "loop", label: "New loop length (l)" },
+  { kind: "pattern", label: "New pattern" },
+];
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/**
+ * Ports per server the plan was built with: its `p` when given, else what the cables say (server–ToR
+ * cables per server, when the request left `p` to the racks).
+ */
+export function currentPorts(plan: WiringPlan): number {
+  const p = num(plan.spec.ports);
+  if (p !== null) return p;
+  const s = plan.summary;
+  const toTor = s.by_class.server_tor?.count ?? 0;
+  return s.servers > 0 ? Math.max(1, Math.round(toTor / s.servers)) : 1;
+}
+
+/** The suggested change of each kind, to fill the form with. */
+export function defaultChange(plan: WiringPlan, kind: UpgradeChange["kind"]): UpgradeChange {
+  switch (kind) {
+    case "ports":
+      return { kind, ports: currentPorts(plan) + 1 };
+    case "parallel":
+      return { kind, parallel: { ports: 1, gbps: 100, tor_server_ports: 32, clusters: 1 } };
+    case "loop":
+      return { kind, loop: num(plan.spec.loop) ?? 2 };
+    case "pattern":
+      return { kind, pattern: plan.spec.pattern === "paired-row" ? "side-to-side" : "paired-row" };
+  }
+}
+
+export function describeChange(c: UpgradeChange): string {
+  switch (c.kind) {
+    case "ports":
+      return `p=${c.ports}`;
+    case "parallel":
+      return `+${c.parallel.ports}×${c.parallel.gbps}G parallel`;
+    case "loop":
+      return `l=${c.loop}`;
+    case "pattern":
+      return `pattern ${c.pattern}`;
+  }
+}
+
+/** The upgrade request: the change alone (the API takes the rest from the base plan), named after it. */
+export function upgradeRequest(base: WiringPlan, change: UpgradeChange): PlanUpgradeCreate {
+  const full = `${base.name} → ${describeChange(change)}`;
+  const name = full.length > 200 ? full.slice(full.length - 200) : full;
+  switch (change.kind) {
+    case "ports":
+      return { name, ports: change.ports };
+    case "parallel":
+      return { name, parallel: change.parallel };
+    case "loop":
+      return { name, loop: change.loop };
+    case "pattern":
+      return { name, pattern: change.pattern };
+  }
+}
