@@ -1,8 +1,8 @@
 /** Download buttons for every export of a plan, for the hall, a row or a rack. */
 import { useState } from "react";
-import { isRack, isRow } from "../model/records";
+import { isRow } from "../model/records";
 import { useRecords } from "../state/editor";
-import { exportLinks, type ExportScope } from "./exports";
+import { exportLinks, SCOPED, type ExportScope } from "./exports";
 
 export function Downloads({ planId }: { planId: number }) {
   const records = useRecords();
@@ -10,20 +10,8 @@ export function Downloads({ planId }: { planId: number }) {
     .filter(isRow)
     .map((r) => r.name)
     .sort();
-  const racks = Object.values(records)
-    .filter(isRack)
-    .map((r) => r.name)
-    .sort();
   const [scope, setScope] = useState<ExportScope>({ kind: "hall" });
-  const pick = (kind: string) =>
-    setScope(
-      kind === "row" && rows[0]
-        ? { kind: "row", row: rows[0] }
-        : kind === "rack" && racks[0]
-          ? { kind: "rack", rack: racks[0] }
-          : { kind: "hall" },
-    );
-  const scoped = new Set(["wiring-csv", "wiring-xlsx", "wiring-pdf", "labels-pdf", "pull-list"]);
+  const pick = (kind: string) => setScope(kind === "row" && rows[0] ? { kind: "row", row: rows[0] } : { kind: "hall" });
   return (
     <div className="downloads" data-testid="downloads">
       <div className="field-row">
@@ -33,9 +21,6 @@ export function Downloads({ planId }: { planId: number }) {
             <option value="hall">the whole hall</option>
             <option value="row" disabled={!rows.length}>
               a row
-            </option>
-            <option value="rack" disabled={!racks.length}>
-              a rack
             </option>
           </select>
         </label>
@@ -53,20 +38,6 @@ export function Downloads({ planId }: { planId: number }) {
             </select>
           </label>
         )}
-        {scope.kind === "rack" && (
-          <label className="field">
-            <span className="field-label">Rack</span>
-            <select
-              value={scope.rack}
-              onChange={(e) => setScope({ kind: "rack", rack: e.target.value })}
-              data-testid="export-rack"
-            >
-              {racks.map((r) => (
-                <option key={r}>{r}</option>
-              ))}
-            </select>
-          </label>
-        )}
       </div>
       <ul className="download-list">
         {exportLinks(planId, scope).map((l) => (
@@ -74,7 +45,7 @@ export function Downloads({ planId }: { planId: number }) {
             <a href={l.href} download className="button" title={l.hint} data-testid={`download-${l.key}`}>
               ⤓ {l.label}
             </a>
-            {scope.kind !== "hall" && scoped.has(l.key) && <span className="muted small"> (this {scope.kind})</span>}
+            {scope.kind === "row" && SCOPED.has(l.key) && <span className="muted small"> (row {scope.row})</span>}
           </li>
         ))}
       </ul>

@@ -2,7 +2,8 @@
  * The downloads of a plan for cabling teams: each a same-origin GET the session cookie authorises, so a
  * plain `<a download>` link works. Pure; tested in exports.test.ts.
  */
-export type ExportScope = { kind: "hall" } | { kind: "row"; row: string } | { kind: "rack"; rack: string };
+/** The routes take a row (`row=`); a rack scope is not offered until they take one. */
+export type ExportScope = { kind: "hall" } | { kind: "row"; row: string };
 
 export interface ExportLink {
   key: string;
@@ -21,15 +22,16 @@ function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : "";
 }
 
-/** The scope as the wiring-sheet routes take it (`row=` / `rack=`); none for the whole hall. */
-function scopeParams(scope: ExportScope): Record<string, string | undefined> {
-  return scope.kind === "row" ? { row: scope.row } : scope.kind === "rack" ? { rack: scope.rack } : {};
-}
+/** Exports that take the scope; the others are always the whole hall. */
+export const SCOPED = new Set(["wiring-csv", "wiring-pdf", "labels-pdf"]);
 
-/** Every export of a plan; the wiring sheets (CSV, XLSX, PDF) and the pull list take the scope. */
+/**
+ * Every export of a plan. The CSV and PDF wiring sheets and the label sheet take the row scope; the
+ * XLSX has one sheet per row already; the pull list and NetBox exports are the whole hall.
+ */
 export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
   const base = `${API}/wiring-plans/${planId}/exports`;
-  const s = scopeParams(scope);
+  const s = scope.kind === "row" ? { row: scope.row } : {};
   return [
     {
       key: "wiring-csv",
@@ -40,7 +42,7 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
     {
       key: "wiring-xlsx",
       label: "Wiring sheet (XLSX)",
-      href: `${base}/wiring-sheet.xlsx${query({ ...s, per_row: "true" })}`,
+      href: `${base}/wiring-sheet.xlsx${query({ per_row: "true" })}`,
       hint: "A workbook with one sheet per row, frozen header and filters.",
     },
     {
@@ -58,7 +60,7 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
     {
       key: "pull-list",
       label: "Pull list (CSV)",
-      href: `${base}/pull-list.csv${query(s)}`,
+      href: `${base}/pull-list.csv`,
       hint: "Cables grouped by bundle and route, with ordered lengths.",
     },
     {

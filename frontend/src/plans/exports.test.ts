@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { exportLinks } from "./exports";
+
+describe("export links", () => {
+  it("every export of the plan, for the whole hall", () => {
+    expect(Object.fromEntries(exportLinks(12, { kind: "hall" }).map((l) => [l.key, l.href]))).toEqual({
+      "wiring-csv": "/api/v1/wiring-plans/12/exports/wiring-sheet.csv",
+      "wiring-xlsx": "/api/v1/wiring-plans/12/exports/wiring-sheet.xlsx?per_row=true",
+      "wiring-pdf": "/api/v1/wiring-plans/12/exports/wiring-sheet.pdf",
+      "labels-pdf": "/api/v1/wiring-plans/12/exports/labels.pdf",
+      "pull-list": "/api/v1/wiring-plans/12/exports/pull-list.csv",
+      netbox: "/api/v1/wiring-plans/12/exports/netbox.zip",
+      "netbox-cables": "/api/v1/wiring-plans/12/exports/netbox-cables.csv",
+    });
+  });
+
+  it("a row scopes the CSV and PDF sheets and the labels (the name encoded); the rest stay whole", () => {
+    const links = Object.fromEntries(exportLinks(3, { kind: "row", row: "R 01/é" }).map((l) => [l.key, l.href]));
+    expect(links["wiring-csv"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.csv?row=R+01%2F%C3%A9");
+    expect(links["wiring-pdf"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.pdf?row=R+01%2F%C3%A9");
+    expect(links["labels-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R+01%2F%C3%A9");
+    expect(links["wiring-xlsx"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.xlsx?per_row=true");
+    expect(links["pull-list"]).toBe("/api/v1/wiring-plans/3/exports/pull-list.csv");
+  });
+});
