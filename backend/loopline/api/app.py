@@ -17,6 +17,7 @@ from loopline.api import (
     halls,
     health,
     openapi,
+    pricing,
     projects,
     racks,
     rows,
@@ -67,6 +68,7 @@ def create_app() -> FastAPI:
         rows.router,
         racks.router,
         wiring.router,
+        pricing.router,
         exports.router,
         simulations.router,
     ):

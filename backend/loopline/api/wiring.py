@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Query, Response, status
+from fastapi import APIRouter, Depends, Query, Request, Response, status
 from sqlalchemy import select
 
 from loopline.api.deps import (
@@ -21,7 +22,9 @@ from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID, Page
 from loopline.api.schemas.wiring import (
     BomRead,
     CableRead,
+    DiffCableRead,
     PlanDiffRead,
+    PlanUpgradeCreate,
     RenderBuffers,
     WiringPlanCreate,
     WiringPlanRead,
@@ -29,9 +32,10 @@ from loopline.api.schemas.wiring import (
 )
 from loopline.db.models import Role
 from loopline.db.models.wiring import WiringPlanRow
+from loopline.domain.bom import bom_csv
 from loopline.domain.errors import NotFound
 from loopline.domain.media import Medium
-from loopline.domain.wiring import LinkClass
+from loopline.domain.wiring import DiffStatus, LinkClass
 from loopline.services import wiring
 from loopline.services.access import ProjectAccess, Scope
 
@@ -63,19 +67,54 @@ def create_plan(
 ) -> object:
     plan = wiring.create_plan(session, access.principal, hall_id, data.to_options())
     response.headers["ETag"] = etag(plan.version)
-    return plan
+    return wiring.plan_view(session, plan)
 
 
-@router.get("/projects/{project_id}/wiring-plans", response_model=Page[WiringPlanRead], summary="Wiring plans")
-def list_plans(project_id: int, session: DbSession, access: WiringReader, paging: Paging) -> object:
-    return wiring.list_plans(session, project_id, page=paging.page, limit=paging.limit)
+@router.post(
+    "/wiring-plans/{plan_id}/upgrades",
+    response_model=WiringPlanRead,
+    status_code=status.HTTP_201_CREATED,
+    summary="Plan an upgrade of a plan",
+    description="Generates a plan for the same hall from this plan's parameters with the given changes: "
+    "`ports` (p -> p+1), `parallel` (a parallel set of ports at a new speed on new ToRs, Type 2), `loop` or "
+    "`pattern`. It is stored with `base_plan_id` = this plan and its diff counts; "
+    "`GET /wiring-plans/{new}/diff?against={this}` lists the cables and the upgrade's bill of materials.",
+)
+def create_upgrade(
+    plan_id: PlanId, data: PlanUpgradeCreate, session: DbSession, access: WiringWriter, response: Response
+) -> object:
+    base = wiring.get_plan(session, plan_id)
+    plan = wiring.create_upgrade(session, access.principal, base, data.name, data.changes())
+    response.headers["ETag"] = etag(plan.version)
+    return wiring.plan_view(session, plan)
 
 
-@router.get("/wiring-plans/{plan_id}", response_model=WiringPlanRead, summary="A wiring plan and its summary")
+@router.get(
+    "/projects/{project_id}/wiring-plans",
+    response_model=Page[WiringPlanRead],
+    summary="Wiring plans, newest first, each with its summary priced now",
+)
+def list_plans(
+    project_id: int,
+    session: DbSession,
+    access: WiringReader,
+    paging: Paging,
+    hall_id: Annotated[int | None, Query(ge=1, le=MAX_ID, description="Only the plans of this hall.")] = None,
+) -> object:
+    return wiring.list_plan_views(session, project_id, page=paging.page, limit=paging.limit, hall_id=hall_id)
+
+
+@router.get(
+    "/wiring-plans/{plan_id}",
+    response_model=WiringPlanRead,
+    summary="A wiring plan and its summary",
+    description="The summary's `cost` prices the plan's parts with the project's price book as it is now "
+    "(`cost.price_book_version`); unpriced parts are listed and warned about, never counted as 0.",
+)
 def get_plan(plan_id: PlanId, session: DbSession, access: WiringReader, response: Response) -> object:
     plan = wiring.get_plan(session, plan_id)
     response.headers["ETag"] = etag(plan.version)
-    return plan
+    return wiring.plan_view(session, plan)
 
 
 @router.patch(
@@ -96,7 +135,7 @@ def update_plan(
     if data.name is not None:
         wiring.rename_plan(session, access.principal, plan, data.name, if_match)
     response.headers["ETag"] = etag(plan.version)
-    return plan
+    return wiring.plan_view(session, plan)
 
 
 @router.delete(
@@ -146,22 +185,59 @@ def list_cables(
     return wiring.list_cables(session, plan, filters, page=paging.page, limit=paging.limit, include_route=include_route)
 
 
-@router.get(
-    "/wiring-plans/{plan_id}/diff",
-    response_model=PlanDiffRead,
-    summary="Diff against another plan of the same hall",
-)
-def diff_plans(
-    plan_id: PlanId,
-    session: DbSession,
-    access: WiringReader,
-    against: Annotated[int, Query(ge=1, le=MAX_ID, description="The older plan to diff against.")],
-) -> object:
+def _against(session: DbSession, plan_id: int, against: int) -> tuple[WiringPlanRow, WiringPlanRow]:
     new = wiring.get_plan(session, plan_id)
     old = session.get(WiringPlanRow, against)
     if old is None or old.project_id != new.project_id:
         raise NotFound("against", f"wiring plan {against} not found")
-    return wiring.plan_diff(session, old, new)
+    return old, new
+
+
+Against = Annotated[int, Query(ge=1, le=MAX_ID, description="The older plan to diff against (same hall).")]
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/diff",
+    response_model=PlanDiffRead,
+    summary="Diff against another plan of the same hall, and the bill of materials of the change",
+    description="Counts, every changed cable ID (kept ones are the rest of this plan's), devices added and "
+    "removed, and the change's own bill of materials priced with the project's book: what to buy and what "
+    "is freed. Cables with their labels, ends and lengths: `/diff/cables`.",
+)
+def diff_plans(plan_id: PlanId, session: DbSession, access: WiringReader, against: Against) -> object:
+    old, new = _against(session, plan_id, against)
+    c = wiring.compare_plans(session, old, new)
+    d = c.diff
+    return {
+        "old_plan_id": old.id,
+        "new_plan_id": new.id,
+        "counts": d.counts(),
+        "added": d.added,
+        "moved": d.moved,
+        "removed": d.removed,
+        "hardware_added": d.hardware_added,
+        "hardware_removed": d.hardware_removed,
+        "bom": {"buy": c.buy.to_json(), "freed": c.freed.to_json(), "net_total": round(c.buy.total - c.freed.total, 2)},
+    }
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/diff/cables",
+    response_model=Page[DiffCableRead],
+    summary="The diff's cables with labels, both ends and lengths, paged",
+    description="Filtered by `status`; without it: added, moved, removed, then kept. A moved cable comes "
+    "with the old cable it replaces (`moved_from`); a removed one is the old plan's.",
+)
+def diff_cables(
+    plan_id: PlanId,
+    session: DbSession,
+    access: WiringReader,
+    against: Against,
+    paging: Paging,
+    status: Annotated[DiffStatus | None, Query(description="Only cables of this status.")] = None,
+) -> object:
+    old, new = _against(session, plan_id, against)
+    return wiring.diff_cable_page(session, old, new, status, page=paging.page, limit=paging.limit)
 
 
 @router.get(
@@ -188,11 +264,64 @@ def scenario(plan_id: PlanId, session: DbSession, access: WiringReader) -> dict[
 BomReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.BOM_READ))]
 
 
+_CSV_BOM = "text/csv"
+
+
 @router.get(
     "/wiring-plans/{plan_id}/bom",
     response_model=BomRead,
-    summary="Bill of materials: cables per part and ordered length, transceivers, switches, priced",
-    description="Prices come from the default price book; every priced line says its source.",
+    summary="Bill of materials: cables per part and ordered length, transceivers, switches, NICs, priced",
+    description="Priced with the project's price book (`price_book_version`; null: the default book alone); "
+    "every line says where its price came from. Unpriced lines stay in the list with no price: "
+    "`complete` is false and `unpriced` names them. `Accept: text/csv` answers the CSV of `/bom.csv`. "
+    "The ETag changes with the plan and the prices: send it back in If-None-Match for a 304.",
+    responses={
+        200: {"content": {_CSV_BOM: {}}, "description": "The BOM (JSON, or CSV with `Accept: text/csv`)."},
+        304: {"description": "Not modified since the ETag sent in If-None-Match."},
+    },
 )
-def bill_of_materials(plan_id: PlanId, session: DbSession, access: BomReader) -> object:
-    return wiring.bill_of_materials(session, wiring.get_plan(session, plan_id))
+def bill_of_materials(plan_id: PlanId, session: DbSession, access: BomReader, request: Request) -> Response:
+    if _wants_csv(request.headers.get("accept", "")):
+        return _bom_csv(session, plan_id, request)
+    b = wiring.bill_of_materials(session, wiring.get_plan(session, plan_id))
+    body = orjson.dumps(BomRead.model_validate(b.to_json()).model_dump(mode="json"))
+    return _conditional(request, body, "application/json", None)
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/bom.csv",
+    response_class=Response,
+    summary="Bill of materials as CSV",
+    description="Columns `category,part_number,description,length_m,media_class,quantity,unit_price,total,"
+    "currency,price_source`; an unpriced line has empty prices and `price_source` `unpriced`. ETag and "
+    "If-None-Match as for the JSON.",
+    responses={
+        200: {"content": {_CSV_BOM: {}}, "description": "One line per BOM line."},
+        304: {"description": "Not modified since the ETag sent in If-None-Match."},
+    },
+)
+def bill_of_materials_csv(plan_id: PlanId, session: DbSession, access: BomReader, request: Request) -> Response:
+    return _bom_csv(session, plan_id, request)
+
+
+def _bom_csv(session: DbSession, plan_id: int, request: Request) -> Response:
+    plan = wiring.get_plan(session, plan_id)
+    body = bom_csv(wiring.bill_of_materials(session, plan)).encode()
+    return _conditional(request, body, _CSV_BOM, f'attachment; filename="plan-{plan.id}-bom.csv"')
+
+
+def _wants_csv(accept: str) -> bool:
+    types = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    return _CSV_BOM in types and "application/json" not in types[: types.index(_CSV_BOM)]
+
+
+def _conditional(request: Request, body: bytes, media_type: str, disposition: str | None) -> Response:
+    # A strong ETag of the body itself: it changes with the plan, the price book and the format.
+    tag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    headers = {"ETag": tag, "Vary": "Accept"}
+    if disposition:
+        headers["Content-Disposition"] = disposition
+    matches = [t.strip() for t in request.headers.get("if-none-match", "").split(",")]
+    if tag in matches or "*" in matches:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)

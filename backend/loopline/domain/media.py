@@ -8,7 +8,10 @@ includes service allowance and slack, the cheapest option that reaches, and the 
 price book that is a passive DAC within its reach, else ACC/AEC up to 7 m, else an AOC or optics.
 
 Prices: `PriceBook` maps part numbers to a base price + price per metre, each tagged "default" or
-"project" (a project's overrides replace the defaults part by part).
+"project" (a project's overrides replace the defaults part by part), in one currency. The default
+book is in `DEFAULT_CURRENCY`; a project book in another currency does not fall back on it (a total
+never adds two currencies). Media selection ranks options with the default book, so a plan's parts
+do not change when a project edits its prices; the bill of materials prices them with the project's.
 """
 
 from __future__ import annotations
@@ -57,11 +60,19 @@ class MediaOption:
     netbox_type: str = ""
 
 
+DEFAULT_CURRENCY = "USD"
+
+
+class PriceSource(StrEnum):
+    DEFAULT = "default"
+    PROJECT = "project"
+
+
 @dataclass(frozen=True, slots=True)
 class Price:
     base: float
     per_m: float = 0.0
-    source: str = "default"
+    source: str = PriceSource.DEFAULT
 
     def at(self, length_mm: int) -> float:
         return self.base + self.per_m * length_mm / 1000
@@ -70,6 +81,9 @@ class Price:
 @dataclass(frozen=True, slots=True)
 class PriceBook:
     prices: Mapping[str, Price] = field(default_factory=dict)
+    currency: str = DEFAULT_CURRENCY
+    version: int | None = None
+    """The project book's version these prices come from; None: the default book alone."""
 
     def price(self, part_number: str) -> Price:
         try:
@@ -83,8 +97,14 @@ class PriceBook:
         for pn, (base, per_m) in overrides.items():
             if base < 0 or per_m < 0:
                 raise DomainError(f"price_book.{pn}", "prices must be >= 0")
-            merged[pn] = Price(base, per_m, "project")
-        return PriceBook(merged)
+            merged[pn] = Price(base, per_m, PriceSource.PROJECT)
+        return PriceBook(merged, self.currency, self.version)
+
+    def for_project(self, prices: Mapping[str, tuple[float, float]], currency: str, version: int) -> PriceBook:
+        """The project's book over this (default) one: its prices replace the defaults part by
+        part; in another currency the defaults are left out (a total never mixes currencies)."""
+        base = self if currency == self.currency else PriceBook({}, currency)
+        return PriceBook(base.with_overrides(prices).prices, currency, version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +241,14 @@ def _catalog_and_prices() -> tuple[MediaCatalog, PriceBook]:
             )
         )
         prices[lr] = Price(120 * f)
+        for k in (1, 2, 4):
+            prices[nic_part(k, gbps)] = Price(50 * f + 50 * f * k)
     return MediaCatalog(tuple(opts)), PriceBook(prices)
+
+
+def nic_part(ports: int, gbps: float) -> str:
+    """The NIC a server needs for `ports` ports at `gbps` its model does not have, e.g. ``NIC-1x25G``."""
+    return f"NIC-{ports}x{gbps:g}G"
 
 
 def default_catalog() -> MediaCatalog:

@@ -19,6 +19,8 @@ class Scope(enum.StrEnum):
     LAYOUT_READ = "layout:read"
     LAYOUT_WRITE = "layout:write"
     BOM_READ = "bom:read"
+    PRICE_WRITE = "price:write"
+    """Edit the project price book (reading it, like the BOMs it prices, is `bom:read`)."""
     WIRING_READ = "wiring:read"
     WIRING_WRITE = "wiring:write"
     SIM_READ = "sim:read"

@@ -1,8 +1,15 @@
-"""Wiring plans: generate from a stored hall, store (COPY), list cables, diff, export to the engine."""
+"""Wiring plans: generate from a stored hall, store (COPY), list cables, diff, price, export to the engine.
+
+Prices are never stored with a plan: its summary keeps the plan's materials (parts and quantities,
+`domain.bom.Materials`), and every read prices them with the project's current price book, naming
+the book version. A plan generated last year is compared with today's prices, like every other.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import Select, delete, func, select
@@ -16,12 +23,13 @@ from loopline.domain import layout as dl
 from loopline.domain.cable_routes import Point3, route_points
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.labels import rack_name
-from loopline.domain.media import Medium
+from loopline.domain.media import Medium, PriceBook
 from loopline.domain.routing import GeometryPreset, Via, geometry_preset, tray_z_mm
 from loopline.domain.scenario import build_scenario
 from loopline.domain.wiring import (
     Cable,
     Device,
+    DiffStatus,
     FabricKind,
     FabricSpec,
     GrinScope,
@@ -33,11 +41,13 @@ from loopline.domain.wiring import (
     Role,
     WiringPlan,
     WiringSpec,
-    diff_plans,
+    diff_cables,
     generate_plan,
     summarize,
+    upgrade_materials,
 )
-from loopline.services import audit
+from loopline.domain.wiring.summary import SUMMARY_FORMAT
+from loopline.services import audit, pricing
 from loopline.services.access import Principal
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
 from loopline.services.mutations import Target, audited_delete, audited_update
@@ -47,7 +57,6 @@ _FABRIC_KIND = {
     dl.FabricType.LEAF_SPINE: FabricKind.LEAF_SPINE,
     dl.FabricType.VL2: FabricKind.VL2,
 }
-DIFF_LIST_LIMIT = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,8 @@ class ParallelOptions:
     gbps: float = 25.0
     tor_server_ports: int = 48
     clusters: int = 1
+    pattern: Pattern | None = None
+    loop: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +95,8 @@ class PlanOptions:
         out["pattern"] = self.pattern.value
         out["grin_scope"] = self.grin_scope.value
         out["parallel"] = None if self.parallel is None else asdict(self.parallel)
+        if self.parallel is not None and self.parallel.pattern is not None:
+            out["parallel"]["pattern"] = self.parallel.pattern.value
         return out
 
     @classmethod
@@ -93,7 +106,10 @@ class PlanOptions:
         if "grin_scope" in values:
             values["grin_scope"] = GrinScope(values["grin_scope"])
         if values.get("parallel") is not None:
-            values["parallel"] = ParallelOptions(**values["parallel"])
+            par = dict(values["parallel"])
+            if par.get("pattern") is not None:
+                par["pattern"] = Pattern(par["pattern"])
+            values["parallel"] = ParallelOptions(**par)
         return cls(**values)
 
 
@@ -114,7 +130,14 @@ def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
             optical=request.fabric_optical,
         ),
         parallel=(
-            ParallelPorts(parallel.ports, parallel.gbps, parallel.tor_server_ports, parallel.clusters)
+            ParallelPorts(
+                parallel.ports,
+                parallel.gbps,
+                parallel.tor_server_ports,
+                parallel.clusters,
+                parallel.pattern,
+                parallel.loop,
+            )
             if parallel
             else None
         ),
@@ -143,6 +166,25 @@ def route_level_mm(geometry: GeometryPreset, hall: dl.Hall) -> int:
 # ---------------------------------------------------------------- create
 
 
+def server_port_speeds(hall: dl.Hall) -> dict[str, float]:
+    """Server model name -> its ports' speed, for the models of the hall (which servers need a NIC)."""
+    return {
+        lr.server_model.name: lr.server_model.port_gbps
+        for row in hall.rows
+        for rk in row.racks
+        for lr in rk.logical_racks
+    }
+
+
+def create_upgrade(
+    session: Session, principal: Principal, base: WiringPlanRow, name: str, changes: dict[str, Any]
+) -> WiringPlanRow:
+    """A plan for `base`'s hall from `base`'s parameters with `changes` (e.g. ``{"ports": 3}``,
+    ``{"parallel": {...}}``, ``{"loop": 8}``), stored as an upgrade of `base` with its diff."""
+    spec = {**base.spec, **changes, "name": name, "upgrade_from_plan_id": base.id}
+    return create_plan(session, principal, base.hall_id, PlanOptions.from_json(spec))
+
+
 def create_plan(session: Session, principal: Principal, hall_id: int, request: PlanOptions) -> WiringPlanRow:
     hall_row = get_hall_or_404(session, hall_id)
     hall = load_hall(session, hall_id)
@@ -158,7 +200,8 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
             raise NotFound("upgrade_from_plan_id", f"wiring plan {request.upgrade_from_plan_id} not found")
         if base.hall_id != hall_id:
             raise DomainError("upgrade_from_plan_id", f"plan {base.id} wires another hall ({base.hall_id})")
-        diff = diff_plans(load_plan(session, base), plan)
+        roles = {x.name: x.role for x in _diff_devices(session, base.id)}
+        diff = diff_cables(_diff_cables(session, base.id), plan.cables, roles, {x.name: x.role for x in plan.devices})
 
     row = WiringPlanRow(
         project_id=hall_row.project_id,
@@ -166,7 +209,7 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
         name=request.name,
         spec=request.to_json(),
         base_plan_id=base.id if base else None,
-        summary=summarize(plan).to_json(),
+        summary=summarize(plan, server_port_speeds(hall)).to_json(),
         diff=diff.counts() if diff else None,
         loops=[
             {"id": lp.id, "subways_type": lp.subways_type, "logical_racks": list(lp.logical_racks)} for lp in plan.loops
@@ -386,21 +429,6 @@ def render_buffers(session: Session, plan: WiringPlanRow) -> dict[str, Any]:
     }
 
 
-def plan_diff(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> dict[str, Any]:
-    if old.hall_id != new.hall_id:
-        raise Conflict("against", f"plans {old.id} and {new.id} wire different halls")
-    d = diff_plans(load_plan(session, old), load_plan(session, new))
-    return {
-        "old_plan_id": old.id,
-        "new_plan_id": new.id,
-        "counts": d.counts(),
-        "added": d.added[:DIFF_LIST_LIMIT],
-        "moved": d.moved[:DIFF_LIST_LIMIT],
-        "removed": d.removed[:DIFF_LIST_LIMIT],
-        "hardware_added": {role: names[:DIFF_LIST_LIMIT] for role, names in d.hardware_added.items()},
-    }
-
-
 def scenario(session: Session, plan: WiringPlanRow) -> dict[str, Any]:
     return build_scenario(load_plan(session, plan), name=plan.name)
 
@@ -428,5 +456,182 @@ def _target(principal: Principal, plan: WiringPlanRow) -> Target:
     return Target(principal, plan.project_id, "wiring_plan", plan.id, f"wiring plan {plan.id}")
 
 
-def bill_of_materials(session: Session, plan: WiringPlanRow) -> dict[str, object]:
-    return bom.bill_of_materials(load_plan(session, plan)).to_json()
+# ---------------------------------------------------------------- priced summaries and BOMs
+
+
+@dataclass(frozen=True, slots=True)
+class PlanView:
+    """A stored plan as the API shows it: its summary priced with the project's current book."""
+
+    id: int
+    project_id: int
+    hall_id: int
+    name: str
+    spec: dict[str, Any]
+    base_plan_id: int | None
+    summary: dict[str, Any]
+    diff: dict[str, Any] | None
+    loops: list[Any]
+    created_at: datetime
+    version: int
+
+
+def current_summary(session: Session, row: WiringPlanRow) -> dict[str, Any]:
+    """The stored summary; one of an older format (no materials) is recomputed once and stored."""
+    if row.summary.get("format") != SUMMARY_FORMAT:
+        speeds = server_port_speeds(load_hall(session, row.hall_id))
+        row.summary = summarize(load_plan(session, row), speeds).to_json()
+        session.flush()
+    return row.summary
+
+
+def plan_materials(session: Session, row: WiringPlanRow) -> bom.Materials:
+    return bom.Materials.from_json(current_summary(session, row)["materials"])
+
+
+def _cost(b: bom.Bom) -> dict[str, Any]:
+    return {
+        "currency": b.currency,
+        "price_book_version": b.price_book_version,
+        "cables": b.subtotal(bom.Category.CABLE),
+        "transceivers": b.subtotal(bom.Category.TRANSCEIVER),
+        "switches": b.subtotal(bom.Category.SWITCH),
+        "nics": b.subtotal(bom.Category.NIC),
+        "copper": b.media_subtotal(bom.MediaClass.COPPER),
+        "optical": b.media_subtotal(bom.MediaClass.OPTICAL),
+        "total": b.total,
+        "complete": b.complete,
+        "unpriced": [{"category": x.category.value, "part_number": x.part_number} for x in b.unpriced],
+    }
+
+
+def plan_view(session: Session, row: WiringPlanRow, book: PriceBook | None = None) -> PlanView:
+    book = book or pricing.price_book(session, row.project_id)
+    summary = dict(current_summary(session, row))
+    priced = bom.price(bom.Materials.from_json(summary.pop("materials")), book)
+    summary["cost"] = _cost(priced)
+    summary["warnings"] = [*summary.get("warnings", []), *priced.warnings]
+    return PlanView(
+        row.id, row.project_id, row.hall_id, row.name, row.spec, row.base_plan_id, summary, row.diff, row.loops,
+        row.created_at, row.version,
+    )  # fmt: skip
+
+
+def list_plan_views(
+    session: Session, project_id: int, *, page: int, limit: int, hall_id: int | None = None
+) -> Page[PlanView]:
+    stmt = select(WiringPlanRow).where(WiringPlanRow.project_id == project_id)
+    if hall_id is not None:
+        stmt = stmt.where(WiringPlanRow.hall_id == hall_id)
+    found = paginate(session, stmt.order_by(WiringPlanRow.id.desc()), page=page, limit=limit)
+    book = pricing.price_book(session, project_id)
+    return Page([plan_view(session, r, book) for r in found.items], found.total, found.page, found.limit)
+
+
+def bill_of_materials(session: Session, plan: WiringPlanRow) -> bom.Bom:
+    """Priced from the plan's stored materials: no cable is read, whatever the plan's size."""
+    return bom.price(plan_materials(session, plan), pricing.price_book(session, plan.project_id))
+
+
+# ---------------------------------------------------------------- diffs
+
+
+_DIFF_COLUMNS = (
+    PlanCableRow.cable_id, PlanCableRow.a_device, PlanCableRow.a_port, PlanCableRow.b_device, PlanCableRow.b_port,
+    PlanCableRow.part_number, PlanCableRow.ordered_mm, PlanCableRow.medium, PlanCableRow.transceiver,
+    PlanCableRow.gbps,
+)  # fmt: skip
+
+
+def _diff_cables(session: Session, plan_id: int) -> Sequence[Any]:
+    # Plain Core rows of the ten columns a diff reads: a 200,000-cable plan stays light.
+    stmt = select(*_DIFF_COLUMNS).where(PlanCableRow.plan_id == plan_id).order_by(PlanCableRow.seq)
+    return list(session.connection().execute(stmt))
+
+
+def _diff_devices(session: Session, plan_id: int) -> Sequence[Any]:
+    stmt = select(PlanDeviceRow.name, PlanDeviceRow.role, PlanDeviceRow.model).where(PlanDeviceRow.plan_id == plan_id)
+    return list(session.connection().execute(stmt.order_by(PlanDeviceRow.node_id)))
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """`new` diffed against `old`, and the bill of materials of the change alone, priced."""
+
+    old: WiringPlanRow
+    new: WiringPlanRow
+    diff: PlanDiff
+    buy: bom.Bom
+    freed: bom.Bom
+
+
+def _check_pair(old: WiringPlanRow, new: WiringPlanRow) -> None:
+    if old.hall_id != new.hall_id:
+        raise Conflict("against", f"plans {old.id} and {new.id} wire different halls")
+
+
+def compare_plans(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> Comparison:
+    _check_pair(old, new)
+    old_cables, new_cables = _diff_cables(session, old.id), _diff_cables(session, new.id)
+    old_devices, new_devices = _diff_devices(session, old.id), _diff_devices(session, new.id)
+    d = diff_cables(
+        old_cables, new_cables, {x.name: x.role for x in old_devices}, {x.name: x.role for x in new_devices}
+    )
+    speeds = server_port_speeds(load_hall(session, new.hall_id))
+    change = upgrade_materials(d, old_cables, new_cables, old_devices, new_devices, speeds)
+    book = pricing.price_book(session, new.project_id)
+    return Comparison(old, new, d, bom.price(change.buy, book), bom.price(change.freed, book))
+
+
+def _statuses(d: PlanDiff, status: DiffStatus | None) -> list[tuple[DiffStatus, str]]:
+    order = (
+        [status] if status is not None else [DiffStatus.ADDED, DiffStatus.MOVED, DiffStatus.REMOVED, DiffStatus.KEPT]
+    )
+    return [(st, cable_id) for st in order for cable_id in d.new_ids(st)]
+
+
+def diff_cable_page(
+    session: Session, old: WiringPlanRow, new: WiringPlanRow, status: DiffStatus | None, *, page: int, limit: int
+) -> Page[dict[str, Any]]:
+    """The diff's cables with both ends, labels and lengths, `status` first (added, moved, removed,
+    kept when None). Kept, added and moved cables are read from the new plan (a moved one with the
+    old cable it replaces as `moved_from`), removed ones from the old plan."""
+    _check_pair(old, new)
+    d = diff_cables(
+        _diff_cables(session, old.id), _diff_cables(session, new.id), _roles(session, old.id), _roles(session, new.id)
+    )
+    listing = _statuses(d, status)
+    chunk = listing[(page - 1) * limit : page * limit]
+    moved_from = {n: o for o, n in d.moved}
+    changed = set(d.changed)
+    in_new = _cables_by_id(session, new.id, [i for st, i in chunk if st is not DiffStatus.REMOVED])
+    old_ids = [i if st is DiffStatus.REMOVED else moved_from[i] for st, i in chunk if st in _FROM_OLD]
+    in_old = _cables_by_id(session, old.id, old_ids)
+    items = []
+    for st, cable_id in chunk:
+        row = in_old[cable_id] if st is DiffStatus.REMOVED else in_new[cable_id]
+        items.append(
+            {
+                "status": st.value,
+                "changed": cable_id in changed,
+                "cable": _cable_json(new, row, None),
+                "moved_from": _cable_json(old, in_old[moved_from[cable_id]], None) if st is DiffStatus.MOVED else None,
+            }
+        )
+    return Page(items=items, total=len(listing), page=page, limit=limit)
+
+
+_FROM_OLD = (DiffStatus.REMOVED, DiffStatus.MOVED)
+
+
+def _roles(session: Session, plan_id: int) -> dict[str, str]:
+    stmt = select(PlanDeviceRow.name, PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan_id)
+    return {name: role for name, role in session.connection().execute(stmt)}
+
+
+def _cables_by_id(session: Session, plan_id: int, ids: Iterable[str]) -> dict[str, PlanCableRow]:
+    wanted = list(ids)
+    if not wanted:
+        return {}
+    stmt = select(PlanCableRow).where(PlanCableRow.plan_id == plan_id, PlanCableRow.cable_id.in_(wanted))
+    return {c.cable_id: c for c in session.execute(stmt).scalars()}

@@ -27,13 +27,14 @@ def test_bom_counts_and_prices() -> None:
     dac1 = next(x for x in cables if x.part_number == "DAC-25G" and x.length_mm == 1000)
     assert (dac1.unit_price, dac1.price_source) == (27.0, "default")
     assert dac1.total == pytest.approx(27.0 * dac1.quantity)
-    # cable + transceiver money equals the summary's cable cost
+    # cable + transceiver money equals what media selection paid for each cable (default book)
     priced = sum(x.total or 0 for x in bom.lines if x.category in ("cable", "transceiver"))
-    assert priced == pytest.approx(s.cable_cost)
+    assert priced == pytest.approx(sum(c.unit_price for c in p.cables))
     # switches are counted; unpriced ones are flagged
     tors = next(x for x in bom.lines if x.category == "switch" and "ToR" in x.part_number)
     assert tors.quantity == 16 and tors.unit_price is None
-    assert any("no price for switch model" in w for w in bom.warnings)
+    assert any(w.startswith(f"no price for switch {tors.part_number!r}") for w in bom.warnings)
+    assert not bom.complete and tors in bom.unpriced
 
 
 def test_bom_project_prices() -> None:

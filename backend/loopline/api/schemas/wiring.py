@@ -8,8 +8,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from loopline.api.schemas.common import MAX_ID, ReadSchema, Schema
-from loopline.domain.media import Medium
-from loopline.domain.wiring import GrinScope, LinkClass, Pattern
+from loopline.domain.bom import Category, MediaClass
+from loopline.domain.media import Medium, PriceSource
+from loopline.domain.wiring import DiffStatus, GrinScope, LinkClass, Pattern
 from loopline.services.wiring import ParallelOptions, PlanOptions
 
 
@@ -18,6 +19,12 @@ class ParallelPortsIn(Schema):
     gbps: float = Field(25.0, gt=0, le=1600, description="Speed of the new ports (Gb/s).", examples=[25.0])
     tor_server_ports: int = Field(48, ge=1, le=1024, description="Server-facing ports of each new ToR.")
     clusters: int = Field(1, ge=1, le=64, description="Clusters the new ToRs are spread over (Type 2).")
+    pattern: Pattern | None = Field(
+        None,
+        description="Physical pattern of the new ToRs' loops; default: the plan's pattern.",
+        examples=["paired-row"],
+    )
+    loop: int | None = Field(None, ge=2, le=4096, description="`l` of the new loops; default: the plan's `l`.")
 
 
 class WiringPlanCreate(Schema):
@@ -58,6 +65,26 @@ class WiringPlanCreate(Schema):
         return PlanOptions(**values, parallel=parallel)
 
 
+class PlanUpgradeCreate(Schema):
+    """What changes from the base plan; everything not given is the base plan's."""
+
+    name: str = Field(min_length=1, max_length=200, description="Name of the upgraded plan.", examples=["p=3"])
+    ports: int | None = Field(
+        None, ge=1, le=16, description="New `p` (e.g. the base plan's p + 1: Subways moves no cable)."
+    )
+    parallel: ParallelPortsIn | None = Field(
+        None, description="Add a parallel set of ports at a new speed on new ToRs (Type 2 augmentation)."
+    )
+    loop: int | None = Field(None, ge=2, le=4096, description="New loop length `l`.")
+    pattern: Pattern | None = Field(None, description="New wiring pattern.")
+    subways_type: Literal[1, 2] | None = Field(None, description="New Subways type.")
+    clusters: int | None = Field(None, ge=1, le=64, description="New `c` (Type 2).")
+
+    def changes(self) -> dict[str, Any]:
+        """The base spec's fields this upgrade replaces, in the stored spec's shape."""
+        return self.model_dump(exclude={"name"}, exclude_unset=True, mode="json")
+
+
 class WiringPlanUpdate(Schema):
     name: str | None = Field(None, min_length=1, max_length=200, description="New name.")
 
@@ -72,14 +99,133 @@ class DiffCounts(BaseModel):
     hardware_removed: dict[str, int] = Field(description="Devices gone per role.")
 
 
+class ClassStatsRead(BaseModel):
+    count: int = Field(description="Cables of this link class.")
+    min_raw_length_m: float = Field(description="Shortest routed length (0 without cables).")
+    mean_raw_length_m: float = Field(description="Mean routed length.")
+    max_raw_length_m: float = Field(description="Longest routed length.")
+    max_ordered_length_m: float = Field(description="Longest ordered length.")
+    media: dict[str, int] = Field(description="Cables per medium.")
+
+
+class RangeRead(BaseModel):
+    min: float = Field(description="Smallest value.")
+    max: float = Field(description="Largest value.")
+
+
+class UnpricedPart(BaseModel):
+    category: Category = Field(description="What kind of part.")
+    part_number: str = Field(description="The part the price book has no price for.")
+
+
+class PlanCostRead(BaseModel):
+    """The plan priced with the project's price book as it is now (never a stored figure)."""
+
+    currency: str = Field(description="ISO 4217 currency of every amount.", examples=["USD"])
+    price_book_version: int | None = Field(
+        description="The project price book version that priced it; null: the default book alone."
+    )
+    cables: float = Field(description="Cables (copper and optical, fibre included).")
+    transceivers: float = Field(description="Optics: the transceivers at both ends of fibre links.")
+    switches: float = Field(description="ToRs and fabric switches.")
+    nics: float = Field(description="NICs added to servers whose model lacks the ports (parallel ports).")
+    copper: float = Field(description="Copper cables.")
+    optical: float = Field(description="AOCs, fibre and transceivers.")
+    total: float = Field(description="Sum of the priced parts; with `complete: false` some are missing.")
+    complete: bool = Field(description="Every part is priced: `total` is the whole cost.")
+    unpriced: list[UnpricedPart] = Field(description="Parts with no price (also in `warnings`).")
+
+
+class PlanSummaryRead(BaseModel):
+    """The figures a planner compares plans by; lengths in metres."""
+
+    cables: int = Field(description="Cables in all.")
+    servers: int = Field(description="Servers wired.")
+    tors: int = Field(description="ToR switches (parallel ToRs included).")
+    switches: dict[str, int] = Field(description="Fabric switches per role (agg, spine, core).")
+    loops: int = Field(description="Subways loops.")
+    max_raw_length_m: float = Field(description="Longest routed cable.")
+    total_raw_length_m: float = Field(description="Sum of routed lengths.")
+    total_ordered_length_m: float = Field(description="Sum of ordered lengths.")
+    by_class: dict[str, ClassStatsRead] = Field(
+        description="Per link class (server_tor, server_server, tor_fabric, agg_core): count, min/mean/max length."
+    )
+    media: dict[str, int] = Field(description="Cables per medium.")
+    parts: dict[str, int] = Field(description="Cables per part number.")
+    transceivers: dict[str, int] = Field(description="Transceivers per part number (two per fibre link).")
+    transceiver_count: int = Field(description="Optics count: transceivers in all.")
+    copper_cables: int = Field(description="Copper cables (DAC, ACC, AEC).")
+    optical_cables: int = Field(description="Optical cables (AOC, fibre).")
+    nics: int = Field(description="NICs to add to servers (ports at a speed their model lacks).")
+    copper_share: float = Field(description="Copper cables / cables (0..1).")
+    tor_oversubscription: RangeRead | None = Field(
+        description="Min and max over ToRs of server-facing / uplink bandwidth; null without uplinks."
+    )
+    cost: PlanCostRead = Field(description="Cost subtotals priced now with the project's price book.")
+    warnings: list[str] = Field(description="Generator notes and unpriced parts.")
+
+
+class BomLineRead(BaseModel):
+    category: Category = Field(description="What kind of part.")
+    part_number: str = Field(description="Part number (switches: the model name).")
+    description: str = Field(description="What it is (cables: with their length).")
+    length_m: float | None = Field(description="Ordered length of a cable line.")
+    media_class: MediaClass | None = Field(description="Copper or optical (cables, transceivers); null otherwise.")
+    quantity: int = Field(description="How many.")
+    unit_price: float | None = Field(description="Unit price (cables: base + per metre x length); null: unpriced.")
+    total: float | None = Field(description="quantity x unit price; null: unpriced.")
+    price_source: PriceSource | None = Field(
+        description="`default` (the default book) or `project` (the project's book); null: unpriced."
+    )
+
+
+class BomSubtotals(BaseModel):
+    cable: float = Field(description="Cables.")
+    transceiver: float = Field(description="Transceivers.")
+    switch: float = Field(description="Switches.")
+    nic: float = Field(description="NICs.")
+
+
+class MediaSubtotals(BaseModel):
+    copper: float = Field(description="Copper cables.")
+    optical: float = Field(description="AOCs, fibre and transceivers.")
+
+
+class BomRead(BaseModel):
+    lines: list[BomLineRead] = Field(
+        description="Cables per part and ordered length, then transceivers, switches, NICs; unpriced lines included."
+    )
+    currency: str = Field(description="ISO 4217 currency of every price.", examples=["USD"])
+    price_book_version: int | None = Field(
+        description="The project price book version that priced it; null: the default book alone."
+    )
+    subtotals: BomSubtotals = Field(description="Priced lines per category.")
+    media_subtotals: MediaSubtotals = Field(description="Copper vs optical (transceivers are optical).")
+    total: float = Field(description="Sum of the priced lines.")
+    complete: bool = Field(description="Every line is priced; false: `unpriced` lists what the total lacks.")
+    unpriced: list[UnpricedPart] = Field(description="Lines with no price.")
+    warnings: list[str] = Field(description="One sentence per unpriced part.")
+
+
+class UpgradeBomRead(BaseModel):
+    buy: BomRead = Field(
+        description="What to buy: added cables (and the new end of moved ones) with their transceivers, "
+        "new switches, NICs."
+    )
+    freed: BomRead = Field(description="What the change frees: removed cables and their parts, switches gone.")
+    net_total: float = Field(description="buy.total - freed.total (priced lines only).")
+
+
 class PlanDiffRead(BaseModel):
     old_plan_id: int = Field(description="The plan diffed against.")
     new_plan_id: int = Field(description="The plan diffed.")
-    counts: DiffCounts
-    added: list[str] = Field(description="IDs of added cables (first 1,000).")
-    moved: list[tuple[str, str]] = Field(description="(old ID, new ID) of moved cables (first 1,000).")
-    removed: list[str] = Field(description="IDs of removed cables (first 1,000).")
-    hardware_added: dict[str, list[str]] = Field(description="Names of new devices per role (first 1,000 each).")
+    counts: DiffCounts = Field(description="How many cables are kept, added, moved, removed; devices per role.")
+    added: list[str] = Field(description="IDs of every added cable (the new plan's).")
+    moved: list[tuple[str, str]] = Field(description="(old ID, new ID) of every moved cable.")
+    removed: list[str] = Field(description="IDs of every removed cable (the old plan's).")
+    hardware_added: dict[str, list[str]] = Field(description="Names of new devices per role.")
+    hardware_removed: dict[str, list[str]] = Field(description="Names of devices gone, per role.")
+    bom: UpgradeBomRead = Field(description="The bill of materials of the change alone, priced.")
 
 
 class WiringPlanRead(ReadSchema):
@@ -89,10 +235,8 @@ class WiringPlanRead(ReadSchema):
     name: str = Field(description="Plan name.")
     spec: dict[str, Any] = Field(description="The request the plan was generated from.")
     base_plan_id: int | None = Field(description="The plan this one upgrades.")
-    summary: dict[str, Any] = Field(
-        description="Counts per class and medium, min/mean/max length per class (m), copper share, warnings."
-    )
-    diff: dict[str, Any] | None = Field(description="Diff counts against `base_plan_id`.")
+    summary: PlanSummaryRead = Field(description="The figures to compare plans by, priced now.")
+    diff: DiffCounts | None = Field(description="Diff counts against `base_plan_id`.")
     loops: list[Any] = Field(description="Loops: id, Subways type and logical rack names in loop order.")
     created_at: datetime = Field(description="When it was generated.")
     version: int = Field(description="Version, for If-Match.")
@@ -109,8 +253,8 @@ class CableRead(BaseModel):
     cable_id: str = Field(description="Stable ID from the two ports (same across regenerations and upgrades).")
     label: str = Field(description="TIA-606 style label printed at both ends.")
     link_class: LinkClass = Field(description="server_tor, server_server, tor_fabric or agg_core.")
-    a: CableEnd
-    b: CableEnd
+    a: CableEnd = Field(description="The A end.")
+    b: CableEnd = Field(description="The B end.")
     gbps: float = Field(description="Link speed (Gb/s).")
     medium: Medium = Field(description="Chosen medium.")
     part_number: str = Field(description="Chosen part.")
@@ -118,7 +262,10 @@ class CableRead(BaseModel):
     raw_length_m: float = Field(description="Routed length.")
     length_with_slack_m: float = Field(description="Routed + service allowance per end + slack.")
     ordered_length_m: float = Field(description="Rounded up to the part's next sold length.")
-    unit_price: float = Field(description="Price of the cable (and its transceivers).")
+    unit_price: float = Field(
+        description="What media selection paid for the cable and its transceivers (default book); "
+        "the BOM prices with the project's book."
+    )
     route: list[tuple[float, float, float]] | None = Field(
         None, description="Route polyline (x, y, z in metres), with `include_route=true`."
     )
@@ -136,18 +283,8 @@ class RenderBuffers(BaseModel):
     points: list[int] = Field(description="Route points, flat x, y, z in millimetres.")
 
 
-class BomLineRead(BaseModel):
-    category: Literal["cable", "transceiver", "switch"] = Field(description="What kind of part.")
-    part_number: str = Field(description="Part number (switches: the model name).")
-    description: str = Field(description="What it is (cables: with their length).")
-    length_m: float | None = Field(description="Ordered length of a cable line.")
-    quantity: int = Field(description="How many.")
-    unit_price: float | None = Field(description="Unit price; null when the price book has none.")
-    total: float | None = Field(description="quantity x unit price.")
-    price_source: Literal["default", "project"] | None = Field(description="Where the price came from.")
-
-
-class BomRead(BaseModel):
-    lines: list[BomLineRead] = Field(description="One line per part number (and length, for cables).")
-    total: float = Field(description="Sum of the priced lines.")
-    warnings: list[str] = Field(description="Unpriced parts and other notes.")
+class DiffCableRead(BaseModel):
+    status: DiffStatus = Field(description="kept, added, moved (re-patched) or removed.")
+    changed: bool = Field(description="A kept cable whose part or ordered length changed.")
+    cable: CableRead = Field(description="The cable (the new plan's; a removed one: the old plan's).")
+    moved_from: CableRead | None = Field(description="For a moved cable: the old cable it replaces.")

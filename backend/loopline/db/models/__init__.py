@@ -7,6 +7,7 @@ from loopline.db.models.accounts import ApiToken, AuthSession, User
 from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
 from loopline.db.models.imports import ImportJob
 from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
+from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Membership, Project, Role
 from loopline.db.models.simulation import JobStatus, SimulationJob
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
@@ -25,6 +26,8 @@ __all__ = [
     "Membership",
     "PlanCableRow",
     "PlanDeviceRow",
+    "PriceBookRow",
+    "PriceBookVersionRow",
     "Project",
     "Rack",
     "RackType",

@@ -4,7 +4,15 @@ Entry points: `generate_plan(hall, spec)` -> `WiringPlan`; `summarize(plan)`; `d
 `upgrade_plan(old_plan, hall, spec)`.
 """
 
-from loopline.domain.wiring.diff import PlanDiff, diff_plans, upgrade_plan
+from loopline.domain.wiring.diff import (
+    DiffStatus,
+    PlanDiff,
+    UpgradeMaterials,
+    diff_cables,
+    diff_plans,
+    upgrade_materials,
+    upgrade_plan,
+)
 from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import (
     CABLE_COLUMNS,
@@ -33,6 +41,7 @@ __all__ = [
     "SUBWAYS_PATTERNS",
     "Cable",
     "Device",
+    "DiffStatus",
     "FabricKind",
     "FabricSpec",
     "GrinScope",
@@ -43,10 +52,13 @@ __all__ = [
     "PlanDiff",
     "PlanSummary",
     "Role",
+    "UpgradeMaterials",
     "WiringPlan",
     "WiringSpec",
+    "diff_cables",
     "diff_plans",
     "generate_plan",
     "summarize",
+    "upgrade_materials",
     "upgrade_plan",
 ]

@@ -9,13 +9,35 @@ Cables are matched by their stable ID (a function of their two ports):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
 
+from loopline.domain import bom
 from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY, GeometryPreset
 from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import WiringPlan
 from loopline.domain.wiring.spec import WiringSpec
+
+
+class DiffStatus(StrEnum):
+    KEPT = "kept"
+    ADDED = "added"
+    MOVED = "moved"
+    REMOVED = "removed"
+
+
+class DiffCable(bom.BomCable, Protocol):
+    """What the diff reads of a cable: a domain `Cable` or a stored row."""
+
+    @property
+    def cable_id(self) -> str: ...
+    @property
+    def a_port(self) -> str: ...
+    @property
+    def b_port(self) -> str: ...
 
 
 @dataclass(slots=True)
@@ -41,13 +63,31 @@ class PlanDiff:
             "hardware_removed": {k: len(v) for k, v in self.hardware_removed.items()},
         }
 
+    def new_ids(self, status: DiffStatus) -> list[str]:
+        """Cable IDs of the new plan (kept, added, moved: the new cable) or the old (removed)."""
+        if status is DiffStatus.MOVED:
+            return [new for _, new in self.moved]
+        return list(getattr(self, status.value))
+
 
 def diff_plans(old: WiringPlan, new: WiringPlan) -> PlanDiff:
-    old_by_id = {c.cable_id: c for c in old.cables}
-    new_by_id = {c.cable_id: c for c in new.cables}
+    return diff_cables(
+        old.cables, new.cables, {x.name: x.role for x in old.devices}, {x.name: x.role for x in new.devices}
+    )
+
+
+def diff_cables(
+    old_cables: Sequence[DiffCable],
+    new_cables: Sequence[DiffCable],
+    old_devices: Mapping[str, str],
+    new_devices: Mapping[str, str],
+) -> PlanDiff:
+    """The diff of two plans given as their cables and their devices (name -> role)."""
+    old_by_id = {c.cable_id: c for c in old_cables}
+    new_ids = {c.cable_id for c in new_cables}
     d = PlanDiff()
     fresh_by_port: dict[tuple[str, str], str] = {}
-    for c in new.cables:
+    for c in new_cables:
         o = old_by_id.get(c.cable_id)
         if o is None:
             fresh_by_port[(c.a_device, c.a_port)] = c.cable_id
@@ -57,8 +97,8 @@ def diff_plans(old: WiringPlan, new: WiringPlan) -> PlanDiff:
             if o.part_number != c.part_number or o.ordered_mm != c.ordered_mm:
                 d.changed.append(c.cable_id)
     matched: set[str] = set()
-    for c in old.cables:
-        if c.cable_id in new_by_id:
+    for c in old_cables:
+        if c.cable_id in new_ids:
             continue
         to = fresh_by_port.get((c.a_device, c.a_port)) or fresh_by_port.get((c.b_device, c.b_port))
         if to is not None and to not in matched:
@@ -66,16 +106,67 @@ def diff_plans(old: WiringPlan, new: WiringPlan) -> PlanDiff:
             d.moved.append((c.cable_id, to))
         else:
             d.removed.append(c.cable_id)
-    d.added = [c.cable_id for c in new.cables if c.cable_id not in old_by_id and c.cable_id not in matched]
-    old_devs = {x.name: x.role for x in old.devices}
-    new_devs = {x.name: x.role for x in new.devices}
-    for name, role in new_devs.items():
-        if name not in old_devs:
-            d.hardware_added.setdefault(role.value, []).append(name)
-    for name, role in old_devs.items():
-        if name not in new_devs:
-            d.hardware_removed.setdefault(role.value, []).append(name)
+    d.added = [c.cable_id for c in new_cables if c.cable_id not in old_by_id and c.cable_id not in matched]
+    for name, role in new_devices.items():
+        if name not in old_devices:
+            d.hardware_added.setdefault(str(role), []).append(name)
+    for name, role in old_devices.items():
+        if name not in new_devices:
+            d.hardware_removed.setdefault(str(role), []).append(name)
     return d
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeMaterials:
+    """The bill of materials of an upgrade alone: what to buy and what it frees."""
+
+    buy: bom.Materials
+    """New cables (added, the new end of a move, a kept cable whose part or length changed) and
+    their transceivers, new switches, NICs new servers' ports need."""
+    freed: bom.Materials
+    """Removed cables (and the old end of a move, the old part of a changed one), their
+    transceivers, switches that are gone, NICs no longer needed."""
+
+
+def upgrade_materials(
+    d: PlanDiff,
+    old_cables: Iterable[DiffCable],
+    new_cables: Iterable[DiffCable],
+    old_devices: Iterable[bom.BomDevice],
+    new_devices: Iterable[bom.BomDevice],
+    server_port_gbps: Mapping[str, float] | None = None,
+) -> UpgradeMaterials:
+    old_cables = list(old_cables)
+    new_cables = list(new_cables)
+    old_devices = list(old_devices)
+    new_devices = list(new_devices)
+    changed = set(d.changed)
+    bought = set(d.added) | {n for _, n in d.moved} | changed
+    freed = set(d.removed) | {o for o, _ in d.moved} | changed
+    gone = {n for names in d.hardware_removed.values() for n in names}
+    fresh = {n for names in d.hardware_added.values() for n in names}
+    speeds = server_port_gbps or {}
+    old_nics = bom.server_nics(old_cables, old_devices, speeds)
+    new_nics = bom.server_nics(new_cables, new_devices, speeds)
+    nic_buy: dict[str, tuple[str, ...]] = {}
+    nic_free: dict[str, tuple[str, ...]] = {}
+    for server in old_nics.keys() | new_nics.keys():
+        before, after = old_nics.get(server, ()), new_nics.get(server, ())
+        if before != after:  # a NIC is replaced, not re-cabled
+            nic_buy[server] = tuple(x for x in after if x not in before)
+            nic_free[server] = tuple(x for x in before if x not in after)
+    return UpgradeMaterials(
+        buy=bom.combine(
+            bom.cable_materials(c for c in new_cables if c.cable_id in bought),
+            bom.switch_materials(x for x in new_devices if x.name in fresh),
+            bom.nic_materials(nic_buy),
+        ),
+        freed=bom.combine(
+            bom.cable_materials(c for c in old_cables if c.cable_id in freed),
+            bom.switch_materials(x for x in old_devices if x.name in gone),
+            bom.nic_materials(nic_free),
+        ),
+    )
 
 
 def upgrade_plan(

@@ -1,11 +1,22 @@
-"""Plan summary: cable counts per class and medium, lengths per class, copper share, warnings."""
+"""Plan summary: the figures a planner compares plans by, none of them a price.
+
+Counts (servers, ToRs, switches, cables, loops), cables per link class and medium with their
+min/mean/max lengths, copper share, transceivers, warnings, and the plan's `Materials` (parts and
+quantities of its bill of materials). Prices change with the project's price book, so they are
+not stored: the summary keeps the materials, and the service prices them on read.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from loopline.domain.bom import Category, Materials, materials
 from loopline.domain.media import COPPER
 from loopline.domain.wiring.model import LinkClass, Role, WiringPlan
+
+SUMMARY_FORMAT = 2
+"""Stored summaries of an older format are recomputed from the stored plan when read."""
 
 
 @dataclass(slots=True)
@@ -37,8 +48,8 @@ class PlanSummary:
     parts: dict[str, int]
     transceivers: dict[str, int]
     copper_share: float
-    cable_cost: float
     warnings: list[str]
+    materials: Materials = field(default_factory=Materials)
     tor_oversubscription: tuple[float, float] | None = None
     """(min, max) over ToRs of server-facing Gb/s / uplink Gb/s; None without uplinks."""
 
@@ -49,6 +60,7 @@ class PlanSummary:
             return round(mm / 1000, 3)
 
         return {
+            "format": SUMMARY_FORMAT,
             "cables": self.cables,
             "servers": self.servers,
             "tors": self.tors,
@@ -71,26 +83,30 @@ class PlanSummary:
             "media": self.media,
             "parts": self.parts,
             "transceivers": self.transceivers,
+            "transceiver_count": sum(self.transceivers.values()),
+            "copper_cables": sum(n for med, n in self.media.items() if med in COPPER),
+            "optical_cables": sum(n for med, n in self.media.items() if med not in COPPER),
+            "nics": self.materials.count(Category.NIC),
             "copper_share": round(self.copper_share, 4),
-            "cable_cost": round(self.cable_cost, 2),
             "tor_oversubscription": (
                 None
                 if self.tor_oversubscription is None
                 else {"min": round(self.tor_oversubscription[0], 3), "max": round(self.tor_oversubscription[1], 3)}
             ),
             "warnings": self.warnings,
+            "materials": self.materials.to_json(),
         }
 
 
-def summarize(plan: WiringPlan) -> PlanSummary:
-    """Counts and lengths of a plan; `by_class` lists every link class (zeros when absent)."""
+def summarize(plan: WiringPlan, server_port_gbps: Mapping[str, float] | None = None) -> PlanSummary:
+    """Counts and lengths of a plan; `by_class` lists every link class (zeros when absent).
+    `server_port_gbps` (server model name -> port speed) tells which servers need an added NIC."""
     by_class: dict[str, ClassStats] = {}
     media: dict[str, int] = {}
     parts: dict[str, int] = {}
     xcvr: dict[str, int] = {}
     copper = 0
     total_raw = total_ordered = 0
-    cost = 0.0
     down: dict[str, float] = {}
     up: dict[str, float] = {}
     for c in plan.cables:
@@ -120,7 +136,6 @@ def summarize(plan: WiringPlan) -> PlanSummary:
             copper += 1
         total_raw += raw
         total_ordered += c.ordered_mm
-        cost += c.unit_price
     order = [k.value for k in LinkClass]
     switches: dict[str, int] = {}
     servers = tors = 0
@@ -146,7 +161,7 @@ def summarize(plan: WiringPlan) -> PlanSummary:
         parts=dict(sorted(parts.items())),
         transceivers=dict(sorted(xcvr.items())),
         copper_share=copper / len(plan.cables) if plan.cables else 0.0,
-        cable_cost=cost,
         warnings=list(plan.warnings),
+        materials=materials(plan.cables, plan.devices, server_port_gbps),
         tor_oversubscription=(min(ratios), max(ratios)) if ratios else None,
     )

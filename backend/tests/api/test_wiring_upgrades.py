@@ -1,0 +1,159 @@
+"""Upgrades through the API: p -> p+1 (Subways moves nothing), a parallel set of ports at a new
+speed, a new loop length; the labelled, paged diff and the upgrade's own bill of materials."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+SERVERS = 8  # 2 racks x b = 2 logical racks x r = 2 servers
+TORS = 4
+UPLINKS = TORS * 4  # leaf-spine, 4 uplinks per ToR (project default)
+# Default prices per part: (base, per metre) = speed factor x (15, 3) for a DAC, (40, 4) ACC, (60, 2) AOC.
+FACTOR = {"25G": 1.5, "100G": 4.0}
+FORMULA = {"DAC": (15, 3), "ACC": (40, 4), "AOC": (60, 2)}
+
+
+def default_price(part: str, length_m: float) -> float:
+    kind, speed = part.split("-")[:2]
+    base, per_m = FORMULA[kind]
+    return round(FACTOR[speed] * (base + per_m * length_m), 2)
+
+
+@pytest.fixture
+def row_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
+    """One row R01 of 2 racks, each with 2 logical racks of 2 servers (2x25G models, 1 port cabled),
+    and a network rack with one 64x100G spine."""
+    lr = h.lr(servers=2, ports=1)
+    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 2,
+            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]}}  # fmt: skip
+    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
+    spine = {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}
+    r = owner.post(
+        f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [spine]}
+    )
+    assert r.status_code == 201, r.text
+    return hall
+
+
+def plan(client: TestClient, hall_id: int, **body: Any) -> dict[str, Any]:
+    r = client.post(f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": "base", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def upgrade(client: TestClient, plan_id: int, **body: Any) -> dict[str, Any]:
+    r = client.post(f"/api/v1/wiring-plans/{plan_id}/upgrades", json={"name": "upgrade", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def diff_cables(client: TestClient, new: int, old: int, **params: Any) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        r = client.get(
+            f"/api/v1/wiring-plans/{new}/diff/cables", params={"against": old, "page": page, "limit": 5, **params}
+        )
+        assert r.status_code == 200, r.text
+        items += r.json()["items"]
+        if len(items) >= r.json()["total"]:
+            return items
+        page += 1
+
+
+def test_p_to_p_plus_1_moves_nothing_and_buys_one_cable_per_server(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    assert old["summary"]["cables"] == SERVERS + UPLINKS
+    new = upgrade(owner, old["id"], ports=2)
+    assert new["base_plan_id"] == old["id"] and new["spec"]["pattern"] == "side-to-side" and new["spec"]["ports"] == 2
+    # p = 2: each server gains a cable to its counter-clockwise neighbour's ToR; every old cable stays
+    assert new["diff"] == {
+        "kept": SERVERS + UPLINKS, "added": SERVERS, "moved": 0, "removed": 0, "changed": 0,
+        "hardware_added": {}, "hardware_removed": {},
+    }  # fmt: skip
+
+    d = owner.get(f"/api/v1/wiring-plans/{new['id']}/diff", params={"against": old["id"]}).json()
+    assert d["counts"]["moved"] == 0 and len(d["added"]) == SERVERS and d["removed"] == d["moved"] == []
+
+    added = diff_cables(owner, new["id"], old["id"], status="added")
+    assert sorted(c["cable"]["cable_id"] for c in added) == sorted(d["added"])
+    for item in added:
+        c = item["cable"]
+        assert item["status"] == "added" and item["moved_from"] is None
+        assert c["a"]["port"] == "p2" and c["a"]["row"] == c["b"]["row"] == "R01"
+        assert c["label"] == f"{c['a']['device']}:{c['a']['port']} / {c['b']['device']}:{c['b']['port']}"
+        assert c["a"]["rack"].startswith("H1.R01.") and c["raw_length_m"] <= c["ordered_length_m"]
+    everything = diff_cables(owner, new["id"], old["id"])
+    assert [x["status"] for x in everything] == ["added"] * SERVERS + ["kept"] * (SERVERS + UPLINKS)
+
+    # the upgrade's BOM: the 8 added cables at their default prices, nothing freed, no hardware
+    buy, freed = d["bom"]["buy"], d["bom"]["freed"]
+    assert {x["category"] for x in buy["lines"]} == {"cable"}
+    assert sum(x["quantity"] for x in buy["lines"]) == SERVERS
+    expected = sum(default_price(c["cable"]["part_number"], c["cable"]["ordered_length_m"]) for c in added)
+    assert buy["total"] == pytest.approx(expected) and buy["complete"] is True
+    assert (freed["lines"], freed["total"], d["bom"]["net_total"]) == ([], 0.0, buy["total"])
+
+
+def test_parallel_ports_at_a_new_speed_buy_tors_nics_and_cables(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
+    # a new 100G ToR per logical rack (4), each server's new port to it or its neighbour's (8),
+    # the new ToRs' uplinks (4 x 4); nothing existing moves
+    assert new["diff"]["kept"] == SERVERS + UPLINKS
+    assert (new["diff"]["added"], new["diff"]["moved"], new["diff"]["removed"]) == (SERVERS + UPLINKS, 0, 0)
+    assert new["diff"]["hardware_added"] == {"tor": TORS}
+    # the servers' model has 25G ports: a 100G port needs an added NIC in each of the 8 servers
+    assert new["summary"]["nics"] == SERVERS
+    d = owner.get(f"/api/v1/wiring-plans/{new['id']}/diff", params={"against": old["id"]}).json()
+    buy = {(x["category"], x["part_number"]): x for x in d["bom"]["buy"]["lines"]}
+    assert buy["nic", "NIC-1x100G"]["quantity"] == SERVERS
+    assert buy["nic", "NIC-1x100G"]["unit_price"] == 4.0 * (50 + 50)  # default: speed factor x (50 + 50 per port)
+    assert buy["switch", "8x100G ToR"]["quantity"] == TORS and buy["switch", "8x100G ToR"]["unit_price"] is None
+    assert d["bom"]["buy"]["complete"] is False
+    assert d["bom"]["buy"]["unpriced"] == [{"category": "switch", "part_number": "8x100G ToR"}]
+    assert sum(x["quantity"] for x in d["bom"]["buy"]["lines"] if x["category"] == "cable") == SERVERS + UPLINKS
+    assert d["bom"]["freed"]["lines"] == []
+
+
+def test_a_shorter_loop_moves_cables_and_frees_the_old_ones(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
+    new = upgrade(owner, old["id"], loop=2)
+    counts = new["diff"]
+    assert counts["kept"] + counts["moved"] + counts["removed"] == old["summary"]["cables"]
+    assert counts["kept"] + counts["moved"] + counts["added"] == new["summary"]["cables"]
+    assert counts["moved"] > 0
+    moved = diff_cables(owner, new["id"], old["id"], status="moved")
+    assert len(moved) == counts["moved"]
+    for item in moved:
+        was, now = item["moved_from"], item["cable"]
+        # a re-patch keeps one end on the same port
+        assert _ends(was) & _ends(now) and was["cable_id"] != now["cable_id"]
+    d = owner.get(f"/api/v1/wiring-plans/{new['id']}/diff", params={"against": old["id"]}).json()
+    freed = sum(x["quantity"] for x in d["bom"]["freed"]["lines"] if x["category"] == "cable")
+    bought = sum(x["quantity"] for x in d["bom"]["buy"]["lines"] if x["category"] == "cable")
+    assert freed == counts["moved"] + counts["removed"] and bought == counts["moved"] + counts["added"]
+
+
+def _ends(c: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(c[e]["device"], c[e]["port"]) for e in ("a", "b")}
+
+
+def test_upgrade_and_diff_refusals(owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace) -> None:
+    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "ports": 3})
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "ports"  # 2x25G servers: 2 NIC ports
+    r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "speed": 3})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "speed"]
+    r = owner.get(f"/api/v1/wiring-plans/{old['id']}/diff/cables", params={"against": old["id"], "status": "gone"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "status"]
+    viewer = h.client("viewer@example.com")
+    owner.post(
+        f"/api/v1/projects/{row_hall['project_id']}/members", json={"email": "viewer@example.com", "role": "viewer"}
+    )
+    assert viewer.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "ports": 2}).status_code == 403
+    assert viewer.get(f"/api/v1/wiring-plans/{old['id']}/diff", params={"against": old["id"]}).status_code == 200
