@@ -9,12 +9,12 @@ function apply(records: Records, r: Result): Records {
   if ("error" in r) throw new Error(r.error.message);
   return applyDiff(records, r.diff);
 }
-function oneRow(count = 4): Records {
+function oneRow(count = 4, xMm = 0, yMm = 0): Records {
   return apply(
     hallOnly(),
     createRow(hallOnly(), {
       hallId: HALL.id,
-      draft: { xMm: 0, yMm: 0, direction: 0, count, lengthMm: count * 600 },
+      draft: { xMm, yMm, direction: 0, count, lengthMm: count * 600 },
       front: "left",
     }),
   );
@@ -56,11 +56,13 @@ describe("layout commands", () => {
     const last = racks[3]!;
     const slid = apply(records, moveRecords(records, [last.id], 1300, 0, 600));
     expect((slid[last.id] as RackRecord).positionMm).toBe(1800 + 1200);
-    expect(moveRecords(records, [racks[2]!.id], 600, 0, 600)).toMatchObject({ error: { field: "positionMm" } });
+    expect(moveRecords(records, [racks[2]!.id], 600, 0, 600)).toMatchObject({
+      error: { field: "placement", message: "Rack R01-03 would overlap rack R01-04.", target: racks[2]!.id },
+    });
   });
 
   it("rotates about the centre and deletes rows with their racks", () => {
-    const records = oneRow(4);
+    const records = oneRow(4, 3000, 3000);
     const row = rowsOf(records)[0]!;
     const rotated = apply(records, rotateRows(records, [row.id], 600));
     expect((rotated[row.id] as RowRecord).direction).toBe(90);

@@ -1,11 +1,13 @@
 /**
  * Layout commands: pure `(records, args) -> diff | error`. No React, no Three.js, no I/O.
  */
-import { DiffBuilder, type RecordsDiff } from "../model/diff";
+import { applyDiff, DiffBuilder, type RecordsDiff } from "../model/diff";
 import { facing, normal, rowBox, rowDepthMm, snap, unit, type RowDraft } from "../model/geometry";
+import { footprintsOf, freeOffset, placementProblem, type Footprint } from "../model/placement";
 import {
   DEFAULT_CONTENTS,
   RackContents,
+  hallOf,
   isRack,
   isRow,
   newId,
@@ -23,7 +25,10 @@ import {
 export interface CommandError {
   /** Dotted path of the offending field (`serversPerLogicalRack`, `rows.0.name`, …). */
   field: string;
+  /** A short sentence in the planner's words (never a field name). */
   message: string;
+  /** The row or rack it is about, when it is about one: the message is shown next to it on the floor. */
+  target?: RecordId;
 }
 export type Result = { diff: RecordsDiff } | { error: CommandError };
 
@@ -35,6 +40,63 @@ function ok(b: DiffBuilder): Result {
 }
 function fail(field: string, message: string): Result {
   return { error: { field, message } };
+}
+
+/**
+ * The server's geometry rules, checked before sending: a diff that would put a rack outside the hall
+ * or on another rack is refused here, with the reason next to the row (see model/placement.ts).
+ */
+export function checked(records: Records, r: Result): Result {
+  if ("error" in r) return r;
+  const changed = [...Object.keys(r.diff.added), ...Object.keys(r.diff.updated)];
+  if (changed.length === 0) return r;
+  const problem = placementProblem(applyDiff(records, r.diff), changed);
+  return problem ? { error: { field: "placement", message: problem.message, target: problem.target } } : r;
+}
+
+/** Footprints of the rows a diff adds (with their racks), for the free-floor search. */
+function addedFootprints(diff: RecordsDiff): Footprint[] {
+  const added = Object.values(diff.added);
+  return added.filter(isRow).map((row) => ({
+    box: rowBox(
+      row,
+      added.filter(isRack).filter((r) => r.rowId === row.id),
+    ),
+    direction: row.direction,
+    front: row.front,
+  }));
+}
+
+/** Move every row a diff adds by (dx, dy). */
+function shifted(diff: RecordsDiff, dx: number, dy: number): RecordsDiff {
+  const added = Object.fromEntries(
+    Object.entries(diff.added).map(([id, rec]) => [
+      id,
+      isRow(rec) ? { ...rec, xMm: rec.xMm + dx, yMm: rec.yMm + dy } : rec,
+    ]),
+  );
+  return { ...diff, added };
+}
+
+/**
+ * Put the rows a command adds on free floor: the nearest place (whole tiles from where the command
+ * laid them) inside the hall and clear of every other row by the minimum aisle widths, or an error
+ * saying there is none. The server is never asked to place rows it would refuse.
+ */
+export function onFreeFloor(records: Records, r: Result, what: string): Result {
+  if ("error" in r) return r;
+  const hall = hallOf(records);
+  if (!hall) return r;
+  const group = addedFootprints(r.diff);
+  const d = freeOffset(group, footprintsOf(records), hall);
+  if (!d)
+    return {
+      error: {
+        field: "placement",
+        message: `There is no free floor for ${what} in this hall: every place inside the walls is taken or leaves an aisle narrower than the minimum. Move or delete rows, or make the hall larger.`,
+      },
+    };
+  return checked(records, { diff: shifted(r.diff, d.x, d.y) });
 }
 
 /** "R01", "R02", … the first free name. */
@@ -236,15 +298,29 @@ export function moveRecords(
     const staying = racksOf(records, rowId).filter((r) => !movingIds.has(r.id));
     for (const rack of moving) {
       const pos = rack.positionMm + step;
-      if (pos < 0) return fail("positionMm", `${rack.name} would leave the start of ${row.name}`);
+      if (pos < 0)
+        return {
+          error: {
+            field: "placement",
+            message: `Rack ${rack.name} would leave the start of row ${row.name}.`,
+            target: rack.id,
+          },
+        };
       const clash = staying.find(
         (s) => pos < s.positionMm + s.rackType.widthMm && s.positionMm < pos + rack.rackType.widthMm,
       );
-      if (clash) return fail("positionMm", `${rack.name} would overlap ${clash.name}`);
+      if (clash)
+        return {
+          error: {
+            field: "placement",
+            message: `Rack ${rack.name} would overlap rack ${clash.name}.`,
+            target: rack.id,
+          },
+        };
       b.update({ ...rack, positionMm: pos });
     }
   }
-  return ok(b);
+  return checked(records, ok(b));
 }
 
 /** Rotate rows 90° counter-clockwise about their own centre (snapped to the tile). */
@@ -263,7 +339,7 @@ export function rotateRows(records: Records, ids: readonly RecordId[], tileMm: n
     const yMm = snap(cy + (row.xMm - cx), tileMm);
     b.update({ ...row, direction, xMm, yMm });
   }
-  return ok(b);
+  return checked(records, ok(b));
 }
 
 /** Flip which side of the selected rows is the front (racks: which face carries the ports). */

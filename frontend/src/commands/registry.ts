@@ -11,6 +11,7 @@ import {
   duplicateRow,
   flipFront,
   moveRecords,
+  onFreeFloor,
   rotateRows,
   type CommandError,
   type Result,
@@ -156,14 +157,19 @@ export const COMMANDS: Command[] = [
       // Below everything already on the floor, 2 tiles from the wall.
       let y = 2 * t;
       for (const r of Object.values(ctx.records)) if (isRow(r)) y = Math.max(y, r.yMm + 2 * 1200 + 2 * t);
+      // ...or, when that is off the floor or taken, the nearest free floor keeping the aisles.
       return fromResult(
-        createFacingPair(ctx.records, {
-          hallId: hall.id,
-          xMm: 2 * t,
-          yMm: Math.ceil(y / t) * t,
-          direction: 0,
-          count: 10,
-        }),
+        onFreeFloor(
+          ctx.records,
+          createFacingPair(ctx.records, {
+            hallId: hall.id,
+            xMm: 2 * t,
+            yMm: Math.ceil(y / t) * t,
+            direction: 0,
+            count: 10,
+          }),
+          "a facing pair of 10 racks",
+        ),
         addedRows,
       );
     },
@@ -177,7 +183,11 @@ export const COMMANDS: Command[] = [
     run: (ctx) => {
       const rowId = ctx.selection.find((id) => isRow(ctx.records[id]));
       if (!rowId) return { kind: "error", error: { field: "selection", message: "select a row" } };
-      return fromResult(duplicateRow(ctx.records, { rowId }), addedRows);
+      const name = (ctx.records[rowId] as { name: string }).name;
+      return fromResult(
+        onFreeFloor(ctx.records, duplicateRow(ctx.records, { rowId }), `a copy of row ${name}`),
+        addedRows,
+      );
     },
   },
   {

@@ -28,6 +28,10 @@ function floorPoint(e: ThreeEvent<PointerEvent>): { x: number; y: number } {
   return p ? { x: p.x * 1000, y: p.z * 1000 } : { x: e.point.x * 1000, y: e.point.z * 1000 };
 }
 
+function clientOf(e: ThreeEvent<PointerEvent>): { x: number; y: number } {
+  return { x: e.nativeEvent.clientX, y: e.nativeEvent.clientY };
+}
+
 let captured = false;
 /** The camera controls (set from inside the canvas): a captured drag switches them off until pointer-up. */
 const controlsRef: { current: { enabled: boolean } | null } = { current: null };
@@ -46,7 +50,7 @@ function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEve
     const down = (e: ThreeEvent<PointerEvent>, target: Target) => {
       if (e.button !== 0) return;
       e.stopPropagation();
-      const res = tool().down({ floor: floorPoint(e), target, shift: e.shiftKey });
+      const res = tool().down({ floor: floorPoint(e), target, shift: e.shiftKey, client: clientOf(e) });
       if (res === "capture") {
         captured = true;
         // r3f sees the pointer-down before the controls do: a drag that moves things must not also orbit.
@@ -58,7 +62,7 @@ function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEve
       onPointerDown: (e, rackId) => down(e, { kind: "rack", id: rackId }),
       onFloorDown: (e) => down(e, { kind: "floor" }),
       onPointerMove: (e) => {
-        tool().move({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey });
+        tool().move({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey, client: clientOf(e) });
       },
       onPointerUp: (e) => {
         if (e.button !== 0) return;
@@ -66,7 +70,7 @@ function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEve
         if (captured) (e.target as unknown as Element).releasePointerCapture(e.pointerId);
         captured = false;
         if (controlsRef.current) controlsRef.current.enabled = true;
-        tool().up({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey });
+        tool().up({ floor: floorPoint(e), target: { kind: "floor" }, shift: e.shiftKey, client: clientOf(e) });
       },
     };
   }, []);
@@ -256,20 +260,25 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
     );
     invalidateAll();
   }, [rowLabels, found]);
-  // API errors about a row or rack sit on the floor next to it.
+  // Errors about a row or rack (refused by the browser's checks or by the API) sit on the floor next
+  // to it, as the sentence the planner reads; a row that was not laid has its message where it would be.
   useEffect(() => {
     const labels = errors.flatMap((e, i) => {
       const rec = records[e.target];
       const row = isRack(rec) ? records[rec.rowId] : rec;
-      if (!isRow(row)) return [];
-      const b = isRack(rec) ? rackBox(row, rec) : rowBox(row, racksOf(records, row.id));
+      let at: { x: number; y: number } | null = e.at ?? null;
+      if (isRow(row)) {
+        const b = isRack(rec) ? rackBox(row, rec) : rowBox(row, racksOf(records, row.id));
+        at = { x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 };
+      }
+      if (!at) return [];
       return [
         {
           key: `error-${e.target}-${i}`,
-          x: (b.x0 + b.x1) / 2000,
+          x: at.x / 1000,
           y: 2.2,
-          z: (b.y0 + b.y1) / 2000,
-          text: `⚠ ${rec?.typeName === "rack" ? "Rack" : "Row"} ${"name" in (rec ?? {}) ? (rec as { name: string }).name : ""}${e.field && e.field !== "contents" ? ` ${e.field}` : ""}: ${e.message}`,
+          z: at.y / 1000,
+          text: `⚠ ${e.message}`,
           className: "error-label",
           data: { testid: "floor-error", target: e.target },
         },

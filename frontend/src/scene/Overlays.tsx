@@ -82,7 +82,11 @@ export function LabelProjector() {
   return null;
 }
 
-/** The row being drawn: a ghost box and a readout (count, length), updated from the live store. */
+/**
+ * The row being drawn: a ghost box and a readout (count, length), updated from the live store. The
+ * ghost turns red, and the readout says why, when the row could not stand there (model/placement.ts);
+ * a move that could not stand shows its reason by the pointer.
+ */
 export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: number }) {
   const mesh = useRef<THREE.Mesh>(null);
   const group = useRef<THREE.Group>(null);
@@ -96,8 +100,21 @@ export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: num
         if (!m || !g) return;
         const d = s.draft;
         g.visible = Boolean(d);
+        (m.material as THREE.MeshBasicMaterial).color.set(s.problem ? palette.draftBad : palette.draft);
         const label = readoutRef.current;
-        if (label && !d) label.style.display = "none";
+        if (label) {
+          label.dataset.state = s.problem ? "blocked" : "ok";
+          label.classList.toggle("blocked", Boolean(s.problem));
+        }
+        if (label && !d) {
+          if (s.move && s.problem && s.pointer) {
+            const { camera, size } = get();
+            const v = new THREE.Vector3(s.pointer.x / 1000, 0.5, s.pointer.y / 1000).project(camera);
+            label.textContent = s.problem.message;
+            label.style.display = "block";
+            label.style.transform = `translate(${((v.x + 1) / 2) * size.width + 14}px, ${((1 - v.y) / 2) * size.height - 34}px)`;
+          } else label.style.display = "none";
+        }
         if (d) {
           const ux = d.direction === 0 ? 1 : d.direction === 180 ? -1 : 0;
           const uy = d.direction === 90 ? 1 : d.direction === 270 ? -1 : 0;
@@ -113,14 +130,14 @@ export function DrawPreview({ palette, depthM }: { palette: Palette; depthM: num
           if (label) {
             const { camera, size } = get();
             const v = new THREE.Vector3(x1, 1.3, z1).project(camera);
-            label.textContent = `${d.count} rack${d.count === 1 ? "" : "s"} · ${formatLength(d.lengthMm)} × ${formatLength(depthM * 1000)}`;
+            label.textContent = `${d.count} rack${d.count === 1 ? "" : "s"} · ${formatLength(d.lengthMm)} × ${formatLength(depthM * 1000)}${s.problem ? ` — ${s.problem.message}` : ""}`;
             label.style.display = "block";
             label.style.transform = `translate(${((v.x + 1) / 2) * size.width + 10}px, ${((1 - v.y) / 2) * size.height - 28}px)`;
           }
         }
         invalidate();
       }),
-    [depthM, invalidate, get],
+    [depthM, invalidate, get, palette],
   );
   return (
     <group ref={group} visible={false}>

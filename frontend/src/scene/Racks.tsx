@@ -49,16 +49,22 @@ export function Racks({
     invalidate();
   };
 
-  useLayoutEffect(() => {
+  /** Selected racks in the selection colour, or red while a move would put them where they cannot stand. */
+  const paint = (blocked: boolean) => {
     const mesh = ref.current;
     if (!mesh) return;
-    writeMatrices(null);
     racks.forEach((p, i) => {
-      colour.set(selected.has(p.id) || selected.has(p.rowId) ? palette.rackSelected : palette.rack);
+      const sel = selected.has(p.id) || selected.has(p.rowId);
+      colour.set(sel ? (blocked ? palette.draftBad : palette.rackSelected) : palette.rack);
       mesh.setColorAt(i, colour);
     });
     if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
     invalidate();
+  };
+
+  useLayoutEffect(() => {
+    writeMatrices(null);
+    paint(false);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [racks, selected, palette, capacity]);
 
@@ -67,9 +73,10 @@ export function Racks({
     () =>
       live.subscribe((s, prev) => {
         if (s.move !== prev.move) writeMatrices(s.move);
+        if (Boolean(s.move && s.problem) !== Boolean(prev.move && prev.problem)) paint(Boolean(s.move && s.problem));
       }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [racks, selected],
+    [racks, selected, palette],
   );
 
   return (

@@ -57,10 +57,13 @@ export function perform(outcome: CommandOutcome, target = "editor"): boolean {
       useSession.setState(next);
       return true;
     }
-    case "error":
-      setErrors(target, [{ field: outcome.error.field, message: outcome.error.message }]);
+    case "error": {
+      // Next to the row or rack it is about (on the floor), else next to the panel that asked.
+      const on = outcome.error.target && editor.records[outcome.error.target] ? outcome.error.target : target;
+      setErrors(on, [{ field: outcome.error.field, message: outcome.error.message }]);
       notify("error", outcome.error.message);
       return false;
+    }
   }
 }
 

@@ -11,6 +11,8 @@ export interface FieldError {
   target: string;
   field: string;
   message: string;
+  /** Where on the floor (mm) to show it when the target is not a record (a row that was not laid). */
+  at?: { x: number; y: number };
 }
 
 export interface Notice {
@@ -41,6 +43,8 @@ export interface SessionState {
   notices: Notice[];
   saving: number;
   lastSavedAt: number | null;
+  /** Increments when the server refused an edit and the saved layout was reloaded (tools drop previews). */
+  rollbacks: number;
 }
 
 export const useSession = create<SessionState>(() => ({
@@ -60,6 +64,7 @@ export const useSession = create<SessionState>(() => ({
   notices: [],
   saving: 0,
   lastSavedAt: null,
+  rollbacks: 0,
 }));
 
 let noticeId = 0;
@@ -86,7 +91,11 @@ export function requestFrame(target: SessionState["frameTarget"] = null): void {
   useSession.setState((s) => ({ ...(target ? { frameTarget: target } : {}), frameRequest: s.frameRequest + 1 }));
 }
 
-// Field errors belong to what was selected when they happened.
+// Field errors belong to what was selected when they happened; messages on the floor are about the
+// gesture that caused them and go with the next selection or view (they never outlive a rollback).
+const onFloor = (e: FieldError) => /^(row|rack):/.test(e.target) || e.at !== undefined;
 useSession.subscribe((s, prev) => {
   if (s.selection !== prev.selection && s.errors.some((e) => e.target === "props")) clearErrors("props");
+  if ((s.selection !== prev.selection || s.view !== prev.view) && s.errors.some(onFloor))
+    useSession.setState({ errors: useSession.getState().errors.filter((e) => !onFloor(e)) });
 });

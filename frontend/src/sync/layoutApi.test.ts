@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { aisles } from "../model/geometry";
 import { isRack, racksOf, type RackRecord, type RowRecord } from "../model/records";
 import type { HallLayout } from "./apiTypes";
-import { diffParts, editorField, rackSpec, recordsFromLayout, rowBody } from "./layoutApi";
+import { refusalSentence, diffParts, editorField, rackSpec, recordsFromLayout, rowBody } from "./layoutApi";
 
 const lr = (ordinal: number) => ({
   ordinal,
@@ -134,5 +134,23 @@ describe("layout document <-> records", () => {
     });
     expect(parts.updatedRacks).toHaveLength(1);
     expect(parts.removedRows.map((x) => x.name)).toEqual(["R02"]);
+  });
+});
+
+describe("refusals in the planner's words", () => {
+  it("one sentence: the first message unquoted and capitalised, and how many more", () => {
+    expect(
+      refusalSentence([
+        "rack 'R01-01' of row 'R01' spans x -0.6..5.4 m, y 1.2..2.4 m, outside the hall floor (20 x 14 m)",
+        "rack 'R01-02' of row 'R01' overlaps rack 'R02-01' of row 'R02'",
+        "rack 'R01-03' of row 'R01' overlaps rack 'R02-02' of row 'R02'",
+      ]),
+    ).toBe(
+      "Rack R01-01 of row R01 spans x -0.6..5.4 m, y 1.2..2.4 m, outside the hall floor (20 x 14 m). (2 more problems like it.)",
+    );
+    expect(refusalSentence(["a row named 'R01' already exists.", "a row named 'R01' already exists."])).toBe(
+      "A row named R01 already exists.",
+    );
+    expect(refusalSentence([])).toBe("The server refused it.");
   });
 });

@@ -197,3 +197,19 @@ export function diffParts(d: RecordsDiff) {
     removedRacks: pick(d.removed, "rack"),
   };
 }
+
+/**
+ * The server's refusal as one short sentence for the planner: its first message with the Python
+ * quoting taken off (`row 'R01'` -> `row R01`), capitalised, and how many more problems there are;
+ * never the field paths or the whole list (a layout refusal can list 50 issues).
+ */
+export function refusalSentence(messages: readonly string[]): string {
+  const distinct = [...new Set(messages.map((m) => m.trim()).filter(Boolean))];
+  const head = distinct[0];
+  if (head === undefined) return "The server refused it.";
+  const first = head.replace(/'([^']*)'/g, "$1").replace(/"([^"]*)"/g, "$1");
+  const text = first.charAt(0).toUpperCase() + first.slice(1);
+  const stop = /[.!?]$/.test(text) ? "" : ".";
+  const more = distinct.length - 1;
+  return `${text}${stop}${more ? ` (${more} more problem${more === 1 ? "" : "s"} like it.)` : ""}`;
+}

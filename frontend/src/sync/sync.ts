@@ -20,6 +20,7 @@ import {
   rackSpec,
   rackTypeFrom,
   recordsFromLayout,
+  refusalSentence,
   rowBody,
   serverModelFrom,
   switchModelFrom,
@@ -172,22 +173,39 @@ export class LayoutSync {
         `Conflict: ${what} was not saved — this part of the layout was changed in another tab or by another user since you loaded it. The latest saved layout has been reloaded; check it and redo your edit if it is still needed.`,
       );
       await this.reloadQuietly(true);
+      this.rolledBack();
       return;
     }
     if (e instanceof ApiError && (e.status === 422 || e.status === 400)) {
-      const items = e.items.map((i) => ({ field: editorField(i.loc), message: i.msg }));
-      // Next to the property field that caused it (panel), and next to the row or rack (floor).
-      if (useSession.getState().selection.length) setErrors("props", items);
-      if (this.current) setErrors(this.current, items);
-      notify("error", `${what} was refused: ${e.message}`);
+      const message = refusalSentence(e.items.map((i) => i.msg));
+      // One sentence per property field (panel), one next to the row or rack (floor), one notice.
+      const byField = new Map<string, string>();
+      for (const i of e.items) {
+        const field = editorField(i.loc);
+        if (!byField.has(field)) byField.set(field, refusalSentence([i.msg]));
+      }
+      if (useSession.getState().selection.length)
+        setErrors(
+          "props",
+          [...byField].map(([field, msg]) => ({ field, message: msg })),
+        );
+      if (this.current) setErrors(this.current, [{ field: "", message }]);
+      notify("error", `${capitalise(what)} was refused: ${message}`);
       await this.reloadQuietly(true);
+      this.rolledBack();
       return;
     }
     notify(
       "error",
-      `${what} could not be saved: ${e instanceof Error ? e.message : String(e)}. Reloading the saved layout.`,
+      `${capitalise(what)} could not be saved: ${e instanceof ApiError ? refusalSentence(e.items.map((i) => i.msg)) : e instanceof Error ? e.message : String(e)} The saved layout has been reloaded.`,
     );
     await this.reloadQuietly(true);
+    this.rolledBack();
+  }
+
+  /** The saved layout is back: gesture previews and anything drawn for the refused edit go. */
+  private rolledBack(): void {
+    useSession.setState((s) => ({ rollbacks: s.rollbacks + 1 }));
   }
 
   private async reloadQuietly(clearHistory: boolean) {
@@ -294,6 +312,10 @@ function describe(diff: RecordsDiff): string {
   if (p.removedRacks.length) return `deleting rack ${names(p.removedRacks)}`;
   if (p.addedRacks.length) return `adding rack ${names(p.addedRacks)}`;
   return "your edit";
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 export function isRowId(records: Records, id: RecordId): boolean {

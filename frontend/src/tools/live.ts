@@ -5,6 +5,7 @@
  */
 import { createStore } from "zustand/vanilla";
 import type { Box, RowDraft, Vec2 } from "../model/geometry";
+import type { PlacementProblem } from "../model/placement";
 
 export interface LiveState {
   /** Row being drawn. */
@@ -15,6 +16,14 @@ export interface LiveState {
   move: Vec2 | null;
   /** Floor point under the pointer (mm), for the status bar. */
   pointer: Vec2 | null;
+  /** Why the row being drawn or moved cannot stand there (the preview turns red with it). */
+  problem: PlacementProblem | null;
 }
 
-export const live = createStore<LiveState>(() => ({ draft: null, box: null, move: null, pointer: null }));
+export const live = createStore<LiveState>(() => ({
+  draft: null,
+  box: null,
+  move: null,
+  pointer: null,
+  problem: null,
+}));

@@ -2,12 +2,13 @@
  * Pointer tools as small state machines. The scene translates pointer events into `ToolEvent`s; a tool
  * writes previews to `live` while the gesture runs and commits one diff on pointer-up.
  */
-import { createRow, moveRecords } from "../commands/layout";
-import { draftRow, rowBox, snap, type Box, type Vec2 } from "../model/geometry";
+import { checked, createRow, moveRecords } from "../commands/layout";
+import { draftRow, normal, rowBox, snap, unit, type Box, type RowDraft, type Vec2 } from "../model/geometry";
+import type { PlacementProblem } from "../model/placement";
 import { hallOf, isRack, isRow, racksOf, rowsOf, type RecordId } from "../model/records";
 import { editor } from "../state/editor";
 import { commitEdit, perform } from "../state/perform";
-import { useSession } from "../state/session";
+import { notify, setErrors, useSession } from "../state/session";
 import { live } from "./live";
 
 export type Target = { kind: "rack"; id: RecordId } | { kind: "floor" };
@@ -16,6 +17,8 @@ export interface ToolEvent {
   floor: Vec2;
   target: Target;
   shift: boolean;
+  /** Pointer position on the page (px): a press that moved further is a drag (an orbit in 3D), not a click. */
+  client: Vec2;
 }
 
 export interface Tool {
@@ -26,6 +29,7 @@ export interface Tool {
 }
 
 const DRAG_MM = 150;
+const CLICK_PX = 5;
 
 function tileMm(): number {
   return hallOf(editor.records)?.tileMm ?? 600;
@@ -54,22 +58,31 @@ function isSelectedTarget(rackId: RecordId): boolean {
 
 type SelectState =
   | { s: "idle" }
-  | { s: "pointing"; start: Vec2; target: Target; shift: boolean }
+  | { s: "pointing"; start: Vec2; client: Vec2; target: Target; shift: boolean; orbit: boolean }
   | { s: "moving"; start: Vec2 }
   | { s: "boxing"; start: Vec2; shift: boolean };
+
+/** The selection moved by `offset` (mm), snapped, as the commit on pointer-up would save it. */
+function movePreview(offset: Vec2): ReturnType<typeof moveRecords> {
+  return moveRecords(editor.records, useSession.getState().selection, offset.x, offset.y, tileMm());
+}
 
 export function createSelectTool(): Tool {
   let st: SelectState = { s: "idle" };
   return {
     down(e) {
-      st = { s: "pointing", start: e.floor, target: e.target, shift: e.shift };
-      // Dragging a rack moves it (any view); dragging the floor draws a selection box (plan view; in 3D
-      // a drag on the floor orbits the camera).
-      return e.target.kind === "rack" || useSession.getState().view === "plan" ? "capture" : "ignore";
+      // Plan view: dragging a rack moves its row (or the selected racks), dragging the floor draws a
+      // selection box. 3D view: a left drag orbits the camera wherever it starts, unless it starts on
+      // what is already selected, which it moves (tldraw/Figma: select first, then drag to move).
+      const plan = useSession.getState().view === "plan";
+      const grab = e.target.kind === "rack" && (plan || isSelectedTarget(e.target.id));
+      st = { s: "pointing", start: e.floor, client: e.client, target: e.target, shift: e.shift, orbit: !plan && !grab };
+      return plan || grab ? "capture" : "ignore";
     },
     move(e) {
       live.setState({ pointer: e.floor });
       const dist = (a: Vec2) => Math.hypot(e.floor.x - a.x, e.floor.y - a.y);
+      if (st.s === "pointing" && st.orbit) return; // the camera has this gesture
       if (st.s === "pointing" && dist(st.start) > DRAG_MM) {
         if (st.target.kind === "rack" && isSelectedTarget(st.target.id)) st = { s: "moving", start: st.start };
         else if (st.target.kind === "rack") {
@@ -78,7 +91,11 @@ export function createSelectTool(): Tool {
           st = { s: "moving", start: st.start };
         } else st = { s: "boxing", start: st.start, shift: st.shift };
       }
-      if (st.s === "moving") live.setState({ move: { x: e.floor.x - st.start.x, y: e.floor.y - st.start.y } });
+      if (st.s === "moving") {
+        const move = { x: e.floor.x - st.start.x, y: e.floor.y - st.start.y };
+        const r = movePreview(move);
+        live.setState({ move, problem: "error" in r && r.error.field === "placement" ? problemOf(r.error) : null });
+      }
       if (st.s === "boxing") {
         const a = st.start;
         live.setState({
@@ -95,6 +112,8 @@ export function createSelectTool(): Tool {
       const cur = st;
       st = { s: "idle" };
       if (cur.s === "pointing") {
+        // An orbit (or any press that travelled) is not a click: the selection stays.
+        if (Math.hypot(e.client.x - cur.client.x, e.client.y - cur.client.y) > CLICK_PX) return;
         const sel = useSession.getState().selection;
         if (cur.target.kind === "floor") {
           if (!cur.shift) useSession.setState({ selection: [] });
@@ -105,12 +124,13 @@ export function createSelectTool(): Tool {
           useSession.setState({ selection: sel.includes(id) ? sel.filter((x) => x !== id) : [...sel, id] });
         else useSession.setState({ selection: [id] });
       } else if (cur.s === "moving") {
-        live.setState({ move: null });
+        live.setState({ move: null, problem: null });
         const t = tileMm();
         const dx = e.floor.x - cur.start.x;
         const dy = e.floor.y - cur.start.y;
         if (snap(dx, t) === 0 && snap(dy, t) === 0 && Math.abs(dx) < 300 && Math.abs(dy) < 300) return;
-        const r = moveRecords(editor.records, useSession.getState().selection, dx, dy, t);
+        // Refused here (the row stays where it was, the reason next to it), never sent to be refused.
+        const r = movePreview({ x: dx, y: dy });
         if ("error" in r) perform({ kind: "error", error: r.error });
         else commitEdit(r.diff);
       } else if (cur.s === "boxing") {
@@ -126,7 +146,7 @@ export function createSelectTool(): Tool {
     },
     cancel() {
       st = { s: "idle" };
-      live.setState({ move: null, box: null });
+      live.setState({ move: null, box: null, problem: null });
     },
   };
 }
@@ -145,18 +165,28 @@ export function createDrawRowTool(): Tool {
     },
     move(e) {
       live.setState({ pointer: e.floor });
-      if (start) live.setState({ draft: draftRow(start, e.floor, tileMm()) });
+      if (!start) return;
+      const draft = draftRow(start, e.floor, tileMm());
+      const r = laid(draft);
+      live.setState({ draft, problem: r && "error" in r ? problemOf(r.error) : null });
     },
     up(e) {
       if (!start) return;
       const draft = draftRow(start, e.floor, tileMm());
       start = null;
-      live.setState({ draft: null });
-      const hall = hallOf(editor.records);
-      if (!hall) return;
-      const r = createRow(editor.records, { hallId: hall.id, draft, front: useSession.getState().drawFront });
+      live.setState({ draft: null, problem: null });
+      const r = laid(draft);
+      if (!r) return;
       if ("error" in r) {
-        perform({ kind: "error", error: r.error });
+        // Nothing was laid: the reason stays where the row would have been.
+        const u = unit(draft.direction);
+        const n = normal(draft.direction);
+        const at = {
+          x: draft.xMm + (u.x * draft.lengthMm + n.x * 1200) / 2,
+          y: draft.yMm + (u.y * draft.lengthMm + n.y * 1200) / 2,
+        };
+        setErrors("draw", [{ field: r.error.field, message: r.error.message, at }]);
+        notify("error", r.error.message);
         return;
       }
       const row = Object.values(r.diff.added).find(isRow);
@@ -166,9 +196,26 @@ export function createDrawRowTool(): Tool {
     },
     cancel() {
       start = null;
-      live.setState({ draft: null });
+      live.setState({ draft: null, problem: null });
     },
   };
 }
 
+/** The row a draft would lay, checked against the hall and the other rows (null without a hall). */
+function laid(draft: RowDraft): ReturnType<typeof createRow> | null {
+  const hall = hallOf(editor.records);
+  if (!hall) return null;
+  const r = createRow(editor.records, { hallId: hall.id, draft, front: useSession.getState().drawFront });
+  return checked(editor.records, r);
+}
+
+function problemOf(error: { message: string; target?: RecordId }): PlacementProblem {
+  return { target: error.target ?? "", message: error.message };
+}
+
 export const TOOLS = { select: createSelectTool(), "draw-row": createDrawRowTool() };
+
+// The server refused an edit and the saved layout is back: no gesture preview may outlive it.
+useSession.subscribe((s, prev) => {
+  if (s.rollbacks !== prev.rollbacks) for (const tool of Object.values(TOOLS)) tool.cancel();
+});

@@ -1,4 +1,7 @@
-/** Status bar (pointer, selection, aisle warnings, save state) and notices (conflicts, errors). */
+/**
+ * Status bar (pointer, selection, aisle warnings, fabric ports and oversubscription from the hall's
+ * validation report, save state) and notices (conflicts, errors).
+ */
 import { useEffect, useRef } from "react";
 import { aisles, MIN_AISLE_MM } from "../model/geometry";
 import { rowsOf } from "../model/records";
@@ -6,6 +9,7 @@ import { formatLength } from "../model/units";
 import { live } from "../tools/live";
 import { useRecords } from "../state/editor";
 import { dismiss, useSession } from "../state/session";
+import { oversubscriptionText, portShortage, refreshValidation, useValidation } from "../sync/validation";
 
 export function StatusBar() {
   const records = useRecords();
@@ -23,6 +27,14 @@ export function StatusBar() {
       }),
     [],
   );
+  const hallId = useSession((s) => s.hallId);
+  // The report follows the layout: fetched when the hall opens and after every saved edit.
+  useEffect(() => {
+    if (hallId !== null && !saving) void refreshValidation(hallId);
+  }, [hallId, lastSavedAt, saving]);
+  const report = useValidation((s) => (s.hallId === hallId ? s.report : null));
+  const short = report?.fabric_ports.filter((l) => l.short) ?? [];
+  const ratios = report ? oversubscriptionText(report.oversubscription) : "";
   const narrow = aisles(records).filter((a) => a.tooNarrow);
   const names = Object.fromEntries(rowsOf(records).map((r) => [r.id, r.name]));
   return (
@@ -35,7 +47,23 @@ export function StatusBar() {
           {formatLength(MIN_AISLE_MM[a.kind])})
         </span>
       ))}
+      {short.map((l) => (
+        <span
+          key={l.layer}
+          className="warn"
+          data-testid="fabric-warning"
+          data-layer={l.layer}
+          title={report?.warnings.find((w) => w.code === "fabric_ports_short")?.message}
+        >
+          ⚠ {portShortage(l)}: wiring will fail
+        </span>
+      ))}
       <span className="spacer" />
+      {ratios && (
+        <span data-testid="oversubscription" title="Oversubscription per layer: capacity from below over capacity up">
+          Oversubscription {ratios}
+        </span>
+      )}
       <span data-testid="save-state" className={saving ? "saving" : "saved"}>
         {saving ? "Saving…" : lastSavedAt ? "All changes saved" : ""}
       </span>

@@ -50,15 +50,21 @@ export function HelpOverlay() {
                 </dd>
               </div>
               <div className="help-row">
-                <dt>Box select, move (plan view)</dt>
+                <dt>Plan view: move a row (drag a rack), box select (drag the floor)</dt>
                 <dd>
                   <kbd>Drag</kbd>
                 </dd>
               </div>
               <div className="help-row">
-                <dt>Orbit (3D)</dt>
+                <dt>3D view: orbit, wherever the drag starts</dt>
                 <dd>
                   <kbd>Left drag</kbd>
+                </dd>
+              </div>
+              <div className="help-row">
+                <dt>3D view: move the selected row (click it first, then drag it)</dt>
+                <dd>
+                  <kbd>Drag selection</kbd>
                 </dd>
               </div>
               <div className="help-row">
