@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::engine::control::detour::ActiveDetour;
+use crate::engine::util::LinkUtil;
 use crate::engine::{Outcome, Status};
 use crate::network::Network;
 use crate::workload::memcache::{self, MemcacheEstimate};
@@ -227,6 +228,10 @@ pub struct SolverStats {
 pub struct DetourReport {
     /// Logical rack whose ToRs were all hot.
     pub rack: String,
+    /// `send`: the rack's ToRs' uplinks were hot and its outgoing traffic left through the remote
+    /// ToRs; `receive`: their downlinks were hot and traffic for the rack entered at the remote
+    /// ToRs.
+    pub side: String,
     /// The contiguous hot ToRs around it.
     pub hot_tors: Vec<String>,
     /// Remote ToRs used (never shared between two hot spots).
@@ -239,6 +244,12 @@ pub struct DetourReport {
     pub flows: u64,
     /// Largest number of intermediate servers on a detour path.
     pub max_intermediate_servers: u32,
+    /// Bytes that crossed the detour (its remote ToRs' detour budgets) while it was up.
+    pub bytes: u64,
+    /// Time the detour saved, seconds: `bytes` over the rack's own capacity in the detour's
+    /// direction, i.e. how much longer the rack's hot links would have been busy carrying those
+    /// bytes too (exact while they stay saturated; an upper bound otherwise).
+    pub time_saved_s: f64,
 }
 
 /// Non-deterministic facts about the run.
@@ -451,7 +462,11 @@ pub fn build(o: &Outcome) -> Report {
         ..Default::default()
     };
     rs.rebinds = o.rebinds;
-    rs.detours = o.detours.iter().map(|d| detour_report(d, net)).collect();
+    rs.detours = o
+        .detours
+        .iter()
+        .map(|d| detour_report(d, net, o.util))
+        .collect();
     let memcache = match &sc.workload {
         crate::scenario::WorkloadSpec::Memcache(m) => Some(memcache::estimate(m, net)),
         _ => None,
@@ -495,9 +510,16 @@ pub fn build(o: &Outcome) -> Report {
     }
 }
 
-fn detour_report(d: &ActiveDetour, net: &Network) -> DetourReport {
+fn detour_report(d: &ActiveDetour, net: &Network, util: &LinkUtil) -> DetourReport {
+    let now: f64 = d
+        .budget_links(net)
+        .iter()
+        .map(|l| util.total_bits(l.idx()))
+        .sum();
+    let bits = (d.end_bits.unwrap_or(now) - d.base_bits).max(0.0);
     DetourReport {
         rack: d.rack.clone(),
+        side: d.side.name().into(),
         hot_tors: d.hot.iter().map(|&t| net.name(t).to_string()).collect(),
         remote_tors: d
             .remotes
@@ -508,6 +530,12 @@ fn detour_report(d: &ActiveDetour, net: &Network) -> DetourReport {
         end_s: d.end.map(|t| t.as_secs_f64()),
         flows: d.flows,
         max_intermediate_servers: d.max_intermediate,
+        bytes: (bits / 8.0).round() as u64,
+        time_saved_s: if d.own_gbps > 0.0 {
+            bits / (d.own_gbps * 1e9)
+        } else {
+            0.0
+        },
     }
 }
 

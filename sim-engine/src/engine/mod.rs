@@ -26,6 +26,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::network::Network;
+use crate::routing::detour::{budget_link, DetourLeg, Side};
 use crate::routing::{Binding, RouteCtx, Router};
 use crate::scenario::{RoutingSpec, Scenario};
 use crate::units::{LinkId, NodeId, Time};
@@ -215,8 +216,8 @@ impl<'a> FlowEngine<'a> {
         let router = Router::new(&sc.routing, net);
         let ctl = Controller::new(&sc.routing, net, &router);
         if ctl.has_detours() {
-            // one virtual link per node: the detour budget of a remote ToR
-            caps.extend(std::iter::repeat_n(0.0, net.nodes.len()));
+            // two virtual links per node: a remote ToR's detour budgets, send and receive side
+            caps.extend(std::iter::repeat_n(0.0, 2 * net.nodes.len()));
         }
         let nv = caps.len();
         let n_flows = wl.flows.len();
@@ -370,6 +371,8 @@ impl<'a> FlowEngine<'a> {
     fn attach(&mut self, f: u32) -> bool {
         let spec = &self.wl.flows[f as usize];
         let (src, dst) = (spec.src, spec.dst);
+        self.router
+            .note_size(self.flows[f as usize].rem_bits.max(0.0));
         let route = {
             let ctx = RouteCtx {
                 net: self.net,
@@ -825,7 +828,15 @@ impl Plant for FlowEngine<'_> {
             .map(move |(f, fl)| ActiveFlow {
                 id: f as u32,
                 src: self.wl.flows[f].src,
-                path: fl.subs.first().map(|s| self.fnet.path_of(s as usize)),
+                dst: self.wl.flows[f].dst,
+                // the real links only (a detour path ends with its budget's virtual link)
+                path: fl.subs.first().map(|s| {
+                    let p = self.fnet.path_of(s as usize);
+                    match p.last() {
+                        Some(l) if l.idx() >= self.net.links.len() => &p[..p.len() - 1],
+                        _ => p,
+                    }
+                }),
                 remaining_bits: (fl.rem_bits - fl.rate * 1e-3 * (now.0 - fl.last.0) as f64)
                     .max(0.0),
                 binding: fl.binding,
@@ -840,8 +851,28 @@ impl Plant for FlowEngine<'_> {
         &mut self.router
     }
 
-    fn set_detour_cap(&mut self, tor: NodeId, gbps: f64) {
-        self.fnet.set_cap(self.net.links.len() + tor.idx(), gbps);
+    fn set_detour_cap(&mut self, tor: NodeId, side: Side, gbps: f64) {
+        let l = budget_link(self.net, side, tor);
+        self.fnet.set_cap(l.idx(), gbps);
+        self.seeds.push(l); // flows of an earlier detour may still cross it
+    }
+
+    fn reroute_detour(&mut self, f: u32, leg: &DetourLeg) -> bool {
+        let spec = &self.wl.flows[f as usize];
+        let ctx = RouteCtx {
+            net: self.net,
+            up: &self.up,
+            seed: self.sc.engine.seed,
+        };
+        let Some(route) = self.router.route_leg(&ctx, f, spec.src, spec.dst, leg) else {
+            return false;
+        };
+        self.advance(f);
+        self.detach(f);
+        self.touch(f);
+        self.flows[f as usize].reroutes += 1;
+        let paths = route.paths.iter().map(|(p, w)| (p.as_slice(), *w));
+        self.attach_paths(f, paths, route.binding)
     }
 
     fn reroute(&mut self, f: u32, bound: Option<Binding>) {

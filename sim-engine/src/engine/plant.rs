@@ -3,6 +3,7 @@
 //! [`super::FlowEngine`] implements [`Plant`]; the controllers in `control/` see nothing else of
 //! it, and this module imports nothing from either side.
 
+use crate::routing::detour::{DetourLeg, Side};
 use crate::routing::{Binding, Router};
 use crate::units::{LinkId, NodeId, Time};
 
@@ -13,7 +14,9 @@ pub struct ActiveFlow<'a> {
     pub id: u32,
     /// Sending server.
     pub src: NodeId,
-    /// Path of the flow's first subflow (`None`: the flow has no subflow).
+    /// Receiving server.
+    pub dst: NodeId,
+    /// Path of the flow's first subflow, real links only (`None`: the flow has no subflow).
     pub path: Option<&'a [LinkId]>,
     /// Bits still to send at the current time.
     pub remaining_bits: f64,
@@ -31,8 +34,12 @@ pub trait Plant {
     fn carried_bits(&self, l: LinkId) -> f64;
     /// The router (the adaptive scheme's load estimates and counters live in it).
     fn router(&mut self) -> &mut Router;
-    /// Set the capacity (Gb/s) of the virtual link that caps detour traffic through ToR `tor`.
-    fn set_detour_cap(&mut self, tor: NodeId, gbps: f64);
+    /// Set the capacity (Gb/s) of the virtual link that caps detour traffic through ToR `tor` on
+    /// `side`.
+    fn set_detour_cap(&mut self, tor: NodeId, side: Side, gbps: f64);
+    /// Move flow `f` onto detour leg `leg` now; false (flow untouched) when the leg has no path
+    /// for it.
+    fn reroute_detour(&mut self, f: u32, leg: &DetourLeg) -> bool;
     /// Re-route flow `f` now; with `bound`, on its source ToR `bound.src_tor` if that gives a path.
     fn reroute(&mut self, f: u32, bound: Option<Binding>);
 }

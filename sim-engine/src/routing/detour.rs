@@ -1,6 +1,7 @@
 //! Subways detour routing: adaptive routing plus detours through neighbouring servers. A flow is
-//! routed as in adaptive routing; [`Detour::route_via`] builds the detour path of a hot rack's
-//! flow through a remote ToR. Which racks get detours, through which remote ToRs and for how
+//! routed as in adaptive routing; [`Detour::route_leg`] builds the detour path of a hot rack's
+//! flow through a remote ToR, on the sending side (traffic leaves through the remote ToR's
+//! uplinks) or the receiving side (traffic for the rack enters at the remote ToR). Which racks get detours, through which remote ToRs and for how
 //! long is decided by the loop scheduler (`engine/control/detour.rs`).
 
 use super::adaptive::Adaptive;
@@ -33,70 +34,116 @@ impl Detour {
         self.ad.route(ctx, h, src, dst, forced_src)
     }
 
-    /// The detour path of a flow with hash `h` (detour `detour`, through remote ToR `remote`
-    /// reached by the ToR `chain`, whose first ToR is one of the source rack's):
-    /// `src -> a -> n1 -> b -> ... -> remote -> (up-down) -> dst`, plus the remote ToR's virtual
-    /// link (one per node after the real links) that caps detour traffic at its share of spare
-    /// uplink capacity. `None` when no such path is up.
-    #[allow(clippy::too_many_arguments)]
-    pub fn route_via(
+    /// The detour path of flow hash `h` on `leg`, with the remote ToR's budget link for the
+    /// leg's side (one virtual link per node and side after the real links, see [`budget_link`]),
+    /// which caps the detour's traffic at its share of the remote ToR's spare capacity:
+    /// * send side: `src -> a -> n1 -> b -> ... -> remote -> (up-down) -> dst`, the chain starting
+    ///   at a ToR of the source server;
+    /// * receive side: `src -> (up-down) -> remote -> ... -> b -> n1 -> a -> dst`, the chain ending
+    ///   at a ToR of the destination server.
+    ///
+    /// Each `n` is a server that forwards (attached to both ToRs of its step, neither endpoint).
+    /// `None` when no such path is up.
+    pub fn route_leg(
         &mut self,
         ctx: &RouteCtx,
         h: u64,
         src: NodeId,
         dst: NodeId,
-        remote: NodeId,
-        chain: &[NodeId],
-        detour: u32,
+        leg: &DetourLeg,
     ) -> Option<Route> {
         let (net, up) = (ctx.net, ctx.up);
-        // the chain must start at a ToR of the source server
-        let start = chain
-            .iter()
-            .position(|t| self.ad.server_tors[src.idx()].contains(t))?;
-        let chain = &chain[start..];
-        let first = net.out[src.idx()]
-            .iter()
-            .copied()
-            .find(|&l| up[l.idx()] && net.link(l).to == chain[0])?;
-        let mut path = vec![first];
-        for (k, w) in chain.windows(2).enumerate() {
+        let own = |s: NodeId| &self.ad.server_tors[s.idx()];
+        let link = |a: NodeId, b: NodeId| {
+            net.out[a.idx()]
+                .iter()
+                .copied()
+                .find(|&l| up[l.idx()] && net.link(l).to == b)
+        };
+        // the ToR sequence from the remote side: chain[0] is a ToR of the hot rack
+        let endpoint = if leg.side == Side::Send { src } else { dst };
+        let start = leg.chain.iter().position(|t| own(endpoint).contains(t))?;
+        let mut tors: Vec<NodeId> = leg.chain[start..].to_vec();
+        if leg.side == Side::Receive {
+            tors.reverse(); // remote first, a ToR of the destination last
+        }
+        let mut mid = Vec::new();
+        for (k, w) in tors.windows(2).enumerate() {
             let cands: Vec<NodeId> = net.out[w[0].idx()]
                 .iter()
                 .map(|&l| net.link(l).to)
-                .filter(|&s| {
-                    net.is_server(s)
-                        && s != src
-                        && s != dst
-                        && self.ad.server_tors[s.idx()].contains(&w[1])
-                })
+                .filter(|&s| net.is_server(s) && s != src && s != dst && own(s).contains(&w[1]))
                 .collect();
             if cands.is_empty() {
                 return None;
             }
             let n = cands[(splitmix64(h ^ k as u64) % cands.len() as u64) as usize];
-            let down = net.out[w[0].idx()]
-                .iter()
-                .copied()
-                .find(|&l| up[l.idx()] && net.link(l).to == n)?;
-            let upl = net.out[n.idx()]
-                .iter()
-                .copied()
-                .find(|&l| up[l.idx()] && net.link(l).to == w[1])?;
-            path.push(down);
-            path.push(upl);
+            mid.push(link(w[0], n)?);
+            mid.push(link(n, w[1])?);
         }
-        let rest = self.ad.ud.walk(net, up, remote, dst, h)?;
-        path.extend(rest);
-        path.push(LinkId((net.links.len() + remote.idx()) as u32));
-        let j = net.link(path[path.len() - 2]).from;
+        let (first, last) = (tors[0], tors[tors.len() - 1]);
+        let mut path;
+        let binding;
+        if leg.side == Side::Send {
+            path = vec![link(src, first)?];
+            path.extend(mid);
+            path.extend(self.ad.ud.walk(net, up, leg.remote, dst, h)?);
+            let j = net.link(path[path.len() - 1]).from;
+            binding = (first, j);
+        } else {
+            path = self.ad.ud.walk(net, up, src, leg.remote, h)?;
+            path.extend(mid);
+            path.push(link(last, dst)?);
+            binding = (net.link(path[0]).to, last);
+        }
+        path.push(budget_link(net, leg.side, leg.remote));
         Some(Route {
             paths: vec![(path, 1.0)],
             binding: Some(Binding {
-                src_tor: chain[0],
-                dst_tor: j,
-                detour,
+                src_tor: binding.0,
+                dst_tor: binding.1,
+                detour: leg.id,
             }),
         })
     }
+}
+
+/// Which traffic of a hot rack a detour carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    /// Traffic leaving the rack (its ToRs' uplinks are hot).
+    Send,
+    /// Traffic entering the rack (its ToRs' downlinks are hot).
+    Receive,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Send => "send",
+            Side::Receive => "receive",
+        }
+    }
+}
+
+/// One way onto a detour: its id, side, remote ToR and the ToR chain from a ToR of the hot rack
+/// (first) to the remote ToR (last).
+#[derive(Clone, Debug)]
+pub struct DetourLeg {
+    pub id: u32,
+    pub side: Side,
+    pub remote: NodeId,
+    pub chain: Vec<NodeId>,
+}
+
+/// The virtual link capping detour traffic through `tor` on `side`: after the real links, one
+/// per node for the send side, then one per node for the receive side.
+pub fn budget_link(net: &Network, side: Side, tor: NodeId) -> LinkId {
+    let base = net.links.len()
+        + if side == Side::Receive {
+            net.nodes.len()
+        } else {
+            0
+        };
+    LinkId((base + tor.idx()) as u32)
 }

@@ -120,6 +120,29 @@ impl Router {
         }
     }
 
+    /// Route flow `flow` onto a detour leg (detour routing only; `None`: no such path is up).
+    pub fn route_leg(
+        &mut self,
+        ctx: &RouteCtx,
+        flow: u32,
+        src: NodeId,
+        dst: NodeId,
+        leg: &detour::DetourLeg,
+    ) -> Option<Route> {
+        let h = flow_hash(ctx.seed, flow);
+        match self {
+            Router::Detour(d) => d.route_leg(ctx, h, src, dst, leg),
+            _ => None,
+        }
+    }
+
+    /// The size (bits) of the flow about to be routed: adaptive placement counts the work it adds.
+    pub fn note_size(&mut self, bits: f64) {
+        if let Some(ad) = self.adaptive() {
+            ad.next_bits = bits;
+        }
+    }
+
     /// Links changed state: drop cached tables.
     pub fn invalidate(&mut self) {
         self.updown().invalidate();

@@ -110,7 +110,11 @@ fn grin_multipath_weights() {
         net.node_id("S0.0").unwrap(),
         net.node_id("S1.0").unwrap(),
     );
-    assert_eq!(r.paths.len(), 4, "direct, via S0.1, via S1.1, via S0.1 and S1.1");
+    assert_eq!(
+        r.paths.len(),
+        4,
+        "direct, via S0.1, via S1.1, via S0.1 and S1.1"
+    );
     assert_approx(r.paths.iter().map(|p| p.1).sum::<f64>(), 1.0, 1e-12);
     assert_eq!(r.paths[0].1, 0.5);
     // Alone (fabric 100G): direct (w .5) and via-S1.1 (w 1/6) share S0.0's 10G uplink, direct

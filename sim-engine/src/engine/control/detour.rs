@@ -1,18 +1,25 @@
 //! Detour control, the loop scheduler of Subways detour routing (run after the adaptive part of
-//! every controller period): a ToR is hot when its carried uplink utilisation exceeds
-//! `hot_threshold` for a whole `t_detect_s`; when every ToR of a logical rack is hot, the first
-//! non-hot ToR on each side of the contiguous hot group becomes a remote ToR (never one another
-//! active detour uses, reachable through at most `max_intermediate_servers` forwarding servers),
-//! whose virtual link caps detoured traffic at `spare_fraction` of its spare uplink capacity.
-//! The scheduler keeps a matching share of the rack's backlog on the detours and ends them after
-//! at least `t_duration_s` once the rack cools down. The detour paths themselves are built by
-//! [`crate::routing::detour::Detour::route_via`].
+//! every controller period). Hotness is counted in both directions: a ToR is *send-hot* when its
+//! carried uplink utilisation exceeds `hot_threshold` for a whole `t_detect_s`, *receive-hot*
+//! when its downlinks' (fabric -> ToR) does. When every ToR of a logical rack is hot in one
+//! direction, the first ToR on each side of the contiguous hot group that is not hot in that
+//! direction becomes a remote ToR (never one another active detour uses, in either direction,
+//! reachable through at most `max_intermediate_servers` forwarding servers), whose virtual link
+//! for that side caps detoured traffic at `spare_fraction` of its spare capacity. The scheduler
+//! keeps a matching share of the rack's backlog in that direction on the detours (send side: the
+//! rack's outgoing flows leave through the remote ToR; receive side: flows for the rack enter at
+//! the remote ToR) and ends them after at least `t_duration_s` once the rack cools down. The
+//! paths are built by [`crate::routing::detour::Detour::route_leg`].
+//!
+//! Statistics: the bits that crossed a detour's budget links while it was up, and the time they
+//! saved, estimated as those bits over the rack's own capacity in that direction (the time the
+//! rack's hot links would have needed to carry them too: exact while they stay saturated).
 
 use std::collections::BTreeMap;
 
 use crate::engine::plant::Plant;
 use crate::network::Network;
-use crate::routing::detour::Detour;
+use crate::routing::detour::{budget_link, Detour, DetourLeg, Side};
 use crate::routing::NONE_DETOUR;
 use crate::scenario::DetourParams;
 use crate::units::{NodeId, Time};
@@ -21,6 +28,8 @@ use crate::units::{NodeId, Time};
 #[derive(Clone, Debug)]
 pub struct ActiveDetour {
     pub rack: String,
+    /// Which of the rack's traffic the detour carries.
+    pub side: Side,
     pub servers: Vec<NodeId>,
     pub rack_tors: Vec<NodeId>,
     pub hot: Vec<NodeId>,
@@ -32,7 +41,22 @@ pub struct ActiveDetour {
     pub max_intermediate: u32,
     /// Share of the rack's backlog to keep on the detour.
     pub share: f64,
+    /// The rack's own capacity in the detour's direction (sum over its ToRs), Gb/s.
+    pub own_gbps: f64,
+    /// Bits the budget links had carried when the detour started, and when it ended.
+    pub base_bits: f64,
+    pub end_bits: Option<f64>,
     next_side: usize,
+}
+
+impl ActiveDetour {
+    /// The budget links of the detour's remote ToRs.
+    pub fn budget_links(&self, net: &Network) -> Vec<crate::units::LinkId> {
+        self.remotes
+            .iter()
+            .map(|r| budget_link(net, self.side, r.0))
+            .collect()
+    }
 }
 
 /// Detour scheduler state (Subways detour routing).
@@ -43,8 +67,9 @@ pub struct DetourScheduler {
     cap_up: Vec<f64>,
     /// Distinct ToRs of every server (the router's).
     server_tors: Vec<Vec<NodeId>>,
-    hot_ticks: Vec<u32>,
-    prev_bits: Vec<f64>,
+    /// Consecutive hot periods per node: uplinks (`[0]`) and downlinks (`[1]`).
+    hot_ticks: [Vec<u32>; 2],
+    prev_bits: [Vec<f64>; 2],
     detours: Vec<ActiveDetour>,
     /// remote ToR -> index of the active detour using it
     owner: BTreeMap<NodeId, usize>,
@@ -87,8 +112,8 @@ impl DetourScheduler {
             p: router.p.clone(),
             cap_up: router.ad.cap_up.clone(),
             server_tors: server_tors.clone(),
-            hot_ticks: vec![0; n],
-            prev_bits: vec![0.0; n],
+            hot_ticks: [vec![0; n], vec![0; n]],
+            prev_bits: [vec![0.0; n], vec![0.0; n]],
             detours: Vec::new(),
             owner: BTreeMap::new(),
             racks,
@@ -108,139 +133,178 @@ impl DetourScheduler {
         let cap_up = &st.cap_up;
         let period = period.as_secs_f64();
         let now = plant.now();
-        // 1. carried uplink utilisation of every loop ToR over the last period
-        let mut util = vec![0.0f64; net.nodes.len()];
+        // 1. carried utilisation of every loop ToR over the last period, up and down
+        let mut util = [vec![0.0f64; net.nodes.len()], vec![0.0f64; net.nodes.len()]];
         for lp in &net.loops {
             for &t in &lp.tors {
-                let mut bits = 0.0;
-                for l in net.uplinks(t) {
-                    bits += plant.carried_bits(l);
-                }
-                let carried = bits - st.prev_bits[t.idx()];
-                st.prev_bits[t.idx()] = bits;
-                util[t.idx()] = if cap_up[t.idx()] > 0.0 {
-                    carried / (cap_up[t.idx()] * 1e9 * period)
-                } else {
-                    0.0
-                };
-                if util[t.idx()] > p.hot_threshold {
-                    st.hot_ticks[t.idx()] += 1;
-                } else {
-                    st.hot_ticks[t.idx()] = 0;
+                for (d, util_d) in util.iter_mut().enumerate() {
+                    let mut bits = 0.0;
+                    for l in net.uplinks(t) {
+                        bits += plant.carried_bits(if d == 0 { l } else { l.reverse() });
+                    }
+                    let carried = bits - st.prev_bits[d][t.idx()];
+                    st.prev_bits[d][t.idx()] = bits;
+                    let u = if cap_up[t.idx()] > 0.0 {
+                        carried / (cap_up[t.idx()] * 1e9 * period)
+                    } else {
+                        0.0
+                    };
+                    util_d[t.idx()] = u;
+                    if u > p.hot_threshold {
+                        st.hot_ticks[d][t.idx()] += 1;
+                    } else {
+                        st.hot_ticks[d][t.idx()] = 0;
+                    }
                 }
             }
         }
         let need = (p.t_detect_s / period).ceil().max(1.0) as u32;
-        let hot = |t: NodeId, hot_ticks: &[u32]| hot_ticks[t.idx()] >= need;
-        // 2. end detours whose rack cooled down after T_duration
+        let dir = |side: Side| (side == Side::Receive) as usize;
+        let hot = |t: NodeId, side: Side, hot_ticks: &[Vec<u32>; 2]| {
+            hot_ticks[dir(side)][t.idx()] >= need
+        };
+        // 2. end detours whose rack cooled down (in their direction) after T_duration
         for i in 0..st.detours.len() {
             let dd = &st.detours[i];
             if dd.end.is_none()
                 && (now.0 - dd.start.0) as f64 / 1e12 >= p.t_duration_s
-                && !dd.rack_tors.iter().all(|&t| hot(t, &st.hot_ticks))
+                && !dd.rack_tors.iter().all(|&t| hot(t, dd.side, &st.hot_ticks))
             {
+                let bits: f64 = dd
+                    .budget_links(net)
+                    .iter()
+                    .map(|&l| plant.carried_bits(l))
+                    .sum();
                 st.detours[i].end = Some(now);
+                st.detours[i].end_bits = Some(bits);
                 let remotes: Vec<NodeId> = st.detours[i].remotes.iter().map(|r| r.0).collect();
                 for r in remotes {
                     st.owner.remove(&r);
                 }
             }
         }
-        // 3. new hot spots: every ToR of a rack hot
-        for ri in 0..st.racks.len() {
-            let (name, servers, tors) = st.racks[ri].clone();
-            if !tors.iter().all(|&t| hot(t, &st.hot_ticks)) {
-                continue;
-            }
-            if st
-                .detours
-                .iter()
-                .any(|dd| dd.end.is_none() && dd.rack == name)
-            {
-                continue;
-            }
-            let (li, p0) = st.tor_pos[tors[0].idx()].expect("loop tor");
-            let ring = &net.loops[li].tors;
-            let n = ring.len();
-            let (mut lo, mut hi) = (0usize, 0usize); // offsets left/right of p0 still hot
-            while lo + 1 < n && hot(ring[(p0 + n - lo - 1) % n], &st.hot_ticks) {
-                lo += 1;
-            }
-            while hi + 1 < n && hot(ring[(p0 + hi + 1) % n], &st.hot_ticks) {
-                hi += 1;
-            }
-            if lo + hi + 1 >= n {
-                continue; // the whole loop is hot: nowhere to go
-            }
-            let group: Vec<NodeId> = (0..=lo + hi).map(|k| ring[(p0 + n - lo + k) % n]).collect();
-            let left = ring[(p0 + n - lo - 1) % n];
-            let right = ring[(p0 + hi + 1) % n];
-            let mut remotes = Vec::new();
-            for r in [left, right] {
-                if remotes.iter().any(|(x, _): &(NodeId, Vec<NodeId>)| *x == r)
-                    || st.owner.contains_key(&r)
-                    || hot(r, &st.hot_ticks)
+        // 3. new hot spots: every ToR of a rack hot in one direction
+        for side in [Side::Send, Side::Receive] {
+            for ri in 0..st.racks.len() {
+                let (name, servers, tors) = st.racks[ri].clone();
+                if !tors.iter().all(|&t| hot(t, side, &st.hot_ticks)) {
+                    continue;
+                }
+                if st
+                    .detours
+                    .iter()
+                    .any(|dd| dd.end.is_none() && dd.rack == name && dd.side == side)
                 {
                     continue;
                 }
-                if let Some(chain) = tor_chain(
-                    net,
-                    &st.server_tors,
-                    &tors,
-                    r,
-                    p.max_intermediate_servers as usize,
-                ) {
-                    remotes.push((r, chain));
+                let (li, p0) = st.tor_pos[tors[0].idx()].expect("loop tor");
+                let ring = &net.loops[li].tors;
+                let n = ring.len();
+                let (mut lo, mut hi) = (0usize, 0usize); // offsets left/right of p0 still hot
+                while lo + 1 < n && hot(ring[(p0 + n - lo - 1) % n], side, &st.hot_ticks) {
+                    lo += 1;
                 }
+                while hi + 1 < n && hot(ring[(p0 + hi + 1) % n], side, &st.hot_ticks) {
+                    hi += 1;
+                }
+                if lo + hi + 1 >= n {
+                    continue; // the whole loop is hot: nowhere to go
+                }
+                let group: Vec<NodeId> =
+                    (0..=lo + hi).map(|k| ring[(p0 + n - lo + k) % n]).collect();
+                let left = ring[(p0 + n - lo - 1) % n];
+                let right = ring[(p0 + hi + 1) % n];
+                let mut remotes = Vec::new();
+                for r in [left, right] {
+                    if remotes.iter().any(|(x, _): &(NodeId, Vec<NodeId>)| *x == r)
+                        || st.owner.contains_key(&r)
+                        || hot(r, side, &st.hot_ticks)
+                        || tors.contains(&r)
+                    {
+                        continue;
+                    }
+                    if let Some(chain) = tor_chain(
+                        net,
+                        &st.server_tors,
+                        &tors,
+                        r,
+                        p.max_intermediate_servers as usize,
+                    ) {
+                        remotes.push((r, chain));
+                    }
+                }
+                if remotes.is_empty() {
+                    continue;
+                }
+                let idx = st.detours.len();
+                let mut vcap = 0.0;
+                let mut base_bits = 0.0;
+                for (r, _) in &remotes {
+                    st.owner.insert(*r, idx);
+                    let spare = (cap_up[r.idx()] * (1.0 - util[dir(side)][r.idx()])).max(0.0);
+                    let c = p.spare_fraction * spare;
+                    plant.set_detour_cap(*r, side, c);
+                    base_bits += plant.carried_bits(budget_link(net, side, *r));
+                    vcap += c;
+                }
+                let own: f64 = tors.iter().map(|t| cap_up[t.idx()]).sum();
+                let max_i = remotes
+                    .iter()
+                    .map(|(_, c)| c.len() as u32 - 1)
+                    .max()
+                    .unwrap_or(0);
+                st.detours.push(ActiveDetour {
+                    rack: name,
+                    side,
+                    servers,
+                    rack_tors: tors,
+                    hot: group,
+                    remotes,
+                    start: now,
+                    end: None,
+                    flows: 0,
+                    max_intermediate: max_i,
+                    share: vcap / (vcap + own).max(1e-12),
+                    own_gbps: own,
+                    base_bits,
+                    end_bits: None,
+                    next_side: 0,
+                });
             }
-            if remotes.is_empty() {
-                continue;
-            }
-            let idx = st.detours.len();
-            let mut vcap = 0.0;
-            for (r, _) in &remotes {
-                st.owner.insert(*r, idx);
-                let spare = (cap_up[r.idx()] * (1.0 - util[r.idx()])).max(0.0);
-                let c = p.spare_fraction * spare;
-                plant.set_detour_cap(*r, c);
-                vcap += c;
-            }
-            let own: f64 = tors.iter().map(|t| cap_up[t.idx()]).sum();
-            let max_i = remotes
-                .iter()
-                .map(|(_, c)| c.len() as u32 - 1)
-                .max()
-                .unwrap_or(0);
-            st.detours.push(ActiveDetour {
-                rack: name,
-                servers,
-                rack_tors: tors,
-                hot: group,
-                remotes,
-                start: now,
-                end: None,
-                flows: 0,
-                max_intermediate: max_i,
-                share: vcap / (vcap + own).max(1e-12),
-                next_side: 0,
-            });
         }
-        // 4. keep each active detour's share of its rack's backlog on the detour
-        let mut moves: Vec<u32> = Vec::new();
-        for (di, dd) in st.detours.iter_mut().enumerate() {
+        // 4. keep each active detour's share of its rack's backlog (in its direction) on it
+        let mut moves: Vec<(u32, usize)> = Vec::new();
+        for (di, dd) in st.detours.iter().enumerate() {
             if dd.end.is_some() {
                 continue;
             }
             let mut on = 0.0;
             let mut cand: Vec<(u32, f64)> = Vec::new();
             for fl in plant.active_flows() {
-                if !dd.servers.contains(&fl.src) {
+                // flows through the rack's ToRs and the fabric in the detour's direction
+                let Some(path) = fl.path else { continue };
+                if path.len() <= 2 {
                     continue;
                 }
+                let tor = match dd.side {
+                    Side::Send => net.link(path[0]).to,
+                    Side::Receive => net.link(path[path.len() - 1]).from,
+                };
+                let endpoint = if dd.side == Side::Send {
+                    fl.src
+                } else {
+                    fl.dst
+                };
                 let rem = fl.remaining_bits;
                 match fl.binding {
                     Some(b) if b.detour == di as u32 => on += rem,
-                    Some(b) if b.detour == NONE_DETOUR => cand.push((fl.id, rem)),
+                    Some(b)
+                        if b.detour == NONE_DETOUR
+                            && dd.servers.contains(&endpoint)
+                            && dd.rack_tors.contains(&tor) =>
+                    {
+                        cand.push((fl.id, rem))
+                    }
                     _ => {}
                 }
             }
@@ -250,17 +314,29 @@ impl DetourScheduler {
                 if want <= 0.0 {
                     break;
                 }
-                moves.push(f);
-                dd.next_side += 1;
-                dd.flows += 1;
+                moves.push((f, di));
                 want -= rem;
             }
         }
-        // The flows are re-routed by the router as any other flow: the detour path of their
-        // side (`Detour::route_via`) is not imposed on them (as before this module was split
-        // out; see the README's "detour" entry).
-        for f in moves {
-            plant.reroute(f, None);
+        // each moved flow goes to the next remote ToR of its detour (alternating sides of the
+        // hot group), or the other one when that gives it no path; else it stays
+        for (f, di) in moves {
+            let dd = &mut st.detours[di];
+            let k = dd.remotes.len();
+            for t in 0..k {
+                let (remote, chain) = &dd.remotes[(dd.next_side + t) % k];
+                let leg = DetourLeg {
+                    id: di as u32,
+                    side: dd.side,
+                    remote: *remote,
+                    chain: chain.clone(),
+                };
+                if plant.reroute_detour(f, &leg) {
+                    dd.next_side += 1;
+                    dd.flows += 1;
+                    break;
+                }
+            }
         }
     }
 }
