@@ -1,0 +1,334 @@
+/**
+ * The Plans tab as a planner uses it: two plans of one hall compared (table = the API's figures), a
+ * p -> p+1 upgrade whose difference shows in 3D (moved: 0, added cables in the added colour), a price
+ * edited in the project's price book moving the BOM total by the hand-computed amount (and a stale
+ * edit kept across someone else's save), and every export downloaded and parsed back.
+ */
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import ExcelJS from "exceljs";
+import JSZip from "jszip";
+import { readFile } from "node:fs/promises";
+import { extractText, getDocumentProxy } from "unpdf";
+import { ARTIFACTS, login, waitForEditor } from "./helpers";
+
+interface Plan {
+  id: number;
+  name: string;
+  hall_id: number;
+  base_plan_id: number | null;
+  summary: {
+    servers: number;
+    cables: number;
+    loops: number;
+    copper_share: number;
+    transceiver_count: number;
+    by_class: Record<string, { count: number; min_raw_length_m: number; mean_raw_length_m: number; max_raw_length_m: number }>;
+    cost: { currency: string; cables: number; transceivers: number; switches: number; total: number; unpriced: unknown[] };
+    warnings: string[];
+  };
+}
+
+const RACKS_PER_ROW = 6;
+const LOGICAL_PER_RACK = 2;
+const SERVERS_PER_LOGICAL = 10;
+/** Two facing rows: 2 x 6 racks x 2 logical racks, each with its own ToR. */
+const TORS = 2 * RACKS_PER_ROW * LOGICAL_PER_RACK;
+const SERVERS = TORS * SERVERS_PER_LOGICAL;
+
+/** A project of its own (its own price book), one hall, two facing rows of racks and a network rack. */
+export async function plannedHall(request: APIRequestContext, tag: string) {
+  const project = await request.post("/api/v1/projects", { data: { name: `${tag}-${Date.now().toString(36)}` } });
+  expect(project.status(), await project.text()).toBe(201);
+  const projectId: number = (await project.json()).id;
+  const hallRes = await request.post(`/api/v1/projects/${projectId}/halls`, { data: { name: "H1", width_m: 16, depth_m: 12 } });
+  expect(hallRes.status(), await hallRes.text()).toBe(201);
+  const hallId: number = (await hallRes.json()).id;
+  const models = async (kind: string) => (await (await request.get(`/api/v1/catalog/${kind}?limit=100`)).json()).items as { id: number; name: string }[];
+  const servers = await models("server-models");
+  const switches = await models("switch-models");
+  const racks = await models("rack-types");
+  const id = (xs: { id: number; name: string }[], name: string) => xs.find((x) => x.name === name)!.id;
+  // p = 1 of the servers' two ports, so p -> p+1 fits the NIC.
+  const lr = { servers: SERVERS_PER_LOGICAL, server_model_id: id(servers, "2x25G server"), ports_used: 1, tor_model_id: id(switches, "48x25G+8x100G ToR"), tor_position: "top" };
+  const pair = await request.post(`/api/v1/halls/${hallId}/row-pairs`, {
+    data: { name_a: "R01", name_b: "R02", x_m: 1.2, y_m: 1.2, rack_count: RACKS_PER_ROW, rack_template: { rack_type_id: id(racks, "42U 600x1200"), logical_racks: [lr, lr] } },
+  });
+  expect(pair.status(), await pair.text()).toBe(201);
+  const net = await request.post(`/api/v1/halls/${hallId}/rows`, {
+    data: {
+      name: "N01",
+      x_m: 1.2,
+      y_m: 8.4,
+      racks: [
+        {
+          name: "N01-01",
+          role: "network",
+          rack_type_id: id(racks, "42U 600x1200"),
+          fabric_switches: [20, 22].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: id(switches, "64x100G spine"), u })),
+        },
+      ],
+    },
+  });
+  expect(net.status(), await net.text()).toBe(201);
+  return { projectId, hallId };
+}
+
+async function plansOf(request: APIRequestContext, projectId: number, hallId: number): Promise<Plan[]> {
+  const res = await request.get(`/api/v1/projects/${projectId}/wiring-plans?limit=100`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()).items as Plan[]).filter((p) => p.hall_id === hallId).sort((a, b) => a.id - b.id);
+}
+
+/** Generate a plan from the Wiring tab, as a person would; returns the API's plan. */
+export async function generate(page: Page, projectId: number, hallId: number, pattern: string, ports = ""): Promise<Plan> {
+  const before = (await plansOf(page.request, projectId, hallId)).length;
+  await page.getByRole("tab", { name: "Wiring" }).click();
+  const panel = page.getByTestId("wiring-panel");
+  await panel.getByTestId("wiring-pattern").selectOption(pattern);
+  await panel.getByTestId("wiring-p").fill(ports);
+  await panel.getByTestId("wiring-generate").click();
+  await expect(panel.getByTestId("cable-count")).toBeVisible({ timeout: 60_000 });
+  await expect.poll(async () => (await plansOf(page.request, projectId, hallId)).length).toBe(before + 1);
+  const plan = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  await expect(panel.getByTestId("wiring-plans")).toHaveValue(String(plan.id));
+  return plan;
+}
+
+const int = (x: number) => x.toLocaleString("en");
+const money = (x: number, cur: string) => `${x.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${cur}`;
+
+/** The compare table's cell of one plan in one row. */
+const cell = (page: Page, key: string, planId: number) => page.getByTestId(`compare-${key}`).locator(`td[data-plan="${planId}"]`);
+
+/** Click a download link and read the file it saves. */
+async function download(page: Page, testId: string): Promise<{ name: string; body: Buffer }> {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+  const path = await file.path();
+  expect(path, `download ${testId} failed: ${await file.failure()}`).toBeTruthy();
+  return { name: file.suggestedFilename(), body: await readFile(path!) };
+}
+
+/** RFC 4180 lines -> rows of fields (quoted fields may hold commas, quotes and newlines). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += c;
+  }
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+async function pdfText(body: Buffer): Promise<string> {
+  const pdf = await getDocumentProxy(new Uint8Array(body));
+  const { text } = await extractText(pdf, { mergePages: true });
+  return text;
+}
+
+test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, every export parsed back", async ({ page }) => {
+  test.setTimeout(240_000);
+  await login(page);
+  const { projectId, hallId } = await plannedHall(page.request, "plans");
+  await page.goto(`/projects/${projectId}/halls/${hallId}`);
+  await waitForEditor(page);
+
+  // --- two plans, generated from the Wiring tab
+  const a = await generate(page, projectId, hallId, "paired-row");
+  const b = await generate(page, projectId, hallId, "side-to-side", "2");
+  expect(a.summary.servers).toBe(SERVERS);
+  // p = 1 (the racks' own) against p = 2: one server-ToR cable per server more in B.
+  expect(b.summary.by_class.server_tor!.count - a.summary.by_class.server_tor!.count).toBe(SERVERS);
+
+  // --- the plan list and the comparison: every figure equals the API's
+  await page.getByRole("tab", { name: "Plans" }).click();
+  const panel = page.getByTestId("plans-panel");
+  await expect(panel.getByTestId(`plan-${a.id}`)).toContainText(`${int(a.summary.cables)} cables`);
+  await expect(panel.getByTestId(`plan-${b.id}`)).toContainText(`${int(b.summary.cables)} cables`);
+  await panel.getByTestId(`plan-select-${a.id}`).check();
+  await panel.getByTestId(`plan-select-${b.id}`).check();
+  await panel.getByTestId("plans-compare").click();
+  const compare = page.getByTestId("compare-dialog");
+  await expect(compare).toBeVisible();
+  for (const p of [a, b]) {
+    const s = p.summary;
+    await expect(cell(page, "servers", p.id)).toHaveText(int(s.servers));
+    await expect(cell(page, "cables", p.id)).toHaveText(int(s.cables));
+    await expect(cell(page, "loops", p.id)).toHaveText(int(s.loops));
+    await expect(cell(page, "copper", p.id)).toHaveText(`${Math.round(s.copper_share * 1000) / 10}%`);
+    await expect(cell(page, "optics", p.id)).toHaveText(int(s.transceiver_count));
+    for (const [cls, st] of Object.entries(s.by_class)) {
+      if (!st.count) continue;
+      await expect(cell(page, `${cls}.count`, p.id)).toHaveText(int(st.count));
+      await expect(cell(page, `${cls}.min`, p.id)).toHaveText(`${st.min_raw_length_m.toFixed(2)} m`);
+      await expect(cell(page, `${cls}.mean`, p.id)).toHaveText(`${st.mean_raw_length_m.toFixed(2)} m`);
+      await expect(cell(page, `${cls}.max`, p.id)).toHaveText(`${st.max_raw_length_m.toFixed(2)} m`);
+    }
+    await expect(cell(page, "cost.cables", p.id)).toHaveText(money(s.cost.cables, s.cost.currency));
+    await expect(cell(page, "cost.optics", p.id)).toHaveText(money(s.cost.transceivers, s.cost.currency));
+    await expect(cell(page, "cost.switches", p.id)).toHaveText(money(s.cost.switches, s.cost.currency));
+    await expect(cell(page, "cost.total", p.id)).toHaveText(money(s.cost.total, s.cost.currency));
+    await expect(cell(page, "warnings", p.id)).toHaveText(int(s.warnings.length));
+  }
+  // Same hall, same servers: not highlighted; the figures that differ are.
+  await expect(page.getByTestId("compare-servers")).not.toHaveClass(/differs/);
+  await expect(page.getByTestId("compare-cables")).toHaveClass(/differs/);
+  await expect(page.getByTestId("compare-server_tor.count")).toHaveClass(/differs/);
+  await page.screenshot({ path: `${ARTIFACTS}/plans-compare.png` });
+  await compare.getByRole("button", { name: "Close" }).click();
+
+  // --- the form of a viewed plan is that plan's (it used to keep another pattern)
+  await panel.getByTestId(`plan-view-${a.id}`).click();
+  await page.getByRole("tab", { name: "Wiring" }).click();
+  await expect(page.getByTestId("wiring-pattern")).toHaveValue("paired-row");
+  await expect(page.getByTestId("wiring-p")).toHaveValue("");
+  await page.getByRole("tab", { name: "Plans" }).click();
+  await panel.getByTestId(`plan-view-${b.id}`).click();
+  await page.getByRole("tab", { name: "Wiring" }).click();
+  await expect(page.getByTestId("wiring-pattern")).toHaveValue("side-to-side");
+  await expect(page.getByTestId("wiring-p")).toHaveValue("2");
+  await page.getByRole("tab", { name: "Plans" }).click();
+
+  // --- plan a p -> p+1 upgrade of plan A: Subways moves no cable, the new ports' cables are added
+  await panel.getByTestId(`plan-view-${a.id}`).click();
+  await expect(panel.getByTestId("viewed-plan")).toContainText(`#${a.id}`);
+  await panel.getByTestId("plan-upgrade").click();
+  const upgrade = page.getByTestId("upgrade-dialog");
+  await expect(upgrade.getByTestId("upgrade-kind")).toHaveValue("ports");
+  await expect(upgrade.getByTestId("upgrade-ports")).toHaveValue("2"); // p = 1 -> 2
+  await upgrade.getByTestId("upgrade-generate").click();
+  const diffDialog = page.getByTestId("diff-dialog");
+  await expect(diffDialog).toBeVisible({ timeout: 60_000 });
+  const up = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  expect(up.base_plan_id).toBe(a.id);
+  const apiDiff = await (await page.request.get(`/api/v1/wiring-plans/${up.id}/diff?against=${a.id}`)).json();
+  expect(apiDiff.counts.moved).toBe(0);
+  // One more port per server: one more server-ToR cable per server.
+  expect(apiDiff.counts.added).toBe(SERVERS);
+  await expect(diffDialog.getByTestId("diff-tab-moved")).toContainText("moved 0");
+  await expect(diffDialog.getByTestId("diff-tab-added")).toContainText(`added ${int(SERVERS)}`);
+  // The labelled table lists added cables the API knows, with both ends.
+  const firstRow = diffDialog.getByTestId("diff-cables").locator("tbody tr").first();
+  const addedLabels = await (await page.request.get(`/api/v1/wiring-plans/${up.id}/diff/cables?against=${a.id}&status=added&limit=1`)).json();
+  await expect(firstRow).toContainText(addedLabels.items[0].cable.label);
+  // The change's own BOM: what to buy has a cable line per added cable.
+  const buyCables = apiDiff.bom.buy.lines.filter((l: { category: string }) => l.category === "cable").reduce((s: number, l: { quantity: number }) => s + l.quantity, 0);
+  expect(buyCables).toBe(SERVERS);
+  await expect(diffDialog.getByTestId("upgrade-buy-cable")).toContainText(int(SERVERS));
+  await diffDialog.getByRole("button", { name: "Close" }).click();
+
+  // In 3D: counts in the legend and the colours actually drawn (read back from the buffers).
+  await expect(page.getByTestId("diff-count-moved")).toHaveText("0");
+  await expect(page.getByTestId("diff-count-added")).toHaveText(int(SERVERS));
+  await expect(page.getByTestId("diff-count-kept")).toHaveText(int(a.summary.cables));
+  const drawn = await page.evaluate(() => (window as unknown as { __loopline: { diff: { drawn: Record<string, number>; colours: Record<string, string>; newPlanId: number } } }).__loopline.diff);
+  expect(drawn.newPlanId).toBe(up.id);
+  expect(drawn.drawn).toEqual({ kept: apiDiff.counts.kept, added: apiDiff.counts.added, moved: 0, removed: apiDiff.counts.removed });
+  const addedColour = await page.getByTestId("diff-legend-added").getAttribute("data-colour");
+  expect(drawn.colours.added).toBe(addedColour);
+  expect(new Set(Object.values(drawn.colours)).size).toBe(4);
+  await page.screenshot({ path: `${ARTIFACTS}/plans-upgrade-diff.png` });
+
+  // --- price a part in the project's book: the BOM total moves by quantity x price
+  await panel.getByTestId(`plan-view-${a.id}`).click();
+  const bomBefore = await (await page.request.get(`/api/v1/wiring-plans/${a.id}/bom`)).json();
+  const tor = bomBefore.lines.find((l: { category: string; part_number: string }) => l.category === "switch" && l.part_number === "48x25G+8x100G ToR");
+  expect(tor.quantity).toBe(TORS); // one ToR per logical rack, counted by hand
+  const oldUnit: number = tor.unit_price ?? 0;
+  const newUnit = 4321.5;
+  await panel.getByTestId("open-pricebook").click();
+  const book = page.getByTestId("pricebook-dialog");
+  const torPrice = book.getByTestId("price-48x25G+8x100G ToR");
+  await torPrice.fill(String(newUnit));
+  // Someone else saves the book meanwhile (through the API): our save is refused, nothing typed is lost.
+  const current = await (await page.request.get(`/api/v1/projects/${projectId}/price-book`)).json();
+  const other = await page.request.patch(`/api/v1/projects/${projectId}/price-book`, {
+    headers: { "If-Match": `"${current.version}"` },
+    data: { upsert: [{ part_number: "ZZ-OTHER", category: "cable", description: "someone else's", base_price: 1, per_metre: 0 }], remove: [] },
+  });
+  expect(other.status(), await other.text()).toBe(200);
+  await book.getByTestId("pricebook-save").click();
+  await expect(book.getByTestId("pricebook-stale")).toContainText("Someone else changed the price book");
+  await expect(torPrice).toHaveValue(String(newUnit));
+  await book.getByTestId("pricebook-reload").click();
+  await expect(torPrice).toHaveValue(String(newUnit));
+  await book.getByTestId("pricebook-save").click();
+  await expect(book.getByTestId("pricebook-version")).toContainText(`Version ${current.version + 2}`);
+  await book.getByRole("button", { name: "Close" }).click();
+  const expectedTotal = Math.round((bomBefore.total + TORS * (newUnit - oldUnit)) * 100) / 100;
+  await panel.getByTestId("plan-bom").click();
+  const bomView = page.getByTestId("bom-dialog");
+  await expect(bomView.getByTestId("bom-total")).toHaveAttribute("data-total", String(expectedTotal));
+  await expect(bomView.getByTestId("bom-total")).toHaveText(money(expectedTotal, bomBefore.currency));
+  await expect(bomView.locator('tr[data-part="48x25G+8x100G ToR"]')).toContainText("project book");
+  await page.screenshot({ path: `${ARTIFACTS}/plans-bom.png` });
+  await bomView.getByRole("button", { name: "Close" }).click();
+
+  // --- every export, downloaded with the session cookie and parsed back
+  const cables = (await (await page.request.get(`/api/v1/wiring-plans/${a.id}/cables?limit=500`)).json()).items as { label: string; a: { row: string }; b: { row: string } }[];
+  expect(cables.length).toBe(a.summary.cables);
+  const sample = cables[Math.floor(cables.length / 2)]!;
+
+  const csv = parseCsv((await download(page, "download-wiring-csv")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
+  expect(csv.length - 1).toBe(a.summary.cables); // header + one line per cable
+  expect(csv.some((r) => r.includes(sample.label))).toBe(true);
+
+  const xlsx = new ExcelJS.Workbook();
+  const book = (await download(page, "download-wiring-xlsx")).body;
+  // exceljs' types predate Node's generic Buffer: hand it the bytes as a plain ArrayBuffer.
+  await xlsx.xlsx.load(book.buffer.slice(book.byteOffset, book.byteOffset + book.byteLength) as ArrayBuffer);
+  const rowNames = [...new Set(cables.flatMap((c) => [c.a.row, c.b.row]))].sort();
+  expect(xlsx.worksheets.map((w) => w.name).sort()).toEqual(rowNames);
+  for (const ws of xlsx.worksheets) {
+    expect(ws.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+    const inRow = cables.filter((c) => c.a.row === ws.name || c.b.row === ws.name).length;
+    expect(ws.actualRowCount - 1).toBe(inRow);
+  }
+
+  for (const pdf of ["download-wiring-pdf", "download-labels-pdf"]) {
+    const got = await download(page, pdf);
+    expect(got.body.subarray(0, 5).toString()).toBe("%PDF-");
+    const text = (await pdfText(got.body)).replace(/\s+/g, " ");
+    // The label's two ends (a label may wrap between them).
+    for (const end of sample.label.split(" / ")) expect(text, `${pdf} holds ${end}`).toContain(end);
+  }
+
+  const pull = parseCsv((await download(page, "download-pull-list")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
+  const header = pull[0]!;
+  const qty = header.findIndex((h) => /quantity|count|cables/i.test(h));
+  expect(qty, `pull list header ${header}`).toBeGreaterThanOrEqual(0);
+  expect(pull.slice(1).reduce((s, r) => s + Number(r[qty]), 0)).toBe(a.summary.cables);
+
+  const zip = await JSZip.loadAsync((await download(page, "download-netbox")).body);
+  const names = Object.keys(zip.files).sort();
+  const cableFile = names.find((n) => /cables\.csv$/.test(n));
+  expect(cableFile, `netbox set ${names}`).toBeTruthy();
+  const netboxCables = parseCsv(await zip.file(cableFile!)!.async("string")).filter((r) => r.some((f) => f !== ""));
+  expect(netboxCables.length - 1).toBe(a.summary.cables);
+  expect(names.some((n) => /devices\.csv$/.test(n))).toBe(true);
+  expect(names.some((n) => /interfaces\.csv$/.test(n))).toBe(true);
+
+  const nb = parseCsv((await download(page, "download-netbox-cables")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
+  expect(nb.length - 1).toBe(a.summary.cables);
+});
