@@ -295,9 +295,9 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   expect(csv.some((r) => r.includes(sample.label))).toBe(true);
 
   const xlsx = new ExcelJS.Workbook();
-  const book = (await download(page, "download-wiring-xlsx")).body;
+  const sheet = (await download(page, "download-wiring-xlsx")).body;
   // exceljs' types predate Node's generic Buffer: hand it the bytes as a plain ArrayBuffer.
-  await xlsx.xlsx.load(book.buffer.slice(book.byteOffset, book.byteOffset + book.byteLength) as ArrayBuffer);
+  await xlsx.xlsx.load(sheet.buffer.slice(sheet.byteOffset, sheet.byteOffset + sheet.byteLength) as ArrayBuffer);
   const rowNames = [...new Set(cables.flatMap((c) => [c.a.row, c.b.row]))].sort();
   expect(xlsx.worksheets.map((w) => w.name).sort()).toEqual(rowNames);
   for (const ws of xlsx.worksheets) {
