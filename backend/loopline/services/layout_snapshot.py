@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import ColumnElement, exists, or_, select
 from sqlalchemy.engine import Row as SqlRow
 from sqlalchemy.orm import Session
 
@@ -93,22 +93,24 @@ def get_row_or_404(session: Session, row_id: int) -> Row:
 
 def usable_in_project(model: type[ServerModel | SwitchModel | RackType], project_id: int) -> ColumnElement[bool]:
     """Catalog entries a layout of the project may reference: the global ones, those of the
-    project's members, and those it already uses (an entry of a member who left stays valid)."""
-    halls = select(Hall.id).where(Hall.project_id == project_id)
-    used: list[Any]
+    project's members, and those it already uses (an entry of a member who left stays valid).
+    The last test is an EXISTS on the reference's index, reached only for other users' entries."""
+
+    def used(column: Any, table: Any) -> ColumnElement[bool]:
+        in_project = select(1).select_from(table).join(Hall, Hall.id == table.hall_id)
+        return exists(in_project.where(column == model.id, Hall.project_id == project_id))
+
+    uses: list[ColumnElement[bool]]
     if model is ServerModel:
-        used = [select(LogicalRack.server_model_id).where(LogicalRack.hall_id.in_(halls))]
+        uses = [used(LogicalRack.server_model_id, LogicalRack)]
     elif model is SwitchModel:
-        used = [
-            select(LogicalRack.tor_model_id).where(LogicalRack.hall_id.in_(halls)),
-            select(FabricSwitch.switch_model_id).where(FabricSwitch.hall_id.in_(halls)),
-        ]
+        uses = [used(LogicalRack.tor_model_id, LogicalRack), used(FabricSwitch.switch_model_id, FabricSwitch)]
     else:
-        used = [select(Rack.rack_type_id).where(Rack.hall_id.in_(halls))]
+        uses = [used(Rack.rack_type_id, Rack)]
     return or_(
         model.owner_id.is_(None),
         model.owner_id.in_(select(Membership.user_id).where(Membership.project_id == project_id)),
-        *(model.id.in_(ids) for ids in used),
+        *uses,
     )
 
 
