@@ -39,7 +39,8 @@ router = APIRouter(
 )
 _WRITE: dict[int | str, dict[str, Any]] = {428: ERROR_RESPONSES[428]}
 _CSV: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"text/csv": {}}, "description": "One line per entry; the currency on every line."}
+    200: {"content": {"text/csv": {}}, "description": "One line per entry; the currency on every line."},
+    304: {"description": "Not modified: the version sent in If-None-Match is the current one."},
 }
 
 

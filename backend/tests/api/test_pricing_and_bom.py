@@ -227,3 +227,18 @@ def test_bom_csv_etag_and_not_modified(owner: TestClient, small_plan: dict[str, 
     changed = owner.get(f"{url}.csv", headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["etag"] != tag
     assert f"switch,{TOR},{TOR},,,1,1.00,1.00,USD,project" in changed.text.splitlines()
+
+
+def test_a_plan_stored_before_materials_is_summarised_again_on_read(
+    owner: TestClient, small_plan: dict[str, Any], db_session: Any
+) -> None:
+    from loopline.db.models import WiringPlanRow
+
+    row = db_session.get(WiringPlanRow, small_plan["id"])
+    old = {k: v for k, v in row.summary.items() if k not in ("format", "materials")}
+    row.summary = {**old, "cable_cost": 1.0}  # the shape plans had before prices were read from a book
+    db_session.commit()
+    summary = owner.get(f"/api/v1/wiring-plans/{small_plan['id']}").json()["summary"]
+    assert summary["cost"]["cables"] == 49.5 + 1120.0 and summary["transceiver_count"] == 0
+    db_session.expire_all()
+    assert db_session.get(WiringPlanRow, small_plan["id"]).summary["format"] == 2, "stored once recomputed"

@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given
+from _wiring_helpers import hall
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopline.domain.bom import Category, Materials, MediaClass, bom_csv, materials, price
 from loopline.domain.errors import DomainError
 from loopline.domain.media import DEFAULT_CURRENCY, default_price_book
 from loopline.domain.price_book import PartCategory, PriceEntry, effective_book, parse_csv, to_csv
-from loopline.domain.wiring import diff_cables
+from loopline.domain.wiring import Pattern, WiringSpec, diff_cables, diff_plans, generate_plan
 
 
 @dataclass(frozen=True)
@@ -169,3 +170,23 @@ def test_every_cable_of_both_plans_is_counted_once(old: list[C], new: list[C]) -
     old_side = d.kept + d.removed + [o for o, _ in d.moved]
     assert sorted(new_side) == sorted(c.cable_id for c in new)
     assert sorted(old_side) == sorted(c.cable_id for c in old)
+
+
+_SPECS = st.builds(
+    lambda pattern, ports: (pattern, ports),
+    st.sampled_from(["single-homed", "side-to-side", "paired-row", "inter-chassis"]),
+    st.integers(1, 3),
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(_SPECS, _SPECS)
+def test_generated_plan_pairs_count_every_cable_once(a: tuple[str, int], b: tuple[str, int]) -> None:
+    h = hall(ports=3)
+    old = generate_plan(h, WiringSpec(pattern=Pattern(a[0]), ports=a[1]))
+    new = generate_plan(h, WiringSpec(pattern=Pattern(b[0]), ports=b[1]))
+    d = diff_plans(old, new)
+    assert len(d.kept) + len(d.moved) + len(d.removed) == len(old.cables)
+    assert len(d.kept) + len(d.moved) + len(d.added) == len(new.cables)
+    if a[0] == b[0] and a[0] != "single-homed" and a[1] <= b[1]:
+        assert d.moved == [] and d.removed == []  # Subways p -> p+k moves nothing

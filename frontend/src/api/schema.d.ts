@@ -10570,6 +10570,13 @@ export interface operations {
                     "text/csv": unknown;
                 };
             };
+            /** @description Not modified: the version sent in If-None-Match is the current one. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not logged in (no valid session cookie or bearer token). */
             401: {
                 headers: {
