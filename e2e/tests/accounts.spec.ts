@@ -5,7 +5,7 @@
  * one, log out and back in. Every step is done through the page; the API is only asked to check.
  */
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { ARTIFACTS, waitForEditor } from "./helpers";
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -204,7 +204,7 @@ test("a new account: sign up, projects, halls, members, tokens, export/import, d
   await page.getByTestId("crumbs").getByRole("link", { name: "Projects" }).click();
   await expect(await projectRows(page)).toHaveCount(2);
   // A file that is not an export is refused in words.
-  await page.getByTestId("import-file").setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from("{nope") });
+  await page.getByTestId("import-file").setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from("just some notes") });
   await expect(page.getByText("notes.json is not a Loopline project export (it is not JSON).")).toBeVisible();
   await page.getByTestId("import-file").setInputFiles({ name: "other.json", mimeType: "application/json", buffer: Buffer.from('{"rows": []}') });
   await expect(page.getByText("other.json is not a Loopline project export.")).toBeVisible();
@@ -251,4 +251,45 @@ test("an old ?project=&hall= link opens the hall once logged in, at its canonica
   await waitForEditor(page);
   await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/halls/${hall.id}$`));
   expect((await ctx.delete(`/api/v1/projects/${other.id}`, { headers: { "If-Match": `"${other.version}"` } })).status()).toBe(204);
+});
+
+test("a large project document is imported as a job with a progress bar; a refused one says where and why", async ({ page }) => {
+  test.setTimeout(180_000);
+  // The account is made through the API (the page's sign-up is covered above); the page logs in.
+  const email = `imp-${unique()}@example.com`;
+  expect((await page.request.post("/api/v1/auth/register", { data: { email, password: PASSWORD } })).ok()).toBe(true);
+  await page.request.post("/api/v1/auth/logout");
+  await page.goto("/projects");
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByTestId("empty-state")).toBeVisible();
+  const api = page.request;
+  const source = await (await api.post("/api/v1/projects", { data: { name: "source" } })).json();
+  expect((await api.post(`/api/v1/projects/${source.id}/halls`, { data: { name: "H1", width_m: 12, depth_m: 9 } })).status()).toBe(201);
+  const doc = await (await api.get(`/api/v1/projects/${source.id}/export`)).json();
+  // 21 halls: more than the API imports in the request, so it answers 202 with a job.
+  const big = { ...doc, project: { name: `big import ${unique()}`, description: "" }, halls: Array.from({ length: 21 }, (_, i) => ({ ...doc.halls[0], name: `H${String(i + 1).padStart(2, "0")}` })) };
+  const file = `${ARTIFACTS}/accounts-big-import.json`;
+  writeFileSync(file, JSON.stringify(big));
+  await page.reload();
+  await page.getByTestId("import-file").setInputFiles(file);
+  await expect(page.getByRole("progressbar", { name: "Import progress" })).toBeVisible();
+  await expect(page).toHaveURL(/\/projects\/\d+$/, { timeout: 90_000 });
+  const importedId = Number(/\/projects\/(\d+)$/.exec(page.url())![1]);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(big.project.name);
+  await expect(page.getByRole("list", { name: "Halls" }).getByRole("listitem")).toHaveCount(21);
+  const jobs = (await (await api.get("/api/v1/projects/imports")).json()).items as { status: string; project_id: number | null; halls_total: number }[];
+  expect(jobs[0]).toMatchObject({ status: "succeeded", project_id: importedId, halls_total: 21 });
+
+  // Refused in the request (a small document): the hall and the field, in the form's words.
+  await page.getByTestId("crumbs").getByRole("link", { name: "Projects" }).click();
+  const badSmall = { ...doc, halls: [{ ...doc.halls[0], width_m: -5 }] };
+  await page.getByTestId("import-file").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(badSmall)) });
+  await expect(page.getByText("Hall 1: Floor width must be more than 0 m.")).toBeVisible();
+  // Refused by the job (a large document): the same, from the job's errors.
+  const badBig = { ...big, halls: big.halls.map((h: object, i: number) => (i === 3 ? { ...h, width_m: -5 } : h)) };
+  await page.getByTestId("import-file").setInputFiles({ name: "bad-big.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(badBig)) });
+  await expect(page.getByText(/^Hall 4: Floor width (must be more than 0 m|should be greater than 0)\.$/)).toBeVisible({ timeout: 90_000 });
+  await expect(await projectRows(page)).toHaveCount(2);
 });

@@ -4,35 +4,61 @@
  * and shown until the project exists.
  */
 import { useRef, useState } from "react";
-import { importProject, isImportResult, type ImportJob } from "./api";
+import { getImport, importProject, type ImportJob } from "./api";
 import { describe, documentPlace, sentence, userMessage } from "./forms";
-import { ApiError, request, type ErrorItem } from "../sync/http";
+import { HALL_FIELDS, type HallField } from "./hallForm";
+import { ApiError, type ErrorItem } from "../sync/http";
 
 /** What the API said about a refused document, a sentence per problem (at most five). */
 export function importProblems(error: unknown): string[] {
-  if (!(error instanceof ApiError) || error.status !== 422) return [userMessage(error)];
-  const out = (error.items as (ErrorItem & { type?: string })[]).map((item) => {
+  const items =
+    error instanceof ImportFailed
+      ? error.items
+      : error instanceof ApiError && error.status === 422
+        ? error.items
+        : null;
+  if (!items) return [userMessage(error)];
+  if (!items.length) return ["The import failed on the server. Try again; if it fails again, the file may be damaged."];
+  const out = (items as (ErrorItem & { type?: string })[]).map((item) => {
     const place = documentPlace(item.loc);
-    return place ? `${sentence(place).slice(0, -1)}: ${describe(item)}` : describe(item);
+    // A hall's own values have the words of the new-hall form.
+    const key = item.loc[item.loc.length - 1];
+    const spec =
+      place.startsWith("hall") && !place.includes(",") && typeof key === "string" && key in HALL_FIELDS
+        ? HALL_FIELDS[key as HallField]
+        : undefined;
+    return place ? `${sentence(place).slice(0, -1)}: ${describe(item, spec)}` : describe(item, spec);
   });
   return out.length > 5 ? [...out.slice(0, 5), `…and ${out.length - 5} more.`] : out;
 }
 
-const POLL_MS = 500;
+const POLL_MS = 700;
 
-/** Follow an import job until it is done; `progress` gets 0..1 (or null when the job does not say). */
-async function followJob(job: ImportJob, progress: (share: number | null) => void): Promise<number> {
+/** A document path as the job reports it (`halls[3].rows[0].name`) as a location (`["halls", 3, "rows", 0, "name"]`). */
+export function pathLoc(field: string): (string | number)[] {
+  return [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : (m[1] ?? "")));
+}
+
+/** Follow an import job until it ends; `progress` gets 0..1. Resolves with the new project's id. */
+async function followJob(job: ImportJob, progress: (share: number) => void): Promise<number> {
   let current = job;
   for (;;) {
-    progress(typeof current.progress === "number" ? current.progress : null);
-    const projectId = current.result?.project_id ?? current.project_id;
-    if (current.status === "succeeded" || current.status === "done") {
-      if (projectId) return projectId;
+    progress(current.progress);
+    if (current.status === "succeeded" && current.project_id) return current.project_id;
+    if (current.status === "failed" || current.status === "cancelled") {
+      throw new ImportFailed(
+        (current.errors ?? []).map((e) => ({ loc: pathLoc(e.field), field: e.field, msg: e.msg })),
+      );
     }
-    if (current.status === "failed" || current.status === "cancelled")
-      throw new Error(current.error ? `The import failed: ${current.error}` : "The import failed.");
     await new Promise((r) => setTimeout(r, POLL_MS));
-    current = await request<ImportJob>("GET", `/projects/import/${job.id}`);
+    current = await getImport(job.id);
+  }
+}
+
+/** An import job that failed: its errors, each naming a field of the document. */
+class ImportFailed extends Error {
+  constructor(readonly items: ErrorItem[]) {
+    super("the import failed");
   }
 }
 
@@ -43,26 +69,26 @@ export function ImportButton({ onImported }: { onImported: (projectId: number) =
   const busy = progress !== undefined;
   const run = async (file: File) => {
     setProblems([]);
-    let doc: unknown;
-    try {
-      doc = JSON.parse(await file.text());
-    } catch {
+    // A quick look at the start of the file: a wrong file is said at once, without sending it.
+    const head = await file.slice(0, 4096).text();
+    if (!/^\s*\{/.test(head)) {
       setProblems([`${file.name} is not a Loopline project export (it is not JSON).`]);
       return;
     }
-    if (typeof doc !== "object" || doc === null || (doc as { format?: unknown }).format !== "loopline.project") {
+    const format = /"format"\s*:\s*"([^"]*)"/.exec(head);
+    if (format ? format[1] !== "loopline.project" : !head.includes('"project"')) {
       setProblems([`${file.name} is not a Loopline project export.`]);
       return;
     }
     setProgress(null);
     try {
-      const answer = await importProject(doc);
-      const projectId = isImportResult(answer) ? answer.project_id : await followJob(answer, setProgress);
+      const answer = await importProject(file);
+      const projectId = "done" in answer ? answer.done.project_id : await followJob(answer.job, setProgress);
       setProgress(undefined);
       onImported(projectId);
     } catch (e) {
       setProgress(undefined);
-      setProblems(e instanceof ApiError ? importProblems(e) : [e instanceof Error ? e.message : String(e)]);
+      setProblems(importProblems(e));
     }
   };
   return (

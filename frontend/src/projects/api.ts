@@ -1,6 +1,6 @@
 /** The HTTP calls of the project, hall, member and token screens (types generated from OpenAPI). */
 import type { components } from "../api/schema";
-import { request } from "../sync/http";
+import { API, ApiError, request, type ErrorItem } from "../sync/http";
 
 type S = components["schemas"];
 export type Project = S["ProjectRead"];
@@ -56,22 +56,38 @@ export const renameProject = (p: Project, name: string) =>
 export const deleteProject = (p: Project) => request<undefined>("DELETE", `/projects/${p.id}`, { version: p.version });
 export const exportUrl = (id: number) => `/api/v1/projects/${id}/export`;
 
-/** A background import: what the API answers 202 with when a document is too big for one request. */
-export interface ImportJob {
-  id: number;
-  status: string;
-  progress?: number | null;
-  error?: string | null;
-  result?: ImportResult | null;
-  project_id?: number | null;
+export type ImportJob = S["ImportJobRead"];
+
+/**
+ * Send a project document as it is (a large one is not parsed and re-serialised in the page). The API
+ * imports a small document in the request (201) and queues a large one as a job (202) to poll.
+ */
+export async function importProject(file: Blob): Promise<{ done: ImportResult } | { job: ImportJob }> {
+  let res: Response;
+  try {
+    res = await fetch(`${API}/projects/import`, {
+      method: "POST",
+      headers: { Accept: "application/json", "Content-Type": "application/json" },
+      credentials: "same-origin",
+      body: file,
+    });
+  } catch (e) {
+    throw new ApiError(0, [{ loc: [], msg: `network error: ${(e as Error).message}` }]);
+  }
+  const data: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const detail = (data as { detail?: unknown } | null)?.detail;
+    throw new ApiError(
+      res.status,
+      Array.isArray(detail)
+        ? (detail as ErrorItem[])
+        : [{ loc: [], msg: typeof detail === "string" ? detail : `HTTP ${res.status}` }],
+    );
+  }
+  return res.status === 202 ? { job: data as ImportJob } : { done: data as ImportResult };
 }
 
-export function isImportResult(x: unknown): x is ImportResult {
-  return typeof x === "object" && x !== null && "project_id" in x && "halls" in x && "racks" in x;
-}
-
-export const importProject = (doc: unknown) =>
-  request<ImportResult | ImportJob>("POST", "/projects/import", { body: doc });
+export const getImport = (id: number) => request<ImportJob>("GET", `/projects/imports/${id}`);
 
 // ------------------------------------------------------------------ halls
 

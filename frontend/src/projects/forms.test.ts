@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../sync/http";
-import { checkEmail, checkNumber, documentPlace, formErrors, sentence, userMessage, type FieldSpec } from "./forms";
+import {
+  checkEmail,
+  checkNumber,
+  describe as describeError,
+  documentPlace,
+  formErrors,
+  sentence,
+  userMessage,
+  type FieldSpec,
+} from "./forms";
 import { HALL_DEFAULTS, HALL_FIELDS, hallBody } from "./hallForm";
+import { importProblems, pathLoc } from "./ImportProject";
 import { checkSignUp, SIGN_UP_FIELDS } from "./SignUp";
 
 /** A 422 as FastAPI writes it for a request body. */
@@ -50,6 +60,21 @@ describe("formErrors: the API's 422 items go next to the form's fields, in words
     });
     expect(formErrors(e, SIGN_UP_FIELDS).fields.password).toBe(
       "Too easy to guess (0 of 4, at least 3 needed). This is a top-10 common password. Add another word or two.",
+    );
+  });
+
+  it("finds the bound in the message when the answer has no ctx (document validation)", () => {
+    const e = invalid({ loc: ["body", "width_m"], msg: "Input should be greater than 0", type: "greater_than" });
+    expect(formErrors(e, fields).fields.width_m).toBe("Floor width must be more than 0 m.");
+    const long = invalid({
+      loc: ["body", "name"],
+      msg: "String should have at most 100 characters",
+      type: "string_too_long",
+    });
+    expect(formErrors(long, fields).fields.name).toBe("Hall name can have at most 100 characters.");
+    // No type at all (an import job's errors): Pydantic's "Input should …" gets the field's label.
+    expect(describeError({ loc: ["width_m"], msg: "Input should be a valid number" }, fields.width_m)).toBe(
+      "Floor width should be a valid number.",
     );
   });
 
@@ -179,5 +204,27 @@ describe("documentPlace and sentence", () => {
     expect(sentence("too short")).toBe("Too short.");
     expect(sentence("Done!")).toBe("Done!");
     expect(sentence("  ")).toBe("");
+  });
+});
+
+describe("importProblems and pathLoc", () => {
+  it("reads a job's field paths", () => {
+    expect(pathLoc("halls[3].rows[0].racks[2].rack_type")).toEqual(["halls", 3, "rows", 0, "racks", 2, "rack_type"]);
+    expect(pathLoc("project.name")).toEqual(["project", "name"]);
+  });
+  it("says where in the document and what, with the hall form's words for a hall's values", () => {
+    const e = new ApiError(422, [
+      { loc: ["body", "halls", 0, "width_m"], msg: "Input should be greater than 0", type: "greater_than" },
+      {
+        loc: ["body", "halls", 1, "rows", 2, "name"],
+        msg: "String should have at least 1 character",
+        type: "string_too_short",
+      },
+    ] as never);
+    expect(importProblems(e)).toEqual([
+      "Hall 1: Floor width must be more than 0 m.",
+      "Hall 2, row 3: This value cannot be empty.",
+    ]);
+    expect(importProblems(new ApiError(403, []))).toEqual(["You do not have the rights to do this in this project."]);
   });
 });

@@ -39,7 +39,12 @@ function num(value: unknown, unit?: string): string {
 
 /** One error item as a sentence about the field `spec` (or about the form when there is none). */
 export function describe(item: DetailItem, spec?: FieldSpec): string {
-  const ctx = item.ctx ?? {};
+  // Without `ctx` (some answers leave it out), the bound is the last number in Pydantic's message.
+  const bound = /(-?\d+(?:\.\d+)?)\D*$/.exec(item.msg)?.[1];
+  const ctx: Record<string, unknown> = {
+    ...Object.fromEntries(["gt", "ge", "lt", "le", "min_length", "max_length"].map((k) => [k, bound])),
+    ...item.ctx,
+  };
   const what = spec?.label ?? "This value";
   const own = item.type ? spec?.messages?.[item.type] : undefined;
   if (own) return own;
@@ -47,7 +52,7 @@ export function describe(item: DetailItem, spec?: FieldSpec): string {
     case "missing":
       return `${what} is required.`;
     case "string_too_short":
-      return ctx.min_length === 1
+      return Number(ctx.min_length) === 1
         ? `${what} cannot be empty.`
         : `${what} needs at least ${String(ctx.min_length)} characters.`;
     case "string_too_long":
@@ -68,6 +73,8 @@ export function describe(item: DetailItem, spec?: FieldSpec): string {
     case "int_type":
     case "finite_number":
       return `${what} must be a number.`;
+    case "json_invalid":
+      return "The file is not valid JSON.";
     case "enum":
     case "literal_error":
       return `${what} must be one of the listed choices.`;
@@ -76,7 +83,8 @@ export function describe(item: DetailItem, spec?: FieldSpec): string {
     default: {
       // Domain messages are already for people; Pydantic's "Value error, …" prefix is not.
       const msg = item.msg.replace(/^(Value|Assertion) error, /, "");
-      return sentence(msg);
+      // "Input should be …" is about the field the form calls by its label.
+      return sentence(spec ? msg.replace(/^Input should/, `${spec.label} should`) : msg);
     }
   }
 }
