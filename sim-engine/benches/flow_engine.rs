@@ -6,7 +6,11 @@
 //! (b) all-to-all shuffle of 180 servers in one Subways Type 1 cluster (9 logical racks of 20
 //!     servers, p = 2 x 25G, 4 spines, 100G uplinks): 32,220 flows of 15 MB. Target: < 1 s.
 //!
-//! Environment: LOOPLINE_BENCH_RUNS (default 5), LOOPLINE_BENCH_CASE (a or b: run one case in this process).
+//! (c) fixed cost of a large network: FatTree k = 32 (8,192 servers, 10G links), 10 web-search
+//!     flows, no link series. Target: < 0.1 s and < 40 MB.
+//!
+//! Environment: LOOPLINE_BENCH_RUNS (default 5), LOOPLINE_BENCH_CASE (a, b or c: run one case in
+//! this process), LOOPLINE_BENCH_CASES (cases to run, default "abc").
 
 use std::process::Command;
 use std::time::Instant;
@@ -18,6 +22,7 @@ use loopline_sim::{run, RunLimits, Scenario};
 fn case(name: &str) -> Scenario {
     match name {
         "a" => fat_tree_websearch(16, 10.0, 0.4, 100_000),
+        "c" => fat_tree_websearch(32, 10.0, 0.4, 10),
         "b" => {
             let c = Cluster {
                 racks: 9,
@@ -65,7 +70,11 @@ fn main() {
         .and_then(|x| x.parse().ok())
         .unwrap_or(5);
     let exe = std::env::current_exe().expect("own path");
-    for name in ["a", "b"] {
+    let cases = std::env::var("LOOPLINE_BENCH_CASES").unwrap_or_else(|_| "abc".into());
+    for name in ["a", "b", "c"] {
+        if !cases.contains(name) {
+            continue;
+        }
         let mut walls = Vec::new();
         let mut peak = 0u64;
         let mut flows = 0f64;

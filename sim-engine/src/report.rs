@@ -177,7 +177,8 @@ pub struct LinkUtilReport {
     pub bytes: f64,
     /// Mean utilisation over the simulated time (0..1).
     pub mean_util: f64,
-    /// Highest utilisation of any time bucket (0..1).
+    /// Highest utilisation of any time bucket (0..1); with `engine.link_series` false (no buckets
+    /// kept), the highest instantaneous utilisation.
     pub peak_util: f64,
     /// Utilisation per time bucket (omitted when `engine.link_series` is false).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -407,7 +408,11 @@ pub fn build(o: &Outcome) -> Report {
             // (rounding keeps the order of values: the peak of the rounded series is the rounded
             // peak, so a series that is not reported is not rounded)
             let util = sc.engine.link_series.then(|| ratios().map(r6).collect());
-            let peak = r6(ratios().fold(0.0, f64::max));
+            let peak = match o.util.peak_gbps(l) {
+                // no series kept: the peak instantaneous utilisation
+                Some(g) => r6((g / link.gbps.0).min(1.0)),
+                None => r6(ratios().fold(0.0, f64::max)),
+            };
             let total = o.util.total_bits(l);
             LinkUtilReport {
                 id: net.link_names[l / 2].clone(),

@@ -233,7 +233,7 @@ impl<'a> FlowEngine<'a> {
             down_cnt: vec![0; nl / 2],
             fnet: FlowNet::new(caps.clone()),
             solver: Solver::new(nv),
-            util: LinkUtil::new(nv, horizon),
+            util: LinkUtil::with_series(nv, horizon, sc.engine.link_series),
             flows: (0..n_flows)
                 .map(|_| FlowSt {
                     subs: SubIds::default(),

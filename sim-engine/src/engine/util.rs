@@ -5,6 +5,10 @@
 //! series always has between 64 and 128 buckets, whatever the length. All series live in one flat array, bucket by
 //! bucket (`acc[bucket * links + link]`): the changes of one moment land in the same row, small
 //! enough to stay in cache.
+//!
+//! Without series (`engine.link_series: false`) nothing per bucket is allocated: each link keeps
+//! its carried bits, load and peak load (32 bytes), and the report's `peak_util` is then the
+//! peak instantaneous utilisation instead of the peak bucket.
 
 pub const MAX_BUCKETS: usize = 128;
 
@@ -20,6 +24,14 @@ pub struct LinkUtil {
     now: u64,
     cur: usize,
     cur_end: u64,
+    /// Whether the per-bucket series are kept; without them, the per-link fields below.
+    keep_series: bool,
+    n: usize,
+    /// Bits carried up to `last[l]`, load since then (bits per ps), peak load (bits per ps).
+    tot: Vec<f64>,
+    last: Vec<u64>,
+    load: Vec<f64>,
+    peak: Vec<f64>,
 }
 
 /// The load changes of one link within one bucket.
@@ -35,6 +47,11 @@ struct Changes {
 impl LinkUtil {
     /// Series for `links` links over a run known to last at least until `horizon` (ps).
     pub fn new(links: usize, horizon: u64) -> LinkUtil {
+        LinkUtil::with_series(links, horizon, true)
+    }
+
+    /// As [`LinkUtil::new`]; `keep_series: false` keeps per-link totals and peaks only.
+    pub fn with_series(links: usize, horizon: u64, keep_series: bool) -> LinkUtil {
         let mut width = 1_000_000;
         // as wide as doubling would make it by the horizon (merging costs a pass over the series)
         while horizon / width >= MAX_BUCKETS as u64 {
@@ -42,16 +59,27 @@ impl LinkUtil {
         }
         LinkUtil {
             width,
-            acc: vec![Changes::default(); links * MAX_BUCKETS],
-            used: vec![0; links],
+            acc: vec![Changes::default(); if keep_series { links * MAX_BUCKETS } else { 0 }],
+            used: vec![0; if keep_series { links } else { 0 }],
             now: 0,
             cur: 0,
             cur_end: width,
+            keep_series,
+            n: links,
+            tot: vec![0.0; if keep_series { 0 } else { links }],
+            last: vec![0; if keep_series { 0 } else { links }],
+            load: vec![0.0; if keep_series { 0 } else { links }],
+            peak: vec![0.0; if keep_series { 0 } else { links }],
         }
     }
 
     fn links(&self) -> usize {
-        self.used.len()
+        self.n
+    }
+
+    /// Peak load of link `l` in Gb/s, when the series are not kept (`None` when they are).
+    pub fn peak_gbps(&self, l: usize) -> Option<f64> {
+        (!self.keep_series).then(|| self.peak[l] * 1e3)
     }
 
     /// Bits carried per bucket by link `l`, from time 0 up to the latest `reach`.
@@ -75,11 +103,19 @@ impl LinkUtil {
     /// Bits carried per bucket by link `l`, from time 0 to its last loaded bucket (after
     /// `close`).
     pub fn series(&self, l: usize) -> impl ExactSizeIterator<Item = f64> + '_ {
-        self.buckets(l).take(self.used[l] as usize)
+        let n = if self.keep_series {
+            self.used[l] as usize
+        } else {
+            0
+        };
+        self.buckets(l).take(n)
     }
 
     /// Total bits carried by link `l` up to the latest `reach`.
     pub fn total_bits(&self, l: usize) -> f64 {
+        if !self.keep_series {
+            return self.tot[l] + self.load[l] * (self.now - self.last[l]) as f64;
+        }
         self.buckets(l).sum()
     }
 
@@ -87,6 +123,9 @@ impl LinkUtil {
     pub fn reach(&mut self, now: u64) {
         debug_assert!(now >= self.now, "time goes forwards");
         let n = self.links();
+        while !self.keep_series && now / self.width >= MAX_BUCKETS as u64 {
+            self.width *= 2;
+        }
         while now / self.width >= MAX_BUCKETS as u64 {
             // merge pairs: a change in the first half now ends a bucket later
             let w = self.width as f64;
@@ -117,6 +156,13 @@ impl LinkUtil {
     pub fn change(&mut self, l: usize, before: f64, after: f64) {
         let n = self.links();
         let delta = (after - before) * 1e-3;
+        if !self.keep_series {
+            self.tot[l] += self.load[l] * (self.now - self.last[l]) as f64;
+            self.last[l] = self.now;
+            self.load[l] += delta;
+            self.peak[l] = self.peak[l].max(self.load[l]);
+            return;
+        }
         let c = &mut self.acc[self.cur * n + l];
         c.delta += delta;
         c.bits += delta * (self.cur_end - self.now) as f64;
@@ -138,6 +184,9 @@ impl LinkUtil {
         // the bucket holding the last picosecond, so that `end` never opens a new one
         self.reach(end.saturating_sub(1).max(self.now));
         self.now = end.max(self.now);
+        if !self.keep_series {
+            return;
+        }
         for l in 0..self.links() {
             if load(l) > 0.0 {
                 self.used[l] = self.used[l].max(self.cur as u8 + 1);
@@ -168,6 +217,18 @@ mod tests {
         }
         assert!((u.total_bits(0) - 17_500.0).abs() < 1e-6);
         assert_eq!(u.series(1).len(), 0);
+        // without series: the same totals, the peak load, no buckets
+        let mut v = LinkUtil::with_series(2, 0, false);
+        v.reach(us / 2);
+        v.change(0, 0.0, 10.0);
+        v.reach(2 * us + us / 4);
+        v.change(0, 10.0, 0.0);
+        v.close(3 * us, |_| 0.0);
+        assert!((v.total_bits(0) - 17_500.0).abs() < 1e-6);
+        assert_eq!(v.peak_gbps(0), Some(10.0));
+        assert_eq!(v.series(0).len(), 0);
+        assert!(v.acc.is_empty());
+        assert_eq!(u.peak_gbps(0), None);
     }
 
     #[test]
