@@ -127,6 +127,13 @@ def to_csv(currency: str, entries: Iterable[PriceEntry]) -> str:
 
 def parse_csv(text: str, field: str = "csv") -> tuple[str | None, tuple[PriceEntry, ...]]:
     """(currency or None for a file with no lines, entries). Errors name the line and column."""
+    try:
+        return _parse_csv(text, field)
+    except csv.Error as e:  # e.g. a field past the csv module's size limit, a stray quote
+        raise DomainError(field, f"not a readable CSV file: {e}") from None
+
+
+def _parse_csv(text: str, field: str) -> tuple[str | None, tuple[PriceEntry, ...]]:
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff")))
     header = next(reader, None)
     if header is None:

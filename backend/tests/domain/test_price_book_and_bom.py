@@ -190,3 +190,10 @@ def test_generated_plan_pairs_count_every_cable_once(a: tuple[str, int], b: tupl
     assert len(d.kept) + len(d.moved) + len(d.added) == len(new.cables)
     if a[0] == b[0] and a[0] != "single-homed" and a[1] <= b[1]:
         assert d.moved == [] and d.removed == []  # Subways p -> p+k moves nothing
+
+
+def test_an_unreadable_csv_is_a_domain_error() -> None:
+    huge = "part_number,category,base_price,per_metre,currency\n" + "X" * 200_000 + ",cable,1,0,EUR\n"
+    with pytest.raises(DomainError, match="not a readable CSV file") as e:
+        parse_csv(huge)
+    assert e.value.field == "csv"
