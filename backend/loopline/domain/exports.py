@@ -167,8 +167,10 @@ def to_csv(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return "".join(csv_chunks(columns, rows))
 
 
-def csv_chunks(columns: Sequence[str], rows: Iterable[Sequence[object]], batch: int = CSV_BATCH_ROWS) -> Iterator[str]:
-    """The CSV text in pieces of `batch` rows, header first, every cell made spreadsheet-safe."""
+def csv_chunks(columns: Sequence[str], rows: Iterable[Sequence[object]], batch: int | None = None) -> Iterator[str]:
+    """The CSV text in pieces of `batch` rows (CSV_BATCH_ROWS), header first, every cell made
+    spreadsheet-safe."""
+    batch = batch or CSV_BATCH_ROWS
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)

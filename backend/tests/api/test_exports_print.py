@@ -1,0 +1,220 @@
+"""Exports a cabling team prints: the wiring sheet workbook and PDF, the label sheet PDF (read back
+with pypdf; its QR codes rendered with PDFium and decoded with ZXing), the pull list, and the
+streaming of every export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+import pypdfium2  # type: ignore[import-untyped]
+import pytest
+import zxingcpp
+from fastapi.testclient import TestClient
+from openpyxl import load_workbook
+from pypdf import PdfReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from sqlalchemy.orm import Session
+
+from loopline.db.models.wiring import WiringPlanRow
+from loopline.domain import exports as domain_exports
+from loopline.domain import print_sheets, workbook
+from loopline.domain.exports import PULL_LIST_COLUMNS, WIRING_SHEET_COLUMNS
+from loopline.services import exports
+
+CABLE_ID = re.compile(r"C[0-9a-f]{16}")
+
+
+@pytest.fixture
+def plan(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
+    """R01/R02 facing pair of 2 racks (b=2, r=15) and two spines, single-homed p=2."""
+    r = owner.post(
+        f"/api/v1/halls/{hall['id']}/row-pairs",
+        json={"name_a": "R01", "name_b": "R02", "x_m": 2, "y_m": 2, "rack_count": 2, "rack_template": h.template()},
+    )
+    assert r.status_code == 201, r.text
+    spines = [{"name": f"SP{i}", "role": "spine", "switch_model_id": h.cat.spine, "u": 10 + 2 * i} for i in (1, 2)]
+    r01 = r.json()["rows"][0]["id"]
+    owner.post(f"/api/v1/rows/{r01}/racks", json={"name": "N01", "role": "network", "fabric_switches": spines})
+    r = owner.post(f"/api/v1/halls/{hall['id']}/wiring-plans", json={"name": "sh", "pattern": "single-homed"})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def cables(owner: TestClient, plan_id: int) -> list[dict[str, Any]]:
+    body = owner.get(f"/api/v1/wiring-plans/{plan_id}/cables", params={"limit": 500}).json()
+    assert body["total"] == len(body["items"])
+    return list(body["items"])
+
+
+def print_order(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sheets and labels list cables by A row, A rack, then plan order."""
+    return sorted(items, key=lambda c: (c["a"]["row"], c["a"]["rack"]))  # stable: plan order within a rack
+
+
+def test_xlsx_is_a_sheet_per_row_ready_to_print(owner: TestClient, plan: dict[str, Any]) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.xlsx")
+    assert r.status_code == 200 and "content-length" not in r.headers
+    book = load_workbook(io.BytesIO(r.content))
+    assert book.sheetnames == ["R01", "R02"], "one sheet per row by default"
+    all_cables = cables(owner, plan["id"])
+    for ws in book.worksheets:
+        rows = list(ws.iter_rows(values_only=True))
+        assert rows[0] == WIRING_SHEET_COLUMNS
+        assert len(rows) - 1 == sum(ws.title in (c["a"]["row"], c["b"]["row"]) for c in all_cables)
+        assert ws.freeze_panes == "A2"
+        assert ws.auto_filter.ref == f"A1:AA{len(rows)}"
+        assert ws.print_title_rows == "$1:$1"
+        assert ws.page_setup.orientation == "landscape" and ws.sheet_properties.pageSetUpPr.fitToPage
+        assert ws.column_dimensions["B"].width == 40 and ws["A1"].font.b
+        ordered = rows[0].index("ordered_length_m")
+        assert all(isinstance(row[ordered], int | float) for row in rows[1:]), "lengths are numbers"
+    by_id = {c["cable_id"]: c for c in all_cables}
+    first = next(book["R01"].iter_rows(min_row=2, max_row=2, values_only=True))
+    assert first[WIRING_SHEET_COLUMNS.index("ordered_length_m")] == by_id[str(first[0])]["ordered_length_m"]
+
+    single = load_workbook(io.BytesIO(owner.get(
+        f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.xlsx", params={"per_row": False}
+    ).content))  # fmt: skip
+    assert single.sheetnames == ["All cables"] and single.active.max_row == len(all_cables) + 1
+
+
+def test_wiring_sheet_pdf_pages_by_rack_with_both_ends_and_labels(owner: TestClient, plan: dict[str, Any]) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.pdf")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert r.content.startswith(b"%PDF-")
+    pdf = PdfReader(io.BytesIO(r.content))
+    all_cables = {c["cable_id"]: c for c in cables(owner, plan["id"])}
+    seen: list[str] = []
+    racks_in_order: list[str] = []
+    for page in pdf.pages:
+        text = page.extract_text()
+        header = re.search(r"Row (\S+)\s+Rack (\S+)", text)
+        assert header, text[:200]
+        row, rack = header.groups()
+        ids = CABLE_ID.findall(text)
+        assert ids, "no page without cables"
+        # A page per rack group: every cable on the page has its A end in that rack.
+        assert {(all_cables[i]["a"]["row"], all_cables[i]["a"]["rack"]) for i in ids} == {(row, rack)}
+        if not racks_in_order or racks_in_order[-1] != rack:
+            racks_in_order.append(rack)
+        seen += ids
+        for i in ids[:3]:  # both ends, the label and the ordered length of the cables on the page
+            c = all_cables[i]
+            assert c["label"] in text and f"{c['ordered_length_m']:.2f}" in text
+            assert f"U{c['b']['device'].rsplit('.U', 1)[1]}" in text and c["b"]["port"] in text
+    assert Counter(seen) == Counter(list(all_cables)), "every cable exactly once"
+    assert len(racks_in_order) == len(set(racks_in_order)), "a rack's pages are together"
+    outline = [o.title for o in pdf.outline if not isinstance(o, list)]
+    assert outline == ["Row R01", "Row R02"], "a section per row"
+
+    only = PdfReader(io.BytesIO(owner.get(
+        f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.pdf", params={"row": "R02"}
+    ).content))  # fmt: skip
+    row_ids = {i for p in only.pages for i in CABLE_ID.findall(p.extract_text())}
+    assert row_ids == {i for i, c in all_cables.items() if "R02" in (c["a"]["row"], c["b"]["row"])}
+
+
+def _text_runs(page: Any) -> list[tuple[str, str, float, float, float]]:
+    """(text, font, size, x, y) of every string drawn on the page."""
+    runs: list[tuple[str, str, float, float, float]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: float) -> None:
+        if text.strip():
+            runs.append((text, str(font["/BaseFont"]).lstrip("/"), size, tm[4], tm[5]))
+
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
+def test_label_sheet_has_both_ends_of_every_cable_fitting_with_a_readable_qr(
+    owner: TestClient, plan: dict[str, Any]
+) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    pdf = PdfReader(io.BytesIO(r.content))
+    ordered = print_order(cables(owner, plan["id"]))
+    grid = print_sheets.AVERY_L7160
+    assert len(pdf.pages) == -(-2 * len(ordered) // grid.per_page)
+
+    text = "\n".join(p.extract_text() for p in pdf.pages)
+    assert Counter(CABLE_ID.findall(text)) == Counter({c["cable_id"]: 2 for c in ordered}), "two labels per cable"
+    sample = ordered[len(ordered) // 2]
+    a_half, b_half = sample["label"].split(" / ")
+    assert a_half in text and b_half in text and text.count("END A") == text.count("END B") == len(ordered)
+
+    # Every string sits inside its label, right of the QR code, measured with the font's metrics.
+    for page in pdf.pages[:3]:
+        runs = _text_runs(page)
+        assert runs
+        for s, font, size, x, _y in runs:
+            col = int((x - grid.left) // grid.pitch_x)
+            left = grid.left + col * grid.pitch_x
+            assert x >= left + print_sheets.LABEL_PAD + print_sheets.QR_SIZE, s
+            assert x + stringWidth(s, font, size) <= left + grid.label_w - print_sheets.LABEL_PAD + 0.01, (s, size)
+
+    # The QR codes of the first page decode to the cable IDs of its 21 labels (PDFium renders, ZXing reads).
+    image = pypdfium2.PdfDocument(r.content)[0].render(scale=300 / 72).to_pil()
+    decoded = [b.text for b in zxingcpp.read_barcodes(image) if b.format == zxingcpp.BarcodeFormat.QRCode]
+    expected = [c["cable_id"] for c in ordered for _ in "AB"][: grid.per_page]
+    assert Counter(decoded) == Counter(expected)
+
+
+def test_label_sheets_of_huge_plans_are_asked_for_per_row(
+    owner: TestClient, plan: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exports, "MAX_LABEL_CABLES", 100)
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf")
+    assert r.status_code == 422
+    (problem,) = r.json()["detail"]
+    assert problem["field"] == "row" and "choose a row" in problem["msg"]
+    monkeypatch.setattr(exports, "MAX_LABEL_CABLES", 200)
+    assert owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf", params={"row": "R02"}).status_code == 200
+
+
+def test_pull_list_groups_every_cable_once_by_route_part_and_length(owner: TestClient, plan: dict[str, Any]) -> None:
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/pull-list.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert list(rows[0]) == list(PULL_LIST_COLUMNS)
+    by_id = {c["cable_id"]: c for c in cables(owner, plan["id"])}
+    listed = [i for row in rows for i in row["cable_ids"].split()]
+    assert Counter(listed) == Counter(list(by_id))
+    for row in rows:
+        ids = row["cable_ids"].split()
+        assert int(row["quantity"]) == len(ids)
+        for i in ids:
+            c = by_id[i]
+            assert sorted((c["a"]["rack"], c["b"]["rack"])) == [row["from_rack"], row["to_rack"]]
+            assert (c["part_number"], f"{c['ordered_length_m']:.3f}") == (row["part_number"], row["ordered_length_m"])
+        same_rack = row["from_rack"] == row["to_rack"]
+        assert row["via"] == ("in-rack" if same_rack else "tray")
+        assert row["bundle"] == (row["from_rack"] if same_rack else f"{row['from_rack']} ~ {row['to_rack']}")
+    keys = [(r["from_rack"], r["to_rack"], r["part_number"], r["ordered_length_m"]) for r in rows]
+    assert len(keys) == len(set(keys)) and keys == sorted(keys), "one line per group, grouped by route"
+
+
+def test_exports_stream_in_pieces_without_a_content_length(
+    owner: TestClient, plan: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for export in ("wiring-sheet.csv", "wiring-sheet.xlsx", "wiring-sheet.pdf", "labels.pdf", "pull-list.csv",
+                   "netbox-cables.csv", "netbox.zip"):  # fmt: skip
+        r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/{export}", headers={"Accept-Encoding": "identity"})
+        assert r.status_code == 200 and "content-length" not in r.headers, export
+        assert r.headers["content-disposition"].startswith(f'attachment; filename="plan-{plan["id"]}-'), export
+    # The bodies are produced a piece at a time from the cursor, never whole.
+    monkeypatch.setattr(domain_exports, "CSV_BATCH_ROWS", 50)
+    monkeypatch.setattr(workbook, "FLUSH_ROWS", 20)
+    row = db_session.get(WiringPlanRow, plan["id"])
+    assert row is not None
+    n = plan["summary"]["cables"]
+    csv_pieces = list(exports.wiring_sheet_csv(db_session, row))
+    assert len(csv_pieces) == n // 50 + 1 and sum(p.count(b"\n") for p in csv_pieces) == n + 1
+    # (how soon a workbook's first piece leaves: tests/domain/test_export_streams.py)
+    xlsx_pieces = [p for p in exports.wiring_sheet_xlsx(db_session, row, per_row=False) if p]
+    assert len(xlsx_pieces) > 1
+    assert load_workbook(io.BytesIO(b"".join(xlsx_pieces))).active.max_row == n + 1
