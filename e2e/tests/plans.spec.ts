@@ -7,26 +7,8 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { readFile } from "node:fs/promises";
-import { extractText, getDocumentProxy } from "unpdf";
+import { download, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
 import { ARTIFACTS, login, waitForEditor } from "./helpers";
-
-interface Plan {
-  id: number;
-  name: string;
-  hall_id: number;
-  base_plan_id: number | null;
-  summary: {
-    servers: number;
-    cables: number;
-    loops: number;
-    copper_share: number;
-    transceiver_count: number;
-    by_class: Record<string, { count: number; min_raw_length_m: number; mean_raw_length_m: number; max_raw_length_m: number }>;
-    cost: { currency: string; cables: number; transceivers: number; switches: number; total: number; unpriced: unknown[] };
-    warnings: string[];
-  };
-}
 
 const RACKS_PER_ROW = 6;
 const LOGICAL_PER_RACK = 2;
@@ -36,7 +18,7 @@ const TORS = 2 * RACKS_PER_ROW * LOGICAL_PER_RACK;
 const SERVERS = TORS * SERVERS_PER_LOGICAL;
 
 /** A project of its own (its own price book), one hall, two facing rows of racks and a network rack. */
-export async function plannedHall(request: APIRequestContext, tag: string) {
+async function plannedHall(request: APIRequestContext, tag: string) {
   const project = await request.post("/api/v1/projects", { data: { name: `${tag}-${Date.now().toString(36)}` } });
   expect(project.status(), await project.text()).toBe(201);
   const projectId: number = (await project.json()).id;
@@ -73,79 +55,11 @@ export async function plannedHall(request: APIRequestContext, tag: string) {
   return { projectId, hallId };
 }
 
-async function plansOf(request: APIRequestContext, projectId: number, hallId: number): Promise<Plan[]> {
-  const res = await request.get(`/api/v1/projects/${projectId}/wiring-plans?limit=100`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()).items as Plan[]).filter((p) => p.hall_id === hallId).sort((a, b) => a.id - b.id);
-}
-
-/** Generate a plan from the Wiring tab, as a person would; returns the API's plan. */
-export async function generate(page: Page, projectId: number, hallId: number, pattern: string, ports = ""): Promise<Plan> {
-  const before = (await plansOf(page.request, projectId, hallId)).length;
-  await page.getByRole("tab", { name: "Wiring" }).click();
-  const panel = page.getByTestId("wiring-panel");
-  await panel.getByTestId("wiring-pattern").selectOption(pattern);
-  await panel.getByTestId("wiring-p").fill(ports);
-  await panel.getByTestId("wiring-generate").click();
-  await expect(panel.getByTestId("cable-count")).toBeVisible({ timeout: 60_000 });
-  await expect.poll(async () => (await plansOf(page.request, projectId, hallId)).length).toBe(before + 1);
-  const plan = (await plansOf(page.request, projectId, hallId)).at(-1)!;
-  await expect(panel.getByTestId("wiring-plans")).toHaveValue(String(plan.id));
-  return plan;
-}
-
 const int = (x: number) => x.toLocaleString("en");
 const money = (x: number, cur: string) => `${x.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${cur}`;
 
 /** The compare table's cell of one plan in one row. */
 const cell = (page: Page, key: string, planId: number) => page.getByTestId(`compare-${key}`).locator(`td[data-plan="${planId}"]`);
-
-/** Click a download link and read the file it saves. */
-async function download(page: Page, testId: string): Promise<{ name: string; body: Buffer }> {
-  const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
-  const path = await file.path();
-  expect(path, `download ${testId} failed: ${await file.failure()}`).toBeTruthy();
-  return { name: file.suggestedFilename(), body: await readFile(path!) };
-}
-
-/** RFC 4180 lines -> rows of fields (quoted fields may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
-async function pdfText(body: Buffer): Promise<string> {
-  const pdf = await getDocumentProxy(new Uint8Array(body));
-  const { text } = await extractText(pdf, { mergePages: true });
-  return text;
-}
 
 test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, every export parsed back", async ({ page }) => {
   test.setTimeout(240_000);
@@ -295,9 +209,7 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   expect(csv.some((r) => r.includes(sample.label))).toBe(true);
 
   const xlsx = new ExcelJS.Workbook();
-  const sheet = (await download(page, "download-wiring-xlsx")).body;
-  // exceljs' types predate Node's generic Buffer: hand it the bytes as a plain ArrayBuffer.
-  await xlsx.xlsx.load(sheet.buffer.slice(sheet.byteOffset, sheet.byteOffset + sheet.byteLength) as ArrayBuffer);
+  await xlsx.xlsx.load(xlsxBytes((await download(page, "download-wiring-xlsx")).body));
   const rowNames = [...new Set(cables.flatMap((c) => [c.a.row, c.b.row]))].sort();
   expect(xlsx.worksheets.map((w) => w.name).sort()).toEqual(rowNames);
   for (const ws of xlsx.worksheets) {

@@ -1,0 +1,98 @@
+/**
+ * Shared by the plans and journey specs: plans generated from the Wiring tab as a person would, and
+ * exports downloaded from the page and read back (CSV, XLSX, PDF).
+ */
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { extractText, getDocumentProxy } from "unpdf";
+
+export interface Plan {
+  id: number;
+  name: string;
+  hall_id: number;
+  base_plan_id: number | null;
+  summary: {
+    servers: number;
+    cables: number;
+    loops: number;
+    copper_share: number;
+    transceiver_count: number;
+    by_class: Record<string, { count: number; min_raw_length_m: number; mean_raw_length_m: number; max_raw_length_m: number }>;
+    cost: { currency: string; cables: number; transceivers: number; switches: number; total: number; unpriced: unknown[] };
+    warnings: string[];
+  };
+}
+
+export async function plansOf(request: APIRequestContext, projectId: number, hallId: number): Promise<Plan[]> {
+  const res = await request.get(`/api/v1/projects/${projectId}/wiring-plans?limit=100`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()).items as Plan[]).filter((p) => p.hall_id === hallId).sort((a, b) => a.id - b.id);
+}
+
+/** Generate a plan from the Wiring tab, as a person would; returns the API's plan. */
+export async function generate(page: Page, projectId: number, hallId: number, pattern: string, ports = ""): Promise<Plan> {
+  const before = (await plansOf(page.request, projectId, hallId)).length;
+  await page.getByRole("tab", { name: "Wiring" }).click();
+  const panel = page.getByTestId("wiring-panel");
+  await panel.getByTestId("wiring-pattern").selectOption(pattern);
+  await panel.getByTestId("wiring-p").fill(ports);
+  await panel.getByTestId("wiring-generate").click();
+  await expect(panel.getByTestId("cable-count")).toBeVisible({ timeout: 60_000 });
+  await expect.poll(async () => (await plansOf(page.request, projectId, hallId)).length).toBe(before + 1);
+  const plan = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  await expect(panel.getByTestId("wiring-plans")).toHaveValue(String(plan.id));
+  return plan;
+}
+
+
+/** Click a download link and read the file it saves. */
+export async function download(page: Page, testId: string): Promise<{ name: string; body: Buffer }> {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+  const path = await file.path();
+  expect(path, `download ${testId} failed: ${await file.failure()}`).toBeTruthy();
+  return { name: file.suggestedFilename(), body: await readFile(path!) };
+}
+
+/** RFC 4180 lines -> rows of fields (quoted fields may hold commas, quotes and newlines). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += c;
+  }
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+export async function pdfText(body: Buffer): Promise<string> {
+  const pdf = await getDocumentProxy(new Uint8Array(body));
+  const { text } = await extractText(pdf, { mergePages: true });
+  return text;
+}
+
+/** exceljs' types predate Node's generic Buffer: hand it the bytes as a plain ArrayBuffer. */
+export function xlsxBytes(b: Buffer): ArrayBuffer {
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+}
