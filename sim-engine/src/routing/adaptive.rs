@@ -1,15 +1,18 @@
 //! Subways adaptive routing (weighted ECMP with a periodic controller and rebinding).
 //!
-//! A new flow whose endpoints share no ToR is placed on the source ToR `i` with the least work per
-//! unit of capacity: `max(W_i / B_i, W_port / C_port)`, where `W_i` is the bits still to send
-//! through `i`'s uplinks (measured at the last controller period) plus the bits of the flows
-//! placed on it since, and `W_port` the same for the server's port to `i`; its destination ToR
-//! `j` likewise from downlink work. The fabric part is ECMP from `i` to `j`. This is where the
-//! design's probability `B_i (1 - U_i)` aims; drawing at random instead (as an earlier build did)
-//! unbalanced placements that ECMP's hashing had balanced, and adaptive lost to ECMP by up to 20%
-//! on symmetric shuffles that end before the first controller period. Ties go to a hash of the
-//! flow, so equal ToRs share flows evenly.
-//! Endpoints sharing a ToR keep the one-switch path. Every `T_rebind` the engine feeds the
+//! Placement: every directed link has a *work* `W_l`, the bits still to cross it (measured over
+//! the active flows at the last controller period) plus the bits of the flows placed on it
+//! since. A new flow whose endpoints share no ToR takes, among the paths `src -> i -> (fabric)
+//! -> j -> dst` over its source ToRs `i`, destination ToRs `j` and up to [`FABRIC_SAMPLES`]
+//! shortest fabric paths of each pair, the one whose busiest link would have the least work per
+//! unit of capacity, `max_l (W_l + size) / C_l` (ties: the first in an order rotated by the
+//! flow's hash), and adds its size to that path's links. This is where the design's probability
+//! `B_i (1 - U_i)` aims; drawing at random instead (as earlier builds did), or balancing the ToRs
+//! but hashing the fabric hop, left single ToR-spine links with more work than ECMP's hashing
+//! did: adaptive lost to ECMP by up to 22% on symmetric shuffles (the job time is the busiest
+//! link's work over its capacity there).
+//! Endpoints sharing a ToR keep a one-switch path (through the shared ToR with the least work on
+//! its two ports). Every `T_rebind` the engine feeds the
 //! controller fresh per-ToR loads ([`Adaptive::update`]) and each sender moves flows towards the
 //! target split `t_i = c*u_i*U_target/U_i + (1-c)*u_i` ([`Adaptive::target_split`]).
 //!
@@ -26,6 +29,9 @@ use crate::rng::splitmix64;
 use crate::scenario::AdaptiveParams;
 use crate::units::{LinkId, NodeId};
 
+/// Fabric paths sampled per (source ToR, destination ToR) pair when placing a flow.
+pub const FABRIC_SAMPLES: u64 = 8;
+
 #[derive(Clone, Debug)]
 pub struct Adaptive {
     pub p: AdaptiveParams,
@@ -40,11 +46,9 @@ pub struct Adaptive {
     pub server_tors: Vec<Vec<NodeId>>,
     /// Flows rebound by the controller so far.
     pub rebinds: u64,
-    /// Work (bits) per node through its uplinks / downlinks, and per directed link for server
-    /// ports: the backlog measured at the last period plus the flows placed since.
-    pub work_up: Vec<f64>,
-    pub work_down: Vec<f64>,
-    pub work_port: Vec<f64>,
+    /// Work (bits) per directed link: the backlog measured at the last period plus the flows
+    /// placed since.
+    pub work: Vec<f64>,
     /// Bits of the flow about to be routed ([`crate::routing::Router::note_size`]).
     pub next_bits: f64,
 }
@@ -78,43 +82,23 @@ impl Adaptive {
             cap_up,
             server_tors,
             rebinds: 0,
-            work_up: vec![0.0; n],
-            work_down: vec![0.0; n],
-            work_port: vec![0.0; net.links.len()],
+            work: vec![0.0; net.links.len()],
             next_bits: 0.0,
         }
     }
 
-    /// The ToR of `server` with the least work per unit of capacity (see the module doc):
-    /// `src_side` picks a source ToR (uplinks, the server's port to it), else a destination ToR
-    /// (downlinks, its port to the server). `h` breaks ties and picks LAG members.
-    fn pick(
-        &self,
-        tors: &[NodeId],
-        ctx: &RouteCtx,
-        h: u64,
-        server: NodeId,
-        src_side: bool,
-    ) -> Option<NodeId> {
-        let n = tors.len();
-        let mut best: Option<(f64, NodeId)> = None;
-        for k in 0..n {
-            let t = tors[(k + (splitmix64(h ^ 0x5352) % n.max(1) as u64) as usize) % n];
-            let Some(l) = self.server_link(ctx.net, ctx.up, server, t, h) else {
-                continue;
-            };
-            let (tor_work, l) = if src_side {
-                (self.work_up[t.idx()], l)
-            } else {
-                (self.work_down[t.idx()], l.reverse())
-            };
-            let port = self.work_port[l.idx()] / ctx.net.link(l).gbps.0.max(1e-9);
-            let score = (tor_work / self.cap_up[t.idx()].max(1e-9)).max(port);
-            if best.is_none_or(|(b, _)| score < b) {
-                best = Some((score, t));
-            }
+    /// Work per unit of capacity of path `p`'s busiest link once `bits` more cross it.
+    fn score(&self, net: &Network, p: &[LinkId], bits: f64) -> f64 {
+        p.iter()
+            .map(|&l| (self.work[l.idx()] + bits) / net.link(l).gbps.0.max(1e-9))
+            .fold(0.0, f64::max)
+    }
+
+    /// Record that a flow of `bits` was placed on `p`.
+    fn place(&mut self, p: &[LinkId], bits: f64) {
+        for &l in p {
+            self.work[l.idx()] += bits;
         }
-        best.map(|b| b.1)
     }
 
     /// An up link from `server` to `tor` (LAG members chosen by hash).
@@ -171,27 +155,27 @@ impl Adaptive {
         let shares = stors.iter().any(|t| dtors.contains(t));
         if forced_src.is_none() && shares {
             // the one-switch path, through the shared ToR whose two ports have the least work
+            let bits = self.next_bits;
             let mut best: Option<(f64, Vec<LinkId>)> = None;
             let n = stors.len();
+            let rot = (splitmix64(h ^ 0x5352) % n as u64) as usize;
             for k in 0..n {
-                let t = stors[(k + (splitmix64(h ^ 0x5352) % n as u64) as usize) % n];
+                let t = stors[(k + rot) % n];
                 if !dtors.contains(&t) {
                     continue;
                 }
                 let a = self.server_link(ctx.net, ctx.up, src, t, h);
                 let b = self.server_link(ctx.net, ctx.up, dst, t, h >> 7);
                 if let (Some(a), Some(b)) = (a, b) {
-                    let b = b.reverse();
-                    let w = |l: LinkId| self.work_port[l.idx()] / ctx.net.link(l).gbps.0.max(1e-9);
-                    let score = w(a).max(w(b));
+                    let p = vec![a, b.reverse()];
+                    let score = self.score(ctx.net, &p, bits);
                     if best.as_ref().is_none_or(|x| score < x.0) {
-                        best = Some((score, vec![a, b]));
+                        best = Some((score, p));
                     }
                 }
             }
             if let Some((_, p)) = best {
-                self.work_port[p[0].idx()] += self.next_bits;
-                self.work_port[p[1].idx()] += self.next_bits;
+                self.place(&p, bits);
                 return Route::single(p);
             }
         }
@@ -201,27 +185,44 @@ impl Adaptive {
                 None => Route::default(),
             };
         }
-        let i = match forced_src {
-            Some(t) => Some(t),
-            None => self.pick(stors, ctx, h, src, true),
+        let is: Vec<NodeId> = match forced_src {
+            Some(t) => vec![t],
+            None => stors.clone(),
         };
-        let j = self.pick(dtors, ctx, h >> 7, dst, false);
-        if let (Some(i), Some(j)) = (i, j) {
-            if let Some(p) = self.path_via(ctx, h, src, i, j, dst) {
-                let bits = self.next_bits;
-                self.work_up[i.idx()] += bits;
-                self.work_down[j.idx()] += bits;
-                self.work_port[p[0].idx()] += bits;
-                self.work_port[p[p.len() - 1].idx()] += bits;
-                return Route {
-                    paths: vec![(p, 1.0)],
-                    binding: Some(Binding {
-                        src_tor: i,
-                        dst_tor: j,
-                        detour: NONE_DETOUR,
-                    }),
+        let dtors = dtors.clone();
+        let bits = self.next_bits;
+        let pairs = is.len() * dtors.len();
+        let rot = splitmix64(h ^ 0x5352) as usize;
+        let mut best: Option<(f64, Vec<LinkId>, NodeId, NodeId)> = None;
+        for k in 0..pairs {
+            let q = (k + rot) % pairs;
+            let (i, j) = (is[q / dtors.len()], dtors[q % dtors.len()]);
+            let mut tried: Vec<Vec<LinkId>> = Vec::new();
+            for s in 0..FABRIC_SAMPLES {
+                let hs = if s == 0 { h } else { splitmix64(h ^ s) };
+                let Some(p) = self.path_via(ctx, hs, src, i, j, dst) else {
+                    break;
                 };
+                if tried.contains(&p) {
+                    continue;
+                }
+                let score = self.score(ctx.net, &p, bits);
+                if best.as_ref().is_none_or(|x| score < x.0) {
+                    best = Some((score, p.clone(), i, j));
+                }
+                tried.push(p);
             }
+        }
+        if let Some((_, p, i, j)) = best {
+            self.place(&p, bits);
+            return Route {
+                paths: vec![(p, 1.0)],
+                binding: Some(Binding {
+                    src_tor: i,
+                    dst_tor: j,
+                    detour: NONE_DETOUR,
+                }),
+            };
         }
         match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
             Some(p) => Route::single(p),
@@ -229,12 +230,10 @@ impl Adaptive {
         }
     }
 
-    /// The work measured at a controller period (bits still to send per node's uplinks and
-    /// downlinks, per server port): placements since the last period are in it.
-    pub fn set_work(&mut self, up: Vec<f64>, down: Vec<f64>, port: Vec<f64>) {
-        self.work_up = up;
-        self.work_down = down;
-        self.work_port = port;
+    /// The work measured at a controller period (bits still to cross each directed link):
+    /// placements since the last period are in it.
+    pub fn set_work(&mut self, work: Vec<f64>) {
+        self.work = work;
     }
 
     /// Fold one sample of per-node offered load into the EWMAs.

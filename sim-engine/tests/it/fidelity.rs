@@ -209,14 +209,15 @@ fn detours_relieve_a_hot_rack_on_either_side() {
     }
 }
 
-/// Adaptive balancing against ECMP on symmetric jobs: shuffles of the servers of racks 0..n
-/// (n = 1..12) of a 12-rack Type 1 cluster (4 servers per rack, p = 2 x 10G, 2 x 10G uplinks per
-/// ToR), seeds 1..5. The target is "never more than 2% slower, faster on at least half".
-/// With least-work placement adaptive is faster on 51 of the 60 (n = 1, 2 are ties: one-switch
-/// paths) but still up to 10% slower on 6 (n = 5, 6, 8, 12): the bound asserted here is what this
-/// build achieves (before it: faster on about half, up to 22% slower on 14). NOT the 2%.
+/// Adaptive balancing never loses to ECMP on a symmetric job: shuffles of the servers of racks
+/// 0..n (n = 1..12) of a 12-rack Type 1 cluster (4 servers per rack, p = 2 x 10G, 2 x 10G uplinks
+/// per ToR), seeds 1..5. Adaptive may be at most 2% slower than ECMP on any of them and must be
+/// faster on at least half. (The job time is the busiest link's work over its capacity here;
+/// with least-work placement over ToRs and fabric paths adaptive is faster on 59 of the 60;
+/// drawing ToRs at random it was up to 22% slower, balancing ToRs but hashing the spine up to
+/// 10%.)
 #[test]
-fn adaptive_mostly_beats_ecmp_on_symmetric_shuffles() {
+fn adaptive_never_loses_to_ecmp_on_symmetric_shuffles() {
     let mut faster = 0;
     let mut worst: f64 = 0.0;
     let mut lines = Vec::new();
@@ -244,7 +245,6 @@ fn adaptive_mostly_beats_ecmp_on_symmetric_shuffles() {
         }
     }
     let all = lines.join("\n");
-    eprintln!("{all}");
-    assert!(worst <= 1.11, "adaptive up to {worst} x ECMP:\n{all}");
-    assert!(faster >= 50, "adaptive faster on {faster} of 60:\n{all}");
+    assert!(worst <= 1.02, "adaptive up to {worst} x ECMP:\n{all}");
+    assert!(faster >= 30, "adaptive faster on {faster} of 60:\n{all}");
 }

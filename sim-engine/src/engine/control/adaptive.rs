@@ -13,7 +13,7 @@ pub fn tick(plant: &mut impl Plant, net: &Network, period: Time) -> bool {
     // 1. offered load per ToR: bytes still to send through its uplinks / what they carry per period
     let mut back_up = vec![0.0f64; n];
     let mut back_down = vec![0.0f64; n];
-    let mut back_port = vec![0.0f64; net.links.len()];
+    let mut work = vec![0.0f64; net.links.len()];
     // (sender, flow, remaining bits, binding) of the flows bound to a source ToR, off detours
     let mut bound: Vec<(NodeId, u32, f64, Binding)> = Vec::new();
     for fl in plant.active_flows() {
@@ -21,13 +21,14 @@ pub fn tick(plant: &mut impl Plant, net: &Network, period: Time) -> bool {
             continue;
         };
         let rem = fl.remaining_bits;
+        for &l in path {
+            work[l.idx()] += rem;
+        }
         if path.len() > 2 {
             let st = net.link(path[0]).to;
             let dt = net.link(path[path.len() - 1]).from;
             back_up[st.idx()] += rem;
             back_down[dt.idx()] += rem;
-            back_port[path[0].idx()] += rem;
-            back_port[path[path.len() - 1].idx()] += rem;
         }
         if let Some(b) = fl.binding {
             if b.detour == NONE_DETOUR {
@@ -38,7 +39,7 @@ pub fn tick(plant: &mut impl Plant, net: &Network, period: Time) -> bool {
     let Some(ad) = plant.router().adaptive() else {
         return false;
     };
-    ad.set_work(back_up.clone(), back_down.clone(), back_port);
+    ad.set_work(work);
     let secs = period.as_secs_f64();
     for i in 0..n {
         let cap_bits = ad.cap_up[i] * 1e9 * secs;
