@@ -27,6 +27,7 @@ from loopline.domain.media import Medium, PriceBook
 from loopline.domain.routing import GeometryPreset, Via, geometry_preset, tray_z_mm
 from loopline.domain.scenario import build_scenario
 from loopline.domain.wiring import (
+    SUBWAYS_PATTERNS,
     Cable,
     Device,
     DiffStatus,
@@ -115,6 +116,10 @@ class PlanOptions:
 
 def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
     parallel = request.parallel
+    if parallel is not None and parallel.loop is not None:
+        loop_pattern = parallel.pattern or request.pattern
+        if loop_pattern not in SUBWAYS_PATTERNS:
+            raise DomainError("parallel.loop", f"l applies to Subways patterns, not {loop_pattern}")
     return WiringSpec(
         pattern=request.pattern,
         ports=request.ports,

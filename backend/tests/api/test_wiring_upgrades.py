@@ -149,6 +149,9 @@ def test_upgrade_and_diff_refusals(owner: TestClient, row_hall: dict[str, Any], 
     assert r.status_code == 422 and r.json()["detail"][0]["field"] == "ports"  # 2x25G servers: 2 NIC ports
     r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "speed": 3})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "speed"]
+    parallel = {"gbps": 100, "pattern": "single-homed", "loop": 2}
+    r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "parallel": parallel})
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "parallel.loop"
     r = owner.get(f"/api/v1/wiring-plans/{old['id']}/diff/cables", params={"against": old["id"], "status": "gone"})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "status"]
     viewer = h.client("viewer@example.com")
