@@ -83,17 +83,42 @@ test("a new account: sign up, projects, halls, members, tokens, export/import, d
   const hallId = Number(/\/halls\/(\d+)$/.exec(page.url())![1]);
   const hall = await (await page.request.get(`/api/v1/halls/${hallId}`)).json();
   expect([hall.name, hall.width_m, hall.depth_m, hall.min_cold_aisle_m, hall.min_hot_aisle_m]).toEqual(["H1", 24, 16, 1.5, 0.9]);
-  await expect(page.getByTestId("crumbs")).toHaveText(`Projects/${projectName}/H1`);
+  const crumbs = page.getByTestId("crumbs");
+  const hallPicker = crumbs.getByRole("combobox", { name: "Hall" });
+  await expect(crumbs.getByRole("link", { name: projectName })).toBeVisible();
+  await expect(hallPicker).toHaveValue(String(hallId));
+  await expect(hallPicker.locator("option:checked")).toHaveText("H1");
   // The address survives a reload: the same hall opens again.
   await page.reload();
   await waitForEditor(page);
-  await expect(page.getByTestId("crumbs")).toContainText("H1");
+  await expect(hallPicker).toHaveValue(String(hallId));
   await page.screenshot({ path: `${ARTIFACTS}/accounts-new-hall-editor.png` });
 
   // The breadcrumb leads back to the project (its hall listed) and to the list.
   await page.getByTestId("crumbs").getByRole("link", { name: projectName }).click();
   await expect(page).toHaveURL(new RegExp(`/projects/${projectId}$`));
   await expect(page.getByTestId(`hall-${hallId}`)).toContainText("24 × 16 m");
+  // A second hall (the list has one now: "New hall" opens the form), then the picker switches halls.
+  await page.getByRole("button", { name: "New hall" }).click();
+  await newHall.getByLabel("Hall name").fill("H2");
+  await newHall.getByRole("button", { name: "Create hall" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/halls/\\d+$`));
+  await waitForEditor(page);
+  const hall2Id = Number(/\/halls\/(\d+)$/.exec(page.url())![1]);
+  expect(hall2Id).not.toBe(hallId);
+  await expect(hallPicker.locator("option")).toHaveText(["H1", "H2"]);
+  await hallPicker.selectOption("H1");
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/halls/${hallId}$`));
+  await waitForEditor(page);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/halls/${hall2Id}$`));
+  await expect(hallPicker).toHaveValue(String(hall2Id));
+  // Delete H2 from the project page (after confirming).
+  await crumbs.getByRole("link", { name: projectName }).click();
+  await page.getByRole("button", { name: "Delete hall H2" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete hall" }).click();
+  await expect(page.getByTestId(`hall-${hall2Id}`)).toHaveCount(0);
+  expect((await page.request.get(`/api/v1/halls/${hall2Id}`)).status()).toBe(404);
   await page.getByTestId("crumbs").getByRole("link", { name: "Projects" }).click();
   await expect(page).toHaveURL(/\/projects$/);
 
@@ -122,6 +147,7 @@ test("a new account: sign up, projects, halls, members, tokens, export/import, d
   await addMember.getByLabel("Add a member by email").fill(bobEmail);
   await addMember.getByLabel("Role").selectOption("viewer");
   await addMember.getByRole("button", { name: "Add member" }).click();
+  await expect(members.getByTestId(`member-${email}`)).toContainText("Ada (you)");
   const bobRow = members.getByTestId(`member-${bobEmail}`);
   await expect(bobRow).toContainText("Bob");
   await expect(bobRow.getByLabel(`Role of ${bobEmail}`)).toHaveValue("viewer");
@@ -244,7 +270,8 @@ test("an old ?project=&hall= link opens the hall once logged in, at its canonica
   await page.goto(`/?project=${project.id}&hall=${hall.id}`);
   await waitForEditor(page);
   await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/halls/${hall.id}$`));
-  await expect(page.getByTestId("crumbs")).toHaveText(`Projects/${project.name}/${hall.name}`);
+  await expect(page.getByTestId("crumbs").getByRole("link", { name: project.name })).toBeVisible();
+  await expect(page.getByTestId("crumbs").getByRole("combobox", { name: "Hall" })).toHaveValue(String(hall.id));
   // A hall id under the wrong project is corrected from the hall itself.
   const other = await (await ctx.post("/api/v1/projects", { data: { name: `zz elsewhere ${unique()}` } })).json();
   await page.goto(`/projects/${other.id}/halls/${hall.id}`);

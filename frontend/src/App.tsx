@@ -104,18 +104,18 @@ export function App() {
             onSignUp={() => navigate({ name: "signup" })}
           />
         ))}
-      {auth.s === "in" && <Screen route={route} />}
+      {auth.s === "in" && <Screen route={route} userId={auth.me.user.id} />}
     </div>
   );
 }
 
-function Screen({ route }: { route: Route }) {
+function Screen({ route, userId }: { route: Route; userId: number }) {
   switch (route.name) {
     case "projects":
     case "signup":
       return <ProjectList />;
     case "project":
-      return <ProjectPage key={route.projectId} projectId={route.projectId} />;
+      return <ProjectPage key={route.projectId} projectId={route.projectId} userId={userId} />;
     case "hall":
       return <HallScreen key={route.hallId} projectId={route.projectId} hallId={route.hallId} planId={route.planId} />;
     case "tokens":

@@ -1,13 +1,14 @@
-/** The top bar's breadcrumb: Projects / <project> / <hall>, each a link back. */
+/** The top bar's breadcrumb: Projects / <project> / <hall>, each a link back; the hall is a picker of the project's halls. */
 import { useEffect, useState } from "react";
-import { getHall, getProject } from "./api";
-import { linkProps, type Route } from "./route";
+import { getProject, listHalls, type Hall } from "./api";
+import { linkProps, navigate, type Route } from "./route";
 
 export function Crumbs({ route }: { route: Route }) {
   const projectId = route.name === "project" || route.name === "hall" ? route.projectId : null;
   const hallId = route.name === "hall" ? route.hallId : null;
   // Names by id: a crumb shows "…" until the name of *its* project/hall has arrived.
   const [names, setNames] = useState<Record<string, string>>({});
+  const [halls, setHalls] = useState<{ projectId: number; items: Hall[] } | null>(null);
   useEffect(() => {
     let live = true;
     const keep = (key: string) => (name: string) => {
@@ -18,17 +19,19 @@ export function Crumbs({ route }: { route: Route }) {
         (p) => keep(`p${projectId}`)(p.name),
         () => undefined,
       );
-    if (hallId)
-      getHall(hallId).then(
-        (h) => keep(`h${hallId}`)(h.name),
+    if (projectId && hallId)
+      listHalls(projectId).then(
+        (items) => {
+          if (live) setHalls({ projectId, items });
+        },
         () => undefined,
       );
     return () => {
       live = false;
     };
-  }, [projectId, hallId, route]);
+  }, [projectId, hallId]);
   const projectName = projectId ? (names[`p${projectId}`] ?? "…") : "";
-  const hallName = hallId ? (names[`h${hallId}`] ?? "…") : "";
+  const siblings = halls?.projectId === projectId ? halls.items : [];
   return (
     <nav className="crumbs" aria-label="Breadcrumb" data-testid="crumbs">
       <a {...linkProps({ name: "projects" })}>Projects</a>
@@ -45,7 +48,20 @@ export function Crumbs({ route }: { route: Route }) {
       {projectId && hallId && (
         <>
           <span className="sep">/</span>
-          <span aria-current="page">{hallName}</span>
+          <select
+            className="hall-picker"
+            aria-label="Hall"
+            aria-current="page"
+            value={siblings.some((h) => h.id === hallId) ? String(hallId) : ""}
+            onChange={(e) => navigate({ name: "hall", projectId, hallId: Number(e.target.value), planId: null })}
+          >
+            {!siblings.some((h) => h.id === hallId) && <option value="">…</option>}
+            {siblings.map((h) => (
+              <option key={h.id} value={h.id}>
+                {h.name}
+              </option>
+            ))}
+          </select>
         </>
       )}
       {route.name === "tokens" && (

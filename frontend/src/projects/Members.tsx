@@ -4,6 +4,7 @@ import { addMember, changeRole, listMembers, removeMember, type Member, type Pro
 import { Confirm } from "./Confirm";
 import { Field, FormError, TextField } from "./Field";
 import { checkEmail, formErrors, userMessage, type FieldSpec, type FormErrors } from "./forms";
+import { navigate } from "./route";
 
 /** Every role, in rank order, with what it allows (tsc fails if the API gains a role without words). */
 export const ROLES: Record<Role, { label: string; allows: string }> = {
@@ -18,7 +19,7 @@ const MEMBER_FIELDS: Record<"email" | "role", FieldSpec> = {
   role: { label: "Role" },
 };
 
-export function Members({ project }: { project: Project }) {
+export function Members({ project, userId }: { project: Project; userId: number }) {
   const owner = project.role === "owner";
   const [members, setMembers] = useState<Member[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,6 +60,7 @@ export function Members({ project }: { project: Project }) {
                 projectId={project.id}
                 member={m}
                 owner={owner}
+                you={m.user_id === userId}
                 onChanged={reload}
                 onRemove={() => setRemoving(m)}
               />
@@ -69,8 +71,12 @@ export function Members({ project }: { project: Project }) {
       {owner && <AddMember projectId={project.id} onAdded={reload} />}
       {removing && (
         <Confirm
-          title={`Remove ${removing.display_name || removing.email}?`}
-          action="Remove member"
+          title={
+            removing.user_id === userId
+              ? `Leave “${project.name}”?`
+              : `Remove ${removing.display_name || removing.email}?`
+          }
+          action={removing.user_id === userId ? "Leave project" : "Remove member"}
           onCancel={() => setRemoving(null)}
           onConfirm={async () => {
             try {
@@ -79,11 +85,14 @@ export function Members({ project }: { project: Project }) {
               throw new Error(userMessage(e), { cause: e });
             }
             setRemoving(null);
-            reload();
+            if (removing.user_id === userId) navigate({ name: "projects" });
+            else reload();
           }}
         >
           <p>
-            {removing.email} will no longer see “{project.name}”. Their API tokens stop working in this project.
+            {removing.user_id === userId
+              ? `You will no longer see “${project.name}” unless an owner adds you again.`
+              : `${removing.email} will no longer see “${project.name}”. Their API tokens stop working in this project.`}
           </p>
         </Confirm>
       )}
@@ -95,12 +104,14 @@ function MemberRow({
   projectId,
   member,
   owner,
+  you,
   onChanged,
   onRemove,
 }: {
   projectId: number;
   member: Member;
   owner: boolean;
+  you: boolean;
   onChanged: () => void;
   onRemove: () => void;
 }) {
@@ -108,7 +119,10 @@ function MemberRow({
   const [busy, setBusy] = useState(false);
   return (
     <tr data-testid={`member-${member.email}`}>
-      <td>{member.display_name}</td>
+      <td>
+        {member.display_name}
+        {you && <span className="muted small"> (you)</span>}
+      </td>
       <td>{member.email}</td>
       <td>
         {owner ? (
@@ -144,7 +158,7 @@ function MemberRow({
       {owner && (
         <td className="actions">
           <button type="button" className="link danger-link" onClick={onRemove}>
-            Remove
+            {you ? "Leave" : "Remove"}
           </button>
         </td>
       )}

@@ -1,17 +1,19 @@
 /** One project: its halls (open one, add one) and its members. */
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { createHall, getProject, listHalls, type Hall, type Project } from "./api";
+import { createHall, deleteHall, getProject, listHalls, type Hall, type Project } from "./api";
+import { Confirm } from "./Confirm";
 import { Field, FormError, TextField } from "./Field";
 import { formErrors, userMessage, type FormErrors } from "./forms";
 import { HALL_DEFAULTS, HALL_FIELDS, hallBody, type HallField, type HallValues } from "./hallForm";
 import { Members } from "./Members";
 import { linkProps, navigate } from "./route";
 
-export function ProjectPage({ projectId }: { projectId: number }) {
+export function ProjectPage({ projectId, userId }: { projectId: number; userId: number }) {
   const [project, setProject] = useState<Project | null>(null);
   const [halls, setHalls] = useState<Hall[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<Hall | null>(null);
   const reload = useCallback(() => {
     Promise.all([getProject(projectId), listHalls(projectId)]).then(
       ([p, h]) => {
@@ -93,12 +95,40 @@ export function ProjectPage({ projectId }: { projectId: number }) {
                     {h.raised_floor ? ` · raised floor ${fmt(h.raised_floor_height_m)} m` : ""}
                   </span>
                 </a>
+                {canWrite && (
+                  <button
+                    type="button"
+                    className="link danger-link hall-delete"
+                    aria-label={`Delete hall ${h.name}`}
+                    onClick={() => setDeleting(h)}
+                  >
+                    Delete
+                  </button>
+                )}
               </li>
             ))}
           </ul>
         )}
       </section>
-      <Members project={project} />
+      {deleting && (
+        <Confirm
+          title={`Delete hall “${deleting.name}”?`}
+          action="Delete hall"
+          onCancel={() => setDeleting(null)}
+          onConfirm={async () => {
+            try {
+              await deleteHall(deleting);
+            } catch (e) {
+              throw new Error(userMessage(e), { cause: e });
+            }
+            setDeleting(null);
+            reload();
+          }}
+        >
+          <p>Its rows, racks and wiring plans are deleted for every member of the project. This cannot be undone.</p>
+        </Confirm>
+      )}
+      <Members project={project} userId={userId} />
     </div>
   );
 }
