@@ -136,6 +136,42 @@ pub fn run_with_progress(
     })
 }
 
+/// Run `scenario` once for each of `seeds` (its `engine.seed` replaced), on up to `jobs` threads
+/// at a time. The results come in the order of `seeds`, each the same as a run of its own (a run
+/// depends only on its scenario and seed; `run_info` aside).
+pub fn run_seeds(
+    scenario: &Scenario,
+    seeds: &[u64],
+    limits: &RunLimits,
+    jobs: usize,
+) -> Vec<Result<Report, SimError>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<Report, SimError>>>> =
+        seeds.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, seeds.len().max(1)) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&seed) = seeds.get(k) else { break };
+                let mut sc = scenario.clone();
+                sc.engine.seed = seed;
+                let r = run(&sc, limits);
+                *slots[k].lock().expect("no run panicked") = Some(r);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .expect("no run panicked")
+                .expect("every seed ran")
+        })
+        .collect()
+}
+
 /// The JSON Schema of the scenario (`scenario`) or result (`result`) format, pretty-printed.
 pub fn schema_json(which: &str) -> Option<String> {
     let schema = match which {
