@@ -197,7 +197,29 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   await expect(bomView.getByTestId("bom-total")).toHaveText(money(expectedTotal, bomBefore.currency));
   await expect(bomView.locator('tr[data-part="48x25G+8x100G ToR"]')).toContainText("project book");
   await page.screenshot({ path: `${ARTIFACTS}/plans-bom.png` });
+  // The same BOM as CSV: one line per BOM line, the ToR line at the project's price.
+  const bomCsv = parseCsv((await download(page, "bom-csv")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
+  const col = (name: string) => bomCsv[0]!.indexOf(name);
+  expect(bomCsv.length - 1).toBe(bomBefore.lines.length);
+  const torLine = bomCsv.find((r) => r[col("part_number")] === "48x25G+8x100G ToR")!;
+  expect([Number(torLine[col("quantity")]), Number(torLine[col("unit_price")]), torLine[col("price_source")]]).toEqual([TORS, newUnit, "project"]);
   await bomView.getByRole("button", { name: "Close" }).click();
+
+  // The price book round-trips as CSV: export, change the ToR's price in the file, import it back.
+  await panel.getByTestId("open-pricebook").click();
+  const exported = (await download(page, "pricebook-export")).body.toString("utf8");
+  const lines = parseCsv(exported).filter((r) => r.some((f) => f !== ""));
+  const pcol = (name: string) => lines[0]!.indexOf(name);
+  const torEntry = lines.find((r) => r[pcol("part_number")] === "48x25G+8x100G ToR")!;
+  expect(Number(torEntry[pcol("base_price")])).toBe(newUnit);
+  torEntry[pcol("base_price")] = "5000";
+  const edited = lines.map((r) => r.map((f) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(",")).join("\n") + "\n";
+  await book.getByTestId("pricebook-import").setInputFiles({ name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from(edited) });
+  await expect(book.getByTestId("pricebook-version")).toContainText(`Version ${current.version + 3}`);
+  await expect(torPrice).toHaveValue("5000");
+  await book.getByRole("button", { name: "Close" }).click();
+  const bomAfterImport = await (await page.request.get(`/api/v1/wiring-plans/${a.id}/bom`)).json();
+  expect(bomAfterImport.total).toBeCloseTo(expectedTotal + TORS * (5000 - newUnit), 2);
 
   // --- every export, downloaded with the session cookie and parsed back
   const cables = (await (await page.request.get(`/api/v1/wiring-plans/${a.id}/cables?limit=500`)).json()).items as { label: string; a: { row: string }; b: { row: string } }[];

@@ -121,7 +121,16 @@ export function BomDialog({ planId, planName, onClose }: { planId: number; planN
         </p>
       )}
       {!bom && !error && <p className="muted">Loading…</p>}
-      {bom && <BomTable bom={bom} testId="bom" />}
+      {bom && (
+        <>
+          <p>
+            <a className="button" href={`/api/v1/wiring-plans/${planId}/bom.csv`} download data-testid="bom-csv">
+              ⤓ Download the BOM (CSV)
+            </a>
+          </p>
+          <BomTable bom={bom} testId="bom" />
+        </>
+      )}
     </Dialog>
   );
 }

@@ -3,7 +3,7 @@
  * difference of two in 3D; plan an upgrade; the bill of materials; the price book; the downloads.
  */
 import { useEffect, useState } from "react";
-import { clearDiff, DIFF_COLOURS, DIFF_STATUSES, useDiff } from "../state/planDiff";
+import { clearDiff, DIFF_COLOURS, DIFF_STATUSES, useDiff, usePlanSelection } from "../state/planDiff";
 import { notify, useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
 import { refreshPlans, showDiff, viewPlan, type PlanDiff } from "./api";
@@ -76,10 +76,13 @@ export function PlansPanel() {
   const plans = useWiring((s) => s.plans);
   const viewed = useWiring((s) => s.plan);
   const loadingCables = useWiring((s) => s.loading);
-  const overlay = useDiff((s) => s.overlay);
+  // The diff summary shows while the diff is what the scene draws (another plan opened elsewhere hides it).
+  const drawnOverlay = useDiff((s) => s.overlay);
   const diffLoading = useDiff((s) => s.loading);
   const showKept = useDiff((s) => s.showKept);
-  const [selected, setSelected] = useState<number[]>([]);
+  const selected = usePlanSelection((s) => s.selected);
+  const setSelected = (f: (s: number[]) => number[]) => usePlanSelection.setState((s) => ({ selected: f(s.selected) }));
+  const cables = useWiring((s) => s.cables);
   const [open, setOpen] = useState<Open>({ d: "none" });
   const [lastDiff, setLastDiff] = useState<PlanDiff | null>(null);
   const close = () => setOpen({ d: "none" });
@@ -89,6 +92,7 @@ export function PlansPanel() {
     refreshPlans(projectId, hallId).catch((e: unknown) => notify("error", `Plans: ${message(e)}`));
   }, [projectId, hallId]);
 
+  const overlay = drawnOverlay && drawnOverlay.newSet === cables ? drawnOverlay : null;
   const chosen = plans.filter((p) => selected.includes(p.id));
   const diffOf = async (older: WiringPlan, newer: WiringPlan) => {
     try {

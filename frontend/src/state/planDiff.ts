@@ -80,6 +80,9 @@ export interface DiffState {
 
 export const useDiff = create<DiffState>(() => ({ overlay: null, loading: false, showKept: true }));
 
+/** Plans ticked in the plan list for comparing (kept while the side panel shows another tab). */
+export const usePlanSelection = create<{ selected: number[] }>(() => ({ selected: [] }));
+
 export function clearDiff(): void {
   useDiff.setState({ overlay: null, loading: false });
 }
