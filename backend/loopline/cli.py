@@ -2,7 +2,9 @@
 
 - ``wiring``: build an abstract hall from numbers, generate its wiring plan, print a summary
   (``--json`` for machines), optionally as an upgrade diff against ``--upgrade-from-ports``;
-- ``scenario build``: the same layout and wiring, written as an engine scenario (``-o FILE``).
+- ``scenario build``: the same layout and wiring, written as an engine scenario (``-o FILE``),
+  with a workload, routing and failures from flags; ``--twins`` writes the layout wired Type 0
+  (single-homed), Type 1 and Type 2 from one command line (``-o`` names them with ``{wiring}``).
 
 Bad input prints ``error: <field>: <reason>`` on one line to stderr and exits 2.
 """
@@ -19,7 +21,7 @@ from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_l
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import Hall
 from loopline.domain.routing import geometry_preset
-from loopline.domain.scenario import DEFAULT_BYTES_PER_PAIR, build_scenario, default_workload
+from loopline.domain.scenario import DEFAULT_BYTES_PER_PAIR, WORKLOADS, build_scenario, workload
 from loopline.domain.wiring import (
     SUBWAYS_PATTERNS,
     FabricKind,
@@ -35,6 +37,7 @@ from loopline.domain.wiring import (
 )
 
 EXIT_USAGE = 2
+CDFS = ["websearch", "datamining", "hadoop", "cachefollower", "webserver"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -134,9 +137,48 @@ def build_parser() -> argparse.ArgumentParser:
     ssub = scenario.add_subparsers(dest="scenario_command", required=True, parser_class=_Parser)
     build = ssub.add_parser("build", help="write a scenario for a hall built from numbers")
     _layout_args(build)
-    build.add_argument("-o", "--output", required=True, help="scenario JSON file ('-' = stdout)")
+    build.add_argument(
+        "-o", "--output", required=True, help="scenario JSON file ('-' = stdout; with --twins it must contain {wiring})"
+    )
+    build.add_argument(
+        "--twins",
+        action="store_true",
+        help="write the layout wired Type 0 (single-homed), Type 1 and Type 2 (--pattern: the Subways "
+        "pattern; Type 2 spreads each loop over --clusters, at least 2): {wiring} in -o becomes type0/type1/type2",
+    )
     build.add_argument("--routing", choices=["ecmp", "adaptive", "detour", "vlb", "grin"], default="ecmp")
-    build.add_argument("--bytes-per-pair", type=_int(1), default=DEFAULT_BYTES_PER_PAIR)
+    wl = build.add_argument_group("workload")
+    wl.add_argument("--workload", choices=WORKLOADS, default="shuffle")
+    wl.add_argument(
+        "--bytes-per-pair",
+        "--bytes",
+        type=_int(1),
+        default=DEFAULT_BYTES_PER_PAIR,
+        help="bytes per pair, flow or response",
+    )
+    wl.add_argument(
+        "--job-racks",
+        type=_int(1),
+        default=None,
+        help="the first N logical racks (default 2; poisson: all)",
+    )
+    wl.add_argument("--senders", type=_int(1), default=1, help="many-to-many: the first N racks send")
+    wl.add_argument("--receivers", type=_int(1), default=1, help="many-to-many: to the next N racks")
+    wl.add_argument(
+        "--cdf", choices=["websearch", "datamining", "hadoop", "cachefollower", "webserver"], default="websearch"
+    )
+    wl.add_argument("--load", type=float, default=0.4, help="poisson: share of the server link capacity")
+    wl.add_argument("--flows", type=_int(1), default=10_000, help="poisson: flows")
+    wl.add_argument("--fan-in", type=_int(1), default=8, help="incast: responders per query")
+    wl.add_argument("--queries", type=_int(1), default=1, help="incast: fan-ins")
+    wl.add_argument("--server-racks", type=_int(1), default=1, help="memcache: the first N racks hold the caches")
+    build.add_argument(
+        "--fail",
+        action="append",
+        default=[],
+        metavar="NODE@AT_S[:RECOVER_S]",
+        help="a node (switch) fails at AT_S seconds, optionally recovering (repeatable)",
+    )
     build.add_argument("--seed", type=_int(0), default=1)
     build.add_argument("--name", default=None)
     return parser
@@ -250,28 +292,76 @@ def _print_text(out: dict[str, Any]) -> None:
         print(f"warning: {w}")
 
 
-def _scenario_build(a: argparse.Namespace) -> int:
-    hall, spec = _hall_and_spec(a)
-    plan = _generate(a, hall, spec)
-    scenario = build_scenario(
-        plan,
-        name=a.name,
-        routing={"type": a.routing},
-        workload=default_workload(plan, a.bytes_per_pair),
-        engine={"mode": "flow", "seed": a.seed, "failures": []},
-    )
-    text = json.dumps(scenario, separators=(",", ":"))
-    if a.output == "-":
-        sys.stdout.write(text + "\n")
-    else:
+def _failures(specs: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for text in specs:
+        node, _, times = text.partition("@")
+        at, _, recover = times.partition(":")
         try:
-            with open(a.output, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
-        except OSError as e:
-            raise DomainError("output", f"cannot write {a.output}: {e.strerror}") from None
-        net = scenario["network"]
-        print(f"wrote {a.output}: {len(net['nodes'])} nodes, {len(net['links'])} links", file=sys.stderr)
+            failure: dict[str, Any] = {"node": node, "at_s": float(at)}
+            if recover:
+                failure["recover_at_s"] = float(recover)
+        except ValueError:
+            raise DomainError("fail", f"expected NODE@AT_S[:RECOVER_S], got {text!r}") from None
+        if not node:
+            raise DomainError("fail", f"expected NODE@AT_S[:RECOVER_S], got {text!r}")
+        out.append(failure)
+    return out
+
+
+def _twins(a: argparse.Namespace) -> list[tuple[str, argparse.Namespace]]:
+    """The namespaces of the three wirings of one layout: Type 0, Type 1, Type 2."""
+    if Pattern(a.pattern) not in SUBWAYS_PATTERNS:
+        raise DomainError("pattern", f"--twins needs a Subways pattern for Types 1 and 2, got {a.pattern}")
+    if "{wiring}" not in a.output:
+        raise DomainError("output", "with --twins the file name must contain {wiring}")
+    type0 = argparse.Namespace(**{**vars(a), "pattern": Pattern.SINGLE_HOMED.value, "loop": None, "clusters": 1})
+    type1 = argparse.Namespace(**{**vars(a), "subways_type": 1, "clusters": 1})
+    type2 = argparse.Namespace(**{**vars(a), "subways_type": 2, "clusters": max(a.clusters, 2)})
+    return [("type0", type0), ("type1", type1), ("type2", type2)]
+
+
+def _scenario_build(a: argparse.Namespace) -> int:
+    builds = _twins(a) if a.twins else [("", a)]
+    for wiring, ns in builds:
+        hall, spec = _hall_and_spec(ns)
+        plan = _generate(ns, hall, spec)
+        params = {
+            "bytes": ns.bytes_per_pair,
+            "job_racks": ns.job_racks if ns.job_racks is not None or ns.workload == "poisson" else 2,
+            "senders": ns.senders,
+            "receivers": ns.receivers,
+            "cdf": ns.cdf,
+            "load": ns.load,
+            "flows": ns.flows,
+            "fan_in": ns.fan_in,
+            "queries": ns.queries,
+            "server_racks": ns.server_racks,
+        }
+        name = ns.name if not wiring else f"{ns.name or 'scenario'} ({wiring})"
+        scenario = build_scenario(
+            plan,
+            name=name,
+            routing={"type": ns.routing},
+            workload=workload(plan, ns.workload, **params),
+            engine={"mode": "flow", "seed": ns.seed, "failures": _failures(ns.fail)},
+        )
+        _write(scenario, ns.output.replace("{wiring}", wiring) if wiring else ns.output)
     return 0
+
+
+def _write(scenario: dict[str, Any], output: str) -> None:
+    text = json.dumps(scenario, separators=(",", ":"))
+    if output == "-":
+        sys.stdout.write(text + "\n")
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    except OSError as e:
+        raise DomainError("output", f"cannot write {output}: {e.strerror}") from None
+    net = scenario["network"]
+    print(f"wrote {output}: {len(net['nodes'])} nodes, {len(net['links'])} links", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -168,3 +168,87 @@ def test_heterogeneous_scenario_is_valid_for_the_engine(tmp_path: Path) -> None:
     if engine.exists():
         res = subprocess.run([str(engine), "validate", str(out)], capture_output=True, text=True, timeout=60)
         assert res.returncode == 0, res.stdout + res.stderr
+
+
+ENGINE = ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
+
+
+def _engine_accepts(path: Path) -> None:
+    if ENGINE.exists():
+        res = subprocess.run([str(ENGINE), "validate", str(path)], capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_scenario_build_twins(tmp_path: Path) -> None:
+    """One command line: the layout wired Type 0, Type 1 and Type 2 (2 rows, one cluster each)."""
+    out = tmp_path / "s-{wiring}.json"
+    args = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8", "--rows-per-cluster", "1", "--twins"]
+    assert main(["scenario", "build", *LAYOUT, *args, "--job-racks", "3", "-o", str(out)]) == 0
+    scs = {w: json.loads((tmp_path / f"s-{w}.json").read_text()) for w in ("type0", "type1", "type2")}
+    servers = {w: sorted(n["id"] for n in sc["network"]["nodes"] if n["role"] == "server") for w, sc in scs.items()}
+    assert servers["type0"] == servers["type1"] == servers["type2"] and len(servers["type0"]) == 64
+    tors = {w: [n for n in sc["network"]["nodes"] if n["role"] == "tor"] for w, sc in scs.items()}
+    assert all(t["loop"] is None for t in tors["type0"])
+    assert all(t["loop"] is not None for t in tors["type1"] + tors["type2"])
+    # Type 1 keeps a loop in its cluster; Type 2 spreads every loop over both clusters
+    by_loop: dict[str, dict[Any, set[Any]]] = {"type1": {}, "type2": {}}
+    for w in by_loop:
+        for t in tors[w]:
+            by_loop[w].setdefault(t["loop"], set()).add(t["cluster"])
+    assert all(len(c) == 1 for c in by_loop["type1"].values())
+    assert all(len(c) == 2 for c in by_loop["type2"].values())
+    # the same workload on each: 3 racks of 4 servers
+    assert scs["type0"]["workload"] == scs["type1"]["workload"] == scs["type2"]["workload"]
+    assert len(scs["type0"]["workload"]["servers"]) == 12
+    for w in scs:
+        _engine_accepts(tmp_path / f"s-{w}.json")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--workload", "permutation", "--job-racks", "4", "--bytes", "1000"],
+         {"type": "permutation", "bytes": 1000, "n_servers": 16}),
+        (["--workload", "many-to-many", "--senders", "2", "--receivers", "1"],
+         {"type": "many_to_many", "n_senders": 8, "n_receivers": 4}),
+        (["--workload", "poisson", "--cdf", "datamining", "--load", "0.3", "--flows", "500"],
+         {"type": "poisson", "cdf": "datamining", "load": 0.3, "flows": 500}),
+        (["--workload", "incast", "--fan-in", "5", "--queries", "3", "--bytes", "20000"],
+         {"type": "incast", "fan_in": 5, "queries": 3, "response_bytes": 20000}),
+        (["--workload", "memcache", "--server-racks", "2"], {"type": "memcache", "n_server_racks": 2}),
+    ],
+)  # fmt: skip
+def test_scenario_build_workloads(tmp_path: Path, args: list[str], expected: dict[str, Any]) -> None:
+    out = tmp_path / "s.json"
+    base = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8", "--routing", "adaptive"]
+    assert main(["scenario", "build", *LAYOUT, *base, *args, "--fail", "H1.C0.AGG1@0.001:0.002", "-o", str(out)]) == 0
+    sc = json.loads(out.read_text())
+    wl = sc["workload"]
+    for k, v in expected.items():
+        if k == "n_servers":
+            assert len(wl["servers"]) == v
+        elif k == "n_senders":
+            assert len(wl["senders"]) == v and not set(wl["senders"]) & set(wl["receivers"])
+        elif k == "n_receivers":
+            assert len(wl["receivers"]) == v
+        elif k == "n_server_racks":
+            assert len(wl["server_racks"]) == v
+        else:
+            assert wl[k] == v, k
+    assert sc["routing"] == {"type": "adaptive"}
+    assert sc["engine"]["failures"] == [{"node": "H1.C0.AGG1", "at_s": 0.001, "recover_at_s": 0.002}]
+    _engine_accepts(out)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--twins", "-o", "x.json"], "error: output: with --twins the file name must contain {wiring}"),
+        (["--job-racks", "99", "-o", "-"], "error: job_racks: needs 1..16 logical racks (the layout has 16), got 99"),
+        (["--fail", "X@soon", "-o", "-"], "error: fail: expected NODE@AT_S[:RECOVER_S], got 'X@soon'"),
+    ],
+)  # fmt: skip
+def test_scenario_build_bad_flags(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    base = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8"]
+    assert main(["scenario", "build", *LAYOUT, *base, *args]) == 2
+    assert capsys.readouterr().err.startswith(message)
