@@ -19,6 +19,7 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ("wiring: generate a 100,000-server plan", [PY, "scripts/bench_wiring.py", "--runs", "3"], "."),
     ("wiring: generate and store a 100,000-server plan", [PY, "scripts/bench_plan_store.py", "--runs", "3"], "."),
     ("API under load: layout and cable page at 1-256 concurrent clients", [PY, "scripts/bench_load.py"], "."),
+    ("exports of a 220,000-cable plan: first byte, total, API peak RSS", [PY, "scripts/bench_exports.py"], "."),
     (
         "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
         ["cargo", "bench", "--bench", "flow_engine"],
