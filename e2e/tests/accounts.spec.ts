@@ -255,6 +255,16 @@ test("a new account: sign up, projects, halls, members, tokens, export/import, d
   await page.locator('input[name="password"]').fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByTestId(`project-${projectId}`)).toContainText(renamed);
+
+  // ---- a session that ends while the page is open: log in again, on the same address
+  await page.context().clearCookies();
+  await page.getByTestId(`project-${projectId}`).getByRole("link", { name: renamed }).click();
+  await expect(page.getByRole("form", { name: "Log in" })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}$`));
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(renamed);
   await bob.dispose();
   await program.dispose();
 });

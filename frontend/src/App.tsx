@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { getHall, logout, me as getMe } from "./projects/api";
+import { getHall, logout, me as getMe, SESSION_ENDED } from "./projects/api";
 import { Crumbs } from "./projects/Crumbs";
 import { userMessage } from "./projects/forms";
 import { ProjectList } from "./projects/ProjectList";
@@ -47,6 +47,13 @@ export function App() {
       (me) => setAuth({ s: "in", me }),
       () => setAuth({ s: "out" }),
     );
+  }, []);
+  // A session that ends while a screen is open (expired, logged out in another tab): log in again,
+  // staying on the same address.
+  useEffect(() => {
+    const ended = () => setAuth({ s: "out" });
+    window.addEventListener(SESSION_ENDED, ended);
+    return () => window.removeEventListener(SESSION_ENDED, ended);
   }, []);
   // `/`, `/?project=&hall=` and trailing slashes become the canonical address (same screen).
   useEffect(() => {

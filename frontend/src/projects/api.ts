@@ -1,6 +1,6 @@
 /** The HTTP calls of the project, hall, member and token screens (types generated from OpenAPI). */
 import type { components } from "../api/schema";
-import { API, ApiError, request, type ErrorItem } from "../sync/http";
+import { API, ApiError, request as send, type ErrorItem } from "../sync/http";
 
 type S = components["schemas"];
 export type Project = S["ProjectRead"];
@@ -13,6 +13,20 @@ export type Scope = S["Scope"];
 export type User = S["UserRead"];
 export type Me = S["MeRead"];
 export type ImportResult = S["ImportResult"];
+
+/** Dispatched on `window` when the API answers 401: the session ended (expired, logged out elsewhere). */
+export const SESSION_ENDED = "loopline:session-ended";
+
+/** `sync/http.ts`'s request, telling the app shell when the session has ended. */
+async function request<T>(...args: Parameters<typeof send>): Promise<T> {
+  try {
+    return await send<T>(...args);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && args[1] !== "/auth/login" && args[1] !== "/auth/me")
+      window.dispatchEvent(new Event(SESSION_ENDED));
+    throw e;
+  }
+}
 
 interface Page<T> {
   items: T[];
