@@ -46,7 +46,7 @@ async function plannedHall(request: APIRequestContext, tag: string) {
           name: "N01-01",
           role: "network",
           rack_type_id: id(racks, "42U 600x1200"),
-          fabric_switches: [20, 22].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: id(switches, "64x100G spine"), u })),
+          fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: id(switches, "64x100G spine"), u })),
         },
       ],
     },
@@ -163,6 +163,25 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   expect(drawn.colours.added).toBe(addedColour);
   expect(new Set(Object.values(drawn.colours)).size).toBe(4);
   await page.screenshot({ path: `${ARTIFACTS}/plans-upgrade-diff.png` });
+
+  // --- a parallel set of ports at a new speed (Type 2 augmentation): new ToRs, no cable moves, a NIC per server
+  await panel.getByTestId(`plan-view-${a.id}`).click();
+  await panel.getByTestId("plan-upgrade").click();
+  await upgrade.getByTestId("upgrade-kind").selectOption("parallel");
+  await expect(upgrade.getByTestId("upgrade-parallel-gbps")).toHaveValue("100");
+  await upgrade.getByTestId("upgrade-generate").click();
+  await expect(diffDialog).toBeVisible({ timeout: 60_000 });
+  const par = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  expect([par.id, par.base_plan_id]).toEqual([up.id + 1, a.id]);
+  const parDiff = await (await page.request.get(`/api/v1/wiring-plans/${par.id}/diff?against=${a.id}`)).json();
+  expect([parDiff.counts.moved, parDiff.counts.removed, parDiff.counts.kept]).toEqual([0, 0, a.summary.cables]);
+  await expect(diffDialog.getByTestId("diff-tab-added")).toContainText(`added ${int(parDiff.counts.added)}`);
+  // Each server gets one 100G port its 2x25G model lacks: one added NIC per server, on the buy list.
+  const nics = parDiff.bom.buy.lines.filter((l: { category: string }) => l.category === "nic");
+  expect(nics.reduce((n: number, l: { quantity: number }) => n + l.quantity, 0)).toBe(SERVERS);
+  await expect(diffDialog.getByTestId("upgrade-buy-nic")).toContainText(int(SERVERS));
+  await diffDialog.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByTestId("diff-count-added")).toHaveText(int(parDiff.counts.added));
 
   // --- price a part in the project's book: the BOM total moves by quantity x price
   await panel.getByTestId(`plan-view-${a.id}`).click();
