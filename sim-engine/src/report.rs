@@ -473,7 +473,9 @@ pub fn build(o: &Outcome) -> Report {
         .map(|d| detour_report(d, net, o.util))
         .collect();
     let memcache = match &sc.workload {
-        crate::scenario::WorkloadSpec::Memcache(m) => Some(memcache::estimate(m, net)),
+        crate::scenario::WorkloadSpec::Memcache(m) => {
+            Some(memcache::estimate(m, net, routed_per_request(o).as_deref()))
+        }
         _ => None,
     };
     Report {
@@ -513,6 +515,34 @@ pub fn build(o: &Outcome) -> Report {
         memcache,
         run_info: None,
     }
+}
+
+/// Bits per request each directed link carried in the run (for the memcache estimate): carried
+/// bits over delivered bits, times a request's and its response's bits. `None` when nothing was
+/// delivered.
+fn routed_per_request(o: &Outcome) -> Option<Vec<f64>> {
+    let crate::scenario::WorkloadSpec::Memcache(m) = &o.scenario.workload else {
+        return None;
+    };
+    let delivered: f64 = o
+        .flows
+        .iter()
+        .zip(&o.workload.flows)
+        .map(|(f, spec)| match f.status {
+            Status::Done => spec.bytes.bits(),
+            Status::Waiting => 0.0,
+            _ => (spec.bytes.bits() - f.rem_bits).max(0.0),
+        })
+        .sum();
+    if delivered <= 0.0 {
+        return None;
+    }
+    let per_request = (m.request_bytes + m.response_bytes) as f64 * 8.0;
+    Some(
+        (0..o.net.links.len())
+            .map(|l| o.util.total_bits(l) / delivered * per_request)
+            .collect(),
+    )
 }
 
 fn detour_report(d: &ActiveDetour, net: &Network, util: &LinkUtil) -> DetourReport {

@@ -82,10 +82,13 @@ pub struct MemcacheEstimate {
 }
 
 /// Mean latency of a request + response over M/M/1 links: every directed link `l` is a queue whose
-/// utilisation is `rho_l = lambda * (bits per request through l) / capacity`; a message of `b` bits
-/// spends `b/C / (1 - rho)` on it plus the link latency. Client/server pairs are uniform and use
-/// their ECMP paths (all links up). The rate is found by bisection.
-pub fn estimate(spec: &MemcacheSpec, net: &Network) -> MemcacheEstimate {
+/// utilisation is `rho_l = lambda * B_l / C_l`, with `B_l` the bits per request crossing `l`; the
+/// messages of a request spend `B_l / C_l / (1 - rho_l)` on it in all, plus the propagation
+/// latency of their links. `routed`, when given, is `B_l` as the run's routing scheme placed the
+/// simulated requests and responses (multipath splits, adaptive placement, detours included);
+/// without it (nothing delivered), uniform client/server pairs on their ECMP paths. Propagation
+/// is over the ECMP paths either way. The rate is found by bisection.
+pub fn estimate(spec: &MemcacheSpec, net: &Network, routed: Option<&[f64]>) -> MemcacheEstimate {
     let (clients, servers) = members(spec, net);
     let up = vec![true; net.links.len()];
     let mut ud = UpDown::new(net);
@@ -106,13 +109,19 @@ pub fn estimate(spec: &MemcacheSpec, net: &Network) -> MemcacheEstimate {
         }
     }
     let np = pairs.len().max(1) as f64;
+    let mut hops = vec![0.0f64; net.links.len()]; // message crossings per request (propagation)
     for (a, b) in &pairs {
         for l in a {
             per_req[l.idx()] += req_bits / np;
+            hops[l.idx()] += 1.0 / np;
         }
         for l in b {
             per_req[l.idx()] += resp_bits / np;
+            hops[l.idx()] += 1.0 / np;
         }
+    }
+    if let Some(r) = routed {
+        per_req.copy_from_slice(&r[..net.links.len()]);
     }
     let cap_bps = |l: usize| net.links[l].gbps.0 * 1e9;
     let mut sat = f64::INFINITY;
@@ -128,19 +137,17 @@ pub fn estimate(spec: &MemcacheSpec, net: &Network) -> MemcacheEstimate {
     }
     let latency_s = |lambda: f64| -> f64 {
         let mut total = 0.0;
-        for (a, b) in &pairs {
-            for (path, bits) in [(a, req_bits), (b, resp_bits)] {
-                for l in path {
-                    let li = l.idx();
-                    let rho = lambda * per_req[li] / cap_bps(li);
-                    if rho >= 1.0 {
-                        return f64::INFINITY;
-                    }
-                    total += bits / cap_bps(li) / (1.0 - rho) + net.links[li].latency.as_secs_f64();
+        for l in 0..net.links.len() {
+            if per_req[l] > 0.0 {
+                let rho = lambda * per_req[l] / cap_bps(l);
+                if rho >= 1.0 {
+                    return f64::INFINITY;
                 }
+                total += per_req[l] / cap_bps(l) / (1.0 - rho);
             }
+            total += hops[l] * net.links[l].latency.as_secs_f64();
         }
-        total / np
+        total
     };
     let bound = spec.latency_bound_us * 1e-6;
     let zero = latency_s(0.0);
@@ -157,9 +164,15 @@ pub fn estimate(spec: &MemcacheSpec, net: &Network) -> MemcacheEstimate {
         }
     }
     MemcacheEstimate {
-        model: "queueing estimate (M/M/1 per directed link, Poisson requests, uniform client/server pairs on \
-                their ECMP paths); not a simulation result"
-            .into(),
+        model: if routed.is_some() {
+            "queueing estimate (M/M/1 per directed link, Poisson requests; link loads per request as \
+             the routing scheme placed the simulated requests and responses, propagation over ECMP \
+             paths); not a simulation result"
+        } else {
+            "queueing estimate (M/M/1 per directed link, Poisson requests, uniform client/server \
+             pairs on their ECMP paths); not a simulation result"
+        }
+        .into(),
         max_rate_per_s: lo,
         latency_bound_us: spec.latency_bound_us,
         mean_latency_us_at_max: latency_s(lo) * 1e6,

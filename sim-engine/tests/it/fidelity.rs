@@ -248,3 +248,52 @@ fn adaptive_never_loses_to_ecmp_on_symmetric_shuffles() {
     assert!(worst <= 1.02, "adaptive up to {worst} x ECMP:\n{all}");
     assert!(faster >= 30, "adaptive faster on {faster} of 60:\n{all}");
 }
+
+/// The memcache estimate uses the load the routing scheme puts on each link. A 1G star: cache
+/// server S (logical rack CACHE) with one GRIN neighbour N, clients C1..C4. Every response
+/// (100 kB = 800 kbit) leaves S: with ECMP all of it crosses S's uplink, which saturates at
+/// 1e9 / 8e5 = 1,250 requests/s. GRIN splits each response over S -> SW (weight 1/2) and
+/// S -> N -> SW (1/2): S's uplink, the S -> N cable and N's uplink carry 400 kbit per request, the
+/// clients' downlinks 200 kbit: saturation at 2,500 requests/s, on a link of the S side.
+#[test]
+fn memcache_estimate_follows_the_routing() {
+    let mut spec = star(6, 1.0);
+    let names = ["S", "N", "C1", "C2", "C3", "C4"];
+    for (i, n) in names.iter().enumerate() {
+        let node = &mut spec.nodes[i + 1];
+        let old = node.id.clone();
+        node.id = n.to_string();
+        if *n == "S" {
+            node.logical_rack = Some("CACHE".into());
+        }
+        for l in &mut spec.links {
+            if l.a == old {
+                l.a = n.to_string();
+            }
+        }
+    }
+    spec.links.push(cable("S", "N", 1.0));
+    let wl = WorkloadSpec::Memcache(MemcacheSpec {
+        clients: Some(["C1", "C2", "C3", "C4"].map(String::from).to_vec()),
+        server_racks: vec!["CACHE".into()],
+        request_bytes: 100,
+        response_bytes: 100_000,
+        rate_per_s: 1000.0,
+        requests: 200,
+        latency_bound_us: 10_000.0,
+    });
+    let ecmp = run_ok(&scenario(spec.clone(), RoutingSpec::Ecmp, wl.clone()))
+        .memcache
+        .unwrap();
+    let grin = run_ok(&scenario(spec, grin(0.5), wl)).memcache.unwrap();
+    assert_approx(ecmp.saturation_rate_per_s, 1250.0, 1e-9);
+    assert_approx(grin.saturation_rate_per_s, 2500.0, 1e-9);
+    assert!(ecmp.bottleneck_link.as_ref().unwrap().contains("(S>SW)"));
+    // under a 10 ms mean-latency bound: more requests with the responses split
+    assert!(ecmp.max_rate_per_s > 0.0);
+    assert!(
+        grin.max_rate_per_s > 1.2 * ecmp.max_rate_per_s,
+        "{grin:?} {ecmp:?}"
+    );
+    assert!(grin.model.contains("as the routing scheme placed"));
+}
