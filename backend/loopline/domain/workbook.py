@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 FLUSH_ROWS = 500
 """Rows between two drains of the sink: ~100 kB of compressed XML."""
+FIRST_FLUSH_ROWS = 50
+"""The first drain comes sooner: the download starts with the first rows."""
 INVALID_TITLE = str.maketrans({c: "_" for c in "[]:*?/\\"})
 MAX_TITLE = 31
 
@@ -156,7 +158,7 @@ def workbook_stream(sheets: Iterable[tuple[str, Iterable[Sequence[object]]]], la
             for row in rows:
                 ws.append([_cell(ws, v, layout.number_format.get(i)) for i, v in enumerate(row)])
                 n += 1
-                if n % FLUSH_ROWS == 0 and (data := sink.take()):
+                if (n % FLUSH_ROWS == 0 or n == FIRST_FLUSH_ROWS) and (data := sink.take()):
                     yield data
             ws.auto_filter.ref = f"A1:{last_col}{n + 1}"
             ws.close()

@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, literal, select, union_all
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
@@ -120,29 +120,15 @@ def _numeric_lengths(rows: Iterable[Sequence[object]]) -> Iterator[Sequence[obje
         yield [float(str(v)) if i in _LENGTH_INDEXES else v for i, v in enumerate(r)]
 
 
-def _sheets_per_row(session: Session, plan_id: int, ctx: SheetContext) -> Iterator[tuple[str, Iterator[SheetCable]]]:
-    """(row, its cables) in row order; a cable between two rows is on both rows' sheets. One
-    query: each cable once under its A row, once more under its B row if that differs."""
-    a = select(PlanCableRow.a_row.label("sheet_row"), PlanCableRow.seq, *_CABLE_COLUMNS).where(
-        PlanCableRow.plan_id == plan_id
-    )
-    b = select(PlanCableRow.b_row.label("sheet_row"), PlanCableRow.seq, *_CABLE_COLUMNS).where(
-        PlanCableRow.plan_id == plan_id, PlanCableRow.b_row != PlanCableRow.a_row
-    )
-    u = union_all(a, b).subquery()
-    rows = _stream(session, select(u).order_by(_c(u.c.sheet_row), u.c.seq))
-    current: list[Any] = [next(rows, None)]
-
-    def sheet(name: str) -> Iterator[SheetCable]:
-        while current[0] is not None and current[0][0] == name:
-            yield _sheet_cable(current[0][2:])
-            current[0] = next(rows, None)
-
-    while current[0] is not None:
-        name = current[0][0]
-        yield name, sheet(name)
-        for _ in sheet(name):  # a sheet the writer did not finish (never: it reads every row)
-            pass
+def _sheets_per_row(session: Session, plan_id: int) -> Iterator[tuple[str, Iterator[SheetCable]]]:
+    """(row, its cables) in row order; a cable between two rows is on both rows' sheets. Each
+    sheet reads the plan in its stored order (the (plan, seq) key), so its first rows come at
+    once: ordering the whole plan by row first would sort every cable before the first byte."""
+    a = select(PlanCableRow.a_row.label("name")).where(PlanCableRow.plan_id == plan_id)
+    b = select(PlanCableRow.b_row).where(PlanCableRow.plan_id == plan_id)
+    names = sorted(session.execute(a.union(b)).scalars())
+    for name in names:
+        yield name, _cables(session, plan_id, name)
 
 
 def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool) -> Iterator[bytes]:
@@ -151,7 +137,7 @@ def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool) -> I
     if per_row:
         sheets: Iterable[tuple[str, Iterable[Sequence[object]]]] = (
             (name, _numeric_lengths(wiring_sheet_rows(cables, ctx)))
-            for name, cables in _sheets_per_row(session, plan.id, ctx)
+            for name, cables in _sheets_per_row(session, plan.id)
         )
     else:
         sheets = [("All cables", _numeric_lengths(wiring_sheet_rows(_cables(session, plan.id, None), ctx)))]
@@ -312,11 +298,10 @@ def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
 
     def ends() -> Iterator[tuple[str, str, float]]:
         c = PlanCableRow
-        a = select(c.a_device.label("device"), c.a_port.label("port"), c.gbps, c.seq, literal(0).label("side"))
-        b = select(c.b_device, c.b_port, c.gbps, c.seq, literal(1))
-        u = union_all(a.where(c.plan_id == plan.id), b.where(c.plan_id == plan.id)).subquery()
-        for device, port, gbps, *_ in _stream(session, select(u).order_by(u.c.seq, u.c.side)):
-            yield device, port, gbps
+        stmt = select(c.a_device, c.a_port, c.b_device, c.b_port, c.gbps).where(c.plan_id == plan.id)
+        for a_device, a_port, b_device, b_port, gbps in _stream(session, stmt.order_by(c.seq)):
+            yield a_device, a_port, gbps
+            yield b_device, b_port, gbps
 
     sections: dict[str, Iterable[Sequence[object]]] = {
         "01-sites.csv": sites,
