@@ -213,22 +213,25 @@ def pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
 
 
 def _check_netbox_names(session: Session, plan_id: int) -> None:
-    """The longest label, device and port names against NetBox's limits, before any byte is sent."""
-    cable = PlanCableRow.plan_id == plan_id
-    for kind, length in (
-        ("label", func.length(PlanCableRow.label)),
-        ("device", func.greatest(func.length(PlanCableRow.a_device), func.length(PlanCableRow.b_device))),
-        ("interface", func.greatest(func.length(PlanCableRow.a_port), func.length(PlanCableRow.b_port))),
-    ):
-        longest = session.execute(
-            select(PlanCableRow.label, PlanCableRow.a_device, PlanCableRow.b_device, PlanCableRow.a_port,
-                   PlanCableRow.b_port).where(cable).order_by(length.desc()).limit(1)
-        ).first()  # fmt: skip
-        if longest is None:
-            return
-        label, a_dev, b_dev, a_port, b_port = longest
-        value = {"label": label, "device": max(a_dev, b_dev, key=len), "interface": max(a_port, b_port, key=len)}
-        netbox.check_length(kind, value[kind])
+    """The longest label, device and port names against NetBox's limits, before any byte is sent:
+    one scan for the lengths, and only when one is too long a second to name it."""
+    c = PlanCableRow
+    lengths = {
+        "label": func.length(c.label),
+        "device": func.greatest(func.length(c.a_device), func.length(c.b_device)),
+        "interface": func.greatest(func.length(c.a_port), func.length(c.b_port)),
+    }
+    longest = session.execute(select(*(func.max(x) for x in lengths.values())).where(c.plan_id == plan_id)).one()
+    for (kind, length), most in zip(lengths.items(), longest, strict=True):
+        if most is not None and most > netbox.NAME_LIMITS[kind]:
+            label, a_dev, b_dev, a_port, b_port = session.execute(
+                select(c.label, c.a_device, c.b_device, c.a_port, c.b_port)
+                .where(c.plan_id == plan_id)
+                .order_by(length.desc())
+                .limit(1)
+            ).one()
+            value = {"label": label, "device": max(a_dev, b_dev, key=len), "interface": max(a_port, b_port, key=len)}
+            netbox.check_length(kind, value[kind])
     longest_device = session.execute(
         select(PlanDeviceRow.name)
         .where(PlanDeviceRow.plan_id == plan_id)
