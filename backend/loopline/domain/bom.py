@@ -184,6 +184,13 @@ def server_nics(
     A server port cabled at a speed its model's ports do not run (`server_port_gbps`: server model
     name -> port speed) is on an added NIC; the k such ports at one speed share one `NIC-kxG`.
     Servers of a model not in the mapping are taken as needing nothing."""
+    natives = set(server_port_gbps.values())
+    if not natives:
+        return {}
+    if len(natives) == 1:  # one port speed in the hall: only cables at another speed can need a NIC
+        cables = [c for c in cables if c.gbps not in natives]
+        if not cables:
+            return {}
     model_of = {d.name: d.model for d in devices if d.role == SERVER}
     extra: dict[str, Counter[float]] = {}
     for c in cables:

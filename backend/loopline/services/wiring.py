@@ -7,6 +7,8 @@ the book version. A plan generated last year is compared with today's prices, li
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
@@ -15,6 +17,7 @@ from typing import Any, Literal
 from sqlalchemy import Select, delete, func, select
 from sqlalchemy.orm import Session
 
+from loopline.db.models import LogicalRack, ServerModel
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
@@ -40,6 +43,7 @@ from loopline.domain.wiring import (
     Pattern,
     PlanDiff,
     Role,
+    UpgradeMaterials,
     WiringPlan,
     WiringSpec,
     diff_cables,
@@ -484,8 +488,7 @@ class PlanView:
 def current_summary(session: Session, row: WiringPlanRow) -> dict[str, Any]:
     """The stored summary; one of an older format (no materials) is recomputed once and stored."""
     if row.summary.get("format") != SUMMARY_FORMAT:
-        speeds = server_port_speeds(load_hall(session, row.hall_id))
-        row.summary = summarize(load_plan(session, row), speeds).to_json()
+        row.summary = summarize(load_plan(session, row), _hall_server_speeds(session, row.hall_id)).to_json()
         session.flush()
     return row.summary
 
@@ -551,12 +554,12 @@ _DIFF_COLUMNS = (
 def _diff_cables(session: Session, plan_id: int) -> Sequence[Any]:
     # Plain Core rows of the ten columns a diff reads: a 200,000-cable plan stays light.
     stmt = select(*_DIFF_COLUMNS).where(PlanCableRow.plan_id == plan_id).order_by(PlanCableRow.seq)
-    return list(session.connection().execute(stmt))
+    return session.connection().execute(stmt).all()
 
 
 def _diff_devices(session: Session, plan_id: int) -> Sequence[Any]:
     stmt = select(PlanDeviceRow.name, PlanDeviceRow.role, PlanDeviceRow.model).where(PlanDeviceRow.plan_id == plan_id)
-    return list(session.connection().execute(stmt.order_by(PlanDeviceRow.node_id)))
+    return session.connection().execute(stmt.order_by(PlanDeviceRow.node_id)).all()
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,15 +580,50 @@ def _check_pair(old: WiringPlanRow, new: WiringPlanRow) -> None:
 
 def compare_plans(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> Comparison:
     _check_pair(old, new)
+    d, change = _computed_diff(session, old, new)
+    book = pricing.price_book(session, new.project_id)
+    return Comparison(old, new, d, bom.price(change.buy, book), bom.price(change.freed, book))
+
+
+_DIFF_CACHE: OrderedDict[tuple[object, ...], tuple[PlanDiff, UpgradeMaterials]] = OrderedDict()
+_DIFF_CACHE_SIZE = 4
+_DIFF_CACHE_LOCK = threading.Lock()
+
+
+def _computed_diff(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> tuple[PlanDiff, UpgradeMaterials]:
+    """The diff of two plans and the parts of the change, unpriced. A plan's cables and devices
+    never change once generated, so neither does this: the pages of a 200,000-cable diff and the
+    diff's own answer share it through a small per-process cache (the last few pairs, keyed by
+    plan ids and the hall's server port speeds) instead of reading both plans again each time."""
+    speeds = _hall_server_speeds(session, new.hall_id)
+    key = (old.id, new.id, tuple(sorted(speeds.items())))
+    with _DIFF_CACHE_LOCK:
+        found = _DIFF_CACHE.get(key)
+        if found is not None:
+            _DIFF_CACHE.move_to_end(key)
+            return found
     old_cables, new_cables = _diff_cables(session, old.id), _diff_cables(session, new.id)
     old_devices, new_devices = _diff_devices(session, old.id), _diff_devices(session, new.id)
     d = diff_cables(
         old_cables, new_cables, {x.name: x.role for x in old_devices}, {x.name: x.role for x in new_devices}
     )
-    speeds = server_port_speeds(load_hall(session, new.hall_id))
-    change = upgrade_materials(d, old_cables, new_cables, old_devices, new_devices, speeds)
-    book = pricing.price_book(session, new.project_id)
-    return Comparison(old, new, d, bom.price(change.buy, book), bom.price(change.freed, book))
+    computed = (d, upgrade_materials(d, old_cables, new_cables, old_devices, new_devices, speeds))
+    with _DIFF_CACHE_LOCK:
+        _DIFF_CACHE[key] = computed
+        while len(_DIFF_CACHE) > _DIFF_CACHE_SIZE:
+            _DIFF_CACHE.popitem(last=False)
+    return computed
+
+
+def _hall_server_speeds(session: Session, hall_id: int) -> dict[str, float]:
+    """`server_port_speeds` of the stored hall, without loading its layout."""
+    stmt = (
+        select(ServerModel.name, ServerModel.port_gbps)
+        .join(LogicalRack, LogicalRack.server_model_id == ServerModel.id)
+        .where(LogicalRack.hall_id == hall_id)
+        .distinct()
+    )
+    return {name: gbps for name, gbps in session.execute(stmt)}
 
 
 def _statuses(d: PlanDiff, status: DiffStatus | None) -> list[tuple[DiffStatus, str]]:
@@ -602,9 +640,7 @@ def diff_cable_page(
     kept when None). Kept, added and moved cables are read from the new plan (a moved one with the
     old cable it replaces as `moved_from`), removed ones from the old plan."""
     _check_pair(old, new)
-    d = diff_cables(
-        _diff_cables(session, old.id), _diff_cables(session, new.id), _roles(session, old.id), _roles(session, new.id)
-    )
+    d, _ = _computed_diff(session, old, new)
     listing = _statuses(d, status)
     chunk = listing[(page - 1) * limit : page * limit]
     moved_from = {n: o for o, n in d.moved}
@@ -627,11 +663,6 @@ def diff_cable_page(
 
 
 _FROM_OLD = (DiffStatus.REMOVED, DiffStatus.MOVED)
-
-
-def _roles(session: Session, plan_id: int) -> dict[str, str]:
-    stmt = select(PlanDeviceRow.name, PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan_id)
-    return {name: role for name, role in session.connection().execute(stmt)}
 
 
 def _cables_by_id(session: Session, plan_id: int, ids: Iterable[str]) -> dict[str, PlanCableRow]:
