@@ -296,3 +296,146 @@ pub fn add_grin_matching(net: &mut NetworkSpec, xor: usize, gbps: f64) {
         }
     }
 }
+
+/// Subways Type 2: the loop of [`subways_type1`] (same server wiring), but the ToR at loop
+/// position `i` joins cluster `i mod clusters`; each cluster has `c.spines` aggregation switches
+/// `C{k}.A{j}` (every ToR of the cluster has one uplink to each), and every aggregation switch has
+/// one `c.uplink_gbps` link to each of `cores` cores `CORE{m}`.
+pub fn subways_type2(c: &Cluster, clusters: usize, cores: usize) -> NetworkSpec {
+    let mut net = build_cluster(c, true);
+    let clusters = clusters.max(1);
+    // drop the one-cluster spines and their links, rewire the ToRs to their cluster's aggs
+    net.nodes.retain(|n| n.role != Role::Spine);
+    net.links.retain(|l| !l.b.starts_with("SP"));
+    for k in 0..clusters {
+        for j in 0..c.spines {
+            let a = format!("C{k}.A{j}");
+            let mut n = node(a.clone(), Role::Agg);
+            n.cluster = Some(k as i64);
+            net.nodes.push(n);
+            for m in 0..cores {
+                net.links
+                    .push(link(&a, &format!("CORE{m}"), c.uplink_gbps, 0));
+            }
+        }
+    }
+    for m in 0..cores {
+        net.nodes.push(node(format!("CORE{m}"), Role::Core));
+    }
+    for i in 0..c.racks {
+        let k = i % clusters;
+        for n in net.nodes.iter_mut() {
+            if n.id == format!("L{i}.TOR") {
+                n.cluster = Some(k as i64);
+            }
+        }
+        for j in 0..c.spines {
+            net.links.push(link(
+                &format!("L{i}.TOR"),
+                &format!("C{k}.A{j}"),
+                c.uplink_gbps,
+                0,
+            ));
+        }
+    }
+    net
+}
+
+/// VL2: `tors` ToRs `T{i}` with `per_tor` servers `S{i}.{j}` each; ToR `i` has two uplinks, to
+/// aggregation switches `A{i mod aggs}` and `A{(i+1) mod aggs}`; every aggregation switch links
+/// to every intermediate switch `I{m}`.
+pub fn vl2(
+    tors: usize,
+    per_tor: usize,
+    aggs: usize,
+    intermediates: usize,
+    host_gbps: f64,
+    fabric_gbps: f64,
+) -> NetworkSpec {
+    let mut net = NetworkSpec::default();
+    for m in 0..intermediates {
+        net.nodes.push(node(format!("I{m}"), Role::Core));
+    }
+    for a in 0..aggs {
+        let an = format!("A{a}");
+        let mut n = node(an.clone(), Role::Agg);
+        n.cluster = Some(0);
+        net.nodes.push(n);
+        for m in 0..intermediates {
+            net.links.push(link(&an, &format!("I{m}"), fabric_gbps, 0));
+        }
+    }
+    for i in 0..tors {
+        let t = format!("T{i}");
+        let mut tn = node(t.clone(), Role::Tor);
+        tn.cluster = Some(0);
+        tn.logical_rack = Some(format!("R{i}"));
+        net.nodes.push(tn);
+        let mut ups = vec![i % aggs.max(1)];
+        if aggs > 1 {
+            ups.push((i + 1) % aggs);
+        }
+        for a in ups {
+            net.links.push(link(&t, &format!("A{a}"), fabric_gbps, 0));
+        }
+        for j in 0..per_tor {
+            let s = format!("S{i}.{j}");
+            let mut sn = node(s.clone(), Role::Server);
+            sn.cluster = Some(0);
+            sn.logical_rack = Some(format!("R{i}"));
+            net.nodes.push(sn);
+            net.links.push(link(&s, &t, host_gbps, 0));
+        }
+    }
+    net
+}
+
+/// Conventional 3-tier tree: `pods` pods of `tors_per_pod` ToRs `P{p}.T{t}` (servers
+/// `P{p}.T{t}.S{j}`) and `aggs_per_pod` aggregation switches `P{p}.A{a}`; every ToR links to every
+/// aggregation switch of its pod, every aggregation switch to every core `C{m}` (fabric links
+/// `fabric_gbps`: oversubscribed when below the servers' total).
+pub fn tree(
+    pods: usize,
+    tors_per_pod: usize,
+    per_tor: usize,
+    aggs_per_pod: usize,
+    cores: usize,
+    host_gbps: f64,
+    fabric_gbps: f64,
+) -> NetworkSpec {
+    let mut net = NetworkSpec::default();
+    for m in 0..cores {
+        net.nodes.push(node(format!("C{m}"), Role::Core));
+    }
+    for p in 0..pods {
+        for a in 0..aggs_per_pod {
+            let an = format!("P{p}.A{a}");
+            let mut n = node(an.clone(), Role::Agg);
+            n.cluster = Some(p as i64);
+            net.nodes.push(n);
+            for m in 0..cores {
+                net.links.push(link(&an, &format!("C{m}"), fabric_gbps, 0));
+            }
+        }
+        for t in 0..tors_per_pod {
+            let tn = format!("P{p}.T{t}");
+            let mut n = node(tn.clone(), Role::Tor);
+            n.cluster = Some(p as i64);
+            n.logical_rack = Some(tn.clone());
+            net.nodes.push(n);
+            for a in 0..aggs_per_pod {
+                net.links
+                    .push(link(&tn, &format!("P{p}.A{a}"), fabric_gbps, 0));
+            }
+            for j in 0..per_tor {
+                let s = format!("{tn}.S{j}");
+                let mut sn = node(s.clone(), Role::Server);
+                sn.cluster = Some(p as i64);
+                sn.logical_rack = Some(tn.clone());
+                net.nodes.push(sn);
+                net.links.push(link(&s, &tn, host_gbps, 0));
+            }
+        }
+    }
+    net
+}

@@ -89,6 +89,107 @@ enum Gen {
         #[arg(long, default_value_t = 15_000_000)]
         bytes_per_pair: u64,
     },
+    /// Type 0 (single-homed: every port of a server to its own ToR, a LAG) with the hardware of
+    /// `subways`, all-to-all shuffle.
+    Type0 {
+        #[command(flatten)]
+        c: ClusterArgs,
+    },
+    /// Subways Type 2: the Type 1 loop with ToR i in cluster i mod --clusters, each cluster with
+    /// --spines aggregation switches, joined by --cores cores; all-to-all shuffle.
+    Type2 {
+        #[command(flatten)]
+        c: ClusterArgs,
+        #[arg(long, default_value_t = 2)]
+        clusters: usize,
+        #[arg(long, default_value_t = 4)]
+        cores: usize,
+    },
+    /// Leaf-spine (every leaf to every spine), all-to-all shuffle.
+    LeafSpine {
+        #[command(flatten)]
+        t: TreeArgs,
+        #[arg(long, default_value_t = 4)]
+        spines: usize,
+    },
+    /// VL2: two uplinks per ToR to aggregation switches, each to every intermediate switch.
+    Vl2 {
+        #[command(flatten)]
+        t: TreeArgs,
+        #[arg(long, default_value_t = 4)]
+        aggs: usize,
+        #[arg(long, default_value_t = 4)]
+        intermediates: usize,
+    },
+    /// Conventional 3-tier tree: pods of ToRs and aggregation switches under cores.
+    Tree {
+        #[command(flatten)]
+        t: TreeArgs,
+        #[arg(long, default_value_t = 2)]
+        pods: usize,
+        #[arg(long, default_value_t = 2)]
+        aggs_per_pod: usize,
+        #[arg(long, default_value_t = 2)]
+        cores: usize,
+    },
+    /// GRIN on a leaf-spine: each server cabled to --degree servers of other leaves (same
+    /// position), GRIN routing, permutation of --bytes-per-pair per flow.
+    Grin {
+        #[command(flatten)]
+        t: TreeArgs,
+        #[arg(long, default_value_t = 4)]
+        spines: usize,
+        #[arg(long, default_value_t = 1)]
+        degree: usize,
+    },
+}
+
+/// Racks and speeds of a Subways-style cluster (`subways`, `type0`, `type2`).
+#[derive(clap::Args)]
+struct ClusterArgs {
+    #[arg(long, default_value_t = 8)]
+    racks: usize,
+    #[arg(long, default_value_t = 4)]
+    servers_per_rack: usize,
+    #[arg(long, default_value_t = 2)]
+    ports: usize,
+    #[arg(long, default_value_t = 10.0)]
+    gbps: f64,
+    #[arg(long, default_value_t = 4)]
+    spines: usize,
+    #[arg(long, default_value_t = 40.0)]
+    uplink_gbps: f64,
+    #[arg(long, default_value_t = 15_000_000)]
+    bytes_per_pair: u64,
+}
+
+impl ClusterArgs {
+    fn cluster(&self) -> loopline_sim::topology::Cluster {
+        loopline_sim::topology::Cluster {
+            racks: self.racks,
+            servers_per_rack: self.servers_per_rack,
+            ports: self.ports,
+            port_gbps: self.gbps,
+            spines: self.spines,
+            uplink_gbps: self.uplink_gbps,
+        }
+    }
+}
+
+/// ToRs, servers and speeds of a tree-like fabric (`leaf-spine`, `vl2`, `tree`, `grin`).
+#[derive(clap::Args)]
+struct TreeArgs {
+    /// ToRs (per pod for `tree`).
+    #[arg(long, default_value_t = 4)]
+    tors: usize,
+    #[arg(long, default_value_t = 8)]
+    servers_per_tor: usize,
+    #[arg(long, default_value_t = 10.0)]
+    host_gbps: f64,
+    #[arg(long, default_value_t = 40.0)]
+    fabric_gbps: f64,
+    #[arg(long, default_value_t = 15_000_000)]
+    bytes_per_pair: u64,
 }
 
 fn read(file: &PathBuf) -> Result<Scenario, String> {
@@ -284,8 +385,9 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Cmd::Gen { topo } => {
-            let sc = match topo {
+        Cmd::Gen { topo: which } => {
+            use loopline_sim::topology as topo;
+            let sc = match which {
                 Gen::Fattree {
                     k,
                     gbps,
@@ -313,6 +415,78 @@ fn main() -> ExitCode {
                         loopline_sim::topology::subways_type1(&c),
                         bytes_per_pair,
                     )
+                }
+                Gen::Type0 { c } => topo::shuffle_all(topo::type0(&c.cluster()), c.bytes_per_pair),
+                Gen::Type2 { c, clusters, cores } => topo::shuffle_all(
+                    topo::subways_type2(&c.cluster(), clusters, cores),
+                    c.bytes_per_pair,
+                ),
+                Gen::LeafSpine { t, spines } => topo::shuffle_all(
+                    topo::leaf_spine(
+                        t.tors,
+                        t.servers_per_tor,
+                        spines,
+                        t.host_gbps,
+                        t.fabric_gbps,
+                    ),
+                    t.bytes_per_pair,
+                ),
+                Gen::Vl2 {
+                    t,
+                    aggs,
+                    intermediates,
+                } => {
+                    let mut sc = topo::shuffle_all(
+                        topo::vl2(
+                            t.tors,
+                            t.servers_per_tor,
+                            aggs,
+                            intermediates,
+                            t.host_gbps,
+                            t.fabric_gbps,
+                        ),
+                        t.bytes_per_pair,
+                    );
+                    sc.routing = loopline_sim::scenario::RoutingSpec::Vlb;
+                    sc
+                }
+                Gen::Tree {
+                    t,
+                    pods,
+                    aggs_per_pod,
+                    cores,
+                } => topo::shuffle_all(
+                    topo::tree(
+                        pods,
+                        t.tors,
+                        t.servers_per_tor,
+                        aggs_per_pod,
+                        cores,
+                        t.host_gbps,
+                        t.fabric_gbps,
+                    ),
+                    t.bytes_per_pair,
+                ),
+                Gen::Grin { t, spines, degree } => {
+                    let mut net = topo::leaf_spine(
+                        t.tors,
+                        t.servers_per_tor,
+                        spines,
+                        t.host_gbps,
+                        t.fabric_gbps,
+                    );
+                    for k in 1..=degree {
+                        topo::add_grin_matching(&mut net, t.servers_per_tor * k, t.host_gbps);
+                    }
+                    let mut sc = topo::shuffle_all(net, t.bytes_per_pair);
+                    sc.routing = loopline_sim::scenario::RoutingSpec::Grin(Default::default());
+                    sc.workload = loopline_sim::scenario::WorkloadSpec::Permutation(
+                        loopline_sim::scenario::PermutationSpec {
+                            servers: None,
+                            bytes: t.bytes_per_pair,
+                        },
+                    );
+                    sc
                 }
             };
             println!(

@@ -211,7 +211,9 @@ pub struct Outcome<'e> {
 impl<'a> FlowEngine<'a> {
     pub fn new(sc: &'a Scenario, net: &'a Network) -> FlowEngine<'a> {
         let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
-        let mut caps: Vec<f64> = net.links.iter().map(|l| l.gbps.0).collect();
+        // payload capacity: the goodput factor takes protocol overhead off every link
+        let g = sc.engine.goodput_factor;
+        let mut caps: Vec<f64> = net.links.iter().map(|l| l.gbps.0 * g).collect();
         let nl = caps.len();
         let router = Router::new(&sc.routing, net);
         let ctl = Controller::new(&sc.routing, net, &router);

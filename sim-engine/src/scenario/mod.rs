@@ -548,6 +548,19 @@ pub struct EngineSpec {
     /// Include per-link utilisation time series in the result (default true).
     #[serde(default = "d_true")]
     pub link_series: bool,
+    /// Goodput factor in (0, 1] (default 1): every link carries at most this share of its
+    /// capacity as payload (protocol overhead: headers, ACKs), so fluid completion times can be
+    /// set against measured goodput. Utilisations stay relative to the full capacity.
+    #[serde(default = "d_one_f64", skip_serializing_if = "is_one")]
+    pub goodput_factor: f64,
+}
+
+fn d_one_f64() -> f64 {
+    1.0
+}
+
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
 }
 
 fn d_seed() -> u64 {
@@ -563,6 +576,7 @@ impl Default for EngineSpec {
             failures: Vec::new(),
             latency: LatencySpec::default(),
             link_series: true,
+            goodput_factor: 1.0,
         }
     }
 }

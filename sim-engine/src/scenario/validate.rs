@@ -578,6 +578,13 @@ impl Scenario {
         if let Some(s) = self.engine.stop_time_s {
             check_period("engine.stop_time_s", s)?;
         }
+        let g = self.engine.goodput_factor;
+        if !(g > 0.0 && g <= 1.0) {
+            return err(
+                "engine.goodput_factor",
+                format!("must be > 0 and at most 1, got {g}"),
+            );
+        }
         if self.engine.latency.mtu_bytes == 0 {
             return err("engine.latency.mtu_bytes", "must be > 0");
         }

@@ -178,3 +178,153 @@ fn seeds_run_in_parallel_give_the_sequential_bytes() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--seeds"));
 }
+
+/// `gen` covers leaf-spine, VL2, conventional trees, GRIN, Type 0 and Type 2 besides fat-tree and
+/// Subways: every generated scenario validates and runs, with the shape asked for.
+#[test]
+fn gen_covers_every_topology_family() {
+    let cases: [(&[&str], usize, usize); 6] = [
+        // (args, servers, links)
+        (
+            &[
+                "leaf-spine",
+                "--tors",
+                "3",
+                "--servers-per-tor",
+                "2",
+                "--spines",
+                "2",
+            ],
+            6,
+            6 + 6,
+        ),
+        (
+            &[
+                "vl2",
+                "--tors",
+                "4",
+                "--servers-per-tor",
+                "2",
+                "--aggs",
+                "2",
+                "--intermediates",
+                "2",
+            ],
+            8,
+            8 + 8 + 4,
+        ),
+        (
+            &[
+                "tree",
+                "--pods",
+                "2",
+                "--tors",
+                "2",
+                "--servers-per-tor",
+                "2",
+                "--aggs-per-pod",
+                "2",
+                "--cores",
+                "1",
+            ],
+            8,
+            8 + 8 + 4,
+        ),
+        (
+            &[
+                "grin",
+                "--tors",
+                "2",
+                "--servers-per-tor",
+                "2",
+                "--spines",
+                "1",
+                "--degree",
+                "1",
+            ],
+            4,
+            4 + 2 + 2,
+        ),
+        (
+            &[
+                "type0",
+                "--racks",
+                "3",
+                "--servers-per-rack",
+                "2",
+                "--spines",
+                "2",
+            ],
+            6,
+            12 + 6,
+        ),
+        (
+            &[
+                "type2",
+                "--racks",
+                "4",
+                "--servers-per-rack",
+                "2",
+                "--spines",
+                "1",
+                "--clusters",
+                "2",
+                "--cores",
+                "2",
+            ],
+            8,
+            16 + 4 + 4,
+        ),
+    ];
+    for (args, servers, links) in cases {
+        let out = bin()
+            .arg("gen")
+            .args(args)
+            .args(["--bytes-per-pair", "10000"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let nodes = v["network"]["nodes"].as_array().unwrap();
+        let n_servers = nodes.iter().filter(|n| n["role"] == "server").count();
+        assert_eq!(n_servers, servers, "{args:?}");
+        assert_eq!(
+            v["network"]["links"].as_array().unwrap().len(),
+            links,
+            "{args:?}"
+        );
+        match args[0] {
+            "vl2" => assert_eq!(v["routing"]["type"], "vlb"),
+            "grin" => assert_eq!(v["routing"]["type"], "grin"),
+            "type2" => {
+                // loop positions 0..3 alternate between the two clusters
+                let tors: Vec<_> = nodes.iter().filter(|n| n["role"] == "tor").collect();
+                assert!(tors.iter().all(|t| t["loop"] == 0));
+                let clusters: Vec<i64> = tors
+                    .iter()
+                    .map(|t| t["cluster"].as_i64().unwrap())
+                    .collect();
+                assert_eq!(clusters, [0, 1, 0, 1]);
+            }
+            "type0" => assert!(nodes.iter().all(|n| n.get("loop").is_none())),
+            _ => {}
+        }
+        let p = write("gen.json", &String::from_utf8(out.stdout).unwrap());
+        let run = bin()
+            .args(["run", "--no-run-info"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(r["flows"]["unfinished"], 0, "{args:?}");
+    }
+}

@@ -263,3 +263,28 @@ fn peak_utilisation_with_and_without_the_series() {
     }
     assert!(busy > 0, "some link ran over half full in some bucket");
 }
+
+/// Goodput factor: 4 flows into one 10G server on a non-blocking switch share 10 x 0.9 = 9 Gb/s
+/// of payload: 2.25 Gb/s each, 9e6 bits take 4 ms; the receiver's link is 90% utilised. A factor
+/// outside (0, 1] is refused naming the field.
+#[test]
+fn goodput_factor_scales_the_payload_capacity() {
+    let mut sc = loopline_sim::topology::scenario(
+        loopline_sim::topology::star(5, 10.0),
+        RoutingSpec::Ecmp,
+        many_to_many(&["S1", "S2", "S3", "S4"], &["S0"], 1, 1_125_000),
+    );
+    sc.engine.goodput_factor = 0.9;
+    for r in first_rates(&sc) {
+        assert_approx(r, 2.25, 1e-12);
+    }
+    let rep = run_ok(&sc);
+    assert_approx(rep.job_completion_s.unwrap(), 0.004, 1e-9);
+    let down = rep.links.links.iter().find(|l| l.to == "S0").unwrap();
+    assert_approx(down.mean_util, 0.9, 1e-6);
+    for bad in [0.0, 1.5, f64::NAN] {
+        sc.engine.goodput_factor = bad;
+        let e = sc.validate().unwrap_err();
+        assert_eq!(e.path, "engine.goodput_factor", "{bad}");
+    }
+}
