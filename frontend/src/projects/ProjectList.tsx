@@ -25,8 +25,9 @@ const ROLE_WORDS: Record<NonNullable<Project["role"]>, string> = {
 export function exportFileName(name: string): string {
   const safe = name
     .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^\w.-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
+    .replace(/^[-.]+|[-.]+$/g, "")
     .slice(0, 80);
   return `${safe || "project"}.loopline.json`;
 }
