@@ -173,6 +173,8 @@ test.describe("layout editor", () => {
     const y = row.y_m + 1.2 + 0.01;
     const a = await floorPoint(page, row.x_m + 3.3, y, 0.15);
     const b = await floorPoint(page, row.x_m + 4.5, y, 0.15);
+    // In 3D a drag orbits unless it starts on the selection: click the row first, then drag it.
+    await page.mouse.click(a.x, a.y);
     await page.mouse.move(a.x, a.y);
     await page.mouse.down();
     for (let i = 1; i <= 10; i++) await page.mouse.move(a.x + ((b.x - a.x) * i) / 10, a.y + ((b.y - a.y) * i) / 10);
@@ -184,7 +186,7 @@ test.describe("layout editor", () => {
     await page.screenshot({ path: `${ARTIFACTS}/editor-drag-3d.png` });
   });
 
-  test("an edit the API refuses shows its message next to the row", async ({ page }) => {
+  test("an edit past the wall is refused with its message next to the row", async ({ page }) => {
     await login(page);
     const hall = await freshHall(page.request, "refused");
     await openHall(page, hall);
@@ -194,13 +196,13 @@ test.describe("layout editor", () => {
     await view(page, "plan");
     await page.keyboard.press("Escape");
     await clickFloor(page, row.x_m + 1.5, row.y_m + 0.6);
-    // Two tiles left is x = 0; the third would leave the hall (the API refuses x < 0 with a 422).
+    // Two tiles left is x = 0; the third would leave the hall (refused in the browser, as the API would).
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");
     await saved(page);
     const error = page.getByTestId("floor-error");
     await expect(error).toBeVisible();
     await expect(error).toContainText(`Row ${row.name}`);
-    await expect(page.getByTestId("notice-error")).toContainText("was refused");
+    await expect(page.getByTestId("notice-error")).toContainText("would stand outside the hall");
     // The saved state is shown again: the row stopped at the wall.
     expect((await layout(page.request, hall.id)).rows[0]!.x_m).toBeCloseTo(0);
     await page.screenshot({ path: `${ARTIFACTS}/editor-api-error.png` });
