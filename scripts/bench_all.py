@@ -18,6 +18,7 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ("layout: 2,000-rack bulk create and whole-hall fetch", [PY, "scripts/bench_layout.py"], "."),
     ("wiring: generate a 100,000-server plan", [PY, "scripts/bench_wiring.py", "--runs", "3"], "."),
     ("wiring: generate and store a 100,000-server plan", [PY, "scripts/bench_plan_store.py", "--runs", "3"], "."),
+    ("wiring: a 100,000-server p -> p+1 upgrade: summary, BOM, diff, pages", [PY, "scripts/bench_plan_diff.py"], "."),
     ("API under load: layout and cable page at 1-256 concurrent clients", [PY, "scripts/bench_load.py"], "."),
     ("exports of a 220,000-cable plan: first byte, total, API peak RSS", [PY, "scripts/bench_exports.py"], "."),
     (
