@@ -169,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     wl.add_argument("--load", type=float, default=0.4, help="poisson: share of the server link capacity")
     wl.add_argument("--flows", type=_int(1), default=10_000, help="poisson: flows")
+    wl.add_argument("--inter-rack-only", action="store_true", help="poisson: only pairs in different logical racks")
     wl.add_argument("--fan-in", type=_int(1), default=8, help="incast: responders per query")
     wl.add_argument("--queries", type=_int(1), default=1, help="incast: fan-ins")
     wl.add_argument("--server-racks", type=_int(1), default=1, help="memcache: the first N racks hold the caches")
@@ -334,6 +335,7 @@ def _scenario_build(a: argparse.Namespace) -> int:
             "cdf": ns.cdf,
             "load": ns.load,
             "flows": ns.flows,
+            "inter_rack_only": ns.inter_rack_only,
             "fan_in": ns.fan_in,
             "queries": ns.queries,
             "server_racks": ns.server_racks,

@@ -84,7 +84,8 @@ def workload(plan: WiringPlan, kind: str, **p: Any) -> dict[str, Any]:
     - ``many-to-many``: the servers of the first ``senders`` racks to those of the next
       ``receivers`` racks (``bytes`` per pair);
     - ``poisson``: flow sizes from the bundled CDF ``cdf`` at ``load`` of the server links, ``flows``
-      flows, among the first ``job_racks`` racks (all racks when None);
+      flows, among the first ``job_racks`` racks (all racks when None), only between different
+      racks with ``inter_rack_only``;
     - ``incast``: ``queries`` fan-ins of ``fan_in`` responses of ``bytes`` to random receivers;
     - ``memcache``: clients in every rack but the first ``server_racks``, which hold the caches.
     """
@@ -111,6 +112,8 @@ def workload(plan: WiringPlan, kind: str, **p: Any) -> dict[str, Any]:
             "load": float(p.get("load", 0.4)),
             "flows": int(p.get("flows", 10_000)),
         }
+        if p.get("inter_rack_only"):
+            out["inter_rack_only"] = True
         if p.get("job_racks") is not None:
             out["servers"] = [s for _, ss in _first_racks(plan, int(p["job_racks"]), "job_racks") for s in ss]
         return out
