@@ -150,6 +150,7 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   const buyCables = apiDiff.bom.buy.lines.filter((l: { category: string }) => l.category === "cable").reduce((s: number, l: { quantity: number }) => s + l.quantity, 0);
   expect(buyCables).toBe(SERVERS);
   await expect(diffDialog.getByTestId("upgrade-buy-cable")).toContainText(int(SERVERS));
+  await page.screenshot({ path: `${ARTIFACTS}/plans-upgrade-details.png` });
   await diffDialog.getByRole("button", { name: "Close" }).click();
 
   // In 3D: counts in the legend and the colours actually drawn (read back from the buffers).
@@ -204,6 +205,7 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   await book.getByTestId("pricebook-save").click();
   await expect(book.getByTestId("pricebook-stale")).toContainText("Someone else changed the price book");
   await expect(torPrice).toHaveValue(String(newUnit));
+  await page.screenshot({ path: `${ARTIFACTS}/plans-pricebook-stale.png` });
   await book.getByTestId("pricebook-reload").click();
   await expect(torPrice).toHaveValue(String(newUnit));
   await book.getByTestId("pricebook-save").click();

@@ -36,6 +36,12 @@ export function DiffDialog({ diff, onClose }: { diff: PlanDiff; onClose: () => v
   const money = (x: number) => formatMoney(x, diff.bom.buy.currency);
   return (
     <Dialog title={`Plan #${diff.new_plan_id} against #${diff.old_plan_id}`} onClose={onClose} testId="diff-dialog">
+      <p data-testid="upgrade-summary">
+        To buy: <strong>{money(diff.bom.buy.total)}</strong>
+        {diff.bom.buy.unpriced.length ? ` (+ ${diff.bom.buy.unpriced.length} unpriced part(s))` : ""} · freed:{" "}
+        <strong>{money(diff.bom.freed.total)}</strong> · net <strong>{money(diff.bom.net_total)}</strong>. The bill of
+        materials of the change is below the cables.
+      </p>
       <div className="diff-tabs" role="tablist">
         {STATUSES.map((s) => (
           <button
