@@ -150,6 +150,7 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   const buyCables = apiDiff.bom.buy.lines.filter((l: { category: string }) => l.category === "cable").reduce((s: number, l: { quantity: number }) => s + l.quantity, 0);
   expect(buyCables).toBe(SERVERS);
   await expect(diffDialog.getByTestId("upgrade-buy-cable")).toContainText(int(SERVERS));
+  await expect(diffDialog.getByTestId("upgrade-summary")).toContainText(`net ${money(apiDiff.bom.net_total, apiDiff.bom.buy.currency)}`);
   await page.screenshot({ path: `${ARTIFACTS}/plans-upgrade-details.png` });
   await diffDialog.getByRole("button", { name: "Close" }).click();
 
