@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, union
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from loopline.db.models import FabricSwitch, Hall, LogicalRack, SwitchModel
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
@@ -243,8 +244,9 @@ def _default_category(pn: str) -> PartCategory:
 
 
 def priced_parts(session: Session, project_id: int) -> list[PricedPart]:
-    """Every part the project may need a price for: the default book's, the project's own, and
-    those its plans use (switch models, NICs: unpriced until someone prices them)."""
+    """Every part the project may need a price for: the default book's, the project's own, the
+    switch models its halls hold (ToRs, fabric switches) and the parts its plans use (parallel
+    ToRs, NICs): those with no price stay in the table, unpriced, for someone to price."""
     state = get_book(session, project_id)
     book = state.prices()
     defaults = default_price_book()
@@ -254,14 +256,23 @@ def priced_parts(session: Session, project_id: int) -> list[PricedPart]:
     for summary in summaries:
         for line in bom.Materials.from_json(summary.get("materials", [])).lines:
             used[line.part_number] = PartCategory(line.category.value)
+    placed = union(
+        select(SwitchModel.name).join(LogicalRack, LogicalRack.tor_model_id == SwitchModel.id)
+        .join(Hall, Hall.id == LogicalRack.hall_id).where(Hall.project_id == project_id),
+        select(SwitchModel.name).join(FabricSwitch, FabricSwitch.switch_model_id == SwitchModel.id)
+        .join(Hall, Hall.id == FabricSwitch.hall_id).where(Hall.project_id == project_id),
+    )  # fmt: skip
+    switches = set(session.execute(placed).scalars())
     own = {e.part_number: e for e in state.entries}
     parts: list[PricedPart] = []
     default_currency = defaults.currency == state.currency
-    for pn in sorted(defaults.prices.keys() | own.keys() | used.keys()):
+    for pn in sorted(defaults.prices.keys() | own.keys() | used.keys() | switches):
         p = book.prices.get(pn)
         d = defaults.prices.get(pn) if default_currency else None
         e = own.get(pn)
-        category = e.category if e else used.get(pn) or _default_category(pn)
+        category = (
+            e.category if e else used.get(pn) or (PartCategory.SWITCH if pn in switches else _default_category(pn))
+        )
         description = e.description if e and e.description else names.get(pn, "")
         parts.append(
             PricedPart(

@@ -59,6 +59,13 @@ def test_bom_totals_by_hand_and_a_project_price_changes_them(owner: TestClient, 
     assert f"no price for switch '{TOR}': add it to the price book" in summary["warnings"]
 
     project = small_plan["project_id"]
+    table = {p["part_number"]: p for p in owner.get(f"{book_url(project)}/parts").json()["items"]}
+    assert (table[TOR]["base_price"], table[TOR]["source"], table[TOR]["category"], table[TOR]["used"]) == (
+        None, None, "switch", True,
+    )  # fmt: skip
+    assert (table["DAC-25G"]["base_price"], table["DAC-25G"]["per_metre"], table["DAC-25G"]["source"]) == (
+        22.5, 4.5, "default",
+    )  # fmt: skip
     r = owner.patch(
         book_url(project),
         json={"upsert": [
@@ -242,3 +249,13 @@ def test_a_plan_stored_before_materials_is_summarised_again_on_read(
     assert summary["cost"]["cables"] == 49.5 + 1120.0 and summary["transceiver_count"] == 0
     db_session.expire_all()
     assert db_session.get(WiringPlanRow, small_plan["id"]).summary["format"] == 2, "stored once recomputed"
+
+
+def test_the_price_table_lists_the_switch_models_of_the_layout_before_any_plan(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace
+) -> None:
+    h.row(owner, hall["id"], n=1)
+    items = owner.get(f"{book_url(hall['project_id'])}/parts").json()["items"]
+    tor = next(p for p in items if p["part_number"] == TOR)
+    assert (tor["category"], tor["base_price"], tor["source"], tor["used"]) == ("switch", None, None, False)
+    assert SPINE not in {p["part_number"] for p in items}, "only the models the project's halls hold"
