@@ -256,6 +256,7 @@ pub fn fat_tree_websearch(k: usize, gbps: f64, load: f64, flows: u64) -> Scenari
             load,
             flows,
             servers: None,
+            inter_rack_only: false,
         }),
     );
     sc.name = Some(format!("fattree k={k} websearch load={load}"));

@@ -471,6 +471,14 @@ pub struct PoissonSpec {
     /// Server ids taking part (default: every server).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub servers: Option<Vec<String>>,
+    /// Only flows between servers of different logical racks (default false): each flow's pair is
+    /// drawn uniformly among the ordered pairs of servers in different racks.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub inter_rack_only: bool,
+}
+
+fn is_false(x: &bool) -> bool {
+    !*x
 }
 
 /// Memcache parameters.

@@ -438,6 +438,32 @@ impl Scenario {
                 if w.flows == 0 {
                     return err("workload.flows", "must be at least 1");
                 }
+                if w.inter_rack_only {
+                    let servers: Vec<NodeId> = match &w.servers {
+                        Some(ids) => ids.iter().filter_map(|x| net.node_id(x)).collect(),
+                        None => net.servers.clone(),
+                    };
+                    let mut racks = Vec::new();
+                    for s in servers {
+                        match &net.node(s).logical_rack {
+                            Some(r) => racks.push(r.clone()),
+                            None => {
+                                return err(
+                                    "workload.inter_rack_only",
+                                    format!("server {:?} has no logical_rack", net.name(s)),
+                                )
+                            }
+                        }
+                    }
+                    racks.sort();
+                    racks.dedup();
+                    if racks.len() < 2 {
+                        return err(
+                            "workload.inter_rack_only",
+                            "needs servers in at least two logical racks",
+                        );
+                    }
+                }
             }
             WorkloadSpec::Memcache(w) => {
                 if w.server_racks.is_empty() {

@@ -116,7 +116,11 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
             let mut t = 0.0;
             for _ in 0..s.flows {
                 t += rng.exp(1.0 / rate);
-                let (a, b) = distinct_pair(&mut rng, &servers);
+                let (a, b) = if s.inter_rack_only {
+                    inter_rack_pair(&mut rng, &servers, net)
+                } else {
+                    distinct_pair(&mut rng, &servers)
+                };
                 let size = cdf.sample(&mut rng);
                 w.flows.push(flow(Time::from_secs_f64(t), a, b, size));
             }
@@ -157,6 +161,17 @@ pub(crate) fn distinct_pair(rng: &mut Rng, servers: &[NodeId]) -> (NodeId, NodeI
         b += 1;
     }
     (servers[a as usize], servers[b as usize])
+}
+
+/// A pair drawn uniformly among the ordered pairs of servers in different logical racks
+/// (rejection of uniform distinct pairs; validation made sure there is one).
+fn inter_rack_pair(rng: &mut Rng, servers: &[NodeId], net: &Network) -> (NodeId, NodeId) {
+    loop {
+        let (a, b) = distinct_pair(rng, servers);
+        if net.node(a).logical_rack != net.node(b).logical_rack {
+            return (a, b);
+        }
+    }
 }
 
 fn queries(w: &mut Workload, q: &QuerySpec, net: &Network, rng: &mut Rng, default_queries: u32) {

@@ -297,3 +297,37 @@ fn memcache_estimate_follows_the_routing() {
     );
     assert!(grin.model.contains("as the routing scheme placed"));
 }
+
+/// Poisson with `inter_rack_only`: 4 leaves of 4 servers; every one of 2,000 flows crosses racks
+/// (without the option about 3/15 = 20% stay in their rack); one rack only is refused.
+#[test]
+fn poisson_inter_rack_only() {
+    let mk = |inter: bool, servers: Option<Vec<String>>| {
+        scenario(
+            leaf_spine(4, 4, 2, 10.0, 40.0),
+            RoutingSpec::Ecmp,
+            WorkloadSpec::Poisson(PoissonSpec {
+                cdf: CdfSpec::Named("websearch".into()),
+                load: 0.3,
+                flows: 2000,
+                servers,
+                inter_rack_only: inter,
+            }),
+        )
+    };
+    let intra = |sc: &Scenario| {
+        let net = sc.validate().unwrap();
+        let wl = loopline_sim::workload::generate(&sc.workload, &net, 1);
+        assert_eq!(wl.flows.len(), 2000);
+        wl.flows
+            .iter()
+            .filter(|f| net.node(f.src).logical_rack == net.node(f.dst).logical_rack)
+            .count()
+    };
+    assert_eq!(intra(&mk(true, None)), 0);
+    let n = intra(&mk(false, None));
+    assert!((300..=500).contains(&n), "{n} intra-rack flows of 2000");
+    let one_rack = Some((0..4).map(|j| format!("S0.{j}")).collect());
+    let e = mk(true, one_rack).validate().unwrap_err();
+    assert_eq!(e.path, "workload.inter_rack_only");
+}

@@ -80,6 +80,7 @@ fn poisson_arrivals_match_target_load() {
             load: 0.5,
             flows: 4000,
             servers: None,
+            inter_rack_only: false,
         }),
     );
     let net = sc.validate().unwrap();
