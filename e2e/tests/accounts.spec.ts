@@ -187,6 +187,7 @@ test("a new account: sign up, projects, halls, members, tokens, export/import, d
   const secret = await page.evaluate(() => navigator.clipboard.readText());
   expect(secret).toMatch(/^llt_/);
   await expect(secretBox.getByLabel("Token secret")).toHaveValue(secret);
+  await page.screenshot({ path: `${ARTIFACTS}/accounts-token-secret.png`, fullPage: true });
   const program = await apiAs(baseURL!, secret);
   const read = await program.get("/api/v1/projects");
   expect(read.status()).toBe(200);

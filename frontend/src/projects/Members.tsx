@@ -19,7 +19,16 @@ const MEMBER_FIELDS: Record<"email" | "role", FieldSpec> = {
   role: { label: "Role" },
 };
 
-export function Members({ project, userId }: { project: Project; userId: number }) {
+/** `onOwnRoleChanged`: your own role changed (the page's rights change with it). */
+export function Members({
+  project,
+  userId,
+  onOwnRoleChanged,
+}: {
+  project: Project;
+  userId: number;
+  onOwnRoleChanged: () => void;
+}) {
   const owner = project.role === "owner";
   const [members, setMembers] = useState<Member[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -61,7 +70,7 @@ export function Members({ project, userId }: { project: Project; userId: number 
                 member={m}
                 owner={owner}
                 you={m.user_id === userId}
-                onChanged={reload}
+                onChanged={m.user_id === userId ? onOwnRoleChanged : reload}
                 onRemove={() => setRemoving(m)}
               />
             ))}

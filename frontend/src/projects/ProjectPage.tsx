@@ -128,7 +128,7 @@ export function ProjectPage({ projectId, userId }: { projectId: number; userId: 
           <p>Its rows, racks and wiring plans are deleted for every member of the project. This cannot be undone.</p>
         </Confirm>
       )}
-      <Members project={project} userId={userId} />
+      <Members key={project.role} project={project} userId={userId} onOwnRoleChanged={reload} />
     </div>
   );
 }
