@@ -22,13 +22,16 @@ import httpx
 import stack
 from test_all import junit_counts
 
+from loopline.services.access import Scope
+
 ROOT = stack.ROOT
 ST = ROOT / ".venv" / "bin" / "st"
 CHECKS = (
     "not_a_server_error,status_code_conformance,content_type_conformance,"
     "response_headers_conformance,response_schema_conformance"
 )
-ALL_SCOPES = ["layout:read", "layout:write", "bom:read", "wiring:read", "wiring:write", "sim:read", "sim:write"]
+# Every scope the API has, so the fuzzed token can reach every operation.
+ALL_SCOPES = sorted(scope.value for scope in Scope)
 
 
 def credential(base: str, kind: str) -> str:
