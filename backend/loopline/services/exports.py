@@ -213,8 +213,8 @@ def pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
 
 
 def _check_netbox_names(session: Session, plan_id: int) -> None:
-    """The longest label, device and port names against NetBox's limits, before any byte is sent:
-    one scan for the lengths, and only when one is too long a second to name it."""
+    """The longest label, device and port names of the cables against NetBox's limits, before any
+    byte is sent: one scan for the lengths, and only when one is too long a second to name it."""
     c = PlanCableRow
     lengths = {
         "label": func.length(c.label),
@@ -232,14 +232,6 @@ def _check_netbox_names(session: Session, plan_id: int) -> None:
             ).one()
             value = {"label": label, "device": max(a_dev, b_dev, key=len), "interface": max(a_port, b_port, key=len)}
             netbox.check_length(kind, value[kind])
-    longest_device = session.execute(
-        select(PlanDeviceRow.name)
-        .where(PlanDeviceRow.plan_id == plan_id)
-        .order_by(func.length(PlanDeviceRow.name).desc())
-        .limit(1)
-    ).scalar()
-    if longest_device is not None:
-        netbox.check_length("device", longest_device)
 
 
 def netbox_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
@@ -263,8 +255,9 @@ def _racks(hall: Hall) -> list[netbox.NetboxRack]:
     return racks
 
 
-def _model_heights(session: Session, plan_id: int, hall: Hall) -> dict[str, int]:
-    """Height in U of every model the plan's devices use: from the hall's catalog entries; a model
+def _device_kinds(session: Session, plan_id: int, hall: Hall) -> tuple[dict[str, int], list[str]]:
+    """Height in U of every model the plan's devices use, and their roles, in one scan of the
+    devices (which also checks their names). Heights come from the hall's catalog entries; a model
     the wiring made up (the second ToR of a parallel port set) is as high as the ToR it doubles."""
     known: dict[str, int] = {}
     tor_height = 1
@@ -276,8 +269,16 @@ def _model_heights(session: Session, plan_id: int, hall: Hall) -> dict[str, int]
                 tor_height = lr.tor_model.height_u
             for fs in rack.fabric_switches:
                 known[fs.model.name] = fs.model.height_u
-    models = session.execute(select(PlanDeviceRow.model).where(PlanDeviceRow.plan_id == plan_id).distinct()).scalars()
-    return {m: known.get(m, tor_height) for m in models}
+    d = PlanDeviceRow
+    kinds = session.execute(
+        select(d.model, d.role, func.max(func.length(d.name))).where(d.plan_id == plan_id).group_by(d.model, d.role)
+    ).all()
+    if any(longest > netbox.NAME_LIMITS["device"] for _, _, longest in kinds):
+        name = session.execute(
+            select(d.name).where(d.plan_id == plan_id).order_by(func.length(d.name).desc()).limit(1)
+        ).scalar_one()
+        netbox.check_length("device", name)
+    return {m: known.get(m, tor_height) for m, _, _ in kinds}, [r for _, r, _ in kinds]
 
 
 def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
@@ -287,9 +288,8 @@ def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
     # Everything small is built (and checked) now; devices, interfaces and cables stream later.
     sites = list(netbox.site_rows(site, hall.name))
     racks = list(netbox.rack_rows(site, _racks(hall)))
-    heights = _model_heights(session, plan.id, hall)
+    heights, roles = _device_kinds(session, plan.id, hall)
     device_types = list(netbox.device_type_rows(heights))
-    roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
     device_roles = list(netbox.device_role_rows(roles))
     _check_netbox_names(session, plan.id)
 

@@ -9,12 +9,14 @@ import zipfile
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from loopline.domain import netbox
+from loopline.domain.errors import DomainError
 from loopline.domain.exports import SheetCable, csv_chunks, netbox_length, to_csv
 from loopline.domain.media import Medium
 from loopline.domain.print_sheets import AVERY_L7160, LABEL_PAD, QR_SIZE, fit, label_texts
@@ -121,3 +123,12 @@ def test_a_zip_streams_its_first_bytes_after_a_fraction_of_its_content() -> None
     assert rows.read < rows.n // 4, rows.read
     with zipfile.ZipFile(io.BytesIO(first + b"".join(stream))) as z:
         assert z.read("a.csv").count(b"\n") == 2 * rows.n
+
+
+def test_a_device_name_netbox_would_refuse_names_the_field() -> None:
+    ok = netbox.NetboxDevice("H1.R01.K01.U05", "server", "H1.R01.K01", 5, "2x25G server", "front")
+    assert next(netbox.device_rows("S1", [ok]))[7] == 5
+    long = netbox.NetboxDevice("H" * 60 + ".U05", "server", "H1.R01.K01", 5, "2x25G server", "front")
+    with pytest.raises(DomainError) as refused:
+        list(netbox.device_rows("S1", [long]))
+    assert refused.value.field == "device" and "at most 64 characters" in refused.value.reason
