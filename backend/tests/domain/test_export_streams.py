@@ -128,7 +128,7 @@ def test_a_zip_streams_its_first_bytes_after_a_fraction_of_its_content() -> None
 def test_a_device_name_netbox_would_refuse_names_the_field() -> None:
     ok = netbox.NetboxDevice("H1.R01.K01.U05", "server", "H1.R01.K01", 5, "2x25G server", "front")
     assert next(netbox.device_rows("S1", [ok]))[7] == 5
-    long = netbox.NetboxDevice("H" * 60 + ".U05", "server", "H1.R01.K01", 5, "2x25G server", "front")
+    long = netbox.NetboxDevice("H" * 61 + ".U05", "server", "H1.R01.K01", 5, "2x25G server", "front")
     with pytest.raises(DomainError) as refused:
         list(netbox.device_rows("S1", [long]))
     assert refused.value.field == "device" and "at most 64 characters" in refused.value.reason
