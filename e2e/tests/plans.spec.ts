@@ -112,6 +112,31 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   await page.screenshot({ path: `${ARTIFACTS}/plans-compare.png` });
   await compare.getByRole("button", { name: "Close" }).click();
 
+  // --- the two plans' difference in 3D (older -> newer): the drawn colours match the API's diff
+  await panel.getByTestId("plans-diff").click();
+  await expect(page.getByTestId("diff-legend")).toContainText(`plan #${b.id} vs #${a.id}`);
+  const abDiff = await (await page.request.get(`/api/v1/wiring-plans/${b.id}/diff?against=${a.id}`)).json();
+  const abCounts = { kept: abDiff.counts.kept, added: abDiff.counts.added, moved: abDiff.counts.moved, removed: abDiff.counts.removed };
+  // The pattern and p both change: something is added, and the old plan's cables are not all kept.
+  expect(abCounts.added).toBeGreaterThan(0);
+  expect(abCounts.kept + abCounts.moved + abCounts.removed).toBe(a.summary.cables);
+  expect(abCounts.kept + abCounts.moved + abCounts.added).toBe(b.summary.cables);
+  for (const [status, n] of Object.entries(abCounts)) await expect(page.getByTestId(`diff-count-${status}`)).toHaveText(int(n));
+  const abDrawn = await page.evaluate(() => (window as unknown as { __loopline: { diff: { drawn: Record<string, number>; newPlanId: number } } }).__loopline.diff);
+  expect(abDrawn).toMatchObject({ newPlanId: b.id, drawn: abCounts });
+  await page.screenshot({ path: `${ARTIFACTS}/plans-diff-two-plans.png` });
+  // Only the change: the kept cables leave the picture (fewer line segments drawn).
+  const linesDrawn = () =>
+    page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return window.__loopline!.render()!.lines;
+    });
+  const withKept = await linesDrawn();
+  await panel.getByTestId("diff-show-kept").uncheck();
+  await expect.poll(linesDrawn).toBeLessThan(withKept);
+  await panel.getByTestId("diff-clear").click();
+  await expect(page.getByTestId("diff-legend")).toHaveCount(0);
+
   // --- the form of a viewed plan is that plan's (it used to keep another pattern)
   await panel.getByTestId(`plan-view-${a.id}`).click();
   await page.getByRole("tab", { name: "Wiring" }).click();
