@@ -100,6 +100,9 @@ def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], 
     if not tors:
         return [], []
     switches = [fs for row in hall.rows for rack in row.racks for fs in rack.fabric_switches]
+    if not switches:
+        # A hall still being laid out: like the switch-count rule, judge the fabric once some is placed.
+        return [_Tally([t[0] for t in tors], [t[1] for t in tors], [uplinks] * len(tors)).layer("tor", "uplink")], []
     layers = [
         _Tally([t[0] for t in tors], [t[1] for t in tors], [uplinks] * len(tors)).layer("tor", "uplink"),
     ]

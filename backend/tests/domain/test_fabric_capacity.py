@@ -108,11 +108,16 @@ def test_three_tier_counts_per_cluster_and_the_cores() -> None:
     assert [i.field for i in issues] == ["fabric.aggs_per_cluster"]
 
 
-def test_no_spines_placed_is_reported() -> None:
+def test_no_spines_placed_is_reported_once_the_fabric_is_being_placed() -> None:
     spec = AbstractLayoutSpec(rows=1, racks_per_row=2)  # three-tier switches only: no spines
     layers, issues = fabric_ports(build_abstract_layout(spec), LEAF_SPINE)
     assert [layer.layer for layer in layers] == ["tor"]
     assert [i.field for i in issues] == ["fabric.spines"]
+    # No fabric switch at all: a hall still being laid out, only the ToR layer is counted.
+    bare = build_abstract_layout(replace(spec, aggs_per_cluster=0, core_switches=0))
+    layers, issues = fabric_ports(bare, LEAF_SPINE)
+    assert [(layer.layer, layer.ports_needed) for layer in layers] == [("tor", 2 * 1 * 4)]
+    assert issues == []
 
 
 @settings(max_examples=30, deadline=None)
