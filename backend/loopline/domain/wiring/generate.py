@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
@@ -604,7 +605,30 @@ def uplink_targets(kind: FabricKind, ordinal: int, uplinks: int, upper: int) -> 
     downlink ports each switch needs with it (domain/fabric_capacity.py)."""
     if kind is FabricKind.VL2:
         return [(ordinal + u) % upper for u in range(2)]
+    if kind is FabricKind.LEAF_SPINE and uplinks < upper:
+        # Consecutive blocks (ordinal * U + u) would split U < S spines into S/U disjoint planes, and
+        # two single-homed ToRs in different planes have no path. Shifted copies of a difference
+        # cover share a spine whatever the shift, and still fill the spines evenly.
+        return [(ordinal + d) % upper for d in _spine_offsets(uplinks, upper)]
     return [(ordinal * uplinks + u) % upper for u in range(uplinks)]
+
+
+@lru_cache(maxsize=256)
+def _spine_offsets(uplinks: int, spines: int) -> tuple[int, ...]:
+    """`uplinks` offsets in Z_spines whose pairwise differences cover as much of Z_spines as greedy
+    choice reaches (all of it whenever uplinks * (uplinks - 1) is comfortably >= spines - 1): then
+    any two ToRs' uplink sets intersect, i.e. every pair of leaves shares a spine."""
+    chosen = [0]
+    covered = {0}
+    while len(chosen) < uplinks:
+
+        def gain(c: int) -> int:
+            return len(({(c - d) % spines for d in chosen} | {(d - c) % spines for d in chosen}) - covered)
+
+        best = max((c for c in range(spines) if c not in chosen), key=lambda c: (gain(c), -c))
+        covered |= {(best - d) % spines for d in chosen} | {(d - best) % spines for d in chosen}
+        chosen.append(best)
+    return tuple(sorted(chosen))
 
 
 def _wire_fabric(
