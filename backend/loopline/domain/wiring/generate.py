@@ -620,13 +620,13 @@ def _spine_offsets(uplinks: int, spines: int) -> tuple[int, ...]:
     any two ToRs' uplink sets intersect, i.e. every pair of leaves shares a spine."""
     chosen = [0]
     covered = {0}
+
+    def differences(c: int) -> set[int]:
+        return {(c - d) % spines for d in chosen} | {(d - c) % spines for d in chosen}
+
     while len(chosen) < uplinks:
-
-        def gain(c: int) -> int:
-            return len(({(c - d) % spines for d in chosen} | {(d - c) % spines for d in chosen}) - covered)
-
-        best = max((c for c in range(spines) if c not in chosen), key=lambda c: (gain(c), -c))
-        covered |= {(best - d) % spines for d in chosen} | {(d - best) % spines for d in chosen}
+        best = max((c for c in range(spines) if c not in chosen), key=lambda c: (len(differences(c) - covered), -c))
+        covered |= differences(best)
         chosen.append(best)
     return tuple(sorted(chosen))
 
