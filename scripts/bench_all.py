@@ -22,6 +22,11 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ("API under load: layout and cable page at 1-256 concurrent clients", [PY, "scripts/bench_load.py"], "."),
     ("exports of a 220,000-cable plan: first byte, total, API peak RSS", [PY, "scripts/bench_exports.py"], "."),
     (
+        "imports: a 1,000-hall project import and a 24 MB scenario submit (request and job)",
+        [PY, "scripts/bench_imports.py"],
+        ".",
+    ),
+    (
         "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
         ["cargo", "bench", "--bench", "flow_engine"],
         "sim-engine",
