@@ -8,6 +8,8 @@
 //!
 //! (c) fixed cost of a large network: FatTree k = 32 (8,192 servers, 10G links), 10 web-search
 //!     flows, no link series. Target: < 0.1 s and < 40 MB.
+//! (d) FatTree k = 32, web-search Poisson at 40% load, 1,000,000 flows (not run by default: pass
+//!     LOOPLINE_BENCH_CASES=d). Target: < 15 s and < 1 GB.
 //!
 //! Environment: LOOPLINE_BENCH_RUNS (default 5), LOOPLINE_BENCH_CASE (a, b or c: run one case in
 //! this process), LOOPLINE_BENCH_CASES (cases to run, default "abc").
@@ -23,6 +25,7 @@ fn case(name: &str) -> Scenario {
     match name {
         "a" => fat_tree_websearch(16, 10.0, 0.4, 100_000),
         "c" => fat_tree_websearch(32, 10.0, 0.4, 10),
+        "d" => fat_tree_websearch(32, 10.0, 0.4, 1_000_000),
         "b" => {
             let c = Cluster {
                 racks: 9,
@@ -71,7 +74,7 @@ fn main() {
         .unwrap_or(5);
     let exe = std::env::current_exe().expect("own path");
     let cases = std::env::var("LOOPLINE_BENCH_CASES").unwrap_or_else(|_| "abc".into());
-    for name in ["a", "b", "c"] {
+    for name in ["a", "b", "c", "d"] {
         if !cases.contains(name) {
             continue;
         }
