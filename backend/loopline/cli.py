@@ -181,6 +181,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a node (switch) fails at AT_S seconds, optionally recovering (repeatable)",
     )
     build.add_argument("--seed", type=_int(0), default=1)
+    build.add_argument(
+        "--goodput-factor",
+        type=float,
+        default=None,
+        help="payload share of every link, (0, 1] (protocol overhead; default 1)",
+    )
     build.add_argument("--name", default=None)
     return parser
 
@@ -310,6 +316,15 @@ def _failures(specs: list[str]) -> list[dict[str, Any]]:
     return out
 
 
+def _engine(a: argparse.Namespace) -> dict[str, Any]:
+    engine: dict[str, Any] = {"mode": "flow", "seed": a.seed, "failures": _failures(a.fail)}
+    if a.goodput_factor is not None:
+        if not 0 < a.goodput_factor <= 1:
+            raise DomainError("goodput_factor", f"must be > 0 and at most 1, got {a.goodput_factor}")
+        engine["goodput_factor"] = a.goodput_factor
+    return engine
+
+
 def _twins(a: argparse.Namespace) -> list[tuple[str, argparse.Namespace]]:
     """The namespaces of the three wirings of one layout: Type 0, Type 1, Type 2."""
     if Pattern(a.pattern) not in SUBWAYS_PATTERNS:
@@ -346,7 +361,7 @@ def _scenario_build(a: argparse.Namespace) -> int:
             name=name,
             routing={"type": ns.routing},
             workload=workload(plan, ns.workload, **params),
-            engine={"mode": "flow", "seed": ns.seed, "failures": _failures(ns.fail)},
+            engine=_engine(ns),
         )
         _write(scenario, ns.output.replace("{wiring}", wiring) if wiring else ns.output)
     return 0

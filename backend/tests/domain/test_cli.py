@@ -221,7 +221,8 @@ def test_scenario_build_twins(tmp_path: Path) -> None:
 def test_scenario_build_workloads(tmp_path: Path, args: list[str], expected: dict[str, Any]) -> None:
     out = tmp_path / "s.json"
     base = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8", "--routing", "adaptive"]
-    assert main(["scenario", "build", *LAYOUT, *base, *args, "--fail", "H1.C0.AGG1@0.001:0.002", "-o", str(out)]) == 0
+    extra = ["--fail", "H1.C0.AGG1@0.001:0.002", "--goodput-factor", "0.95"]
+    assert main(["scenario", "build", *LAYOUT, *base, *args, *extra, "-o", str(out)]) == 0
     sc = json.loads(out.read_text())
     wl = sc["workload"]
     for k, v in expected.items():
@@ -237,6 +238,7 @@ def test_scenario_build_workloads(tmp_path: Path, args: list[str], expected: dic
             assert wl[k] == v, k
     assert sc["routing"] == {"type": "adaptive"}
     assert sc["engine"]["failures"] == [{"node": "H1.C0.AGG1", "at_s": 0.001, "recover_at_s": 0.002}]
+    assert sc["engine"]["goodput_factor"] == 0.95
     _engine_accepts(out)
 
 
@@ -246,6 +248,7 @@ def test_scenario_build_workloads(tmp_path: Path, args: list[str], expected: dic
         (["--twins", "-o", "x.json"], "error: output: with --twins the file name must contain {wiring}"),
         (["--job-racks", "99", "-o", "-"], "error: job_racks: needs 1..16 logical racks (the layout has 16), got 99"),
         (["--fail", "X@soon", "-o", "-"], "error: fail: expected NODE@AT_S[:RECOVER_S], got 'X@soon'"),
+        (["--goodput-factor", "1.5", "-o", "-"], "error: goodput_factor: must be > 0 and at most 1, got 1.5"),
     ],
 )  # fmt: skip
 def test_scenario_build_bad_flags(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
