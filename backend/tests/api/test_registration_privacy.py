@@ -19,10 +19,14 @@ def test_a_taken_address_gets_the_same_answer_as_a_new_one(app: Any, db_session:
         "/api/v1/auth/register", json={"email": "ada@EXAMPLE.com", "password": "another fine passphrase"}
     )
     assert first.status_code == again.status_code == 202
-    assert first.json() == again.json() == {
-        "email": "ada@example.com",
-        "detail": "If this address is new, its account has been created: log in with the same email and password.",
-    }
+    assert (
+        first.json()
+        == again.json()
+        == {
+            "email": "ada@example.com",
+            "detail": "If this address is new, its account has been created: log in with the same email and password.",
+        }
+    )
     assert "set-cookie" not in first.headers and "set-cookie" not in again.headers
     count = select(func.count()).select_from(User).where(User.email == "ada@example.com")
     assert db_session.execute(count).scalar_one() == 1
@@ -38,7 +42,8 @@ def test_a_taken_address_gets_the_same_answer_as_a_new_one(app: Any, db_session:
 
 def test_a_weak_password_is_refused_either_way(app: Any) -> None:
     client = TestClient(app)
-    assert client.post("/api/v1/auth/register", json={"email": "b@example.com", "password": PASSWORD}).status_code == 202
+    r = client.post("/api/v1/auth/register", json={"email": "b@example.com", "password": PASSWORD})
+    assert r.status_code == 202
     for email in ("b@example.com", "new@example.com"):
         r = client.post("/api/v1/auth/register", json={"email": email, "password": "password"})
         assert r.status_code == 422 and r.json()["detail"][0]["field"] == "password", email
