@@ -161,10 +161,11 @@ fn rack_servers(racks: &[usize], per_rack: usize) -> Vec<String> {
 /// receive-hot; the first ToRs on either side (4 and 7) are idle, so the receive-side detour lets
 /// traffic for rack 6 enter there (60% of their 20 Gb/s spare each) and reach ToR 5 or 6 through
 /// one server of rack 5 or 7. Send side: the same with the directions swapped (rack 6 sends).
-/// Either way the job finishes measurably earlier (about 23%), and the detour statistics' time
-/// saved (detoured bytes / 40 Gb/s) accounts for the difference within 30%: it assumes the hot
-/// links stay saturated, and adaptive routing leaves them about 12% idle here (0.288-0.290 s
-/// against 0.256 s), so it overstates the saving by that much.
+/// Adaptive alone meets the bound (0.256 s); with detours the job finishes measurably earlier
+/// (0.195 s receiving, 0.178 s sending), and the detour statistics' time saved (detoured bytes /
+/// 40 Gb/s) accounts for the difference from above: it assumes the rack's own links stay busy to
+/// the end, while here they idle for the last part as the detoured flows finish, so it is an
+/// upper bound, here within 50% (0.086 s against 0.062 s, 0.096 s against 0.078 s).
 #[test]
 fn detours_relieve_a_hot_rack_on_either_side() {
     let far = rack_servers(&[0, 1, 10, 11], 4);
@@ -205,7 +206,10 @@ fn detours_relieve_a_hot_rack_on_either_side() {
         assert_eq!(on[0].max_intermediate_servers, 1);
         assert!(on[0].flows > 0);
         let saved: f64 = d.iter().map(|x| x.time_saved_s).sum();
-        assert_approx(saved, ta - td, 0.3);
+        assert!(
+            saved >= ta - td && saved <= 1.5 * (ta - td),
+            "saved {saved} vs {ta} - {td}"
+        );
     }
 }
 
