@@ -28,6 +28,8 @@ import { getPlan, showPlan } from "./wiring/api";
 import { WiringPanel } from "./wiring/WiringPanel";
 import { PlansPanel } from "./plans/PlansPanel";
 import { activeSync, setActiveSync } from "./sync/active";
+import { SimulationsPanel } from "./simulations/SimulationsPanel";
+import { openSimulationForm } from "./simulations/store";
 
 type Auth = { s: "checking" } | { s: "out" } | { s: "in"; me: Me };
 
@@ -251,7 +253,16 @@ function Editor() {
               Plans
             </button>
           </div>
-          {panel === "layout" ? <PropertyPanel /> : panel === "wiring" ? <WiringPanel /> : <PlansPanel />}
+          {panel === "layout" ? (
+            <PropertyPanel />
+          ) : panel === "wiring" ? (
+            <WiringPanel />
+          ) : (
+            <>
+              <PlansPanel onSimulate={openSimulationForm} />
+              <SimulationsPanel />
+            </>
+          )}
         </aside>
       </div>
       <StatusBar />

@@ -70,7 +70,8 @@ function PlanRow({
   );
 }
 
-export function PlansPanel() {
+/** `onSimulate`: the simulation form for the ticked plans (one, or two like for like), given by the app shell. */
+export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) => void } = {}) {
   const hallId = useSession((s) => s.hallId);
   const projectId = useSession((s) => s.projectId);
   const plans = useWiring((s) => s.plans);
@@ -123,6 +124,29 @@ export function PlansPanel() {
           />
         ))}
       </ul>
+      {onSimulate && plans.length > 0 && (
+        <div className="button-row">
+          <button
+            type="button"
+            disabled={chosen.length > 2 || (chosen.length === 0 && !viewed)}
+            title="Estimate how fast a workload runs on the ticked plan (or two, like for like), or on the open one"
+            onClick={() =>
+              onSimulate(chosen.length > 0 ? [...chosen].sort((a, b) => a.id - b.id) : viewed ? [viewed] : [])
+            }
+            data-testid="plans-simulate"
+          >
+            Simulate{" "}
+            {chosen.length === 2
+              ? "2 plans"
+              : chosen.length === 1
+                ? `#${chosen[0]?.id}`
+                : viewed
+                  ? `#${viewed.id}`
+                  : ""}
+            …
+          </button>
+        </div>
+      )}
       {plans.length > 1 && (
         <div className="button-row">
           <button

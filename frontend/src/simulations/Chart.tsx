@@ -1,0 +1,92 @@
+/** A uPlot chart (canvas: fast with 100,000 points) sized to its box, redrawn when its data change. */
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { Series } from "./results";
+
+export interface ChartSeries {
+  label: string;
+  colour: string;
+  /** Draw as steps (CDFs) instead of straight lines. */
+  steps?: boolean;
+  dash?: number[];
+}
+
+export function Chart({
+  title,
+  data,
+  series,
+  xLabel,
+  yLabel,
+  xTicks,
+  logX = false,
+  testId,
+  height = 220,
+}: {
+  title: string;
+  data: Series;
+  series: ChartSeries[];
+  xLabel: string;
+  yLabel: string;
+  /** Category names for x = 0, 1, 2, … (size buckets). */
+  xTicks?: string[];
+  logX?: boolean;
+  testId: string;
+  height?: number;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const css = getComputedStyle(document.documentElement);
+    const text = css.getPropertyValue("--text").trim() || "#ddd";
+    const grid = css.getPropertyValue("--border").trim() || "#444";
+    const axis = (label: string): uPlot.Axis => ({
+      label,
+      stroke: text,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid },
+    });
+    const opts: uPlot.Options = {
+      width: Math.max(280, el.clientWidth),
+      height,
+      scales: {
+        x: xTicks ? { time: false, range: [-0.5, xTicks.length - 0.5] } : { time: false, distr: logX ? 3 : 1 },
+      },
+      axes: [
+        {
+          ...axis(xLabel),
+          ...(xTicks
+            ? { values: (_u: uPlot, vals: number[]) => vals.map((v) => (Number.isInteger(v) ? (xTicks[v] ?? "") : "")) }
+            : {}),
+        },
+        axis(yLabel),
+      ],
+      series: [
+        {},
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.colour,
+          width: 2,
+          dash: s.dash,
+          spanGaps: true,
+          points: { show: xTicks !== undefined || data[0].length < 50 },
+          ...(s.steps && uPlot.paths.stepped ? { paths: uPlot.paths.stepped({ align: 1 }) } : {}),
+        })),
+      ],
+    };
+    const plot = new uPlot(opts, data as uPlot.AlignedData, el);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [data, series, xLabel, yLabel, xTicks, logX, height]);
+  return (
+    <figure className="sim-chart" data-testid={testId} data-points={data[0].length}>
+      <figcaption>{title}</figcaption>
+      <div ref={box} />
+    </figure>
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * Simulations (view): the project's runs, newest first, each with its progress bar (the engine's
+ * share of flows done), its place in the line while workers are busy, a cancel button while it is
+ * not over; a finished one opens its result; ticked runs of one workload open the comparison.
+ */
+import { useEffect } from "react";
+import { notify, useSession } from "../state/session";
+import { useWiring } from "../state/wiring";
+import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
+import { CompareDialog } from "./CompareDialog";
+import { splitName } from "./presets";
+import { ResultDialog } from "./ResultDialog";
+import { SimulateDialog } from "./SimulateDialog";
+import { useSimulations } from "./store";
+
+const POLL_MS = 1000;
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+const STATUS: Record<Job["status"], string> = {
+  queued: "waiting for a worker",
+  running: "running",
+  succeeded: "finished",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+function Progress({ job, all }: { job: Job; all: Job[] }) {
+  const pct = Math.round(job.progress * 100);
+  const text =
+    job.status === "queued"
+      ? `waiting for a worker: ${ordinal(queuePosition(job, all))} in line`
+      : job.status === "running"
+        ? `${pct}% of flows done`
+        : STATUS[job.status];
+  return (
+    <div className="sim-progress">
+      <div
+        className={`sim-bar ${job.status}`}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        aria-label={`Progress of simulation ${job.id}`}
+        data-testid={`sim-progress-${job.id}`}
+      >
+        <div style={{ width: `${pct}%` }} />
+      </div>
+      <span className="muted small" data-testid={`sim-status-${job.id}`} data-status={job.status}>
+        {text}
+      </span>
+    </div>
+  );
+}
+
+function ordinal(n: number): string {
+  const teen = Math.floor(n / 10) % 10 === 1;
+  return `${n}${teen || n % 10 > 3 ? "th" : ["th", "st", "nd", "rd"][n % 10]}`;
+}
+
+export function SimulationsPanel() {
+  const projectId = useSession((s) => s.projectId);
+  const plans = useWiring((s) => s.plans);
+  const jobs = useSimulations((s) => s.jobs);
+  const selected = useSimulations((s) => s.selected);
+  const dialog = useSimulations((s) => s.dialog);
+  const busy = jobs.some((j) => !finished(j));
+
+  // Poll while a run is not over (and once when the project opens or a submission changed the ticks).
+  useEffect(() => {
+    if (!projectId) return;
+    let stop = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      try {
+        const list = await listJobs(projectId);
+        if (stop) return;
+        useSimulations.setState({ jobs: list });
+        if (list.some((j) => !finished(j))) timer = setTimeout(() => void tick(), POLL_MS);
+      } catch (e) {
+        if (!stop) notify("error", `Simulations: ${message(e)}`);
+      }
+    };
+    void tick();
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+    };
+  }, [projectId, busy, selected]);
+
+  const hallPlans = new Set(plans.map((p) => p.id));
+  const shown = jobs.filter((j) => j.plan_id !== null && hallPlans.has(j.plan_id));
+  const chosen = shown.filter((j) => selected.includes(j.id));
+  const workloads = new Set(chosen.map((j) => splitName(j.name).workload));
+  const comparable = chosen.length >= 2 && workloads.size === 1 && chosen.every((j) => j.status === "succeeded");
+  const close = () => useSimulations.setState({ dialog: { d: "none" } });
+  const toggle = (id: number, on: boolean) =>
+    useSimulations.setState((s) => ({ selected: on ? [...s.selected, id] : s.selected.filter((x) => x !== id) }));
+
+  return (
+    <section className="panel-section sim-panel" data-testid="simulations-panel">
+      <h2>Simulations</h2>
+      {shown.length === 0 && (
+        <p className="muted small">No run yet: tick a plan (or two, to compare) above and press “Simulate…”.</p>
+      )}
+      <ul className="plan-list">
+        {shown.map((j) => (
+          <li key={j.id} className="plan-row sim-row" data-testid={`sim-${j.id}`}>
+            <label className="plan-check">
+              <input
+                type="checkbox"
+                checked={selected.includes(j.id)}
+                onChange={(e) => toggle(j.id, e.target.checked)}
+                aria-label={`Select simulation ${j.id} to compare`}
+                data-testid={`sim-select-${j.id}`}
+              />
+            </label>
+            <div className="plan-body">
+              <div className="small">
+                <strong>#{j.plan_id}</strong> {j.name}
+              </div>
+              <Progress job={j} all={jobs} />
+              {j.status === "failed" && j.error && <p className="field-error small">{j.error}</p>}
+              <div className="button-row">
+                {!finished(j) && (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void cancelJob(j.id).then(
+                        (c) => useSimulations.setState((s) => ({ jobs: s.jobs.map((x) => (x.id === c.id ? c : x)) })),
+                        (e: unknown) => notify("error", `Cancel: ${message(e)}`),
+                      )
+                    }
+                    data-testid={`sim-cancel-${j.id}`}
+                  >
+                    Cancel
+                  </button>
+                )}
+                {j.status === "succeeded" && (
+                  <button
+                    type="button"
+                    onClick={() => useSimulations.setState({ dialog: { d: "result", jobId: j.id } })}
+                    data-testid={`sim-open-${j.id}`}
+                  >
+                    Result…
+                  </button>
+                )}
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {shown.length > 1 && (
+        <div className="button-row">
+          <button
+            type="button"
+            disabled={!comparable}
+            onClick={() => useSimulations.setState({ dialog: { d: "compare", jobIds: chosen.map((j) => j.id) } })}
+            data-testid="sim-compare"
+          >
+            Compare {chosen.length >= 2 ? chosen.length : ""} runs
+          </button>
+          {!comparable && (
+            <span className="muted small">
+              {workloads.size > 1
+                ? "Pick runs of one workload and routing."
+                : "Tick two or more finished runs of one workload."}
+            </span>
+          )}
+        </div>
+      )}
+      {dialog.d === "form" && <SimulateDialog plans={dialog.plans} onClose={close} />}
+      {dialog.d === "result" && <ResultDialog jobId={dialog.jobId} onClose={close} />}
+      {dialog.d === "compare" && <CompareDialog jobIds={dialog.jobIds} onClose={close} />}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/** The simulations API: submit on a plan, follow, cancel, list; a plan's logical racks (from its scenario). */
+import type { components } from "../api/schema";
+import { request } from "../sync/http";
+import { racksOfNetwork, type LogicalRack, type PlanSimulationCreate } from "./presets";
+
+export type Job = components["schemas"]["SimulationRead"];
+export type JobDetail = components["schemas"]["SimulationDetail"];
+export type WiringPlan = components["schemas"]["WiringPlanRead"];
+
+export const finished = (j: Job) => j.status === "succeeded" || j.status === "failed" || j.status === "cancelled";
+
+const racks = new Map<number, Promise<LogicalRack[]>>();
+
+/** A plan's logical racks in layout order (plans are immutable: read once per plan). */
+export function racksOfPlan(planId: number): Promise<LogicalRack[]> {
+  let p = racks.get(planId);
+  if (!p) {
+    p = request<{ network: { nodes: { id: string; role: string; logical_rack?: string | null }[] } }>(
+      "GET",
+      `/wiring-plans/${planId}/scenario`,
+    ).then((s) => racksOfNetwork(s.network.nodes));
+    p.catch(() => racks.delete(planId));
+    racks.set(planId, p);
+  }
+  return p;
+}
+
+export function submit(planId: number, body: PlanSimulationCreate): Promise<Job> {
+  return request<Job>("POST", `/wiring-plans/${planId}/simulations`, { body });
+}
+
+export function getJob(id: number): Promise<JobDetail> {
+  return request<JobDetail>("GET", `/simulations/${id}`);
+}
+
+export function cancelJob(id: number): Promise<Job> {
+  return request<Job>("POST", `/simulations/${id}/cancel`);
+}
+
+/** The project's newest runs (first page of 100). */
+export async function listJobs(projectId: number): Promise<Job[]> {
+  const res = await request<{ items: Job[] }>("GET", `/projects/${projectId}/simulations?limit=100`);
+  return res.items;
+}
+
+/** Jobs still queued ahead of this one in the project (lower id, queued): its place in the line. */
+export function queuePosition(job: Job, all: readonly Job[]): number {
+  return all.filter((j) => j.status === "queued" && j.id < job.id).length + 1;
+}
