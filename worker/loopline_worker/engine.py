@@ -28,7 +28,9 @@ _PR_SET_PDEATHSIG = 1
 FOLDER_PREFIX = "loopline-sim-"
 """Each run's scenario and result live in ``<tmp>/loopline-sim-<worker pid>-<random>/``."""
 
-PROGRESS = re.compile(r"^progress: sim_time_s=(?P<t>[\d.]+) flows_done=(?P<done>\d+)/(?P<total>\d+)")
+PROGRESS = re.compile(
+    r"^progress: sim_time_s=(?P<t>[\d.]+) flows_done=(?P<done>\d+)/(?P<total>\d+)(?: events=(?P<events>\d+))?"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,9 @@ class Progress:
     sim_time_s: float
     flows_done: int
     flows_total: int
+    events: int | None = None
+    line: str = ""
+    """The engine's progress line as it printed it (shown to people as the run's events)."""
 
     @property
     def fraction(self) -> float:
@@ -60,7 +65,8 @@ def parse_progress(line: str) -> Progress | None:
     match = PROGRESS.match(line)
     if not match:
         return None
-    return Progress(float(match["t"]), int(match["done"]), int(match["total"]))
+    events = int(match["events"]) if match["events"] is not None else None
+    return Progress(float(match["t"]), int(match["done"]), int(match["total"]), events, line.strip())
 
 
 def run_engine(

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import select, update
 
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.session import session_scope
+from loopline.domain.sim_outcome import classify
 from loopline.queue import SIMULATE_TASK
 from loopline.services.simulations import engine_error
 from loopline.settings import get_settings
@@ -54,6 +56,8 @@ def simulate(job_id: int) -> str:
         job.started_at = _now()
         job.attempts += 1
         job.progress = 0.0
+        job.sim_time_s = job.flows_done = job.events = None
+        job.progress_text = None
         scenario = job.scenario
 
     last = [0.0]
@@ -66,7 +70,14 @@ def simulate(job_id: int) -> str:
             s.execute(
                 update(SimulationJob)
                 .where(SimulationJob.id == job_id, SimulationJob.status == JobStatus.RUNNING)
-                .values(progress=round(p.fraction, 4))
+                .values(
+                    progress=round(p.fraction, 4),
+                    sim_time_s=p.sim_time_s,
+                    flows_done=p.flows_done,
+                    flows_total=p.flows_total,
+                    events=p.events,
+                    progress_text=p.line[:500],
+                )  # fmt: skip
             )
 
     settings = get_settings()
@@ -91,5 +102,26 @@ def simulate(job_id: int) -> str:
         else:
             _finish(job_id, status=JobStatus.FAILED, error=str(failure))
         return JobStatus.FAILED.value
-    _finish(job_id, status=JobStatus.SUCCEEDED, result=result, progress=1.0, error=None)
+    _finish(job_id, status=JobStatus.SUCCEEDED, result=result, error=None, **finished_values(scenario, result))
     return JobStatus.SUCCEEDED.value
+
+
+def finished_values(scenario: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The job's closing progress and outcome: a run whose flows did not all finish is `partial`,
+    with how many stalled and why (never a plain success)."""
+    flows = result.get("flows") or {}
+    total, done = int(flows.get("total", 0)), int(flows.get("finished", 0))
+    outcome = classify(scenario, result)
+    return {
+        "progress": round(done / total, 4) if total else 1.0,
+        "sim_time_s": result.get("simulated_time_s"),
+        "flows_done": done,
+        "flows_total": total,
+        "events": result.get("events_processed"),
+        "progress_text": f"done: sim_time_s={result.get('simulated_time_s')} flows_done={done}/{total} "
+        f"events={result.get('events_processed')}",
+        "outcome": outcome.outcome,
+        "stalled_flows": outcome.stalled,
+        "unfinished_flows": outcome.unfinished,
+        "incomplete_reason": outcome.reason,
+    }

@@ -40,7 +40,7 @@ def generated(*args: str) -> dict[str, Any]:
 
 def test_parse_progress_reads_the_engine_progress_line() -> None:
     line = "progress: sim_time_s=0.125000 flows_done=30/240 events=60 events_per_s=1000"
-    assert parse_progress(line) == Progress(0.125, 30, 240)
+    assert parse_progress(line) == Progress(0.125, 30, 240, 60, line)
     assert parse_progress("done: sim_time_s=0.1") is None
 
 

@@ -75,12 +75,27 @@ def simulate_scenario(
 
 @router.get("/projects/{project_id}/simulations", response_model=Page[SimulationRead], summary="Simulations")
 def list_simulations(project_id: int, session: DbSession, access: SimReader, paging: Paging) -> object:
-    return simulations.list_jobs(session, project_id, page=paging.page, limit=paging.limit)
+    page = simulations.list_jobs(session, project_id, page=paging.page, limit=paging.limit)
+    positions = simulations.queue_positions(session, list(page.items))
+    items = [_read(SimulationRead, job, positions) for job in page.items]
+    return {"items": items, "total": page.total, "page": page.page, "limit": page.limit}
 
 
-@router.get("/simulations/{job_id}", response_model=SimulationDetail, summary="A simulation, with its result")
+@router.get(
+    "/simulations/{job_id}",
+    response_model=SimulationDetail,
+    summary="A simulation, with its progress and result",
+    description="Poll it for progress: `progress`, `sim_time_s`, `flows_done`/`flows_total`, `events`, "
+    "`progress_text` (the engine's line), `queue_position` while queued. A `succeeded` run has an `outcome`: "
+    "`partial` when flows stalled or did not finish (`stalled_flows`, `unfinished_flows`, `incomplete_reason`).",
+)
 def get_simulation(job_id: JobId, session: DbSession, access: SimReader) -> object:
-    return simulations.get_job(session, job_id)
+    job = simulations.get_job(session, job_id)
+    return _read(SimulationDetail, job, simulations.queue_positions(session, [job]))
+
+
+def _read(schema: type[SimulationRead], job: SimulationJob, positions: dict[int, int]) -> SimulationRead:
+    return schema.model_validate(job).model_copy(update={"queue_position": positions.get(job.id)})
 
 
 @router.post("/simulations/{job_id}/cancel", response_model=SimulationRead, summary="Cancel a simulation")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from loopline.db.models import JobStatus, SimulationJob
@@ -176,6 +176,20 @@ def get_job(session: Session, job_id: int) -> SimulationJob:
     if job is None:
         raise NotFound("job_id", f"simulation {job_id} not found")
     return job
+
+
+def queue_positions(session: Session, jobs: list[SimulationJob]) -> dict[int, int]:
+    """Each queued job's place in the queue: 1 + the jobs (of any project) queued before it."""
+    queued = [j.id for j in jobs if j.status is JobStatus.QUEUED]
+    if not queued:
+        return {}
+    ahead = (
+        select(SimulationJob.id, func.row_number().over(order_by=SimulationJob.id).label("position"))
+        .where(SimulationJob.status == JobStatus.QUEUED)
+        .subquery()
+    )
+    rows = session.execute(select(ahead.c.id, ahead.c.position).where(ahead.c.id.in_(queued))).all()
+    return {int(i): int(p) for i, p in rows}
 
 
 def list_jobs(session: Session, project_id: int, *, page: int, limit: int) -> Page[SimulationJob]:

@@ -846,7 +846,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A simulation, with its result */
+        /**
+         * A simulation, with its progress and result
+         * @description Poll it for progress: `progress`, `sim_time_s`, `flows_done`/`flows_total`, `events`, `progress_text` (the engine's line), `queue_position` while queued. A `succeeded` run has an `outcome`: `partial` when flows stalled or did not finish (`stalled_flows`, `unfinished_flows`, `incomplete_reason`).
+         */
         get: operations["get_simulation_api_v1_simulations__job_id__get"];
         put?: never;
         post?: never;
@@ -4960,15 +4963,37 @@ export interface components {
              */
             error_field?: string | null;
             /**
+             * Events
+             * @description Events the engine has processed.
+             */
+            events?: number | null;
+            /**
              * Finished At
              * @description It ended at.
              */
             finished_at: string | null;
             /**
+             * Flows Done
+             * @description Flows finished so far (at the end: flows that finished).
+             */
+            flows_done?: number | null;
+            /**
+             * Flows Total
+             * @description Flows in the workload (known once the engine reports).
+             */
+            flows_total?: number | null;
+            /**
              * Id
              * @description Job id.
              */
             id: number;
+            /**
+             * Incomplete Reason
+             * @description Why a partial run's flows did not finish: `summary` (one sentence), `down_nodes`, `down_links` (failed and not recovered at the end), `servers_cut_off` (no live link up), `unreachable_pairs` (the workload's server pairs with no up-down path; null when too many groups to check) and `unreachable_groups` (up to 20: `servers_a`/`servers_b` with their counts, the ToRs `via_a`/`via_b` and the highest switches each side `reaches_a`/`reaches_b`, that share none).
+             */
+            incomplete_reason?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Model
              * @description Flow mode results are fluid (max-min) estimates.
@@ -4988,6 +5013,11 @@ export interface components {
              */
             note: string;
             /**
+             * Outcome
+             * @description For a `succeeded` run: `complete` when every flow finished; `partial` when some stalled (no path) or did not finish by the stop time. A partial run is never a plain success: `stalled_flows`, `unfinished_flows` and `incomplete_reason` say how many and why. Null until it ends.
+             */
+            outcome?: ("complete" | "partial") | null;
+            /**
              * Plan Id
              * @description The wiring plan simulated, if any.
              */
@@ -4998,10 +5028,21 @@ export interface components {
              */
             progress: number;
             /**
+             * Progress Text
+             * @description The engine's last progress line, as text.
+             * @example progress: sim_time_s=0.012000 flows_done=120/870 events=2410 events_per_s=1800
+             */
+            progress_text?: string | null;
+            /**
              * Project Id
              * @description Project id.
              */
             project_id: number;
+            /**
+             * Queue Position
+             * @description While queued: 1 + the simulations queued before it (all projects), i.e. how many must start before this one does when every worker is busy. Null once a worker has it.
+             */
+            queue_position?: number | null;
             /**
              * Result
              * @description The engine's result (sim-engine/schema/result).
@@ -5010,12 +5051,27 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Sim Time S
+             * @description Simulated time the engine has reached, seconds.
+             */
+            sim_time_s?: number | null;
+            /**
+             * Stalled Flows
+             * @description Flows left without any path at the end of the run.
+             */
+            stalled_flows?: number | null;
+            /**
              * Started At
              * @description A worker started it at.
              */
             started_at: string | null;
             /** @description queued, running, succeeded, failed or cancelled. */
             status: components["schemas"]["JobStatus"];
+            /**
+             * Unfinished Flows
+             * @description Flows not finished by the stop time (started or not).
+             */
+            unfinished_flows?: number | null;
             /**
              * Version
              * @description Version.
@@ -5047,15 +5103,37 @@ export interface components {
              */
             error_field?: string | null;
             /**
+             * Events
+             * @description Events the engine has processed.
+             */
+            events?: number | null;
+            /**
              * Finished At
              * @description It ended at.
              */
             finished_at: string | null;
             /**
+             * Flows Done
+             * @description Flows finished so far (at the end: flows that finished).
+             */
+            flows_done?: number | null;
+            /**
+             * Flows Total
+             * @description Flows in the workload (known once the engine reports).
+             */
+            flows_total?: number | null;
+            /**
              * Id
              * @description Job id.
              */
             id: number;
+            /**
+             * Incomplete Reason
+             * @description Why a partial run's flows did not finish: `summary` (one sentence), `down_nodes`, `down_links` (failed and not recovered at the end), `servers_cut_off` (no live link up), `unreachable_pairs` (the workload's server pairs with no up-down path; null when too many groups to check) and `unreachable_groups` (up to 20: `servers_a`/`servers_b` with their counts, the ToRs `via_a`/`via_b` and the highest switches each side `reaches_a`/`reaches_b`, that share none).
+             */
+            incomplete_reason?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Model
              * @description Flow mode results are fluid (max-min) estimates.
@@ -5075,6 +5153,11 @@ export interface components {
              */
             note: string;
             /**
+             * Outcome
+             * @description For a `succeeded` run: `complete` when every flow finished; `partial` when some stalled (no path) or did not finish by the stop time. A partial run is never a plain success: `stalled_flows`, `unfinished_flows` and `incomplete_reason` say how many and why. Null until it ends.
+             */
+            outcome?: ("complete" | "partial") | null;
+            /**
              * Plan Id
              * @description The wiring plan simulated, if any.
              */
@@ -5085,10 +5168,31 @@ export interface components {
              */
             progress: number;
             /**
+             * Progress Text
+             * @description The engine's last progress line, as text.
+             * @example progress: sim_time_s=0.012000 flows_done=120/870 events=2410 events_per_s=1800
+             */
+            progress_text?: string | null;
+            /**
              * Project Id
              * @description Project id.
              */
             project_id: number;
+            /**
+             * Queue Position
+             * @description While queued: 1 + the simulations queued before it (all projects), i.e. how many must start before this one does when every worker is busy. Null once a worker has it.
+             */
+            queue_position?: number | null;
+            /**
+             * Sim Time S
+             * @description Simulated time the engine has reached, seconds.
+             */
+            sim_time_s?: number | null;
+            /**
+             * Stalled Flows
+             * @description Flows left without any path at the end of the run.
+             */
+            stalled_flows?: number | null;
             /**
              * Started At
              * @description A worker started it at.
@@ -5096,6 +5200,11 @@ export interface components {
             started_at: string | null;
             /** @description queued, running, succeeded, failed or cancelled. */
             status: components["schemas"]["JobStatus"];
+            /**
+             * Unfinished Flows
+             * @description Flows not finished by the stop time (started or not).
+             */
+            unfinished_flows?: number | null;
             /**
              * Version
              * @description Version.

@@ -64,6 +64,36 @@ class SimulationRead(ReadSchema):
     started_at: datetime | None = Field(description="A worker started it at.")
     finished_at: datetime | None = Field(description="It ended at.")
     version: int = Field(description="Version.")
+    sim_time_s: float | None = Field(None, description="Simulated time the engine has reached, seconds.")
+    flows_done: int | None = Field(None, description="Flows finished so far (at the end: flows that finished).")
+    flows_total: int | None = Field(None, description="Flows in the workload (known once the engine reports).")
+    events: int | None = Field(None, description="Events the engine has processed.")
+    progress_text: str | None = Field(
+        None,
+        description="The engine's last progress line, as text.",
+        examples=["progress: sim_time_s=0.012000 flows_done=120/870 events=2410 events_per_s=1800"],
+    )
+    queue_position: int | None = Field(
+        None,
+        description="While queued: 1 + the simulations queued before it (all projects), i.e. how many must "
+        "start before this one does when every worker is busy. Null once a worker has it.",
+    )
+    outcome: Literal["complete", "partial"] | None = Field(
+        None,
+        description="For a `succeeded` run: `complete` when every flow finished; `partial` when some stalled "
+        "(no path) or did not finish by the stop time. A partial run is never a plain success: "
+        "`stalled_flows`, `unfinished_flows` and `incomplete_reason` say how many and why. Null until it ends.",
+    )
+    stalled_flows: int | None = Field(None, description="Flows left without any path at the end of the run.")
+    unfinished_flows: int | None = Field(None, description="Flows not finished by the stop time (started or not).")
+    incomplete_reason: dict[str, Any] | None = Field(
+        None,
+        description="Why a partial run's flows did not finish: `summary` (one sentence), `down_nodes`, "
+        "`down_links` (failed and not recovered at the end), `servers_cut_off` (no live link up), "
+        "`unreachable_pairs` (the workload's server pairs with no up-down path; null when too many groups to "
+        "check) and `unreachable_groups` (up to 20: `servers_a`/`servers_b` with their counts, the ToRs `via_a`/"
+        "`via_b` and the highest switches each side `reaches_a`/`reaches_b`, that share none).",
+    )
     model: Literal["fluid"] = Field("fluid", description="Flow mode results are fluid (max-min) estimates.")
     note: str = Field(FLUID_NOTE, description="What the estimate does not cover.")
 

@@ -6,7 +6,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -43,6 +43,21 @@ class SimulationJob(Base):
     error: Mapped[str | None] = mapped_column(Text)
     error_field: Mapped[str | None] = mapped_column(String(500))
     """The scenario field a failure names (`scenario.network.links[0].b`), when it names one."""
+    sim_time_s: Mapped[float | None] = mapped_column()
+    """The engine's simulated time at its last progress report."""
+    flows_done: Mapped[int | None] = mapped_column()
+    flows_total: Mapped[int | None] = mapped_column()
+    events: Mapped[int | None] = mapped_column(BigInteger)
+    """Events the engine had processed at its last progress report."""
+    progress_text: Mapped[str | None] = mapped_column(String(500))
+    """The engine's last progress line, as it printed it."""
+    outcome: Mapped[str | None] = mapped_column(String(20))
+    """For a succeeded run: `complete` (every flow finished) or `partial`."""
+    stalled_flows: Mapped[int | None] = mapped_column()
+    unfinished_flows: Mapped[int | None] = mapped_column()
+    """Started but not finished (stop time reached) plus not started (arrival after the stop time)."""
+    incomplete_reason: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    """Why a partial run's flows did not finish (domain/sim_outcome.py `explain`)."""
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(default=0)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -1,0 +1,83 @@
+"""A run whose flows did not all finish is `partial`, and says why: which servers cannot reach
+each other (and the switches each side reaches), which elements were down. Checked against the
+compiled engine's own stalled count."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from loopline.domain.sim_outcome import COMPLETE, PARTIAL, classify
+from loopline.settings import get_settings
+
+
+def split_fabric(failures: list[dict[str, Any]] | None = None, *, joined: bool = False) -> dict[str, Any]:
+    """2 ToRs of 2 servers each; T1 goes up only to SP1, T2 only to SP2 (unless `joined`)."""
+    nodes = [{"id": s, "role": "server", "layer": 0} for s in ("A1", "A2", "B1", "B2")]
+    nodes += [{"id": t, "role": "tor", "layer": 1} for t in ("T1", "T2")]
+    nodes += [{"id": s, "role": "spine", "layer": 2} for s in ("SP1", "SP2")]
+    links = [{"id": f"L{s}", "a": s, "b": "T1" if s[0] == "A" else "T2", "gbps": 25} for s in ("A1", "A2", "B1", "B2")]
+    links += [{"id": "U1", "a": "T1", "b": "SP1", "gbps": 100}, {"id": "U2", "a": "T2", "b": "SP2", "gbps": 100}]
+    if joined:
+        links.append({"id": "U3", "a": "T2", "b": "SP1", "gbps": 100})
+    return {
+        "schema_version": 1,
+        "network": {"nodes": nodes, "links": links},
+        "routing": {"type": "ecmp"},
+        "workload": {"type": "shuffle", "servers": ["A1", "A2", "B1", "B2"], "bytes_per_pair": 1_000_000},
+        "engine": {"mode": "flow", "seed": 1, "failures": failures or []},
+    }
+
+
+def run(tmp: Path, scenario: dict[str, Any]) -> dict[str, Any]:
+    (tmp / "s.json").write_text(json.dumps(scenario))
+    subprocess.run(
+        [str(get_settings().engine_binary), "run", str(tmp / "s.json"), "-o", str(tmp / "r.json")],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return dict(json.loads((tmp / "r.json").read_text()))
+
+
+def test_disjoint_spines_leave_the_cross_pairs_stalled_and_named(tmp_path: Path) -> None:
+    sc = split_fabric()
+    result = run(tmp_path, sc)
+    # 12 ordered pairs; the 8 across the two ToRs have no path
+    assert (result["flows"]["total"], result["flows"]["stalled"]) == (12, 8)
+    o = classify(sc, result)
+    assert (o.outcome, o.stalled, o.unfinished) == (PARTIAL, 8, 0)
+    assert o.reason is not None
+    assert o.reason["unreachable_pairs"] == 8 == result["flows"]["stalled"]
+    [g] = o.reason["unreachable_groups"]
+    assert (g["servers_a"], g["via_a"], g["reaches_a"]) == (["A1", "A2"], ["T1"], ["SP1"])
+    assert (g["servers_b"], g["via_b"], g["reaches_b"]) == (["B1", "B2"], ["T2"], ["SP2"])
+    assert o.reason["summary"].startswith("8 of 12 flows stalled")
+    assert "A1 (up to SP1) and B1 (up to SP2) share no switch" in o.reason["summary"]
+
+
+def test_a_joined_fabric_is_complete(tmp_path: Path) -> None:
+    sc = split_fabric(joined=True)
+    o = classify(sc, run(tmp_path, sc))
+    assert (o.outcome, o.stalled, o.unfinished, o.reason) == (COMPLETE, 0, 0, None)
+
+
+def test_a_link_down_for_good_names_the_link_and_the_cut_off_server(tmp_path: Path) -> None:
+    sc = split_fabric([{"at_s": 0.0, "link": "LA1"}], joined=True)
+    result = run(tmp_path, sc)
+    o = classify(sc, result)
+    assert o.outcome == PARTIAL and o.stalled == result["flows"]["stalled"] == 6  # A1 to and from 3 others
+    assert o.reason is not None
+    assert o.reason["down_links"] == ["LA1"] and o.reason["servers_cut_off"] == ["A1"]
+    # A1 reaches nothing; the others all reach SP1
+    assert o.reason["unreachable_pairs"] == 6
+    groups = o.reason["unreachable_groups"]
+    assert [(g["servers_a"], g["via_a"], g["servers_b"], g["server_pairs"]) for g in groups] == [
+        (["A1"], [], ["A2"], 2), (["A1"], [], ["B1", "B2"], 4),
+    ]  # fmt: skip
+
+
+def test_a_recovered_link_is_not_down_at_the_end(tmp_path: Path) -> None:
+    sc = split_fabric([{"at_s": 0.0, "link": "LA1", "recover_at_s": 0.001}], joined=True)
+    o = classify(sc, run(tmp_path, sc))
+    assert o.outcome == COMPLETE
