@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, status
+import orjson
+from fastapi import APIRouter, Depends, Header, Path, Response, status
 from sqlalchemy import select
 
 from loopline.api.deps import DbSession, JobId, Paging, PlanId, register_project_resolver, require_project_role
@@ -101,3 +102,61 @@ def _read(schema: type[SimulationRead], job: SimulationJob, positions: dict[int,
 @router.post("/simulations/{job_id}/cancel", response_model=SimulationRead, summary="Cancel a simulation")
 def cancel_simulation(job_id: JobId, session: DbSession, access: SimWriter) -> object:
     return simulations.cancel(session, access.principal, simulations.get_job(session, job_id))
+
+
+ResultTable = Annotated[
+    Literal["servers", "links", "size-buckets"],
+    Path(
+        description="`servers`: throughput per server; `links`: utilisation per directed link; `size-buckets`: "
+        "completion times per flow-size bucket. (The engine's flow-mode result has no per-flow records.)"
+    ),
+]
+_CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "The table, header first."}}
+_JSON: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {}}, "description": "The engine's result, as a file."}
+}
+
+
+# The CSV route first: `{table}` alone would also match `servers.csv`.
+@router.get(
+    "/simulations/{job_id}/results/{table}.csv",
+    response_class=Response,
+    responses=_CSV,
+    summary="A table of a simulation's result as CSV",
+    description="Columns as the paged table's fields; cells a spreadsheet would run as formulas are quoted.",
+)
+def result_table_csv(job_id: JobId, table: ResultTable, session: DbSession, access: SimReader) -> Response:
+    job = simulations.get_job(session, job_id)
+    body = simulations.result_csv(job, table).encode()
+    disposition = f'attachment; filename="simulation-{job.id}-{table}.csv"'
+    return Response(body, media_type="text/csv", headers={"Content-Disposition": disposition})
+
+
+@router.get(
+    "/simulations/{job_id}/results/{table}",
+    response_model=Page[dict[str, Any]],
+    summary="A table of a simulation's result, paged",
+    description="Rows in the engine's order. 409 while the simulation has no result.",
+)
+def result_table(job_id: JobId, table: ResultTable, session: DbSession, access: SimReader, paging: Paging) -> object:
+    job = simulations.get_job(session, job_id)
+    return simulations.result_page(job, table, page=paging.page, limit=paging.limit)
+
+
+@router.get(
+    "/simulations/{job_id}/result.json",
+    response_class=Response,
+    responses=_JSON,
+    summary="A simulation's result as a JSON file",
+    description="The engine's result (sim-engine/schema/result.schema.json) with the job's outcome around it.",
+)
+def result_json(job_id: JobId, session: DbSession, access: SimReader) -> Response:
+    job = simulations.get_job(session, job_id)
+    result = simulations.result_of(job)
+    body = {
+        "simulation": job.id, "name": job.name, "plan_id": job.plan_id, "outcome": job.outcome,
+        "stalled_flows": job.stalled_flows, "unfinished_flows": job.unfinished_flows,
+        "incomplete_reason": job.incomplete_reason, "result": result,
+    }  # fmt: skip
+    disposition = f'attachment; filename="simulation-{job.id}.json"'
+    return Response(orjson.dumps(body), media_type="application/json", headers={"Content-Disposition": disposition})

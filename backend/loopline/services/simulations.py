@@ -24,7 +24,9 @@ from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import Conflict, DomainError, NotFound
+from loopline.domain.exports import to_csv
 from loopline.domain.scenario import build_scenario
+from loopline.domain.sim_results import TABLES, as_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
 from loopline.services import audit
 from loopline.services.access import Principal
@@ -210,3 +212,20 @@ def cancel(session: Session, principal: Principal, job: SimulationJob) -> Simula
         snapshot=lambda job: {"status": job.status.value}, change=change, action="cancel",
     )  # fmt: skip
     return job
+
+
+def result_of(job: SimulationJob) -> dict[str, Any]:
+    """The engine's result; a job without one (not finished, failed, cancelled) is a conflict."""
+    if job.result is None:
+        raise Conflict("status", f"simulation {job.id} has no result ({job.status.value})")
+    return job.result
+
+
+def result_page(job: SimulationJob, table: str, *, page: int, limit: int) -> Page[dict[str, Any]]:
+    rows = table_rows(result_of(job), table)
+    return Page(items=rows[(page - 1) * limit : page * limit], total=len(rows), page=page, limit=limit)
+
+
+def result_csv(job: SimulationJob, table: str) -> str:
+    rows = table_rows(result_of(job), table)
+    return to_csv(TABLES[table], as_cells(rows, table))
