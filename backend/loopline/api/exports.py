@@ -81,7 +81,8 @@ def wiring_sheet_xlsx(
         200: {
             "content": {PDF: {}},
             "description": "Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables "
-            "(by A end), both ends, label, medium, part, ordered length, bundle, a box to tick.",
+            "(by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. At most 100,000 "
+            "cables at a time (else 422: choose a row).",
         }
     },
     summary="Wiring sheet (PDF)",

@@ -46,6 +46,9 @@ FILE_CHUNK = 256 * 1024
 MAX_LABEL_CABLES = 20_000
 """A label sheet of more cables (40,000 labels, ~1,900 pages) is asked for per row: nobody prints
 a hall's labels in one go, and it would hold a request for minutes."""
+MAX_SHEET_PDF_CABLES = 100_000
+"""reportlab holds every page until the document is complete (~1 MB per 1,000 cables): a printable
+sheet of more cables (~4,400 pages) is asked for per row, so the API stays under 500 MB."""
 
 _CABLE_COLUMNS: tuple[Any, ...] = (
     PlanCableRow.cable_id, PlanCableRow.label,
@@ -162,23 +165,26 @@ def _print_order() -> tuple[Any, ...]:
 
 
 def wiring_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+    _at_most(session, plan, row, MAX_SHEET_PDF_CABLES, "printable wiring sheets")
     ctx, _ = _context(session, plan)
     title = f"Wiring sheet: plan {plan.name}" + (f", row {row}" if row else "")
     cables = _cables(session, plan.id, row, *_print_order())
     return _spooled(lambda out: render_wiring_sheet(out, cables, ctx, title))
 
 
-def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+def _at_most(session: Session, plan: WiringPlanRow, row: str | None, limit: int, what: str) -> None:
     count = session.execute(
         _in_row(select(func.count()).select_from(PlanCableRow).where(PlanCableRow.plan_id == plan.id), row)
     ).scalar_one()
-    if count > MAX_LABEL_CABLES:
+    if count > limit:
         where = f"row {row}" if row else "the plan"
         raise DomainError(
-            "row",
-            f"{where} has {count} cables ({2 * count} labels); label sheets are made for at most "
-            f"{MAX_LABEL_CABLES} cables at a time: choose a row",
+            "row", f"{where} has {count} cables; {what} are made for at most {limit} cables at a time: choose a row"
         )
+
+
+def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+    _at_most(session, plan, row, MAX_LABEL_CABLES, "label sheets (two labels a cable)")
     title = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
     cables = _cables(session, plan.id, row, *_print_order())
     return _spooled(lambda out: render_label_sheet(out, cables, title))

@@ -164,16 +164,18 @@ def test_label_sheet_has_both_ends_of_every_cable_fitting_with_a_readable_qr(
     assert Counter(decoded) == Counter(expected)
 
 
-def test_label_sheets_of_huge_plans_are_asked_for_per_row(
+def test_pdfs_of_huge_plans_are_asked_for_per_row(
     owner: TestClient, plan: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(exports, "MAX_LABEL_CABLES", 100)
-    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf")
-    assert r.status_code == 422
-    (problem,) = r.json()["detail"]
-    assert problem["field"] == "row" and "choose a row" in problem["msg"]
-    monkeypatch.setattr(exports, "MAX_LABEL_CABLES", 200)
-    assert owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf", params={"row": "R02"}).status_code == 200
+    for limit, export in (("MAX_LABEL_CABLES", "labels.pdf"), ("MAX_SHEET_PDF_CABLES", "wiring-sheet.pdf")):
+        monkeypatch.setattr(exports, limit, 100)
+        r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/{export}")
+        assert r.status_code == 422
+        (problem,) = r.json()["detail"]
+        assert problem["field"] == "row" and "choose a row" in problem["msg"]
+        monkeypatch.setattr(exports, limit, 200)
+        url = f"/api/v1/wiring-plans/{plan['id']}/exports/{export}"
+        assert owner.get(url, params={"row": "R02"}).status_code == 200
 
 
 def test_pull_list_groups_every_cable_once_by_route_part_and_length(owner: TestClient, plan: dict[str, Any]) -> None:

@@ -358,6 +358,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sweep design and workload parameters over a hall
+         * @description Every point of the grid generates its plan from the hall (wiring, lengths, priced bill of materials) and simulates it. The points are one Celery chord: they fan out over every worker, and arrive one by one (GET the sweep). A worker lost mid-point loses no point: another runs it, and it is finished exactly once.
+         */
+        post: operations["create_sweep_api_v1_halls__hall_id__sweeps_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/halls/{hall_id}/validation": {
         parameters: {
             query?: never;
@@ -749,6 +769,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project_id}/sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sweeps */
+        get: operations["list_sweeps_api_v1_projects__project_id__sweeps_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project_id}/wiring-plans": {
         parameters: {
             query?: never;
@@ -928,6 +965,77 @@ export interface paths {
          * @description Columns as the paged table's fields; cells a spreadsheet would run as formulas are quoted.
          */
         get: operations["result_table_csv_api_v1_simulations__job_id__results__table__csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sweeps/{sweep_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sweep, with its points so far */
+        get: operations["get_sweep_api_v1_sweeps__sweep_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sweeps/{sweep_id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sweep with its points as a JSON file */
+        get: operations["sweep_json_api_v1_sweeps__sweep_id__json_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sweeps/{sweep_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a sweep */
+        post: operations["cancel_sweep_api_v1_sweeps__sweep_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sweeps/{sweep_id}/points.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sweep's points as CSV
+         * @description One line per point: its parameters, state and figures (cost, completion times, outcome).
+         */
+        get: operations["points_csv_api_v1_sweeps__sweep_id__points_csv_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3463,6 +3571,32 @@ export interface components {
              */
             total: number;
         };
+        /** Page[SweepRead] */
+        Page_SweepRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["SweepRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
         /** Page[SwitchModelRead] */
         Page_SwitchModelRead_: {
             /**
@@ -5293,6 +5427,242 @@ export interface components {
              * @description Flows not finished by the stop time (started or not).
              */
             unfinished_flows?: number | null;
+            /**
+             * Version
+             * @description Version.
+             */
+            version: number;
+        };
+        /** SweepCreate */
+        SweepCreate: {
+            /**
+             * Base
+             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` (poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin).
+             * @example {
+             *       "job_racks": 4,
+             *       "workload": "shuffle"
+             *     }
+             */
+            base?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Grid
+             * @description Parameter -> the values it takes; the points are every combination (the last parameter varies fastest), at most 200.
+             * @example {
+             *       "pattern": [
+             *         "single-homed",
+             *         "side-to-side"
+             *       ],
+             *       "seed": [
+             *         1,
+             *         2,
+             *         3
+             *       ]
+             *     }
+             */
+            grid: {
+                [key: string]: unknown[];
+            };
+            /**
+             * Name
+             * @description Sweep name.
+             * @example p and uplinks
+             */
+            name: string;
+        };
+        /** SweepDetail */
+        SweepDetail: {
+            /**
+             * Base
+             * @description Shared parameters, as submitted.
+             */
+            base: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             * @description Submitted at.
+             */
+            created_at: string;
+            /**
+             * Finished At
+             * @description Ended at.
+             */
+            finished_at: string | null;
+            /**
+             * Grid
+             * @description The grid, as submitted.
+             */
+            grid: {
+                [key: string]: unknown[];
+            };
+            /**
+             * Hall Id
+             * @description The hall whose plans the points generate.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Sweep id.
+             */
+            id: number;
+            /**
+             * Name
+             * @description Sweep name.
+             */
+            name: string;
+            /**
+             * Points
+             * @description Every point, in grid order, with its state and figures.
+             */
+            points: components["schemas"]["SweepPointRead"][];
+            /**
+             * Points By Status
+             * @description Points per status.
+             */
+            points_by_status: {
+                [key: string]: number;
+            };
+            /**
+             * Points Total
+             * @description Points in the grid.
+             */
+            points_total: number;
+            /**
+             * Project Id
+             * @description Project id.
+             */
+            project_id: number;
+            /** @description queued, running, succeeded (every point ended; some may have failed, each saying why) or cancelled. */
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Version
+             * @description Version.
+             */
+            version: number;
+        };
+        /** SweepPointRead */
+        SweepPointRead: {
+            /**
+             * Attempts
+             * @description Times a worker started it (a lost worker's point runs again).
+             */
+            attempts: number;
+            /**
+             * Error
+             * @description Why the point failed (its plan could not be generated, or the engine).
+             */
+            error: string | null;
+            /**
+             * Error Field
+             * @description The parameter or scenario field the failure names.
+             */
+            error_field: string | null;
+            /**
+             * Figures
+             * @description When succeeded: design (`cost_total`, `currency`, `cost_complete`, `cables`, `total_ordered_length_m`, `servers`, `tors`) and performance (`job_completion_s`, `fct_mean_s`, `fct_p99_s`, `slowdown_mean`, `slowdown_p99`, `flows_total`, `outcome` complete/partial, `stalled_flows`, `unfinished_flows`, `incomplete_summary`). Fluid estimates.
+             */
+            figures: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Finished At
+             * @description Finished at.
+             */
+            finished_at: string | null;
+            /**
+             * Finishes
+             * @description Times it was finished: 1 once done, whatever the attempts.
+             */
+            finishes: number;
+            /**
+             * Index
+             * @description Position in the grid, from 0.
+             */
+            index: number;
+            /**
+             * Params
+             * @description The point's full parameters.
+             */
+            params: {
+                [key: string]: unknown;
+            };
+            /**
+             * Started At
+             * @description Last started at.
+             */
+            started_at: string | null;
+            /** @description queued, running, succeeded, failed or cancelled. */
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Worker
+             * @description The worker that finished it.
+             */
+            worker: string | null;
+        };
+        /** SweepRead */
+        SweepRead: {
+            /**
+             * Base
+             * @description Shared parameters, as submitted.
+             */
+            base: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             * @description Submitted at.
+             */
+            created_at: string;
+            /**
+             * Finished At
+             * @description Ended at.
+             */
+            finished_at: string | null;
+            /**
+             * Grid
+             * @description The grid, as submitted.
+             */
+            grid: {
+                [key: string]: unknown[];
+            };
+            /**
+             * Hall Id
+             * @description The hall whose plans the points generate.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Sweep id.
+             */
+            id: number;
+            /**
+             * Name
+             * @description Sweep name.
+             */
+            name: string;
+            /**
+             * Points By Status
+             * @description Points per status.
+             */
+            points_by_status: {
+                [key: string]: number;
+            };
+            /**
+             * Points Total
+             * @description Points in the grid.
+             */
+            points_total: number;
+            /**
+             * Project Id
+             * @description Project id.
+             */
+            project_id: number;
+            /** @description queued, running, succeeded (every point ended; some may have failed, each saying why) or cancelled. */
+            status: components["schemas"]["JobStatus"];
             /**
              * Version
              * @description Version.
@@ -8505,6 +8875,116 @@ export interface operations {
             };
         };
     };
+    create_sweep_api_v1_halls__hall_id__sweeps_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepDetail"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_validation_api_v1_halls__hall_id__validation_get: {
         parameters: {
             query?: never;
@@ -11393,6 +11873,89 @@ export interface operations {
             };
         };
     };
+    list_sweeps_api_v1_projects__project_id__sweeps_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_SweepRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_plans_api_v1_projects__project_id__wiring_plans_get: {
         parameters: {
             query?: {
@@ -12700,6 +13263,322 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The table, header first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_sweep_api_v1_sweeps__sweep_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sweep id. */
+                sweep_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepDetail"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sweep_json_api_v1_sweeps__sweep_id__json_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sweep id. */
+                sweep_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sweep. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_sweep_api_v1_sweeps__sweep_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sweep id. */
+                sweep_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    points_csv_api_v1_sweeps__sweep_id__points_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sweep id. */
+                sweep_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per point. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14133,7 +15012,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables (by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. */
+            /** @description Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables (by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. At most 100,000 cables at a time (else 422: choose a row). */
             200: {
                 headers: {
                     [name: string]: unknown;
