@@ -20,6 +20,7 @@ export function Chart({
   yLabel,
   xTicks,
   logX = false,
+  yRange,
   testId,
   height = 220,
 }: {
@@ -31,6 +32,8 @@ export function Chart({
   /** Category names for x = 0, 1, 2, … (size buckets). */
   xTicks?: string[];
   logX?: boolean;
+  /** Fixed y range (a CDF: 0..1); default: fitted to the data. */
+  yRange?: [number, number];
   testId: string;
   height?: number;
 }) {
@@ -52,6 +55,7 @@ export function Chart({
       height,
       scales: {
         x: xTicks ? { time: false, range: [-0.5, xTicks.length - 0.5] } : { time: false, distr: logX ? 3 : 1 },
+        ...(yRange ? { y: { range: yRange } } : {}),
       },
       axes: [
         {
@@ -63,7 +67,7 @@ export function Chart({
         axis(yLabel),
       ],
       series: [
-        {},
+        { label: xLabel },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.colour,
@@ -82,7 +86,7 @@ export function Chart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, series, xLabel, yLabel, xTicks, logX, height]);
+  }, [data, series, xLabel, yLabel, xTicks, logX, yRange, height]);
   return (
     <figure className="sim-chart" data-testid={testId} data-points={data[0].length}>
       <figcaption>{title}</figcaption>

@@ -11,6 +11,7 @@ import { Dialog } from "./Dialog";
 import { NOTE } from "./ResultDialog";
 import { compareRuns, fctQuantiles, formatSeconds, overlay, paretoFrontier, runOf, type Run } from "./results";
 
+const CDF_RANGE: [number, number] = [0, 1];
 const COLOURS = ["#4e9af1", "#f17c4e", "#5cc46a", "#c86fe0", "#e0b341", "#e05f7a"];
 const ratio = (x: number | null) => (x === null ? "—" : `${x.toFixed(2)}×`);
 const money = (x: number | null, cur: string) =>
@@ -143,6 +144,7 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
             series={cdf.series}
             xLabel="flow completion, ms"
             yLabel="share of flows"
+            yRange={CDF_RANGE}
             testId="chart-compare-cdf"
           />
           <p className="sim-note">{NOTE}.</p>

@@ -1,0 +1,153 @@
+/**
+ * Simulations as a planner runs them, on the demo hall: two plans generated from the Wiring tab, a
+ * MapReduce shuffle submitted on both at once from the Plans tab, progress bars that reach the end,
+ * both results read (headline figures = the API's), and the speedup table against a chosen
+ * baseline; a large run cancelled while it runs. The stack runs a real Celery worker and the
+ * compiled engine.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { generate } from "./planning";
+import { login } from "./helpers";
+
+interface Job {
+  id: number;
+  plan_id: number;
+  name: string;
+  status: string;
+  progress: number;
+  result: { job_completion_s: number | null; flows: { total: number; finished: number; stalled: number; fct_s: { mean: number } } } | null;
+}
+
+function ids(page: Page): { projectId: number; hallId: number } {
+  const m = /\/projects\/(\d+)\/halls\/(\d+)/.exec(new URL(page.url()).pathname);
+  expect(m, page.url()).toBeTruthy();
+  return { projectId: Number(m![1]), hallId: Number(m![2]) };
+}
+
+async function jobs(page: Page, projectId: number): Promise<Job[]> {
+  const res = await page.request.get(`/api/v1/projects/${projectId}/simulations?limit=100`);
+  expect(res.status()).toBe(200);
+  return (await res.json()).items;
+}
+
+async function job(page: Page, id: number): Promise<Job> {
+  const res = await page.request.get(`/api/v1/simulations/${id}`);
+  expect(res.status()).toBe(200);
+  return res.json();
+}
+
+/** Seconds as the view writes them (µs, ms or s). */
+function seconds(s: number): string {
+  if (s < 1e-3) return `${(s * 1e6).toLocaleString("en", { maximumFractionDigits: 1 })} µs`;
+  if (s < 1) return `${(s * 1e3).toLocaleString("en", { maximumFractionDigits: 2 })} ms`;
+  return `${s.toLocaleString("en", { maximumFractionDigits: 3 })} s`;
+}
+
+/** Tick exactly these plans in the Plans tab. */
+async function tickPlans(page: Page, planIds: number[]): Promise<void> {
+  const panel = page.getByTestId("plans-panel");
+  for (const box of await panel.locator('input[data-testid^="plan-select-"]').all()) await box.uncheck();
+  for (const id of planIds) await panel.getByTestId(`plan-select-${id}`).check();
+}
+
+test("a shuffle on two plans of the demo hall: progress, both results, the speedup table; a running simulation cancelled", async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page);
+  const { projectId, hallId } = ids(page);
+
+  const a = await generate(page, projectId, hallId, "paired-row");
+  const b = await generate(page, projectId, hallId, "side-to-side");
+
+  // --- Run: the form from the two ticked plans, a shuffle over 2 racks of 4 MB per pair
+  await page.getByRole("tab", { name: "Plans" }).click();
+  await tickPlans(page, [a.id, b.id]);
+  await page.getByTestId("plans-simulate").click();
+  const form = page.getByTestId("simulate-dialog");
+  await expect(form).toContainText(`#${a.id} ${a.name}`);
+  await expect(form).toContainText(`#${b.id} ${b.name}`);
+  await form.getByTestId("preset-shuffle").check();
+  await expect(form).toContainText("Every server of a job of N racks sends to every other one");
+  await form.getByTestId("param-racks").fill("2");
+  await form.getByTestId("param-mb").fill("4");
+  await form.getByTestId("sim-routing").selectOption("ecmp");
+  await form.getByTestId("sim-seeds").fill("1");
+  const before = new Set((await jobs(page, projectId)).map((j) => j.id));
+  await form.getByTestId("sim-run").click();
+  await expect(form).toBeHidden();
+
+  // One job per plan, named for the workload (the same on both: comparable).
+  await expect.poll(async () => (await jobs(page, projectId)).filter((j) => !before.has(j.id)).length).toBe(2);
+  const created = (await jobs(page, projectId)).filter((j) => !before.has(j.id));
+  const onA = created.find((j) => j.plan_id === a.id)!;
+  const onB = created.find((j) => j.plan_id === b.id)!;
+  expect(onA.name).toBe("shuffle 2 racks × 4 MB · ECMP · seed 1");
+  expect(onB.name).toBe(onA.name);
+
+  // The progress bars: shown for both, they reach the end and say so.
+  const sims = page.getByTestId("simulations-panel");
+  for (const j of [onA, onB]) {
+    await expect(sims.getByTestId(`sim-progress-${j.id}`)).toBeVisible();
+    await expect(sims.getByTestId(`sim-progress-${j.id}`)).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
+    await expect(sims.getByTestId(`sim-status-${j.id}`)).toHaveAttribute("data-status", "succeeded");
+  }
+
+  // --- Read: each result's headline equals the API's result
+  const results = [await job(page, onA.id), await job(page, onB.id)];
+  for (const r of results) {
+    const res = r.result!;
+    // 2 racks x 15 servers, every ordered pair.
+    expect(res.flows.total).toBe(30 * 29);
+    await sims.getByTestId(`sim-open-${r.id}`).click();
+    const view = page.getByTestId("sim-result");
+    await expect(view.getByTestId("sim-note")).toHaveText("fluid estimate; tails, incast and latency bounds need packet mode.");
+    const done = res.flows.finished === res.flows.total;
+    await expect(view.getByTestId("sim-headline")).toHaveAttribute("data-verdict", done ? "complete" : "incomplete");
+    if (done) {
+      await expect(view.getByTestId("sim-headline-sentence")).toHaveText(`✓ All ${res.flows.total} flows finished.`);
+      await expect(view.getByTestId("sim-headline-jct")).toHaveText(seconds(res.job_completion_s!));
+    } else {
+      // Never a plain success: how many did not finish, and no completion time.
+      await expect(view.getByTestId("sim-headline-sentence")).toContainText(`Did not finish: ${res.flows.total - res.flows.finished} of ${res.flows.total} flows`);
+      await expect(view.getByTestId("sim-headline-jct")).toHaveText("none (not every flow finished)");
+    }
+    await expect(view.getByTestId("sim-headline-mean")).toHaveText(seconds(res.flows.fct_s.mean));
+    // The charts are drawn (uPlot canvases), from the result's size buckets and link series.
+    await expect(view.getByTestId("chart-fct-size").locator("canvas")).toBeVisible();
+    await expect(view.getByTestId("chart-util").locator("canvas")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(view).toBeHidden();
+  }
+
+  // --- Compare: both runs ticked (the form ticked them), baseline = plan B, speedup = B's time / A's
+  await expect(sims.getByTestId(`sim-select-${onA.id}`)).toBeChecked();
+  await expect(sims.getByTestId(`sim-select-${onB.id}`)).toBeChecked();
+  await sims.getByTestId("sim-compare").click();
+  const cmp = page.getByTestId("sim-compare-dialog");
+  await cmp.getByTestId("sim-baseline").selectOption(String(b.id));
+  const table = cmp.getByTestId("speedup-table");
+  await expect(table.locator("tbody tr")).toHaveCount(2);
+  await expect(table.locator("tbody tr").first()).toHaveAttribute("data-plan", String(b.id));
+  await expect(table.getByTestId(`speedup-${b.id}`).getByTestId("speedup")).toHaveText(results[1]!.result!.job_completion_s === null ? "—" : "1.00×");
+  const [ja, jb] = [results[0]!.result!.job_completion_s, results[1]!.result!.job_completion_s];
+  await expect(table.getByTestId(`speedup-${a.id}`).getByTestId("speedup")).toHaveText(ja && jb ? `${(jb / ja).toFixed(2)}×` : "—");
+  await expect(table.getByTestId(`speedup-${a.id}`).getByTestId("jct")).toHaveText(ja ? seconds(ja) : "none: flows did not finish");
+  await expect(cmp.getByTestId("chart-compare-cdf").locator("canvas")).toBeVisible();
+  await page.screenshot({ path: "artifacts/simulations-compare.png" });
+  await page.keyboard.press("Escape");
+
+  // --- Cancel: a large all-to-all on one plan, cancelled once a worker runs it
+  await tickPlans(page, [a.id]);
+  await page.getByTestId("plans-simulate").click();
+  await form.getByTestId("preset-all_to_all").check();
+  await form.getByTestId("param-racks").fill("96");
+  await form.getByTestId("param-mb").fill("100");
+  await form.getByTestId("sim-run").click();
+  await expect(form).toBeHidden();
+  await expect.poll(async () => (await jobs(page, projectId)).filter((j) => j.name.startsWith("all-to-all 96 racks")).length).toBe(1);
+  const big = (await jobs(page, projectId)).find((j) => j.name.startsWith("all-to-all 96 racks"))!;
+  await expect(sims.getByTestId(`sim-status-${big.id}`)).toHaveAttribute("data-status", "running", { timeout: 60_000 });
+  await sims.getByTestId(`sim-cancel-${big.id}`).click();
+  await expect(sims.getByTestId(`sim-status-${big.id}`)).toHaveAttribute("data-status", "cancelled");
+  await expect(sims.getByTestId(`sim-cancel-${big.id}`)).toBeHidden();
+  expect((await job(page, big.id)).status).toBe("cancelled");
+});
