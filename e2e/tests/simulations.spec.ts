@@ -8,6 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { generate } from "./planning";
 import { login } from "./helpers";
+import { readFile } from "node:fs/promises";
 
 interface Job {
   id: number;
@@ -133,6 +134,45 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await expect(table.getByTestId(`speedup-${a.id}`).getByTestId("jct")).toHaveText(ja ? seconds(ja) : "none: flows did not finish");
   await expect(cmp.getByTestId("chart-compare-cdf").locator("canvas")).toBeVisible();
   await page.screenshot({ path: "artifacts/simulations-compare.png" });
+  await page.keyboard.press("Escape");
+
+  // --- A run whose flows stall is never a plain success: a single-homed plan whose first rack's ToR
+  // is down from the start (its 15 servers have no path left), a shuffle over the first 2 racks.
+  const c = await generate(page, projectId, hallId, "single-homed");
+  const scenario = await (await page.request.get(`/api/v1/wiring-plans/${c.id}/scenario`)).json();
+  const nodes = scenario.network.nodes as { id: string; role: string; logical_rack?: string }[];
+  const firstRack = nodes.find((n) => n.role === "server")!.logical_rack;
+  const tor = nodes.find((n) => n.role === "tor" && n.logical_rack === firstRack)!;
+  await page.getByRole("tab", { name: "Plans" }).click();
+  await tickPlans(page, [c.id]);
+  await page.getByTestId("plans-simulate").click();
+  await form.getByTestId("preset-shuffle").check();
+  await form.getByTestId("param-racks").fill("2");
+  await form.getByTestId("param-mb").fill("1");
+  await form.getByTestId("sim-fail-node").selectOption(tor.id);
+  await form.getByTestId("sim-fail-at").fill("0");
+  await form.getByTestId("sim-run").click();
+  await expect(form).toBeHidden();
+  const cutName = `shuffle 2 racks × 1 MB · ${tor.id} down at 0 ms · ECMP · seed 1`;
+  await expect.poll(async () => (await jobs(page, projectId)).filter((j) => j.name === cutName).length).toBe(1);
+  const cut = (await jobs(page, projectId)).find((j) => j.name === cutName)!;
+  await expect(sims.getByTestId(`sim-status-${cut.id}`)).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
+  const cutResult = await job(page, cut.id);
+  // Every pair with a server of the first rack (15 x 15 sending, 15 x 15 receiving, 15 x 14 within) has no path.
+  expect(cutResult.result!.flows.stalled).toBe(15 * 29 + 15 * 15);
+  await expect(sims.getByTestId(`sim-status-${cut.id}`)).toHaveAttribute("data-outcome", "partial");
+  await expect(sims.getByTestId(`sim-status-${cut.id}`)).toContainText(`finished incomplete: ${15 * 29 + 15 * 15} stalled`);
+  await sims.getByTestId(`sim-open-${cut.id}`).click();
+  const cutView = page.getByTestId("sim-result");
+  await expect(cutView.getByTestId("sim-headline")).toHaveAttribute("data-verdict", "incomplete");
+  await expect(cutView.getByTestId("sim-headline-sentence")).toContainText(`${15 * 29 + 15 * 15} flows stalled with no path between their servers`);
+  await expect(cutView.getByTestId("sim-headline-jct")).toHaveText("none (not every flow finished)");
+  await expect(cutView.getByTestId("sim-why")).toContainText(tor.id);
+  // The result as a file: the JSON download is the engine's result with the outcome around it.
+  const [file] = await Promise.all([page.waitForEvent("download"), cutView.getByTestId("sim-download-json").click()]);
+  const body = JSON.parse(await readFile((await file.path())!, "utf8"));
+  expect(body.outcome).toBe("partial");
+  expect(body.result.flows.stalled).toBe(15 * 29 + 15 * 15);
   await page.keyboard.press("Escape");
 
   // --- Cancel: a large all-to-all on one plan, cancelled once a worker runs it

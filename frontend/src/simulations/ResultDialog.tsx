@@ -68,6 +68,75 @@ export function HeadlineView({ h, testId }: { h: Headline; testId: string }) {
   );
 }
 
+interface Group {
+  servers_a: string[];
+  servers_b: string[];
+  count_a?: number;
+  count_b?: number;
+  via_a: string[];
+  via_b: string[];
+  reaches_a: string[];
+  reaches_b: string[];
+}
+
+/** Why flows did not finish, as the API works it out from the plan (servers with no path, elements down). */
+function WhyIncomplete({ job }: { job: JobDetail }) {
+  const r = (job.incomplete_reason ?? {}) as {
+    summary?: string;
+    unreachable_groups?: Group[];
+    down_nodes?: string[];
+    down_links?: string[];
+  };
+  const names = (xs: string[] | undefined) => (xs && xs.length ? xs.join(", ") : "nothing");
+  return (
+    <div className="sim-why" data-testid="sim-why">
+      <p>{r.summary ?? `${job.stalled_flows ?? 0} flows stalled, ${job.unfinished_flows ?? 0} unfinished.`}</p>
+      {r.unreachable_groups && r.unreachable_groups.length > 0 && (
+        <ul className="small">
+          {r.unreachable_groups.map((g, i) => (
+            <li key={i}>
+              {names(g.servers_a)} (via {names(g.via_a)}, up to {names(g.reaches_a)}) and {names(g.servers_b)} (via{" "}
+              {names(g.via_b)}, up to {names(g.reaches_b)}) share no switch
+            </li>
+          ))}
+        </ul>
+      )}
+      {(r.down_nodes?.length ?? 0) + (r.down_links?.length ?? 0) > 0 && (
+        <p className="small">Down at the end: {names([...(r.down_nodes ?? []), ...(r.down_links ?? [])])}.</p>
+      )}
+    </div>
+  );
+}
+
+const TABLES = [
+  { table: "servers", label: "per server" },
+  { table: "links", label: "per link" },
+  { table: "size-buckets", label: "per flow size" },
+] as const;
+
+function Downloads({ jobId }: { jobId: number }) {
+  return (
+    <p className="sim-downloads small">
+      Download:{" "}
+      <a href={`/api/v1/simulations/${jobId}/result.json`} download data-testid="sim-download-json">
+        result (JSON)
+      </a>
+      {TABLES.map((t) => (
+        <span key={t.table}>
+          {" · "}
+          <a
+            href={`/api/v1/simulations/${jobId}/results/${t.table}.csv`}
+            download
+            data-testid={`sim-download-${t.table}`}
+          >
+            {t.label} (CSV)
+          </a>
+        </span>
+      ))}
+    </p>
+  );
+}
+
 export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () => void }) {
   const [job, setJob] = useState<JobDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -93,9 +162,11 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
           {job.status === "failed" ? `failed (${job.error ?? "no reason given"})` : `is ${job.status}`}.
         </p>
       )}
-      {result && charts && (
+      {job && result && charts && (
         <>
           <HeadlineView h={headline(result)} testId="sim-headline" />
+          {job.outcome === "partial" && <WhyIncomplete job={job} />}
+          <Downloads jobId={job.id} />
           <p className="sim-note" data-testid="sim-note">
             {NOTE}.
           </p>

@@ -2,10 +2,10 @@
  * Run: the simulation form for one plan, or two for a like-for-like comparison. A preset in the
  * planner's words with its parameters, a routing scheme, seeds; one job per plan and seed.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { notify } from "../state/session";
 import { ApiError } from "../sync/http";
-import { racksOfPlan, submit, type WiringPlan } from "./api";
+import { networkOfPlan, submit, type PlanNetwork, type WiringPlan } from "./api";
 import { Dialog } from "./Dialog";
 import {
   BUNDLED_CDFS,
@@ -48,6 +48,14 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
   const [seeds, setSeeds] = useState("1");
   const [error, setError] = useState<{ field: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [failNode, setFailNode] = useState("");
+  const [failAtMs, setFailAtMs] = useState(0);
+  const [recoverMs, setRecoverMs] = useState<number | null>(null);
+  const [network, setNetwork] = useState<PlanNetwork | null>(null);
+  const first = plans[0];
+  useEffect(() => {
+    if (first) void networkOfPlan(first.id).then(setNetwork, () => setNetwork(null));
+  }, [first]);
   const preset = presetOf(kind);
   const set = <K extends keyof Params>(k: K, v: Params[K]) => setParams((p) => ({ ...p, [k]: v }));
 
@@ -56,11 +64,12 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
     setBusy(true);
     try {
       const seedList = parseSeeds(seeds);
+      const failure = failNode ? { node: failNode, atMs: failAtMs, recoverMs } : null;
       // Every request is built before any is sent: a refusal for one plan submits nothing.
       const perPlan = await Promise.all(
         plans.map(async (p) => ({
           plan: p,
-          reqs: requestsFor(kind, params, routing, seedList, await racksOfPlan(p.id)),
+          reqs: requestsFor(kind, params, routing, seedList, (await networkOfPlan(p.id)).racks, failure),
         })),
       );
       const ids: number[] = [];
@@ -167,6 +176,42 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
           <span className="muted small">{ROUTINGS.find((r) => r.type === routing)?.explain}</span>
         </label>
         <label className="sim-param">
+          <span>A switch fails</span>
+          <select value={failNode} onChange={(e) => setFailNode(e.target.value)} data-testid="sim-fail-node">
+            <option value="">none</option>
+            {network?.switches.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.id} ({n.role})
+              </option>
+            ))}
+          </select>
+        </label>
+        {failNode && (
+          <>
+            <label className="sim-param">
+              <span>Fails at (ms)</span>
+              <input
+                type="number"
+                min={0}
+                value={failAtMs}
+                onChange={(e) => setFailAtMs(e.target.valueAsNumber)}
+                data-testid="sim-fail-at"
+              />
+              {fieldError("failAtMs")}
+            </label>
+            <label className="sim-param">
+              <span>Back at (ms, empty: stays down)</span>
+              <input
+                type="number"
+                min={0}
+                value={recoverMs ?? ""}
+                onChange={(e) => setRecoverMs(Number.isFinite(e.target.valueAsNumber) ? e.target.valueAsNumber : null)}
+                data-testid="sim-fail-recover"
+              />
+            </label>
+          </>
+        )}
+        <label className="sim-param">
           <span>Seeds</span>
           <input
             value={seeds}
@@ -178,11 +223,14 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
           {fieldError("seeds")}
         </label>
       </div>
-      {error && !preset.params.includes(error.field as keyof Params) && error.field !== "seeds" && (
-        <p className="field-error" role="alert" data-testid="sim-error">
-          {error.field && <code>{error.field}</code>} {error.text}
-        </p>
-      )}
+      {error &&
+        !preset.params.includes(error.field as keyof Params) &&
+        error.field !== "seeds" &&
+        error.field !== "failAtMs" && (
+          <p className="field-error" role="alert" data-testid="sim-error">
+            {error.field && <code>{error.field}</code>} {error.text}
+          </p>
+        )}
       <div className="button-row">
         <button type="button" className="primary" disabled={busy} onClick={() => void run()} data-testid="sim-run">
           {busy ? "Submitting…" : "Run simulation"}

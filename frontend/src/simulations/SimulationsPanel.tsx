@@ -9,6 +9,7 @@ import { useWiring } from "../state/wiring";
 import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
 import { CompareDialog } from "./CompareDialog";
 import { splitName } from "./presets";
+import { formatSeconds } from "./results";
 import { ResultDialog } from "./ResultDialog";
 import { SimulateDialog } from "./SimulateDialog";
 import { useSimulations } from "./store";
@@ -28,10 +29,12 @@ function Progress({ job, all }: { job: Job; all: Job[] }) {
   const pct = Math.round(job.progress * 100);
   const text =
     job.status === "queued"
-      ? `waiting for a worker: ${ordinal(queuePosition(job, all))} in line`
+      ? `waiting for a worker: ${ordinal(job.queue_position ?? queuePosition(job, all))} in line`
       : job.status === "running"
-        ? `${pct}% of flows done`
-        : STATUS[job.status];
+        ? runningText(job, pct)
+        : job.status === "succeeded" && job.outcome === "partial"
+          ? `finished incomplete: ${(job.stalled_flows ?? 0).toLocaleString("en")} stalled, ${(job.unfinished_flows ?? 0).toLocaleString("en")} unfinished`
+          : STATUS[job.status];
   return (
     <div className="sim-progress">
       <div
@@ -45,11 +48,25 @@ function Progress({ job, all }: { job: Job; all: Job[] }) {
       >
         <div style={{ width: `${pct}%` }} />
       </div>
-      <span className="muted small" data-testid={`sim-status-${job.id}`} data-status={job.status}>
+      <span
+        className={`small ${job.outcome === "partial" ? "warn" : "muted"}`}
+        data-testid={`sim-status-${job.id}`}
+        data-status={job.status}
+        data-outcome={job.outcome ?? ""}
+      >
         {text}
       </span>
     </div>
   );
+}
+
+/** The engine's own progress: flows done, simulated time, events (once it has reported). */
+function runningText(job: Job, pct: number): string {
+  if (job.flows_total == null) return `${pct}% of flows done`;
+  const parts = [`${(job.flows_done ?? 0).toLocaleString("en")} of ${job.flows_total.toLocaleString("en")} flows done`];
+  if (job.sim_time_s != null) parts.push(`simulated ${formatSeconds(job.sim_time_s)}`);
+  if (job.events != null) parts.push(`${job.events.toLocaleString("en")} events`);
+  return parts.join(" · ");
 }
 
 function ordinal(n: number): string {

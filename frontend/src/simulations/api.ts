@@ -1,7 +1,7 @@
 /** The simulations API: submit on a plan, follow, cancel, list; a plan's logical racks (from its scenario). */
 import type { components } from "../api/schema";
 import { request } from "../sync/http";
-import { racksOfNetwork, type LogicalRack, type PlanSimulationCreate } from "./presets";
+import { racksOfNetwork, switchesOfNetwork, type LogicalRack, type PlanSimulationCreate } from "./presets";
 
 export type Job = components["schemas"]["SimulationRead"];
 export type JobDetail = components["schemas"]["SimulationDetail"];
@@ -9,18 +9,23 @@ export type WiringPlan = components["schemas"]["WiringPlanRead"];
 
 export const finished = (j: Job) => j.status === "succeeded" || j.status === "failed" || j.status === "cancelled";
 
-const racks = new Map<number, Promise<LogicalRack[]>>();
+export interface PlanNetwork {
+  racks: LogicalRack[];
+  switches: { id: string; role: string }[];
+}
 
-/** A plan's logical racks in layout order (plans are immutable: read once per plan). */
-export function racksOfPlan(planId: number): Promise<LogicalRack[]> {
-  let p = racks.get(planId);
+const networks = new Map<number, Promise<PlanNetwork>>();
+
+/** A plan's logical racks in layout order and its switches (plans are immutable: read once per plan). */
+export function networkOfPlan(planId: number): Promise<PlanNetwork> {
+  let p = networks.get(planId);
   if (!p) {
     p = request<{ network: { nodes: { id: string; role: string; logical_rack?: string | null }[] } }>(
       "GET",
       `/wiring-plans/${planId}/scenario`,
-    ).then((s) => racksOfNetwork(s.network.nodes));
-    p.catch(() => racks.delete(planId));
-    racks.set(planId, p);
+    ).then((s) => ({ racks: racksOfNetwork(s.network.nodes), switches: switchesOfNetwork(s.network.nodes) }));
+    p.catch(() => networks.delete(planId));
+    networks.set(planId, p);
   }
   return p;
 }

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_PARAMS,
+  failureSpec,
   parseSeeds,
   pickRacks,
   PRESETS,
   PresetError,
   racksOfNetwork,
   requestsFor,
+  switchesOfNetwork,
   splitName,
   workloadOf,
   type LogicalRack,
@@ -108,6 +110,18 @@ describe("requests", () => {
     expect(reqs[0]!.workload).toEqual(reqs[1]!.workload);
     expect(splitName(reqs[1]!.name)).toEqual({ workload: "shuffle 2 racks × 1 MB · GRIN multipath", seed: 3 });
   });
+  it("a switch failure becomes the engine's failures entry, in seconds, and is part of the workload's name", () => {
+    const [r] = requestsFor("shuffle", P({ racks: 1, mb: 1 }), "ecmp", [1], RACKS, {
+      node: "T1",
+      atMs: 5,
+      recoverMs: 20,
+    });
+    expect(r!.engine?.failures).toEqual([{ node: "T1", at_s: 0.005, recover_at_s: 0.02 }]);
+    expect(r!.name).toBe("shuffle 1 rack × 1 MB · T1 down at 5 ms · ECMP · seed 1");
+    expect(failureSpec({ node: "S", atMs: 0, recoverMs: null })).toEqual({ node: "S", at_s: 0 });
+    expect(() => failureSpec({ node: "S", atMs: 10, recoverMs: 10 })).toThrow(/after the failure/);
+    expect(requestsFor("shuffle", P({ racks: 1 }), "ecmp", [1], RACKS)[0]!.engine?.failures).toEqual([]);
+  });
   it("seeds: lists and ranges, distinct, refusals name the field", () => {
     expect(parseSeeds("1, 2, 5..7, 2")).toEqual([1, 2, 5, 6, 7]);
     expect(() => parseSeeds("")).toThrow(/at least one/);
@@ -122,6 +136,10 @@ describe("requests", () => {
       { id: "s3", role: "server", logical_rack: "A" },
       { id: "SP", role: "spine" },
     ];
+    expect(switchesOfNetwork(nodes)).toEqual([
+      { id: "T1", role: "tor" },
+      { id: "SP", role: "spine" },
+    ]);
     expect(racksOfNetwork(nodes)).toEqual([
       { name: "A", servers: ["s1", "s3"] },
       { name: "B", servers: ["s2"] },

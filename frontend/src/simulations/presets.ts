@@ -137,7 +137,7 @@ export const presetOf = (kind: PresetKind): Preset => BY_KIND[kind];
 /** A refusal that names the form field, as the API's are. */
 export class PresetError extends Error {
   constructor(
-    readonly field: keyof Params | "seeds",
+    readonly field: keyof Params | "seeds" | "failAtMs",
     message: string,
   ) {
     super(message);
@@ -282,6 +282,21 @@ export function splitName(name: string): { workload: string; seed: number | null
   return m ? { workload: name.slice(0, m.index), seed: Number(m[1]) } : { workload: name, seed: null };
 }
 
+/** A switch that goes down during the run (and comes back, if `recoverMs` is set). */
+export interface Failure {
+  node: string;
+  atMs: number;
+  recoverMs: number | null;
+}
+
+/** The engine's `failures` entry of a failure (times in seconds). */
+export function failureSpec(f: Failure): Record<string, unknown> {
+  if (!(f.atMs >= 0)) throw new PresetError("failAtMs", "must be 0 or more");
+  if (f.recoverMs !== null && !(f.recoverMs > f.atMs))
+    throw new PresetError("failAtMs", "the recovery must come after the failure");
+  return { node: f.node, at_s: f.atMs / 1000, ...(f.recoverMs !== null ? { recover_at_s: f.recoverMs / 1000 } : {}) };
+}
+
 /** One request per seed, for one plan (the same for every plan of a like-for-like comparison). */
 export function requestsFor(
   kind: PresetKind,
@@ -289,16 +304,23 @@ export function requestsFor(
   routing: RoutingType,
   seeds: readonly number[],
   racks: readonly LogicalRack[],
+  failure: Failure | null = null,
 ): PlanSimulationCreate[] {
   const workload = workloadOf(kind, p, racks);
-  const label = workloadLabel(kind, p);
+  const failures = failure ? [failureSpec(failure)] : [];
+  const label = workloadLabel(kind, p) + (failure ? ` · ${failure.node} down at ${failure.atMs} ms` : "");
   return seeds.map((seed) => ({
     name: jobName(label, routing, seed),
     routing: { type: routing },
     workload,
-    engine: { seed, stop_time_s: null, failures: [] },
+    engine: { seed, stop_time_s: null, failures },
     mode: "flow",
   }));
+}
+
+/** The plan's switches that can fail (everything but servers), in the scenario's order. */
+export function switchesOfNetwork(nodes: readonly { id: string; role: string }[]): { id: string; role: string }[] {
+  return nodes.filter((n) => n.role !== "server").map((n) => ({ id: n.id, role: n.role }));
 }
 
 /** The plan's logical racks in layout order, from its scenario's server nodes. */
