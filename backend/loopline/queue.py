@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from celery import Celery
+from celery import Celery, chord, group
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -17,6 +17,9 @@ from loopline.settings import get_settings
 PING_TASK = "loopline.ping"
 SIMULATE_TASK = "loopline.simulate"
 IMPORT_PROJECT_TASK = "loopline.import_project"
+SWEEP_POINT_TASK = "loopline.sweep_point"
+SWEEP_DONE_TASK = "loopline.sweep_done"
+VISIBILITY_MARGIN_S = 20
 
 
 def make_celery() -> Celery:
@@ -31,6 +34,10 @@ def make_celery() -> Celery:
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
         result_expires=3600,
+        # A task whose worker died outright (not just its pool process) goes back to the queue once
+        # it has been unacknowledged this long: longer than any engine run may last, so a live
+        # worker's task is never handed out twice, and a lost worker's sweep point is not lost.
+        broker_transport_options={"visibility_timeout": settings.engine_time_limit_s + VISIBILITY_MARGIN_S},
     )
     return app
 
@@ -46,13 +53,32 @@ def enqueue_after_commit(session: Session, task_name: str, *args: object) -> Non
     session.info.setdefault(_PENDING, []).append((task_name, args))
 
 
+def enqueue_chord_after_commit(
+    session: Session,
+    task_name: str,
+    each_args: list[tuple[object, ...]],
+    callback_name: str,
+    callback_args: tuple[object, ...],
+) -> None:
+    """One task per `each_args` as a Celery group, fanned out over every worker, with
+    `callback_name` run once after all of them (a chord), sent once the transaction commits."""
+    session.info.setdefault(_PENDING, []).append((_CHORD, (task_name, each_args, callback_name, callback_args)))
+
+
 _PENDING = "loopline_pending_tasks"
+_CHORD = "loopline.<chord>"
 
 
 @event.listens_for(Session, "after_commit")
 def _send_pending_tasks(session: Session) -> None:
+    app = get_celery()
     for task_name, args in session.info.pop(_PENDING, []):
-        get_celery().send_task(task_name, args=list(args))
+        if task_name == _CHORD:
+            name, each, callback, callback_args = args
+            header = group(app.signature(name, args=list(a)) for a in each)
+            chord(header)(app.signature(callback, args=list(callback_args), immutable=True))
+        else:
+            app.send_task(task_name, args=list(args))
 
 
 @event.listens_for(Session, "after_rollback")

@@ -22,6 +22,7 @@ from loopline.api import (
     racks,
     rows,
     simulations,
+    sweeps,
     tokens,
     wiring,
 )
@@ -71,6 +72,7 @@ def create_app() -> FastAPI:
         pricing.router,
         exports.router,
         simulations.router,
+        sweeps.router,
     ):
         app.include_router(router)
     # Last: its catch-all route serves the editor.

@@ -5437,7 +5437,7 @@ export interface components {
         SweepCreate: {
             /**
              * Base
-             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` (poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin).
+             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin).
              * @example {
              *       "job_racks": 4,
              *       "workload": "shuffle"

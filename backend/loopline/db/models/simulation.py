@@ -65,3 +65,46 @@ class SimulationJob(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     version: Mapped[int] = version_column()
+
+
+class Sweep(Base):
+    """A grid of design and workload parameters over one hall; each point is a plan and a run."""
+
+    __tablename__ = "sweeps"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), index=True)
+    hall_id: Mapped[int] = mapped_column(ForeignKey("halls.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    status: Mapped[JobStatus] = enum_column(JobStatus, "job_status")
+    base: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    """The parameters every point shares (services/sweeps.py PARAMETERS)."""
+    grid: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    """Parameter -> the values it takes; the points are their product."""
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = created_at_column()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = version_column()
+
+
+class SweepPoint(Base):
+    __tablename__ = "sweep_points"
+    __table_args__ = (UniqueConstraint("sweep_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sweep_id: Mapped[int] = mapped_column(ForeignKey("sweeps.id", ondelete="CASCADE"), index=True)
+    index: Mapped[int] = mapped_column()
+    params: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    """The point's full parameters (base with its grid values)."""
+    status: Mapped[JobStatus] = enum_column(JobStatus, "job_status")
+    figures: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    """Design (cost, cables, length) and performance (completion times, outcome) of the point."""
+    error: Mapped[str | None] = mapped_column(Text)
+    error_field: Mapped[str | None] = mapped_column(String(500))
+    attempts: Mapped[int] = mapped_column(default=0)
+    finishes: Mapped[int] = mapped_column(default=0)
+    """How many times the point was finished: 1, even when a lost worker's task ran it again."""
+    worker: Mapped[str | None] = mapped_column(String(200))
+    """The worker that last started it (and, once finished, finished it)."""
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
