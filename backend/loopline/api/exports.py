@@ -79,18 +79,22 @@ def wiring_sheet_xlsx(
     response_class=StreamingResponse,
     responses={
         200: {
-            "content": {PDF: {}},
+            "content": {PDF: {}, ZIP: {}},
             "description": "Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables "
-            "(by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. At most 100,000 "
-            "cables at a time (else 422: choose a row).",
+            "(by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. With `row`: one "
+            "PDF of the cables with an end in that row (at most 100,000, else 422). Without: a ZIP "
+            "(`plan-<id>-wiring-sheets.zip`) of one such PDF per row (`wiring-row-<row>.pdf`), each rendered "
+            "and sent before the next is started, so the download starts with the first row.",
         }
     },
-    summary="Wiring sheet (PDF)",
+    summary="Wiring sheet (PDF; the whole plan: a ZIP of a PDF per row)",
 )
 def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
     plan = wiring.get_plan(session, plan_id)
-    body = exports.wiring_sheet_pdf(session, plan, row)
-    return _download(session, body, PDF, f"plan-{plan.id}-wiring{'-' + row if row else ''}.pdf")
+    got = exports.wiring_sheet_pdf(session, plan, row)
+    if got.zipped:
+        return _download(session, got.body, ZIP, f"plan-{plan.id}-wiring-sheets.zip")
+    return _download(session, got.body, PDF, f"plan-{plan.id}-wiring-{row}.pdf")
 
 
 @router.get(
@@ -98,18 +102,23 @@ def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, 
     response_class=StreamingResponse,
     responses={
         200: {
-            "content": {PDF: {}},
+            "content": {PDF: {}, ZIP: {}},
             "description": "TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two "
             "per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, "
-            "ordered length, medium and part. At most 20,000 cables at a time (else 422: choose a row).",
+            f"ordered length, medium and part. A row of at most {exports.LABEL_PDF_CABLES:,} cables: one PDF. "
+            "The whole plan, or a larger row: a ZIP (`plan-<id>-labels[-<row>].zip`) of PDFs of at most "
+            f"{exports.LABEL_FILE_CABLES} cables each, by A-end rack (`labels-<rack>.pdf`, "
+            "`labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` "
+            "for a rack of more), every cable once, each PDF rendered and sent before the next is started.",
         }
     },
-    summary="Cable label sheet (PDF)",
+    summary="Cable label sheet (PDF; the whole plan or a large row: a ZIP of a PDF per rack)",
 )
 def label_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
     plan = wiring.get_plan(session, plan_id)
-    body = exports.label_sheet_pdf(session, plan, row)
-    return _download(session, body, PDF, f"plan-{plan.id}-labels{'-' + row if row else ''}.pdf")
+    got = exports.label_sheet_pdf(session, plan, row)
+    name = f"plan-{plan.id}-labels{'-' + row if row else ''}"
+    return _download(session, got.body, ZIP if got.zipped else PDF, f"{name}.{'zip' if got.zipped else 'pdf'}")
 
 
 @router.get(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, func, select
@@ -43,12 +45,25 @@ from loopline.services.layout_snapshot import load_hall
 YIELD_PER = 2000
 """Cables fetched per round trip of the server-side cursor."""
 FILE_CHUNK = 256 * 1024
-MAX_LABEL_CABLES = 20_000
-"""A label sheet of more cables (40,000 labels, ~1,900 pages) is asked for per row: nobody prints
-a hall's labels in one go, and it would hold a request for minutes."""
+LABEL_PDF_CABLES = 1_000
+"""A row's label sheet of at most this many cables is one PDF (2,000 labels, 96 sheets, ~2 s to
+render: reportlab writes a document once it is complete, so its first byte waits for its last
+label); a larger row, or the whole plan, is a ZIP of PDFs of LABEL_FILE_CABLES cables."""
+LABEL_FILE_CABLES = 500
+"""Cables per PDF in a label ZIP (1,000 labels, 48 sheets, ~1 s to render): whole racks while
+they fit, so a rack's labels are printed together."""
 MAX_SHEET_PDF_CABLES = 100_000
-"""reportlab holds every page until the document is complete (~1 MB per 1,000 cables): a printable
-sheet of more cables (~4,400 pages) is asked for per row, so the API stays under 500 MB."""
+"""reportlab holds every page until the document is complete (~1 MB per 1,000 cables): one row's
+printable sheet of more cables (~4,400 pages) is refused, so the API stays under 500 MB."""
+
+
+@dataclass(frozen=True, slots=True)
+class PrintDownload:
+    """A printable export's body: one PDF, or (`zipped`) a ZIP of PDFs streamed one by one."""
+
+    body: Iterator[bytes]
+    zipped: bool
+
 
 _CABLE_COLUMNS: tuple[Any, ...] = (
     PlanCableRow.cable_id, PlanCableRow.label,
@@ -164,12 +179,47 @@ def _print_order() -> tuple[Any, ...]:
     return (_c(PlanCableRow.a_row), _c(PlanCableRow.a_rack))
 
 
-def wiring_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
-    _at_most(session, plan, row, MAX_SHEET_PDF_CABLES, "printable wiring sheets")
+def _entry_name(text: str) -> str:
+    """A ZIP entry name from row and rack names (any text): no folders, no drive letters."""
+    return "".join("_" if c in "/\\:" or not c.isprintable() else c for c in text)
+
+
+def _row_counts(session: Session, plan_id: int) -> dict[str, int]:
+    """Cables with an end in each row (a cable between two rows counts in both), by row name."""
+    c = PlanCableRow
+    ends = (
+        select(c.a_row.label("name"))
+        .where(c.plan_id == plan_id)
+        .union_all(select(c.b_row).where((c.plan_id == plan_id) & (c.b_row != c.a_row)))
+        .subquery()
+    )
+    counts = session.execute(select(ends.c.name, func.count()).group_by(ends.c.name)).all()
+    return dict(sorted((name, n) for name, n in counts))
+
+
+def wiring_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> PrintDownload:
+    """One row: a PDF. The whole plan: a ZIP of one row's PDF per row (the `?row=` PDF of each),
+    each rendered and sent before the next is started, so the download starts with the first
+    row and only one row's pages are ever held (reportlab keeps a document's pages until it is
+    complete)."""
     ctx, _ = _context(session, plan)
-    title = f"Wiring sheet: plan {plan.name}" + (f", row {row}" if row else "")
-    cables = _cables(session, plan.id, row, *_print_order())
-    return _spooled(lambda out: render_wiring_sheet(out, cables, ctx, title))
+    if row is not None:
+        _at_most(session, plan, row, MAX_SHEET_PDF_CABLES, "printable wiring sheets")
+        title = f"Wiring sheet: plan {plan.name}, row {row}"
+        cables = _cables(session, plan.id, row, *_print_order())
+        return PrintDownload(_spooled(lambda out: render_wiring_sheet(out, cables, ctx, title)), zipped=False)
+    counts = _row_counts(session, plan.id)
+    for name, n in counts.items():
+        if n > MAX_SHEET_PDF_CABLES:
+            _at_most(session, plan, name, MAX_SHEET_PDF_CABLES, "printable wiring sheets")
+
+    def sheet(name: str) -> Iterator[bytes]:
+        title = f"Wiring sheet: plan {plan.name}, row {name}"
+        cables = _cables(session, plan.id, name, *_print_order())
+        return _spooled(lambda out: render_wiring_sheet(out, cables, ctx, title))
+
+    members = ((f"wiring-row-{_entry_name(name)}.pdf", sheet(name)) for name in counts)
+    return PrintDownload(zip_stream(members), zipped=True)
 
 
 def _at_most(session: Session, plan: WiringPlanRow, row: str | None, limit: int, what: str) -> None:
@@ -183,11 +233,72 @@ def _at_most(session: Session, plan: WiringPlanRow, row: str | None, limit: int,
         )
 
 
-def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
-    _at_most(session, plan, row, MAX_LABEL_CABLES, "label sheets (two labels a cable)")
-    title = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
-    cables = _cables(session, plan.id, row, *_print_order())
-    return _spooled(lambda out: render_label_sheet(out, cables, title))
+@dataclass(frozen=True, slots=True)
+class LabelFile:
+    """One PDF of a label ZIP: `cables` consecutive cables in print order, from `first` to `last` rack."""
+
+    row: str
+    first: str
+    last: str
+    part: int
+    cables: int
+
+    @property
+    def name(self) -> str:
+        racks = self.first if self.first == self.last else f"{self.first}--{self.last}"
+        return _entry_name(f"labels-{racks}" + (f"-part-{self.part}" if self.part else "") + ".pdf")
+
+
+def label_files(racks: Iterable[tuple[str, str, int]], most: int) -> list[LabelFile]:
+    """(A row, A rack, cables) in print order grouped into files: whole racks of one row while
+    they fit in `most` cables; a rack of more is cut into parts of `most` (part 1, 2, ...)."""
+    files: list[LabelFile] = []
+    open_: LabelFile | None = None
+    for row, rack, n in racks:
+        if open_ is not None and (open_.row != row or open_.cables + n > most):
+            files.append(open_)
+            open_ = None
+        if n > most:
+            files += [LabelFile(row, rack, rack, i + 1, min(most, n - i * most)) for i in range(-(-n // most))]
+        elif open_ is None:
+            open_ = LabelFile(row, rack, rack, 0, n)
+        else:
+            open_ = LabelFile(row, open_.first, rack, 0, open_.cables + n)
+    if open_ is not None:
+        files.append(open_)
+    return files
+
+
+def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = None) -> PrintDownload:
+    """A row of at most LABEL_PDF_CABLES cables: one PDF. The whole plan, or a larger row: a ZIP of
+    PDFs of at most LABEL_FILE_CABLES cables each (whole racks by A end, a rack of more cut into
+    parts; every cable once, its two labels together), each rendered and sent before the next
+    is started."""
+    what = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
+    order = _print_order()
+    racks = session.execute(
+        _in_row(
+            select(PlanCableRow.a_row, PlanCableRow.a_rack, func.count()).where(PlanCableRow.plan_id == plan.id), row
+        )
+        .group_by(PlanCableRow.a_row, PlanCableRow.a_rack)
+        .order_by(*order)
+    ).all()
+    total = sum(n for _, _, n in racks)
+    if row is not None and total <= LABEL_PDF_CABLES:
+        cables = _cables(session, plan.id, row, *order)
+        return PrintDownload(_spooled(lambda out: render_label_sheet(out, cables, what)), zipped=False)
+    files = label_files(((r, k, n) for r, k, n in racks), LABEL_FILE_CABLES)
+    # One cursor in print order, cut into the files' counts (the counts came from the same order).
+    stream = _cables(session, plan.id, row, *order)
+
+    def members() -> Iterator[tuple[str, Iterable[bytes]]]:
+        for f in files:
+            cables = list(islice(stream, f.cables))
+            racks_of = f.first if f.first == f.last else f"{f.first} to {f.last}"
+            title = f"{what}: {racks_of}" + (f", part {f.part}" if f.part else "")
+            yield f.name, _spooled(lambda out, cables=cables, title=title: render_label_sheet(out, cables, title))
+
+    return PrintDownload(zip_stream(members()), zipped=True)
 
 
 # --- pull list ----------------------------------------------------------------------------------

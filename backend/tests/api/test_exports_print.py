@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zipfile
 from collections import Counter
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,8 @@ import pypdfium2  # type: ignore[import-untyped]
 import pytest
 import zxingcpp
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -83,40 +86,56 @@ def test_xlsx_is_a_sheet_per_row_ready_to_print(owner: TestClient, plan: dict[st
     assert single.sheetnames == ["All cables"] and single.active.max_row == len(all_cables) + 1
 
 
+def _zip(r: Any) -> zipfile.ZipFile:
+    assert r.status_code == 200 and r.headers["content-type"] == "application/zip", r.text[:300]
+    return zipfile.ZipFile(io.BytesIO(r.content))
+
+
 def test_wiring_sheet_pdf_pages_by_rack_with_both_ends_and_labels(owner: TestClient, plan: dict[str, Any]) -> None:
     r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.pdf")
-    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
-    assert r.content.startswith(b"%PDF-")
-    pdf = PdfReader(io.BytesIO(r.content))
+    assert f'filename="plan-{plan["id"]}-wiring-sheets.zip"' in r.headers["content-disposition"]
+    archive = _zip(r)
+    assert archive.namelist() == ["wiring-row-R01.pdf", "wiring-row-R02.pdf"], "the whole plan: a PDF per row"
     all_cables = {c["cable_id"]: c for c in cables(owner, plan["id"])}
-    seen: list[str] = []
-    racks_in_order: list[str] = []
-    for page in pdf.pages:
-        text = page.extract_text()
-        header = re.search(r"Row (\S+)\s+Rack (\S+)", text)
-        assert header, text[:200]
-        row, rack = header.groups()
-        ids = CABLE_ID.findall(text)
-        assert ids, "no page without cables"
-        # A page per rack group: every cable on the page has its A end in that rack.
-        assert {(all_cables[i]["a"]["row"], all_cables[i]["a"]["rack"]) for i in ids} == {(row, rack)}
-        if not racks_in_order or racks_in_order[-1] != rack:
-            racks_in_order.append(rack)
-        seen += ids
-        for i in ids[:3]:  # both ends, the label and the ordered length of the cables on the page
-            c = all_cables[i]
-            assert c["label"] in text and f"{c['ordered_length_m']:.2f}" in text
-            assert f"U{c['b']['device'].rsplit('.U', 1)[1]}" in text and c["b"]["port"] in text
-    assert Counter(seen) == Counter(list(all_cables)), "every cable exactly once"
-    assert len(racks_in_order) == len(set(racks_in_order)), "a rack's pages are together"
-    outline = [o.title for o in pdf.outline if not isinstance(o, list)]
-    assert outline == ["Row R01", "Row R02"], "a section per row"
+    for name in archive.namelist():
+        row_name = name.removeprefix("wiring-row-").removesuffix(".pdf")
+        in_row = {i for i, c in all_cables.items() if row_name in (c["a"]["row"], c["b"]["row"])}
+        body = archive.read(name)
+        assert body.startswith(b"%PDF-")
+        pdf = PdfReader(io.BytesIO(body))
+        seen: list[str] = []
+        racks_in_order: list[str] = []
+        for page in pdf.pages:
+            text = page.extract_text()
+            header = re.search(r"Row (\S+)\s+Rack (\S+)", text)
+            assert header, text[:200]
+            row, rack = header.groups()
+            ids = CABLE_ID.findall(text)
+            assert ids, "no page without cables"
+            # A page per rack group: every cable on the page has its A end in that rack.
+            assert {(all_cables[i]["a"]["row"], all_cables[i]["a"]["rack"]) for i in ids} == {(row, rack)}
+            if not racks_in_order or racks_in_order[-1] != rack:
+                racks_in_order.append(rack)
+            seen += ids
+            for i in ids[:3]:  # both ends, the label and the ordered length of the cables on the page
+                c = all_cables[i]
+                assert c["label"] in text and f"{c['ordered_length_m']:.2f}" in text
+                assert f"U{c['b']['device'].rsplit('.U', 1)[1]}" in text and c["b"]["port"] in text
+        assert Counter(seen) == Counter(in_row), f"{name}: every cable with an end in the row exactly once"
+        assert len(racks_in_order) == len(set(racks_in_order)), "a rack's pages are together"
+        sample = sorted(in_row)[len(in_row) // 2]
+        assert all(
+            half in "".join(p.extract_text() for p in pdf.pages) for half in all_cables[sample]["label"].split(" / ")
+        )
 
-    only = PdfReader(io.BytesIO(owner.get(
-        f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.pdf", params={"row": "R02"}
-    ).content))  # fmt: skip
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.pdf", params={"row": "R02"})
+    assert r.headers["content-type"] == "application/pdf", "one row: one PDF"
+    assert f'filename="plan-{plan["id"]}-wiring-R02.pdf"' in r.headers["content-disposition"]
+    only = PdfReader(io.BytesIO(r.content))
     row_ids = {i for p in only.pages for i in CABLE_ID.findall(p.extract_text())}
     assert row_ids == {i for i, c in all_cables.items() if "R02" in (c["a"]["row"], c["b"]["row"])}
+    a_rows = sorted({all_cables[i]["a"]["row"] for i in row_ids})
+    assert [o.title for o in only.outline if not isinstance(o, list)] == [f"Row {x}" for x in a_rows], "by A row"
 
 
 def _text_runs(page: Any) -> list[tuple[str, str, float, float, float]]:
@@ -134,10 +153,13 @@ def _text_runs(page: Any) -> list[tuple[str, str, float, float, float]]:
 def test_label_sheet_has_both_ends_of_every_cable_fitting_with_a_readable_qr(
     owner: TestClient, plan: dict[str, Any]
 ) -> None:
-    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf")
+    # One row of at most LABEL_PDF_CABLES cables: one PDF.
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf", params={"row": "R01"})
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert f'filename="plan-{plan["id"]}-labels-R01.pdf"' in r.headers["content-disposition"]
     pdf = PdfReader(io.BytesIO(r.content))
-    ordered = print_order(cables(owner, plan["id"]))
+    ordered = print_order([c for c in cables(owner, plan["id"]) if "R01" in (c["a"]["row"], c["b"]["row"])])
+    assert 0 < len(ordered) <= exports.LABEL_PDF_CABLES
     grid = print_sheets.AVERY_L7160
     assert len(pdf.pages) == -(-2 * len(ordered) // grid.per_page)
 
@@ -164,18 +186,87 @@ def test_label_sheet_has_both_ends_of_every_cable_fitting_with_a_readable_qr(
     assert Counter(decoded) == Counter(expected)
 
 
-def test_pdfs_of_huge_plans_are_asked_for_per_row(
+def _label_ids(pdf_bytes: bytes) -> Counter[str]:
+    pdf = PdfReader(io.BytesIO(pdf_bytes))
+    text = "\n".join(p.extract_text() for p in pdf.pages)
+    assert text.count("END A") == text.count("END B")
+    return Counter(CABLE_ID.findall(text))
+
+
+def test_labels_of_the_plan_or_a_large_row_are_a_zip_of_a_pdf_per_rack(
     owner: TestClient, plan: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for limit, export in (("MAX_LABEL_CABLES", "labels.pdf"), ("MAX_SHEET_PDF_CABLES", "wiring-sheet.pdf")):
-        monkeypatch.setattr(exports, limit, 100)
-        r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/{export}")
+    all_cables = print_order(cables(owner, plan["id"]))
+    by_id = {c["cable_id"]: c for c in all_cables}
+    per_rack = Counter(c["a"]["rack"] for c in all_cables)
+    assert max(per_rack.values()) <= exports.LABEL_FILE_CABLES
+    # The whole plan at the default size: whole racks, neighbours of one row together up to 500 cables.
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf")
+    assert f'filename="plan-{plan["id"]}-labels.zip"' in r.headers["content-disposition"]
+    archive = _zip(r)
+    got: Counter[str] = Counter()
+    for name in archive.namelist():
+        ids = _label_ids(archive.read(name))
+        assert set(ids.values()) == {2}, "a cable's two labels are in the same PDF"
+        racks = {by_id[i]["a"]["rack"] for i in ids}
+        first, _, last = name.removeprefix("labels-").removesuffix(".pdf").partition("--")
+        assert min(racks) == first and max(racks) == (last or first), name
+        assert sum(ids.values()) == 2 * sum(per_rack[k] for k in racks), "whole racks"
+        assert len({by_id[i]["a"]["row"] for i in ids}) == 1, "a PDF never mixes rows"
+        got += ids
+    assert got == Counter({i: 2 for i in by_id}), "every cable's two labels exactly once"
+
+    # Files of at most 40 cables: a rack per file, a rack of more cut into parts.
+    monkeypatch.setattr(exports, "LABEL_FILE_CABLES", 40)
+    archive = _zip(owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf"))
+    expected = []
+    for rack in sorted(per_rack):
+        n = per_rack[rack]
+        expected += (
+            [f"labels-{rack}.pdf"] if n <= 40 else [f"labels-{rack}-part-{i + 1}.pdf" for i in range(-(-n // 40))]
+        )
+    assert archive.namelist() == expected
+    sample = all_cables[len(all_cables) // 2]
+    holding = [n for n in archive.namelist() if sample["cable_id"] in _label_ids(archive.read(n))]
+    assert len(holding) == 1 and holding[0].startswith(f"labels-{sample['a']['rack']}")
+    pdf = PdfReader(io.BytesIO(archive.read(holding[0])))
+    text = "\n".join(p.extract_text() for p in pdf.pages)
+    assert text.count(sample["cable_id"]) == 2 and all(half in text for half in sample["label"].split(" / "))
+
+    # A row of more than LABEL_PDF_CABLES cables: a ZIP too, of its cables only.
+    monkeypatch.setattr(exports, "LABEL_PDF_CABLES", 10)
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf", params={"row": "R02"})
+    assert f'filename="plan-{plan["id"]}-labels-R02.zip"' in r.headers["content-disposition"]
+    archive = _zip(r)
+    got = sum((_label_ids(archive.read(n)) for n in archive.namelist()), Counter())
+    assert got == Counter({i: 2 for i, c in by_id.items() if "R02" in (c["a"]["row"], c["b"]["row"])})
+
+
+@given(st.lists(st.tuples(st.sampled_from("AB"), st.integers(1, 30)), max_size=12), st.integers(1, 12))
+def test_label_files_keep_racks_whole_and_rows_apart(racks: list[tuple[str, int]], most: int) -> None:
+    listed = [(row, f"{row}{i:02d}", n) for i, (row, n) in enumerate(sorted(racks, key=lambda x: x[0]))]
+    files = exports.label_files(listed, most)
+    assert sum(f.cables for f in files) == sum(n for _, _, n in listed)
+    assert all(0 < f.cables <= most for f in files)
+    counts = {k: n for _, k, n in listed}
+    for f in files:
+        assert f.first[0] == f.last[0] == f.row, "never two rows in one file"
+        if f.part:
+            assert f.first == f.last and counts[f.first] > most, "only a rack of more than `most` is cut"
+        else:
+            assert f.cables == sum(n for k, n in counts.items() if f.first <= k <= f.last), "whole racks"
+    assert len({f.name for f in files}) == len(files)
+
+
+def test_a_row_too_big_to_print_is_refused_naming_it(
+    owner: TestClient, plan: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exports, "MAX_SHEET_PDF_CABLES", 10)
+    for params in ({"row": "R02"}, {}):
+        r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.pdf", params=params)
         assert r.status_code == 422
         (problem,) = r.json()["detail"]
-        assert problem["field"] == "row" and "choose a row" in problem["msg"]
-        monkeypatch.setattr(exports, limit, 200)
-        url = f"/api/v1/wiring-plans/{plan['id']}/exports/{export}"
-        assert owner.get(url, params={"row": "R02"}).status_code == 200
+        assert problem["field"] == "row" and "row R0" in problem["msg"] and "choose a row" in problem["msg"]
 
 
 def test_pull_list_groups_every_cable_once_by_route_part_and_length(owner: TestClient, plan: dict[str, Any]) -> None:
@@ -220,3 +311,37 @@ def test_exports_stream_in_pieces_without_a_content_length(
     xlsx_pieces = [p for p in exports.wiring_sheet_xlsx(db_session, row, per_row=False) if p]
     assert len(xlsx_pieces) > 1
     assert load_workbook(io.BytesIO(b"".join(xlsx_pieces))).active.max_row == n + 1
+
+
+def test_a_zip_of_pdfs_sends_each_pdf_before_rendering_the_next(
+    plan: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each entry leaves complete before the next PDF is started: recorded at the start of every
+    rendering, the bytes already sent reach past the end of the entries before it."""
+    row = db_session.get(WiringPlanRow, plan["id"])
+    assert row is not None
+    monkeypatch.setattr(exports, "LABEL_FILE_CABLES", 40)
+    for render, export in (
+        ("render_wiring_sheet", exports.wiring_sheet_pdf),
+        ("render_label_sheet", exports.label_sheet_pdf),
+    ):
+        sent: list[bytes] = []
+        sent_at_start: list[int] = []
+        real = getattr(exports, render)
+
+        def counting(*args: Any, real: Any = real, sent: list[bytes] = sent, at: list[int] = sent_at_start) -> Any:
+            at.append(sum(map(len, sent)))
+            return real(*args)
+
+        monkeypatch.setattr(exports, render, counting)
+        got = export(db_session, row)
+        assert got.zipped
+        for piece in got.body:
+            sent.append(piece)
+        entries = zipfile.ZipFile(io.BytesIO(b"".join(sent))).infolist()
+        assert len(entries) == len(sent_at_start) >= 2, render
+        assert sent_at_start[0] == 0
+        for i in range(1, len(entries)):
+            # Entry i's local header starts where entry i-1 (data and descriptor) ends.
+            assert sent_at_start[i] >= entries[i].header_offset, (render, i, sent_at_start, entries[i].header_offset)
+        assert sum(map(len, sent)) > sent_at_start[-1], "and the last one is sent after it is rendered"
