@@ -200,7 +200,7 @@ def test_labels_of_the_plan_or_a_large_row_are_a_zip_of_a_pdf_per_rack(
     by_id = {c["cable_id"]: c for c in all_cables}
     per_rack = Counter(c["a"]["rack"] for c in all_cables)
     assert max(per_rack.values()) <= exports.LABEL_FILE_CABLES
-    # The whole plan at the default size: whole racks, neighbours of one row together up to 500 cables.
+    # The whole plan at the default size: whole racks, neighbours of one row together.
     r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf")
     assert f'filename="plan-{plan["id"]}-labels.zip"' in r.headers["content-disposition"]
     archive = _zip(r)
