@@ -1208,7 +1208,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cable label sheet (PDF) */
+        /** Cable label sheet (PDF; the whole plan or a large row: a ZIP of a PDF per rack) */
         get: operations["label_sheet_pdf_api_v1_wiring_plans__plan_id__exports_labels_pdf_get"];
         put?: never;
         post?: never;
@@ -1293,7 +1293,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wiring sheet (PDF) */
+        /** Wiring sheet (PDF; the whole plan: a ZIP of a PDF per row) */
         get: operations["wiring_sheet_pdf_api_v1_wiring_plans__plan_id__exports_wiring_sheet_pdf_get"];
         put?: never;
         post?: never;
@@ -14611,13 +14611,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. At most 20,000 cables at a time (else 422: choose a row). */
+            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. A row of at most 400 cables: one PDF. The whole plan, or a larger row: a ZIP (`plan-<id>-labels[-<row>].zip`) of PDFs of at most 200 cables each, by A-end rack (`labels-<rack>.pdf`, `labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` for a rack of more), every cable once, each PDF rendered and sent before the next is started. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": unknown;
+                    "application/zip": unknown;
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -15012,13 +15013,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables (by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. At most 100,000 cables at a time (else 422: choose a row). */
+            /** @description Printable wiring sheet (A4 landscape): a section per row, a page per rack's cables (by A end), both ends, label, medium, part, ordered length, bundle, a box to tick. With `row`: one PDF of the cables with an end in that row (at most 100,000, else 422). Without: a ZIP (`plan-<id>-wiring-sheets.zip`) of one such PDF per row (`wiring-row-<row>.pdf`), each rendered and sent before the next is started, so the download starts with the first row. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": unknown;
+                    "application/zip": unknown;
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
