@@ -190,4 +190,55 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await expect(sims.getByTestId(`sim-status-${big.id}`)).toHaveAttribute("data-status", "cancelled");
   await expect(sims.getByTestId(`sim-cancel-${big.id}`)).toBeHidden();
   expect((await job(page, big.id)).status).toBe("cancelled");
+
+  // --- Sweep: single-homed and side-to-side x seeds 1..3 (6 points); they arrive into the table
+  await page.getByRole("tab", { name: "Plans" }).click();
+  await sims.getByTestId("sweep-new").click();
+  const sd = page.getByTestId("sweep-dialog");
+  await sd.getByTestId("sweep-job-racks").fill("2");
+  await sd.getByTestId("sweep-mb").fill("1");
+  await sd.getByTestId("sweep-param-0").selectOption("pattern");
+  await sd.getByTestId("sweep-values-0").fill("single-homed, side-to-side");
+  await sd.getByTestId("sweep-param-1").selectOption("seed");
+  await sd.getByTestId("sweep-values-1").fill("1, 2, 3");
+  await sd.getByTestId("sweep-run").click();
+  await expect(sd.getByTestId("sweep-table").locator("tbody tr")).toHaveCount(6);
+  const seen = new Set<number>();
+  await expect
+    .poll(
+      async () => {
+        const done = Number(await sd.getByTestId("sweep-status").getAttribute("data-done"));
+        seen.add(done);
+        return done;
+      },
+      { timeout: 120_000, intervals: [200] },
+    )
+    .toBe(6);
+  expect([...seen].some((d) => d > 0 && d < 6), `points seen done: ${[...seen]}`).toBe(true);
+  await expect(sd.getByTestId("sweep-status")).toHaveAttribute("data-status", "succeeded");
+  await expect(sd.getByTestId("sweep-chart").locator("canvas")).toBeVisible();
+  // The frontier marked in the table is the API's points' frontier (complete points, cost and time both low).
+  const sweepId = Number(/Sweep (\d+)/.exec((await sd.getByRole("heading").first().textContent()) ?? "")![1]);
+  const detail = await (await page.request.get(`/api/v1/sweeps/${sweepId}`)).json();
+  type F = { cost_total: number; job_completion_s: number | null; outcome: string };
+  const pts = (detail.points as { index: number; figures: F }[]).filter((p) => p.figures.outcome === "complete" && p.figures.job_completion_s !== null);
+  const dominated = (p: (typeof pts)[0]) =>
+    pts.some((q) => q.figures.cost_total <= p.figures.cost_total && q.figures.job_completion_s! <= p.figures.job_completion_s! && (q.figures.cost_total < p.figures.cost_total || q.figures.job_completion_s! < p.figures.job_completion_s!));
+  const sorted = [...pts].sort((a, b) => a.figures.cost_total - b.figures.cost_total || a.figures.job_completion_s! - b.figures.job_completion_s! || a.index - b.index);
+  // Equal points: the first in cost order stands for them.
+  const front = sorted.filter((p, i) => !dominated(p) && !sorted.slice(0, i).some((q) => q.figures.cost_total === p.figures.cost_total && q.figures.job_completion_s === p.figures.job_completion_s));
+  expect(front.length).toBeGreaterThan(0);
+  for (let i = 0; i < 6; i++)
+    await expect(sd.getByTestId(`sweep-point-${i}`)).toHaveAttribute("data-pareto", String(front.some((p) => p.index === i)));
+  await page.screenshot({ path: "artifacts/simulations-sweep.png" });
+  await page.keyboard.press("Escape");
+
+  // --- A sweep cancelled while its points run
+  await sims.getByTestId("sweep-new").click();
+  await sd.getByTestId("sweep-values-0").fill("single-homed, side-to-side, paired-row");
+  await sd.getByTestId("sweep-run").click();
+  await expect(sd.getByTestId("sweep-table").locator("tbody tr")).toHaveCount(9);
+  await sd.getByTestId("sweep-cancel").click();
+  await expect(sd.getByTestId("sweep-status")).toHaveAttribute("data-status", "cancelled");
+  await expect(sd.getByTestId("sweep-cancel")).toBeHidden();
 });

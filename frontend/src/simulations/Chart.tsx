@@ -10,6 +10,8 @@ export interface ChartSeries {
   /** Draw as steps (CDFs) instead of straight lines. */
   steps?: boolean;
   dash?: number[];
+  /** Points only, no line (a scatter: x sorted, as uPlot needs). */
+  points?: boolean;
 }
 
 export function Chart({
@@ -76,6 +78,7 @@ export function Chart({
           spanGaps: true,
           points: { show: xTicks !== undefined || data[0].length < 50 },
           ...(s.steps && uPlot.paths.stepped ? { paths: uPlot.paths.stepped({ align: 1 }) } : {}),
+          ...(s.points ? { paths: () => null, points: { show: true, size: 8 } } : {}),
         })),
       ],
     };

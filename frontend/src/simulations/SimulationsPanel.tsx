@@ -3,7 +3,7 @@
  * share of flows done), its place in the line while workers are busy, a cancel button while it is
  * not over; a finished one opens its result; ticked runs of one workload open the comparison.
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { notify, useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
 import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
@@ -12,6 +12,9 @@ import { splitName } from "./presets";
 import { formatSeconds } from "./results";
 import { ResultDialog } from "./ResultDialog";
 import { SimulateDialog } from "./SimulateDialog";
+import { SweepDialog } from "./SweepDialog";
+import type { SweepDetail, SweepRead } from "./sweeps";
+import { request } from "../sync/http";
 import { useSimulations } from "./store";
 
 const POLL_MS = 1000;
@@ -74,8 +77,55 @@ function ordinal(n: number): string {
   return `${n}${teen || n % 10 > 3 ? "th" : ["th", "st", "nd", "rd"][n % 10]}`;
 }
 
+/** The hall's sweeps (newest first), each opening its points; a new one from the grid form. */
+function Sweeps() {
+  const projectId = useSession((s) => s.projectId);
+  const hallId = useSession((s) => s.hallId);
+  const dialog = useSimulations((s) => s.dialog);
+  const [sweeps, setSweeps] = useState<SweepRead[]>([]);
+  useEffect(() => {
+    if (!projectId || dialog.d !== "none") return;
+    request<{ items: SweepRead[] }>("GET", `/projects/${projectId}/sweeps?limit=20`).then(
+      (r) => setSweeps(r.items.filter((s) => s.hall_id === hallId)),
+      () => undefined,
+    );
+  }, [projectId, hallId, dialog.d]);
+  const open = (id: number) =>
+    void request<SweepDetail>("GET", `/sweeps/${id}`).then(
+      (sweep) => useSimulations.setState({ dialog: { d: "sweep", sweep } }),
+      (e: unknown) => notify("error", `Sweep ${id}: ${message(e)}`),
+    );
+  return (
+    <>
+      <h3>Sweeps</h3>
+      <ul className="plan-list">
+        {sweeps.map((s) => (
+          <li key={s.id} className="plan-row small" data-testid={`sweep-${s.id}`}>
+            <button type="button" className="link" onClick={() => open(s.id)}>
+              #{s.id} {s.name}
+            </button>{" "}
+            <span className="muted">
+              {s.points_by_status.succeeded ?? 0} of {s.points_total} points · {s.status}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="button-row">
+        <button
+          type="button"
+          onClick={() => useSimulations.setState({ dialog: { d: "sweep", sweep: null } })}
+          data-testid="sweep-new"
+        >
+          Sweep parameters…
+        </button>
+      </div>
+    </>
+  );
+}
+
 export function SimulationsPanel() {
   const projectId = useSession((s) => s.projectId);
+  const hallId = useSession((s) => s.hallId);
   const plans = useWiring((s) => s.plans);
   const jobs = useSimulations((s) => s.jobs);
   const selected = useSimulations((s) => s.selected);
@@ -185,9 +235,11 @@ export function SimulationsPanel() {
           )}
         </div>
       )}
+      <Sweeps />
       {dialog.d === "form" && <SimulateDialog plans={dialog.plans} onClose={close} />}
       {dialog.d === "result" && <ResultDialog jobId={dialog.jobId} onClose={close} />}
       {dialog.d === "compare" && <CompareDialog jobIds={dialog.jobIds} onClose={close} />}
+      {dialog.d === "sweep" && hallId && <SweepDialog hallId={hallId} open={dialog.sweep} onClose={close} />}
     </section>
   );
 }

@@ -1,12 +1,14 @@
 /** What the simulations view shows: the project's runs, the ones ticked to compare, the open dialog. */
 import { create } from "zustand";
 import type { Job, WiringPlan } from "./api";
+import type { SweepDetail } from "./sweeps";
 
 export type SimDialog =
   | { d: "none" }
   | { d: "form"; plans: WiringPlan[] }
   | { d: "result"; jobId: number }
-  | { d: "compare"; jobIds: number[] };
+  | { d: "compare"; jobIds: number[] }
+  | { d: "sweep"; sweep: SweepDetail | null };
 
 interface SimState {
   jobs: Job[];

@@ -1,0 +1,255 @@
+/**
+ * Sweeps: a grid over the hall (each point generates its plan and simulates it, fanned out over
+ * every worker); the points arrive into a table and a cost-against-time chart with the Pareto
+ * frontier marked; cancel; download.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { ApiError, request } from "../sync/http";
+import { Chart } from "./Chart";
+import { Dialog } from "./Dialog";
+import { formatSeconds } from "./results";
+import {
+  costTimeSeries,
+  gridOf,
+  GridError,
+  pointRows,
+  SWEEP_PARAMS,
+  type SweepDetail,
+  type SweepParam,
+} from "./sweeps";
+
+const POLL_MS = 1000;
+const PATTERNS = ["single-homed", "mc-lag", "side-to-side", "paired-row", "inter-chassis", "grin"];
+const COST_SERIES = [
+  { label: "points", colour: "#4e9af1", points: true },
+  { label: "Pareto frontier", colour: "#e0b341" },
+];
+const over = (s: SweepDetail) => s.status === "succeeded" || s.status === "failed" || s.status === "cancelled";
+
+function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: SweepDetail) => void }) {
+  const [name, setName] = useState("sweep");
+  const [pattern, setPattern] = useState("single-homed");
+  const [jobRacks, setJobRacks] = useState(2);
+  const [mb, setMb] = useState(4);
+  const [rows, setRows] = useState<{ param: SweepParam; values: string }[]>([
+    { param: "pattern", values: "single-homed, side-to-side" },
+    { param: "seed", values: "1, 2, 3" },
+  ]);
+  const [error, setError] = useState<{ field: string; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const grid = gridOf(rows);
+      const base = { pattern, workload: "shuffle", job_racks: jobRacks, bytes: Math.round(mb * 1e6) };
+      onCreated(await request<SweepDetail>("POST", `/halls/${hallId}/sweeps`, { body: { name, base, grid } }));
+    } catch (e) {
+      if (e instanceof GridError) setError({ field: e.field, text: e.message });
+      else if (e instanceof ApiError) setError({ field: e.items[0]?.field ?? "", text: e.message });
+      else setError({ field: "", text: String(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <p className="muted small">
+        Every point generates its plan of this hall (wiring, lengths, priced bill of materials) and simulates a
+        MapReduce shuffle on it; the points run on every worker there is.
+      </p>
+      <div className="sim-params">
+        <label className="sim-param">
+          <span>Name</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} data-testid="sweep-name" />
+        </label>
+        <label className="sim-param">
+          <span>Pattern (unless varied)</span>
+          <select value={pattern} onChange={(e) => setPattern(e.target.value)}>
+            {PATTERNS.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+        </label>
+        <label className="sim-param">
+          <span>Racks in the job</span>
+          <input
+            type="number"
+            min={1}
+            value={jobRacks}
+            onChange={(e) => setJobRacks(e.target.valueAsNumber)}
+            data-testid="sweep-job-racks"
+          />
+        </label>
+        <label className="sim-param">
+          <span>MB per pair</span>
+          <input
+            type="number"
+            min={0}
+            step={0.1}
+            value={mb}
+            onChange={(e) => setMb(e.target.valueAsNumber)}
+            data-testid="sweep-mb"
+          />
+        </label>
+      </div>
+      <h3>Vary</h3>
+      {rows.map((r, i) => (
+        <div className="sim-params" key={i}>
+          <label className="sim-param">
+            <span>Parameter</span>
+            <select
+              value={r.param}
+              onChange={(e) =>
+                setRows((rs) => rs.map((x, j) => (j === i ? { ...x, param: e.target.value as SweepParam } : x)))
+              }
+              data-testid={`sweep-param-${i}`}
+            >
+              {SWEEP_PARAMS.map((p) => (
+                <option key={p.key} value={p.key}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="sim-param">
+            <span>Values (comma-separated)</span>
+            <input
+              value={r.values}
+              onChange={(e) => setRows((rs) => rs.map((x, j) => (j === i ? { ...x, values: e.target.value } : x)))}
+              data-testid={`sweep-values-${i}`}
+            />
+            {error?.field === r.param && <span className="field-error">{error.text}</span>}
+          </label>
+          <button type="button" className="link" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+            remove
+          </button>
+        </div>
+      ))}
+      <div className="button-row">
+        <button type="button" onClick={() => setRows((rs) => [...rs, { param: "job_racks", values: "2, 4" }])}>
+          Vary another parameter
+        </button>
+        <button type="button" className="primary" disabled={busy} onClick={() => void submit()} data-testid="sweep-run">
+          Run sweep
+        </button>
+      </div>
+      {error && !rows.some((r) => r.param === error.field) && (
+        <p className="field-error" role="alert" data-testid="sweep-error">
+          {error.field && <code>{error.field}</code>} {error.text}
+        </p>
+      )}
+    </>
+  );
+}
+
+function SweepView({ initial }: { initial: SweepDetail }) {
+  const [sweep, setSweep] = useState(initial);
+  useEffect(() => {
+    if (over(sweep)) return;
+    const t = setTimeout(() => {
+      request<SweepDetail>("GET", `/sweeps/${sweep.id}`).then(setSweep, () => undefined);
+    }, POLL_MS);
+    return () => clearTimeout(t);
+  }, [sweep]);
+  const rows = useMemo(() => pointRows(sweep), [sweep]);
+  const series = useMemo(() => costTimeSeries(rows), [rows]);
+  const done = rows.filter((r) => r.status === "succeeded" || r.status === "failed").length;
+  const currency = rows.find((r) => r.currency)?.currency ?? "";
+  return (
+    <>
+      <div className="sim-progress">
+        <div
+          className={`sim-bar ${sweep.status}`}
+          role="progressbar"
+          aria-valuenow={Math.round((100 * done) / Math.max(1, sweep.points_total))}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          data-testid="sweep-progress"
+        >
+          <div style={{ width: `${(100 * done) / Math.max(1, sweep.points_total)}%` }} />
+        </div>
+        <span className="small" data-testid="sweep-status" data-status={sweep.status} data-done={done}>
+          {done} of {sweep.points_total} points · {sweep.status}
+        </span>
+        {!over(sweep) && (
+          <button
+            type="button"
+            onClick={() =>
+              void request<unknown>("POST", `/sweeps/${sweep.id}/cancel`).then(() =>
+                request<SweepDetail>("GET", `/sweeps/${sweep.id}`).then(setSweep),
+              )
+            }
+            data-testid="sweep-cancel"
+          >
+            Cancel sweep
+          </button>
+        )}
+        <a href={`/api/v1/sweeps/${sweep.id}/points.csv`} download className="small" data-testid="sweep-csv">
+          points (CSV)
+        </a>
+      </div>
+      <Chart
+        title="Cost against job completion (◆ line: the Pareto frontier, nothing both cheaper and faster)"
+        data={series}
+        series={COST_SERIES}
+        xLabel={`cost ${currency}`}
+        yLabel="job completion, ms"
+        testId="sweep-chart"
+      />
+      <table className="plans-table" data-testid="sweep-table">
+        <thead>
+          <tr>
+            <th className="num">#</th>
+            <th>Point</th>
+            <th>State</th>
+            <th className="num">Cost</th>
+            <th className="num">Job completion</th>
+            <th className="num">Mean FCT</th>
+            <th>Pareto</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.index} data-testid={`sweep-point-${r.index}`} data-status={r.status} data-pareto={r.pareto}>
+              <td className="num">{r.index}</td>
+              <td>{r.label}</td>
+              <td>
+                {r.status === "succeeded" && r.outcome === "partial" ? (
+                  <span className="warn">incomplete: {r.stalled.toLocaleString("en")} stalled</span>
+                ) : (
+                  r.status
+                )}
+                {r.error && <span className="field-error small"> {r.error}</span>}
+              </td>
+              <td className="num">
+                {r.cost === null ? "—" : `${r.cost.toLocaleString("en", { maximumFractionDigits: 0 })} ${r.currency}`}
+              </td>
+              <td className="num">{r.outcome === "partial" ? "none" : formatSeconds(r.jobCompletionS)}</td>
+              <td className="num">{formatSeconds(r.meanFctS)}</td>
+              <td>{r.pareto ? "◆" : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="sim-note">fluid estimate; tails, incast and latency bounds need packet mode.</p>
+    </>
+  );
+}
+
+export function SweepDialog({
+  hallId,
+  open,
+  onClose,
+}: {
+  hallId: number;
+  open: SweepDetail | null;
+  onClose: () => void;
+}) {
+  const [sweep, setSweep] = useState<SweepDetail | null>(open);
+  return (
+    <Dialog title={sweep ? `Sweep ${sweep.id}: ${sweep.name}` : "New sweep"} onClose={onClose} testId="sweep-dialog">
+      {sweep ? <SweepView initial={sweep} /> : <SweepForm hallId={hallId} onCreated={setSweep} />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Sweeps (pure: tested in sweeps.test.ts): the grid a planner types (a parameter and its values),
+ * and the points as they arrive turned into table rows, chart series and the cost/time Pareto
+ * frontier. The parameters are the API's (backend services/sweeps.py PARAMETERS).
+ */
+import type { components } from "../api/schema";
+import { paretoFrontier, type Series } from "./results";
+
+export type SweepDetail = components["schemas"]["SweepDetail"];
+export type SweepPoint = components["schemas"]["SweepPointRead"];
+export type SweepRead = components["schemas"]["SweepRead"];
+
+export const SWEEP_PARAMS = [
+  { key: "pattern", label: "wiring pattern", kind: "text" },
+  { key: "ports", label: "p: server ports wired", kind: "int" },
+  { key: "loop", label: "l: logical racks per loop", kind: "int" },
+  { key: "clusters", label: "c: clusters", kind: "int" },
+  { key: "uplinks_per_tor", label: "uplinks per ToR (oversubscription)", kind: "int" },
+  { key: "job_racks", label: "job size (logical racks)", kind: "int" },
+  { key: "bytes", label: "bytes per pair or flow", kind: "int" },
+  { key: "load", label: "load (background traffic)", kind: "number" },
+  { key: "seed", label: "seed", kind: "int" },
+  { key: "routing", label: "routing", kind: "text" },
+  { key: "workload", label: "workload", kind: "text" },
+] as const;
+export type SweepParam = (typeof SWEEP_PARAMS)[number]["key"];
+
+export class GridError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `2, 4, 8` -> [2, 4, 8] for a numeric parameter; `single-homed, side-to-side` for a text one. */
+export function parseValues(param: SweepParam, text: string): (string | number)[] {
+  const spec = SWEEP_PARAMS.find((p) => p.key === param);
+  const parts = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!spec || parts.length === 0) throw new GridError(param, "give one or more values, separated by commas");
+  const out = parts.map((s) => {
+    if (spec.kind === "text") return s;
+    const n = Number(s);
+    if (!Number.isFinite(n) || (spec.kind === "int" && !Number.isInteger(n)))
+      throw new GridError(param, `"${s}" is not ${spec.kind === "int" ? "a whole number" : "a number"}`);
+    return n;
+  });
+  if (new Set(out).size !== out.length) throw new GridError(param, "a value is given twice");
+  return out;
+}
+
+/** The grid of the rows the form holds; the points are every combination (at most 200, the API's limit). */
+export function gridOf(rows: readonly { param: SweepParam; values: string }[]): Record<string, (string | number)[]> {
+  const grid: Record<string, (string | number)[]> = {};
+  for (const r of rows) {
+    if (r.param in grid) throw new GridError(r.param, "varied twice: one row per parameter");
+    grid[r.param] = parseValues(r.param, r.values);
+  }
+  const points = Object.values(grid).reduce((n, v) => n * v.length, 1);
+  if (Object.keys(grid).length === 0) throw new GridError("grid", "vary at least one parameter");
+  if (points > 200) throw new GridError("grid", `${points} points: at most 200`);
+  return grid;
+}
+
+export interface PointRow {
+  index: number;
+  /** The varied parameters of this point, in words: `pattern=side-to-side, ports=2`. */
+  label: string;
+  status: SweepPoint["status"];
+  cost: number | null;
+  currency: string;
+  jobCompletionS: number | null;
+  meanFctS: number | null;
+  outcome: string | null;
+  stalled: number;
+  error: string | null;
+  pareto: boolean;
+}
+
+const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
+
+/** The table: one row per point in grid order; the frontier = cheapest for its time among finished, complete points. */
+export function pointRows(sweep: Pick<SweepDetail, "grid" | "points">): PointRow[] {
+  const keys = Object.keys(sweep.grid);
+  const rows = sweep.points.map((p): PointRow => {
+    const f = (p.figures ?? {}) as Record<string, unknown>;
+    const complete = f.outcome === "complete";
+    return {
+      index: p.index,
+      label: keys.map((k) => `${k}=${String(p.params[k])}`).join(", "),
+      status: p.status,
+      cost: num(f.cost_total),
+      currency: typeof f.currency === "string" ? f.currency : "",
+      // A partial point has no completion time: plotting its last finished flow would flatter it.
+      jobCompletionS: complete ? num(f.job_completion_s) : null,
+      meanFctS: num(f.fct_mean_s),
+      outcome: typeof f.outcome === "string" ? f.outcome : null,
+      stalled: num(f.stalled_flows) ?? 0,
+      error: p.error,
+      pareto: false,
+    };
+  });
+  const candidates = rows.flatMap((r) =>
+    r.cost !== null && r.jobCompletionS !== null ? [{ index: r.index, cost: r.cost, time: r.jobCompletionS }] : [],
+  );
+  const front = new Set(paretoFrontier(candidates).map((p) => p.index));
+  for (const r of rows) r.pareto = front.has(r.index);
+  return rows;
+}
+
+/** Cost (x) against job completion in ms: every point, and the frontier as a line through its points. */
+export function costTimeSeries(rows: readonly PointRow[]): Series {
+  const pts = rows
+    .flatMap((r) =>
+      r.cost !== null && r.jobCompletionS !== null
+        ? [{ cost: r.cost, ms: r.jobCompletionS * 1000, pareto: r.pareto }]
+        : [],
+    )
+    .sort((a, b) => a.cost - b.cost || a.ms - b.ms);
+  return [pts.map((p) => p.cost), pts.map((p) => p.ms), pts.map((p) => (p.pareto ? p.ms : null))];
+}
