@@ -151,11 +151,13 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await form.getByTestId("param-mb").fill("1");
   await form.getByTestId("sim-fail-node").selectOption(tor.id);
   await form.getByTestId("sim-fail-at").fill("0");
+  const beforeCut = new Set((await jobs(page, projectId)).map((j) => j.id));
   await form.getByTestId("sim-run").click();
   await expect(form).toBeHidden();
   const cutName = `shuffle 2 racks × 1 MB · ${tor.id} down at 0 ms · ECMP · seed 1`;
-  await expect.poll(async () => (await jobs(page, projectId)).filter((j) => j.name === cutName).length).toBe(1);
-  const cut = (await jobs(page, projectId)).find((j) => j.name === cutName)!;
+  const fresh = async (seen: Set<number>) => (await jobs(page, projectId)).filter((j) => !seen.has(j.id));
+  await expect.poll(async () => (await fresh(beforeCut)).filter((j) => j.name === cutName).length).toBe(1);
+  const cut = (await fresh(beforeCut)).find((j) => j.name === cutName)!;
   await expect(sims.getByTestId(`sim-status-${cut.id}`)).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
   const cutResult = await job(page, cut.id);
   // Every pair with a server of the first rack (15 x 15 sending, 15 x 15 receiving, 15 x 14 within) has no path.
@@ -181,11 +183,14 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await form.getByTestId("preset-all_to_all").check();
   await form.getByTestId("param-racks").fill("96");
   await form.getByTestId("param-mb").fill("100");
+  const beforeBig = new Set((await jobs(page, projectId)).map((j) => j.id));
   await form.getByTestId("sim-run").click();
   await expect(form).toBeHidden();
-  await expect.poll(async () => (await jobs(page, projectId)).filter((j) => j.name.startsWith("all-to-all 96 racks")).length).toBe(1);
-  const big = (await jobs(page, projectId)).find((j) => j.name.startsWith("all-to-all 96 racks"))!;
+  await expect.poll(async () => (await fresh(beforeBig)).filter((j) => j.name.startsWith("all-to-all 96 racks")).length).toBe(1);
+  const big = (await fresh(beforeBig)).find((j) => j.name.startsWith("all-to-all 96 racks"))!;
   await expect(sims.getByTestId(`sim-status-${big.id}`)).toHaveAttribute("data-status", "running", { timeout: 60_000 });
+  // The engine's own progress while it runs: 1,440 servers, every ordered pair.
+  await expect(sims.getByTestId(`sim-status-${big.id}`)).toContainText(`of ${(1440 * 1439).toLocaleString("en")} flows done`, { timeout: 30_000 });
   await sims.getByTestId(`sim-cancel-${big.id}`).click();
   await expect(sims.getByTestId(`sim-status-${big.id}`)).toHaveAttribute("data-status", "cancelled");
   await expect(sims.getByTestId(`sim-cancel-${big.id}`)).toBeHidden();
