@@ -312,4 +312,4 @@ def close_if_done(session: Session, sweep_id: int) -> JobStatus | None:
         .where(Sweep.id == sweep_id, Sweep.status.in_((JobStatus.QUEUED, JobStatus.RUNNING)))
         .values(status=JobStatus.SUCCEEDED, finished_at=_now(), version=Sweep.version + 1)
     )
-    return session.execute(select(Sweep.status).where(Sweep.id == sweep_id)).scalar_one()
+    return session.execute(select(Sweep.status).where(Sweep.id == sweep_id)).scalar()
