@@ -9,7 +9,7 @@
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { download, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
+import { download, drawnDiff, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
 import { ARTIFACTS, dragOnFloor, saved, view, waitForEditor } from "./helpers";
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -110,7 +110,9 @@ test("issue 15's journey: sign up -> project -> hall -> rows -> two plans -> com
   await details.getByRole("button", { name: "Close" }).click();
   await expect(page.getByTestId("diff-count-moved")).toHaveText("0");
   await expect(page.getByTestId("diff-count-added")).toHaveText(int(SERVERS));
-  const shown = await page.evaluate(() => (window as unknown as { __loopline: { diff: { drawn: Record<string, number>; colours: Record<string, string> } } }).__loopline.diff);
+  const up = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  expect(up.base_plan_id).toBe(a.id);
+  const shown = await drawnDiff(page, up.id);
   expect(shown.drawn.moved).toBe(0);
   expect(shown.drawn.added).toBe(SERVERS);
   expect(shown.colours.added).toBe(await page.getByTestId("diff-legend-added").getAttribute("data-colour"));

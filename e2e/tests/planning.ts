@@ -96,3 +96,17 @@ export async function pdfText(body: Buffer): Promise<string> {
 export function xlsxBytes(b: Buffer): ArrayBuffer {
   return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
 }
+
+export interface DrawnDiff {
+  oldPlanId: number;
+  newPlanId: number;
+  drawn: Record<"kept" | "added" | "moved" | "removed", number>;
+  colours: Record<"kept" | "added" | "moved" | "removed", string>;
+}
+
+/** The plan difference as the scene drew it (`window.__loopline.diff`), once it is the diff of `newPlanId`. */
+export async function drawnDiff(page: Page, newPlanId: number): Promise<DrawnDiff> {
+  const read = () => page.evaluate(() => (window as unknown as { __loopline: { diff?: DrawnDiff | null } }).__loopline.diff ?? null);
+  await expect.poll(async () => (await read())?.newPlanId).toBe(newPlanId);
+  return (await read())!;
+}

@@ -7,7 +7,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { download, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
+import { download, drawnDiff, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
 import { ARTIFACTS, login, waitForEditor } from "./helpers";
 
 const RACKS_PER_ROW = 6;
@@ -122,7 +122,7 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   expect(abCounts.kept + abCounts.moved + abCounts.removed).toBe(a.summary.cables);
   expect(abCounts.kept + abCounts.moved + abCounts.added).toBe(b.summary.cables);
   for (const [status, n] of Object.entries(abCounts)) await expect(page.getByTestId(`diff-count-${status}`)).toHaveText(int(n));
-  const abDrawn = await page.evaluate(() => (window as unknown as { __loopline: { diff: { drawn: Record<string, number>; newPlanId: number } } }).__loopline.diff);
+  const abDrawn = await drawnDiff(page, b.id);
   expect(abDrawn).toMatchObject({ newPlanId: b.id, drawn: abCounts });
   await page.screenshot({ path: `${ARTIFACTS}/plans-diff-two-plans.png` });
   // Only the change: the kept cables leave the picture (fewer line segments drawn).
@@ -183,7 +183,7 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   await expect(page.getByTestId("diff-count-moved")).toHaveText("0");
   await expect(page.getByTestId("diff-count-added")).toHaveText(int(SERVERS));
   await expect(page.getByTestId("diff-count-kept")).toHaveText(int(a.summary.cables));
-  const drawn = await page.evaluate(() => (window as unknown as { __loopline: { diff: { drawn: Record<string, number>; colours: Record<string, string>; newPlanId: number } } }).__loopline.diff);
+  const drawn = await drawnDiff(page, up.id);
   expect(drawn.newPlanId).toBe(up.id);
   expect(drawn.drawn).toEqual({ kept: apiDiff.counts.kept, added: apiDiff.counts.added, moved: 0, removed: apiDiff.counts.removed });
   const addedColour = await page.getByTestId("diff-legend-added").getAttribute("data-colour");

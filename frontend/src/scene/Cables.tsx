@@ -22,6 +22,7 @@ import {
   STATUS_CODE,
   useDiff,
   type DiffOverlay,
+  type DiffReport,
 } from "../state/planDiff";
 import { placeRack } from "./selectors";
 
@@ -74,7 +75,7 @@ const linearRgb = (hex: string): [number, number, number] => {
 function diffGeometry(
   o: DiffOverlay,
   showKept: boolean,
-): { cables: THREE.BufferGeometry; removed: THREE.BufferGeometry | null } {
+): { cables: THREE.BufferGeometry; removed: THREE.BufferGeometry | null; report: DiffReport } {
   const { colours, removed, removedColours } = diffBuffers(o, linearRgb);
   const cables = new THREE.BufferGeometry();
   if (showKept) {
@@ -96,7 +97,7 @@ function diffGeometry(
     cables.setAttribute("color", new THREE.BufferAttribute(col, 3));
   }
   cables.computeBoundingSphere();
-  reportDiff({
+  const report: DiffReport = {
     oldPlanId: o.oldPlanId,
     newPlanId: o.newPlanId,
     drawn: drawnCounts(o.newSet, colours, o.diff.removed.length, linearRgb),
@@ -106,13 +107,13 @@ function diffGeometry(
       moved: DIFF_COLOURS.moved.colour,
       removed: DIFF_COLOURS.removed.colour,
     },
-  });
-  if (!removed.length) return { cables, removed: null };
+  };
+  if (!removed.length) return { cables, removed: null, report };
   const gone = new THREE.BufferGeometry();
   gone.setAttribute("position", new THREE.BufferAttribute(removed, 3));
   gone.setAttribute("color", new THREE.BufferAttribute(removedColours, 3));
   gone.computeBoundingSphere();
-  return { cables, removed: gone };
+  return { cables, removed: gone, report };
 }
 
 /**
@@ -249,7 +250,7 @@ export function Cables() {
 
   useEffect(() => {
     invalidate();
-    if (!diff) reportDiff(null);
+    reportDiff(diff ? diff.report : null);
     return () => {
       diff?.cables.dispose();
       diff?.removed?.dispose();
