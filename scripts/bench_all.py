@@ -26,6 +26,7 @@ BENCHES: list[tuple[str, list[str], str]] = [
         [PY, "scripts/bench_imports.py"],
         ".",
     ),
+    ("sweeps: a 24-point sweep of the demo hall with 1 and 2 workers", [PY, "scripts/bench_sweep.py"], "."),
     (
         "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
         ["cargo", "bench", "--bench", "flow_engine"],
