@@ -8,7 +8,13 @@ import tseslint from "typescript-eslint";
  * floors below it, never from a floor above it nor from another folder of its own floor.
  * `api/` (generated types) is the ground and imports nothing.
  */
-const FLOORS = [["model"], ["commands"], ["state"], ["sync", "tools"], ["scene", "wiring", "ui", "projects", "plans", "simulations"]];
+const FLOORS = [
+  ["model"],
+  ["commands"],
+  ["state"],
+  ["sync", "tools"],
+  ["scene", "wiring", "ui", "projects", "plans", "simulations"],
+];
 /** Modules at the top of `src/` (the entry points): above every floor. */
 const ROOT_MODULES = ["App", "main"];
 
