@@ -15,11 +15,13 @@ import {
   rowsOf,
   usedU,
   type Direction,
+  type FabricSwitchSlot,
   type RackRecord,
   type RecordId,
   type Records,
   type RowRecord,
   type Side,
+  type SwitchModel,
 } from "../model/records";
 
 export interface CommandError {
@@ -405,4 +407,105 @@ export function renameRow(records: Records, rowId: RecordId, name: string): Resu
   if (!trimmed) return fail("name", "a row needs a name");
   if (rowsOf(records).some((r) => r.id !== rowId && r.name === trimmed)) return fail("name", `${trimmed} is taken`);
   return ok(new DiffBuilder(records).update({ ...row, name: trimmed }));
+}
+
+// ---------------------------------------------------------------- network racks
+
+export type FabricRole = "spine" | "agg" | "core";
+const ROLE_PREFIX: Record<FabricRole, string> = { spine: "SP", agg: "AG", core: "CO" };
+const ROLE_WORDS: Record<FabricRole, string> = { spine: "spine", agg: "aggregation switch", core: "core switch" };
+
+/**
+ * Make a rack hold servers (`compute`) or fabric switches (`network`). A network rack gives up its
+ * logical racks (servers and ToRs); a compute rack gives up its switches and gets the default contents.
+ */
+export function setRackRole(records: Records, rackId: RecordId, role: RackRecord["role"]): Result {
+  const rack = records[rackId];
+  if (!isRack(rack)) return fail("role", "select one rack first");
+  if (rack.role === role) return ok(new DiffBuilder(records));
+  const next: RackRecord =
+    role === "network"
+      ? { ...rack, role, logicalRacks: 0, fabricSwitches: [] }
+      : {
+          ...rack,
+          role,
+          fabricSwitches: [],
+          logicalRacks: DEFAULT_CONTENTS.logicalRacks,
+          serversPerLogicalRack: rack.serversPerLogicalRack || DEFAULT_CONTENTS.serversPerLogicalRack,
+        };
+  if (role === "compute" && usedU(next) > next.rackType.heightU)
+    return fail("role", `${rack.name} is too short for the default servers; choose its contents after`);
+  return ok(new DiffBuilder(records).update(next));
+}
+
+/** The lowest U where `heightU` units are free in the rack, or null when they fit nowhere. */
+export function nextFreeU(rack: RackRecord, heightU: number, except?: string): number | null {
+  const taken = rack.fabricSwitches.filter((f) => f.name !== except);
+  for (let u = 1; u + heightU - 1 <= rack.rackType.heightU; u++)
+    if (!taken.some((f) => u <= f.u + f.heightU - 1 && f.u <= u + heightU - 1)) return u;
+  return null;
+}
+
+/** "SP3": the role's prefix and the first number no fabric switch in the hall uses. */
+export function nextSwitchName(records: Records, role: FabricRole): string {
+  const used = new Set(racksOf(records).flatMap((r) => r.fabricSwitches.map((f) => f.name)));
+  for (let i = 1; ; i++) if (!used.has(`${ROLE_PREFIX[role]}${i}`)) return `${ROLE_PREFIX[role]}${i}`;
+}
+
+/** Why the switch cannot go at `u` in the rack (another switch, or the rack's end), or null. */
+function slotProblem(rack: RackRecord, name: string, u: number, heightU: number): string | null {
+  if (!Number.isInteger(u) || u < 1) return "The U position is a whole number from 1.";
+  if (u + heightU - 1 > rack.rackType.heightU)
+    return `A ${heightU}U switch at U${u} would stick out of the ${rack.rackType.heightU}U rack.`;
+  const clash = rack.fabricSwitches.find((f) => f.name !== name && u <= f.u + f.heightU - 1 && f.u <= u + heightU - 1);
+  return clash ? `U${u} to U${u + heightU - 1} overlaps ${clash.name} (U${clash.u}).` : null;
+}
+
+export interface AddSwitchArgs {
+  role: FabricRole;
+  model: SwitchModel;
+  /** Lowest U; the next free U when omitted. */
+  u?: number;
+}
+
+/** Put a spine, aggregation or core switch into a network rack. */
+export function addFabricSwitch(records: Records, rackId: RecordId, args: AddSwitchArgs): Result {
+  const rack = records[rackId];
+  if (!isRack(rack)) return fail("fabricSwitches", "select one rack first");
+  if (rack.role !== "network")
+    return fail("fabricSwitches", `${rack.name} holds servers: set it to Network before adding switches.`);
+  const heightU = args.model.heightU;
+  const u = args.u ?? nextFreeU(rack, heightU);
+  if (u === null)
+    return fail(
+      "fabricSwitches.u",
+      `There is no free ${heightU}U space left in ${rack.name} for a ${ROLE_WORDS[args.role]}.`,
+    );
+  const name = nextSwitchName(records, args.role);
+  const problem = slotProblem(rack, name, u, heightU);
+  if (problem) return fail("fabricSwitches.u", problem);
+  const slot: FabricSwitchSlot = { name, role: args.role, u, heightU, modelId: args.model.id };
+  const fabricSwitches = [...rack.fabricSwitches, slot].sort((a, b) => a.u - b.u);
+  return ok(new DiffBuilder(records).update({ ...rack, fabricSwitches }));
+}
+
+/** Move a fabric switch to another U of its rack. */
+export function moveFabricSwitch(records: Records, rackId: RecordId, name: string, u: number): Result {
+  const rack = records[rackId];
+  if (!isRack(rack)) return fail("fabricSwitches", "select one rack first");
+  const sw = rack.fabricSwitches.find((f) => f.name === name);
+  if (!sw) return fail("fabricSwitches", `${rack.name} has no switch ${name}.`);
+  const problem = slotProblem(rack, name, u, sw.heightU);
+  if (problem) return fail(`switch.${name}`, problem);
+  const fabricSwitches = rack.fabricSwitches.map((f) => (f.name === name ? { ...f, u } : f)).sort((a, b) => a.u - b.u);
+  return ok(new DiffBuilder(records).update({ ...rack, fabricSwitches }));
+}
+
+export function removeFabricSwitch(records: Records, rackId: RecordId, name: string): Result {
+  const rack = records[rackId];
+  if (!isRack(rack)) return fail("fabricSwitches", "select one rack first");
+  if (!rack.fabricSwitches.some((f) => f.name === name))
+    return fail("fabricSwitches", `${rack.name} has no switch ${name}.`);
+  const fabricSwitches = rack.fabricSwitches.filter((f) => f.name !== name);
+  return ok(new DiffBuilder(records).update({ ...rack, fabricSwitches }));
 }

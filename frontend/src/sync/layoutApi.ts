@@ -149,7 +149,7 @@ export function rackSpec(
       tor_model_id: id.tor,
       tor_position: r.torPosition,
     })),
-    // Network racks keep their switches: the editor does not edit them (yet), the API needs them on create.
+    // A network rack's switches (the property panel edits them); the API needs them on create too.
     fabric_switches: r.fabricSwitches.map((f) => ({
       name: f.name,
       role: f.role as "agg" | "spine" | "core",

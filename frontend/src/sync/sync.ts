@@ -272,6 +272,9 @@ export class LayoutSync {
       if (from.portFace !== rack.portFace) body.port_face = spec.port_face;
       if (from.name !== rack.name) body.name = rack.name;
       if (from.rowId !== rack.rowId) body.row_id = this.serverId(rack.rowId);
+      if (from.role !== rack.role) body.role = rack.role;
+      if (JSON.stringify(from.fabricSwitches) !== JSON.stringify(rack.fabricSwitches))
+        body.fabric_switches = spec.fabric_switches;
       if (
         JSON.stringify({ ...from, positionMm: 0, portFace: "", name: "", rowId: "" }) !==
         JSON.stringify({ ...rack, positionMm: 0, portFace: "", name: "", rowId: "" })

@@ -1,7 +1,26 @@
 /** Rack contents for one rack, a whole row, or the selection; errors show next to their field. */
 import { useMemo, useState, type ReactNode } from "react";
-import { targetRacks, updateRackContents } from "../commands/layout";
-import { isRack, isRow, racksOf, usedU, type RackContents, type RackRecord, type RecordId } from "../model/records";
+import {
+  addFabricSwitch,
+  moveFabricSwitch,
+  nextFreeU,
+  removeFabricSwitch,
+  setRackRole,
+  targetRacks,
+  updateRackContents,
+  type FabricRole,
+  type Result,
+} from "../commands/layout";
+import {
+  isRack,
+  isRow,
+  racksOf,
+  usedU,
+  type RackContents,
+  type RackRecord,
+  type RecordId,
+  type SwitchModel,
+} from "../model/records";
 import { formatLength } from "../model/units";
 import { useCatalog } from "../state/catalog";
 import { editor, useRecords } from "../state/editor";
@@ -67,8 +86,165 @@ export function PropertyPanel() {
     );
   }
   const firstKey = JSON.stringify(contentsOf(first)) + first.id + targets.join();
+  const one = scope === "selection" && selection.length === 1 && isRack(records[selection[0] ?? ""]) ? first : null;
   return (
-    <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />
+    <>
+      {one && <RoleField rack={one} />}
+      {one?.role === "network" ? (
+        <NetworkRackForm rack={one} />
+      ) : (
+        <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />
+      )}
+    </>
+  );
+}
+
+/** Run a layout command from the panel: one undo step, or its error next to the field. */
+function run(r: Result): boolean {
+  if ("error" in r) {
+    setErrors("props", [{ field: r.error.field, message: r.error.message }]);
+    return false;
+  }
+  setErrors("props", []);
+  return perform({ kind: "diff", diff: r.diff }, "props");
+}
+
+function RoleField({ rack }: { rack: RackRecord }) {
+  return (
+    <section className="panel-section">
+      <Field label="Role" name="role" hint="A network rack holds the fabric's spine, aggregation or core switches.">
+        <select
+          value={rack.role}
+          onChange={(e) => run(setRackRole(editor.records, rack.id, e.target.value as RackRecord["role"]))}
+          data-testid="input-rack-role"
+        >
+          <option value="compute">Compute (servers and ToRs)</option>
+          <option value="network">Network (fabric switches)</option>
+        </select>
+      </Field>
+    </section>
+  );
+}
+
+const ROLES: { value: FabricRole; label: string; word: string }[] = [
+  { value: "spine", label: "Spine", word: "spine" },
+  { value: "agg", label: "Aggregation", word: "aggregation" },
+  { value: "core", label: "Core", word: "core" },
+];
+
+/** The catalog model a new switch of this role starts with: one named for the role, else the biggest. */
+function defaultModel(models: readonly SwitchModel[], role: FabricRole): SwitchModel | undefined {
+  const word = ROLES.find((r) => r.value === role)?.word ?? role;
+  return (
+    models.find((m) => m.name.toLowerCase().includes(word)) ??
+    [...models].sort((a, b) => b.serverPorts - a.serverPorts)[0]
+  );
+}
+
+function NetworkRackForm({ rack }: { rack: RackRecord }) {
+  const catalog = useCatalog();
+  const [role, setRole] = useState<FabricRole>("spine");
+  const [modelName, setModelName] = useState<string | null>(null);
+  const [u, setU] = useState("");
+  const model = catalog.switchModels.find((m) => m.name === modelName) ?? defaultModel(catalog.switchModels, role);
+  const freeU = model ? nextFreeU(rack, model.heightU) : null;
+  const modelOf = (id?: number) => catalog.switchModels.find((m) => m.id === id)?.name ?? "switch";
+  const add = () => {
+    if (!model) return;
+    const at = u.trim() === "" ? undefined : Number(u);
+    if (run(addFabricSwitch(editor.records, rack.id, { role, model, u: at }))) setU("");
+  };
+  return (
+    <section className="panel-section" data-testid="network-rack">
+      <h2>
+        Rack {rack.name} · {rack.fabricSwitches.length} fabric switch{rack.fabricSwitches.length === 1 ? "" : "es"}
+      </h2>
+      {rack.fabricSwitches.length === 0 && (
+        <p className="muted small">No switches yet: add the spines (leaf-spine) or aggregation and core switches.</p>
+      )}
+      <ul className="switch-list" data-testid="fabric-switches">
+        {[...rack.fabricSwitches].reverse().map((f) => (
+          <li key={f.name} data-testid={`fabric-switch-${f.name}`}>
+            <Field label={`${f.name} · ${f.role} · ${modelOf(f.modelId)}`} name={`switch.${f.name}`}>
+              <span className="field-row">
+                <input
+                  type="number"
+                  min={1}
+                  max={rack.rackType.heightU}
+                  defaultValue={f.u}
+                  aria-label={`U of ${f.name}`}
+                  onBlur={(e) => {
+                    const v = Number(e.target.value);
+                    if (v !== f.u) run(moveFabricSwitch(editor.records, rack.id, f.name, v));
+                  }}
+                />
+                <button
+                  type="button"
+                  onClick={() => run(removeFabricSwitch(editor.records, rack.id, f.name))}
+                  data-testid={`remove-switch-${f.name}`}
+                >
+                  Remove
+                </button>
+              </span>
+            </Field>
+          </li>
+        ))}
+      </ul>
+      <div className="field-row">
+        <Field label="Role" name="switchRole">
+          <select
+            value={role}
+            onChange={(e) => {
+              setRole(e.target.value as FabricRole);
+              setModelName(null);
+            }}
+            data-testid="input-switch-role"
+          >
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="U position" name="switchU" hint={freeU === null ? "rack full" : `next free: U${freeU}`}>
+          <input
+            type="number"
+            min={1}
+            max={rack.rackType.heightU}
+            placeholder={freeU === null ? "" : String(freeU)}
+            value={u}
+            onChange={(e) => setU(e.target.value)}
+            data-testid="input-switch-u"
+          />
+        </Field>
+      </div>
+      <Field
+        label="Switch model"
+        name="switchModel"
+        hint={
+          model
+            ? `${model.serverPorts} × ${model.serverPortGbps}G down, ${model.uplinkPorts} up, ${model.heightU}U`
+            : ""
+        }
+      >
+        <select
+          value={model?.name ?? ""}
+          onChange={(e) => setModelName(e.target.value)}
+          data-testid="input-switch-model"
+        >
+          {catalog.switchModels.map((m) => (
+            <option key={m.name}>{m.name}</option>
+          ))}
+        </select>
+      </Field>
+      <Field label="" name="fabricSwitches">
+        <span />
+      </Field>
+      <button type="button" className="primary" onClick={add} disabled={!model} data-testid="add-switch">
+        Add {ROLES.find((r) => r.value === role)?.label.toLowerCase()}
+      </button>
+    </section>
   );
 }
 
