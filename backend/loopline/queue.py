@@ -6,6 +6,7 @@ registers the tasks; the API never imports worker code.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from celery import Celery, chord, group
@@ -19,7 +20,10 @@ SIMULATE_TASK = "loopline.simulate"
 IMPORT_PROJECT_TASK = "loopline.import_project"
 SWEEP_POINT_TASK = "loopline.sweep_point"
 SWEEP_DONE_TASK = "loopline.sweep_done"
-VISIBILITY_MARGIN_S = 20
+VISIBILITY_TIMEOUT_ENV = "LOOPLINE_BROKER_VISIBILITY_TIMEOUT_S"
+"""Seconds a task of a worker that died outright stays unacknowledged before it goes back to the
+queue (default 3600, Celery's): longer than any task may run (an import has no limit), or a live
+worker's task would be handed to a second worker."""
 
 
 def make_celery() -> Celery:
@@ -34,10 +38,8 @@ def make_celery() -> Celery:
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
         result_expires=3600,
-        # A task whose worker died outright (not just its pool process) goes back to the queue once
-        # it has been unacknowledged this long: longer than any engine run may last, so a live
-        # worker's task is never handed out twice, and a lost worker's sweep point is not lost.
-        broker_transport_options={"visibility_timeout": settings.engine_time_limit_s + VISIBILITY_MARGIN_S},
+        # A worker that died outright (not just its pool process) gives its task back after this.
+        broker_transport_options={"visibility_timeout": int(os.environ.get(VISIBILITY_TIMEOUT_ENV, "3600"))},
     )
     return app
 

@@ -19,22 +19,23 @@ import pytest
 from fastapi.testclient import TestClient
 
 from loopline.api.app import create_app
-from loopline.queue import PING_TASK, VISIBILITY_MARGIN_S, get_celery
+from loopline.queue import PING_TASK, VISIBILITY_TIMEOUT_ENV, get_celery
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_simulation_jobs import catalog_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_LIMIT_S = 10
-"""The workers' engine limit, hence the broker's visibility timeout (+ margin): how soon a point of a
-worker killed outright goes back to the queue."""
+VISIBILITY_S = 30
+"""The workers' broker visibility timeout (longer than their engine limit, so no live worker's point
+is handed out twice): how soon the point of a worker killed outright goes back to the queue."""
 POISSON = {"workload": "poisson", "flows": 20_000, "load": 0.5}
 
 
 def start_worker(name: str) -> subprocess.Popen[bytes]:
     log = ROOT / ".run" / "logs" / f"test-sweep-{name}-{os.getpid()}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "LOOPLINE_ENGINE_TIME_LIMIT_S": str(ENGINE_LIMIT_S)}
+    env = {**os.environ, "LOOPLINE_ENGINE_TIME_LIMIT_S": str(ENGINE_LIMIT_S), VISIBILITY_TIMEOUT_ENV: str(VISIBILITY_S)}
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "loopline_worker.app", "worker", "-n", f"{name}@%h",
          "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO", "--logfile", str(log)],
@@ -203,7 +204,7 @@ def test_a_worker_killed_mid_sweep_loses_no_point(setup: dict[str, Any]) -> None
         time.sleep(0.05)
     os.killpg(workers["w1"].pid, signal.SIGKILL)  # main process and pool: no goodbye to the broker
     workers["w1"].wait()
-    done = wait(client, created["id"], {"succeeded", "cancelled"}, timeout_s=ENGINE_LIMIT_S + VISIBILITY_MARGIN_S + 120)
+    done = wait(client, created["id"], {"succeeded", "cancelled"}, timeout_s=VISIBILITY_S + 150)
     points = done["points"]
     assert done["status"] == "succeeded"
     assert all(p["status"] == "succeeded" for p in points), [p["error"] for p in points]
