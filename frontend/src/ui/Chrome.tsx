@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef } from "react";
 import { aisles, MIN_AISLE_MM } from "../model/geometry";
-import { rowsOf } from "../model/records";
+import { racksOf, rowsOf } from "../model/records";
 import { formatLength } from "../model/units";
 import { live } from "../tools/live";
 import { useRecords } from "../state/editor";
@@ -37,6 +37,10 @@ export function StatusBar() {
   const ratios = report ? oversubscriptionText(report.oversubscription) : "";
   const narrow = aisles(records).filter((a) => a.tooNarrow);
   const names = Object.fromEntries(rowsOf(records).map((r) => [r.id, r.name]));
+  // Servers but no fabric above them: no pattern can be wired yet (the report judges ports only once some are placed).
+  const racks = racksOf(records);
+  const noFabric =
+    racks.some((r) => r.role === "compute" && r.logicalRacks > 0) && racks.every((r) => !r.fabricSwitches.length);
   return (
     <footer className="statusbar">
       <span ref={pointer} className="mono" data-testid="pointer" />
@@ -47,6 +51,11 @@ export function StatusBar() {
           {formatLength(MIN_AISLE_MM[a.kind])})
         </span>
       ))}
+      {noFabric && (
+        <span className="warn" data-testid="fabric-missing">
+          ⚠ No spines or other fabric switches yet: wiring will fail. Select a rack, set it to Network and add spines.
+        </span>
+      )}
       {short.map((l) => (
         <span
           key={l.layer}
