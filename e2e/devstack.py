@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A throwaway stack for working on the editor: fresh database (migrated + seeded), API + worker.
 
-    .venv/bin/python e2e/devstack.py [--db NAME] [--port N]
+    .venv/bin/python e2e/devstack.py [--db NAME] [--port N] [--redis-db N]
 
 Prints `URL <url>` when healthy and keeps running until interrupted (Ctrl-C stops what it started
 and drops the database). It is what `scripts/test_all.py --only e2e` does, without running Playwright.
@@ -27,11 +27,13 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", default=f"loopline_editor_{os.getpid()}")
     parser.add_argument("--port", type=int, default=0)
+    # Stacks that share a Redis database share a broker: their workers take each other's jobs.
+    parser.add_argument("--redis-db", type=int, default=6, help="broker database (results use the next one)")
     args = parser.parse_args()
     state = stack.services()
     stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
     stack.ensure_database(state["postgres"], args.db)
-    env = stack.service_env(state, db=args.db, redis_db=6)
+    env = stack.service_env(state, db=args.db, redis_db=args.redis_db)
     env["LOOPLINE_ENV"] = "test"
     venv = ROOT / ".venv" / "bin"
     subprocess.run([str(venv / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
