@@ -4,13 +4,12 @@
  * 0, added cables highlighted), price a part and see the BOM total move, create and revoke an API
  * token, download the exports and read them back.
  *
- * One step goes through the API: the network rack with the spine switches. The editor has no way to
- * place fabric switches yet, and without spines no leaf-spine wiring can be generated.
+ * The spines go in as a person places them: a one-rack row made a network rack in the property panel.
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { download, drawnDiff, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
-import { ARTIFACTS, dragOnFloor, saved, view, waitForEditor } from "./helpers";
+import { ARTIFACTS, dragOnFloor, floorPoint, saved, view, waitForEditor } from "./helpers";
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const PASSWORD = "copper loop upgrade 77";
@@ -61,19 +60,26 @@ test("issue 15's journey: sign up -> project -> hall -> rows -> two plans -> com
   const drawn = (await (await page.request.get(`/api/v1/halls/${hallId}/layout`)).json()).rows as { name: string; racks: unknown[] }[];
   expect(drawn.map((r) => r.racks.length)).toEqual([RACKS_PER_ROW, RACKS_PER_ROW]);
 
-  // ---- the spines' network rack (API: the editor cannot place fabric switches yet)
-  const models = async (kind: string) => (await (await page.request.get(`/api/v1/catalog/${kind}?limit=100`)).json()).items as { id: number; name: string }[];
-  const spine = (await models("switch-models")).find((m) => m.name === "64x100G spine")!.id;
-  const rackType = (await models("rack-types")).find((m) => m.name === "42U 600x1200")!.id;
-  const net = await page.request.post(`/api/v1/halls/${hallId}/rows`, {
-    data: {
-      name: "N01",
-      x_m: 1.2,
-      y_m: 8.4,
-      racks: [{ name: "N01-01", role: "network", rack_type_id: rackType, fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: spine, u })) }],
-    },
-  });
-  expect(net.status(), await net.text()).toBe(201);
+  // ---- the spines' network rack: a one-rack row, set to Network in the property panel, four spines
+  await expect(page.getByTestId("fabric-missing")).toContainText("Select a rack, set it to Network and add spines.");
+  await page.getByRole("button", { name: "Draw a row" }).click();
+  await dragOnFloor(page, [1.3, 8.4], [1.8, 8.4]);
+  await saved(page);
+  const netRow = ((await (await page.request.get(`/api/v1/halls/${hallId}/layout`)).json()).rows as { x_m: number; y_m: number; racks: { name: string }[] }[])[2]!;
+  expect(netRow.racks).toHaveLength(1);
+  await page.keyboard.press("Escape");
+  const netTop = await floorPoint(page, netRow.x_m + 0.3, netRow.y_m + 0.6, 2.0);
+  await page.mouse.click(netTop.x, netTop.y);
+  await page.mouse.click(netTop.x, netTop.y);
+  await page.getByTestId("input-rack-role").selectOption("network");
+  const netPanel = page.getByTestId("network-rack");
+  await expect(netPanel.getByTestId("input-switch-model")).toHaveValue("64x100G spine");
+  for (let i = 1; i <= 4; i++) {
+    await netPanel.getByTestId("add-switch").click();
+    await expect(netPanel.getByTestId("fabric-switches").locator("li")).toHaveCount(i);
+  }
+  await saved(page);
+  await expect(page.getByTestId("fabric-missing")).toBeHidden();
   await page.reload();
   await waitForEditor(page);
 
