@@ -112,7 +112,11 @@ function run(r: Result): boolean {
 function RoleField({ rack }: { rack: RackRecord }) {
   return (
     <section className="panel-section">
-      <Field label="Role" name="role" hint="A network rack holds the fabric's spine, aggregation or core switches.">
+      <Field
+        label="Rack role"
+        name="role"
+        hint="A network rack holds the fabric's spine, aggregation or core switches."
+      >
         <select
           value={rack.role}
           onChange={(e) => run(setRackRole(editor.records, rack.id, e.target.value as RackRecord["role"]))}
@@ -162,7 +166,7 @@ function NetworkRackForm({ rack }: { rack: RackRecord }) {
       {rack.fabricSwitches.length === 0 && (
         <p className="muted small">No switches yet: add the spines (leaf-spine) or aggregation and core switches.</p>
       )}
-      <ul className="switch-list" data-testid="fabric-switches">
+      <ul className="switch-list" style={{ listStyle: "none", padding: 0 }} data-testid="fabric-switches">
         {[...rack.fabricSwitches].reverse().map((f) => (
           <li key={f.name} data-testid={`fabric-switch-${f.name}`}>
             <Field label={`${f.name} · ${f.role} · ${modelOf(f.modelId)}`} name={`switch.${f.name}`}>
