@@ -8,7 +8,7 @@
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { download, drawnDiff, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
+import { download, drawnDiff, generate, parseCsv, plansOf, printedText, xlsxBytes } from "./planning";
 import { ARTIFACTS, dragOnFloor, floorPoint, saved, view, waitForEditor } from "./helpers";
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -151,7 +151,7 @@ test("issue 15's journey: sign up -> project -> hall -> rows -> two plans -> com
   expect(xlsx.worksheets.length).toBeGreaterThanOrEqual(2);
   for (const ws of xlsx.worksheets) expect(ws.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
   for (const pdf of ["download-wiring-pdf", "download-labels-pdf"]) {
-    const text = (await pdfText((await download(page, pdf)).body)).replace(/\s+/g, " ");
+    const text = (await printedText((await download(page, pdf)).body)).text.replace(/\s+/g, " ");
     for (const end of sample.label.split(" / ")) expect(text, `${pdf} holds ${end}`).toContain(end);
   }
 

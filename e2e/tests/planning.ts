@@ -4,6 +4,7 @@
  */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { readFile } from "node:fs/promises";
+import JSZip from "jszip";
 import { extractText, getDocumentProxy } from "unpdf";
 
 export interface Plan {
@@ -86,10 +87,28 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-export async function pdfText(body: Buffer): Promise<string> {
+async function pdfText(body: Buffer): Promise<string> {
   const pdf = await getDocumentProxy(new Uint8Array(body));
   const { text } = await extractText(pdf, { mergePages: true });
   return text;
+}
+
+/**
+ * Text of a printable export: one PDF, or (a whole hall's sheets and labels) a ZIP of PDFs, whose
+ * entries must all be PDFs. Returns the entry names too (empty for a single PDF).
+ */
+export async function printedText(body: Buffer): Promise<{ entries: string[]; text: string }> {
+  if (body.subarray(0, 5).toString() === "%PDF-") return { entries: [], text: await pdfText(body) };
+  expect(body.subarray(0, 2).toString(), "a PDF or a ZIP of PDFs").toBe("PK");
+  const zip = await JSZip.loadAsync(body);
+  const entries = Object.keys(zip.files).sort();
+  const texts: string[] = [];
+  for (const name of entries) {
+    const bytes = Buffer.from(await zip.file(name)!.async("uint8array"));
+    expect(bytes.subarray(0, 5).toString(), `${name} is a PDF`).toBe("%PDF-");
+    texts.push(await pdfText(bytes));
+  }
+  return { entries, text: texts.join("\n") };
 }
 
 /** exceljs' types predate Node's generic Buffer: hand it the bytes as a plain ArrayBuffer. */

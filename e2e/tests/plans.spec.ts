@@ -7,7 +7,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { download, drawnDiff, generate, parseCsv, pdfText, plansOf, xlsxBytes } from "./planning";
+import { download, drawnDiff, generate, parseCsv, plansOf, printedText, xlsxBytes } from "./planning";
 import { ARTIFACTS, login, waitForEditor } from "./helpers";
 
 const RACKS_PER_ROW = 6;
@@ -287,10 +287,12 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
     expect(ws.actualRowCount - 1).toBe(inRow);
   }
 
+  // The whole hall's printable exports are ZIPs of PDFs: the wiring sheet one per row, the labels by rack.
   for (const pdf of ["download-wiring-pdf", "download-labels-pdf"]) {
-    const got = await download(page, pdf);
-    expect(got.body.subarray(0, 5).toString()).toBe("%PDF-");
-    const text = (await pdfText(got.body)).replace(/\s+/g, " ");
+    const printed = await printedText((await download(page, pdf)).body);
+    if (pdf === "download-wiring-pdf") expect(printed.entries).toEqual(rowNames.map((r) => `wiring-row-${r}.pdf`));
+    else expect(printed.entries.length).toBeGreaterThan(0);
+    const text = printed.text.replace(/\s+/g, " ");
     // The label's two ends (a label may wrap between them).
     for (const end of sample.label.split(" / ")) expect(text, `${pdf} holds ${end}`).toContain(end);
   }

@@ -49,13 +49,19 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
       key: "wiring-pdf",
       label: "Wiring sheet (PDF)",
       href: `${base}/wiring-sheet.pdf${query(s)}`,
-      hint: "Printable: one section per row, both ends, lengths, labels, bundle.",
+      hint:
+        scope.kind === "row"
+          ? "Printable: the row's racks, both ends, lengths, labels, bundle."
+          : "Printable, as a ZIP of one PDF per row: both ends, lengths, labels, bundle.",
     },
     {
       key: "labels-pdf",
       label: "Label sheet (PDF)",
       href: `${base}/labels.pdf${query(s)}`,
-      hint: "TIA-606 labels for both ends of every cable, on a label-sheet grid.",
+      hint:
+        scope.kind === "row"
+          ? "TIA-606 labels for both ends of every cable, on a label-sheet grid (a large row: a ZIP of PDFs by rack)."
+          : "TIA-606 labels for both ends of every cable, on a label-sheet grid, as a ZIP of PDFs by rack.",
     },
     {
       key: "pull-list",
