@@ -6,7 +6,6 @@ registers the tasks; the API never imports worker code.
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 
 from celery import Celery, chord, group
@@ -20,10 +19,6 @@ SIMULATE_TASK = "loopline.simulate"
 IMPORT_PROJECT_TASK = "loopline.import_project"
 SWEEP_POINT_TASK = "loopline.sweep_point"
 SWEEP_DONE_TASK = "loopline.sweep_done"
-VISIBILITY_TIMEOUT_ENV = "LOOPLINE_BROKER_VISIBILITY_TIMEOUT_S"
-"""Seconds a task of a worker that died outright stays unacknowledged before it goes back to the
-queue (default 3600, Celery's): longer than any task may run (an import has no limit), or a live
-worker's task would be handed to a second worker."""
 
 
 def make_celery() -> Celery:
@@ -38,8 +33,7 @@ def make_celery() -> Celery:
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
         result_expires=3600,
-        # A worker that died outright (not just its pool process) gives its task back after this.
-        broker_transport_options={"visibility_timeout": int(os.environ.get(VISIBILITY_TIMEOUT_ENV, "3600"))},
+        broker_transport_options={"visibility_timeout": settings.broker_visibility_timeout_s},
     )
     return app
 

@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     database_url: str = "postgresql+psycopg://loopline@127.0.0.1:54329/loopline"
     broker_url: str = "redis://127.0.0.1:63799/0"
     result_backend: str = "redis://127.0.0.1:63799/1"
+    broker_visibility_timeout_s: int = Field(default=3600, ge=1)
+    """Seconds a task of a worker that died outright (not just its pool process) stays
+    unacknowledged before it goes back to the queue. Longer than any task may run (an import has
+    no limit), or a live worker's task would be handed to a second worker."""
     secret_key: str = _DEV_SECRET
     engine_binary: Path = REPO_ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from loopline.api.app import create_app
-from loopline.queue import PING_TASK, VISIBILITY_TIMEOUT_ENV, get_celery
+from loopline.queue import PING_TASK, get_celery
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_simulation_jobs import catalog_ids
@@ -35,7 +35,11 @@ POISSON = {"workload": "poisson", "flows": 20_000, "load": 0.5}
 def start_worker(name: str) -> subprocess.Popen[bytes]:
     log = ROOT / ".run" / "logs" / f"test-sweep-{name}-{os.getpid()}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "LOOPLINE_ENGINE_TIME_LIMIT_S": str(ENGINE_LIMIT_S), VISIBILITY_TIMEOUT_ENV: str(VISIBILITY_S)}
+    env = {
+        **os.environ,
+        "LOOPLINE_ENGINE_TIME_LIMIT_S": str(ENGINE_LIMIT_S),
+        "LOOPLINE_BROKER_VISIBILITY_TIMEOUT_S": str(VISIBILITY_S),
+    }
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "loopline_worker.app", "worker", "-n", f"{name}@%h",
          "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO", "--logfile", str(log)],
