@@ -314,4 +314,18 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
 
   const nb = parseCsv((await download(page, "download-netbox-cables")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
   expect(nb.length - 1).toBe(a.summary.cables);
+
+  // --- a rack's wiring sheet: the CSV and the workbook hold exactly the cables with an end in it
+  const rackCables = cables as unknown as { cable_id: string; a: { rack: string }; b: { rack: string } }[];
+  const rack = rackCables[0]!.a.rack;
+  const inRack = rackCables.filter((c) => c.a.rack === rack || c.b.rack === rack).map((c) => c.cable_id).sort();
+  await page.getByTestId("export-scope").selectOption("rack");
+  await page.getByTestId("export-row").selectOption(rack.split(".")[1]!);
+  await page.getByTestId("export-rack").selectOption(rack);
+  const rackCsv = parseCsv((await download(page, "download-wiring-csv")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
+  expect(rackCsv.slice(1).map((r) => r[0]).sort()).toEqual(inRack);
+  const rackBook = new ExcelJS.Workbook();
+  await rackBook.xlsx.load(xlsxBytes((await download(page, "download-wiring-xlsx")).body));
+  expect(rackBook.worksheets.map((w) => w.name)).toEqual([rack]);
+  expect(rackBook.worksheets[0]!.actualRowCount - 1).toBe(inRack.length);
 });

@@ -36,6 +36,14 @@ router = APIRouter(
 
 _CSV: dict[str, dict[str, object]] = {CSV: {}}
 RowFilter = Annotated[str | None, Query(description="Only cables with an end in this row.")]
+RackFilter = Annotated[
+    str | None,
+    Query(description="Only cables with an end in this rack, named as in the sheet (`<hall>.<row>.<rack>`)."),
+]
+
+
+def _scoped(stem: str, row: str | None, rack: str | None) -> str:
+    return stem + "".join(f"-{part}" for part in (row, rack) if part)
 
 
 @router.get(
@@ -44,10 +52,12 @@ RowFilter = Annotated[str | None, Query(description="Only cables with an end in 
     responses={200: {"content": _CSV, "description": "One line per cable: both ends by name, part, lengths."}},
     summary="Wiring sheet (CSV)",
 )
-def wiring_sheet_csv(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
+def wiring_sheet_csv(
+    plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None, rack: RackFilter = None
+) -> object:
     plan = wiring.get_plan(session, plan_id)
-    body = exports.wiring_sheet_csv(session, plan, row)
-    return _download(session, body, CSV, f"plan-{plan.id}-wiring{'-' + row if row else ''}.csv")
+    body = exports.wiring_sheet_csv(session, plan, row, rack)
+    return _download(session, body, CSV, _scoped(f"plan-{plan.id}-wiring", row, rack) + ".csv")
 
 
 @router.get(
@@ -69,9 +79,14 @@ def wiring_sheet_xlsx(
     per_row: Annotated[
         bool, Query(description="One worksheet per row (a cable between two rows is on both); false: one sheet.")
     ] = True,
+    rack: Annotated[
+        str | None,
+        Query(description="One worksheet of the cables with an end in this rack (`<hall>.<row>.<rack>`)."),
+    ] = None,
 ) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return _download(session, exports.wiring_sheet_xlsx(session, plan, per_row), XLSX, f"plan-{plan.id}-wiring.xlsx")
+    body = exports.wiring_sheet_xlsx(session, plan, per_row, rack)
+    return _download(session, body, XLSX, _scoped(f"plan-{plan.id}-wiring", None, rack) + ".xlsx")
 
 
 @router.get(

@@ -94,8 +94,14 @@ def _in_row(stmt: Select[Any], row: str | None) -> Select[Any]:
     return stmt if row is None else stmt.where((PlanCableRow.a_row == row) | (PlanCableRow.b_row == row))
 
 
-def _cables(session: Session, plan_id: int, row: str | None, *order: Any) -> Iterator[SheetCable]:
-    stmt = _in_row(select(*_CABLE_COLUMNS).where(PlanCableRow.plan_id == plan_id), row)
+def _in_rack(stmt: Select[Any], rack: str | None) -> Select[Any]:
+    return stmt if rack is None else stmt.where((PlanCableRow.a_rack == rack) | (PlanCableRow.b_rack == rack))
+
+
+def _cables(
+    session: Session, plan_id: int, row: str | None, *order: Any, rack: str | None = None
+) -> Iterator[SheetCable]:
+    stmt = _in_rack(_in_row(select(*_CABLE_COLUMNS).where(PlanCableRow.plan_id == plan_id), row), rack)
     for r in _stream(session, stmt.order_by(*order, PlanCableRow.seq)):
         yield _sheet_cable(r)
 
@@ -111,9 +117,12 @@ def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
         yield piece.encode()
 
 
-def wiring_sheet_csv(session: Session, plan: WiringPlanRow, row: str | None = None) -> Iterator[bytes]:
+def wiring_sheet_csv(
+    session: Session, plan: WiringPlanRow, row: str | None = None, rack: str | None = None
+) -> Iterator[bytes]:
     ctx, _ = _context(session, plan)
-    return _encoded(csv_chunks(WIRING_SHEET_COLUMNS, wiring_sheet_rows(_cables(session, plan.id, row), ctx)))
+    cables = _cables(session, plan.id, row, rack=rack)
+    return _encoded(csv_chunks(WIRING_SHEET_COLUMNS, wiring_sheet_rows(cables, ctx)))
 
 
 # --- XLSX ---------------------------------------------------------------------------------------
@@ -149,11 +158,15 @@ def _sheets_per_row(session: Session, plan_id: int) -> Iterator[tuple[str, Itera
         yield name, _cables(session, plan_id, name)
 
 
-def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool) -> Iterator[bytes]:
-    """One sheet for the whole plan, or one per row (a cable between two rows is on both)."""
+def wiring_sheet_xlsx(session: Session, plan: WiringPlanRow, per_row: bool, rack: str | None = None) -> Iterator[bytes]:
+    """One sheet for the whole plan, or one per row (a cable between two rows is on both); with
+    `rack`, one sheet of the cables with an end in that rack."""
     ctx, _ = _context(session, plan)
-    if per_row:
-        sheets: Iterable[tuple[str, Iterable[Sequence[object]]]] = (
+    if rack is not None:
+        rack_rows = _numeric_lengths(wiring_sheet_rows(_cables(session, plan.id, None, rack=rack), ctx))
+        sheets: Iterable[tuple[str, Iterable[Sequence[object]]]] = [(rack, rack_rows)]
+    elif per_row:
+        sheets = (
             (name, _numeric_lengths(wiring_sheet_rows(cables, ctx)))
             for name, cables in _sheets_per_row(session, plan.id)
         )

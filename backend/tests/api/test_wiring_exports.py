@@ -106,3 +106,27 @@ def test_bill_of_materials_counts_every_part(owner: TestClient, plan: dict[str, 
     procurement = TestClient(h.app, headers={"Authorization": f"Bearer {token}"})
     assert procurement.get(f"/api/v1/wiring-plans/{plan['id']}/bom").json() == bom
     assert procurement.get(f"/api/v1/wiring-plans/{plan['id']}/cables").status_code == 403
+
+
+def test_a_rack_scopes_the_csv_and_the_workbook(owner: TestClient, plan: dict[str, Any]) -> None:
+    expected = cables(owner, plan["id"])
+    rack = expected[0]["a"]["rack"]  # `<hall>.<row>.<rack>`, as the cable list and the sheet name it
+    in_rack = [c for c in expected if rack in (c["a"]["rack"], c["b"]["rack"])]
+    assert 0 < len(in_rack) < len(expected)
+    base = f"/api/v1/wiring-plans/{plan['id']}/exports"
+
+    r = owner.get(f"{base}/wiring-sheet.csv", params={"rack": rack})
+    assert f"plan-{plan['id']}-wiring-{rack}.csv" in r.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert sorted(x["cable_id"] for x in rows) == sorted(c["cable_id"] for c in in_rack)
+
+    r = owner.get(f"{base}/wiring-sheet.xlsx", params={"rack": rack})
+    book = load_workbook(io.BytesIO(r.content), read_only=True)
+    assert book.sheetnames == [rack]
+    sheet = list(book[rack].iter_rows(values_only=True))
+    assert sheet[0] == WIRING_SHEET_COLUMNS
+    assert sorted(str(x[0]) for x in sheet[1:]) == sorted(c["cable_id"] for c in in_rack)
+
+    # A rack the plan has no cable in: the header alone, not another rack's cables.
+    empty = owner.get(f"{base}/wiring-sheet.csv", params={"rack": "H1.R99.K99"}).text.splitlines()
+    assert empty == [",".join(WIRING_SHEET_COLUMNS)]

@@ -14921,6 +14921,8 @@ export interface operations {
             query?: {
                 /** @description Only cables with an end in this row. */
                 row?: string | null;
+                /** @description Only cables with an end in this rack, named as in the sheet (`<hall>.<row>.<rack>`). */
+                rack?: string | null;
             };
             header?: never;
             path: {
@@ -15086,6 +15088,8 @@ export interface operations {
             query?: {
                 /** @description One worksheet per row (a cable between two rows is on both); false: one sheet. */
                 per_row?: boolean;
+                /** @description One worksheet of the cables with an end in this rack (`<hall>.<row>.<rack>`). */
+                rack?: string | null;
             };
             header?: never;
             path: {

@@ -1,53 +1,85 @@
 /** Download buttons for every export of a plan, for the hall, a row or a rack. */
 import { useState } from "react";
-import { isRow } from "../model/records";
+import { isHall, racksOf, rowsOf } from "../model/records";
 import { useRecords } from "../state/editor";
-import { exportLinks, SCOPED, type ExportScope } from "./exports";
+import { exportLinks, scopeNote, type ExportScope } from "./exports";
 
 export function Downloads({ planId }: { planId: number }) {
   const records = useRecords();
-  const rows = Object.values(records)
-    .filter(isRow)
-    .map((r) => r.name)
-    .sort();
+  const hall = Object.values(records).find(isHall);
+  const rows = rowsOf(records);
+  // Racks as the API names them in the plan's cables: `<hall>.<row>.<rack>`.
+  const racksIn = (rowName: string) => {
+    const row = rows.find((r) => r.name === rowName);
+    return row && hall ? racksOf(records, row.id).map((k) => `${hall.name}.${row.name}.${k.name}`) : [];
+  };
   const [scope, setScope] = useState<ExportScope>({ kind: "hall" });
-  const pick = (kind: string) => setScope(kind === "row" && rows[0] ? { kind: "row", row: rows[0] } : { kind: "hall" });
+  const inRow = (kind: ExportScope["kind"], rowName: string): ExportScope => {
+    if (kind === "hall" || !rowName) return { kind: "hall" };
+    const rack = racksIn(rowName)[0];
+    return kind === "rack" && rack ? { kind: "rack", row: rowName, rack } : { kind: "row", row: rowName };
+  };
+  const rowName = scope.kind === "hall" ? (rows[0]?.name ?? "") : scope.row;
   return (
     <div className="downloads" data-testid="downloads">
       <div className="field-row">
         <label className="field">
           <span className="field-label">Wiring sheets for</span>
-          <select value={scope.kind} onChange={(e) => pick(e.target.value)} data-testid="export-scope">
+          <select
+            value={scope.kind}
+            onChange={(e) => setScope(inRow(e.target.value as ExportScope["kind"], rowName))}
+            data-testid="export-scope"
+          >
             <option value="hall">the whole hall</option>
             <option value="row" disabled={!rows.length}>
               a row
             </option>
+            <option value="rack" disabled={!rows.length}>
+              a rack
+            </option>
           </select>
         </label>
-        {scope.kind === "row" && (
+        {scope.kind !== "hall" && (
           <label className="field">
             <span className="field-label">Row</span>
             <select
               value={scope.row}
-              onChange={(e) => setScope({ kind: "row", row: e.target.value })}
+              onChange={(e) => setScope(inRow(scope.kind, e.target.value))}
               data-testid="export-row"
             >
               {rows.map((r) => (
-                <option key={r}>{r}</option>
+                <option key={r.id}>{r.name}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        {scope.kind === "rack" && (
+          <label className="field">
+            <span className="field-label">Rack</span>
+            <select
+              value={scope.rack}
+              onChange={(e) => setScope({ ...scope, rack: e.target.value })}
+              data-testid="export-rack"
+            >
+              {racksIn(scope.row).map((k) => (
+                <option key={k}>{k}</option>
               ))}
             </select>
           </label>
         )}
       </div>
       <ul className="download-list">
-        {exportLinks(planId, scope).map((l) => (
-          <li key={l.key}>
-            <a href={l.href} download className="button" title={l.hint} data-testid={`download-${l.key}`}>
-              ⤓ {l.label}
-            </a>
-            {scope.kind === "row" && SCOPED.has(l.key) && <span className="muted small"> (row {scope.row})</span>}
-          </li>
-        ))}
+        {exportLinks(planId, scope).map((l) => {
+          const note = scopeNote(l.key, scope);
+          return (
+            <li key={l.key}>
+              <a href={l.href} download className="button" title={l.hint} data-testid={`download-${l.key}`}>
+                ⤓ {l.label}
+              </a>
+              {note && <span className="muted small"> ({note})</span>}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportLinks } from "./exports";
+import { exportLinks, scopeNote } from "./exports";
 
 describe("export links", () => {
   it("every export of the plan, for the whole hall", () => {
@@ -21,5 +21,30 @@ describe("export links", () => {
     expect(links["labels-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R+01%2F%C3%A9");
     expect(links["wiring-xlsx"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.xlsx?per_row=true");
     expect(links["pull-list"]).toBe("/api/v1/wiring-plans/3/exports/pull-list.csv");
+  });
+});
+
+describe("a rack scope", () => {
+  const scope = { kind: "rack", row: "R01", rack: "H1.R01.K03" } as const;
+
+  it("scopes the CSV and the workbook to the rack, the printable sheets to its row", () => {
+    const links = Object.fromEntries(exportLinks(3, scope).map((l) => [l.key, l.href]));
+    expect(links["wiring-csv"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.csv?rack=H1.R01.K03");
+    expect(links["wiring-xlsx"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.xlsx?rack=H1.R01.K03");
+    expect(links["wiring-pdf"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.pdf?row=R01");
+    expect(links["labels-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R01");
+    expect(links.netbox).toBe("/api/v1/wiring-plans/3/exports/netbox.zip");
+  });
+
+  it("says beside each button what it covers", () => {
+    const note = (key: string) => scopeNote(key, scope);
+    expect([note("wiring-csv"), note("wiring-xlsx"), note("labels-pdf"), note("netbox")]).toEqual([
+      "rack H1.R01.K03",
+      "rack H1.R01.K03",
+      "row R01",
+      "whole hall",
+    ]);
+    expect(scopeNote("wiring-xlsx", { kind: "row", row: "R01" })).toBe("whole hall");
+    expect(scopeNote("wiring-csv", { kind: "hall" })).toBe("");
   });
 });

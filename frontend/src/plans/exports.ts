@@ -2,8 +2,11 @@
  * The downloads of a plan for cabling teams: each a same-origin GET the session cookie authorises, so a
  * plain `<a download>` link works. Pure; tested in exports.test.ts.
  */
-/** The routes take a row (`row=`); a rack scope is not offered until they take one. */
-export type ExportScope = { kind: "hall" } | { kind: "row"; row: string };
+/**
+ * What the wiring sheets cover. A rack is named as the API names it (`<hall>.<row>.<rack>`); the
+ * printable sheets and labels of a rack scope cover its row (they are printed a row at a time).
+ */
+export type ExportScope = { kind: "hall" } | { kind: "row"; row: string } | { kind: "rack"; row: string; rack: string };
 
 export interface ExportLink {
   key: string;
@@ -22,35 +25,46 @@ function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : "";
 }
 
-/** Exports that take the scope; the others are always the whole hall. */
-export const SCOPED = new Set(["wiring-csv", "wiring-pdf", "labels-pdf"]);
+const ROW_SCOPED = new Set(["wiring-csv", "wiring-pdf", "labels-pdf"]);
+const RACK_SCOPED = new Set(["wiring-csv", "wiring-xlsx"]);
+
+/** What an export covers under `scope`, for the note beside its button ("" for the whole hall). */
+export function scopeNote(key: string, scope: ExportScope): string {
+  if (scope.kind === "rack" && RACK_SCOPED.has(key)) return `rack ${scope.rack}`;
+  if (scope.kind !== "hall" && ROW_SCOPED.has(key)) return `row ${scope.row}`;
+  return scope.kind === "hall" ? "" : "whole hall";
+}
 
 /**
- * Every export of a plan. The CSV and PDF wiring sheets and the label sheet take the row scope; the
- * XLSX has one sheet per row already; the pull list and NetBox exports are the whole hall.
+ * Every export of a plan. The CSV wiring sheet takes a row or a rack; the XLSX has one sheet per
+ * row, or one for a rack; the PDF sheets and labels take the row; the pull list and NetBox exports
+ * are the whole hall.
  */
 export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
   const base = `${API}/wiring-plans/${planId}/exports`;
-  const s = scope.kind === "row" ? { row: scope.row } : {};
+  const s = scope.kind === "hall" ? {} : { row: scope.row };
+  const rack = scope.kind === "rack" ? { rack: scope.rack } : undefined;
   return [
     {
       key: "wiring-csv",
       label: "Wiring sheet (CSV)",
-      href: `${base}/wiring-sheet.csv${query(s)}`,
+      href: `${base}/wiring-sheet.csv${query(rack ?? s)}`,
       hint: "One line per cable: both ends, part, lengths, label.",
     },
     {
       key: "wiring-xlsx",
       label: "Wiring sheet (XLSX)",
-      href: `${base}/wiring-sheet.xlsx${query({ per_row: "true" })}`,
-      hint: "A workbook with one sheet per row, frozen header and filters.",
+      href: `${base}/wiring-sheet.xlsx${query(rack ?? { per_row: "true" })}`,
+      hint: rack
+        ? "A workbook of the rack's cables, frozen header and filters."
+        : "A workbook with one sheet per row, frozen header and filters.",
     },
     {
       key: "wiring-pdf",
       label: "Wiring sheet (PDF)",
       href: `${base}/wiring-sheet.pdf${query(s)}`,
       hint:
-        scope.kind === "row"
+        scope.kind !== "hall"
           ? "Printable: the row's racks, both ends, lengths, labels, bundle."
           : "Printable, as a ZIP of one PDF per row: both ends, lengths, labels, bundle.",
     },
@@ -59,7 +73,7 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
       label: "Label sheet (PDF)",
       href: `${base}/labels.pdf${query(s)}`,
       hint:
-        scope.kind === "row"
+        scope.kind !== "hall"
           ? "TIA-606 labels for both ends of every cable, on a label-sheet grid (a large row: a ZIP of PDFs by rack)."
           : "TIA-606 labels for both ends of every cable, on a label-sheet grid, as a ZIP of PDFs by rack.",
     },
