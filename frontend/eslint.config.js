@@ -13,6 +13,7 @@ const FLOORS = [
   ["commands"],
   ["state"],
   ["sync", "tools"],
+  ["widgets"],
   ["scene", "wiring", "ui", "projects", "plans", "simulations"],
 ];
 /** Modules at the top of `src/` (the entry points): above every floor. */

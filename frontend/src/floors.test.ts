@@ -17,6 +17,7 @@ const FLOORS = [
   ["commands"],
   ["state"],
   ["sync", "tools"],
+  ["widgets"],
   ["scene", "wiring", "ui", "projects", "plans", "simulations"],
 ];
 const FOLDERS = FLOORS.flat();
@@ -62,6 +63,7 @@ describe("floors (ESLint no-restricted-imports)", () => {
       expect(refused.state).toEqual([
         "../sync/x",
         "../tools/x",
+        "../widgets/x",
         "../scene/x",
         "../wiring/x",
         "../ui/x",

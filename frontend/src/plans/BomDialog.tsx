@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { getBom } from "./api";
 import { bomView, type BomView } from "./bom";
 import { formatMoney, type Bom } from "./compare";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 
 export function BomTable({ bom, testId }: { bom: Bom; testId: string }) {
   const v: BomView = bomView(bom);

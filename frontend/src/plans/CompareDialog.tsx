@@ -1,6 +1,6 @@
 /** Two or more plans side by side: one row per figure, figures that differ highlighted. */
 import { compareRows, planFigures, type WiringPlan } from "./compare";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 
 export function CompareDialog({ plans, onClose }: { plans: WiringPlan[]; onClose: () => void }) {
   const figures = plans.map(planFigures);

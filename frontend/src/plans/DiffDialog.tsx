@@ -7,7 +7,7 @@ import { DIFF_COLOURS } from "../state/planDiff";
 import { diffCables, type DiffCable, type DiffStatusName, type PlanDiff } from "./api";
 import { BomTable } from "./BomDialog";
 import { formatMoney } from "./compare";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 
 const STATUSES: readonly DiffStatusName[] = ["added", "moved", "removed", "kept"];
 const PAGE = 50;

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from "react";
 import { notify } from "../state/session";
 import { ApiError, request } from "../sync/http";
 import { formatMoney } from "./compare";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 import { draftOf, isDirty, pendingEdit, rebaseDrafts, type Drafts, type PricedParts } from "./priceBook";
 
 const STALE =

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ApiError } from "../sync/http";
 import { createUpgrade } from "./api";
 import type { WiringPlan } from "./compare";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 import {
   currentPorts,
   defaultChange,

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useWiring } from "../state/wiring";
 import { getJob, type JobDetail } from "./api";
 import { Chart } from "./Chart";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 import { NOTE } from "./ResultDialog";
 import { compareRuns, fctQuantiles, formatSeconds, overlay, paretoFrontier, runOf, type Run } from "./results";
 
@@ -58,7 +58,12 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
   }, [runs]);
 
   return (
-    <Dialog title={`Compare: ${runs[0]?.workload ?? "runs"}`} onClose={onClose} testId="sim-compare-dialog">
+    <Dialog
+      className="sim-dialog"
+      title={`Compare: ${runs[0]?.workload ?? "runs"}`}
+      onClose={onClose}
+      testId="sim-compare-dialog"
+    >
       {error && <p className="field-error">{error}</p>}
       {!jobs && !error && <p className="muted">Loading…</p>}
       {jobs && (

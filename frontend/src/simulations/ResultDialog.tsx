@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { getJob, type JobDetail } from "./api";
 import { Chart } from "./Chart";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 import { bySizeSeries, formatSeconds, headline, utilisationSeries, type EngineResult, type Headline } from "./results";
 
 export const NOTE = "fluid estimate; tails, incast and latency bounds need packet mode";
@@ -150,6 +150,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
   );
   return (
     <Dialog
+      className="sim-dialog"
       title={job ? `Simulation ${job.id}: ${job.name}` : `Simulation ${jobId}`}
       onClose={onClose}
       testId="sim-result"

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { notify } from "../state/session";
 import { ApiError } from "../sync/http";
 import { networkOfPlan, submit, type PlanNetwork, type WiringPlan } from "./api";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 import {
   BUNDLED_CDFS,
   DEFAULT_PARAMS,
@@ -93,7 +93,12 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
     ) : null;
 
   return (
-    <Dialog title={`Simulate ${plans.map((p) => `#${p.id}`).join(" and ")}`} onClose={onClose} testId="simulate-dialog">
+    <Dialog
+      className="sim-dialog"
+      title={`Simulate ${plans.map((p) => `#${p.id}`).join(" and ")}`}
+      onClose={onClose}
+      testId="simulate-dialog"
+    >
       <p className="muted small">
         {plans.length > 1
           ? `The same workload on ${plans.map((p) => `#${p.id} ${p.name}`).join(" and ")}, like for like.`

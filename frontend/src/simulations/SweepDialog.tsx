@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { ApiError, request } from "../sync/http";
 import { Chart } from "./Chart";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../widgets/Dialog";
 import { formatSeconds } from "./results";
 import {
   costTimeSeries,
@@ -248,7 +248,12 @@ export function SweepDialog({
 }) {
   const [sweep, setSweep] = useState<SweepDetail | null>(open);
   return (
-    <Dialog title={sweep ? `Sweep ${sweep.id}: ${sweep.name}` : "New sweep"} onClose={onClose} testId="sweep-dialog">
+    <Dialog
+      className="sim-dialog"
+      title={sweep ? `Sweep ${sweep.id}: ${sweep.name}` : "New sweep"}
+      onClose={onClose}
+      testId="sweep-dialog"
+    >
       {sweep ? <SweepView initial={sweep} /> : <SweepForm hallId={hallId} onCreated={setSweep} />}
     </Dialog>
   );

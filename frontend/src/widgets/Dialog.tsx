@@ -1,4 +1,4 @@
-/** A large panel over the viewport for the wide tables (compare, BOM, price book, upgrade). */
+/** A large panel over the viewport for wide tables and forms (compare, BOM, price book, simulations). */
 import { useEffect, type ReactNode } from "react";
 
 export function Dialog({
@@ -6,11 +6,14 @@ export function Dialog({
   onClose,
   children,
   testId,
+  className,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   testId: string;
+  /** Extra class for a screen's own sizing (theme.css). */
+  className?: string;
 }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -22,7 +25,7 @@ export function Dialog({
   return (
     <div className="plans-dialog-backdrop" onClick={onClose}>
       <div
-        className="plans-dialog"
+        className={className ? `plans-dialog ${className}` : "plans-dialog"}
         role="dialog"
         aria-label={title}
         data-testid={testId}
