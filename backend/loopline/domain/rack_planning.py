@@ -162,11 +162,22 @@ class RackPlan:
     switches: tuple[PlannedSwitch, ...] = ()
 
 
+MAX_RACK_NAME = 100
+"""Characters in a rack name (the same limit as a name the user types)."""
+
+
 def rack_name(pattern: str, row_name: str, index: int, path: str) -> str:
     try:
-        return pattern.format(row=row_name, index=index)
+        name = pattern.format(row=row_name, index=index)
     except (KeyError, IndexError, ValueError) as exc:
         raise DomainError(f"{path}rack_name_pattern", f"cannot format {pattern!r}: {exc}") from None
+    if len(name) > MAX_RACK_NAME:
+        # A long row name fills the pattern past the limit: say so rather than fail on storing it.
+        raise DomainError(
+            f"{path}rack_name_pattern",
+            f"names rack {index} of row {row_name[:20]!r}... with {len(name)} characters; at most {MAX_RACK_NAME}",
+        )
+    return name
 
 
 def plan_logical_racks(cat: Catalog, specs: Sequence[LogicalRackSpec], path: str) -> list[PlannedLogicalRack]:

@@ -163,3 +163,23 @@ def test_an_export_of_a_row_with_any_name_downloads(owner: TestClient, plan_id: 
     disposition = r.headers["content-disposition"]
     assert disposition.startswith(f'attachment; filename="plan-{plan_id}-wiring-')
     assert "filename*=UTF-8''" in disposition and "%D1%80%D1%8F%D0%B4" in disposition
+
+
+def test_a_rack_name_the_row_name_fills_past_the_limit_is_a_422(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace
+) -> None:
+    """A 100-character row name is valid, but its racks' default names ("<row>-01") would not be:
+    found by schema fuzzing as a 500 from the database."""
+    row = h.row(owner, hall["id"], name="R" * 100, n=0)
+    r = owner.post(f"/api/v1/rows/{row['id']}/racks", json={})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["field"].endswith("rack_name_pattern") and "103 characters; at most 100" in detail["msg"]
+    assert owner.get(f"/api/v1/rows/{row['id']}/racks").json()["items"] == []
+    # Creating the row with racks is refused alike, and writes nothing.
+    r = owner.post(
+        f"/api/v1/halls/{hall['id']}/rows",
+        json={"name": "S" * 100, "x_m": 1, "y_m": 6, "rack_count": 2, "rack_template": h.template()},
+    )
+    assert r.status_code == 422 and "at most 100" in r.text
+    assert [x["name"] for x in owner.get(f"/api/v1/halls/{hall['id']}/layout").json()["rows"]] == ["R" * 100]
