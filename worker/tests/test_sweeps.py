@@ -214,6 +214,7 @@ def test_a_worker_killed_mid_sweep_loses_no_point(setup: dict[str, Any]) -> None
     assert all(p["status"] == "succeeded" for p in points), [p["error"] for p in points]
     assert all(p["finishes"] == 1 for p in points), [p["finishes"] for p in points]
     lost = points[victim[0]["index"]]
-    assert lost["attempts"] == 2 and lost["worker"].startswith("w2@")
+    # Run again by a live worker: w2, or the session's own worker when an earlier test started it.
+    assert lost["attempts"] == 2 and lost["worker"] and not lost["worker"].startswith("w1@")
     # the rerun gives the figures the same parameters give: seeds differ, so compare with itself
     assert lost["figures"]["flows_total"] == 20_000 and lost["figures"]["outcome"] == "complete"
