@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 import stack
+from bench_plan_store import prepare
 
 ROOT = stack.ROOT
 DB = "loopline_bench_diff"
@@ -88,23 +89,6 @@ def once() -> dict[str, Any]:
     return out
 
 
-def prepare() -> dict[str, str]:
-    state = stack.services()
-    stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
-    stack.ensure_database(state["postgres"], DB)
-    env = stack.service_env(state, db=DB)
-    subprocess.run([str(ROOT / ".venv/bin/alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
-    code = (
-        "from loopline.db.session import session_scope\n"
-        "from loopline.db.models import Hall, Project\n"
-        "with session_scope() as s:\n"
-        "    p = Project(name='bench'); s.add(p); s.flush()\n"
-        "    s.add(Hall(project_id=p.id, name='H1', width_mm=200000, depth_mm=200000))\n"
-    )
-    subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True)
-    return env
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
@@ -113,7 +97,7 @@ def main() -> int:
     if args.child:
         print(json.dumps(once()))
         return 0
-    env = prepare()
+    env = prepare(DB)
     results = []
     try:
         for _ in range(args.runs):

@@ -71,11 +71,12 @@ def once() -> dict[str, Any]:
     }
 
 
-def prepare() -> dict[str, str]:
+def prepare(db: str = DB) -> dict[str, str]:
+    """A fresh, migrated database `db` holding one empty 200 x 200 m hall (H1)."""
     state = stack.services()
-    stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
-    stack.ensure_database(state["postgres"], DB)
-    env = stack.service_env(state, db=DB)
+    stack.psql(state["postgres"], f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    stack.ensure_database(state["postgres"], db)
+    env = stack.service_env(state, db=db)
     subprocess.run([str(ROOT / ".venv/bin/alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
     code = (
         "from loopline.db.session import session_scope\n"
