@@ -59,9 +59,31 @@ pub struct Report {
     /// Memcache highest-rate search (a labelled queueing estimate), for the memcache workload.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memcache: Option<MemcacheEstimate>,
+    /// One record per flow in flow-index order, when `engine.flow_records` is true.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flow_records: Option<Vec<FlowRecord>>,
     /// Wall time and memory of this run: not deterministic, omitted with `--no-run-info`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_info: Option<RunInfo>,
+}
+
+/// One flow of the run (`engine.flow_records`).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FlowRecord {
+    /// Flow index (the workload's flow order; the same across seeds for deterministic workloads).
+    pub index: u64,
+    /// Sending server id.
+    pub src: String,
+    /// Receiving server id.
+    pub dst: String,
+    /// Flow size, bytes.
+    pub bytes: u64,
+    /// Start time, seconds (for a flow that never started: its arrival time).
+    pub start_s: f64,
+    /// Flow completion time, seconds, including latency terms (null if the flow did not finish).
+    pub fct_s: Option<f64>,
+    /// Completion time over the ideal (alone on its path), at least 1 (null if not finished).
+    pub slowdown: Option<f64>,
 }
 
 /// Summary statistics of a sample.
@@ -320,6 +342,10 @@ pub fn build(o: &Outcome) -> Report {
     let mut g_first = vec![f64::INFINITY; ng];
     let mut g_last = vec![0.0f64; ng];
     let mut g_done = vec![true; ng];
+    let mut records = sc
+        .engine
+        .flow_records
+        .then(|| Vec::with_capacity(o.flows.len()));
     for (i, fl) in o.flows.iter().enumerate() {
         let spec = &o.workload.flows[i];
         if fl.reroutes > 0 || fl.stalled_once {
@@ -340,16 +366,35 @@ pub fn build(o: &Outcome) -> Report {
         if spec.group != NONE && fl.status != Status::Waiting {
             g_first[g] = g_first[g].min(fl.start.as_secs_f64());
         }
-        match fl.status {
-            Status::Done => {
+        let done = (fl.status == Status::Done).then(|| {
+            let t = (fl.fct_end.0 - fl.start.0) as f64 / 1e12;
+            let sd = if fl.ideal_s > 0.0 {
+                (t / fl.ideal_s).max(1.0)
+            } else {
+                1.0
+            };
+            (t, sd)
+        });
+        if let Some(r) = records.as_mut() {
+            let start = if fl.status == Status::Waiting {
+                spec.arrival
+            } else {
+                fl.start
+            };
+            r.push(FlowRecord {
+                index: i as u64,
+                src: net.name(spec.src).to_string(),
+                dst: net.name(spec.dst).to_string(),
+                bytes: spec.bytes.0,
+                start_s: start.as_secs_f64(),
+                fct_s: done.map(|d| d.0),
+                slowdown: done.map(|d| d.1),
+            });
+        }
+        match done {
+            Some((t, sd)) => {
                 finished += 1;
-                let t = (fl.fct_end.0 - fl.start.0) as f64 / 1e12;
                 fct.push(t);
-                let sd = if fl.ideal_s > 0.0 {
-                    (t / fl.ideal_s).max(1.0)
-                } else {
-                    1.0
-                };
                 slow.push(sd);
                 let b = BUCKETS.iter().position(|(lo, hi, _)| {
                     spec.bytes.0 >= *lo && hi.is_none_or(|h| spec.bytes.0 < h)
@@ -363,8 +408,8 @@ pub fn build(o: &Outcome) -> Report {
                     g_last[g] = g_last[g].max(fe);
                 }
             }
-            s => {
-                match s {
+            None => {
+                match fl.status {
                     Status::Active => unfinished += 1,
                     Status::Stalled => stalled += 1,
                     _ => not_started += 1,
@@ -513,6 +558,7 @@ pub fn build(o: &Outcome) -> Report {
             rate_changes: o.solver_rate_changes,
         },
         memcache,
+        flow_records: records,
         run_info: None,
     }
 }

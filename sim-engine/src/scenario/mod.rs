@@ -561,6 +561,11 @@ pub struct EngineSpec {
     /// set against measured goodput. Utilisations stay relative to the full capacity.
     #[serde(default = "d_one_f64", skip_serializing_if = "is_one")]
     pub goodput_factor: f64,
+    /// Include one record per flow in the result's `flow_records` (default false): index, end
+    /// points, size, start, completion time and slowdown, for exact completion-time CDFs and
+    /// per-flow tables. About 150 bytes of JSON per flow.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub flow_records: bool,
 }
 
 fn d_one_f64() -> f64 {
@@ -585,6 +590,7 @@ impl Default for EngineSpec {
             latency: LatencySpec::default(),
             link_series: true,
             goodput_factor: 1.0,
+            flow_records: false,
         }
     }
 }

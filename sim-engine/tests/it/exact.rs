@@ -288,3 +288,57 @@ fn goodput_factor_scales_the_payload_capacity() {
         assert_eq!(e.path, "engine.goodput_factor", "{bad}");
     }
 }
+
+/// Per-flow records (`engine.flow_records`): S1 -> S0 and S2 -> S0 on a star whose S2 link is
+/// 2 Gb/s (the others 10), 1.25 MB = 1e7 bits each. Max-min: S2's flow is held to 2 Gb/s by its
+/// own link, S1's gets the rest of S0's 10 Gb/s downlink, 8 Gb/s: it finishes at
+/// 1e7 / 8e9 = 1.25 ms (alone it would take 1 ms: slowdown 1.25); S2's flow keeps 2 Gb/s and
+/// finishes at 1e7 / 2e9 = 5 ms, its ideal (slowdown 1). Stopped at 3 ms, the second has no
+/// completion time. Off by default: no records.
+#[test]
+fn flow_records_give_each_flows_exact_completion() {
+    let mut net = loopline_sim::topology::star(3, 10.0);
+    net.links.iter_mut().find(|l| l.a == "S2").unwrap().gbps = 2.0;
+    let mut sc = loopline_sim::topology::scenario(
+        net,
+        RoutingSpec::Ecmp,
+        many_to_many(&["S1", "S2"], &["S0"], 1, 1_250_000),
+    );
+    assert!(run_ok(&sc).flow_records.is_none());
+    sc.engine.flow_records = true;
+    let rep = run_ok(&sc);
+    let recs = rep.flow_records.as_ref().expect("records asked for");
+    assert_eq!(recs.len(), 2);
+    let ends: Vec<(u64, &str, &str, u64, f64)> = recs
+        .iter()
+        .map(|r| (r.index, r.src.as_str(), r.dst.as_str(), r.bytes, r.start_s))
+        .collect();
+    assert_eq!(
+        ends,
+        vec![
+            (0, "S1", "S0", 1_250_000, 0.0),
+            (1, "S2", "S0", 1_250_000, 0.0)
+        ]
+    );
+    assert_approx(recs[0].fct_s.unwrap(), 0.00125, 1e-9);
+    assert_approx(recs[0].slowdown.unwrap(), 1.25, 1e-9);
+    assert_approx(recs[1].fct_s.unwrap(), 0.005, 1e-9);
+    assert_approx(recs[1].slowdown.unwrap(), 1.0, 1e-9);
+    // the records agree with the summary
+    assert_eq!(rep.flows.fct_s.max, recs[1].fct_s);
+    // the JSON keys are exactly the documented ones
+    let v = serde_json::to_value(&recs[0]).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["bytes", "dst", "fct_s", "index", "slowdown", "src", "start_s"]
+    );
+    sc.engine.stop_time_s = Some(0.003);
+    let rep = run_ok(&sc);
+    let recs = rep.flow_records.unwrap();
+    assert_approx(recs[0].fct_s.unwrap(), 0.00125, 1e-9);
+    assert_eq!((recs[1].fct_s, recs[1].slowdown), (None, None));
+    let v = serde_json::to_value(&recs[1]).unwrap();
+    assert!(v["fct_s"].is_null() && v["slowdown"].is_null());
+}
