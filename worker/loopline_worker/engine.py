@@ -82,6 +82,19 @@ def run_engine(
     `should_cancel` is polled every `poll_s` from a watchdog thread (it may query the database):
     when it answers True the engine's process group is killed.
     """
+    return dict(json.loads(run_engine_raw(binary, scenario, limits, on_progress, should_cancel, poll_s)))
+
+
+def run_engine_raw(
+    binary: Path,
+    scenario: dict[str, Any],
+    limits: EngineLimits,
+    on_progress: Callable[[Progress], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+    poll_s: float = 0.5,
+) -> bytes:
+    """`run_engine`, returning the result file's bytes unparsed (a result with per-flow records
+    is read in chunks: flow_records.py)."""
     sweep_orphaned_folders()
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{os.getpid()}-") as tmp:
         scenario_path = Path(tmp) / "scenario.json"
@@ -138,7 +151,7 @@ def run_engine(
         if cancelled.is_set():
             raise Cancelled("cancelled while the engine was running")
         if code == 0:
-            return dict(json.loads(result_path.read_text()))
+            return result_path.read_bytes()
         raise EngineFailed(_failure_reason(code, messages, limits, timed_out.is_set()))
 
 

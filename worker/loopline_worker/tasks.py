@@ -11,16 +11,18 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.session import session_scope
 from loopline.domain.sim_outcome import classify
+from loopline.domain.sim_results import wants_flow_records
 from loopline.queue import SIMULATE_TASK
-from loopline.services.simulations import engine_error
+from loopline.services.simulations import engine_error, keep_flow_records
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
-from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine
+from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine_raw
+from loopline_worker.flow_records import Records, split_result
 
 PROGRESS_EVERY_S = 0.5
 
@@ -34,14 +36,19 @@ def _status(job_id: int) -> JobStatus | None:
         return session.execute(select(SimulationJob.status).where(SimulationJob.id == job_id)).scalar()
 
 
-def _finish(job_id: int, **values: object) -> None:
-    """Write the outcome unless the job was cancelled meanwhile."""
+def _finish(job_id: int, records: Records | None = None, **values: object) -> None:
+    """Write the outcome (and the per-flow records, in the same transaction) unless the job was
+    cancelled meanwhile."""
     with session_scope() as session:
-        session.execute(
+        if records is not None:
+            values["flow_records"] = keep_flow_records(session, job_id, records)
+        done: CursorResult[Any] = session.execute(
             update(SimulationJob)
             .where(SimulationJob.id == job_id, SimulationJob.status == JobStatus.RUNNING)
             .values(finished_at=_now(), version=SimulationJob.version + 1, **values)
         )
+        if done.rowcount == 0:
+            session.rollback()
 
 
 @celery_app.task(name=SIMULATE_TASK)
@@ -82,10 +89,12 @@ def simulate(job_id: int) -> str:
 
     settings = get_settings()
     limits = EngineLimits(wall_s=settings.engine_time_limit_s, memory_mb=settings.engine_memory_limit_mb)
+    # per-flow records for runs of up to FLOW_RECORDS_MAX flows (the stored scenario stays as sent)
+    run = {**scenario, "engine": {**(scenario.get("engine") or {}), "flow_records": wants_flow_records(scenario)}}
     try:
-        result = run_engine(
+        raw = run_engine_raw(
             settings.engine_binary,
-            scenario,
+            run,
             limits,
             on_progress=on_progress,
             should_cancel=lambda: _status(job_id) is JobStatus.CANCELLED,
@@ -102,7 +111,12 @@ def simulate(job_id: int) -> str:
         else:
             _finish(job_id, status=JobStatus.FAILED, error=str(failure))
         return JobStatus.FAILED.value
-    _finish(job_id, status=JobStatus.SUCCEEDED, result=result, error=None, **finished_values(scenario, result))
+    result, records = split_result(raw)
+    del raw
+    _finish(
+        job_id, records, status=JobStatus.SUCCEEDED, result=result, error=None, flow_records=None,
+        **finished_values(scenario, result),
+    )  # fmt: skip
     return JobStatus.SUCCEEDED.value
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
 from typing import Annotated, Any, Literal
 
 import orjson
-from fastapi import APIRouter, Depends, Header, Path, Response, status
+from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 from sqlalchemy import select
+from sqlalchemy.orm import Session
+from starlette.background import BackgroundTask
+from starlette.responses import StreamingResponse
 
 from loopline.api.deps import DbSession, JobId, Paging, PlanId, register_project_resolver, require_project_role
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
@@ -17,6 +21,7 @@ from loopline.api.schemas.simulations import (
     SimulationRead,
 )
 from loopline.db.models import Role, SimulationJob
+from loopline.domain.sim_results import FLOW_RECORDS_MAX, FlowSort, FlowStatus
 from loopline.services import simulations, wiring
 from loopline.services.access import ProjectAccess, Scope
 
@@ -108,13 +113,101 @@ ResultTable = Annotated[
     Literal["servers", "links", "size-buckets"],
     Path(
         description="`servers`: throughput per server; `links`: utilisation per directed link; `size-buckets`: "
-        "completion times per flow-size bucket. (The engine's flow-mode result has no per-flow records.)"
+        "completion times per flow-size bucket. (Per-flow records: `/results/flows`.)"
     ),
 ]
 _CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "The table, header first."}}
 _JSON: dict[int | str, dict[str, Any]] = {
     200: {"content": {"application/json": {}}, "description": "The engine's result, as a file."}
 }
+
+
+# Per-flow records before the tables: `{table}` would also match `flows`.
+_FLOWS_NOTE = (
+    f"Runs of up to {FLOW_RECORDS_MAX:,} flows keep one record a flow; others (and runs from before records "
+    "were kept) have none: 409, as while the simulation has no result."
+)
+
+
+@router.get(
+    "/simulations/{job_id}/results/flows.csv",
+    response_class=StreamingResponse,
+    responses=_CSV,
+    summary="A simulation's per-flow records as CSV",
+    description="Every flow in index order (`index, src, dst, bytes, start_s, fct_s, slowdown`; an unfinished "
+    "flow's `fct_s` and `slowdown` empty), streamed. " + _FLOWS_NOTE,
+)
+def result_flows_csv(job_id: JobId, session: DbSession, access: SimReader) -> object:
+    job = simulations.get_job(session, job_id)
+    body = simulations.flows_csv(session, job)
+    return _stream(session, body, "text/csv", f"simulation-{job.id}-flows.csv")
+
+
+def _stream(session: Session, body: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
+    def chunks() -> Generator[bytes]:
+        try:
+            yield from body
+        finally:
+            session.close()
+
+    stream = chunks()
+    # A client that leaves mid-body: the generator is closed, which closes the session.
+    return StreamingResponse(
+        stream,
+        media_type=media_type,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        background=BackgroundTask(stream.close),
+    )
+
+
+@router.get(
+    "/simulations/{job_id}/results/flows/cdf",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            "description": "The finished flows' values, ascending, as little-endian float64 (8 bytes a flow; read "
+            "it as a Float64Array). Header `X-Flows-Total`: the run's flows, finished or not, so the k-th value "
+            "(from 1) is at cumulative fraction k / total and the curve ends below 1 when flows did not finish.",
+        }
+    },
+    summary="The exact flow-completion CDF of a simulation",
+    description=_FLOWS_NOTE,
+)
+def result_flows_cdf(
+    job_id: JobId,
+    session: DbSession,
+    access: SimReader,
+    of: Annotated[
+        Literal["fct_s", "slowdown"], Query(description="Completion times (seconds) or slowdowns.")
+    ] = "fct_s",
+) -> Response:
+    job = simulations.get_job(session, job_id)
+    body, total = simulations.flow_values(session, job, of)
+    return Response(body, media_type="application/octet-stream", headers={"X-Flows-Total": str(total)})
+
+
+@router.get(
+    "/simulations/{job_id}/results/flows",
+    response_model=Page[dict[str, Any]],
+    summary="A simulation's per-flow records, paged",
+    description="Records `{index, src, dst, bytes, start_s, fct_s, slowdown}` (`fct_s`, `slowdown` null for a flow "
+    "that did not finish), sorted by index, completion time or slowdown (ties by index; an unfinished flow "
+    "counts as the longest). " + _FLOWS_NOTE,
+)
+def result_flows(
+    job_id: JobId,
+    session: DbSession,
+    access: SimReader,
+    paging: Paging,
+    sort: Annotated[FlowSort, Query(description="Sort key.")] = "index",
+    order: Annotated[Literal["asc", "desc"], Query(description="Ascending or descending.")] = "asc",
+    flows: Annotated[FlowStatus, Query(description="All flows, only finished ones or only unfinished ones.")] = "all",
+) -> object:
+    job = simulations.get_job(session, job_id)
+    return simulations.flow_page(
+        session, job, sort=sort, descending=order == "desc", status=flows, page=paging.page, limit=paging.limit
+    )
 
 
 # The CSV route first: `{table}` alone would also match `servers.csv`.

@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import tempfile
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +25,11 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.models.wiring import WiringPlanRow
-from loopline.db.repositories import Page, paginate
+from loopline.db.repositories import Page, paginate, sim_flows
 from loopline.domain.errors import Conflict, DomainError, NotFound
-from loopline.domain.exports import to_csv
+from loopline.domain.exports import csv_chunks, to_csv
 from loopline.domain.scenario import build_scenario
-from loopline.domain.sim_results import TABLES, as_cells, table_rows
+from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
 from loopline.services import audit
 from loopline.services.access import Principal
@@ -229,3 +232,51 @@ def result_page(job: SimulationJob, table: str, *, page: int, limit: int) -> Pag
 def result_csv(job: SimulationJob, table: str) -> str:
     rows = table_rows(result_of(job), table)
     return to_csv(TABLES[table], as_cells(rows, table))
+
+
+# --- per-flow records -----------------------------------------------------------------------------
+
+
+def keep_flow_records(session: Session, job_id: int, chunks: Iterable[Sequence[dict[str, Any]]]) -> int:
+    """Store a run's per-flow records (the worker, in the transaction that finishes the job)."""
+    return sim_flows.replace_flows(session, job_id, chunks)
+
+
+def _with_flows(job: SimulationJob) -> SimulationJob:
+    result_of(job)
+    if job.flow_records is None:
+        raise Conflict(
+            "flow_records",
+            f"simulation {job.id} kept no per-flow records (runs of more than {FLOW_RECORDS_MAX:,} flows, "
+            "and runs from before records were kept, have only the summary)",
+        )
+    return job
+
+
+def flow_page(
+    session: Session, job: SimulationJob, *, sort: str, descending: bool, status: str, page: int, limit: int
+) -> Page[dict[str, Any]]:
+    _with_flows(job)
+    rows = sim_flows.flow_rows(
+        session, job.id, sort=sort, descending=descending, status=status, offset=(page - 1) * limit, limit=limit
+    )
+    items = [dict(zip(FLOW_COLUMNS, row, strict=True)) for row in rows]
+    total = job.flow_records if status == "all" else sim_flows.count_flows(session, job.id, status)
+    return Page(items=items, total=int(total or 0), page=page, limit=limit)
+
+
+def flows_csv(session: Session, job: SimulationJob) -> Iterator[bytes]:
+    """Every record in index order as CSV, streamed."""
+    _with_flows(job)
+    rows = sim_flows.iter_flow_rows(session, job.id)
+    return (chunk.encode() for chunk in csv_chunks(FLOW_COLUMNS, (flow_cells(r) for r in rows)))
+
+
+def flow_values(session: Session, job: SimulationJob, column: str) -> tuple[bytes, int]:
+    """The finished flows' completion times (or slowdowns), ascending, as little-endian float64, and
+    the number of flows in the run (finished or not)."""
+    _with_flows(job)
+    values = array("d", sim_flows.sorted_values(session, job.id, column))
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values.tobytes(), int(job.flow_records or 0)

@@ -94,6 +94,11 @@ class SimulationRead(ReadSchema):
         "check) and `unreachable_groups` (up to 20: `servers_a`/`servers_b` with their counts, the ToRs `via_a`/"
         "`via_b` and the highest switches each side `reaches_a`/`reaches_b`, that share none).",
     )
+    flow_records: int | None = Field(
+        None,
+        description="Per-flow records kept for the result (`/results/flows`, `/results/flows.csv`, "
+        "`/results/flows/cdf`); null when none were kept (runs of more than 1,000,000 flows, or not finished).",
+    )
     model: Literal["fluid"] = Field("fluid", description="Flow mode results are fluid (max-min) estimates.")
     note: str = Field(FLUID_NOTE, description="What the estimate does not cover.")
 

@@ -58,6 +58,8 @@ class SimulationJob(Base):
     """Started but not finished (stop time reached) plus not started (arrival after the stop time)."""
     incomplete_reason: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     """Why a partial run's flows did not finish (domain/sim_outcome.py `explain`)."""
+    flow_records: Mapped[int | None] = mapped_column()
+    """Per-flow records kept in `simulation_flows` (null: none kept: over the cap, or not a result)."""
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(default=0)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
