@@ -3,6 +3,7 @@
 Export writes the document's JSON (format `loopline.project`, schema version 1, metres). Import
 takes the document as `Document` (stored units, catalog entries referenced by name), resolves the
 names against the catalog and creates the project, its halls and rows in one transaction.
+The project's price book travels with it (its own entries; the defaults are the installation's).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from loopline.db.models import FabricSettingsRow, Hall, Membership, Project, Rac
 from loopline.domain import layout as dl
 from loopline.domain import rack_planning as rp
 from loopline.domain.errors import Conflict, DomainError
+from loopline.domain.price_book import PriceEntry, check_entries
 from loopline.domain.units import m
-from loopline.services import audit
+from loopline.services import audit, pricing
 from loopline.services.access import Principal, ProjectAccess
 from loopline.services.catalog import visible_to
 from loopline.services.layout_snapshot import load_hall_data
@@ -84,6 +86,8 @@ class Document:
     switch_models: Sequence[dict[str, Any]] = ()
     rack_types: Sequence[dict[str, Any]] = ()
     halls: Sequence[DocHall] = field(default_factory=tuple)
+    price_book: tuple[str, tuple[PriceEntry, ...]] | None = None
+    """The project's price book (currency, own entries); None: the defaults alone."""
 
 
 SERVER_KEYS = ("nic_ports", "port_gbps", "height_u")
@@ -188,7 +192,15 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
             ],
         },
         "halls": halls,
+        "price_book": _price_book(session, project_id),
     }
+
+
+def _price_book(session: Session, project_id: int) -> dict[str, Any] | None:
+    book = pricing.get_book(session, project_id)
+    if book.version == 0:
+        return None
+    return {"currency": book.currency, "entries": [e.to_json() for e in book.entries]}
 
 
 def _resolve_catalog(session: Session, principal: Principal, doc: Document) -> tuple[dict[str, int], ...]:
@@ -303,6 +315,10 @@ def import_project(
             )
         if on_hall_done is not None:
             on_hall_done(hi + 1)
+    if doc.price_book is not None:
+        currency, entries = doc.price_book
+        check_entries(entries, "price_book.entries")
+        pricing.replace_book(session, principal, project.id, 0, currency, entries)
     audit.record(
         session,
         principal,

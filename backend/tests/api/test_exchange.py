@@ -90,6 +90,33 @@ def test_import_validates_the_document(
     assert owner.get("/api/v1/projects").json()["total"] == before
 
 
+def test_the_price_book_travels_with_the_project(owner: TestClient, project: int) -> None:
+    assert owner.get(f"/api/v1/projects/{project}/export").json()["price_book"] is None, "defaults alone"
+    dac = {"part_number": "DAC-25G", "category": "cable", "description": "", "base_price": 20.0, "per_metre": 4.0}
+    sw = {"part_number": "TOR-48", "category": "switch", "description": "ToR", "base_price": 9000.0, "per_metre": 0.0}
+    owner.put(
+        f"/api/v1/projects/{project}/price-book",
+        json={"currency": "EUR", "entries": [sw, dac]},
+        headers={"If-Match": '"0"'},
+    ).raise_for_status()
+    doc = owner.get(f"/api/v1/projects/{project}/export").json()
+    assert doc["price_book"] == {"currency": "EUR", "entries": [dac, sw]}
+
+    r = owner.post("/api/v1/projects/import", json=doc)
+    assert r.status_code == 201, r.text
+    copy = r.json()["project_id"]
+    book = owner.get(f"/api/v1/projects/{copy}/price-book").json()
+    assert book["currency"] == "EUR" and book["version"] == 1 and book["entries"] == [dac, sw]
+    assert owner.get(f"/api/v1/projects/{copy}/export").json() == doc
+
+    before = owner.get("/api/v1/projects").json()["total"]
+    twice = _copy(doc)
+    twice["price_book"]["entries"].append(dac)
+    r = owner.post("/api/v1/projects/import", json=twice)
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "price_book.entries.2.part_number"
+    assert owner.get("/api/v1/projects").json()["total"] == before, "nothing half-written"
+
+
 def _copy(doc: dict[str, Any]) -> dict[str, Any]:
     import json
 

@@ -1,7 +1,8 @@
 """The versioned project document: whole-project export and import (lossless round trip).
 
 Catalog entries are referenced by name, so a document moves between installations.
-Members, tokens and the audit log are not part of it.
+The price book's current entries travel with it; members, tokens, the audit log and the price
+book's earlier versions do not.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from loopline.api.schemas.common import Schema
 from loopline.api.schemas.layout import Direction, FabricRole, hall_columns
+from loopline.api.schemas.pricing import PriceBookPut
 from loopline.api.schemas.projects import FabricSettingsIn
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
 from loopline.domain.units import mm
@@ -139,6 +141,9 @@ class ProjectDocument(Schema):
     fabric: FabricSettingsIn = Field(description="Fabric settings.")
     catalog: DocCatalog = Field(description="Every catalog entry the halls reference, by name.")
     halls: list[DocHall] = Field(default_factory=list, description="Halls by name.")
+    price_book: PriceBookPut | None = Field(
+        None, description="The project's price book: currency and own entries; null: the installation's defaults."
+    )
 
     def to_import(self) -> ex.Document:
         """The document in stored units (millimetres), catalog references still by name."""
@@ -156,6 +161,9 @@ class ProjectDocument(Schema):
                 ex.DocHall(hall_columns(h.model_dump(exclude={"rows"})), tuple(row.to_import() for row in h.rows))
                 for h in self.halls
             ],
+            price_book=None
+            if self.price_book is None
+            else (self.price_book.currency, tuple(e.to_domain() for e in self.price_book.entries)),
         )
 
 
