@@ -17,6 +17,7 @@ import sys
 from dataclasses import replace
 from typing import Any, NoReturn
 
+from loopline.domain import bom
 from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import Hall
@@ -262,6 +263,10 @@ def _wiring(a: argparse.Namespace) -> int:
         "ports": a.ports,
     }
     out.update(summarize(plan).to_json())
+    # The stored form of the materials is for the database; people and scripts want them priced.
+    priced = bom.price(bom.Materials.from_json(out.pop("materials")))
+    out["cost"] = priced.cost_summary()
+    out["warnings"] = [*out["warnings"], *priced.warnings]
     if a.upgrade_from_ports is not None:
         old = _generate(a, hall, spec, ports=a.upgrade_from_ports)
         counts = diff_plans(old, plan).counts()
@@ -281,6 +286,9 @@ def _print_text(out: dict[str, Any]) -> None:
         f"{out['servers']} servers, {out['tors']} ToRs, {out['loops']} loops"
     )
     print(f"max raw length {out['max_raw_length_m']} m, copper share {out['copper_share']:.1%}")
+    cost = out["cost"]
+    unpriced = "" if cost["complete"] else f" (incomplete: {len(cost['unpriced'])} parts unpriced)"
+    print(f"cost {cost['total']:,.2f} {cost['currency']} with the default price book{unpriced}")
     for cls, st in out["by_class"].items():
         if not st["count"]:
             continue

@@ -274,6 +274,22 @@ class Bom:
     def media_subtotal(self, media: MediaClass) -> float:
         return round(sum(x.total or 0.0 for x in self.lines if x.media_class is media), 2)
 
+    def cost_summary(self) -> dict[str, object]:
+        """The subtotals a plan summary shows (the API's `PlanCostRead`)."""
+        return {
+            "currency": self.currency,
+            "price_book_version": self.price_book_version,
+            "cables": self.subtotal(Category.CABLE),
+            "transceivers": self.subtotal(Category.TRANSCEIVER),
+            "switches": self.subtotal(Category.SWITCH),
+            "nics": self.subtotal(Category.NIC),
+            "copper": self.media_subtotal(MediaClass.COPPER),
+            "optical": self.media_subtotal(MediaClass.OPTICAL),
+            "total": self.total,
+            "complete": self.complete,
+            "unpriced": [{"category": x.category.value, "part_number": x.part_number} for x in self.unpriced],
+        }
+
     def to_json(self) -> dict[str, object]:
         return {
             "lines": [

@@ -497,27 +497,11 @@ def plan_materials(session: Session, row: WiringPlanRow) -> bom.Materials:
     return bom.Materials.from_json(current_summary(session, row)["materials"])
 
 
-def _cost(b: bom.Bom) -> dict[str, Any]:
-    return {
-        "currency": b.currency,
-        "price_book_version": b.price_book_version,
-        "cables": b.subtotal(bom.Category.CABLE),
-        "transceivers": b.subtotal(bom.Category.TRANSCEIVER),
-        "switches": b.subtotal(bom.Category.SWITCH),
-        "nics": b.subtotal(bom.Category.NIC),
-        "copper": b.media_subtotal(bom.MediaClass.COPPER),
-        "optical": b.media_subtotal(bom.MediaClass.OPTICAL),
-        "total": b.total,
-        "complete": b.complete,
-        "unpriced": [{"category": x.category.value, "part_number": x.part_number} for x in b.unpriced],
-    }
-
-
 def plan_view(session: Session, row: WiringPlanRow, book: PriceBook | None = None) -> PlanView:
     book = book or pricing.price_book(session, row.project_id)
     summary = dict(current_summary(session, row))
     priced = bom.price(bom.Materials.from_json(summary.pop("materials")), book)
-    summary["cost"] = _cost(priced)
+    summary["cost"] = priced.cost_summary()
     summary["warnings"] = [*summary.get("warnings", []), *priced.warnings]
     return PlanView(
         row.id, row.project_id, row.hall_id, row.name, row.spec, row.base_plan_id, summary, row.diff, row.loops,

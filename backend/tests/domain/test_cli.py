@@ -44,6 +44,12 @@ def test_wiring_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert isinstance(out["warnings"], list)
     # each ToR: 4 servers x 2 ports x 25G = 200G down (r*p = 8 ports), 4 x 100G up
     assert out["tor_oversubscription"] == {"min": 0.5, "max": 0.5}
+    # Priced with the default book, as the API's plan summary is; the stored materials stay inside.
+    assert "materials" not in out
+    cost = out["cost"]
+    assert cost["currency"] == "USD" and cost["price_book_version"] is None
+    assert cost["cables"] > 0 and cost["transceivers"] > 0
+    assert cost["total"] == round(cost["cables"] + cost["transceivers"] + cost["switches"] + cost["nics"], 2)
 
 
 def test_wiring_paper_geometry(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,7 +73,9 @@ def test_wiring_upgrade_diff(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_wiring_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["wiring", *LAYOUT, "--ports", "2", "--pattern", "paired-row"]) == 0
-    assert "paired-row (geometry default): 208 cables" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "paired-row (geometry default): 208 cables" in text
+    assert "with the default price book" in text
 
 
 @pytest.mark.parametrize(
