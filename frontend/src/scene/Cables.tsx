@@ -24,6 +24,8 @@ import {
   type DiffOverlay,
   type DiffReport,
 } from "../state/planDiff";
+import { FAILURE_COLOUR, pickCable, pickingCables, useFloorPick } from "../state/floorPick";
+import { HEAT_LUT, heatPercent, reportHeat, useHeat, type HeatOverlay } from "../state/heatMap";
 import { placeRack } from "./selectors";
 
 export function describeCable(
@@ -157,6 +159,67 @@ function loopGeometry(records: Records, loops: unknown[]): THREE.BufferGeometry 
   return g;
 }
 
+let heatLinear: Float32Array | null = null;
+/** The heat scale's 101 colours in the renderer's (linear) space, 3 floats each. */
+function heatLut(): Float32Array {
+  if (!heatLinear) {
+    heatLinear = new Float32Array(HEAT_LUT.length * 3);
+    HEAT_LUT.forEach((hex, i) => heatLinear?.set(linearRgb(hex), i * 3));
+  }
+  return heatLinear;
+}
+
+/** The plan's segments with a colour buffer of their own, recoloured in place for each time bucket. */
+function heatGeometry(set: CableSet, o: HeatOverlay) {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.BufferAttribute(set.segments, 3));
+  const colours = new Float32Array(set.segments.length);
+  const attr = new THREE.BufferAttribute(colours, 3);
+  g.setAttribute("color", attr);
+  g.computeBoundingSphere();
+  const ids = set.buffers.cable_ids;
+  const series = ids.map((id) => o.cables.get(id));
+  const index = new Map(ids.map((id, i) => [id, i] as const));
+  const paint = (bucket: number) => {
+    const lut = heatLut();
+    for (let i = 0; i < ids.length; i++) {
+      const p = heatPercent(series[i]?.[bucket] ?? 0) * 3;
+      for (let s = set.segStart[i] ?? 0, e = set.segStart[i + 1] ?? s; s < e; s++) {
+        colours.set(lut.subarray(p, p + 3), s * 6);
+        colours.set(lut.subarray(p, p + 3), s * 6 + 3);
+      }
+    }
+    attr.needsUpdate = true;
+  };
+  const drawn = (id: string): string | null => {
+    const i = index.get(id);
+    if (i === undefined || (set.segStart[i + 1] ?? 0) === (set.segStart[i] ?? 0)) return null;
+    const o6 = (set.segStart[i] ?? 0) * 6;
+    return `#${new THREE.Color().setRGB(colours[o6] ?? 0, colours[o6 + 1] ?? 0, colours[o6 + 2] ?? 0).getHexString()}`;
+  };
+  return { geometry: g, paint, drawn };
+}
+
+/** The segments of the given cables (picked failures), or null when there is none. */
+function cablesGeometry(set: CableSet, ids: ReadonlySet<string>): THREE.BufferGeometry | null {
+  const parts: Float32Array[] = [];
+  set.buffers.cable_ids.forEach((id, i) => {
+    if (ids.has(id)) parts.push(set.segments.subarray((set.segStart[i] ?? 0) * 6, (set.segStart[i + 1] ?? 0) * 6));
+  });
+  const n = parts.reduce((m, p) => m + p.length, 0);
+  if (!n) return null;
+  const pos = new Float32Array(n);
+  let at = 0;
+  for (const p of parts) {
+    pos.set(p, at);
+    at += p.length;
+  }
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.BufferAttribute(pos, 3));
+  g.computeBoundingSphere();
+  return g;
+}
+
 function setHighlight(line: THREE.LineSegments | null, set: CableSet, i: number | null) {
   if (!line) return;
   if (i === null) {
@@ -228,10 +291,21 @@ export function Cables() {
   const focusLine = useRef<THREE.LineSegments>(null);
   const overlay = useDiff((s) => s.overlay);
   const showKept = useDiff((s) => s.showKept);
+  const heatMap = useHeat((s) => s.overlay);
+  const bucket = useHeat((s) => s.bucket);
+  const picking = useFloorPick((s) => s.session);
+  // A simulation's heat map colours the cables when it is of the plan on screen.
+  const heatOn = heatMap !== null && cables !== null && heatMap.planId === cables.planId;
   // The diff colours the cables when it is the diff of the plan on screen.
-  const diffOn = overlay !== null && cables !== null && overlay.newSet === cables;
+  const diffOn = !heatOn && overlay !== null && cables !== null && overlay.newSet === cables;
   const geometry = useMemo(() => (cables ? cableGeometry(cables) : null), [cables]);
   const diff = useMemo(() => (diffOn ? diffGeometry(overlay, showKept) : null), [diffOn, overlay, showKept]);
+  const heat = useMemo(() => (heatOn ? heatGeometry(cables, heatMap) : null), [heatOn, cables, heatMap]);
+  const failedLinks = useMemo(() => {
+    if (!picking || !cables || picking.planId !== cables.planId) return null;
+    const ids = new Set(picking.failures.filter((f) => f.kind === "link").map((f) => f.id));
+    return ids.size ? cablesGeometry(cables, ids) : null;
+  }, [picking, cables]);
   const loops = useMemo(
     () => (plan && cables && plan.id === cables.planId ? loopGeometry(records, plan.loops) : null),
     [plan, cables, records],
@@ -256,6 +330,18 @@ export function Cables() {
       diff?.removed?.dispose();
     };
   }, [diff, invalidate]);
+
+  useEffect(() => {
+    if (!heat || !heatMap) return;
+    heat.paint(bucket);
+    invalidate();
+    reportHeat(heatMap.jobId, { cableBucket: bucket, cableColour: heat.drawn });
+  }, [heat, heatMap, bucket, invalidate]);
+  useEffect(() => () => heat?.geometry.dispose(), [heat]);
+  useEffect(() => {
+    invalidate();
+    return () => failedLinks?.dispose();
+  }, [failedLinks, invalidate]);
 
   useEffect(() => {
     if (cables) setHighlight(focusLine.current, cables, focus);
@@ -307,11 +393,29 @@ export function Cables() {
     const onLeave = () => {
       if (tooltipRef.current) tooltipRef.current.style.display = "none";
     };
+    // Picking a simulation's failures: a click (not a drag) on a cable fails that link.
+    let pressed: { x: number; y: number } | null = null;
+    const onDown = (e: PointerEvent) => {
+      pressed = e.button === 0 && pickingCables() ? { x: e.clientX, y: e.clientY } : null;
+    };
+    const onUp = (e: PointerEvent) => {
+      const p = pressed;
+      pressed = null;
+      if (!p || !pickingCables() || Math.hypot(e.clientX - p.x, e.clientY - p.y) > 5) return;
+      const hit = pick(cables, get().camera, el, e.clientX, e.clientY, 8);
+      if (hit === null) return;
+      const d = describeCable(cables, hit);
+      pickCable(d.id, `${d.label} (${d.medium}, ${d.length})`);
+    };
     el.addEventListener("pointermove", onMove);
     el.addEventListener("pointerleave", onLeave);
+    el.addEventListener("pointerdown", onDown);
+    el.addEventListener("pointerup", onUp);
     return () => {
       el.removeEventListener("pointermove", onMove);
       el.removeEventListener("pointerleave", onLeave);
+      el.removeEventListener("pointerdown", onDown);
+      el.removeEventListener("pointerup", onUp);
       if (raf) cancelAnimationFrame(raf);
     };
   }, [cables, gl, get, invalidate]);
@@ -319,9 +423,24 @@ export function Cables() {
   if (!cables || !geometry) return null;
   return (
     <group>
-      <lineSegments geometry={geometry} visible={showCables && !diff} raycast={() => null} frustumCulled={false}>
+      <lineSegments
+        geometry={geometry}
+        visible={showCables && !diff && !heat}
+        raycast={() => null}
+        frustumCulled={false}
+      >
         <lineBasicMaterial vertexColors transparent opacity={0.85} />
       </lineSegments>
+      {heat && (
+        <lineSegments geometry={heat.geometry} visible={showCables} raycast={() => null} frustumCulled={false}>
+          <lineBasicMaterial vertexColors transparent opacity={0.95} />
+        </lineSegments>
+      )}
+      {failedLinks && (
+        <lineSegments geometry={failedLinks} raycast={() => null} frustumCulled={false} renderOrder={9}>
+          <lineBasicMaterial color={FAILURE_COLOUR} depthTest={false} />
+        </lineSegments>
+      )}
       {diff && (
         <lineSegments geometry={diff.cables} visible={showCables} raycast={() => null} frustumCulled={false}>
           <lineBasicMaterial vertexColors transparent opacity={0.9} />

@@ -14,6 +14,8 @@ import { setLabelGroup } from "../state/overlays";
 import { PALETTES } from "../state/palette";
 import { useSession } from "../state/session";
 import { debugHandle, registerRenderer } from "../state/testHook";
+import { useFloorPick } from "../state/floorPick";
+import { PICK_TOOL } from "../tools/pick";
 import { TOOLS, type Target } from "../tools/tools";
 import { Cables } from "./Cables";
 import { Aisles, BoxPreview, DrawPreview, LabelProjector } from "./Overlays";
@@ -46,11 +48,13 @@ function ControlsRef() {
 
 function usePointerHandlers(): RackPointerHandlers & { onFloorDown: (e: ThreeEvent<PointerEvent>) => void } {
   return useMemo(() => {
-    const tool = () => TOOLS[useSession.getState().tool];
+    // Picking a simulation's racks on the floor takes the clicks from the editing tools.
+    const tool = () => (useFloorPick.getState().session ? PICK_TOOL : TOOLS[useSession.getState().tool]);
     const down = (e: ThreeEvent<PointerEvent>, target: Target) => {
       if (e.button !== 0) return;
       e.stopPropagation();
-      const res = tool().down({ floor: floorPoint(e), target, shift: e.shiftKey, client: clientOf(e) });
+      const heightMm = e.point.y * 1000;
+      const res = tool().down({ floor: floorPoint(e), target, shift: e.shiftKey, client: clientOf(e), heightMm });
       if (res === "capture") {
         captured = true;
         // r3f sees the pointer-down before the controls do: a drag that moves things must not also orbit.
@@ -206,6 +210,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
   const hall = hallOf(records);
   const view = useSession((s) => s.view);
   const tool = useSession((s) => s.tool);
+  const picking = useFloorPick((s) => s.session !== null);
   const theme = useSession((s) => s.theme);
   const selection = useSession((s) => s.selection);
   const pal = PALETTES[theme];
@@ -297,7 +302,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
       frameloop="demand"
       gl={{ preserveDrawingBuffer: true, antialias: true }}
       onPointerMissed={() => undefined}
-      style={{ cursor: tool === "draw-row" ? "crosshair" : "default" }}
+      style={{ cursor: tool === "draw-row" || picking ? "crosshair" : "default" }}
     >
       <Stats />
       <color attach="background" args={[pal.background]} />

@@ -3,8 +3,10 @@ import type { ThreeEvent } from "@react-three/fiber";
 import { useThree } from "@react-three/fiber";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
+import { rackPickColour, useFloorPick } from "../state/floorPick";
+import { heatColour, rackUtil, reportHeat, useHeat } from "../state/heatMap";
 import type { Palette } from "../state/palette";
-import { sceneStats } from "../state/testHook";
+import { debugHandle, sceneStats } from "../state/testHook";
 import { live } from "../tools/live";
 import { devicesOf, type RackPlacement } from "./selectors";
 
@@ -32,6 +34,10 @@ export function Racks({
   const invalidate = useThree((s) => s.invalidate);
   const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(racks.length + 1)));
   const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1).translate(0, 0.5, 0), []);
+  // Overlays that recolour the racks: picking a simulation's racks, then a simulation's heat map.
+  const pick = useFloorPick((s) => s.session);
+  const heat = useHeat((s) => s.overlay);
+  const bucket = useHeat((s) => s.bucket);
 
   const writeMatrices = (offset: { x: number; y: number } | null) => {
     const mesh = ref.current;
@@ -49,13 +55,23 @@ export function Racks({
     invalidate();
   };
 
-  /** Selected racks in the selection colour, or red while a move would put them where they cannot stand. */
+  /**
+   * Selected racks in the selection colour, or red while a move would put them where they cannot stand.
+   * While picking, racks in a set take its colour; under a heat map, racks take their ToRs' heat (the
+   * selection colour would hide it).
+   */
   const paint = (blocked: boolean) => {
     const mesh = ref.current;
     if (!mesh) return;
     racks.forEach((p, i) => {
       const sel = selected.has(p.id) || selected.has(p.rowId);
-      colour.set(sel ? (blocked ? palette.draftBad : palette.rackSelected) : palette.rack);
+      let c = sel ? (blocked ? palette.draftBad : palette.rackSelected) : palette.rack;
+      if (pick) c = rackPickColour(pick, p.id) ?? palette.rack;
+      else if (heat && !(sel && blocked)) {
+        const u = rackUtil(heat, p.id, bucket);
+        c = u === null ? palette.rack : heatColour(u);
+      }
+      colour.set(c);
       mesh.setColorAt(i, colour);
     });
     if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
@@ -66,7 +82,21 @@ export function Racks({
     writeMatrices(null);
     paint(false);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [racks, selected, palette, capacity]);
+  }, [racks, selected, palette, capacity, pick, heat, bucket]);
+
+  // Tests read the colours as drawn, by rack name.
+  useEffect(() => {
+    const drawn = (name: string) => {
+      const mesh = ref.current;
+      const i = racks.findIndex((p) => p.rack.name === name);
+      const a = mesh?.instanceColor?.array;
+      if (!a || i < 0) return null;
+      return `#${colour.setRGB(a[i * 3] ?? 0, a[i * 3 + 1] ?? 0, a[i * 3 + 2] ?? 0).getHexString()}`;
+    };
+    debugHandle().rackColour = drawn;
+    if (heat) reportHeat(heat.jobId, { rackBucket: bucket, rackColour: drawn });
+    else reportHeat(null, {});
+  }, [racks, heat, bucket, pick, selected, palette]);
 
   // Move preview: shift the selected instances while dragging, without React renders.
   useEffect(

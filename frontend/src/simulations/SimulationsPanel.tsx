@@ -8,6 +8,7 @@ import { notify, useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
 import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
 import { CompareDialog } from "./CompareDialog";
+import { HeatMapPanel } from "./HeatMapPanel";
 import { splitName } from "./presets";
 import { formatSeconds } from "./results";
 import { ResultDialog } from "./ResultDialog";
@@ -236,6 +237,7 @@ export function SimulationsPanel() {
         </div>
       )}
       <Sweeps />
+      <HeatMapPanel />
       {dialog.d === "form" && <SimulateDialog plans={dialog.plans} onClose={close} />}
       {dialog.d === "result" && <ResultDialog jobId={dialog.jobId} onClose={close} />}
       {dialog.d === "compare" && <CompareDialog jobIds={dialog.jobIds} onClose={close} />}

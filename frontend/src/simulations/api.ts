@@ -1,6 +1,7 @@
 /** The simulations API: submit on a plan, follow, cancel, list; a plan's logical racks (from its scenario). */
 import type { components } from "../api/schema";
 import { request } from "../sync/http";
+import type { NetworkNode } from "./hallRacks";
 import { racksOfNetwork, switchesOfNetwork, type LogicalRack, type PlanSimulationCreate } from "./presets";
 
 export type Job = components["schemas"]["SimulationRead"];
@@ -12,6 +13,9 @@ export const finished = (j: Job) => j.status === "succeeded" || j.status === "fa
 export interface PlanNetwork {
   racks: LogicalRack[];
   switches: { id: string; role: string }[];
+  /** Every node with the physical rack it stands in (for the floor), and the links (cable IDs). */
+  nodes: NetworkNode[];
+  links: { id: string; a: string; b: string }[];
 }
 
 const networks = new Map<number, Promise<PlanNetwork>>();
@@ -20,10 +24,15 @@ const networks = new Map<number, Promise<PlanNetwork>>();
 export function networkOfPlan(planId: number): Promise<PlanNetwork> {
   let p = networks.get(planId);
   if (!p) {
-    p = request<{ network: { nodes: { id: string; role: string; logical_rack?: string | null }[] } }>(
+    p = request<{ network: { nodes: NetworkNode[]; links: { id: string; a: string; b: string }[] } }>(
       "GET",
       `/wiring-plans/${planId}/scenario`,
-    ).then((s) => ({ racks: racksOfNetwork(s.network.nodes), switches: switchesOfNetwork(s.network.nodes) }));
+    ).then((s) => ({
+      racks: racksOfNetwork(s.network.nodes),
+      switches: switchesOfNetwork(s.network.nodes),
+      nodes: s.network.nodes,
+      links: s.network.links,
+    }));
     p.catch(() => networks.delete(planId));
     networks.set(planId, p);
   }

@@ -146,3 +146,41 @@ describe("requests", () => {
     ]);
   });
 });
+
+describe("racks chosen on the floor (or from the list) instead of counts", () => {
+  it("chosen receivers; the senders are the first racks that are not receivers", () => {
+    const w = workloadOf("rack_to_rack", P({ senderRacks: 1, mb: 1 }), RACKS, { receivers: ["L0", "L3"] });
+    expect(w).toEqual({
+      type: "many_to_many",
+      senders: ["L1S0", "L1S1", "L1S2"],
+      receivers: ["L0S0", "L0S1", "L0S2", "L3S0", "L3S1", "L3S2"],
+      flows_per_pair: 1,
+      bytes: 1_000_000,
+    });
+    const [r] = requestsFor("rack_to_rack", P({ senderRacks: 1, mb: 1 }), "ecmp", [2], RACKS, [], {
+      receivers: ["L0", "L3"],
+    });
+    expect(r!.name).toBe("rack-to-rack 1→2 chosen × 1 MB · ECMP · seed 2");
+  });
+  it("chosen job and cache racks by name, in the order chosen; a name the plan lacks is refused", () => {
+    expect(workloadOf("shuffle", P({ racks: 1, mb: 1 }), RACKS, { job: ["L4", "L2"] })).toMatchObject({
+      servers: ["L4S0", "L4S1", "L4S2", "L2S0", "L2S1", "L2S2"],
+    });
+    expect(workloadOf("memcache", P({}), RACKS, { cache: ["L2"] })).toMatchObject({ server_racks: ["L2"] });
+    expect(() => workloadOf("shuffle", P({}), RACKS, { job: ["L9"] })).toThrow(/rack L9 is not in this plan/);
+    expect(() => workloadOf("rack_to_rack", P({}), RACKS, { senders: ["L1"], receivers: ["L1"] })).toThrow(
+      /cannot both send and receive/,
+    );
+  });
+  it("several failures, switches and cables, each in the name", () => {
+    const [r] = requestsFor("shuffle", P({ racks: 1, mb: 1 }), "ecmp", [1], RACKS, [
+      { node: "T1", atMs: 0, recoverMs: null },
+      { link: "C42", atMs: 3, recoverMs: 7 },
+    ]);
+    expect(r!.engine?.failures).toEqual([
+      { node: "T1", at_s: 0 },
+      { link: "C42", at_s: 0.003, recover_at_s: 0.007 },
+    ]);
+    expect(r!.name).toBe("shuffle 1 rack × 1 MB · T1 down at 0 ms, cable C42 down at 3 ms · ECMP · seed 1");
+  });
+});

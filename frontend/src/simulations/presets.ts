@@ -137,7 +137,7 @@ export const presetOf = (kind: PresetKind): Preset => BY_KIND[kind];
 /** A refusal that names the form field, as the API's are. */
 export class PresetError extends Error {
   constructor(
-    readonly field: keyof Params | "seeds" | "failAtMs",
+    readonly field: keyof Params | "seeds" | "failAtMs" | "failures",
     message: string,
   ) {
     super(message);
@@ -163,28 +163,64 @@ const positiveInt = (x: number, field: keyof Params) => {
   return x;
 };
 
+/**
+ * Racks chosen by name (on the floor or from the list), per set; an empty or missing set falls back to
+ * the counts (`racks`, `senderRacks`, ...).
+ */
+export type PickedRacks = Partial<Record<"job" | "senders" | "receivers" | "cache", readonly string[]>>;
+
+/** The named logical racks of the plan, in the order given; a name the plan lacks is refused. */
+export function namedRacks(
+  racks: readonly LogicalRack[],
+  names: readonly string[],
+  field: keyof Params,
+): LogicalRack[] {
+  const byName = new Map(racks.map((r) => [r.name, r]));
+  return names.map((n) => {
+    const r = byName.get(n);
+    if (!r) throw new PresetError(field, `rack ${n} is not in this plan`);
+    return r;
+  });
+}
+
+const has = (xs: readonly string[] | undefined): xs is readonly string[] => xs !== undefined && xs.length > 0;
+
+/** The racks of the job: the chosen ones, else N in layout order (side by side or spread). */
+function jobRacks(racks: readonly LogicalRack[], p: Params, picked: PickedRacks): LogicalRack[] {
+  return has(picked.job) ? namedRacks(racks, picked.job, "racks") : pickRacks(racks, p.racks, p.placement);
+}
+
 /** The engine workload section of a preset over a plan's logical racks. */
-export function workloadOf(kind: PresetKind, p: Params, racks: readonly LogicalRack[]): Record<string, unknown> {
+export function workloadOf(
+  kind: PresetKind,
+  p: Params,
+  racks: readonly LogicalRack[],
+  picked: PickedRacks = {},
+): Record<string, unknown> {
   switch (kind) {
     case "shuffle":
-      return {
-        type: "shuffle",
-        servers: servers(pickRacks(racks, p.racks, p.placement)),
-        bytes_per_pair: bytesOf(p.mb),
-      };
+      return { type: "shuffle", servers: servers(jobRacks(racks, p, picked)), bytes_per_pair: bytesOf(p.mb) };
     case "permutation":
-      return { type: "permutation", servers: servers(pickRacks(racks, p.racks, p.placement)), bytes: bytesOf(p.mb) };
+      return { type: "permutation", servers: servers(jobRacks(racks, p, picked)), bytes: bytesOf(p.mb) };
     case "all_to_all":
-      return { type: "all_to_all", servers: servers(pickRacks(racks, p.racks, p.placement)), bytes: bytesOf(p.mb) };
+      return { type: "all_to_all", servers: servers(jobRacks(racks, p, picked)), bytes: bytesOf(p.mb) };
     case "rack_to_rack": {
-      const a = positiveInt(p.senderRacks, "senderRacks");
-      const b = positiveInt(p.receiverRacks, "receiverRacks");
+      // Chosen senders / receivers by name; a set not chosen is the first racks in layout order that
+      // are not in the other set.
+      const chosenA = has(picked.senders) ? namedRacks(racks, picked.senders, "senderRacks") : null;
+      const chosenB = has(picked.receivers) ? namedRacks(racks, picked.receivers, "receiverRacks") : null;
+      const a = chosenA ? chosenA.length : positiveInt(p.senderRacks, "senderRacks");
+      const b = chosenB ? chosenB.length : positiveInt(p.receiverRacks, "receiverRacks");
       if (a + b > racks.length)
         throw new PresetError("receiverRacks", `sender and receiver racks together exceed the plan's ${racks.length}`);
+      const senders = chosenA ?? racks.filter((r) => !chosenB?.includes(r)).slice(0, a);
+      const receivers = chosenB ?? racks.filter((r) => !senders.includes(r)).slice(0, b);
+      if (senders.some((r) => receivers.includes(r)))
+        throw new PresetError("receiverRacks", "a rack cannot both send and receive");
       return {
         type: "many_to_many",
-        senders: servers(racks.slice(0, a)),
-        receivers: servers(racks.slice(a, a + b)),
+        senders: servers(senders),
+        receivers: servers(receivers),
         flows_per_pair: 1,
         bytes: bytesOf(p.mb),
       };
@@ -197,7 +233,7 @@ export function workloadOf(kind: PresetKind, p: Params, racks: readonly LogicalR
         load: p.load,
         flows: positiveInt(p.flows, "flows"),
       };
-      if (p.racks > 0) out.servers = servers(pickRacks(racks, p.racks, p.placement));
+      if (p.racks > 0 || has(picked.job)) out.servers = servers(jobRacks(racks, p, picked));
       if (p.interRackOnly) out.inter_rack_only = true;
       return out;
     }
@@ -211,13 +247,14 @@ export function workloadOf(kind: PresetKind, p: Params, racks: readonly LogicalR
         rate_per_s: p.ratePerS,
       };
     case "memcache": {
-      const n = positiveInt(p.cacheRacks, "cacheRacks");
+      const cache = has(picked.cache) ? namedRacks(racks, picked.cache, "cacheRacks") : null;
+      const n = cache ? cache.length : positiveInt(p.cacheRacks, "cacheRacks");
       if (n >= racks.length)
         throw new PresetError("cacheRacks", `at most ${racks.length - 1}: clients need a rack of their own`);
       if (!(p.latencyBoundUs > 0)) throw new PresetError("latencyBoundUs", "must be more than 0");
       return {
         type: "memcache",
-        server_racks: racks.slice(0, n).map((r) => r.name),
+        server_racks: (cache ?? racks.slice(0, n)).map((r) => r.name),
         request_bytes: positiveInt(p.requestBytes, "requestBytes"),
         response_bytes: bytesOf(p.responseKb / 1000, "responseKb"),
         rate_per_s: p.ratePerS,
@@ -229,9 +266,16 @@ export function workloadOf(kind: PresetKind, p: Params, racks: readonly LogicalR
 
 const num = (x: number) => x.toLocaleString("en", { maximumFractionDigits: 3 });
 
-/** The workload in words, the same for every plan and seed: runs with the same label are comparable. */
-export function workloadLabel(kind: PresetKind, p: Params): string {
-  const where = (n: number) => `${n} rack${n === 1 ? "" : "s"}${p.placement === "spread" && n > 1 ? " spread" : ""}`;
+/**
+ * The workload in words, the same for every plan and seed: runs with the same label are comparable.
+ * Chosen racks are counted and said to be chosen (the same names on every plan of the hall).
+ */
+export function workloadLabel(kind: PresetKind, p: Params, picked: PickedRacks = {}): string {
+  const job = picked.job?.length ?? 0;
+  const where = (n: number) =>
+    job > 0
+      ? `${job} chosen rack${job === 1 ? "" : "s"}`
+      : `${n} rack${n === 1 ? "" : "s"}${p.placement === "spread" && n > 1 ? " spread" : ""}`;
   switch (kind) {
     case "shuffle":
       return `shuffle ${where(p.racks)} × ${num(p.mb)} MB`;
@@ -239,14 +283,20 @@ export function workloadLabel(kind: PresetKind, p: Params): string {
       return `permutation ${where(p.racks)} × ${num(p.mb)} MB`;
     case "all_to_all":
       return `all-to-all ${where(p.racks)} × ${num(p.mb)} MB`;
-    case "rack_to_rack":
-      return `rack-to-rack ${p.senderRacks}→${p.receiverRacks} × ${num(p.mb)} MB`;
+    case "rack_to_rack": {
+      const a = picked.senders?.length || p.senderRacks;
+      const b = picked.receivers?.length || p.receiverRacks;
+      const chosen = has(picked.senders) || has(picked.receivers) ? " chosen" : "";
+      return `rack-to-rack ${a}→${b}${chosen} × ${num(p.mb)} MB`;
+    }
     case "background":
-      return `background ${p.cdf} at ${num(p.load * 100)}% × ${p.flows} flows${p.racks > 0 ? ` on ${where(p.racks)}` : ""}${p.interRackOnly ? " inter-rack" : ""}`;
+      return `background ${p.cdf} at ${num(p.load * 100)}% × ${p.flows} flows${p.racks > 0 || job > 0 ? ` on ${where(p.racks)}` : ""}${p.interRackOnly ? " inter-rack" : ""}`;
     case "incast":
       return `incast ${p.fanIn}→1 × ${num(p.responseKb)} KB, ${p.queries} at ${num(p.ratePerS)}/s`;
-    case "memcache":
-      return `memcache ${p.cacheRacks} cache rack${p.cacheRacks === 1 ? "" : "s"}, ${p.requestBytes} B / ${num(p.responseKb)} KB, ${num(p.latencyBoundUs)} µs`;
+    case "memcache": {
+      const n = picked.cache?.length || p.cacheRacks;
+      return `memcache ${n}${has(picked.cache) ? " chosen" : ""} cache rack${n === 1 ? "" : "s"}, ${p.requestBytes} B / ${num(p.responseKb)} KB, ${num(p.latencyBoundUs)} µs`;
+    }
   }
 }
 
@@ -282,9 +332,13 @@ export function splitName(name: string): { workload: string; seed: number | null
   return m ? { workload: name.slice(0, m.index), seed: Number(m[1]) } : { workload: name, seed: null };
 }
 
-/** A switch that goes down during the run (and comes back, if `recoverMs` is set). */
+/**
+ * A switch (`node`: a ToR, a spine, ...) or a cable (`link`: the plan's cable ID, the engine's link id)
+ * that goes down during the run, and comes back if `recoverMs` is set.
+ */
 export interface Failure {
-  node: string;
+  node?: string;
+  link?: string;
   atMs: number;
   recoverMs: number | null;
 }
@@ -294,8 +348,13 @@ export function failureSpec(f: Failure): Record<string, unknown> {
   if (!(f.atMs >= 0)) throw new PresetError("failAtMs", "must be 0 or more");
   if (f.recoverMs !== null && !(f.recoverMs > f.atMs))
     throw new PresetError("failAtMs", "the recovery must come after the failure");
-  return { node: f.node, at_s: f.atMs / 1000, ...(f.recoverMs !== null ? { recover_at_s: f.recoverMs / 1000 } : {}) };
+  const what = f.link !== undefined ? { link: f.link } : { node: f.node };
+  return { ...what, at_s: f.atMs / 1000, ...(f.recoverMs !== null ? { recover_at_s: f.recoverMs / 1000 } : {}) };
 }
+
+/** A failure in the job's name: `<node> down at 5 ms`, `cable <id> down at 5 ms`. */
+export const failureLabel = (f: Failure): string =>
+  `${f.link !== undefined ? `cable ${f.link}` : f.node} down at ${f.atMs} ms`;
 
 /** One request per seed, for one plan (the same for every plan of a like-for-like comparison). */
 export function requestsFor(
@@ -304,11 +363,13 @@ export function requestsFor(
   routing: RoutingType,
   seeds: readonly number[],
   racks: readonly LogicalRack[],
-  failure: Failure | null = null,
+  failure: Failure | readonly Failure[] | null = null,
+  picked: PickedRacks = {},
 ): PlanSimulationCreate[] {
-  const workload = workloadOf(kind, p, racks);
-  const failures = failure ? [failureSpec(failure)] : [];
-  const label = workloadLabel(kind, p) + (failure ? ` · ${failure.node} down at ${failure.atMs} ms` : "");
+  const workload = workloadOf(kind, p, racks, picked);
+  const list: readonly Failure[] = failure === null ? [] : "atMs" in failure ? [failure] : failure;
+  const failures = list.map(failureSpec);
+  const label = workloadLabel(kind, p, picked) + (list.length ? ` · ${list.map(failureLabel).join(", ")}` : "");
   return seeds.map((seed) => ({
     name: jobName(label, routing, seed),
     routing: { type: routing },

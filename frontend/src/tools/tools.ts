@@ -19,6 +19,8 @@ export interface ToolEvent {
   shift: boolean;
   /** Pointer position on the page (px): a press that moved further is a drag (an orbit in 3D), not a click. */
   client: Vec2;
+  /** Height (mm above the floor) of the point hit on a rack: which switch in it a click means. */
+  heightMm?: number;
 }
 
 export interface Tool {
