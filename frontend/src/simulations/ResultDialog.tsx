@@ -5,6 +5,8 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import { getJob, type JobDetail } from "./api";
+import { hasLinkSeries, openHeatMap } from "./floor";
+import { notify } from "../state/session";
 import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
 import { bySizeSeries, formatSeconds, headline, utilisationSeries, type EngineResult, type Headline } from "./results";
@@ -168,6 +170,25 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
           <HeadlineView h={headline(result)} testId="sim-headline" />
           {job.outcome === "partial" && <WhyIncomplete job={job} />}
           <Downloads jobId={job.id} />
+          {job.plan_id !== null && hasLinkSeries(result) && (
+            <p className="button-row">
+              <button
+                type="button"
+                onClick={() => {
+                  const planId = job.plan_id;
+                  if (planId === null) return;
+                  // The hall comes into view: the dialog closes and the heat map's controls take its place.
+                  onClose();
+                  openHeatMap(job.id, planId, result).catch((e: unknown) =>
+                    notify("error", `Heat map: ${e instanceof Error ? e.message : String(e)}`),
+                  );
+                }}
+                data-testid="sim-heatmap"
+              >
+                Heat map on the hall
+              </button>
+            </p>
+          )}
           <p className="sim-note" data-testid="sim-note">
             {NOTE}.
           </p>
