@@ -933,6 +933,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/simulations/{job_id}/results/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A simulation's per-flow records, paged
+         * @description Records `{index, src, dst, bytes, start_s, fct_s, slowdown}` (`fct_s`, `slowdown` null for a flow that did not finish), sorted by index, completion time or slowdown (ties by index; an unfinished flow counts as the longest). Runs of up to 1,000,000 flows keep one record a flow; others (and runs from before records were kept) have none: 409, as while the simulation has no result.
+         */
+        get: operations["result_flows_api_v1_simulations__job_id__results_flows_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulations/{job_id}/results/flows.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A simulation's per-flow records as CSV
+         * @description Every flow in index order (`index, src, dst, bytes, start_s, fct_s, slowdown`; an unfinished flow's `fct_s` and `slowdown` empty), streamed. Runs of up to 1,000,000 flows keep one record a flow; others (and runs from before records were kept) have none: 409, as while the simulation has no result.
+         */
+        get: operations["result_flows_csv_api_v1_simulations__job_id__results_flows_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulations/{job_id}/results/flows/cdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exact flow-completion CDF of a simulation
+         * @description Runs of up to 1,000,000 flows keep one record a flow; others (and runs from before records were kept) have none: 409, as while the simulation has no result.
+         */
+        get: operations["result_flows_cdf_api_v1_simulations__job_id__results_flows_cdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/simulations/{job_id}/results/{table}": {
         parameters: {
             query?: never;
@@ -2426,6 +2486,47 @@ export interface components {
          */
         Face: "front" | "rear";
         /**
+         * FlowRecordRead
+         * @description One flow of a result (the engine's `flow_records` format).
+         */
+        FlowRecordRead: {
+            /**
+             * Bytes
+             * @description Flow size, bytes.
+             */
+            bytes: number;
+            /**
+             * Dst
+             * @description Receiving server id.
+             */
+            dst: string;
+            /**
+             * Fct S
+             * @description Completion time, seconds; null: the flow did not finish.
+             */
+            fct_s: number | null;
+            /**
+             * Index
+             * @description The flow's index in the workload's order.
+             */
+            index: number;
+            /**
+             * Slowdown
+             * @description Completion time over the ideal (alone on its path); null: unfinished.
+             */
+            slowdown: number | null;
+            /**
+             * Src
+             * @description Sending server id.
+             */
+            src: string;
+            /**
+             * Start S
+             * @description Start time, seconds (a flow that never started: its arrival time).
+             */
+            start_s: number;
+        };
+        /**
          * GrinScope
          * @enum {string}
          */
@@ -3233,6 +3334,33 @@ export interface components {
          * @enum {string}
          */
         NetworkRackPlacement: "end_of_row" | "middle_of_row" | "dedicated_row";
+        /**
+         * PacketSettings
+         * @description What a planner sets for packet mode; everything else is the engine's default (`engine.packet`
+         *     in sim-engine/schema/scenario.schema.json: 1,500-byte MTU, 64-byte headers, initial window 10,
+         *     RTO minimum 1 ms).
+         */
+        PacketSettings: {
+            /**
+             * Buffer Bytes
+             * @description Drop-tail buffer of every output port, bytes (default 150,000: 100 packets).
+             * @example 150000
+             */
+            buffer_bytes?: number | null;
+            /**
+             * Ecn Threshold Bytes
+             * @description DCTCP only: mark packets that find this many bytes queued (below the buffer; default 20 packets, 30,000 bytes).
+             * @example 30000
+             */
+            ecn_threshold_bytes?: number | null;
+            /**
+             * Transport
+             * @description `newreno`: TCP NewReno; `dctcp`: DCTCP (reacts to ECN marks); `mptcp`: MPTCP with coupled congestion control over every path the routing gives a flow (GRIN, a Subways server's ToRs).
+             * @default newreno
+             * @enum {string}
+             */
+            transport: "newreno" | "dctcp" | "mptcp";
+        };
         /** Page[AuditRead] */
         Page_AuditRead_: {
             /**
@@ -3292,6 +3420,32 @@ export interface components {
              * @description The items of this page.
              */
             items: components["schemas"]["DiffCableRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[FlowRecordRead] */
+        Page_FlowRecordRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["FlowRecordRead"][];
             /**
              * Limit
              * @description Items per page.
@@ -3881,17 +4035,19 @@ export interface components {
             engine?: components["schemas"]["EngineSettings"];
             /**
              * Mode
-             * @description Engine mode; only the fluid `flow` mode is built.
+             * @description `flow`: fluid max-min rates, a fast estimate; `packet`: packets, TCP and queues, exact tails, slower (see `/simulations/estimate` first). A packet run whose estimate exceeds the worker's time or memory limit is refused (422 naming `mode`).
              * @default flow
-             * @constant
+             * @enum {string}
              */
-            mode: "flow";
+            mode: "flow" | "packet";
             /**
              * Name
              * @description Job name.
              * @example shuffle, ecmp
              */
             name: string;
+            /** @description Packet mode: transport, buffer, ECN threshold. */
+            packet?: components["schemas"]["PacketSettings"] | null;
             /**
              * Routing
              * @description Engine routing section: `ecmp`, `adaptive`, `detour`, `vlb` or `grin` (with parameters).
@@ -4092,7 +4248,21 @@ export interface components {
             upsert: components["schemas"]["PriceEntryIn"][];
         };
         /** PriceBookPut */
-        PriceBookPut: {
+        "PriceBookPut-Input": {
+            /**
+             * Currency
+             * @description ISO 4217 code; one currency per book.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Entries
+             * @description Every entry of the book.
+             */
+            entries: components["schemas"]["PriceEntryIn"][];
+        };
+        /** PriceBookPut */
+        "PriceBookPut-Output": {
             /**
              * Currency
              * @description ISO 4217 code; one currency per book.
@@ -4326,6 +4496,8 @@ export interface components {
              * @description Halls by name.
              */
             halls?: components["schemas"]["DocHall"][];
+            /** @description The project's price book: currency and own entries; null: the installation's defaults. */
+            price_book?: components["schemas"]["PriceBookPut-Output"] | null;
             /** @description Project name and description. */
             project: components["schemas"]["DocProject"];
             /**
@@ -5195,6 +5367,11 @@ export interface components {
              */
             finished_at: string | null;
             /**
+             * Flow Records
+             * @description Per-flow records kept for the result (`/results/flows`, `/results/flows.csv`, `/results/flows/cdf`); null when none were kept (runs of more than 1,000,000 flows, or not finished).
+             */
+            flow_records?: number | null;
+            /**
              * Flows Done
              * @description Flows finished so far (at the end: flows that finished).
              */
@@ -5218,11 +5395,11 @@ export interface components {
             } | null;
             /**
              * Model
-             * @description Flow mode results are fluid (max-min) estimates.
+             * @description `fluid`: flow mode's max-min estimates; `packet`: a packet-level run.
              * @default fluid
-             * @constant
+             * @enum {string}
              */
-            model: "fluid";
+            model: "fluid" | "packet";
             /**
              * Name
              * @description Job name.
@@ -5230,7 +5407,7 @@ export interface components {
             name: string;
             /**
              * Note
-             * @description What the estimate does not cover.
+             * @description What the result is (flow mode: what the estimate does not cover).
              * @default fluid estimate: tails, incast and latency bounds need packet mode
              */
             note: string;
@@ -5335,6 +5512,11 @@ export interface components {
              */
             finished_at: string | null;
             /**
+             * Flow Records
+             * @description Per-flow records kept for the result (`/results/flows`, `/results/flows.csv`, `/results/flows/cdf`); null when none were kept (runs of more than 1,000,000 flows, or not finished).
+             */
+            flow_records?: number | null;
+            /**
              * Flows Done
              * @description Flows finished so far (at the end: flows that finished).
              */
@@ -5358,11 +5540,11 @@ export interface components {
             } | null;
             /**
              * Model
-             * @description Flow mode results are fluid (max-min) estimates.
+             * @description `fluid`: flow mode's max-min estimates; `packet`: a packet-level run.
              * @default fluid
-             * @constant
+             * @enum {string}
              */
-            model: "fluid";
+            model: "fluid" | "packet";
             /**
              * Name
              * @description Job name.
@@ -5370,7 +5552,7 @@ export interface components {
             name: string;
             /**
              * Note
-             * @description What the estimate does not cover.
+             * @description What the result is (flow mode: what the estimate does not cover).
              * @default fluid estimate: tails, incast and latency bounds need packet mode
              */
             note: string;
@@ -10997,7 +11179,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PriceBookPut"];
+                "application/json": components["schemas"]["PriceBookPut-Input"];
             };
         };
         responses: {
@@ -13162,6 +13344,257 @@ export interface operations {
             };
         };
     };
+    result_flows_api_v1_simulations__job_id__results_flows_get: {
+        parameters: {
+            query?: {
+                /** @description Sort key. */
+                sort?: "index" | "fct_s" | "slowdown";
+                /** @description Ascending or descending. */
+                order?: "asc" | "desc";
+                /** @description All flows, only finished ones or only unfinished ones. */
+                flows?: "all" | "finished" | "unfinished";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Simulation job id. */
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_FlowRecordRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    result_flows_csv_api_v1_simulations__job_id__results_flows_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Simulation job id. */
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table, header first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    result_flows_cdf_api_v1_simulations__job_id__results_flows_cdf_get: {
+        parameters: {
+            query?: {
+                /** @description Completion times (seconds) or slowdowns. */
+                of?: "fct_s" | "slowdown";
+            };
+            header?: never;
+            path: {
+                /** @description Simulation job id. */
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The finished flows' values, ascending, as little-endian float64 (8 bytes a flow; read it as a Float64Array). Header `X-Flows-Total`: the run's flows, finished or not, so the k-th value (from 1) is at cumulative fraction k / total and the curve ends below 1 when flows did not finish. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     result_table_api_v1_simulations__job_id__results__table__get: {
         parameters: {
             query?: {
@@ -13174,7 +13607,7 @@ export interface operations {
             path: {
                 /** @description Simulation job id. */
                 job_id: number;
-                /** @description `servers`: throughput per server; `links`: utilisation per directed link; `size-buckets`: completion times per flow-size bucket. (The engine's flow-mode result has no per-flow records.) */
+                /** @description `servers`: throughput per server; `links`: utilisation per directed link; `size-buckets`: completion times per flow-size bucket. (Per-flow records: `/results/flows`.) */
                 table: "servers" | "links" | "size-buckets";
             };
             cookie?: never;
@@ -13255,7 +13688,7 @@ export interface operations {
             path: {
                 /** @description Simulation job id. */
                 job_id: number;
-                /** @description `servers`: throughput per server; `links`: utilisation per directed link; `size-buckets`: completion times per flow-size bucket. (The engine's flow-mode result has no per-flow records.) */
+                /** @description `servers`: throughput per server; `links`: utilisation per directed link; `size-buckets`: completion times per flow-size bucket. (Per-flow records: `/results/flows`.) */
                 table: "servers" | "links" | "size-buckets";
             };
             cookie?: never;

@@ -9,7 +9,9 @@ import { getJob, type JobDetail } from "./api";
 import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
 import { NOTE } from "./ResultDialog";
-import { compareRuns, fctQuantiles, formatSeconds, overlay, paretoFrontier, runOf, type Run } from "./results";
+import { compareRuns, fctQuantiles, formatSeconds, paretoFrontier, runOf, type Run } from "./results";
+import { useFlowCurves } from "./FctCdf";
+import { overlaySorted } from "./flows";
 
 const CDF_RANGE: [number, number] = [0, 1];
 const COLOURS = ["#4e9af1", "#f17c4e", "#5cc46a", "#c86fe0", "#e0b341", "#e05f7a"];
@@ -48,14 +50,17 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
       ),
     ).map((p) => p.id),
   );
+  // each plan's first run: its every finished flow when the run kept per-flow records, else p50/p99/max
+  const exact = useFlowCurves(jobs);
   const cdf = useMemo(() => {
     const per = planIds.flatMap((id) => runs.filter((r) => r.planId === id).slice(0, 1));
     return {
-      data: overlay(per.map((r) => fctQuantiles(r.result))),
+      data: overlaySorted(per.map((r) => exact.get(r.id) ?? fctQuantiles(r.result))),
       series: per.map((r, i) => ({ label: r.planName, colour: COLOURS[i % COLOURS.length] ?? "#888", steps: true })),
+      exact: per.length > 0 && per.every((r) => exact.has(r.id)),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [runs]);
+  }, [runs, exact]);
 
   return (
     <Dialog
@@ -144,7 +149,11 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
             ÷ plan cost. With several seeds, the mean and the spread (min–max).
           </p>
           <Chart
-            title="Flow completion times (p50, p99 and max of each plan; share of all flows)"
+            title={
+              cdf.exact
+                ? "Flow completion CDF of each plan (every finished flow; share of all flows)"
+                : "Flow completion times (p50, p99 and max of each plan; share of all flows)"
+            }
             data={cdf.data}
             series={cdf.series}
             xLabel="flow completion, ms"

@@ -9,6 +9,8 @@ import { hasLinkSeries, openHeatMap } from "./floor";
 import { notify } from "../state/session";
 import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
+import { FctCdf } from "./FctCdf";
+import { FlowsTable } from "./FlowsTable";
 import { bySizeSeries, formatSeconds, headline, utilisationSeries, type EngineResult, type Headline } from "./results";
 
 export const NOTE = "fluid estimate; tails, incast and latency bounds need packet mode";
@@ -193,6 +195,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
             {NOTE}.
           </p>
           <div className="sim-charts">
+            <FctCdf jobId={job.id} result={result} records={job.flow_records ?? null} />
             {charts.size.labels.length > 0 && (
               <Chart
                 title="Flow completion by flow size"
@@ -226,6 +229,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
               />
             )}
           </div>
+          <FlowsTable jobId={job.id} records={job.flow_records ?? null} />
         </>
       )}
     </Dialog>
