@@ -21,6 +21,7 @@ from loopline.api import (
     projects,
     racks,
     rows,
+    sim_estimates,
     simulations,
     sweeps,
     tokens,
@@ -72,6 +73,7 @@ def create_app() -> FastAPI:
         pricing.router,
         exports.router,
         simulations.router,
+        sim_estimates.router,
         sweeps.router,
     ):
         app.include_router(router)

@@ -21,6 +21,7 @@ from loopline.api.schemas.simulations import (
     SimulationDetail,
     SimulationRead,
 )
+from loopline.api.sim_estimates import engine_section
 from loopline.db.models import Role, SimulationJob
 from loopline.domain.sim_results import FLOW_RECORDS_MAX, FlowSort, FlowStatus
 from loopline.services import simulations, wiring
@@ -53,14 +54,12 @@ router = APIRouter(
     status_code=status.HTTP_202_ACCEPTED,
     summary="Simulate a wiring plan",
     description="Builds the scenario from the plan (network) and the request (routing, workload, seed), checks it "
-    "with the engine, and queues it for a worker. Results are fluid (flow-mode) estimates.",
+    "with the engine, and queues it for a worker. Flow mode gives fluid estimates; packet mode a packet-level run.",
 )
 def simulate_plan(
     plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
 ) -> object:
-    engine: dict[str, object] = {"mode": data.mode, "seed": data.engine.seed, "failures": data.engine.failures}
-    if data.engine.stop_time_s is not None:
-        engine["stop_time_s"] = data.engine.stop_time_s
+    engine = engine_section(data)
     plan = wiring.get_plan(session, plan_id)
     return simulations.submit_for_plan(
         session, access.principal, plan, name=data.name, routing=data.routing, workload=data.workload, engine=engine,

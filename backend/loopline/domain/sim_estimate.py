@@ -112,6 +112,13 @@ class Estimate:
 def estimate(scenario: Mapping[str, Any]) -> Estimate:
     """Wall time and peak memory of `scenario` in both modes. Raises `Unestimable` for a scenario
     it cannot read (validate it with the engine first)."""
+    try:
+        return _estimate(scenario)
+    except OverflowError as e:  # numbers beyond floats: the engine refuses them too
+        raise Unestimable("a number is out of range") from e
+
+
+def _estimate(scenario: Mapping[str, Any]) -> Estimate:
     network = _dict(scenario.get("network"))
     engine = _dict(scenario.get("engine") or {})
     packet = _dict(engine.get("packet") or {})
@@ -130,7 +137,7 @@ def estimate(scenario: Mapping[str, Any]) -> Estimate:
     byte_hops = sum(f.count * f.bytes * f.hops for f in flows)
     mean_hops = byte_hops / total_bytes if total_bytes else 0.0
     stop = engine.get("stop_time_s")
-    if isinstance(stop, int | float) and not isinstance(stop, bool) and stop > 0:
+    if isinstance(stop, int | float) and not isinstance(stop, bool) and 0 < stop < 1e15:
         # no more than the servers' links can send in that time
         most = stop * graph.server_link_bytes_per_s() / mtu
         if packets > most:
@@ -211,9 +218,10 @@ class Graph:
         for raw in raw_links:
             link = _dict(raw)
             a, b, gbps = link.get("a"), link.get("b"), link.get("gbps")
-            if a not in roles or b not in roles or not isinstance(gbps, int | float) or isinstance(gbps, bool):
-                raise Unestimable("every link needs two known ends and a rate")
-            assert isinstance(a, str) and isinstance(b, str)
+            if not (isinstance(a, str) and isinstance(b, str) and a in roles and b in roles):
+                raise Unestimable("every link needs two known ends")
+            if not isinstance(gbps, int | float) or isinstance(gbps, bool) or not 0 < gbps < 1e9:
+                raise Unestimable("every link needs a rate")
             links.append((a, b, float(gbps)))
             if a in attach and b in adj:
                 attach[a].add(b)
@@ -319,7 +327,8 @@ def _flows(w: Mapping[str, Any], g: Graph) -> Iterable[Flows]:
         yield Flows(_int(w.get("flows")), _int(w.get("bytes")), g.mean_hops(servers, servers))
     elif kind == "many_to_many":
         senders, receivers = ids("senders"), ids("receivers")
-        both = sum(1 for s in senders if s in set(receivers))
+        receiving = set(receivers)
+        both = sum(1 for s in senders if s in receiving)
         n = (len(senders) * len(receivers) - both) * _int(w.get("flows_per_pair", 1))
         if n:
             yield Flows(n, _int(w.get("bytes")), g.mean_hops(senders, receivers))
@@ -378,8 +387,8 @@ def _dict(x: object) -> Mapping[str, Any]:
 
 
 def _int(x: object) -> int:
-    if not isinstance(x, int) or isinstance(x, bool) or x < 0:
-        raise Unestimable("expected a whole number of at least 0")
+    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < 2**63:
+        raise Unestimable("expected a whole number from 0 to 2^63 - 1")
     return x
 
 

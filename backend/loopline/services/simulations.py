@@ -31,7 +31,7 @@ from loopline.domain.exports import csv_chunks, to_csv
 from loopline.domain.scenario import build_scenario
 from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
-from loopline.services import audit
+from loopline.services import audit, sim_estimates
 from loopline.services.access import Principal
 from loopline.services.mutations import Target, audited_update
 from loopline.services.wiring import load_plan
@@ -128,6 +128,8 @@ def _submit(
     session: Session, principal: Principal, project_id: int, plan_id: int | None, name: str,
     scenario: dict[str, Any], key: str | None,
 ) -> SimulationJob:  # fmt: skip
+    # before the engine's validation: cheaper, and the clearer refusal (this build's engine refuses packet mode)
+    sim_estimates.check_limits(scenario, "mode" if plan_id is not None else "scenario.engine.mode")
     encoded = encode(scenario)
     if len(encoded) <= VALIDATE_INLINE_BYTES:
         validate_scenario(scenario, encoded)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from pathlib import Path
 from typing import Any
@@ -118,11 +119,32 @@ def test_bundled_cdf_means_match_the_engine_files(name: str) -> None:
         {"type": "poisson", "cdf": {"points": [[0, "x"], [1, 100]]}, "load": 0.4, "flows": 1},
         {"type": "memcache", "server_racks": "A"},
         {"type": "permutation", "servers": ["A0", "A0"], "bytes": 1},
+        {"type": "shuffle", "bytes_per_pair": 2**64},
+        {"type": "poisson", "cdf": {"points": [[0, 0], [10**400, 100]]}, "load": 0.4, "flows": 1},
     ],
 )
 def test_what_it_cannot_read_is_unestimable(workload: dict[str, Any]) -> None:
     with pytest.raises(Unestimable):
         estimate(scenario(workload))
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
+)
+
+
+@given(JSON)
+def test_any_json_in_a_section_is_estimated_or_unestimable(junk: object) -> None:
+    for section in ("network", "workload", "engine"):
+        s = scenario({"type": "shuffle", "bytes_per_pair": 1})
+        s[section] = junk
+        with contextlib.suppress(Unestimable):
+            estimate(s)
+    links = two_racks()
+    links["links"][0] = junk
+    with contextlib.suppress(Unestimable):
+        estimate({"network": links, "workload": {"type": "shuffle", "bytes_per_pair": 1}})
 
 
 @given(per_rack=st.integers(1, 6), nbytes=st.integers(1, 10**7))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ModelWrapValidatorHandler, model_validator
 
 from loopline.api.schemas.common import ReadSchema, Schema
+from loopline.api.schemas.sim_estimates import PACKET_NOTE, PacketSettings
 from loopline.db.models import JobStatus
 
 FLUID_NOTE = "fluid estimate: tails, incast and latency bounds need packet mode"
@@ -37,7 +38,13 @@ class PlanSimulationCreate(Schema):
         examples=[{"type": "permutation", "bytes": 100000000}],
     )
     engine: EngineSettings = Field(default_factory=EngineSettings, description="Seed, stop time, failures.")
-    mode: Literal["flow"] = Field("flow", description="Engine mode; only the fluid `flow` mode is built.")
+    mode: Literal["flow", "packet"] = Field(
+        "flow",
+        description="`flow`: fluid max-min rates, a fast estimate; `packet`: packets, TCP and queues, exact tails, "
+        "slower (see `/simulations/estimate` first). A packet run whose estimate exceeds the worker's time or memory "
+        "limit is refused (422 naming `mode`).",
+    )
+    packet: PacketSettings | None = Field(None, description="Packet mode: transport, buffer, ECN threshold.")
 
 
 class ScenarioSimulationCreate(Schema):
@@ -99,8 +106,20 @@ class SimulationRead(ReadSchema):
         description="Per-flow records kept for the result (`/results/flows`, `/results/flows.csv`, "
         "`/results/flows/cdf`); null when none were kept (runs of more than 1,000,000 flows, or not finished).",
     )
-    model: Literal["fluid"] = Field("fluid", description="Flow mode results are fluid (max-min) estimates.")
-    note: str = Field(FLUID_NOTE, description="What the estimate does not cover.")
+    model: Literal["fluid", "packet"] = Field(
+        "fluid", description="`fluid`: flow mode's max-min estimates; `packet`: a packet-level run."
+    )
+    note: str = Field(FLUID_NOTE, description="What the result is (flow mode: what the estimate does not cover).")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _packet_mode(cls, data: Any, handler: ModelWrapValidatorHandler[SimulationRead]) -> SimulationRead:
+        """A job read from its row says which mode its scenario asked for (before any result)."""
+        read = handler(data)
+        engine = getattr(data, "scenario", None) and data.scenario.get("engine")
+        if isinstance(engine, dict) and engine.get("mode") == "packet":
+            read.model, read.note = "packet", PACKET_NOTE
+        return read
 
 
 class SimulationDetail(SimulationRead):

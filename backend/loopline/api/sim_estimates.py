@@ -1,0 +1,87 @@
+"""Run-time estimates before submitting a simulation, and the engine section of a plan request."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from loopline.api.deps import DbSession, PlanId, require_project_role
+from loopline.api.schemas.common import ERROR_RESPONSES
+from loopline.api.schemas.sim_estimates import SimulationEstimate
+from loopline.api.schemas.simulations import PlanSimulationCreate, ScenarioSimulationCreate
+from loopline.db.models import Role
+from loopline.domain.errors import DomainError
+from loopline.domain.sim_estimate import DEFAULT_BUFFER_BYTES, Estimate, ModeEstimate
+from loopline.services import sim_estimates, wiring
+from loopline.services.access import ProjectAccess, Scope
+
+SimReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.SIM_READ))]
+
+router = APIRouter(
+    prefix="/api/v1", tags=["simulations"], responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404, 422)}
+)
+
+
+def engine_section(data: PlanSimulationCreate) -> dict[str, object]:
+    """The scenario's `engine` section of a plan request (mode, seed, failures, stop time, packet
+    settings given); packet settings with flow mode, or an ECN threshold the run cannot use, are refused."""
+    engine: dict[str, object] = {"mode": data.mode, "seed": data.engine.seed, "failures": data.engine.failures}
+    if data.engine.stop_time_s is not None:
+        engine["stop_time_s"] = data.engine.stop_time_s
+    if data.packet is None:
+        return engine
+    if data.mode != "packet":
+        raise DomainError("packet", 'packet settings need mode "packet"')
+    p = data.packet
+    if p.ecn_threshold_bytes is not None:
+        if p.transport != "dctcp":
+            reason = f"only DCTCP reacts to ECN marks (transport is {p.transport})"
+            raise DomainError("packet.ecn_threshold_bytes", reason)
+        buffer = p.buffer_bytes or DEFAULT_BUFFER_BYTES
+        if p.ecn_threshold_bytes >= buffer:
+            raise DomainError(
+                "packet.ecn_threshold_bytes", f"must be below the buffer ({buffer:,} bytes): a full queue drops first"
+            )
+    engine["packet"] = p.model_dump(exclude_none=True)
+    return engine
+
+
+def _read(found: Estimate) -> SimulationEstimate:
+    lim = sim_estimates.limits()
+
+    def mode(e: ModeEstimate) -> dict[str, object]:
+        reason = sim_estimates.why_not(e, lim)
+        return {"mode": e.mode, "wall_s": e.wall_s, "memory_mb": e.memory_mb, "events": e.events,
+                "fits": reason is None, "reason": reason}  # fmt: skip
+
+    return SimulationEstimate.model_validate(
+        {
+            "workload": found.workload, "flow": mode(found.flow), "packet": mode(found.packet),
+            "limit_wall_s": lim.wall_s, "limit_memory_mb": lim.memory_mb, "basis": sim_estimates.BASIS,
+        }
+    )  # fmt: skip
+
+
+@router.post(
+    "/wiring-plans/{plan_id}/simulations/estimate",
+    response_model=SimulationEstimate,
+    summary="Estimate a plan simulation's run time, in flow and in packet mode",
+    description="The same request as submitting (`POST /wiring-plans/{plan_id}/simulations`); nothing is queued. "
+    "Wall time and memory for both modes, and whether each fits the worker's limits: a packet-mode "
+    "submission that does not is refused (422 naming `mode`).",
+)
+def estimate_plan(plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimReader) -> object:
+    engine = engine_section(data)
+    plan = wiring.get_plan(session, plan_id)
+    return _read(sim_estimates.of_plan(session, plan, routing=data.routing, workload=data.workload, engine=engine))
+
+
+@router.post(
+    "/projects/{project_id}/simulations/estimate",
+    response_model=SimulationEstimate,
+    summary="Estimate a complete scenario's run time, in flow and in packet mode",
+    description="The same body as `POST /projects/{project_id}/simulations`; nothing is queued.",
+)
+def estimate_scenario(project_id: int, data: ScenarioSimulationCreate, access: SimReader) -> object:
+    return _read(sim_estimates.of_scenario(data.scenario))
