@@ -558,6 +558,9 @@ def report(title: str, sides: list[Measured], check: list[str]) -> list[str]:
     lines.append(head)
     lines += [f"{name:22}" + "".join(f"{v:>18}" for v in vals) for name, vals in rows]
     for s in sides:
+        if len(s.wall_s) > 1:
+            runs = ", ".join(f"{w:.2f}" for w in s.wall_s)
+            lines.append(f"  {s.label} runs: wall {runs} s; VmHWM {', '.join(str(k // 1024) for k in s.peak_kb)} MB")
         if s.note:
             lines.append(f"  {s.label}: {s.note}")
     lines += [f"  flow list check: {c}" for c in check]
