@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project_id}/simulations/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate a complete scenario's run time, in flow and in packet mode
+         * @description The same body as `POST /projects/{project_id}/simulations`; nothing is queued.
+         */
+        post: operations["estimate_scenario_api_v1_projects__project_id__simulations_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project_id}/sweeps": {
         parameters: {
             query?: never;
@@ -1428,9 +1448,29 @@ export interface paths {
         put?: never;
         /**
          * Simulate a wiring plan
-         * @description Builds the scenario from the plan (network) and the request (routing, workload, seed), checks it with the engine, and queues it for a worker. Results are fluid (flow-mode) estimates.
+         * @description Builds the scenario from the plan (network) and the request (routing, workload, seed), checks it with the engine, and queues it for a worker. Flow mode gives fluid estimates; packet mode a packet-level run.
          */
         post: operations["simulate_plan_api_v1_wiring_plans__plan_id__simulations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/simulations/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate a plan simulation's run time, in flow and in packet mode
+         * @description The same request as submitting (`POST /wiring-plans/{plan_id}/simulations`); nothing is queued. Wall time and memory for both modes, and whether each fits the worker's limits: a packet-mode submission that does not is refused (422 naming `mode`).
+         */
+        post: operations["estimate_plan_api_v1_wiring_plans__plan_id__simulations_estimate_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3328,6 +3368,40 @@ export interface components {
         MemberUpdate: {
             /** @description The new role. */
             role: components["schemas"]["Role"];
+        };
+        /** ModeEstimateRead */
+        ModeEstimateRead: {
+            /**
+             * Events
+             * @description Engine events: packet mode, packet and ACK hops; flow mode, flows.
+             */
+            events: number;
+            /**
+             * Fits
+             * @description Within the worker's time and memory limits.
+             */
+            fits: boolean;
+            /**
+             * Memory Mb
+             * @description Estimated peak memory of the engine, MB.
+             */
+            memory_mb: number;
+            /**
+             * Mode
+             * @description Engine mode.
+             * @enum {string}
+             */
+            mode: "flow" | "packet";
+            /**
+             * Reason
+             * @description Why it does not fit, when it does not.
+             */
+            reason?: string | null;
+            /**
+             * Wall S
+             * @description Estimated wall time, seconds (a median run on the worker's machine).
+             */
+            wall_s: number;
         };
         /**
          * NetworkRackPlacement
@@ -5477,6 +5551,30 @@ export interface components {
              */
             version: number;
         };
+        /** SimulationEstimate */
+        SimulationEstimate: {
+            /**
+             * Basis
+             * @description How the figures are derived.
+             */
+            basis: string;
+            /** @description Flow mode (fluid estimate): fast. */
+            flow: components["schemas"]["ModeEstimateRead"];
+            /**
+             * Limit Memory Mb
+             * @description The worker's memory limit per run, MB.
+             */
+            limit_memory_mb: number;
+            /**
+             * Limit Wall S
+             * @description The worker's time limit per run, seconds.
+             */
+            limit_wall_s: number;
+            /** @description Packet mode (exact tails): slower. */
+            packet: components["schemas"]["ModeEstimateRead"];
+            /** @description What the estimate counted. */
+            workload: components["schemas"]["WorkloadSizeRead"];
+        };
         /** SimulationRead */
         SimulationRead: {
             /**
@@ -6305,6 +6403,29 @@ export interface components {
              * @description New name.
              */
             name?: string | null;
+        };
+        /** WorkloadSizeRead */
+        WorkloadSizeRead: {
+            /**
+             * Bytes
+             * @description Bytes the flows carry (a mean, for sizes drawn from a distribution).
+             */
+            bytes: number;
+            /**
+             * Flows
+             * @description Flows in the workload.
+             */
+            flows: number;
+            /**
+             * Mean Hops
+             * @description Links a byte crosses, on average (shortest server-to-server paths).
+             */
+            mean_hops: number;
+            /**
+             * Packets
+             * @description Packets in packet mode (payload = MTU - header).
+             */
+            packets: number;
         };
     };
     responses: never;
@@ -12055,6 +12176,106 @@ export interface operations {
             };
         };
     };
+    estimate_scenario_api_v1_projects__project_id__simulations_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioSimulationCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationEstimate"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_sweeps_api_v1_projects__project_id__sweeps_get: {
         parameters: {
             query?: {
@@ -15826,6 +16047,107 @@ export interface operations {
             };
             /** @description Stale `If-Match` version, or a clash with existing state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    estimate_plan_api_v1_wiring_plans__plan_id__simulations_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanSimulationCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationEstimate"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
