@@ -1,3 +1,4 @@
+import { useHeat } from "../state/heatMap";
 import { DIFF_COLOURS, DIFF_STATUSES, useDiff } from "../state/planDiff";
 import { MEDIUM_COLOURS, PALETTES } from "../state/palette";
 import { useSession } from "../state/session";
@@ -9,6 +10,8 @@ export function Legend({ media }: { media: boolean }) {
   const showing = useWiring((s) => s.cables);
   // The diff replaces the media colours while it is the diff of the plan on screen.
   const diff = overlay && overlay.newSet === showing ? overlay : null;
+  // A simulation's heat map colours the cables by utilisation (its own scale is in its panel).
+  const heat = useHeat((s) => s.overlay);
   return (
     <div className="legend" data-testid="legend">
       <span className="sw" style={{ background: pal.cold }} /> cold aisle
@@ -28,6 +31,7 @@ export function Legend({ media }: { media: boolean }) {
       )}
       {media &&
         !diff &&
+        !heat &&
         Object.entries(MEDIUM_COLOURS).map(([k, v]) => (
           <span key={k} className="legend-item">
             <span className="sw line" style={{ background: v.colour }} /> {v.label}
