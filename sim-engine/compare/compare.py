@@ -301,6 +301,84 @@ def fattree_topology(scenario: dict[str, Any]) -> HtsimTopology:
     return HtsimTopology(k, len(servers), round(speeds.pop() * 1000), latencies.pop(), index)
 
 
+def flow_hash(seed: int, flow: int) -> int:
+    """The engine's per-flow ECMP hash (sim-engine/src/routing/mod.rs `flow_hash`)."""
+    rotated = ((seed << 17) | (seed >> 47)) & MASK64
+    return splitmix64(rotated ^ ((flow * 0xD1B54A32D192ED03) & MASK64))
+
+
+@dataclass
+class EnginePaths:
+    """Each flow's path as htsim's FatTree numbers it (index into `get_bidir_paths`), and the
+    directed links it uses (to check against the engine's per-link bytes)."""
+
+    index: list[int]
+    links: list[list[tuple[str, str]]]
+
+
+def engine_ecmp_paths(scenario: dict[str, Any], flows: list[Flow], topo: HtsimTopology) -> EnginePaths:
+    """The path the engine's per-flow ECMP walk (src/routing/updown.rs) gives each flow on a
+    `gen fattree` network: at hop h it takes equal-cost next hop splitmix64(hash ^ h*0x9e3779b9)
+    mod count, next hops in link order. htsim lists a pod's paths agg by agg, and an agg's
+    cores in order (agg a reaches cores a, a + k/2, ...: the engine's C{a*k/2 + j} is htsim's
+    l = j), so the engine's (agg a, core j) is htsim path a*(k/2) + j; within a pod, path a."""
+    role = {str(n["id"]): str(n.get("role")) for n in scenario["network"]["nodes"]}
+    neighbours: dict[str, list[str]] = {}
+    for link in scenario["network"]["links"]:
+        neighbours.setdefault(link["a"], []).append(link["b"])
+        neighbours.setdefault(link["b"], []).append(link["a"])
+    seed = int(scenario.get("engine", {}).get("seed", 1))
+    half = topo.k // 2
+    out = EnginePaths([], [])
+
+    def up(node: str, kind: str) -> list[str]:
+        return [n for n in neighbours[node] if role[n] == kind]
+
+    for i, f in enumerate(flows):
+        h = flow_hash(seed, i)
+        src_tor, dst_tor = up(f.src, "tor")[0], up(f.dst, "tor")[0]
+        links = [(f.src, src_tor)]
+        if src_tor == dst_tor:
+            index = 0
+        else:
+            aggs = up(src_tor, "agg")
+            agg = aggs[splitmix64(h ^ 0x9E3779B9) % len(aggs)]
+            a = int(agg.rsplit(".A", 1)[1])
+            links.append((src_tor, agg))
+            if agg.split(".")[0] == dst_tor.split(".")[0]:
+                index = a
+                links.append((agg, dst_tor))
+            else:
+                cores = up(agg, "core")
+                j = splitmix64(h ^ (2 * 0x9E3779B9)) % len(cores)
+                index = a * half + j
+                dst_agg = next(n for n in neighbours[cores[j]] if n.split(".")[0] == dst_tor.split(".")[0])
+                links += [(agg, cores[j]), (cores[j], dst_agg), (dst_agg, dst_tor)]
+        links.append((dst_tor, f.dst))
+        out.index.append(index)
+        out.links.append(links)
+    return out
+
+
+def check_paths(flows: list[Flow], paths: EnginePaths, result: dict[str, Any]) -> list[str]:
+    """Directed links whose bytes in the engine's flow-mode result differ from the ported
+    paths' (every flow finished: each link carries exactly its flows' bytes)."""
+    expected: dict[tuple[str, str], float] = {}
+    for f, links in zip(flows, paths.links, strict=True):
+        for hop in links:
+            expected[hop] = expected.get(hop, 0.0) + f.bytes
+    links_obj = result.get("links", {})
+    records = links_obj.get("links", []) if isinstance(links_obj, dict) else links_obj
+    problems = []
+    for rec in records:
+        hop = (str(rec["from"]), str(rec["to"]))
+        mine = expected.get(hop, 0.0)
+        # the fluid result integrates rates: a few bytes of rounding, never a whole moved flow
+        if abs(float(rec["bytes"]) - mine) > 64 + 1e-5 * mine:
+            problems.append(f"{hop[0]}->{hop[1]}: engine {rec['bytes']} bytes, ported paths {mine}")
+    return problems
+
+
 def connection_matrix(flows: list[Flow], topo: HtsimTopology) -> str:
     """htsim's connection-matrix text: `src->dst id N start <picoseconds> size <bytes>`."""
     lines = [f"Nodes {topo.nodes}", f"Connections {len(flows)}"]
@@ -479,13 +557,23 @@ def build_htsim(sim: Path) -> Path:
 
 
 def run_htsim(
-    binary: Path, flows: list[Flow], topo: HtsimTopology, packet: dict[str, Any], seed: int, work: Path, repeat: int
+    binary: Path,
+    flows: list[Flow],
+    topo: HtsimTopology,
+    packet: dict[str, Any],
+    seed: int,
+    work: Path,
+    repeat: int,
+    paths: list[int] | None,
 ) -> Measured:
     m = Measured("htsim")
     cm = work / "htsim.cm"
     cm.write_text(connection_matrix(flows, topo))
     fct_path = work / "htsim.fct"
     cmd = [str(binary), "-tm", str(cm), "-fct", str(fct_path), *htsim_args(topo, packet, seed)]
+    if paths is not None:
+        (work / "htsim.paths").write_text("".join(f"{p}\n" for p in paths))
+        cmd += ["-paths", str(work / "htsim.paths")]
     (work / "htsim.cmd").write_text(" ".join(cmd) + "\n")
     summary: dict[str, str] = {}
     for _ in range(repeat):
@@ -563,7 +651,7 @@ def report(title: str, sides: list[Measured], check: list[str]) -> list[str]:
             lines.append(f"  {s.label} runs: wall {runs} s; VmHWM {', '.join(str(k // 1024) for k in s.peak_kb)} MB")
         if s.note:
             lines.append(f"  {s.label}: {s.note}")
-    lines += [f"  flow list check: {c}" for c in check]
+    lines += [f"  check: {c}" for c in check]
     by = {s.label: s for s in sides}
     ref = by.get("htsim")
     pkt = by.get("engine packet")
@@ -591,7 +679,9 @@ def report(title: str, sides: list[Measured], check: list[str]) -> list[str]:
     return lines
 
 
-def run_case(title: str, scenario: dict[str, Any], work: Path, repeat: int, packet: dict[str, Any]) -> list[str]:
+def run_case(
+    title: str, scenario: dict[str, Any], work: Path, repeat: int, packet: dict[str, Any], same_paths: bool = True
+) -> list[str]:
     work.mkdir(parents=True, exist_ok=True)
     flows = generate_flows(scenario)
     seed = int(scenario.get("engine", {}).get("seed", 1))
@@ -599,6 +689,15 @@ def run_case(title: str, scenario: dict[str, Any], work: Path, repeat: int, pack
     sides: list[Measured] = []
     check: list[str] = []
     flow_side, flow_result = run_engine(with_mode(scenario, "flow", packet), "engine flow", work, repeat)
+    paths: list[int] | None = None
+    if flow_result and scenario.get("routing", {}).get("type") == "ecmp" and same_paths:
+        ported = engine_ecmp_paths(scenario, flows, topo)
+        wrong = check_paths(flows, ported, flow_result)
+        if wrong:
+            check.append(f"engine ECMP paths NOT reproduced, htsim draws its own: {wrong[:2]}")
+        else:
+            paths = ported.index
+            check.append("htsim takes the engine's ECMP path for every flow (checked against per-link bytes)")
     if flow_result:
         problems = check_flows(flows, flow_result)
         how = "flow_records" if "flow_records" in flow_result else "flow count only"
@@ -607,7 +706,7 @@ def run_case(title: str, scenario: dict[str, Any], work: Path, repeat: int, pack
     sides += [packet_side, flow_side]
     sim = htsim_dir()
     if sim is not None:
-        sides.insert(0, run_htsim(build_htsim(sim), flows, topo, packet, seed, work, repeat))
+        sides.insert(0, run_htsim(build_htsim(sim), flows, topo, packet, seed, work, repeat, paths))
     else:
         print(
             "compare: HTSIM is not set, running the engine only. Build htsim outside the repository and set"
@@ -627,6 +726,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--repeat", type=int, default=1, help="runs per side; wall and memory are medians")
     run.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "loopline-compare")
     run.add_argument("--packet", type=json.loads, default={}, help="JSON merged into engine.packet")
+    run.add_argument(
+        "--htsim-ecmp", action="store_true", help="let htsim draw its own ECMP paths instead of the engine's"
+    )
     exp = sub.add_parser("export", help="write the htsim connection matrix and arguments of a scenario")
     exp.add_argument("scenario", type=Path)
     exp.add_argument("--out", type=Path, required=True)
@@ -654,12 +756,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenario:
         scenario = json.loads(args.scenario.read_text())
         title = str(scenario.get("name", args.scenario))
-        lines = run_case(title, scenario, args.work / "scenario", args.repeat, packet)
+        lines = run_case(title, scenario, args.work / "scenario", args.repeat, packet, not args.htsim_ecmp)
         print("\n".join(lines))
         return 0
     for case in ("i", "ii") if args.case == "all" else (args.case,):
         scenario = case_scenario(case, args.flows)
-        print("\n".join(run_case(scenario["name"], scenario, args.work / f"case_{case}", args.repeat, packet)))
+        work = args.work / f"case_{case}"
+        print("\n".join(run_case(scenario["name"], scenario, work, args.repeat, packet, not args.htsim_ecmp)))
     return 0
 
 

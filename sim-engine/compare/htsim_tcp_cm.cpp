@@ -68,7 +68,8 @@ static void usage(const char* prog) {
     std::cerr << "Usage: " << prog << " -nodes N -tm FILE -fct FILE [-linkspeed Mbps(10000)]"
               << " [-q queue_packets(100)] [-mtu bytes(1500)] [-payload bytes(1460)]"
               << " [-hop_latency_ns ns(1000)] [-cwnd packets(10)] [-ssthresh packets(0=htsim default)]"
-              << " [-seed S(1)] [-rto_scan_ms ms(10)] [-host_queue fair|prio] [-end_s s(100)]\n";
+              << " [-seed S(1)] [-rto_scan_ms ms(10)] [-host_queue fair|prio] [-end_s s(100)]"
+              << " [-paths FILE: one path index per flow, else per-flow random ECMP]\n";
     exit(2);
 }
 
@@ -77,6 +78,7 @@ int main(int argc, char** argv) {
     uint32_t no_of_nodes = 0;
     const char* tm_file = NULL;
     const char* fct_file = NULL;
+    const char* paths_file = NULL;
     double linkspeed_mbps = 10000;
     uint32_t queue_pkts = 100, mtu = 1500, payload = 1460, cwnd_pkts = 10, ssthresh_pkts = 0;
     uint64_t hop_latency_ns = 1000;
@@ -90,6 +92,7 @@ int main(int argc, char** argv) {
         if (a == "-nodes") no_of_nodes = atoi(v);
         else if (a == "-tm") tm_file = v;
         else if (a == "-fct") fct_file = v;
+        else if (a == "-paths") paths_file = v;
         else if (a == "-linkspeed") linkspeed_mbps = atof(v);
         else if (a == "-q") queue_pkts = atoi(v);
         else if (a == "-mtu") mtu = atoi(v);
@@ -135,6 +138,17 @@ int main(int argc, char** argv) {
 
     TcpRtxTimerScanner scanner(timeFromMs(rto_scan_ms), eventlist);
     std::vector<connection*>* all = conns->getAllConnections();
+    // Optional fixed path per flow (index into get_bidir_paths, e.g. the engine's ECMP choice).
+    std::vector<long> fixed_paths;
+    if (paths_file) {
+        std::ifstream pf(paths_file);
+        long idx;
+        while (pf >> idx) fixed_paths.push_back(idx);
+        if (fixed_paths.size() != all->size()) {
+            std::cerr << paths_file << " has " << fixed_paths.size() << " paths for " << all->size() << " flows\n";
+            return 2;
+        }
+    }
     g_finish.assign(all->size(), (simtime_picosec)0);
     std::vector<uint64_t> packets(all->size());
     for (size_t c = 0; c < all->size(); c++) {
@@ -155,6 +169,13 @@ int main(int argc, char** argv) {
         scanner.registerTcp(*src);
         std::vector<const Route*>* paths = top->get_bidir_paths(crt->src, crt->dst, true);
         size_t choice = rand() % paths->size();  // per-flow ECMP
+        if (paths_file) {
+            if (fixed_paths[c] < 0 || (size_t)fixed_paths[c] >= paths->size()) {
+                std::cerr << "flow " << c << ": path " << fixed_paths[c] << " of " << paths->size() << "\n";
+                return 2;
+            }
+            choice = fixed_paths[c];
+        }
         const Route* p = paths->at(choice);
         Route* out = new Route(*p, *snk);
         Route* back = new Route(*p->reverse(), *src);

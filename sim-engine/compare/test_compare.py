@@ -139,9 +139,39 @@ def test_exported_flows_are_the_engines_flows(workload: dict[str, Any], tmp_path
     flows = compare.generate_flows(sc)
     assert len(flows) == len(result["flow_records"]) > 0
     assert compare.check_flows(flows, result) == []
-    # and the check does catch a different flow
+    # the ported ECMP walk puts every byte on the links the engine used
+    paths = compare.engine_ecmp_paths(sc, flows, compare.fattree_topology(sc))
+    assert compare.check_paths(flows, paths, result) == []
+    assert all(0 <= i < 4 for i in paths.index)  # k=4: (k/2)^2 paths between pods
+    # and the checks do catch a different flow or path
+    moved = compare.EnginePaths(paths.index, [*paths.links[:-1], [("P0.E0.S0", "P0.E0")]])
+    assert compare.check_paths(flows, moved, result) != []
     flows[-1] = compare.Flow(flows[-1].src, flows[-1].dst, flows[-1].bytes + 1, flows[-1].start_ps)
     assert len(compare.check_flows(flows, result)) == 1
+
+
+def test_engine_path_numbering_follows_htsim() -> None:
+    # k=4: htsim lists pod paths agg by agg, then the agg's cores: engine (agg a, j-th core of a)
+    # is htsim path a*2 + j; within a pod (other ToR) it is the agg a; under one ToR, path 0.
+    sc = fattree4({"type": "permutation", "bytes": 1})
+    topo = compare.fattree_topology(sc)
+    flows = [
+        compare.Flow("P0.E0.S0", "P2.E1.S1", 1, 0),
+        compare.Flow("P0.E0.S0", "P0.E1.S0", 1, 0),
+        compare.Flow("P1.E1.S0", "P1.E1.S1", 1, 0),
+    ]
+    paths = compare.engine_ecmp_paths(sc, flows, topo)
+    h = compare.flow_hash(1, 0)
+    a = compare.splitmix64(h ^ 0x9E3779B9) % 2
+    j = compare.splitmix64(h ^ (2 * 0x9E3779B9)) % 2
+    assert paths.index[0] == a * 2 + j
+    assert paths.links[0] == [
+        ("P0.E0.S0", "P0.E0"), ("P0.E0", f"P0.A{a}"), (f"P0.A{a}", f"C{2 * a + j}"),
+        (f"C{2 * a + j}", f"P2.A{a}"), (f"P2.A{a}", "P2.E1"), ("P2.E1", "P2.E1.S1"),
+    ]  # fmt: skip
+    a1 = compare.splitmix64(compare.flow_hash(1, 1) ^ 0x9E3779B9) % 2
+    assert paths.index[1:] == [a1, 0]
+    assert paths.links[2] == [("P1.E1.S0", "P1.E1"), ("P1.E1", "P1.E1.S1")]
 
 
 @pytest.mark.skipif(not os.environ.get("HTSIM"), reason="HTSIM (htsim's built sim directory) is not set")
