@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from loopline.api.deps import DbSession, HallId, Paging, register_project_resolver, require_project_role
 from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID, Page
-from loopline.api.schemas.sweeps import SweepCreate, SweepDetail, SweepPointRead, SweepRead
+from loopline.api.schemas.sweeps import PortSpeedOptions, SweepCreate, SweepDetail, SweepPointRead, SweepRead
 from loopline.db.models import Role, Sweep
 from loopline.services import sweeps
 from loopline.services.access import ProjectAccess, Scope
@@ -55,6 +55,17 @@ def _read(session: DbSession, sweep: Sweep, detail: bool) -> dict[str, Any]:
 def create_sweep(hall_id: HallId, data: SweepCreate, session: DbSession, access: SimWriter) -> object:
     sweep = sweeps.create(session, access.principal, hall_id, data.name, data.base, data.grid)
     return _read(session, sweep, detail=True)
+
+
+@router.get(
+    "/halls/{hall_id}/sweeps/port-speeds",
+    response_model=PortSpeedOptions,
+    summary="Port speeds a sweep over this hall may take",
+    description="The media catalog's speeds every server port (NIC and ToR downlink) and every fabric port "
+    "(ToR uplink, spine/aggregation/core) of the hall can run: the values of `server_gbps` and `fabric_gbps`.",
+)
+def port_speeds(hall_id: HallId, session: DbSession, access: SimReader) -> object:
+    return sweeps.port_speed_options(session, hall_id)
 
 
 @router.get("/projects/{project_id}/sweeps", response_model=Page[SweepRead], summary="Sweeps")

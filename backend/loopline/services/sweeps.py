@@ -19,13 +19,13 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import JobStatus, Sweep, SweepPoint
 from loopline.db.repositories import Page, paginate
-from loopline.domain import bom
+from loopline.domain import bom, port_speeds
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.exports import to_csv
 from loopline.domain.scenario import WORKLOADS, build_scenario, workload
 from loopline.domain.sim_outcome import Outcome
-from loopline.domain.wiring import Pattern, generate_plan
-from loopline.domain.wiring.summary import summarize
+from loopline.domain.wiring import Pattern, WiringPlan, generate_plan
+from loopline.domain.wiring.summary import PlanSummary, summarize
 from loopline.queue import SWEEP_DONE_TASK, SWEEP_POINT_TASK, enqueue_chord_after_commit
 from loopline.services import audit, pricing
 from loopline.services.access import Principal
@@ -52,6 +52,10 @@ PARAMETERS: dict[str, Parameter] = {
     "loop": Parameter(int, 2, nullable=True, about="l: logical racks per loop (null: the row)"),
     "clusters": Parameter(int, 1, about="c: clusters"),
     "uplinks_per_tor": Parameter(int, 1, nullable=True, about="ToR uplinks (oversubscription); null: the hall's"),
+    "server_gbps": Parameter(float, nullable=True, about="server link Gb/s (NIC, ToR downlink); null: the hall's"),
+    "fabric_gbps": Parameter(
+        float, nullable=True, about="fabric link Gb/s (ToR uplink, agg/spine/core); null: the hall's"
+    ),
     "workload": Parameter(str, choices=WORKLOADS, about="workload kind"),
     "job_racks": Parameter(int, 1, nullable=True, about="job size in logical racks"),
     "bytes": Parameter(int, 1, about="bytes per pair or flow"),
@@ -62,8 +66,8 @@ PARAMETERS: dict[str, Parameter] = {
 }
 DEFAULTS: dict[str, Any] = {
     "pattern": "single-homed", "ports": None, "loop": None, "clusters": 1, "uplinks_per_tor": None,
-    "workload": "shuffle", "job_racks": 2, "bytes": 15_000_000, "load": 0.4, "flows": 10_000, "seed": 1,
-    "routing": "ecmp",
+    "server_gbps": None, "fabric_gbps": None, "workload": "shuffle", "job_racks": 2, "bytes": 15_000_000,
+    "load": 0.4, "flows": 10_000, "seed": 1, "routing": "ecmp",
 }  # fmt: skip
 
 
@@ -114,11 +118,34 @@ def points_of(base: dict[str, Any], grid: dict[str, list[Any]]) -> list[dict[str
     return [{**full, **dict(combo)} for combo in itertools.product(*axes)]
 
 
+SPEEDS = {"server_gbps": "server", "fabric_gbps": "fabric"}
+
+
+def check_port_speeds(session: Session, hall_id: int, base: dict[str, Any], grid: dict[str, list[Any]]) -> None:
+    """Every port speed the sweep asks for is one the catalog has media for and the hall's devices run
+    (DomainError naming the value's field and the device that lacks it), so no point fails for it later."""
+    asked = [(f"base.{n}", n, base[n]) for n in SPEEDS if base.get(n) is not None and n not in grid]
+    asked += [(f"grid.{n}[{i}]", n, v) for n in SPEEDS for i, v in enumerate(grid.get(n, ())) if v is not None]
+    if not asked:
+        return
+    hall = load_hall(session, hall_id)
+    for field, name, value in asked:
+        port_speeds.check(hall, SPEEDS[name], float(value), field)
+
+
+def port_speed_options(session: Session, hall_id: int) -> dict[str, tuple[float, ...]]:
+    """Per speed parameter, the speeds this hall's devices can run (what a sweep over it may ask)."""
+    get_hall_or_404(session, hall_id)
+    hall = load_hall(session, hall_id)
+    return {name: port_speeds.buildable(hall, kind) for name, kind in SPEEDS.items()}
+
+
 def create(
     session: Session, principal: Principal, hall_id: int, name: str, base: dict[str, Any], grid: dict[str, list[Any]]
 ) -> Sweep:
     hall = get_hall_or_404(session, hall_id)
     points = points_of(base, grid)
+    check_port_speeds(session, hall_id, base, grid)
     sweep = Sweep(
         project_id=hall.project_id, hall_id=hall_id, name=name, status=JobStatus.QUEUED, base=base, grid=grid,
         created_by=principal.user.id,
@@ -235,10 +262,16 @@ def start_point(session: Session, point_id: int, worker: str) -> tuple[SweepPoin
     return point, sweep
 
 
-def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The point's plan, generated (not stored) from the hall and the point's parameters, as a
-    scenario to simulate, and its design figures (priced bill of materials, cables, lengths)."""
+def point_plan(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[WiringPlan, PlanSummary, bom.Bom]:
+    """The point's plan, generated (not stored) from the hall and the point's parameters, its
+    summary and its bill of materials priced with the project's book. Port speeds: the hall's
+    server / fabric ports run at the point's (domain/port_speeds.py), so the cables, their media,
+    the BOM and the engine's link rates are at that speed."""
     hall = load_hall(session, sweep.hall_id)
+    for name, kind in SPEEDS.items():
+        if params.get(name) is not None:
+            port_speeds.check(hall, kind, float(params[name]), name)
+    hall = port_speeds.at_speeds(hall, params.get("server_gbps"), params.get("fabric_gbps"))
     fabric = load_fabric(session, sweep.project_id)
     if params.get("uplinks_per_tor") is not None:
         fabric = replace(fabric, tor_uplinks=params["uplinks_per_tor"])
@@ -248,7 +281,13 @@ def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tu
     )  # fmt: skip
     plan = generate_plan(hall, wiring_spec(options, fabric), geometry=geometry_for(options))
     summary = summarize(plan, server_port_speeds(hall))
-    priced = bom.price(summary.materials, pricing.price_book(session, sweep.project_id))
+    return plan, summary, bom.price(summary.materials, pricing.price_book(session, sweep.project_id))
+
+
+def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The point's plan (`point_plan`) as a scenario to simulate, and its design figures (priced
+    bill of materials, cables, lengths)."""
+    plan, summary, priced = point_plan(session, sweep, params)
     kind = params["workload"]
     wl_params: dict[str, Any] = {"bytes": params["bytes"], "load": params["load"], "flows": params["flows"]}
     if params.get("job_racks") is not None:

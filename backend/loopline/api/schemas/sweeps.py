@@ -12,8 +12,12 @@ from loopline.db.models import JobStatus
 
 PARAMETERS_DOC = (
     "`pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: "
-    "oversubscription; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, "
-    "memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` "
+    "oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC "
+    "to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media "
+    "catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, "
+    "their media, the BOM and the simulated link rates follow; null = the hall's), "
+    "`workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in "
+    "logical racks), `bytes` (per pair or flow), `load` and `flows` "
     "(poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin)"
 )
 
@@ -30,6 +34,16 @@ class SweepCreate(Schema):
         description="Parameter -> the values it takes; the points are every combination (the last parameter "
         "varies fastest), at most 200.",
         examples=[{"pattern": ["single-homed", "side-to-side"], "seed": [1, 2, 3]}],
+    )
+
+
+class PortSpeedOptions(ReadSchema):
+    server_gbps: list[float] = Field(
+        description="Server link speeds (Gb/s) this hall's servers and ToRs can run, ascending.", examples=[[10, 25]]
+    )
+    fabric_gbps: list[float] = Field(
+        description="Fabric link speeds (Gb/s) this hall's ToR uplinks and fabric switches can run, ascending.",
+        examples=[[10, 25, 40, 50, 100]],
     )
 
 
