@@ -15,6 +15,7 @@ import {
   useHeat,
 } from "./heatMap";
 import { useDiff } from "./planDiff";
+import { useWiring } from "./wiring";
 
 describe("the heat colour scale", () => {
   it("is the stops at 0, 25, 50, 75 and 100 %", () => {
@@ -129,5 +130,15 @@ describe("the heat map store", () => {
     useDiff.setState({ overlay: {} as never });
     expect(useHeat.getState().overlay).toBeNull();
     useDiff.setState({ overlay: null });
+  });
+
+  it("showing another plan's cables ends the heat map; its own plan's keeps it", () => {
+    const o = buildHeat(7, 3, links, 0.0045, torsOfRack, names);
+    showHeat(o);
+    useWiring.setState({ cables: { planId: 3 } as never });
+    expect(useHeat.getState().overlay).toBe(o);
+    useWiring.setState({ cables: { planId: 4 } as never });
+    expect(useHeat.getState().overlay).toBeNull();
+    useWiring.setState({ cables: null });
   });
 });

@@ -11,6 +11,7 @@
 import { create } from "zustand";
 import { useDiff } from "./planDiff";
 import { debugHandle } from "./testHook";
+import { useWiring } from "./wiring";
 
 /** The scale's stops, sRGB, 0 → 100 %: idle dark blue through sky, lime and amber to saturated red. */
 export const HEAT_STOPS: readonly { at: number; colour: string }[] = [
@@ -77,10 +78,12 @@ export interface HeatOverlay {
   racks: ReadonlyMap<string, { series: Float32Array; tors: readonly string[]; name: string }>;
   /** The bucket first shown: where the links were busiest on average. */
   startBucket: number;
+  /** Absent: link utilisation. Set: queue occupancy, as a share of the run's largest backlog (bytes). */
+  metric?: { queuePeakBytes: number };
 }
 
 /** Fold `util` into `into` by max (a missing or trimmed series is idle there). */
-function maxInto(into: Float32Array, util: readonly number[] | null | undefined): void {
+function maxInto(into: Float32Array, util: ArrayLike<number> | null | undefined): void {
   if (!util) return;
   const n = Math.min(into.length, util.length);
   for (let b = 0; b < n; b++) {
@@ -127,7 +130,7 @@ export function buildHeat(
     const series = new Float32Array(buckets);
     for (const id of ids) {
       const t = tors.get(id);
-      if (t) maxInto(series, Array.from(t));
+      if (t) maxInto(series, t);
     }
     racks.set(rackId, { series, tors: ids, name: rackNames.get(rackId) ?? rackId });
   }
@@ -208,6 +211,11 @@ export function clearHeat(): void {
 // The plan difference and the heat map both recolour the cables: the newer one wins.
 useDiff.subscribe((s, prev) => {
   if (s.overlay && s.overlay !== prev.overlay) clearHeat();
+});
+// A run is painted on its own plan: showing another plan's cables ends its heat map.
+useWiring.subscribe((s) => {
+  const o = useHeat.getState().overlay;
+  if (o && s.cables && s.cables.planId !== o.planId) clearHeat();
 });
 
 export interface HeatReport {
