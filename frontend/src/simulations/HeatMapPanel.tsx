@@ -48,6 +48,12 @@ export function HeatMapPanel() {
         <strong>
           Heat map: simulation #{overlay.jobId} on plan #{overlay.planId}
         </strong>
+        {overlay.metric && (
+          <span className="small" data-testid="heat-metric">
+            queue occupancy: 100 % = {Math.round(overlay.metric.queuePeakBytes / 1000).toLocaleString("en")} KB, the
+            run&apos;s largest queue
+          </span>
+        )}
         <button type="button" className="link" onClick={clearHeat} data-testid="heat-clear">
           Clear ✕
         </button>

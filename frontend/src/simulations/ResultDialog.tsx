@@ -11,6 +11,9 @@ import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
 import { FctCdf } from "./FctCdf";
 import { FlowsTable } from "./FlowsTable";
+import { hasQueueSeries } from "./packet";
+import { openQueueMap } from "./packetFloor";
+import { PacketStats } from "./PacketStats";
 import { bySizeSeries, formatSeconds, headline, utilisationSeries, type EngineResult, type Headline } from "./results";
 
 export const NOTE = "fluid estimate; tails, incast and latency bounds need packet mode";
@@ -144,6 +147,7 @@ function Downloads({ jobId }: { jobId: number }) {
 export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () => void }) {
   const [job, setJob] = useState<JobDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [heatOf, setHeatOf] = useState<"utilisation" | "queues">("utilisation");
   useEffect(() => {
     getJob(jobId).then(setJob, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [jobId]);
@@ -171,6 +175,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
         <>
           <HeadlineView h={headline(result)} testId="sim-headline" />
           {job.outcome === "partial" && <WhyIncomplete job={job} />}
+          <PacketStats result={result} />
           <Downloads jobId={job.id} />
           {job.plan_id !== null && hasLinkSeries(result) && (
             <p className="button-row">
@@ -181,18 +186,29 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
                   if (planId === null) return;
                   // The hall comes into view: the dialog closes and the heat map's controls take its place.
                   onClose();
-                  openHeatMap(job.id, planId, result).catch((e: unknown) =>
+                  (heatOf === "queues" ? openQueueMap : openHeatMap)(job.id, planId, result).catch((e: unknown) =>
                     notify("error", `Heat map: ${e instanceof Error ? e.message : String(e)}`),
                   );
                 }}
                 data-testid="sim-heatmap"
               >
                 Heat map on the hall
-              </button>
+              </button>{" "}
+              {hasQueueSeries(result) && (
+                <select
+                  value={heatOf}
+                  onChange={(e) => setHeatOf(e.target.value as typeof heatOf)}
+                  aria-label="Heat map of"
+                  data-testid="sim-heatmap-metric"
+                >
+                  <option value="utilisation">utilisation</option>
+                  <option value="queues">queue occupancy</option>
+                </select>
+              )}
             </p>
           )}
           <p className="sim-note" data-testid="sim-note">
-            {NOTE}.
+            {job.model === "packet" ? job.note : NOTE}.
           </p>
           <div className="sim-charts">
             <FctCdf jobId={job.id} result={result} records={job.flow_records ?? null} />

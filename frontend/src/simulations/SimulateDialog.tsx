@@ -20,6 +20,8 @@ import { ApiError } from "../sync/http";
 import { networkOfPlan, submit, type PlanNetwork, type WiringPlan } from "./api";
 import { showPlanCables } from "./floor";
 import { rackPickInfo } from "./hallRacks";
+import { ModeChoice } from "./ModeChoice";
+import { FLOW_MODE, withMode, type ModeSettings } from "./packet";
 import { PickBar } from "./PickBar";
 import { Dialog } from "../widgets/Dialog";
 import {
@@ -94,6 +96,7 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
   const [picked, setPicked] = useState<Record<PickSet, readonly string[]>>(EMPTY_CHOSEN);
   const [picking, setPicking] = useState(false);
   const [network, setNetwork] = useState<PlanNetwork | null>(null);
+  const [mode, setMode] = useState<ModeSettings>(FLOW_MODE);
   const first = plans[0];
   useEffect(() => {
     if (first) void networkOfPlan(first.id).then(setNetwork, () => setNetwork(null));
@@ -104,6 +107,16 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
   const sets = SETS_OF[kind];
   const set = <K extends keyof Params>(k: K, v: Params[K]) => setParams((p) => ({ ...p, [k]: v }));
   const replaced = (k: keyof Params) => sets.some((s) => picked[s].length > 0 && SET_FIELDS[s].params.includes(k));
+  // The first plan's request for one seed, as the form stands: what the run-time estimate is of.
+  const draft = useMemo(() => {
+    if (!network) return null;
+    try {
+      const chosen: PickedRacks = Object.fromEntries(sets.map((k) => [k, picked[k]]));
+      return requestsFor(kind, params, routing, [1], network.racks, null, chosen)[0] ?? null;
+    } catch {
+      return null; // the form says what is wrong when it is submitted
+    }
+  }, [network, kind, params, routing, sets, picked]);
 
   // A picking session never outlives the form.
   useEffect(() => () => void endPick(), []);
@@ -175,7 +188,8 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
               "failures",
               `${missing.kind === "link" ? "cable" : "switch"} ${missing.id} is not in plan #${p.id}`,
             );
-          return { plan: p, reqs: requestsFor(kind, params, routing, seedList, net.racks, failureList, chosen) };
+          const reqs = requestsFor(kind, params, routing, seedList, net.racks, failureList, chosen);
+          return { plan: p, reqs: reqs.map((r) => withMode(r, mode)) };
         }),
       );
       const ids: number[] = [];
@@ -212,7 +226,9 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
         {plans.length > 1
           ? `The same workload on ${plans.map((p) => `#${p.id} ${p.name}`).join(" and ")}, like for like.`
           : `On #${plans[0]?.id} ${plans[0]?.name}.`}{" "}
-        Fluid estimate; tails, incast and latency bounds need packet mode.
+        {mode.mode === "packet"
+          ? "Packet-level runs: TCP, queues and losses; slower."
+          : "Fluid estimate; tails, incast and latency bounds need packet mode."}
       </p>
       <h3>Workload</h3>
       <div className="sim-presets" role="radiogroup" aria-label="Workload">
@@ -468,6 +484,7 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
         {fieldError("failAtMs")}
         {fieldError("failures")}
       </div>
+      <ModeChoice planId={first?.id} draft={draft} value={mode} onChange={setMode} />
       {error &&
         !preset.params.includes(error.field as keyof Params) &&
         error.field !== "seeds" &&
