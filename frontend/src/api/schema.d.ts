@@ -378,6 +378,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/sweeps/port-speeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Port speeds a sweep over this hall may take
+         * @description The media catalog's speeds every server port (NIC and ToR downlink) and every fabric port (ToR uplink, spine/aggregation/core) of the hall can run: the values of `server_gbps` and `fabric_gbps`.
+         */
+        get: operations["port_speeds_api_v1_halls__hall_id__sweeps_port_speeds_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/halls/{hall_id}/validation": {
         parameters: {
             query?: never;
@@ -4290,6 +4310,30 @@ export interface components {
              */
             subways_type?: (1 | 2) | null;
         };
+        /** PortSpeedOptions */
+        PortSpeedOptions: {
+            /**
+             * Fabric Gbps
+             * @description Fabric link speeds (Gb/s) this hall's ToR uplinks and fabric switches can run, ascending.
+             * @example [
+             *       10,
+             *       25,
+             *       40,
+             *       50,
+             *       100
+             *     ]
+             */
+            fabric_gbps: number[];
+            /**
+             * Server Gbps
+             * @description Server link speeds (Gb/s) this hall's servers and ToRs can run, ascending.
+             * @example [
+             *       10,
+             *       25
+             *     ]
+             */
+            server_gbps: number[];
+        };
         /** PriceBookCsvIn */
         PriceBookCsvIn: {
             /**
@@ -5717,7 +5761,7 @@ export interface components {
         SweepCreate: {
             /**
              * Base
-             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin).
+             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin).
              * @example {
              *       "job_racks": 4,
              *       "workload": "shuffle"
@@ -9259,6 +9303,85 @@ export interface operations {
             };
             /** @description The body is not sent as `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    port_speeds_api_v1_halls__hall_id__sweeps_port_speeds_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortSpeedOptions"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,7 +13,9 @@ import {
   gridOf,
   GridError,
   pointRows,
+  speedChoices,
   SWEEP_PARAMS,
+  type PortSpeeds,
   type SweepDetail,
   type SweepParam,
 } from "./sweeps";
@@ -37,11 +39,16 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
   ]);
   const [error, setError] = useState<{ field: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // The port speeds this hall's devices run: offered beside a speed row, and checked before submitting.
+  const [speeds, setSpeeds] = useState<PortSpeeds | null>(null);
+  useEffect(() => {
+    request<PortSpeeds>("GET", `/halls/${hallId}/sweeps/port-speeds`).then(setSpeeds, () => undefined);
+  }, [hallId]);
   const submit = async () => {
     setError(null);
     setBusy(true);
     try {
-      const grid = gridOf(rows);
+      const grid = gridOf(rows, speeds);
       const base = { pattern, workload: "shuffle", job_racks: jobRacks, bytes: Math.round(mb * 1e6) };
       onCreated(await request<SweepDetail>("POST", `/halls/${hallId}/sweeps`, { body: { name, base, grid } }));
     } catch (e) {
@@ -56,7 +63,8 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
     <>
       <p className="muted small">
         Every point generates its plan of this hall (wiring, lengths, priced bill of materials) and simulates a
-        MapReduce shuffle on it; the points run on every worker there is.
+        MapReduce shuffle on it; the points run on every worker there is. Port speeds set every server or fabric link of
+        the point's plan to that speed: its cables, optics and cost follow.
       </p>
       <div className="sim-params">
         <label className="sim-param">
@@ -119,6 +127,11 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
               onChange={(e) => setRows((rs) => rs.map((x, j) => (j === i ? { ...x, values: e.target.value } : x)))}
               data-testid={`sweep-values-${i}`}
             />
+            {speedChoices(r.param, speeds) && (
+              <span className="muted small" data-testid={`sweep-speeds-${i}`}>
+                this hall runs {speedChoices(r.param, speeds)}
+              </span>
+            )}
             {error?.field === r.param && <span className="field-error">{error.text}</span>}
           </label>
           <button type="button" className="link" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>

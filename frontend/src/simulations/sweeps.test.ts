@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costTimeSeries, gridOf, parseValues, pointRows, type SweepPoint } from "./sweeps";
+import { costTimeSeries, gridOf, parseValues, pointRows, speedChoices, type SweepPoint } from "./sweeps";
 
 const point = (
   index: number,
@@ -52,6 +52,42 @@ describe("grid", () => {
       ]),
     ).toThrow(/210 points: at most 200/);
     expect(() => gridOf([])).toThrow(/at least one/);
+  });
+});
+
+describe("port speeds", () => {
+  const speeds = { server_gbps: [10, 25], fabric_gbps: [10, 25, 40, 50, 100] };
+  it("take Gb/s, with or without a G", () => {
+    expect(parseValues("server_gbps", "10, 25G, 40 Gb/s, 50g")).toEqual([10, 25, 40, 50]);
+  });
+  it("grid of server and fabric speeds: every combination, each a speed the hall runs", () => {
+    expect(
+      gridOf(
+        [
+          { param: "server_gbps", values: "10, 25G" },
+          { param: "fabric_gbps", values: "40G, 100" },
+        ],
+        speeds,
+      ),
+    ).toEqual({ server_gbps: [10, 25], fabric_gbps: [40, 100] });
+    expect(() => gridOf([{ param: "server_gbps", values: "25, 50" }], speeds)).toThrow(
+      "this hall's devices cannot run server links at 50 Gb/s (they run 10, 25 Gb/s)",
+    );
+    expect(() => gridOf([{ param: "fabric_gbps", values: "fast" }], speeds)).toThrow(/"fast" is not a speed in Gb\/s/);
+    expect(() => gridOf([{ param: "fabric_gbps", values: "G" }], speeds)).toThrow(/not a speed/);
+    expect(() => parseValues("server_gbps", "25, 25G")).toThrow(/twice/);
+    // before the hall's speeds have arrived, the API is the judge
+    expect(gridOf([{ param: "server_gbps", values: "400" }])).toEqual({ server_gbps: [400] });
+    expect(speedChoices("server_gbps", speeds)).toBe("10, 25 Gb/s");
+    expect(speedChoices("fabric_gbps", { server_gbps: [], fabric_gbps: [] })).toBe("none");
+    expect(speedChoices("seed", speeds)).toBeNull();
+  });
+  it("a point says its speeds", () => {
+    const rows = pointRows({
+      grid: { server_gbps: [10, 25] },
+      points: [point(0, { server_gbps: 10 }, null, "queued"), point(1, { server_gbps: 25 }, null, "queued")],
+    });
+    expect(rows.map((r) => r.label)).toEqual(["server_gbps=10G", "server_gbps=25G"]);
   });
 });
 

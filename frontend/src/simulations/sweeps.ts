@@ -9,6 +9,8 @@ import { paretoFrontier, type Series } from "./results";
 export type SweepDetail = components["schemas"]["SweepDetail"];
 export type SweepPoint = components["schemas"]["SweepPointRead"];
 export type SweepRead = components["schemas"]["SweepRead"];
+/** The port speeds (Gb/s) a hall's devices run: the values `server_gbps` and `fabric_gbps` may take. */
+export type PortSpeeds = components["schemas"]["PortSpeedOptions"];
 
 export const SWEEP_PARAMS = [
   { key: "pattern", label: "wiring pattern", kind: "text" },
@@ -16,6 +18,8 @@ export const SWEEP_PARAMS = [
   { key: "loop", label: "l: logical racks per loop", kind: "int" },
   { key: "clusters", label: "c: clusters", kind: "int" },
   { key: "uplinks_per_tor", label: "uplinks per ToR (oversubscription)", kind: "int" },
+  { key: "server_gbps", label: "server port speed, Gb/s (NIC, ToR downlink)", kind: "speed" },
+  { key: "fabric_gbps", label: "fabric port speed, Gb/s (ToR uplink, spine)", kind: "speed" },
   { key: "job_racks", label: "job size (logical racks)", kind: "int" },
   { key: "bytes", label: "bytes per pair or flow", kind: "int" },
   { key: "load", label: "load (background traffic)", kind: "number" },
@@ -34,8 +38,20 @@ export class GridError extends Error {
   }
 }
 
-/** `2, 4, 8` -> [2, 4, 8] for a numeric parameter; `single-homed, side-to-side` for a text one. */
-export function parseValues(param: SweepParam, text: string): (string | number)[] {
+const SPEED_WORDS: Partial<Record<SweepParam, string>> = { server_gbps: "server", fabric_gbps: "fabric" };
+
+/** What a speed parameter may take on this hall, in words: `10, 25 Gb/s`. */
+export function speedChoices(param: SweepParam, speeds: PortSpeeds | null): string | null {
+  if (!speeds || !(param === "server_gbps" || param === "fabric_gbps")) return null;
+  const values = speeds[param];
+  return values.length ? `${values.join(", ")} Gb/s` : "none";
+}
+
+/**
+ * `2, 4, 8` -> [2, 4, 8] for a numeric parameter; `single-homed, side-to-side` for a text one; `25G, 50`
+ * -> [25, 50] for a port speed, which must be one the hall's devices run (`speeds`, when known).
+ */
+export function parseValues(param: SweepParam, text: string, speeds: PortSpeeds | null = null): (string | number)[] {
   const spec = SWEEP_PARAMS.find((p) => p.key === param);
   const parts = text
     .split(",")
@@ -44,9 +60,17 @@ export function parseValues(param: SweepParam, text: string): (string | number)[
   if (!spec || parts.length === 0) throw new GridError(param, "give one or more values, separated by commas");
   const out = parts.map((s) => {
     if (spec.kind === "text") return s;
-    const n = Number(s);
-    if (!Number.isFinite(n) || (spec.kind === "int" && !Number.isInteger(n)))
-      throw new GridError(param, `"${s}" is not ${spec.kind === "int" ? "a whole number" : "a number"}`);
+    const n = Number(spec.kind === "speed" ? s.replace(/\s*G(b\/s)?$/i, "") : s);
+    if (!Number.isFinite(n) || (spec.kind === "int" && !Number.isInteger(n)) || (spec.kind === "speed" && n <= 0))
+      throw new GridError(
+        param,
+        `"${s}" is not ${{ int: "a whole number", number: "a number", speed: "a speed in Gb/s" }[spec.kind]}`,
+      );
+    if (spec.kind === "speed" && speeds && !speeds[param as keyof PortSpeeds].includes(n))
+      throw new GridError(
+        param,
+        `this hall's devices cannot run ${SPEED_WORDS[param]} links at ${n} Gb/s (they run ${speedChoices(param, speeds)})`,
+      );
     return n;
   });
   if (new Set(out).size !== out.length) throw new GridError(param, "a value is given twice");
@@ -54,11 +78,14 @@ export function parseValues(param: SweepParam, text: string): (string | number)[
 }
 
 /** The grid of the rows the form holds; the points are every combination (at most 200, the API's limit). */
-export function gridOf(rows: readonly { param: SweepParam; values: string }[]): Record<string, (string | number)[]> {
+export function gridOf(
+  rows: readonly { param: SweepParam; values: string }[],
+  speeds: PortSpeeds | null = null,
+): Record<string, (string | number)[]> {
   const grid: Record<string, (string | number)[]> = {};
   for (const r of rows) {
     if (r.param in grid) throw new GridError(r.param, "varied twice: one row per parameter");
-    grid[r.param] = parseValues(r.param, r.values);
+    grid[r.param] = parseValues(r.param, r.values, speeds);
   }
   const points = Object.values(grid).reduce((n, v) => n * v.length, 1);
   if (Object.keys(grid).length === 0) throw new GridError("grid", "vary at least one parameter");
@@ -91,7 +118,7 @@ export function pointRows(sweep: Pick<SweepDetail, "grid" | "points">): PointRow
     const complete = f.outcome === "complete";
     return {
       index: p.index,
-      label: keys.map((k) => `${k}=${String(p.params[k])}`).join(", "),
+      label: keys.map((k) => `${k}=${String(p.params[k])}${k in SPEED_WORDS ? "G" : ""}`).join(", "),
       status: p.status,
       cost: num(f.cost_total),
       currency: typeof f.currency === "string" ? f.currency : "",
