@@ -475,6 +475,8 @@ class Measured:
     wall_s: list[float] = field(default_factory=list)
     peak_kb: list[int] = field(default_factory=list)
     events: int | None = None
+    drops: int | None = None
+    timeouts: int | None = None
     note: str = ""
 
     @property
@@ -533,6 +535,8 @@ def run_engine(scenario: dict[str, Any], label: str, work: Path, repeat: int) ->
     m.mean, m.p50, m.p99, m.max = fct["mean"], fct["p50"], fct["p99"], fct["max"]
     m.job_completion_s = result.get("job_completion_s")
     m.events = result.get("events_processed")
+    packet_stats = result.get("packet") or {}
+    m.drops, m.timeouts = packet_stats.get("drops"), packet_stats.get("timeouts")
     return m, result
 
 
@@ -588,6 +592,8 @@ def run_htsim(
                 summary[key] = value
         m.peak_kb.append(int(summary.get("vmhwm_kb", rss)))  # the driver's own VmHWM
     m.events = int(summary["events"])
+    m.drops = int(summary["switch_drops"]) if "switch_drops" in summary else None
+    m.timeouts = int(summary["timeouts"]) if "timeouts" in summary else None
     m.count, m.finished, m.mean, m.p50, m.p99, m.max, m.job_completion_s = parse_fct(fct_path.read_text())
     return m
 
@@ -642,6 +648,8 @@ def report(title: str, sides: list[Measured], check: list[str]) -> list[str]:
         ("peak VmHWM, median (MB)", [fmt(s.peak_mb, 1, 1) for s in sides]),
         ("events", [str(s.events) if s.events is not None else "-" for s in sides]),
         ("events/s (M)", [fmt(s.events_per_s, 1e-6, 2) for s in sides]),
+        ("drops", [str(s.drops) if s.drops is not None else "-" for s in sides]),
+        ("RTO timeouts", [str(s.timeouts) if s.timeouts is not None else "-" for s in sides]),
     ]
     lines.append(head)
     lines += [f"{name:22}" + "".join(f"{v:>18}" for v in vals) for name, vals in rows]

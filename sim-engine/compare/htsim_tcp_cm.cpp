@@ -7,7 +7,8 @@
 // Built outside the repository by `compare.py build-htsim` (see sim-engine/compare/README.md).
 //
 // Output: one line per flow to -fct FILE: "id src dst bytes packets start_ps finish_ps"
-// (finish_ps = -1 if unfinished), and "LOOPLINE key value" summary lines on stdout.
+// (finish_ps = -1 if unfinished), and "LOOPLINE key value" summary lines on stdout (flows,
+// finished, events, times, VmHWM, switch_drops, timeouts).
 #include "config.h"
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +30,7 @@ EventList eventlist;
 
 static std::vector<simtime_picosec> g_finish;
 static uint64_t g_finished = 0;
+static uint64_t g_timeouts = 0;
 
 // htsim's TcpSrc, recording the time the first ACK covering the last byte arrives (htsim prints
 // it only in ms with 6 significant digits).
@@ -43,10 +45,26 @@ public:
             g_finished++;
         }
     }
+    // Counts the retransmission timeouts htsim's scanner fires (the condition TcpSrc tests).
+    void rtx_timer_hook(simtime_picosec now, simtime_picosec period) override {
+        if (now > _RFC2988_RTO_timeout && _RFC2988_RTO_timeout != timeInf && _highest_sent != 0) g_timeouts++;
+        TcpSrc::rtx_timer_hook(now, period);
+    }
 private:
     size_t _idx;
     bool _done;
 };
+
+static uint64_t drops_of(const std::vector<std::vector<std::vector<BaseQueue*> > >& queues) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < queues.size(); i++)
+        for (size_t j = 0; j < queues[i].size(); j++)
+            for (size_t b = 0; b < queues[i][j].size(); b++) {
+                Queue* q = dynamic_cast<Queue*>(queues[i][j][b]);
+                if (q) n += q->num_drops();
+            }
+    return n;
+}
 
 static double wall_now() {
     struct timespec ts;
@@ -217,5 +235,8 @@ int main(int argc, char** argv) {
     printf("LOOPLINE run_wall_s %.6f\n", t2 - t1);
     printf("LOOPLINE events_per_s %.1f\n", events / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
     printf("LOOPLINE vmhwm_kb %ld\n", status_kb("VmHWM:"));
+    printf("LOOPLINE switch_drops %llu\n", (unsigned long long)(drops_of(top->queues_nc_nup) + drops_of(top->queues_nup_nlp) +
+            drops_of(top->queues_nlp_ns) + drops_of(top->queues_nup_nc) + drops_of(top->queues_nlp_nup)));
+    printf("LOOPLINE timeouts %llu\n", (unsigned long long)g_timeouts);
     return 0;
 }

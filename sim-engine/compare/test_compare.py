@@ -196,3 +196,5 @@ def test_htsim_driver_gives_hand_derived_completion_times(tmp_path: Path) -> Non
         "1 1 2 1500 1 1000000 22059200",
     ]
     assert "LOOPLINE finished 2" in out
+    assert "LOOPLINE switch_drops 0" in out
+    assert "LOOPLINE timeouts 0" in out
