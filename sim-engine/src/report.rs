@@ -24,9 +24,10 @@ pub const FLUID_NOTE: &str = "fluid estimate: tails, incast and latency bounds n
 pub struct Report {
     /// Result format version.
     pub schema_version: u32,
-    /// Always `fluid` in flow mode.
+    /// `fluid` in flow mode, `packet` in packet mode.
     pub model: String,
-    /// Always "fluid estimate: tails, incast and latency bounds need packet mode" in flow mode.
+    /// Flow mode: "fluid estimate: tails, incast and latency bounds need packet mode"; packet
+    /// mode: "packet-level simulation: TCP with drop-tail queues (see sim-engine/README.md)".
     pub note: String,
     /// The scenario's name.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,6 +63,9 @@ pub struct Report {
     /// One record per flow in flow-index order, when `engine.flow_records` is true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flow_records: Option<Vec<FlowRecord>>,
+    /// Packet mode only: transport, losses and per-port queue occupancy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packet: Option<PacketReport>,
     /// Wall time and memory of this run: not deterministic, omitted with `--no-run-info`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_info: Option<RunInfo>,
@@ -205,6 +209,53 @@ pub struct LinkUtilReport {
     /// Utilisation per time bucket (omitted when `engine.link_series` is false).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub util: Option<Vec<f64>>,
+    /// Packet mode with `engine.link_series`: the largest backlog of this port's queue in each
+    /// bucket of `util`, bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_max_bytes: Option<Vec<f64>>,
+}
+
+/// Label of every packet-mode result.
+pub const PACKET_NOTE: &str =
+    "packet-level simulation: TCP with drop-tail queues (see sim-engine/README.md)";
+
+/// What packet mode saw: transport, losses and per-port queues.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PacketReport {
+    /// `newreno`, `dctcp` or `mptcp`.
+    pub transport: String,
+    /// Largest packet on the wire, bytes.
+    pub mtu_bytes: u64,
+    /// Data and ACK packets sent by the servers (retransmissions included).
+    pub packets_sent: u64,
+    /// Packets dropped at full queues.
+    pub drops: u64,
+    /// Data packets sent again (fast retransmits, partial ACKs and after timeouts).
+    pub retransmissions: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// Packets marked CE (ECN) at a queue.
+    pub ecn_marks: u64,
+    /// Every output port that ever held a packet waiting behind another, sorted by link.
+    pub queues: Vec<QueueReport>,
+}
+
+/// Occupancy of one output port (one direction of a link).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct QueueReport {
+    /// The cable id (or default id).
+    pub link: String,
+    /// Sending end node id (the port's switch or server).
+    pub from: String,
+    /// Receiving end node id.
+    pub to: String,
+    /// Largest backlog, bytes (the packet being sent included).
+    pub max_bytes: u64,
+    /// 99th percentile of the backlog arriving packets found (nearest rank), bytes, rounded up
+    /// to a multiple of `mtu_bytes` (of 1/4096 of the buffer when that is larger).
+    pub p99_bytes: u64,
+    /// Packets dropped at this port.
+    pub drops: u64,
 }
 
 /// Throughput of one server.
@@ -472,6 +523,7 @@ pub fn build(o: &Outcome) -> Report {
                 },
                 peak_util: peak,
                 util,
+                queue_max_bytes: None,
             }
         })
         .collect();
@@ -559,6 +611,7 @@ pub fn build(o: &Outcome) -> Report {
         },
         memcache,
         flow_records: records,
+        packet: None,
         run_info: None,
     }
 }

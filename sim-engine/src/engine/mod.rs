@@ -83,7 +83,7 @@ pub struct FlowSt {
     /// Time of the pending completion event that is still valid (MAX: none).
     pub queued: Time,
     /// Timestamp (batch) in which the flow's rate or subflows last changed.
-    touched: u32,
+    pub(crate) touched: u32,
     pub status: Status,
     pub stalled_once: bool,
     pub subs: SubIds,

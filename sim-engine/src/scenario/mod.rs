@@ -530,7 +530,7 @@ pub enum Mode {
     /// Fluid weighted max-min fair rates (this build).
     #[default]
     Flow,
-    /// Packet-level simulation (not available in this build; rejected).
+    /// Packet-level simulation: links, drop-tail queues and TCP (settings in `engine.packet`).
     Packet,
 }
 
@@ -538,7 +538,8 @@ pub enum Mode {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EngineSpec {
-    /// `flow` (default) or `packet` (not available in this build).
+    /// `flow` (default: fluid max-min rates, fast estimate) or `packet` (packet-level: queues,
+    /// TCP, exact tails; slower).
     #[serde(default)]
     pub mode: Mode,
     /// Seed of every random choice (default 1). Same scenario and seed give byte-identical results.
@@ -566,6 +567,9 @@ pub struct EngineSpec {
     /// per-flow tables. About 150 bytes of JSON per flow.
     #[serde(default, skip_serializing_if = "is_false")]
     pub flow_records: bool,
+    /// Packet-mode settings (read only when `mode` is `packet`; every field optional).
+    #[serde(default)]
+    pub packet: PacketSpec,
 }
 
 fn d_one_f64() -> f64 {
@@ -591,6 +595,118 @@ impl Default for EngineSpec {
             link_series: true,
             goodput_factor: 1.0,
             flow_records: false,
+            packet: PacketSpec::default(),
+        }
+    }
+}
+
+/// Transport protocol of packet mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    /// TCP NewReno: slow start, congestion avoidance, fast retransmit and recovery, RTO.
+    #[default]
+    Newreno,
+    /// DCTCP: NewReno's loss recovery; the window is cut by `alpha/2` once per window of data
+    /// when ECN marks come back (`alpha`: EWMA of the marked fraction, gain 1/16).
+    Dctcp,
+    /// MPTCP with LIA coupled congestion control over every path the routing gives a flow
+    /// (GRIN path sets, a Subways server's several ToRs); single-path flows are plain NewReno.
+    Mptcp,
+}
+
+/// A switch buffer shared by all its output ports, with the dynamic threshold of Choudhury and
+/// Hahne: a port may queue a packet while its backlog stays under `alpha` times the free buffer.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SharedBufferSpec {
+    /// Buffer of each switch, shared by its output ports, in bytes.
+    pub bytes: u64,
+    /// Dynamic-threshold factor (default 1).
+    #[serde(default = "d_one_f64")]
+    pub alpha: f64,
+}
+
+/// Packet-mode settings (`engine.packet`). The defaults match htsim's (the packet simulator of
+/// the Subways and GRIN papers) where it has one: see sim-engine/README.md.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PacketSpec {
+    /// Largest packet on the wire in bytes, headers included (default 1500).
+    #[serde(default = "d_mtu")]
+    pub mtu_bytes: u64,
+    /// Bytes of every data packet that are not payload (default 64), so a full packet carries
+    /// `mtu_bytes - header_bytes` of the flow. htsim counts no header in data packets: 0 matches it.
+    #[serde(default = "d_header")]
+    pub header_bytes: u64,
+    /// Size of a pure ACK on the wire in bytes (default 64, as htsim's ACKs).
+    #[serde(default = "d_header")]
+    pub ack_bytes: u64,
+    /// Drop-tail buffer of every output port (servers' NICs included) in bytes, the packet being
+    /// sent included (default 150000: 100 packets of 1500 bytes, htsim's usual queue size).
+    #[serde(default = "d_buffer")]
+    pub buffer_bytes: u64,
+    /// Forwarding latency of a switch, added to every hop that enters a switch, ns (default 0).
+    #[serde(default)]
+    pub switch_latency_ns: u64,
+    /// TCP initial congestion window in full packets (default 10).
+    #[serde(default = "d_iw")]
+    pub initial_window_packets: u32,
+    /// Minimum (and initial) TCP retransmission timeout in ms (default 1).
+    #[serde(default = "d_rto_min")]
+    pub rto_min_ms: f64,
+    /// `newreno` (default), `dctcp` or `mptcp`.
+    #[serde(default)]
+    pub transport: Transport,
+    /// Mark ECN (CE) on a packet that finds this many bytes or more queued at its output port
+    /// (null: no marking; with `dctcp`, null means 20 full packets, 20 x `mtu_bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn_threshold_bytes: Option<u64>,
+    /// A switch buffer shared by its ports with a dynamic threshold (null, default: every port
+    /// has its own `buffer_bytes`). Servers' NICs keep `buffer_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_buffer: Option<SharedBufferSpec>,
+    /// Packet spraying: each packet of a flow takes one of the flow's equal-cost paths in turn
+    /// (up to 8 per flow), instead of the flow's one path (default false).
+    #[serde(default)]
+    pub spraying: bool,
+    /// Adaptive and detour routing: a flow may move to the path its router gives now only after
+    /// it paused this long (a flowlet gap), in microseconds (default 50).
+    #[serde(default = "d_flowlet")]
+    pub flowlet_gap_us: f64,
+}
+
+fn d_header() -> u64 {
+    64
+}
+fn d_buffer() -> u64 {
+    150_000
+}
+fn d_iw() -> u32 {
+    10
+}
+fn d_rto_min() -> f64 {
+    1.0
+}
+fn d_flowlet() -> f64 {
+    50.0
+}
+
+impl Default for PacketSpec {
+    fn default() -> Self {
+        PacketSpec {
+            mtu_bytes: d_mtu(),
+            header_bytes: d_header(),
+            ack_bytes: d_header(),
+            buffer_bytes: d_buffer(),
+            switch_latency_ns: 0,
+            initial_window_packets: d_iw(),
+            rto_min_ms: d_rto_min(),
+            transport: Transport::Newreno,
+            ecn_threshold_bytes: None,
+            shared_buffer: None,
+            spraying: false,
+            flowlet_gap_us: d_flowlet(),
         }
     }
 }

@@ -111,10 +111,10 @@ impl Scenario {
                 ),
             );
         }
-        if self.engine.mode == Mode::Packet {
+        if self.engine.mode == Mode::Packet && !self.engine.failures.is_empty() {
             return err(
-                "engine.mode",
-                "packet mode is not available in this build of loopline-sim; use \"flow\" (fluid estimates)",
+                "engine.failures",
+                "link and switch failures are not simulated in packet mode yet; use \"flow\" mode or remove them",
             );
         }
         let net = self.build_network()?;
@@ -616,6 +616,82 @@ impl Scenario {
         }
         if self.engine.latency.init_cwnd_bytes == 0 {
             return err("engine.latency.init_cwnd_bytes", "must be > 0");
+        }
+        self.check_packet()
+    }
+
+    fn check_packet(&self) -> Result<(), ScenarioError> {
+        let p = &self.engine.packet;
+        if !(64..=65_536).contains(&p.mtu_bytes) {
+            return err(
+                "engine.packet.mtu_bytes",
+                format!("must be 64 to 65536 bytes, got {}", p.mtu_bytes),
+            );
+        }
+        if p.header_bytes >= p.mtu_bytes {
+            return err(
+                "engine.packet.header_bytes",
+                format!(
+                    "must be less than mtu_bytes ({}), got {}",
+                    p.mtu_bytes, p.header_bytes
+                ),
+            );
+        }
+        if !(1..=p.mtu_bytes).contains(&p.ack_bytes) {
+            return err(
+                "engine.packet.ack_bytes",
+                format!(
+                    "must be 1 to mtu_bytes ({}), got {}",
+                    p.mtu_bytes, p.ack_bytes
+                ),
+            );
+        }
+        if p.buffer_bytes < p.mtu_bytes || p.buffer_bytes > 1 << 40 {
+            return err(
+                "engine.packet.buffer_bytes",
+                format!(
+                    "must hold at least one packet (mtu_bytes = {}) and at most 2^40 bytes, got {}",
+                    p.mtu_bytes, p.buffer_bytes
+                ),
+            );
+        }
+        if p.switch_latency_ns > 1_000_000_000 {
+            return err("engine.packet.switch_latency_ns", "must be at most 1 s");
+        }
+        if !(1..=1_000_000).contains(&p.initial_window_packets) {
+            return err(
+                "engine.packet.initial_window_packets",
+                "must be 1 to 1000000",
+            );
+        }
+        if !(p.rto_min_ms.is_finite() && p.rto_min_ms > 0.0 && p.rto_min_ms <= 60_000.0) {
+            return err(
+                "engine.packet.rto_min_ms",
+                format!("must be > 0 and at most 60000 ms, got {}", p.rto_min_ms),
+            );
+        }
+        if p.ecn_threshold_bytes == Some(0) {
+            return err("engine.packet.ecn_threshold_bytes", "must be > 0 (or null)");
+        }
+        if let Some(sb) = &p.shared_buffer {
+            if sb.bytes < p.mtu_bytes || sb.bytes > 1 << 40 {
+                return err(
+                    "engine.packet.shared_buffer.bytes",
+                    "must hold at least one packet (mtu_bytes) and at most 2^40 bytes",
+                );
+            }
+            if !(sb.alpha.is_finite() && sb.alpha > 0.0 && sb.alpha <= 1e6) {
+                return err(
+                    "engine.packet.shared_buffer.alpha",
+                    format!("must be > 0 and at most 10^6, got {}", sb.alpha),
+                );
+            }
+        }
+        if !(p.flowlet_gap_us.is_finite() && p.flowlet_gap_us > 0.0 && p.flowlet_gap_us <= 1e9) {
+            return err(
+                "engine.packet.flowlet_gap_us",
+                format!("must be > 0 and at most 10^9, got {}", p.flowlet_gap_us),
+            );
         }
         Ok(())
     }

@@ -6,6 +6,7 @@ mod exact;
 mod fidelity;
 mod files;
 mod fuzz;
+mod packet;
 mod props;
 mod routing;
 

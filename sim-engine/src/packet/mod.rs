@@ -1,0 +1,961 @@
+//! Packet mode: a packet-level simulation of the same scenario (links with rate and propagation
+//! delay, per-output-port FIFO queues with drop-tail, store-and-forward serialisation, a per-hop
+//! switching latency, TCP at the servers; see [`tcp`]).
+//!
+//! Fast by construction, after htsim:
+//! * time is integer picoseconds; one binary heap of `u128` keys `time << 64 | tie << 32 |
+//!   kind << 30 | subject`, where `tie` is drawn from a generator seeded by the scenario's seed:
+//!   deterministic, and no sender wins every tie at a full queue (no phase lock-out);
+//! * few pending events per link: a port schedules only its head-of-line departure, and the
+//!   packets on a wire form a FIFO (constant delay) of which only the head's arrival is an event;
+//!   a wire with no delay hands the packet on at once; a connection has at most one timer event
+//!   (a timer that moves later keeps its event, which re-queues itself when it fires early);
+//! * packets live in a pool with a free list (no allocation per packet); an ACK is its data
+//!   packet turned round; packets are source-routed: they carry their flow's path (an offset
+//!   into one flat array of links) and a hop count, ACKs walk it backwards;
+//! * ports, connections and paths are flat arrays indexed by link, connection and flow ids; no
+//!   hash map anywhere.
+//!
+//! Paths are the flow mode's: the same [`Router`] with the same flow index and seed, so per-flow
+//! ECMP puts a flow on the same path in both modes.
+
+pub mod tcp;
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use crate::engine::util::LinkUtil;
+use crate::engine::{FlowSt, Outcome, Status};
+use crate::network::Network;
+use crate::report::{PacketReport, QueueReport};
+use crate::routing::{RouteCtx, Router};
+use crate::scenario::{Scenario, Transport};
+use crate::units::{LinkId, Time};
+use crate::workload::{Workload, NONE};
+use tcp::{Cc, Conn, Seg, TcpCfg};
+
+const EV_DEPART: u64 = 0;
+const EV_WIRE: u64 = 1;
+const EV_RTO: u64 = 2;
+const EV_START: u64 = 3;
+
+const F_ACK: u8 = 1;
+/// Congestion experienced (set by a queue over the ECN threshold).
+const F_CE: u8 = 2;
+/// ECN echo on an ACK.
+const F_ECE: u8 = 4;
+/// The packet walks its path backwards (ACKs).
+const F_REV: u8 = 8;
+
+const NO_BUF: u32 = u32::MAX;
+/// Most bins of a port's backlog histogram.
+const HIST_BINS: u64 = 4096;
+/// Buckets of the per-port queue series (as the utilisation series).
+const QBUCKETS: usize = crate::engine::util::MAX_BUCKETS;
+
+/// A packet in the pool.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pkt {
+    /// Data: first byte; ACK: cumulative ACK.
+    seq: u64,
+    /// Data: send time; ACK: the echoed send time.
+    ts: u64,
+    conn: u32,
+    /// Offset of the path in `paths`.
+    path: u32,
+    /// Wire size, bytes.
+    size: u32,
+    /// Payload, bytes.
+    len: u32,
+    plen: u16,
+    hop: u16,
+    flags: u8,
+}
+
+/// One output port: the queue in front of a directed link, and the link.
+struct Port {
+    q: VecDeque<u32>,
+    /// Backlog in bytes, the packet being sent included.
+    bytes: u64,
+    /// Drop-tail limit, bytes (per-port buffer).
+    cap: u64,
+    /// Shared buffer of the sending switch (`NO_BUF`: per-port).
+    buf: u32,
+    ps_per_byte: f64,
+    /// Propagation plus the receiving switch's latency, ps.
+    delay: u64,
+    busy: bool,
+    gbps: f64,
+    max: u64,
+    drops: u64,
+    queued: bool,
+    arrivals: u64,
+    /// Backlog seen by arriving packets with something queued, in bins of `hist_step` (lazy).
+    hist: Vec<u32>,
+    /// Packets on the wire: arrival time, packet.
+    wire: VecDeque<(u64, u32)>,
+}
+
+/// Per-flow packet-mode state besides the report's [`FlowSt`].
+#[derive(Clone, Debug)]
+struct PFlow {
+    /// Connections of the flow (`conn0 .. conn0 + nconn`).
+    conn0: u32,
+    nconn: u32,
+    /// Bytes handed to subflows so far (MPTCP).
+    assigned: u64,
+    /// Bytes delivered in order, summed over subflows.
+    delivered: u64,
+}
+
+/// Settings derived from `engine.packet`.
+#[derive(Clone, Copy, Debug)]
+struct Cfg {
+    tcp: TcpCfg,
+    mtu: u64,
+    /// Width of a queue histogram bin, bytes: `mtu`, or 1/4096 of a larger buffer.
+    hist_step: u64,
+    header: u64,
+    ack: u64,
+    ecn: Option<u64>,
+    cc: Cc,
+    mptcp: bool,
+    shared: Option<(u64, f64)>,
+}
+
+/// Counters of the run.
+#[derive(Clone, Debug, Default)]
+struct Counters {
+    sent: u64,
+    drops: u64,
+    ecn_marks: u64,
+}
+
+/// The packet engine. Step it with [`PacketEngine::step`] until it returns false.
+pub struct PacketEngine<'a> {
+    sc: &'a Scenario,
+    net: &'a Network,
+    wl: Workload,
+    cfg: Cfg,
+    ports: Vec<Port>,
+    /// Shared-buffer occupancy per node (bytes).
+    buf_used: Vec<u64>,
+    pool: Vec<Pkt>,
+    free: Vec<u32>,
+    conns: Vec<Conn>,
+    /// Flow of each connection, its path offset and length.
+    conn_flow: Vec<u32>,
+    conn_path: Vec<(u32, u16)>,
+    pflows: Vec<PFlow>,
+    flows: Vec<FlowSt>,
+    paths: Vec<LinkId>,
+    router: Router,
+    up: Vec<bool>,
+    heap: BinaryHeap<Reverse<u128>>,
+    next_root: usize,
+    now: u64,
+    stop: u64,
+    events: u64,
+    done: u64,
+    stalled: u64,
+    util: LinkUtil,
+    /// Largest backlog per port and bucket (`port * QBUCKETS + bucket`), when series are kept.
+    qseries: Vec<u32>,
+    qwidth: u64,
+    out: Vec<Seg>,
+    /// xorshift64 state for breaking ties between events of one time.
+    tie: u64,
+    c: Counters,
+    finished: bool,
+}
+
+impl<'a> PacketEngine<'a> {
+    pub fn new(sc: &'a Scenario, net: &'a Network) -> PacketEngine<'a> {
+        let p = &sc.engine.packet;
+        let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
+        let cc = match p.transport {
+            Transport::Dctcp => Cc::Dctcp,
+            _ => Cc::NewReno,
+        };
+        let ecn = match (p.ecn_threshold_bytes, p.transport) {
+            (Some(k), _) => Some(k),
+            (None, Transport::Dctcp) => Some(20 * p.mtu_bytes),
+            _ => None,
+        };
+        let mss = p.mtu_bytes - p.header_bytes;
+        let cfg = Cfg {
+            tcp: TcpCfg {
+                mss,
+                init_cwnd: mss * p.initial_window_packets as u64,
+                rto_min: (p.rto_min_ms * 1e9).round() as u64,
+                rto_max: 60_000_000_000_000,
+            },
+            mtu: p.mtu_bytes,
+            hist_step: p.mtu_bytes.max(p.buffer_bytes.div_ceil(HIST_BINS)).max(
+                p.shared_buffer
+                    .as_ref()
+                    .map_or(0, |b| b.bytes.div_ceil(HIST_BINS)),
+            ),
+            header: p.header_bytes,
+            ack: p.ack_bytes,
+            ecn,
+            cc,
+            mptcp: p.transport == Transport::Mptcp,
+            shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
+        };
+        let sw_ps = p.switch_latency_ns * 1000;
+        let ports = net
+            .links
+            .iter()
+            .map(|l| {
+                let to_switch = !net.is_server(l.to);
+                let from_switch = !net.is_server(l.from);
+                let buf = if from_switch && cfg.shared.is_some() {
+                    l.from.0
+                } else {
+                    NO_BUF
+                };
+                Port {
+                    q: VecDeque::new(),
+                    bytes: 0,
+                    cap: p.buffer_bytes,
+                    buf,
+                    ps_per_byte: 8000.0 / l.gbps.0,
+                    delay: l.latency.0 + if to_switch { sw_ps } else { 0 },
+                    busy: false,
+                    gbps: l.gbps.0,
+                    max: 0,
+                    drops: 0,
+                    queued: false,
+                    arrivals: 0,
+                    hist: Vec::new(),
+                    wire: VecDeque::new(),
+                }
+            })
+            .collect::<Vec<_>>();
+        let n_flows = wl.flows.len();
+        let horizon = wl
+            .roots
+            .last()
+            .map_or(0, |&f| wl.flows[f as usize].arrival.0);
+        let util = LinkUtil::with_series(net.links.len(), horizon, sc.engine.link_series);
+        let qwidth = util.width;
+        let nl = net.links.len();
+        PacketEngine {
+            sc,
+            net,
+            cfg,
+            ports,
+            buf_used: vec![
+                0;
+                if cfg.shared.is_some() {
+                    net.nodes.len()
+                } else {
+                    0
+                }
+            ],
+            pool: Vec::new(),
+            free: Vec::new(),
+            conns: Vec::with_capacity(n_flows),
+            conn_flow: Vec::with_capacity(n_flows),
+            conn_path: Vec::with_capacity(n_flows),
+            pflows: vec![
+                PFlow {
+                    conn0: u32::MAX,
+                    nconn: 0,
+                    assigned: 0,
+                    delivered: 0,
+                };
+                n_flows
+            ],
+            flows: (0..n_flows)
+                .map(|_| FlowSt {
+                    rem_bits: 0.0,
+                    last: Time::ZERO,
+                    rate: 0.0,
+                    due: Time::MAX,
+                    queued: Time::MAX,
+                    touched: 0,
+                    status: Status::Waiting,
+                    stalled_once: false,
+                    subs: Default::default(),
+                    extra: Time::ZERO,
+                    reroutes: 0,
+                    start: Time::ZERO,
+                    done_at: Time::ZERO,
+                    fct_end: Time::ZERO,
+                    ideal_s: 0.0,
+                    binding: None,
+                })
+                .collect(),
+            wl,
+            paths: Vec::new(),
+            router: Router::new(&sc.routing, net),
+            up: vec![true; nl],
+            heap: BinaryHeap::new(),
+            next_root: 0,
+            now: 0,
+            stop: sc
+                .engine
+                .stop_time_s
+                .map(|s| Time::from_secs_f64(s).0)
+                .unwrap_or(u64::MAX),
+            events: 0,
+            done: 0,
+            stalled: 0,
+            util,
+            qseries: vec![
+                0;
+                if sc.engine.link_series {
+                    nl * QBUCKETS
+                } else {
+                    0
+                }
+            ],
+            qwidth,
+            out: Vec::new(),
+            tie: crate::rng::splitmix64(sc.engine.seed ^ 0x7469_6573) | 1,
+            c: Counters::default(),
+            finished: false,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, t: u64, kind: u64, subject: u32) {
+        debug_assert!(subject < 1 << 30);
+        // ties at one time are broken by a draw from the seeded generator: a fixed order (say by
+        // link id) would hand every freed queue slot to the same sender (phase lock-out)
+        let mut x = self.tie;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.tie = x;
+        self.heap.push(Reverse(
+            (t as u128) << 64 | ((x >> 32) as u128) << 32 | (kind as u128) << 30 | subject as u128,
+        ));
+    }
+
+    #[inline]
+    fn ser(&self, l: usize, bytes: u32) -> u64 {
+        (bytes as f64 * self.ports[l].ps_per_byte).round() as u64
+    }
+
+    fn alloc(&mut self, p: Pkt) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.pool[i as usize] = p;
+                i
+            }
+            None => {
+                self.pool.push(p);
+                (self.pool.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The link packet `p` crosses at its current hop.
+    #[inline]
+    fn link_of(&self, p: &Pkt) -> usize {
+        let h = p.hop as usize;
+        if p.flags & F_REV == 0 {
+            self.paths[p.path as usize + h].idx()
+        } else {
+            self.paths[p.path as usize + p.plen as usize - 1 - h]
+                .reverse()
+                .idx()
+        }
+    }
+
+    // ---------------------------------------------------------------- ports
+
+    /// Packet `i` arrives at the port of link `l`: queue it or drop it.
+    fn enqueue(&mut self, l: usize, i: u32) {
+        let size = self.pool[i as usize].size as u64;
+        let port = &mut self.ports[l];
+        let backlog = port.bytes;
+        let admit = if port.buf == NO_BUF {
+            backlog + size <= port.cap
+        } else {
+            let (total, alpha) = self.cfg.shared.expect("shared buffer set");
+            let used = self.buf_used[port.buf as usize];
+            used + size <= total && (backlog + size) as f64 <= alpha * (total - used) as f64
+        };
+        port.arrivals += 1;
+        if backlog > 0 {
+            if port.hist.is_empty() {
+                let cap = match self.cfg.shared {
+                    Some((b, _)) if port.buf != NO_BUF => b,
+                    _ => port.cap,
+                };
+                port.hist = vec![0; (cap / self.cfg.hist_step + 2) as usize];
+            }
+            let k = (backlog.div_ceil(self.cfg.hist_step) as usize).min(port.hist.len() - 1);
+            port.hist[k] += 1;
+        }
+        if !admit {
+            port.drops += 1;
+            self.c.drops += 1;
+            self.free.push(i);
+            return;
+        }
+        if let Some(k) = self.cfg.ecn {
+            if backlog >= k {
+                self.pool[i as usize].flags |= F_CE;
+                self.c.ecn_marks += 1;
+            }
+        }
+        port.bytes += size;
+        if port.buf != NO_BUF {
+            self.buf_used[port.buf as usize] += size;
+        }
+        port.max = port.max.max(port.bytes);
+        port.q.push_back(i);
+        if port.q.len() >= 2 {
+            port.queued = true;
+        }
+        if !self.qseries.is_empty() {
+            let b = ((self.now / self.qwidth) as usize).min(QBUCKETS - 1);
+            let cell = &mut self.qseries[l * QBUCKETS + b];
+            *cell = (*cell).max(port.bytes.min(u32::MAX as u64) as u32);
+        }
+        if !port.busy {
+            port.busy = true;
+            let g = port.gbps;
+            self.util.change(l, 0.0, g);
+            let t = self.now + self.ser(l, size as u32);
+            self.push(t, EV_DEPART, l as u32);
+        }
+    }
+
+    /// The head of port `l` finished serialising.
+    fn depart(&mut self, l: usize) {
+        let port = &mut self.ports[l];
+        let i = port.q.pop_front().expect("a departing port has a packet");
+        let size = self.pool[i as usize].size as u64;
+        port.bytes -= size;
+        if port.buf != NO_BUF {
+            self.buf_used[port.buf as usize] -= size;
+        }
+        let delay = port.delay;
+        match port.q.front() {
+            Some(&h) => {
+                let t = self.now + self.ser(l, self.pool[h as usize].size);
+                self.push(t, EV_DEPART, l as u32);
+            }
+            None => {
+                port.busy = false;
+                let g = port.gbps;
+                self.util.change(l, g, 0.0);
+            }
+        }
+        if delay == 0 {
+            self.arrive(i);
+        } else {
+            let port = &mut self.ports[l];
+            port.wire.push_back((self.now + delay, i));
+            if port.wire.len() == 1 {
+                self.push(self.now + delay, EV_WIRE, l as u32);
+            }
+        }
+    }
+
+    /// The head of link `l`'s wire reaches the far end.
+    fn wire(&mut self, l: usize) {
+        let (_, i) = self.ports[l]
+            .wire
+            .pop_front()
+            .expect("a wire event has a packet");
+        if let Some(&(t, _)) = self.ports[l].wire.front() {
+            self.push(t, EV_WIRE, l as u32);
+        }
+        self.arrive(i);
+    }
+
+    /// Packet `i` crossed its current hop.
+    fn arrive(&mut self, i: u32) {
+        let p = &mut self.pool[i as usize];
+        p.hop += 1;
+        if p.hop < p.plen {
+            let p = *p;
+            let l = self.link_of(&p);
+            self.enqueue(l, i);
+        } else {
+            self.deliver(i);
+        }
+    }
+
+    // ---------------------------------------------------------------- hosts
+
+    /// Send the segments in `self.out` on connection `c`.
+    fn send_out(&mut self, c: u32) {
+        let (path, plen) = self.conn_path[c as usize];
+        let mut out = std::mem::take(&mut self.out);
+        for s in out.drain(..) {
+            let i = self.alloc(Pkt {
+                seq: s.seq,
+                ts: self.now,
+                conn: c,
+                path,
+                size: (s.len as u64 + self.cfg.header) as u32,
+                len: s.len,
+                plen,
+                hop: 0,
+                flags: 0,
+            });
+            self.c.sent += 1;
+            let l = self.paths[path as usize].idx();
+            self.enqueue(l, i);
+        }
+        self.out = out;
+        self.arm(c);
+    }
+
+    /// Make sure connection `c`'s timer has an event at or before its deadline.
+    fn arm(&mut self, c: u32) {
+        let cn = &mut self.conns[c as usize];
+        if cn.rto_at != u64::MAX && cn.rto_queued == u64::MAX {
+            cn.rto_queued = cn.rto_at;
+            let t = cn.rto_at;
+            self.push(t, EV_RTO, c);
+        }
+    }
+
+    /// Packet `i` reached the end of its path.
+    fn deliver(&mut self, i: u32) {
+        let p = self.pool[i as usize];
+        let c = p.conn;
+        if p.flags & F_ACK != 0 {
+            self.free.push(i);
+            let f = self.conn_flow[c as usize];
+            if self.flows[f as usize].status != Status::Active {
+                return;
+            }
+            let lia = self.lia(f);
+            let mut out = std::mem::take(&mut self.out);
+            let a = tcp::Ack {
+                ack: p.seq,
+                ts: p.ts,
+                ece: p.flags & F_ECE != 0,
+            };
+            self.conns[c as usize].on_ack(self.now, a, &self.cfg.tcp, lia, &mut out);
+            self.out = out;
+            self.send_out(c);
+            if lia.is_some() {
+                self.pump(c); // an MPTCP subflow takes more of the flow's data as it can
+            }
+            return;
+        }
+        // data at the receiver
+        let cn = &mut self.conns[c as usize];
+        let before = cn.rcv_nxt;
+        let ack = cn.on_data(p.seq, p.len);
+        let f = self.conn_flow[c as usize];
+        let pf = &mut self.pflows[f as usize];
+        pf.delivered += ack - before;
+        let size = self.wl.flows[f as usize].bytes.0;
+        if pf.delivered >= size && self.flows[f as usize].status == Status::Active {
+            self.complete(f);
+        }
+        // the data packet turns round as the ACK
+        let ack_pkt = &mut self.pool[i as usize];
+        ack_pkt.flags = F_ACK | F_REV | if p.flags & F_CE != 0 { F_ECE } else { 0 };
+        ack_pkt.seq = ack;
+        ack_pkt.size = self.cfg.ack as u32;
+        ack_pkt.len = 0;
+        ack_pkt.hop = 0;
+        let l = self.link_of(&self.pool[i as usize]);
+        self.c.sent += 1;
+        self.enqueue(l, i);
+    }
+
+    /// LIA's coupling for flow `f`'s subflows: (`alpha`, total window), or `None`.
+    fn lia(&self, f: u32) -> Option<(f64, u64)> {
+        let pf = &self.pflows[f as usize];
+        if pf.nconn < 2 {
+            return None;
+        }
+        let cs = &self.conns[pf.conn0 as usize..(pf.conn0 + pf.nconn) as usize];
+        let total: u64 = cs.iter().map(|c| c.cwnd).sum();
+        let rtt = |c: &Conn| c.srtt.max(1) as f64;
+        let best = cs
+            .iter()
+            .map(|c| c.cwnd as f64 / (rtt(c) * rtt(c)))
+            .fold(0.0, f64::max);
+        let sum: f64 = cs.iter().map(|c| c.cwnd as f64 / rtt(c)).sum();
+        Some((total as f64 * best / (sum * sum), total))
+    }
+
+    fn complete(&mut self, f: u32) {
+        let fl = &mut self.flows[f as usize];
+        fl.status = Status::Done;
+        fl.done_at = Time(self.now);
+        fl.fct_end = Time(self.now);
+        fl.last = Time(self.now);
+        self.done += 1;
+        let next = self.wl.flows[f as usize].follow_up;
+        if next != NONE {
+            self.push(self.now, EV_START, next);
+        }
+    }
+
+    /// Time alone on an idle path with an unlimited window: every packet but the largest at the
+    /// slowest hop's rate, the largest one through every hop, and every hop's delay (exact on a
+    /// path of one rate, where a short last packet waits behind the full one before it).
+    fn ideal(&self, path: &[LinkId], bytes: u64) -> f64 {
+        let mss = self.cfg.tcp.mss;
+        let n = bytes.div_ceil(mss).max(1);
+        let wire = bytes + n * self.cfg.header;
+        let largest = (bytes.min(mss) + self.cfg.header) as u32;
+        let mut slow = 0.0f64;
+        let mut t = 0u64;
+        for &l in path {
+            let li = l.idx();
+            slow = slow.max(self.ports[li].ps_per_byte);
+            t += self.ser(li, largest) + self.ports[li].delay;
+        }
+        let body = ((wire - largest as u64) as f64 * slow).round() as u64;
+        (t + body) as f64 / 1e12
+    }
+
+    fn start_flow(&mut self, f: u32) {
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst, bytes) = (spec.src, spec.dst, spec.bytes.0);
+        {
+            let fl = &mut self.flows[f as usize];
+            fl.start = Time(self.now);
+            fl.last = Time(self.now);
+        }
+        self.router.note_size(bytes as f64 * 8.0);
+        let route = {
+            let ctx = RouteCtx {
+                net: self.net,
+                up: &self.up,
+                seed: self.sc.engine.seed,
+            };
+            self.router.route(&ctx, f, src, dst)
+        };
+        if route.paths.is_empty() {
+            let fl = &mut self.flows[f as usize];
+            fl.status = Status::Stalled;
+            fl.stalled_once = true;
+            fl.ideal_s = f64::NAN;
+            self.stalled += 1;
+            return;
+        }
+        // MPTCP: a subflow per path; otherwise the heaviest path (the first of equals)
+        let chosen: Vec<&Vec<LinkId>> = if self.cfg.mptcp && route.paths.len() > 1 {
+            route.paths.iter().map(|(p, _)| p).collect()
+        } else {
+            let best = route
+                .paths
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
+                .map(|(k, _)| k)
+                .unwrap_or(0);
+            vec![&route.paths[best].0]
+        };
+        let ideal = chosen
+            .iter()
+            .map(|p| self.ideal(p, bytes))
+            .fold(f64::INFINITY, f64::min);
+        let fl = &mut self.flows[f as usize];
+        fl.status = Status::Active;
+        fl.ideal_s = ideal;
+        if bytes == 0 {
+            self.complete(f);
+            return;
+        }
+        let multi = chosen.len() > 1;
+        let conn0 = self.conns.len() as u32;
+        for p in &chosen {
+            let off = self.paths.len() as u32;
+            self.paths.extend_from_slice(p);
+            let cc = if multi { Cc::Lia } else { self.cfg.cc };
+            // an MPTCP subflow is handed data as its window opens (see `feed`)
+            let end = if multi { 0 } else { bytes };
+            self.conns.push(Conn::new(cc, end, &self.cfg.tcp));
+            self.conn_flow.push(f);
+            self.conn_path.push((off, p.len() as u16));
+        }
+        let pf = &mut self.pflows[f as usize];
+        pf.conn0 = conn0;
+        pf.nconn = chosen.len() as u32;
+        pf.assigned = if multi { 0 } else { bytes };
+        for c in conn0..conn0 + chosen.len() as u32 {
+            self.pump(c);
+        }
+    }
+
+    /// Send what connection `c`'s window allows (MPTCP: hand it more of the flow's data first).
+    fn pump(&mut self, c: u32) {
+        let f = self.conn_flow[c as usize];
+        let pf = &self.pflows[f as usize];
+        if pf.nconn > 1 {
+            let size = self.wl.flows[f as usize].bytes.0;
+            let cn = &self.conns[c as usize];
+            let room = (cn.una + cn.cwnd).saturating_sub(cn.end);
+            let give = room.min(size - pf.assigned);
+            if give > 0 {
+                self.conns[c as usize].end += give;
+                self.pflows[f as usize].assigned += give;
+            }
+        }
+        let mut out = std::mem::take(&mut self.out);
+        self.conns[c as usize].pump(self.now, &self.cfg.tcp, &mut out);
+        self.out = out;
+        self.send_out(c);
+    }
+
+    fn timeout(&mut self, c: u32) {
+        let cn = &mut self.conns[c as usize];
+        cn.rto_queued = u64::MAX;
+        let f = self.conn_flow[c as usize];
+        if cn.rto_at == u64::MAX || self.flows[f as usize].status != Status::Active {
+            return;
+        }
+        if cn.rto_at > self.now {
+            self.arm(c); // the deadline moved later since this event was queued
+            return;
+        }
+        let mut out = std::mem::take(&mut self.out);
+        self.conns[c as usize].on_timeout(self.now, &self.cfg.tcp, &mut out);
+        self.out = out;
+        self.send_out(c);
+    }
+
+    // ---------------------------------------------------------------- loop
+
+    fn next_time(&self) -> Option<u64> {
+        let a = self
+            .wl
+            .roots
+            .get(self.next_root)
+            .map(|&i| self.wl.flows[i as usize].arrival.0);
+        let h = self.heap.peek().map(|Reverse(e)| (e >> 64) as u64);
+        match (a, h) {
+            (Some(a), Some(h)) => Some(a.min(h)),
+            (a, h) => a.or(h),
+        }
+    }
+
+    /// Process one event. Returns false when the run is over.
+    pub fn step(&mut self) -> bool {
+        if self.finished {
+            return false;
+        }
+        let all_settled = self.done + self.stalled == self.flows.len() as u64;
+        let Some(t) = self.next_time().filter(|_| !all_settled) else {
+            self.finished = true;
+            return false;
+        };
+        if t > self.stop {
+            self.now = self.stop.max(self.now);
+            self.util.reach(self.now);
+            self.finished = true;
+            return false;
+        }
+        if t != self.now {
+            self.now = t;
+            self.util.reach(t);
+            if self.util.width != self.qwidth {
+                self.merge_qseries();
+            }
+        }
+        self.events += 1;
+        if let Some(&i) = self.wl.roots.get(self.next_root) {
+            if self.wl.flows[i as usize].arrival.0 == t {
+                self.next_root += 1;
+                self.start_flow(i);
+                return true;
+            }
+        }
+        let Reverse(e) = self.heap.pop().expect("an event is due");
+        let (kind, a) = ((e as u32 >> 30) as u64, e as u32 & ((1 << 30) - 1));
+        match kind {
+            EV_DEPART => self.depart(a as usize),
+            EV_WIRE => self.wire(a as usize),
+            EV_RTO => self.timeout(a),
+            EV_START => self.start_flow(a),
+            _ => unreachable!("unknown event kind"),
+        }
+        true
+    }
+
+    /// The utilisation buckets doubled: merge the queue series likewise (max of pairs).
+    fn merge_qseries(&mut self) {
+        if self.qseries.is_empty() {
+            self.qwidth = self.util.width;
+            return;
+        }
+        while self.qwidth < self.util.width {
+            for l in 0..self.ports.len() {
+                let row = &mut self.qseries[l * QBUCKETS..(l + 1) * QBUCKETS];
+                for k in 0..QBUCKETS / 2 {
+                    row[k] = row[2 * k].max(row[2 * k + 1]);
+                }
+                row[QBUCKETS / 2..].iter_mut().for_each(|x| *x = 0);
+            }
+            self.qwidth *= 2;
+        }
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> Time {
+        Time(self.now)
+    }
+
+    /// Events processed so far (packet departures, wire arrivals, timers, flow starts).
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Flows finished so far.
+    pub fn flows_done(&self) -> u64 {
+        self.done
+    }
+
+    /// Flows in the workload.
+    pub fn flows_total(&self) -> u64 {
+        self.flows.len() as u64
+    }
+
+    /// Backlog of every port in bytes (for tests).
+    pub fn backlogs(&self) -> impl Iterator<Item = u64> + '_ {
+        self.ports.iter().map(|p| p.bytes)
+    }
+
+    /// Invariants (for tests): every port's backlog is the sum of its packets and within its
+    /// buffer; shared buffers hold their ports' backlogs.
+    pub fn invariant_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        let mut used = vec![0u64; self.buf_used.len()];
+        for (l, p) in self.ports.iter().enumerate() {
+            let sum: u64 = p.q.iter().map(|&i| self.pool[i as usize].size as u64).sum();
+            if sum != p.bytes {
+                v.push(format!("port {l}: backlog {} != packets {sum}", p.bytes));
+            }
+            if p.buf == NO_BUF && p.bytes > p.cap {
+                v.push(format!("port {l}: backlog {} > buffer {}", p.bytes, p.cap));
+            }
+            if p.buf != NO_BUF {
+                used[p.buf as usize] += p.bytes;
+            }
+        }
+        if let Some((total, _)) = self.cfg.shared {
+            for (n, &u) in used.iter().enumerate() {
+                if u != self.buf_used[n] || u > total {
+                    v.push(format!(
+                        "switch {n}: shared buffer {u} (kept {})",
+                        self.buf_used[n]
+                    ));
+                }
+            }
+        }
+        v
+    }
+
+    /// Close the series and fill in what the report reads of unfinished flows.
+    pub fn close(&mut self) {
+        for f in 0..self.flows.len() {
+            if self.flows[f].status == Status::Active {
+                let size = self.wl.flows[f].bytes.0;
+                let fl = &mut self.flows[f];
+                fl.rem_bits = (size - self.pflows[f].delivered.min(size)) as f64 * 8.0;
+                fl.rate = 0.0;
+                fl.last = Time(self.now);
+            }
+        }
+        let ports = &self.ports;
+        self.util.close(
+            self.now,
+            |l| if ports[l].busy { ports[l].gbps } else { 0.0 },
+        );
+    }
+
+    /// The run's outcome (the flow-mode report's input).
+    pub fn outcome(&self) -> Outcome<'_> {
+        Outcome {
+            scenario: self.sc,
+            net: self.net,
+            workload: &self.wl,
+            flows: &self.flows,
+            now: Time(self.now),
+            events: self.events,
+            util: &self.util,
+            controller_ticks: 0,
+            rebinds: 0,
+            detours: &[],
+            solver_rounds: 0,
+            solver_subflows: 0,
+            solver_rate_changes: 0,
+        }
+    }
+
+    /// The `packet` object of the result.
+    pub fn packet_report(&self) -> PacketReport {
+        let mtu = self.cfg.mtu;
+        let step = self.cfg.hist_step;
+        let queues = self
+            .ports
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.queued || p.drops > 0)
+            .map(|(l, p)| {
+                let link = &self.net.links[l];
+                QueueReport {
+                    link: self.net.link_names[l / 2].clone(),
+                    from: self.net.name(link.from).to_string(),
+                    to: self.net.name(link.to).to_string(),
+                    max_bytes: p.max,
+                    p99_bytes: p99(p) * step,
+                    drops: p.drops,
+                }
+            })
+            .collect();
+        PacketReport {
+            transport: match self.sc.engine.packet.transport {
+                Transport::Newreno => "newreno",
+                Transport::Dctcp => "dctcp",
+                Transport::Mptcp => "mptcp",
+            }
+            .into(),
+            mtu_bytes: mtu,
+            packets_sent: self.c.sent,
+            drops: self.c.drops,
+            retransmissions: self.conns.iter().map(|c| c.retransmissions).sum(),
+            timeouts: self.conns.iter().map(|c| c.timeouts).sum(),
+            ecn_marks: self.c.ecn_marks,
+            queues,
+        }
+    }
+
+    /// The largest backlog per bucket of port `l`, for its first `n` buckets.
+    pub fn queue_series(&self, l: usize, n: usize) -> Option<Vec<f64>> {
+        if self.qseries.is_empty() {
+            return None;
+        }
+        let row = &self.qseries[l * QBUCKETS..(l + 1) * QBUCKETS];
+        Some(row[..n.min(QBUCKETS)].iter().map(|&x| x as f64).collect())
+    }
+}
+
+/// 99th percentile (nearest rank) of the backlog arriving packets found, in histogram bins.
+fn p99(p: &Port) -> u64 {
+    if p.arrivals == 0 {
+        return 0;
+    }
+    let rank = (0.99 * p.arrivals as f64).ceil() as u64;
+    let queued: u64 = p.hist.iter().map(|&x| x as u64).sum();
+    let mut seen = p.arrivals - queued; // arrivals that found the port empty
+    if seen >= rank {
+        return 0;
+    }
+    for (k, &x) in p.hist.iter().enumerate() {
+        seen += x as u64;
+        if seen >= rank {
+            return k as u64;
+        }
+    }
+    p.hist.len() as u64
+}
