@@ -8,7 +8,9 @@ up to `FLOW_RECORDS_MAX` flows) are stored apart, one row a flow; `FLOW_COLUMNS`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from array import array
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from loopline.domain.errors import DomainError
@@ -109,3 +111,11 @@ def wants_flow_records(scenario: dict[str, Any]) -> bool:
 def flow_cells(row: Sequence[object]) -> list[object]:
     """A per-flow row (in `FLOW_COLUMNS` order) as CSV cells: an unfinished flow's cells empty."""
     return ["" if v is None else v for v in row]
+
+
+def sorted_float64(values: Iterable[float]) -> bytes:
+    """Values sorted ascending as little-endian float64 (what the browser reads as a Float64Array)."""
+    packed = array("d", sorted(values))
+    if sys.byteorder != "little":
+        packed.byteswap()
+    return packed.tobytes()

@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import tempfile
-from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -278,7 +276,7 @@ def flow_values(session: Session, job: SimulationJob, column: str) -> tuple[byte
     """The finished flows' completion times (or slowdowns), ascending, as little-endian float64, and
     the number of flows in the run (finished or not)."""
     _with_flows(job)
-    values = array("d", sim_flows.sorted_values(session, job.id, column))
-    if sys.byteorder != "little":
-        values.byteswap()
-    return values.tobytes(), int(job.flow_records or 0)
+    values = sim_flows.sorted_values(session, job.id, column)
+    if values is None:
+        raise Conflict("flow_records", f"simulation {job.id} has no sorted flow values (stored before they were kept)")
+    return values, int(job.flow_records or 0)

@@ -36,3 +36,13 @@ def test_records_up_to_the_cap() -> None:
     nodes = [{"id": f"S{i}", "role": "server"} for i in range(1001)] + [{"id": "T", "role": "tor"}]
     assert workload_flows({"workload": {"type": "shuffle"}, "network": {"nodes": nodes}}) == 1001 * 1000
     assert not wants_flow_records({"workload": {"type": "shuffle"}, "network": {"nodes": nodes}})
+
+
+def test_sorted_values_are_little_endian_float64() -> None:
+    import struct
+
+    from loopline.domain.sim_results import sorted_float64
+
+    packed = sorted_float64([0.005, 1e-9, 2.5, 0.005])
+    assert struct.unpack("<4d", packed) == (1e-9, 0.005, 0.005, 2.5)
+    assert sorted_float64([]) == b""

@@ -7,7 +7,7 @@ pages, CSV and the exact completion-time CDF are cut from this table.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Float, ForeignKey, Index, String
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from loopline.db.base import Base
@@ -31,3 +31,15 @@ class SimulationFlow(Base):
     fct_s: Mapped[float | None] = mapped_column(Float)
     """Completion time, seconds; null: the flow did not finish."""
     slowdown: Mapped[float | None] = mapped_column(Float)
+
+
+class SimulationFlowValues(Base):
+    """The finished flows' completion times and slowdowns, each sorted ascending, as little-endian
+    float64 (8 bytes a flow): the exact CDF the browser draws, read as one value instead of sorted
+    from the rows on every request (100,000 rows took 0.3-3 s on a busy machine)."""
+
+    __tablename__ = "simulation_flow_values"
+
+    job_id: Mapped[int] = mapped_column(ForeignKey("simulation_jobs.id", ondelete="CASCADE"), primary_key=True)
+    fct_s: Mapped[bytes] = mapped_column(LargeBinary)
+    slowdown: Mapped[bytes] = mapped_column(LargeBinary)

@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import Row, delete, func, select
 from sqlalchemy.orm import Session
 
-from loopline.db.models import SimulationFlow
+from loopline.db.models import SimulationFlow, SimulationFlowValues
+from loopline.domain.sim_results import sorted_float64
 
 _COPY = 'COPY simulation_flows (job_id, "index", src, dst, bytes, start_s, fct_s, slowdown) FROM STDIN'
 _COLUMNS = (
@@ -18,18 +19,27 @@ _COLUMNS = (
 
 
 def replace_flows(session: Session, job_id: int, chunks: Iterable[Sequence[dict[str, Any]]]) -> int:
-    """Store the job's records (those of an earlier attempt go first), by COPY; returns how many."""
+    """Store the job's records (those of an earlier attempt go first), by COPY, and the finished flows'
+    sorted completion times and slowdowns; returns how many records."""
     session.execute(delete(SimulationFlow).where(SimulationFlow.job_id == job_id))
+    session.execute(delete(SimulationFlowValues).where(SimulationFlowValues.job_id == job_id))
     connection = session.connection().connection.driver_connection
     assert connection is not None
     stored = 0
+    fct: list[float] = []
+    slowdown: list[float] = []
     with connection.cursor() as cursor, cursor.copy(_COPY) as copy:
         for chunk in chunks:
             for r in chunk:
                 copy.write_row(
                     (job_id, r["index"], r["src"], r["dst"], r["bytes"], r["start_s"], r["fct_s"], r["slowdown"])
                 )
+                if r["fct_s"] is not None:
+                    fct.append(r["fct_s"])
+                    slowdown.append(r["slowdown"])
             stored += len(chunk)
+    session.add(SimulationFlowValues(job_id=job_id, fct_s=sorted_float64(fct), slowdown=sorted_float64(slowdown)))
+    session.flush()
     return stored
 
 
@@ -74,8 +84,7 @@ def iter_flow_rows(session: Session, job_id: int, batch: int = 5000) -> Iterator
         after = rows[-1][0]
 
 
-def sorted_values(session: Session, job_id: int, column: str) -> list[float]:
-    """The finished flows' `column` values, ascending."""
-    key = getattr(SimulationFlow, column)
-    stmt = select(key).where(SimulationFlow.job_id == job_id, key.is_not(None)).order_by(key, SimulationFlow.index)
-    return [float(v) for v in session.execute(stmt).scalars()]
+def sorted_values(session: Session, job_id: int, column: str) -> bytes | None:
+    """The finished flows' `column` values, ascending, as little-endian float64 (None: not stored)."""
+    key = getattr(SimulationFlowValues, column)
+    return session.execute(select(key).where(SimulationFlowValues.job_id == job_id)).scalar()
