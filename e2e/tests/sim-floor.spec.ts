@@ -1,8 +1,8 @@
 /**
  * A simulation on the hall's floor, as a planner uses it on the demo hall: the rack-to-rack form's
  * receivers picked by clicking two racks in the plan view (a second click takes one back out), a ToR
- * failed by clicking its rack, the choice back in the form and in the request sent; then the finished
- * run's heat map: the legend's scale, the hottest cable and rack drawn in the colour of their
+ * failed by clicking its rack and a cable by clicking the one lit under the pointer, the choice back
+ * in the form and in the request sent; then the finished run's heat map: the legend's scale, the hottest cable and rack drawn in the colour of their
  * utilisation (the API's numbers, read back from the scene's buffers), the time slider moved to the
  * end with the time and the colours following, and Clear giving the racks their own colour back.
  */
@@ -106,6 +106,25 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
   await click("R04-08");
   await expect(bar.getByTestId("pick-failure-0")).toHaveAttribute("data-id", "H1.R04.R04-08.L2.TOR1");
   expect(await hook(page).rackColour("R04-08")).toBe("#ef4444");
+  // And a cable: what lights up under the pointer is what a click fails (one of R04-08's own cables,
+  // at its first port, so the run's traffic does not need it).
+  await bar.getByTestId("pick-failkind-cable").check();
+  const render = await (await page.request.get(`/api/v1/wiring-plans/${plan.id}/render`)).json();
+  const own = (render.labels as string[]).findIndex((l) => l.split(" / ").every((end) => end.startsWith("H1.R04.R04-08.")));
+  expect(own).toBeGreaterThanOrEqual(0);
+  const at = (render.offsets as number[])[own]! * 3;
+  const [px, py, pz] = (render.points as number[]).slice(at, at + 3);
+  const p = await page.evaluate(([x, y, z]) => window.__loopline!.project!(x, y, z), [px!, py!, pz!] as const);
+  await page.mouse.move(p.x - 3, p.y);
+  await page.mouse.move(p.x, p.y);
+  await page.waitForFunction(() => (window.__loopline as unknown as { stats: { hoveredCable: string | null } }).stats.hoveredCable !== null);
+  const hovered = await page.evaluate(() => (window.__loopline as unknown as { stats: { hoveredCable: string } }).stats.hoveredCable);
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect(bar.getByTestId("pick-failure-1")).toHaveAttribute("data-kind", "link");
+  await expect(bar.getByTestId("pick-failure-1")).toHaveAttribute("data-id", hovered);
+  await expect(bar.getByTestId("pick-count-failures")).toHaveText("2");
+  await page.screenshot({ path: "artifacts/sim-floor-pick.png" });
   await page.keyboard.press("Escape");
   await expect(bar).toBeHidden();
 
@@ -116,6 +135,8 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
   await expect(form.getByTestId("sim-set-receivers-chosen")).toContainText("2 racks chosen (4 logical): R03-06, R03-07");
   await expect(form.getByTestId("param-receiverRacks")).toBeDisabled();
   await expect(form.getByTestId("sim-fail-node")).toHaveValue("H1.R04.R04-08.L2.TOR1");
+  await expect(form.getByTestId("sim-failure-1")).toHaveAttribute("data-kind", "link");
+  await form.screenshot({ path: "artifacts/sim-floor-form.png" });
   await form.getByTestId("sim-fail-at").fill("1");
   await form.getByTestId("param-senderRacks").fill("1");
   await form.getByTestId("param-mb").fill("4");
@@ -125,7 +146,7 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
     form.getByTestId("sim-run").click(),
   ]);
   const body = sent.postDataJSON();
-  expect(body.name).toBe("rack-to-rack 1→4 chosen × 4 MB · H1.R04.R04-08.L2.TOR1 down at 1 ms · ECMP · seed 1");
+  expect(body.name).toBe(`rack-to-rack 1→4 chosen × 4 MB · H1.R04.R04-08.L2.TOR1 down at 1 ms, cable ${hovered} down at 0 ms · ECMP · seed 1`);
   // Senders: the first logical rack of the plan that is not a receiver.
   expect(body.workload).toEqual({
     type: "many_to_many",
@@ -136,7 +157,10 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
     bytes: 4_000_000,
   });
   expect(serversOf(receivers)).toHaveLength(60);
-  expect(body.engine.failures).toEqual([{ node: "H1.R04.R04-08.L2.TOR1", at_s: 0.001 }]);
+  expect(body.engine.failures).toEqual([
+    { node: "H1.R04.R04-08.L2.TOR1", at_s: 0.001 },
+    { link: hovered, at_s: 0 },
+  ]);
   const jobId: number = (await (await sent.response())!.json()).id;
 
   // --- The run's heat map
