@@ -9,11 +9,19 @@ Exits non-zero when anything failed or when a suite ran no test.
 
     test_all.py                 everything
     test_all.py --only pytest   one suite (names: checks, cargo, pytest, schema-fuzz, vitest, e2e)
+    test_all.py --serial        one suite after the other, output as it comes
+
+By default the suites run in two lanes at once (LANES): most of a suite's time is spent waiting
+on a database, a worker or a browser, so two lanes keep both cores of a small machine busy. Each
+suite has its own database, Redis databases and ports, so the lanes share nothing but the
+PostgreSQL and Redis servers. A lane's output goes to `.run/test-lane-N.log` and is printed
+whole when the lane ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -29,6 +37,8 @@ import stack
 ROOT = stack.ROOT
 VENV = ROOT / ".venv" / "bin"
 SUITES = ("checks", "cargo", "pytest", "schema-fuzz", "vitest", "e2e")
+# The three long suites (pytest, schema-fuzz, e2e) split so the lanes take about as long.
+LANES = (("pytest", "schema-fuzz"), ("checks", "cargo", "vitest", "e2e"))
 PYTHON_TREES = ("backend", "worker", "scripts", "migrations", "conftest.py")
 
 
@@ -185,37 +195,70 @@ RUNNERS = {
 }
 
 
+def run_suites(names: list[str]) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for name in names:
+        t0 = time.monotonic()
+        outcome = RUNNERS[name]()
+        if outcome.passed + outcome.failed == 0:
+            outcome.failed, outcome.note = 1, "ran no test"
+        outcomes.append(outcome)
+        print(
+            f"\n== {name}: {outcome.passed} passed, {outcome.failed} failed "
+            f"({time.monotonic() - t0:.0f}s) {outcome.note}",
+            flush=True,
+        )
+    return outcomes
+
+
+def run_lanes(names: list[str]) -> list[Outcome]:
+    """The suites in LANES order, each lane a child `test_all.py --serial` of its own."""
+    lanes = [[n for n in lane if n in names] for lane in LANES]
+    children = []
+    for i, lane in enumerate(filter(None, lanes), 1):
+        log, report = ROOT / ".run" / f"test-lane-{i}.log", ROOT / ".run" / f"test-lane-{i}.json"
+        report.unlink(missing_ok=True)
+        cmd = [sys.executable, __file__, "--serial", "--outcomes", str(report), *(f"--only={n}" for n in lane)]
+        print(f"lane {i}: {', '.join(lane)} (output in {log.relative_to(ROOT)})", flush=True)
+        children.append((i, lane, log, report, subprocess.Popen(cmd, stdout=log.open("w"), stderr=subprocess.STDOUT)))
+    outcomes: list[Outcome] = []
+    for i, lane, log, report, proc in children:
+        code = proc.wait()
+        print(f"\n{'=' * 30} lane {i}: {', '.join(lane)} {'=' * 30}\n{log.read_text()}", flush=True)
+        done = [Outcome(**o) for o in json.loads(report.read_text())] if report.exists() else []
+        outcomes += done
+        if len(done) < len(lane):
+            outcomes.append(Outcome(f"lane {i}", 0, 1, f"exited {code} before it reported every suite"))
+    return outcomes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=SUITES, action="append")
+    parser.add_argument("--serial", action="store_true", help="no lanes: one suite after the other")
+    parser.add_argument("--outcomes", type=Path, help=argparse.SUPPRESS)  # a lane's report to its parent
     args = parser.parse_args()
     names = args.only or list(SUITES)
+    (ROOT / ".run").mkdir(exist_ok=True)
     started_services = stack.pg_running(stack.pg_datadir()) is None
     stack.services()
-    outcomes: list[Outcome] = []
     try:
-        for name in names:
-            t0 = time.monotonic()
-            outcome = RUNNERS[name]()
-            if outcome.passed + outcome.failed == 0:
-                outcome.failed, outcome.note = 1, "ran no test"
-            outcomes.append(outcome)
-            print(
-                f"\n== {name}: {outcome.passed} passed, {outcome.failed} failed "
-                f"({time.monotonic() - t0:.0f}s) {outcome.note}",
-                flush=True,
-            )
+        outcomes = run_suites(names) if args.serial or len(names) == 1 else run_lanes(names)
     finally:
         if started_services:
             stack.stop_redis()
             stack.stop_postgres()
+    ok = all(o.ok for o in outcomes)
+    if args.outcomes:  # a lane: its parent prints the summary
+        args.outcomes.write_text(json.dumps([o.__dict__ for o in outcomes]))
+        return 0 if ok else 1
     print("\nSummary:")
     for o in outcomes:
         print(f"  {o.name:8s} {o.passed:5d} passed {o.failed:4d} failed  {o.note}")
     passed = sum(o.passed for o in outcomes)
     failed = sum(o.failed for o in outcomes)
     print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and all(o.ok for o in outcomes) else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
