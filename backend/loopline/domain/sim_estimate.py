@@ -35,10 +35,11 @@ EVENTS_PER_PACKET_HOP = 4.0
 for its ACK on the way back: 4 events per link crossed (sim-engine/src/packet/mod.rs, `EV_DEPART`,
 `EV_WIRE`); retransmissions and timers add a few per cent (measured: see the calibration script)."""
 
-PACKET_EVENTS_PER_S = 5_000_000.0
-"""Packet-mode events per second of wall time: 4.9 M and 5.4 M measured by
-`scripts/calibrate_sim_estimate.py` (FatTree k=4 and k=8, web search, 10 s and 28 s runs) on this
-2-core machine shared with other work; measured events were 4.00 and 4.18 per packet-hop."""
+PACKET_EVENTS_PER_S = 3_000_000.0
+"""Packet-mode events per second of wall time on this 2-core machine shared with other work:
+`scripts/calibrate_sim_estimate.py` measured 4.9 M and 5.4 M with light load, 1.5 M to 2.7 M with
+heavy load (FatTree k=4 and k=8, web search and a permutation; 0.5 to 90 s runs); measured events
+were 4.00 to 4.20 per packet-hop. 3 M sits between: a loaded machine takes up to twice as long."""
 
 FLOW_FLOWS_PER_S = 90_000.0
 """Flow-mode flows per second of wall time: the engine's `run_info.flows_per_s` on FatTree k=16

@@ -23,7 +23,7 @@ from loopline.settings import get_settings
 
 BASIS = (
     "packet mode: packets (bytes / (MTU - header), per flow) x links crossed x 4 events (data and ACK, departure "
-    "and arrival) at 5 M events/s; flow mode: flows at 90,000/s; shortest paths; measured on the worker's machine "
+    "and arrival) at 3 M events/s; flow mode: flows at 90,000/s; shortest paths; measured on the worker's machine "
     "(scripts/calibrate_sim_estimate.py)"
 )
 
