@@ -84,10 +84,17 @@ describe("port speeds", () => {
   });
   it("a point says its speeds", () => {
     const rows = pointRows({
-      grid: { server_gbps: [10, 25] },
-      points: [point(0, { server_gbps: 10 }, null, "queued"), point(1, { server_gbps: 25 }, null, "queued")],
+      // as the database gives the grid back: its keys in its own order
+      grid: { fabric_gbps: [100], server_gbps: [10, 25] },
+      points: [
+        point(0, { server_gbps: 10, fabric_gbps: 100 }, null, "queued"),
+        point(1, { server_gbps: 25, fabric_gbps: 100 }, null, "queued"),
+      ],
     });
-    expect(rows.map((r) => r.label)).toEqual(["server_gbps=10G", "server_gbps=25G"]);
+    expect(rows.map((r) => r.label)).toEqual([
+      "server_gbps=10G, fabric_gbps=100G",
+      "server_gbps=25G, fabric_gbps=100G",
+    ]);
   });
 });
 

@@ -112,7 +112,9 @@ const num = (x: unknown): number | null => (typeof x === "number" && Number.isFi
 
 /** The table: one row per point in grid order; the frontier = cheapest for its time among finished, complete points. */
 export function pointRows(sweep: Pick<SweepDetail, "grid" | "points">): PointRow[] {
-  const keys = Object.keys(sweep.grid);
+  // In the form's parameter order: the stored grid's keys come back in the database's order (JSONB), not the submitted one.
+  const rank = (k: string) => SWEEP_PARAMS.findIndex((p) => p.key === k) >>> 0;
+  const keys = Object.keys(sweep.grid).sort((a, b) => rank(a) - rank(b));
   const rows = sweep.points.map((p): PointRow => {
     const f = (p.figures ?? {}) as Record<string, unknown>;
     const complete = f.outcome === "complete";
