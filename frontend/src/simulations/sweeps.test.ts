@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costTimeSeries, gridOf, parseValues, pointRows, speedChoices, type SweepPoint } from "./sweeps";
+import { costTimeSeries, gridOf, parseValues, pointRows, speedChoices, SWEEP_PARAMS, type SweepPoint } from "./sweeps";
 
 const point = (
   index: number,
@@ -56,6 +56,13 @@ describe("grid", () => {
 });
 
 describe("port speeds", () => {
+  it("the form offers every parameter the API sweeps (backend services/sweeps.py PARAMETERS)", () => {
+    expect(SWEEP_PARAMS.map((p) => p.key).sort()).toEqual(
+      ["pattern", "ports", "loop", "clusters", "uplinks_per_tor", "server_gbps", "fabric_gbps", "workload"]
+        .concat(["job_racks", "bytes", "load", "flows", "seed", "routing"])
+        .sort(),
+    );
+  });
   const speeds = { server_gbps: [10, 25], fabric_gbps: [10, 25, 40, 50, 100] };
   it("take Gb/s, with or without a G", () => {
     expect(parseValues("server_gbps", "10, 25G, 40 Gb/s, 50g")).toEqual([10, 25, 40, 50]);

@@ -23,6 +23,7 @@ export const SWEEP_PARAMS = [
   { key: "job_racks", label: "job size (logical racks)", kind: "int" },
   { key: "bytes", label: "bytes per pair or flow", kind: "int" },
   { key: "load", label: "load (background traffic)", kind: "number" },
+  { key: "flows", label: "flows drawn (background traffic)", kind: "int" },
   { key: "seed", label: "seed", kind: "int" },
   { key: "routing", label: "routing", kind: "text" },
   { key: "workload", label: "workload", kind: "text" },
