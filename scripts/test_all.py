@@ -39,7 +39,7 @@ VENV = ROOT / ".venv" / "bin"
 SUITES = ("checks", "cargo", "pytest", "schema-fuzz", "vitest", "e2e")
 # The three long suites (pytest, schema-fuzz, e2e) split so the lanes take about as long.
 LANES = (("pytest", "schema-fuzz"), ("checks", "cargo", "vitest", "e2e"))
-PYTHON_TREES = ("backend", "worker", "scripts", "migrations", "conftest.py")
+PYTHON_TREES = ("backend", "worker", "scripts", "migrations", "sim-engine/compare", "conftest.py")
 
 
 @dataclass
