@@ -27,6 +27,7 @@ BENCHES: list[tuple[str, list[str], str]] = [
         ".",
     ),
     ("sweeps: a 24-point sweep of the demo hall with 1 and 2 workers", [PY, "scripts/bench_sweep.py"], "."),
+    ("browser: open a result with 100,000 flows (CDF and flows table)", [PY, "scripts/bench_flows.py"], "."),
     (
         "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
         ["cargo", "bench", "--bench", "flow_engine"],

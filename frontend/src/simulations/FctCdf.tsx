@@ -9,7 +9,12 @@ import { cdfCurve, fetchFlowValues, type FlowValues } from "./flows";
 import { fctQuantiles, type EngineResult, type Series } from "./results";
 
 const CDF_RANGE: [number, number] = [0, 1];
-const SERIES = [{ label: "share of flows", colour: "#4e9af1", steps: true }];
+const STEPS = [{ label: "share of flows", colour: "#4e9af1", steps: true }];
+// Past a few thousand flows a step is under a pixel: straight segments look the same, and uPlot then
+// draws one segment per pixel column instead of two per flow (100,000 flows in the benchmark: from the
+// last response to the drawn chart 0.88 s with steps, 0.07 s without).
+const LINES = [{ label: "share of flows", colour: "#4e9af1" }];
+const STEPS_UP_TO = 2000;
 
 export function FctCdf({ jobId, result, records }: { jobId: number; result: EngineResult; records: number | null }) {
   const [flows, setFlows] = useState<FlowValues | null | undefined>(records === null ? null : undefined);
@@ -44,7 +49,7 @@ export function FctCdf({ jobId, result, records }: { jobId: number; result: Engi
               : "Flow completion CDF (p50, p99, max only: this run kept no per-flow records)"
           }
           data={data}
-          series={SERIES}
+          series={data[0].length > STEPS_UP_TO ? LINES : STEPS}
           xLabel={logX ? "flow completion, ms (log)" : "flow completion, ms"}
           yLabel="share of flows"
           yRange={CDF_RANGE}
