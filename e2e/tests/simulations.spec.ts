@@ -133,6 +133,14 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await expect(table.getByTestId(`speedup-${a.id}`).getByTestId("speedup")).toHaveText(ja && jb ? `${(jb / ja).toFixed(2)}×` : "—");
   await expect(table.getByTestId(`speedup-${a.id}`).getByTestId("jct")).toHaveText(ja ? seconds(ja) : "none: flows did not finish");
   await expect(cmp.getByTestId("chart-compare-cdf").locator("canvas")).toBeVisible();
+  // the overlaid CDFs are the runs' own per-flow ones: one x per distinct completion time of either run
+  const xs = new Set<number>();
+  for (const r of results) {
+    const body = await (await page.request.get(`/api/v1/simulations/${r.id}/results/flows/cdf`)).body();
+    for (let i = 0; i + 8 <= body.length; i += 8) xs.add(body.readDoubleLE(i) * 1000);
+  }
+  await expect(cmp.getByTestId("chart-compare-cdf")).toContainText("every finished flow");
+  await expect(cmp.getByTestId("chart-compare-cdf")).toHaveAttribute("data-points", String(xs.size));
   await page.screenshot({ path: "artifacts/simulations-compare.png" });
   await page.keyboard.press("Escape");
 
