@@ -10,6 +10,8 @@
 //! its carried bits, load and peak load (32 bytes), and the report's `peak_util` is then the
 //! peak instantaneous utilisation instead of the peak bucket.
 
+use super::cache_hint::prefetch;
+
 pub const MAX_BUCKETS: usize = 128;
 
 #[derive(Clone, Debug)]
@@ -156,6 +158,16 @@ impl LinkUtil {
         self.now = now;
         self.cur = (now / self.width) as usize;
         self.cur_end = (self.cur as u64 + 1) * self.width;
+    }
+
+    /// Ask for link `l`'s record before a change (without series: the one record a change
+    /// touches; the solver never reads it, so on a network whose links outgrow the cache it is
+    /// cold, and the rate changes of one step ask for all of theirs at once).
+    #[inline]
+    pub fn prefetch(&self, l: usize) {
+        if let Some(t) = self.totals.get(l) {
+            prefetch(t);
+        }
     }
 
     /// Record that link `l`'s load went from `before` to `after` Gb/s at the reached time.
