@@ -11,6 +11,8 @@
 //! (d) FatTree k = 32, web-search Poisson at 40% load, 1,000,000 flows (not run by default: pass
 //!     LOOPLINE_BENCH_CASES=d). Target: < 15 s and < 1 GB.
 //!
+//! (x) FatTree of any k and flow count (LOOPLINE_BENCH_K, LOOPLINE_BENCH_FLOWS), for profiling.
+//!
 //! Environment: LOOPLINE_BENCH_RUNS (default 5), LOOPLINE_BENCH_CASE (a, b or c: run one case in
 //! this process), LOOPLINE_BENCH_CASES (cases to run, default "abc").
 
@@ -26,6 +28,21 @@ fn case(name: &str) -> Scenario {
         "a" => fat_tree_websearch(16, 10.0, 0.4, 100_000),
         "c" => fat_tree_websearch(32, 10.0, 0.4, 10),
         "d" => fat_tree_websearch(32, 10.0, 0.4, 1_000_000),
+        // any size, for profiling: LOOPLINE_BENCH_K (default 32), LOOPLINE_BENCH_FLOWS (100,000)
+        "x" => {
+            let env = |k: &str, d: u64| {
+                std::env::var(k)
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(d)
+            };
+            fat_tree_websearch(
+                env("LOOPLINE_BENCH_K", 32) as usize,
+                10.0,
+                0.4,
+                env("LOOPLINE_BENCH_FLOWS", 100_000),
+            )
+        }
         "b" => {
             let c = Cluster {
                 racks: 9,
@@ -43,8 +60,41 @@ fn case(name: &str) -> Scenario {
     }
 }
 
+/// Wall time of each phase of one run (`LOOPLINE_BENCH_PHASES=1`): where a fixed cost goes.
+fn phases(sc: &Scenario) {
+    use loopline_sim::engine::{Engine, FlowEngine};
+    let t = Instant::now();
+    let net = sc.validate().expect("valid");
+    let validate = t.elapsed().as_secs_f64();
+    std::thread::scope(|scope| {
+        let t = Instant::now();
+        let mut eng = FlowEngine::new(sc, &net);
+        let new = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        eng.route_ahead(scope);
+        let ahead = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        while eng.step() {}
+        eng.close();
+        let steps = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let rep = loopline_sim::report::build(&eng.outcome());
+        let report = t.elapsed().as_secs_f64();
+        println!(
+            "PHASES validate={validate:.4} engine_new={new:.4} route_ahead_start={ahead:.4} \
+             steps={steps:.4} report={report:.4} flows={} peak_bytes={}",
+            rep.flows.total,
+            peak_memory_bytes().unwrap_or(0)
+        );
+    });
+}
+
 fn child(name: &str) {
     let sc = case(name);
+    if std::env::var("LOOPLINE_BENCH_PHASES").is_ok() {
+        phases(&sc);
+        return;
+    }
     let t0 = Instant::now();
     let rep = run(&sc, &RunLimits::default()).expect("runs");
     let wall = t0.elapsed().as_secs_f64();
@@ -74,7 +124,7 @@ fn main() {
         .unwrap_or(5);
     let exe = std::env::current_exe().expect("own path");
     let cases = std::env::var("LOOPLINE_BENCH_CASES").unwrap_or_else(|_| "abc".into());
-    for name in ["a", "b", "c", "d"] {
+    for name in ["a", "b", "c", "d", "x"] {
         if !cases.contains(name) {
             continue;
         }

@@ -1,7 +1,7 @@
 //! The validated network: dense node and directed-link indices, adjacency, loops and failures.
 //! Built only by [`crate::scenario::Scenario::validate`]; nothing is re-checked after it.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::model::Role;
 use crate::units::{Gbps, LinkId, NodeId, Time};
@@ -62,8 +62,10 @@ pub struct Network {
     pub max_layer: u8,
     pub loops: Vec<Loop>,
     pub failures: Vec<Failure>,
-    pub(crate) index: BTreeMap<String, NodeId>,
-    pub(crate) link_index: BTreeMap<String, usize>,
+    /// Name lookups only, never iterated (so no result depends on their order): hashed, which
+    /// builds a k = 32 fat-tree's 34,000 entries several times faster than an ordered map.
+    pub(crate) index: HashMap<String, NodeId>,
+    pub(crate) link_index: HashMap<String, usize>,
 }
 
 impl Network {

@@ -561,9 +561,13 @@ impl<'a> FlowEngine<'a> {
             self.seed_subs = seed_subs;
             self.seed_subs.clear();
             let changed = std::mem::take(&mut self.solver.changed);
-            // the flows whose rates change are scattered over the flow table: ask for them all
+            // the flows whose rates change are scattered over the flow table, and their links'
+            // utilisation records over a table the solver never reads: ask for them all
             for &(s, _) in &changed {
                 prefetch(&self.flows[self.fnet.subs[s as usize].flow as usize]);
+                for &l in self.fnet.path_of(s as usize) {
+                    self.util.prefetch(l.idx());
+                }
             }
             for &(s, r) in &changed {
                 // progress up to now at the old rate (a no-op for a flow's later subflows)

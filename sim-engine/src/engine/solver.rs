@@ -255,8 +255,12 @@ impl FlowNet {
     }
 }
 
-/// Water-filling state of one link of the region.
+/// Water-filling state of one link of the region, with the link's growth marks: one aligned
+/// cache line per link (48-byte records straddled two lines every other link, and the marks in
+/// arrays of their own cost a miss more; once the links outgrow the caches, as the 49,152
+/// directed links of a k = 32 fat-tree do, each of those is a trip to memory).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 struct LinkFill {
     /// Capacity left for the unfrozen region subflows, Gb/s.
     resid: f64,
@@ -272,9 +276,17 @@ struct LinkFill {
     joined: u32,
     /// Level at which the link saturated and froze region subflows (infinite: not yet).
     sat: f64,
+    /// Solve in which the link's top subflows joined R.
+    topped: u32,
+    /// Solve in which the link was checked as a bottleneck, and then the highest level of the
+    /// subflows outside R on it.
+    checked: u32,
+    out_max: f64,
     /// Whether the link was saturated before this solve.
     was_sat: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<LinkFill>() == 64);
 
 /// Fill state of one subflow (one record, so a subflow costs one cache line).
 #[derive(Clone, Copy, Debug, Default)]
@@ -303,12 +315,6 @@ pub struct Solver {
     batch: u32,
     /// Fill state of each subflow.
     sf: Vec<SubFill>,
-    /// Solve in which each link's top subflows joined R.
-    topped: Vec<u32>,
-    /// Solve in which each link was checked as a bottleneck, and then the highest level of the
-    /// subflows outside R on it.
-    checked: Vec<u32>,
-    out_max: Vec<f64>,
     /// Water-filling state of each link (one record, so a link costs one cache line).
     links: Vec<LinkFill>,
     /// The region `R`, in the order its subflows joined.
@@ -362,9 +368,6 @@ fn moved(old: f64, new: f64) -> bool {
 impl Solver {
     pub fn new(links: usize) -> Solver {
         Solver {
-            topped: vec![0; links],
-            checked: vec![0; links],
-            out_max: vec![0.0; links],
             links: vec![LinkFill::default(); links],
             ..Default::default()
         }
@@ -417,8 +420,10 @@ impl Solver {
         self.batch = self.batch.wrapping_add(1);
         if self.batch == 0 {
             self.sf.iter_mut().for_each(|x| x.in_r = 0);
-            self.topped.iter_mut().for_each(|x| *x = 0);
-            self.checked.iter_mut().for_each(|x| *x = 0);
+            self.links.iter_mut().for_each(|x| {
+                x.topped = 0;
+                x.checked = 0;
+            });
             self.batch = 1;
         }
         let batch = self.batch;
@@ -433,8 +438,8 @@ impl Solver {
                 for i in 0..net.link_subs[li].len() {
                     self.join(net.link_subs[li][i]);
                 }
-            } else if self.topped[li] != batch {
-                self.topped[li] = batch;
+            } else if self.links[li].topped != batch {
+                self.links[li].topped = batch;
                 self.join_top(net, li);
             }
         }
@@ -556,6 +561,9 @@ impl Solver {
                 t_mark: self.epoch,
                 q_mark: lf.q_mark,
                 joined: lf.joined,
+                topped: lf.topped,
+                checked: lf.checked,
+                out_max: lf.out_max,
                 sat: f64::INFINITY,
                 was_sat: net.saturated(li),
             };
@@ -753,12 +761,12 @@ impl Solver {
         }
         let batch = self.batch;
         let cap_level = level * (1.0 + 1e-7) + 1e-9;
-        if self.checked[b] == batch && self.out_max[b] <= cap_level {
+        if self.links[b].checked == batch && self.links[b].out_max <= cap_level {
             // (the highest level outside R on `b` only falls as R grows: one scan per solve
             // usually answers every later check)
             return false;
         }
-        self.checked[b] = batch;
+        self.links[b].checked = batch;
         let mut out_max = 0.0f64;
         let from = self.r_list.len();
         for k in 0..net.link_subs[b].len() {
@@ -772,7 +780,7 @@ impl Solver {
                 }
             }
         }
-        self.out_max[b] = out_max;
+        self.links[b].out_max = out_max;
         prefetch_links(&self.links, net, &self.r_list[from..]);
         let mut now = false;
         for i in from..self.r_list.len() {
@@ -832,8 +840,8 @@ impl Solver {
         let batch = self.batch;
         for &l in net.path_of(s) {
             let li = l.idx();
-            if self.links[li].was_sat && self.topped[li] != batch {
-                self.topped[li] = batch;
+            if self.links[li].was_sat && self.links[li].topped != batch {
+                self.links[li].topped = batch;
                 let from = self.r_list.len();
                 self.join_top(net, li);
                 // the joiners' links are mostly new to this fill, their records likely out of

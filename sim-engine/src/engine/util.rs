@@ -10,6 +10,8 @@
 //! its carried bits, load and peak load (32 bytes), and the report's `peak_util` is then the
 //! peak instantaneous utilisation instead of the peak bucket.
 
+use super::cache_hint::prefetch;
+
 pub const MAX_BUCKETS: usize = 128;
 
 #[derive(Clone, Debug)]
@@ -27,11 +29,20 @@ pub struct LinkUtil {
     /// Whether the per-bucket series are kept; without them, the per-link fields below.
     keep_series: bool,
     n: usize,
-    /// Bits carried up to `last[l]`, load since then (bits per ps), peak load (bits per ps).
-    tot: Vec<f64>,
-    last: Vec<u64>,
-    load: Vec<f64>,
-    peak: Vec<f64>,
+    /// Per link: carried bits, load and peak (one record: a change touches one cache line, where
+    /// four arrays cost four misses once the links outgrow the cache, as on a k = 32 fat-tree).
+    totals: Vec<Totals>,
+}
+
+/// A link's carried bits without series: bits carried up to `last`, load since then (bits per
+/// ps), peak load (bits per ps).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct Totals {
+    tot: f64,
+    last: u64,
+    load: f64,
+    peak: f64,
 }
 
 /// The load changes of one link within one bucket.
@@ -66,10 +77,7 @@ impl LinkUtil {
             cur_end: width,
             keep_series,
             n: links,
-            tot: vec![0.0; if keep_series { 0 } else { links }],
-            last: vec![0; if keep_series { 0 } else { links }],
-            load: vec![0.0; if keep_series { 0 } else { links }],
-            peak: vec![0.0; if keep_series { 0 } else { links }],
+            totals: vec![Totals::default(); if keep_series { 0 } else { links }],
         }
     }
 
@@ -79,7 +87,7 @@ impl LinkUtil {
 
     /// Peak load of link `l` in Gb/s, when the series are not kept (`None` when they are).
     pub fn peak_gbps(&self, l: usize) -> Option<f64> {
-        (!self.keep_series).then(|| self.peak[l] * 1e3)
+        (!self.keep_series).then(|| self.totals[l].peak * 1e3)
     }
 
     /// Bits carried per bucket by link `l`, from time 0 up to the latest `reach`.
@@ -114,7 +122,8 @@ impl LinkUtil {
     /// Total bits carried by link `l` up to the latest `reach`.
     pub fn total_bits(&self, l: usize) -> f64 {
         if !self.keep_series {
-            return self.tot[l] + self.load[l] * (self.now - self.last[l]) as f64;
+            let t = &self.totals[l];
+            return t.tot + t.load * (self.now - t.last) as f64;
         }
         self.buckets(l).sum()
     }
@@ -151,16 +160,27 @@ impl LinkUtil {
         self.cur_end = (self.cur as u64 + 1) * self.width;
     }
 
+    /// Ask for link `l`'s record before a change (without series: the one record a change
+    /// touches; the solver never reads it, so on a network whose links outgrow the cache it is
+    /// cold, and the rate changes of one step ask for all of theirs at once).
+    #[inline]
+    pub fn prefetch(&self, l: usize) {
+        if let Some(t) = self.totals.get(l) {
+            prefetch(t);
+        }
+    }
+
     /// Record that link `l`'s load went from `before` to `after` Gb/s at the reached time.
     #[inline]
     pub fn change(&mut self, l: usize, before: f64, after: f64) {
         let n = self.links();
         let delta = (after - before) * 1e-3;
         if !self.keep_series {
-            self.tot[l] += self.load[l] * (self.now - self.last[l]) as f64;
-            self.last[l] = self.now;
-            self.load[l] += delta;
-            self.peak[l] = self.peak[l].max(self.load[l]);
+            let t = &mut self.totals[l];
+            t.tot += t.load * (self.now - t.last) as f64;
+            t.last = self.now;
+            t.load += delta;
+            t.peak = t.peak.max(t.load);
             return;
         }
         let c = &mut self.acc[self.cur * n + l];

@@ -41,6 +41,19 @@ impl std::error::Error for ScenarioError {}
 /// instead of being allocated (e.g. `"flows": 18446744073709551615`).
 pub const MAX_FLOWS: u64 = 10_000_000;
 
+/// `a|b#i`, the id of the `i`-th link when it has none (written without the formatting
+/// machinery: a large network has tens of thousands of them).
+fn default_link_name(a: &str, b: &str, i: usize) -> String {
+    use std::fmt::Write;
+    let mut name = String::with_capacity(a.len() + b.len() + 12);
+    name.push_str(a);
+    name.push('|');
+    name.push_str(b);
+    name.push('#');
+    let _ = write!(name, "{i}");
+    name
+}
+
 fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, msg))
 }
@@ -133,28 +146,31 @@ impl Scenario {
             return err("network.nodes", "the network has no nodes");
         }
         let mut net = Network::default();
+        // (a k = 32 fat-tree has 34,000 nodes and links: error paths are only written out for
+        // an error, and the indices are hashed, not ordered)
+        net.index.reserve(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
-            let path = format!("network.nodes[{i}]");
+            let path = || format!("network.nodes[{i}]");
             if n.id.is_empty() {
-                return err(format!("{path}.id"), "node id must not be empty");
+                return err(format!("{}.id", path()), "node id must not be empty");
             }
             let id = NodeId(i as u32);
             if net.index.insert(n.id.clone(), id).is_some() {
                 return err(
-                    format!("{path}.id"),
+                    format!("{}.id", path()),
                     format!("duplicate node id \"{}\"", n.id),
                 );
             }
             let layer = n.layer.unwrap_or_else(|| n.role.default_layer());
             if n.role == Role::Server && layer != 0 {
                 return err(
-                    format!("{path}.layer"),
+                    format!("{}.layer", path()),
                     format!("server \"{}\" must be on layer 0, got {layer}", n.id),
                 );
             }
             if n.role != Role::Server && layer == 0 {
                 return err(
-                    format!("{path}.layer"),
+                    format!("{}.layer", path()),
                     format!("switch \"{}\" must be on a layer >= 1", n.id),
                 );
             }
@@ -176,34 +192,35 @@ impl Scenario {
             return err("network.nodes", "the network has no servers");
         }
         net.out = vec![Vec::new(); net.nodes.len()];
+        net.link_index.reserve(spec.links.len());
         for (i, l) in spec.links.iter().enumerate() {
-            let path = format!("network.links[{i}]");
+            let path = || format!("network.links[{i}]");
             let a = match net.index.get(&l.a) {
                 Some(&a) => a,
-                None => return err(format!("{path}.a"), format!("unknown node \"{}\"", l.a)),
+                None => return err(format!("{}.a", path()), format!("unknown node \"{}\"", l.a)),
             };
             let b = match net.index.get(&l.b) {
                 Some(&b) => b,
-                None => return err(format!("{path}.b"), format!("unknown node \"{}\"", l.b)),
+                None => return err(format!("{}.b", path()), format!("unknown node \"{}\"", l.b)),
             };
             if a == b {
                 return err(
-                    format!("{path}.b"),
+                    format!("{}.b", path()),
                     format!("link joins node \"{}\" to itself", l.a),
                 );
             }
             if !l.gbps.is_finite() || l.gbps <= 0.0 {
                 return err(
-                    format!("{path}.gbps"),
+                    format!("{}.gbps", path()),
                     format!("capacity must be > 0 Gb/s, got {}", l.gbps),
                 );
             }
             let name =
                 l.id.clone()
-                    .unwrap_or_else(|| format!("{}|{}#{i}", l.a, l.b));
+                    .unwrap_or_else(|| default_link_name(&l.a, &l.b, i));
             if net.link_index.insert(name.clone(), i).is_some() {
                 return err(
-                    format!("{path}.id"),
+                    format!("{}.id", path()),
                     format!("duplicate link id \"{name}\""),
                 );
             }
