@@ -111,7 +111,8 @@ def test_csv_and_the_exact_cdf(run: dict[str, Any]) -> None:
     client, job, url = run["client"], run["job"], run["url"]
     r = client.get(f"{url}/results/flows.csv")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
-    assert r.headers["content-disposition"] == f'attachment; filename="simulation-{job["id"]}-flows.csv"'
+    name = f"simulation-{job['id']}-flows.csv"
+    assert r.headers["content-disposition"] == f"attachment; filename=\"{name}\"; filename*=UTF-8''{name}"
     rows = list(csv.reader(io.StringIO(r.text)))
     assert rows[0] == ["index", "src", "dst", "bytes", "start_s", "fct_s", "slowdown"]
     assert [row[:4] for row in rows[1:]] == [[str(i), s, "S0", "1250000"] for i, s in enumerate(["S1", "S2", "S3"])]

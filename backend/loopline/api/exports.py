@@ -9,16 +9,13 @@ session, which is closed when the body ends or the client goes away.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
 from typing import Annotated
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Query
-from sqlalchemy.orm import Session
-from starlette.background import BackgroundTask
 from starlette.responses import StreamingResponse
 
 from loopline.api.deps import DbSession, PlanId, require_project_role
+from loopline.api.downloads import streamed_download
 from loopline.api.schemas.common import ERROR_RESPONSES
 from loopline.db.models import Role
 from loopline.services import exports, wiring
@@ -57,7 +54,7 @@ def wiring_sheet_csv(
 ) -> object:
     plan = wiring.get_plan(session, plan_id)
     body = exports.wiring_sheet_csv(session, plan, row, rack)
-    return _download(session, body, CSV, _scoped(f"plan-{plan.id}-wiring", row, rack) + ".csv")
+    return streamed_download(session, body, CSV, _scoped(f"plan-{plan.id}-wiring", row, rack) + ".csv")
 
 
 @router.get(
@@ -86,7 +83,7 @@ def wiring_sheet_xlsx(
 ) -> object:
     plan = wiring.get_plan(session, plan_id)
     body = exports.wiring_sheet_xlsx(session, plan, per_row, rack)
-    return _download(session, body, XLSX, _scoped(f"plan-{plan.id}-wiring", None, rack) + ".xlsx")
+    return streamed_download(session, body, XLSX, _scoped(f"plan-{plan.id}-wiring", None, rack) + ".xlsx")
 
 
 @router.get(
@@ -108,8 +105,8 @@ def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, 
     plan = wiring.get_plan(session, plan_id)
     got = exports.wiring_sheet_pdf(session, plan, row)
     if got.zipped:
-        return _download(session, got.body, ZIP, f"plan-{plan.id}-wiring-sheets.zip")
-    return _download(session, got.body, PDF, f"plan-{plan.id}-wiring-{row}.pdf")
+        return streamed_download(session, got.body, ZIP, f"plan-{plan.id}-wiring-sheets.zip")
+    return streamed_download(session, got.body, PDF, f"plan-{plan.id}-wiring-{row}.pdf")
 
 
 @router.get(
@@ -133,7 +130,7 @@ def label_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, r
     plan = wiring.get_plan(session, plan_id)
     got = exports.label_sheet_pdf(session, plan, row)
     name = f"plan-{plan.id}-labels{'-' + row if row else ''}"
-    return _download(session, got.body, ZIP if got.zipped else PDF, f"{name}.{'zip' if got.zipped else 'pdf'}")
+    return streamed_download(session, got.body, ZIP if got.zipped else PDF, f"{name}.{'zip' if got.zipped else 'pdf'}")
 
 
 @router.get(
@@ -150,7 +147,7 @@ def label_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, r
 )
 def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return _download(session, exports.pull_list_csv(session, plan), CSV, f"plan-{plan.id}-pull-list.csv")
+    return streamed_download(session, exports.pull_list_csv(session, plan), CSV, f"plan-{plan.id}-pull-list.csv")
 
 
 @router.get(
@@ -166,7 +163,7 @@ def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> 
 )
 def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return _download(session, exports.netbox_csv(session, plan), CSV, f"plan-{plan.id}-netbox-cables.csv")
+    return streamed_download(session, exports.netbox_csv(session, plan), CSV, f"plan-{plan.id}-netbox-cables.csv")
 
 
 @router.get(
@@ -184,24 +181,4 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> obj
 )
 def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return _download(session, exports.netbox_zip(session, plan), ZIP, f"plan-{plan.id}-netbox.zip")
-
-
-def _download(session: Session, body: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
-    def chunks() -> Generator[bytes]:
-        try:
-            yield from body
-        finally:
-            session.close()
-
-    stream = chunks()
-    # Row names are any text: an ASCII fallback, and the exact name in RFC 6266's UTF-8 form.
-    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
-    disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
-    # A client that leaves mid-body: the generator is closed, which closes the session.
-    return StreamingResponse(
-        stream,
-        media_type=media_type,
-        headers={"Content-Disposition": disposition},
-        background=BackgroundTask(stream.close),
-    )
+    return streamed_download(session, exports.netbox_zip(session, plan), ZIP, f"plan-{plan.id}-netbox.zip")

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
 from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 from sqlalchemy import select
-from sqlalchemy.orm import Session
-from starlette.background import BackgroundTask
 from starlette.responses import StreamingResponse
 
 from loopline.api.deps import DbSession, JobId, Paging, PlanId, register_project_resolver, require_project_role
+from loopline.api.downloads import streamed_download
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.simulations import (
     FlowRecordRead,
@@ -140,24 +138,7 @@ _FLOWS_NOTE = (
 def result_flows_csv(job_id: JobId, session: DbSession, access: SimReader) -> object:
     job = simulations.get_job(session, job_id)
     body = simulations.flows_csv(session, job)
-    return _stream(session, body, "text/csv", f"simulation-{job.id}-flows.csv")
-
-
-def _stream(session: Session, body: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
-    def chunks() -> Generator[bytes]:
-        try:
-            yield from body
-        finally:
-            session.close()
-
-    stream = chunks()
-    # A client that leaves mid-body: the generator is closed, which closes the session.
-    return StreamingResponse(
-        stream,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-        background=BackgroundTask(stream.close),
-    )
+    return streamed_download(session, body, "text/csv", f"simulation-{job.id}-flows.csv")
 
 
 @router.get(

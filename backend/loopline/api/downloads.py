@@ -1,0 +1,33 @@
+"""A streamed file download whose body reads the database after the route has returned."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from urllib.parse import quote
+
+from sqlalchemy.orm import Session
+from starlette.background import BackgroundTask
+from starlette.responses import StreamingResponse
+
+
+def streamed_download(session: Session, body: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
+    """`body` as an attachment named `filename`; the session closes when the body ends or the client
+    leaves."""
+
+    def chunks() -> Generator[bytes]:
+        try:
+            yield from body
+        finally:
+            session.close()
+
+    stream = chunks()
+    # Names are any text (row names): an ASCII fallback, and the exact name in RFC 6266's UTF-8 form.
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
+    disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
+    # A client that leaves mid-body: the generator is closed, which closes the session.
+    return StreamingResponse(
+        stream,
+        media_type=media_type,
+        headers={"Content-Disposition": disposition},
+        background=BackgroundTask(stream.close),
+    )
