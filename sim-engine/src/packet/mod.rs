@@ -48,6 +48,8 @@ const F_ECE: u8 = 4;
 const F_REV: u8 = 8;
 
 const NO_BUF: u32 = u32::MAX;
+/// Most paths a sprayed flow uses.
+const SPRAY_PATHS: usize = 8;
 /// Most bins of a port's backlog histogram.
 const HIST_BINS: u64 = 4096;
 /// Buckets of the per-port queue series (as the utilisation series).
@@ -120,6 +122,7 @@ struct Cfg {
     ecn: Option<u64>,
     cc: Cc,
     mptcp: bool,
+    spraying: bool,
     shared: Option<(u64, f64)>,
 }
 
@@ -146,6 +149,9 @@ pub struct PacketEngine<'a> {
     /// Flow of each connection, its path offset and length.
     conn_flow: Vec<u32>,
     conn_path: Vec<(u32, u16)>,
+    /// Spraying: paths of each connection (stored one after another from its path offset) and
+    /// the next one to use.
+    conn_spray: Vec<(u16, u16)>,
     pflows: Vec<PFlow>,
     flows: Vec<FlowSt>,
     paths: Vec<LinkId>,
@@ -201,6 +207,7 @@ impl<'a> PacketEngine<'a> {
             ecn,
             cc,
             mptcp: p.transport == Transport::Mptcp,
+            spraying: p.spraying,
             shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
         };
         let sw_ps = p.switch_latency_ns * 1000;
@@ -259,6 +266,7 @@ impl<'a> PacketEngine<'a> {
             conns: Vec::with_capacity(n_flows),
             conn_flow: Vec::with_capacity(n_flows),
             conn_path: Vec::with_capacity(n_flows),
+            conn_spray: Vec::with_capacity(n_flows),
             pflows: vec![
                 PFlow {
                     conn0: u32::MAX,
@@ -488,9 +496,14 @@ impl<'a> PacketEngine<'a> {
 
     /// Send the segments in `self.out` on connection `c`.
     fn send_out(&mut self, c: u32) {
-        let (path, plen) = self.conn_path[c as usize];
+        let (first, plen) = self.conn_path[c as usize];
         let mut out = std::mem::take(&mut self.out);
         for s in out.drain(..) {
+            // spraying: each packet on the next of the connection's paths (its ACK comes back
+            // along the same one)
+            let sp = &mut self.conn_spray[c as usize];
+            let path = first + (sp.1 % sp.0) as u32 * plen as u32;
+            sp.1 = sp.1.wrapping_add(1);
             let i = self.alloc(Pkt {
                 seq: s.seq,
                 ts: self.now,
@@ -667,10 +680,19 @@ impl<'a> PacketEngine<'a> {
             return;
         }
         let multi = chosen.len() > 1;
+        let spray = if self.cfg.spraying && !multi {
+            self.spray_paths(f, chosen[0])
+        } else {
+            Vec::new()
+        };
         let conn0 = self.conns.len() as u32;
         for p in &chosen {
             let off = self.paths.len() as u32;
             self.paths.extend_from_slice(p);
+            for q in &spray {
+                self.paths.extend_from_slice(q);
+            }
+            self.conn_spray.push((1 + spray.len() as u16, 0));
             let cc = if multi { Cc::Lia } else { self.cfg.cc };
             // an MPTCP subflow is handed data as its window opens (see `feed`)
             let end = if multi { 0 } else { bytes };
@@ -685,6 +707,28 @@ impl<'a> PacketEngine<'a> {
         for c in conn0..conn0 + chosen.len() as u32 {
             self.pump(c);
         }
+    }
+
+    /// Spraying: up to `SPRAY_PATHS - 1` more shortest valley-free paths (ECMP's set) of flow
+    /// `f` besides `first`, as long as it, each walked with another hash of the flow.
+    fn spray_paths(&mut self, f: u32, first: &[LinkId]) -> Vec<Vec<LinkId>> {
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let h = crate::routing::flow_hash(self.sc.engine.seed, f);
+        let mut found: Vec<Vec<LinkId>> = Vec::new();
+        for k in 1..4 * SPRAY_PATHS as u64 {
+            if found.len() + 1 >= SPRAY_PATHS {
+                break;
+            }
+            let hk = crate::rng::splitmix64(h ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let Some(p) = self.router.updown().walk(self.net, &self.up, src, dst, hk) else {
+                break;
+            };
+            if p.len() == first.len() && p != first && !found.contains(&p) {
+                found.push(p);
+            }
+        }
+        found
     }
 
     /// Send what connection `c`'s window allows (MPTCP: hand it more of the flow's data first).

@@ -266,3 +266,135 @@ fn same_seed_same_bytes() {
     let c = serde_json::to_vec(&run_ok(&sc)).unwrap();
     assert_ne!(a, c);
 }
+
+/// DCTCP keeps the bottleneck queue at its marking threshold instead of the buffer: 4 long flows
+/// into one 10G port with K = 30 kB lose nothing, keep 99% of the arrivals' backlog within K plus
+/// three packets (the 4 senders each react a window late; the histogram's bins are 1,500 bytes) (NewReno fills the 150 kB buffer and loses packets), and still fill the link
+/// (>= 99% of the line rate less headers) with a Jain index of at least 0.99.
+#[test]
+fn dctcp_holds_the_queue_at_the_marking_threshold() {
+    let base = packet(scenario(
+        star(5, 10.0),
+        RoutingSpec::Ecmp,
+        many_to_many(&["S1", "S2", "S3", "S4"], &["S0"], 1, 1_000_000_000),
+    ));
+    let mut sc = base.clone();
+    sc.engine.stop_time_s = Some(0.05);
+    sc.engine.packet.transport = Transport::Dctcp;
+    sc.engine.packet.ecn_threshold_bytes = Some(30_000);
+    let rep = run_ok(&sc);
+    let pk = rep.packet.as_ref().unwrap();
+    assert_eq!((pk.drops, pk.timeouts), (0, 0));
+    assert!(pk.ecn_marks > 0);
+    let port = pk.queues.iter().find(|q| q.to == "S0").unwrap();
+    assert!(port.p99_bytes <= 34_500, "{port:?}");
+    let sent: Vec<f64> = rep.servers[1..].iter().map(|s| s.bytes_sent).collect();
+    assert!(jain(&sent) >= 0.99, "{sent:?}");
+    let total = sent.iter().sum::<f64>() * 8.0 / 0.05 / 1e9;
+    assert!(total >= 0.99 * 10.0 * 1436.0 / 1500.0, "{total} Gb/s");
+    let mut reno = base;
+    reno.engine.stop_time_s = Some(0.05);
+    let rep = run_ok(&reno);
+    let pk = rep.packet.as_ref().unwrap();
+    let port = pk.queues.iter().find(|q| q.to == "S0").unwrap();
+    assert!(pk.drops > 0 && port.p99_bytes >= 140_000, "{port:?}");
+}
+
+fn grin_star(n: usize, src_nb: &[&str], dst_nb: &[&str]) -> NetworkSpec {
+    let mut spec = star(n, 1.0);
+    for (a, nb) in [("S0", src_nb), ("S1", dst_nb)] {
+        for b in nb {
+            spec.links.push(LinkSpec {
+                id: None,
+                a: a.into(),
+                b: (*b).into(),
+                gbps: 1.0,
+                latency_ns: 0,
+            });
+        }
+    }
+    spec
+}
+
+/// MPTCP alone on idle paths uses all of them: S0 -> S1 on a 1G star where each end has three
+/// idle GRIN neighbours; the 16 paths' max-flow is 4 Gb/s (flow mode's answer, fidelity.rs),
+/// 3.83 Gb/s of goodput. The flow's 16 LIA subflows deliver 10 MB at more than three single
+/// paths' goodput (2.87 Gb/s), over every one of S0's four out-links.
+#[test]
+fn mptcp_alone_uses_all_its_paths() {
+    let mut sc = packet(scenario(
+        grin_star(8, &["S2", "S3", "S4"], &["S5", "S6", "S7"]),
+        RoutingSpec::Grin(GrinParams { direct_weight: 0.5 }),
+        many_to_many(&["S0"], &["S1"], 1, 10_000_000),
+    ));
+    sc.engine.packet.transport = Transport::Mptcp;
+    // above the worst queueing delay of a 1G port (150 kB = 1.2 ms): no spurious timeouts
+    sc.engine.packet.rto_min_ms = 10.0;
+    let rep = run_ok(&sc);
+    let gbps = 10_000_000.0 * 8.0 / rep.job_completion_s.unwrap() / 1e9;
+    assert!(gbps > 3.0 * 1436.0 / 1500.0, "{gbps} Gb/s");
+    for l in rep.links.links.iter().filter(|l| l.from == "S0") {
+        assert!(l.bytes > 1_000_000.0, "{} -> {}: {}", l.from, l.to, l.bytes);
+    }
+    // NewReno on the same route takes the heaviest (direct) path only: one link's worth
+    sc.engine.packet.transport = Transport::Newreno;
+    let one = run_ok(&sc);
+    let gbps1 = 10_000_000.0 * 8.0 / one.job_completion_s.unwrap() / 1e9;
+    assert!(gbps1 <= 1436.0 / 1500.0 + 1e-9, "{gbps1}");
+}
+
+/// MPTCP takes no more than one TCP's share at a shared bottleneck: S1 has no GRIN neighbour, so
+/// all 4 paths of S0 -> S1 enter through S1's 1G port, shared with single-path TCP flows
+/// S8 -> S1 and S9 -> S1 (flow mode gives each 1/3). Over 0.5 s the multipath flow delivers at
+/// most 1.25 times the larger TCP flow's bytes (uncoupled, its 4 subflows would take 4/6).
+#[test]
+fn mptcp_takes_one_share_at_a_shared_bottleneck() {
+    let mut sc = packet(scenario(
+        grin_star(10, &["S2", "S3", "S4"], &[]),
+        RoutingSpec::Grin(GrinParams { direct_weight: 0.5 }),
+        many_to_many(&["S0", "S8", "S9"], &["S1"], 1, 1_000_000_000),
+    ));
+    sc.engine.packet.transport = Transport::Mptcp;
+    sc.engine.packet.rto_min_ms = 10.0;
+    sc.engine.stop_time_s = Some(0.5);
+    let rep = run_ok(&sc);
+    let sent = |id: &str| rep.servers.iter().find(|s| s.id == id).unwrap().bytes_sent;
+    let (mp, t8, t9) = (sent("S0"), sent("S8"), sent("S9"));
+    assert!(mp <= 1.25 * t8.max(t9), "mptcp {mp}, tcp {t8} {t9}");
+    assert!(mp >= 0.5 * t8.min(t9), "mptcp {mp}, tcp {t8} {t9}");
+    // together they keep the port busy
+    let total = (mp + t8 + t9) * 8.0 / 0.5 / 1e9;
+    assert!(total > 0.8, "{total} Gb/s");
+}
+
+/// Spraying: one 10 MB flow between two pods of a k = 4 FatTree has 4 shortest paths (2
+/// aggregation switches x 2 cores). With per-flow ECMP it takes one of them; sprayed, its
+/// packets take the 4 in turn: each core link carries a quarter of its bytes (within 5%), and
+/// the flow still completes (its receiver reorders).
+#[test]
+fn spraying_spreads_one_flow_over_its_equal_cost_paths() {
+    let mut sc = packet(scenario(
+        fat_tree(4, 10.0),
+        RoutingSpec::Ecmp,
+        many_to_many(&["P0.E0.S0"], &["P1.E0.S0"], 1, 10_000_000),
+    ));
+    let cores = |r: &Report| -> Vec<f64> {
+        r.links
+            .links
+            .iter()
+            .filter(|l| l.from.starts_with("P0.A") && l.to.starts_with('C'))
+            .map(|l| l.bytes)
+            .collect()
+    };
+    let one = run_ok(&sc);
+    assert_eq!(cores(&one).iter().filter(|&&b| b > 1e6).count(), 1);
+    sc.engine.packet.spraying = true;
+    let rep = run_ok(&sc);
+    assert_eq!(rep.flows.finished, 1);
+    let c = cores(&rep);
+    let wire: f64 = c.iter().sum();
+    assert_eq!(c.len(), 4);
+    for b in &c {
+        assert!((b / wire - 0.25).abs() < 0.05 * 0.25, "{c:?}");
+    }
+}
