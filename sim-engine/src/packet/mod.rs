@@ -46,6 +46,8 @@ const F_CE: u8 = 2;
 const F_ECE: u8 = 4;
 /// The packet walks its path backwards (ACKs).
 const F_REV: u8 = 8;
+/// Handshake: a SYN (with `F_ACK`: a SYN-ACK).
+const F_SYN: u8 = 16;
 
 const NO_BUF: u32 = u32::MAX;
 /// Most paths a sprayed flow uses.
@@ -76,7 +78,13 @@ struct Pkt {
 
 /// One output port: the queue in front of a directed link, and the link.
 struct Port {
+    /// Packets waiting (data; at switches everything).
     q: VecDeque<u32>,
+    /// A server's NIC: ACKs and handshake packets waiting, sent before data.
+    qa: VecDeque<u32>,
+    host: bool,
+    /// The packet being sent, when `busy`.
+    serving: u32,
     /// Backlog in bytes, the packet being sent included.
     bytes: u64,
     /// Drop-tail limit, bytes (per-port buffer).
@@ -123,6 +131,7 @@ struct Cfg {
     cc: Cc,
     mptcp: bool,
     spraying: bool,
+    handshake: bool,
     shared: Option<(u64, f64)>,
 }
 
@@ -193,6 +202,9 @@ impl<'a> PacketEngine<'a> {
             tcp: TcpCfg {
                 mss,
                 init_cwnd: mss * p.initial_window_packets as u64,
+                init_ssthresh: p
+                    .initial_ssthresh_packets
+                    .map_or(u64::MAX, |k| k as u64 * mss),
                 rto_min: (p.rto_min_ms * 1e9).round() as u64,
                 rto_max: 60_000_000_000_000,
             },
@@ -208,6 +220,7 @@ impl<'a> PacketEngine<'a> {
             cc,
             mptcp: p.transport == Transport::Mptcp,
             spraying: p.spraying,
+            handshake: p.handshake,
             shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
         };
         let sw_ps = p.switch_latency_ns * 1000;
@@ -222,10 +235,18 @@ impl<'a> PacketEngine<'a> {
                 } else {
                     NO_BUF
                 };
+                let host = net.is_server(l.from);
                 Port {
                     q: VecDeque::new(),
+                    qa: VecDeque::new(),
+                    host,
+                    serving: u32::MAX,
                     bytes: 0,
-                    cap: p.buffer_bytes,
+                    cap: if host {
+                        p.host_buffer_bytes.unwrap_or(u64::MAX)
+                    } else {
+                        p.buffer_bytes
+                    },
                     buf,
                     ps_per_byte: 8000.0 / l.gbps.0,
                     delay: l.latency.0 + if to_switch { sw_ps } else { 0 },
@@ -395,7 +416,8 @@ impl<'a> PacketEngine<'a> {
                     Some((b, _)) if port.buf != NO_BUF => b,
                     _ => port.cap,
                 };
-                port.hist = vec![0; (cap / self.cfg.hist_step + 2) as usize];
+                let bins = cap.min(HIST_BINS * self.cfg.hist_step) / self.cfg.hist_step + 2;
+                port.hist = vec![0; bins as usize];
             }
             let k = (backlog.div_ceil(self.cfg.hist_step) as usize).min(port.hist.len() - 1);
             port.hist[k] += 1;
@@ -417,8 +439,13 @@ impl<'a> PacketEngine<'a> {
             self.buf_used[port.buf as usize] += size;
         }
         port.max = port.max.max(port.bytes);
-        port.q.push_back(i);
-        if port.q.len() >= 2 {
+        let p = &self.pool[i as usize];
+        if port.host && p.len == 0 {
+            port.qa.push_back(i);
+        } else {
+            port.q.push_back(i);
+        }
+        if port.busy {
             port.queued = true;
         }
         if !self.qseries.is_empty() {
@@ -427,34 +454,39 @@ impl<'a> PacketEngine<'a> {
             *cell = (*cell).max(port.bytes.min(u32::MAX as u64) as u32);
         }
         if !port.busy {
-            port.busy = true;
             let g = port.gbps;
             self.util.change(l, 0.0, g);
-            let t = self.now + self.ser(l, size as u32);
-            self.push(t, EV_DEPART, l as u32);
+            self.serve_next(l);
         }
+    }
+
+    /// Start sending the next packet of port `l` (ACKs first at a server); false if none.
+    fn serve_next(&mut self, l: usize) -> bool {
+        let port = &mut self.ports[l];
+        let Some(i) = port.qa.pop_front().or_else(|| port.q.pop_front()) else {
+            port.busy = false;
+            return false;
+        };
+        port.busy = true;
+        port.serving = i;
+        let t = self.now + self.ser(l, self.pool[i as usize].size);
+        self.push(t, EV_DEPART, l as u32);
+        true
     }
 
     /// The head of port `l` finished serialising.
     fn depart(&mut self, l: usize) {
         let port = &mut self.ports[l];
-        let i = port.q.pop_front().expect("a departing port has a packet");
+        let i = port.serving;
         let size = self.pool[i as usize].size as u64;
         port.bytes -= size;
         if port.buf != NO_BUF {
             self.buf_used[port.buf as usize] -= size;
         }
         let delay = port.delay;
-        match port.q.front() {
-            Some(&h) => {
-                let t = self.now + self.ser(l, self.pool[h as usize].size);
-                self.push(t, EV_DEPART, l as u32);
-            }
-            None => {
-                port.busy = false;
-                let g = port.gbps;
-                self.util.change(l, g, 0.0);
-            }
+        if !self.serve_next(l) {
+            let g = self.ports[l].gbps;
+            self.util.change(l, g, 0.0);
         }
         if delay == 0 {
             self.arrive(i);
@@ -537,48 +569,94 @@ impl<'a> PacketEngine<'a> {
     fn deliver(&mut self, i: u32) {
         let p = self.pool[i as usize];
         let c = p.conn;
+        let f = self.conn_flow[c as usize];
         if p.flags & F_ACK != 0 {
             self.free.push(i);
-            let f = self.conn_flow[c as usize];
             if self.flows[f as usize].status != Status::Active {
                 return;
             }
-            let lia = self.lia(f);
             let mut out = std::mem::take(&mut self.out);
-            let a = tcp::Ack {
-                ack: p.seq,
-                ts: p.ts,
-                ece: p.flags & F_ECE != 0,
-            };
-            self.conns[c as usize].on_ack(self.now, a, &self.cfg.tcp, lia, &mut out);
+            let lia = self.lia(f);
+            let cn = &mut self.conns[c as usize];
+            if p.flags & F_SYN != 0 {
+                cn.on_synack(self.now, p.ts, &self.cfg.tcp, &mut out);
+            } else {
+                let a = tcp::Ack {
+                    ack: p.seq,
+                    ts: p.ts,
+                    ece: p.flags & F_ECE != 0,
+                };
+                cn.on_ack(self.now, a, &self.cfg.tcp, lia, &mut out);
+            }
             self.out = out;
             self.send_out(c);
-            if lia.is_some() {
+            if self.pflows[f as usize].nconn > 1 {
                 self.pump(c); // an MPTCP subflow takes more of the flow's data as it can
+            }
+            if self.acked_in_full(f) {
+                self.complete(f);
             }
             return;
         }
-        // data at the receiver
-        let cn = &mut self.conns[c as usize];
-        let before = cn.rcv_nxt;
-        let ack = cn.on_data(p.seq, p.len);
-        let f = self.conn_flow[c as usize];
-        let pf = &mut self.pflows[f as usize];
-        pf.delivered += ack - before;
-        let size = self.wl.flows[f as usize].bytes.0;
-        if pf.delivered >= size && self.flows[f as usize].status == Status::Active {
-            self.complete(f);
-        }
-        // the data packet turns round as the ACK
-        let ack_pkt = &mut self.pool[i as usize];
-        ack_pkt.flags = F_ACK | F_REV | if p.flags & F_CE != 0 { F_ECE } else { 0 };
-        ack_pkt.seq = ack;
-        ack_pkt.size = self.cfg.ack as u32;
-        ack_pkt.len = 0;
-        ack_pkt.hop = 0;
+        let ack_pkt = if p.flags & F_SYN != 0 {
+            F_SYN | F_ACK | F_REV
+        } else {
+            // data at the receiver
+            let cn = &mut self.conns[c as usize];
+            let before = cn.rcv_nxt;
+            let ack = cn.on_data(p.seq, p.len);
+            let pf = &mut self.pflows[f as usize];
+            let size = self.wl.flows[f as usize].bytes.0;
+            let was = pf.delivered;
+            pf.delivered += ack - before;
+            if was < size && pf.delivered >= size {
+                // the whole flow has arrived: a response may start
+                let next = self.wl.flows[f as usize].follow_up;
+                if next != NONE {
+                    self.push(self.now, EV_START, next);
+                }
+            }
+            self.pool[i as usize].seq = ack;
+            F_ACK | F_REV | if p.flags & F_CE != 0 { F_ECE } else { 0 }
+        };
+        // the packet turns round as the ACK (or SYN-ACK)
+        let a = &mut self.pool[i as usize];
+        a.flags = ack_pkt;
+        a.size = self.cfg.ack as u32;
+        a.len = 0;
+        a.hop = 0;
         let l = self.link_of(&self.pool[i as usize]);
         self.c.sent += 1;
         self.enqueue(l, i);
+    }
+
+    /// Every byte of flow `f` is sent and acknowledged.
+    fn acked_in_full(&self, f: u32) -> bool {
+        let pf = &self.pflows[f as usize];
+        pf.assigned >= self.wl.flows[f as usize].bytes.0
+            && self.conns[pf.conn0 as usize..(pf.conn0 + pf.nconn) as usize]
+                .iter()
+                .all(|c| c.sender_done())
+    }
+
+    /// Send connection `c`'s SYN.
+    fn send_syn(&mut self, c: u32) {
+        let (path, plen) = self.conn_path[c as usize];
+        let i = self.alloc(Pkt {
+            seq: 0,
+            ts: self.now,
+            conn: c,
+            path,
+            size: 1,
+            len: 0,
+            plen,
+            hop: 0,
+            flags: F_SYN,
+        });
+        self.c.sent += 1;
+        let l = self.paths[path as usize].idx();
+        self.enqueue(l, i);
+        self.arm(c);
     }
 
     /// LIA's coupling for flow `f`'s subflows: (`alpha`, total window), or `None`.
@@ -605,29 +683,37 @@ impl<'a> PacketEngine<'a> {
         fl.fct_end = Time(self.now);
         fl.last = Time(self.now);
         self.done += 1;
-        let next = self.wl.flows[f as usize].follow_up;
-        if next != NONE {
-            self.push(self.now, EV_START, next);
-        }
     }
 
-    /// Time alone on an idle path with an unlimited window: every packet but the largest at the
-    /// slowest hop's rate, the largest one through every hop, and every hop's delay (exact on a
-    /// path of one rate, where a short last packet waits behind the full one before it).
+    /// Time alone on an idle path with an unlimited window, as packet mode measures a flow (from
+    /// its start to the ACK of its last byte at the sender): the handshake's round trip if any;
+    /// every data packet but the largest at the slowest hop's rate, the largest through every
+    /// hop (exact on a path of one rate, where a short last packet waits behind the full one
+    /// before it); the last ACK's way back; every hop's delay on each crossing.
     fn ideal(&self, path: &[LinkId], bytes: u64) -> f64 {
         let mss = self.cfg.tcp.mss;
         let n = bytes.div_ceil(mss).max(1);
         let wire = bytes + n * self.cfg.header;
         let largest = (bytes.min(mss) + self.cfg.header) as u32;
-        let mut slow = 0.0f64;
-        let mut t = 0u64;
-        for &l in path {
-            let li = l.idx();
-            slow = slow.max(self.ports[li].ps_per_byte);
-            t += self.ser(li, largest) + self.ports[li].delay;
-        }
+        let ack = self.cfg.ack as u32;
+        let one_way = |size: u32, back: bool| -> u64 {
+            path.iter()
+                .map(|&l| {
+                    let li = if back { l.reverse().idx() } else { l.idx() };
+                    self.ser(li, size) + self.ports[li].delay
+                })
+                .sum()
+        };
+        let slow = path
+            .iter()
+            .map(|l| self.ports[l.idx()].ps_per_byte)
+            .fold(0.0, f64::max);
         let body = ((wire - largest as u64) as f64 * slow).round() as u64;
-        (t + body) as f64 / 1e12
+        let mut t = body + one_way(largest, false) + one_way(ack, true);
+        if self.cfg.handshake {
+            t += one_way(1, false) + one_way(ack, true);
+        }
+        t as f64 / 1e12
     }
 
     fn start_flow(&mut self, f: u32) {
@@ -705,7 +791,14 @@ impl<'a> PacketEngine<'a> {
         pf.nconn = chosen.len() as u32;
         pf.assigned = if multi { 0 } else { bytes };
         for c in conn0..conn0 + chosen.len() as u32 {
-            self.pump(c);
+            if self.cfg.handshake {
+                let cn = &mut self.conns[c as usize];
+                cn.established = false;
+                cn.rto_at = self.now + cn.rto;
+                self.send_syn(c);
+            } else {
+                self.pump(c);
+            }
         }
     }
 
@@ -763,9 +856,13 @@ impl<'a> PacketEngine<'a> {
             return;
         }
         let mut out = std::mem::take(&mut self.out);
-        self.conns[c as usize].on_timeout(self.now, &self.cfg.tcp, &mut out);
+        let syn = self.conns[c as usize].on_timeout(self.now, &self.cfg.tcp, &mut out);
         self.out = out;
-        self.send_out(c);
+        if syn {
+            self.send_syn(c);
+        } else {
+            self.send_out(c);
+        }
     }
 
     // ---------------------------------------------------------------- loop
@@ -875,7 +972,12 @@ impl<'a> PacketEngine<'a> {
         let mut v = Vec::new();
         let mut used = vec![0u64; self.buf_used.len()];
         for (l, p) in self.ports.iter().enumerate() {
-            let sum: u64 = p.q.iter().map(|&i| self.pool[i as usize].size as u64).sum();
+            let sum: u64 =
+                p.q.iter()
+                    .chain(&p.qa)
+                    .chain(p.busy.then_some(&p.serving))
+                    .map(|&i| self.pool[i as usize].size as u64)
+                    .sum();
             if sum != p.bytes {
                 v.push(format!("port {l}: backlog {} != packets {sum}", p.bytes));
             }

@@ -39,6 +39,7 @@ pub struct TcpCfg {
     /// Payload of a full segment, bytes.
     pub mss: u64,
     pub init_cwnd: u64,
+    pub init_ssthresh: u64,
     pub rto_min: u64,
     pub rto_max: u64,
 }
@@ -50,6 +51,8 @@ const DCTCP_G: f64 = 1.0 / 16.0;
 #[derive(Clone, Debug)]
 pub struct Conn {
     pub cc: Cc,
+    /// The handshake is over (no data before it).
+    pub established: bool,
     /// Bytes this connection must deliver (MPTCP: grows as the flow hands it data).
     pub end: u64,
     // -- sender
@@ -90,12 +93,13 @@ impl Conn {
     pub fn new(cc: Cc, end: u64, cfg: &TcpCfg) -> Conn {
         Conn {
             cc,
+            established: true,
             end,
             una: 0,
             nxt: 0,
             high: 0,
             cwnd: cfg.init_cwnd,
-            ssthresh: u64::MAX,
+            ssthresh: cfg.init_ssthresh,
             dupacks: 0,
             in_rec: false,
             recover: 0,
@@ -136,6 +140,9 @@ impl Conn {
 
     /// Send new segments while the window allows.
     pub fn pump(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
+        if !self.established {
+            return;
+        }
         while self.nxt < self.end && self.nxt < self.una + self.cwnd {
             let retx = self.nxt < self.high;
             let s = self.seg_at(self.nxt, cfg, retx);
@@ -271,11 +278,29 @@ impl Conn {
         }
     }
 
-    /// The retransmission timer fired (its deadline is `now`).
-    pub fn on_timeout(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
+    /// The SYN-ACK arrived (echoing the SYN's send time `ts`): data may flow.
+    pub fn on_synack(&mut self, now: u64, ts: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
+        if self.established {
+            return; // a duplicate (the SYN was sent again)
+        }
+        self.established = true;
+        self.rtt_sample(now.saturating_sub(ts), cfg);
+        self.rto_at = u64::MAX;
+        self.pump(now, cfg, out);
+    }
+
+    /// The retransmission timer fired (its deadline is `now`). Before the handshake is over:
+    /// returns true, and the SYN must be sent again.
+    pub fn on_timeout(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) -> bool {
+        if !self.established {
+            self.timeouts += 1;
+            self.rto = (self.rto * 2).min(cfg.rto_max);
+            self.rto_at = now + self.rto;
+            return true;
+        }
         self.rto_at = u64::MAX;
         if self.sender_done() {
-            return;
+            return false;
         }
         self.timeouts += 1;
         self.ssthresh = (self.flight() / 2).max(2 * cfg.mss);
@@ -289,6 +314,7 @@ impl Conn {
         self.rto = (self.rto * 2).min(cfg.rto_max);
         self.pump(now, cfg, out);
         self.rto_at = now + self.rto;
+        false
     }
 
     /// A data segment arrived at the receiver; returns the cumulative ACK to send.
@@ -340,6 +366,7 @@ mod tests {
         TcpCfg {
             mss: 1000,
             init_cwnd: 2000,
+            init_ssthresh: u64::MAX,
             rto_min: 1_000_000,
             rto_max: 1 << 40,
         }

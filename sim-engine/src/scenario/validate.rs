@@ -655,6 +655,23 @@ impl Scenario {
                 ),
             );
         }
+        if let Some(h) = p.host_buffer_bytes {
+            if h < p.mtu_bytes || h > 1 << 40 {
+                return err(
+                    "engine.packet.host_buffer_bytes",
+                    format!(
+                        "must hold at least one packet (mtu_bytes = {}) and at most 2^40 bytes, got {h}",
+                        p.mtu_bytes
+                    ),
+                );
+            }
+        }
+        if p.initial_ssthresh_packets == Some(0) {
+            return err(
+                "engine.packet.initial_ssthresh_packets",
+                "must be > 0 (or null)",
+            );
+        }
         if p.switch_latency_ns > 1_000_000_000 {
             return err("engine.packet.switch_latency_ns", "must be at most 1 s");
         }
