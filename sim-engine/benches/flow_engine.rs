@@ -13,7 +13,7 @@
 //!
 //! Packet mode beside flow mode on the issue-18 scenarios (htsim's settings: 10G links with
 //! 1 us per hop, 150 kB switch ports, unbounded NICs, 1,500-byte packets all payload, 40-byte
-//! ACKs, initial window 10 and ssthresh 100, RTO min 250 ms, handshake):
+//! ACKs, initial window 10 and ssthresh 100, RTO min 250 ms checked every 10 ms, handshake):
 //! (e) flow mode and (f) packet mode on (i): FatTree k = 16 (1,024 servers), permutation of
 //!     2 MB flows, per-flow ECMP. Target (packet): 2x htsim's wall time, memory no higher.
 //! (g) flow mode and (h) packet mode on (ii): FatTree k = 8 (128 servers), web-search Poisson
@@ -51,6 +51,7 @@ fn issue18(i: bool, packet: bool) -> Scenario {
         let p = &mut sc.engine.packet;
         p.initial_ssthresh_packets = Some(100);
         p.rto_min_ms = 250.0;
+        p.rto_scan_ms = Some(10.0);
     }
     sc
 }

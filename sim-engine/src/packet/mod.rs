@@ -132,6 +132,8 @@ struct Cfg {
     mptcp: bool,
     spraying: bool,
     handshake: bool,
+    /// Timer check period, ps (0: timers fire at their deadline).
+    rto_scan: u64,
     shared: Option<(u64, f64)>,
 }
 
@@ -221,6 +223,7 @@ impl<'a> PacketEngine<'a> {
             mptcp: p.transport == Transport::Mptcp,
             spraying: p.spraying,
             handshake: p.handshake,
+            rto_scan: p.rto_scan_ms.map_or(0, |x| (x * 1e9).round() as u64),
             shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
         };
         let sw_ps = p.switch_latency_ns * 1000;
@@ -555,12 +558,22 @@ impl<'a> PacketEngine<'a> {
         self.arm(c);
     }
 
-    /// Make sure connection `c`'s timer has an event at or before its deadline.
+    /// When a timer with deadline `at` fires: at once, or at the first periodic check after it.
+    #[inline]
+    fn fire_at(&self, at: u64) -> u64 {
+        match self.cfg.rto_scan {
+            0 => at,
+            s => (at / s + 1).saturating_mul(s),
+        }
+    }
+
+    /// Make sure connection `c`'s timer has an event at or before it fires.
     fn arm(&mut self, c: u32) {
-        let cn = &mut self.conns[c as usize];
-        if cn.rto_at != u64::MAX && cn.rto_queued == u64::MAX {
-            cn.rto_queued = cn.rto_at;
-            let t = cn.rto_at;
+        let cn = &self.conns[c as usize];
+        let at = cn.rto_at;
+        if at != u64::MAX && cn.rto_queued == u64::MAX {
+            let t = self.fire_at(at);
+            self.conns[c as usize].rto_queued = t;
             self.push(t, EV_RTO, c);
         }
     }
@@ -847,11 +860,12 @@ impl<'a> PacketEngine<'a> {
     fn timeout(&mut self, c: u32) {
         let cn = &mut self.conns[c as usize];
         cn.rto_queued = u64::MAX;
+        let at = cn.rto_at;
         let f = self.conn_flow[c as usize];
-        if cn.rto_at == u64::MAX || self.flows[f as usize].status != Status::Active {
+        if at == u64::MAX || self.flows[f as usize].status != Status::Active {
             return;
         }
-        if cn.rto_at > self.now {
+        if self.fire_at(at) > self.now {
             self.arm(c); // the deadline moved later since this event was queued
             return;
         }

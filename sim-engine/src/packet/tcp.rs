@@ -143,7 +143,12 @@ impl Conn {
         if !self.established {
             return;
         }
-        while self.nxt < self.end && self.nxt < self.una + self.cwnd {
+        // a segment goes out when the window has room for a full one (as htsim's TCP); an
+        // MPTCP subflow's window is a share of the flow's, often a fraction of a segment over
+        // a whole number: it sends while anything of it is free (else the flow's coupled
+        // window would be cut to whole segments per subflow)
+        let room = if self.cc == Cc::Lia { 1 } else { cfg.mss };
+        while self.nxt < self.end && self.nxt + room <= self.una + self.cwnd {
             let retx = self.nxt < self.high;
             let s = self.seg_at(self.nxt, cfg, retx);
             if retx {
@@ -182,7 +187,7 @@ impl Conn {
     /// coupled increase `min(alpha_f * acked * mss / cwnd_total, acked * mss / cwnd)`.
     fn grow(&mut self, acked: u64, cfg: &TcpCfg, lia: Option<(f64, u64)>) {
         if self.cwnd < self.ssthresh {
-            self.cwnd += acked.min(cfg.mss);
+            self.cwnd += acked.min(cfg.mss).min(self.ssthresh - self.cwnd);
             return;
         }
         let own = (acked * cfg.mss) as f64 / self.cwnd as f64;
@@ -208,9 +213,10 @@ impl Conn {
         if self.sender_done() {
             return;
         }
+        // every ACK echoes a send time: an RTT sample (duplicate ACKs too, as htsim)
+        self.rtt_sample(now.saturating_sub(ts), cfg);
         if ack > self.una {
             let acked = ack - self.una;
-            self.rtt_sample(now.saturating_sub(ts), cfg);
             if self.cc == Cc::Dctcp {
                 self.acked_win += acked;
                 if ece {
@@ -240,7 +246,7 @@ impl Conn {
                 } else {
                     // partial ACK: the next hole is lost too
                     self.retransmit_una(cfg, out);
-                    self.cwnd = self.cwnd.saturating_sub(acked).max(cfg.mss) + cfg.mss;
+                    self.cwnd = self.cwnd.saturating_sub(acked) + cfg.mss;
                 }
             } else {
                 self.dupacks = 0;
@@ -256,7 +262,8 @@ impl Conn {
             if self.in_rec {
                 self.cwnd += cfg.mss;
             } else if self.dupacks == 3 && self.una >= self.recover {
-                self.ssthresh = (self.flight() / 2).max(2 * cfg.mss);
+                // (htsim and Linux halve the window; RFC 5681 says half the flight size)
+                self.ssthresh = (self.cwnd / 2).max(2 * cfg.mss);
                 self.recover = self.nxt;
                 self.in_rec = true;
                 self.cut_end = self.nxt;
@@ -303,7 +310,10 @@ impl Conn {
             return false;
         }
         self.timeouts += 1;
-        self.ssthresh = (self.flight() / 2).max(2 * cfg.mss);
+        if self.in_rec {
+            self.cwnd = self.ssthresh.min(self.flight() + cfg.mss);
+        }
+        self.ssthresh = (self.cwnd / 2).max(2 * cfg.mss);
         self.cwnd = cfg.mss;
         self.nxt = self.una;
         self.in_rec = false;

@@ -661,6 +661,10 @@ pub struct PacketSpec {
     /// Minimum (and initial) TCP retransmission timeout in ms (default 1).
     #[serde(default = "d_rto_min")]
     pub rto_min_ms: f64,
+    /// Check retransmission timers only every this many ms, as htsim's timer scanner (10 ms):
+    /// a timer then fires at the first check after its deadline (null, default: exactly at it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_scan_ms: Option<f64>,
     /// `newreno` (default), `dctcp` or `mptcp`.
     #[serde(default)]
     pub transport: Transport,
@@ -710,6 +714,7 @@ impl Default for PacketSpec {
             initial_window_packets: d_iw(),
             initial_ssthresh_packets: None,
             handshake: true,
+            rto_scan_ms: None,
             rto_min_ms: d_rto_min(),
             transport: Transport::Newreno,
             ecn_threshold_bytes: None,
