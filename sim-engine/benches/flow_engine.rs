@@ -13,7 +13,8 @@
 //!
 //! Packet mode beside flow mode on the issue-18 scenarios (htsim's settings: 10G links with
 //! 1 us per hop, 150 kB switch ports, unbounded NICs, 1,500-byte packets all payload, 40-byte
-//! ACKs, initial window 10 and ssthresh 100, RTO min 250 ms checked every 10 ms, handshake):
+//! ACKs, initial window 10 and ssthresh 100, RTO min 250 ms checked every 10 ms, handshake; htsim's
+//! 3 s RTO before the first sample is not set, see README):
 //! (e) flow mode and (f) packet mode on (i): FatTree k = 16 (1,024 servers), permutation of
 //!     2 MB flows, per-flow ECMP. Target (packet): 2x htsim's wall time, memory no higher.
 //! (g) flow mode and (h) packet mode on (ii): FatTree k = 8 (128 servers), web-search Poisson

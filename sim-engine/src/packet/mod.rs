@@ -208,6 +208,7 @@ impl<'a> PacketEngine<'a> {
                     .initial_ssthresh_packets
                     .map_or(u64::MAX, |k| k as u64 * mss),
                 rto_min: (p.rto_min_ms * 1e9).round() as u64,
+                rto_initial: (p.rto_initial_ms.unwrap_or(p.rto_min_ms) * 1e9).round() as u64,
                 rto_max: 60_000_000_000_000,
             },
             mtu: p.mtu_bytes,

@@ -41,6 +41,8 @@ pub struct TcpCfg {
     pub init_cwnd: u64,
     pub init_ssthresh: u64,
     pub rto_min: u64,
+    /// Before the first RTT sample.
+    pub rto_initial: u64,
     pub rto_max: u64,
 }
 
@@ -106,7 +108,7 @@ impl Conn {
             cut_end: 0,
             srtt: 0,
             rttvar: 0,
-            rto: cfg.rto_min,
+            rto: cfg.rto_initial,
             rto_at: u64::MAX,
             rto_queued: u64::MAX,
             alpha: if cc == Cc::Dctcp { 1.0 } else { 0.0 },
@@ -378,6 +380,7 @@ mod tests {
             init_cwnd: 2000,
             init_ssthresh: u64::MAX,
             rto_min: 1_000_000,
+            rto_initial: 1_000_000,
             rto_max: 1 << 40,
         }
     }

@@ -661,6 +661,10 @@ pub struct PacketSpec {
     /// Minimum (and initial) TCP retransmission timeout in ms (default 1).
     #[serde(default = "d_rto_min")]
     pub rto_min_ms: f64,
+    /// Retransmission timeout before the first RTT sample (the SYN's), ms (null, default:
+    /// `rto_min_ms`; htsim's TCP: 3000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_initial_ms: Option<f64>,
     /// Check retransmission timers only every this many ms, as htsim's timer scanner (10 ms):
     /// a timer then fires at the first check after its deadline (null, default: exactly at it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -715,6 +719,7 @@ impl Default for PacketSpec {
             initial_ssthresh_packets: None,
             handshake: true,
             rto_scan_ms: None,
+            rto_initial_ms: None,
             rto_min_ms: d_rto_min(),
             transport: Transport::Newreno,
             ecn_threshold_bytes: None,

@@ -687,6 +687,14 @@ impl Scenario {
                 format!("must be > 0 and at most 60000 ms, got {}", p.rto_min_ms),
             );
         }
+        if let Some(x) = p.rto_initial_ms {
+            if !(x.is_finite() && x > 0.0 && x <= 60_000.0) {
+                return err(
+                    "engine.packet.rto_initial_ms",
+                    format!("must be > 0 and at most 60000 ms (or null), got {x}"),
+                );
+            }
+        }
         if let Some(x) = p.rto_scan_ms {
             if !(x.is_finite() && x > 0.0 && x <= 60_000.0) {
                 return err(
