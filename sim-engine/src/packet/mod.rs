@@ -48,6 +48,8 @@ const F_ECE: u8 = 4;
 const F_REV: u8 = 8;
 /// Handshake: a SYN (with `F_ACK`: a SYN-ACK).
 const F_SYN: u8 = 16;
+/// A UDP datagram: never acknowledged.
+const F_UDP: u8 = 32;
 
 const NO_BUF: u32 = u32::MAX;
 /// Most paths a sprayed flow uses.
@@ -132,6 +134,7 @@ struct Cfg {
     mptcp: bool,
     spraying: bool,
     handshake: bool,
+    udp: bool,
     /// Timer check period, ps (0: timers fire at their deadline).
     rto_scan: u64,
     shared: Option<(u64, f64)>,
@@ -224,6 +227,7 @@ impl<'a> PacketEngine<'a> {
             mptcp: p.transport == Transport::Mptcp,
             spraying: p.spraying,
             handshake: p.handshake,
+            udp: p.udp_requests,
             rto_scan: p.rto_scan_ms.map_or(0, |x| (x * 1e9).round() as u64),
             shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
         };
@@ -533,6 +537,7 @@ impl<'a> PacketEngine<'a> {
     /// Send the segments in `self.out` on connection `c`.
     fn send_out(&mut self, c: u32) {
         let (first, plen) = self.conn_path[c as usize];
+        let udp = if self.conn_udp(c) { F_UDP } else { 0 };
         let mut out = std::mem::take(&mut self.out);
         for s in out.drain(..) {
             // spraying: each packet on the next of the connection's paths (its ACK comes back
@@ -549,7 +554,7 @@ impl<'a> PacketEngine<'a> {
                 len: s.len,
                 plen,
                 hop: 0,
-                flags: 0,
+                flags: udp,
             });
             self.c.sent += 1;
             let l = self.paths[path as usize].idx();
@@ -629,6 +634,13 @@ impl<'a> PacketEngine<'a> {
                 if next != NONE {
                     self.push(self.now, EV_START, next);
                 }
+                if p.flags & F_UDP != 0 {
+                    self.complete(f);
+                }
+            }
+            if p.flags & F_UDP != 0 {
+                self.free.push(i);
+                return;
             }
             self.pool[i as usize].seq = ack;
             F_ACK | F_REV | if p.flags & F_CE != 0 { F_ECE } else { 0 }
@@ -651,6 +663,15 @@ impl<'a> PacketEngine<'a> {
             && self.conns[pf.conn0 as usize..(pf.conn0 + pf.nconn) as usize]
                 .iter()
                 .all(|c| c.sender_done())
+    }
+
+    /// Flow `f` is sent as UDP datagrams (`udp_requests` and a request/response workload).
+    fn udp_flow(&self, f: u32) -> bool {
+        self.cfg.udp && self.wl.flows[f as usize].group != NONE
+    }
+
+    fn conn_udp(&self, c: u32) -> bool {
+        self.cfg.udp && self.udp_flow(self.conn_flow[c as usize])
     }
 
     /// Send connection `c`'s SYN.
@@ -704,7 +725,7 @@ impl<'a> PacketEngine<'a> {
     /// every data packet but the largest at the slowest hop's rate, the largest through every
     /// hop (exact on a path of one rate, where a short last packet waits behind the full one
     /// before it); the last ACK's way back; every hop's delay on each crossing.
-    fn ideal(&self, path: &[LinkId], bytes: u64) -> f64 {
+    fn ideal(&self, path: &[LinkId], bytes: u64, udp: bool) -> f64 {
         let mss = self.cfg.tcp.mss;
         let n = bytes.div_ceil(mss).max(1);
         let wire = bytes + n * self.cfg.header;
@@ -723,7 +744,11 @@ impl<'a> PacketEngine<'a> {
             .map(|l| self.ports[l.idx()].ps_per_byte)
             .fold(0.0, f64::max);
         let body = ((wire - largest as u64) as f64 * slow).round() as u64;
-        let mut t = body + one_way(largest, false) + one_way(ack, true);
+        let mut t = body + one_way(largest, false);
+        if udp {
+            return t as f64 / 1e12; // done when the last byte arrives
+        }
+        t += one_way(ack, true);
         if self.cfg.handshake {
             t += one_way(1, false) + one_way(ack, true);
         }
@@ -756,21 +781,22 @@ impl<'a> PacketEngine<'a> {
             return;
         }
         // MPTCP: a subflow per path; otherwise the heaviest path (the first of equals)
-        let chosen: Vec<&Vec<LinkId>> = if self.cfg.mptcp && route.paths.len() > 1 {
-            route.paths.iter().map(|(p, _)| p).collect()
-        } else {
-            let best = route
-                .paths
-                .iter()
-                .enumerate()
-                .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
-                .map(|(k, _)| k)
-                .unwrap_or(0);
-            vec![&route.paths[best].0]
-        };
+        let chosen: Vec<&Vec<LinkId>> =
+            if self.cfg.mptcp && route.paths.len() > 1 && !self.udp_flow(f) {
+                route.paths.iter().map(|(p, _)| p).collect()
+            } else {
+                let best = route
+                    .paths
+                    .iter()
+                    .enumerate()
+                    .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
+                    .map(|(k, _)| k)
+                    .unwrap_or(0);
+                vec![&route.paths[best].0]
+            };
         let ideal = chosen
             .iter()
-            .map(|p| self.ideal(p, bytes))
+            .map(|p| self.ideal(p, bytes, self.udp_flow(f)))
             .fold(f64::INFINITY, f64::min);
         let fl = &mut self.flows[f as usize];
         fl.status = Status::Active;
@@ -804,6 +830,24 @@ impl<'a> PacketEngine<'a> {
         pf.conn0 = conn0;
         pf.nconn = chosen.len() as u32;
         pf.assigned = if multi { 0 } else { bytes };
+        if self.udp_flow(f) {
+            // every datagram to the NIC at once
+            let c = conn0;
+            let mss = self.cfg.tcp.mss;
+            self.out.clear();
+            let mut seq = 0;
+            while seq < bytes {
+                let len = (bytes - seq).min(mss) as u32;
+                self.out.push(Seg {
+                    seq,
+                    len,
+                    retx: false,
+                });
+                seq += len as u64;
+            }
+            self.send_out(c);
+            return;
+        }
         for c in conn0..conn0 + chosen.len() as u32 {
             if self.cfg.handshake {
                 let cn = &mut self.conns[c as usize];

@@ -669,6 +669,12 @@ pub struct PacketSpec {
     /// a timer then fires at the first check after its deadline (null, default: exactly at it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto_scan_ms: Option<f64>,
+    /// Send the flows of the request/response workloads (memcache requests and responses,
+    /// query and incast responses) as UDP datagrams instead of TCP (default false): all of a
+    /// flow's packets go to the NIC at once, with no ACK, handshake or retransmission; a flow
+    /// is done when its last byte arrives, and a flow that lost a packet never is.
+    #[serde(default)]
+    pub udp_requests: bool,
     /// `newreno` (default), `dctcp` or `mptcp`.
     #[serde(default)]
     pub transport: Transport,
@@ -720,6 +726,7 @@ impl Default for PacketSpec {
             handshake: true,
             rto_scan_ms: None,
             rto_initial_ms: None,
+            udp_requests: false,
             rto_min_ms: d_rto_min(),
             transport: Transport::Newreno,
             ecn_threshold_bytes: None,

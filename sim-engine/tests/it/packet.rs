@@ -414,3 +414,44 @@ fn spraying_spreads_one_flow_over_its_equal_cost_paths() {
         assert!((b / wire - 0.25).abs() < 0.05 * 0.25, "{c:?}");
     }
 }
+
+/// UDP requests/responses: an incast of 8 responses of 15 kB (10 datagrams each) into one 10G
+/// port. With room for all 80 datagrams, the senders' first datagrams reach the switch after
+/// 1.2 us and the receiver's port then sends the 80 back to back: the query completes at
+/// 1.2 + 80 x 1.2 = 97.2 us exactly, with 80 packets and no ACK. With a 20-packet buffer the
+/// burst loses datagrams: nothing is retransmitted, the flows that lost one never complete.
+#[test]
+fn udp_responses_are_not_acknowledged_nor_retransmitted() {
+    let senders: Vec<String> = (1..=8).map(|i| format!("S{i}")).collect();
+    let mut sc = packet(scenario(
+        star(9, 10.0),
+        RoutingSpec::Ecmp,
+        WorkloadSpec::Incast(QuerySpec {
+            receiver: Some("S0".into()),
+            senders: Some(senders),
+            fan_in: None,
+            response_bytes: 15_000,
+            queries: Some(1),
+            rate_per_s: None,
+        }),
+    ));
+    sc.engine.packet.udp_requests = true;
+    sc.engine.packet.buffer_bytes = 200_000;
+    let rep = run_ok(&sc);
+    let g = rep.groups.as_ref().unwrap();
+    assert_eq!(g.finished, 1);
+    assert_approx(g.completion_s.max.unwrap(), 97.2e-6, 1e-12);
+    let pk = rep.packet.as_ref().unwrap();
+    assert_eq!((pk.packets_sent, pk.drops), (80, 0));
+    sc.engine.packet.buffer_bytes = 30_000;
+    let rep = run_ok(&sc);
+    let pk = rep.packet.as_ref().unwrap();
+    assert!(pk.drops > 0);
+    assert_eq!(
+        (pk.packets_sent, pk.retransmissions, pk.timeouts),
+        (80, 0, 0)
+    );
+    assert!(rep.flows.finished < 8 && rep.flows.unfinished > 0);
+    assert_eq!(rep.groups.as_ref().unwrap().finished, 0);
+    assert!(rep.job_completion_s.is_none());
+}
