@@ -29,7 +29,7 @@ use crate::engine::{FlowSt, Outcome, Status};
 use crate::network::Network;
 use crate::report::{PacketReport, QueueReport};
 use crate::routing::{RouteCtx, Router};
-use crate::scenario::{Scenario, Transport};
+use crate::scenario::{RoutingSpec, Scenario, Transport};
 use crate::units::{LinkId, Time};
 use crate::workload::{Workload, NONE};
 use tcp::{Cc, Conn, Seg, TcpCfg};
@@ -183,6 +183,13 @@ pub struct PacketEngine<'a> {
     qseries: Vec<u32>,
     qwidth: u64,
     out: Vec<Seg>,
+    /// Adaptive/detour routing: the flowlet gap (ps; 0: no rebinding), each connection's last
+    /// send, the next refresh of the router's link work, rebinds made.
+    flowlet: u64,
+    last_send: Vec<u64>,
+    work_at: u64,
+    work_period: u64,
+    rebinds: u64,
     /// xorshift64 state for breaking ties between events of one time.
     tie: u64,
     c: Counters,
@@ -277,7 +284,12 @@ impl<'a> PacketEngine<'a> {
         let util = LinkUtil::with_series(net.links.len(), horizon, sc.engine.link_series);
         let qwidth = util.width;
         let nl = net.links.len();
-        PacketEngine {
+        let (flowlet, work_period) = match &sc.routing {
+            RoutingSpec::Adaptive(a) => (p.flowlet_gap_us, a.t_rebind_s),
+            RoutingSpec::Detour(d) => (p.flowlet_gap_us, d.t_rebind_s),
+            _ => (0.0, 0.0),
+        };
+        let mut e = PacketEngine {
             sc,
             net,
             cfg,
@@ -351,10 +363,18 @@ impl<'a> PacketEngine<'a> {
             ],
             qwidth,
             out: Vec::new(),
+            flowlet: 0,
+            last_send: Vec::with_capacity(n_flows),
+            work_at: 0,
+            work_period: 0,
+            rebinds: 0,
             tie: crate::rng::splitmix64(sc.engine.seed ^ 0x7469_6573) | 1,
             c: Counters::default(),
             finished: false,
-        }
+        };
+        e.flowlet = (flowlet * 1e6).round() as u64;
+        e.work_period = Time::from_secs_f64(work_period).0.max(1);
+        e
     }
 
     #[inline]
@@ -536,6 +556,13 @@ impl<'a> PacketEngine<'a> {
 
     /// Send the segments in `self.out` on connection `c`.
     fn send_out(&mut self, c: u32) {
+        if !self.out.is_empty() && self.flowlet > 0 {
+            let last = self.last_send[c as usize];
+            if last != u64::MAX && self.now - last >= self.flowlet {
+                self.rebind(c);
+            }
+            self.last_send[c as usize] = self.now;
+        }
         let (first, plen) = self.conn_path[c as usize];
         let udp = if self.conn_udp(c) { F_UDP } else { 0 };
         let mut out = std::mem::take(&mut self.out);
@@ -663,6 +690,60 @@ impl<'a> PacketEngine<'a> {
             && self.conns[pf.conn0 as usize..(pf.conn0 + pf.nconn) as usize]
                 .iter()
                 .all(|c| c.sender_done())
+    }
+
+    /// A flowlet starts on connection `c` (it paused at least the flowlet gap): take the path
+    /// the adaptive router gives it now (the packets still on the old path were sent at least
+    /// one gap ago). The router's link work is refreshed every controller period from the
+    /// bytes the active flows still have to send over their paths.
+    fn rebind(&mut self, c: u32) {
+        let f = self.conn_flow[c as usize];
+        let pf = &self.pflows[f as usize];
+        if pf.nconn != 1 || self.conn_spray[c as usize].0 != 1 {
+            return;
+        }
+        if self.now >= self.work_at {
+            self.work_at = self.now + self.work_period;
+            let mut work = vec![0.0; self.net.links.len()];
+            for (k, cn) in self.conns.iter().enumerate() {
+                let g = self.conn_flow[k] as usize;
+                if self.flows[g].status != Status::Active || cn.sender_done() {
+                    continue;
+                }
+                let bits = (cn.end - cn.una) as f64 * 8.0;
+                let (off, len) = self.conn_path[k];
+                for l in &self.paths[off as usize..off as usize + len as usize] {
+                    work[l.idx()] += bits;
+                }
+            }
+            if let Some(ad) = self.router.adaptive() {
+                ad.set_work(work);
+            }
+        }
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let cn = &self.conns[c as usize];
+        self.router.note_size((cn.end - cn.una) as f64 * 8.0);
+        let route = {
+            let ctx = RouteCtx {
+                net: self.net,
+                up: &self.up,
+                seed: self.sc.engine.seed,
+            };
+            self.router.route(&ctx, f, src, dst)
+        };
+        let Some((p, _)) = route.paths.first() else {
+            return;
+        };
+        let (off, len) = self.conn_path[c as usize];
+        if self.paths[off as usize..off as usize + len as usize] == p[..] {
+            return;
+        }
+        let off = self.paths.len() as u32;
+        self.paths.extend_from_slice(p);
+        self.conn_path[c as usize] = (off, p.len() as u16);
+        self.flows[f as usize].reroutes += 1;
+        self.rebinds += 1;
     }
 
     /// Flow `f` is sent as UDP datagrams (`udp_requests` and a request/response workload).
@@ -824,6 +905,7 @@ impl<'a> PacketEngine<'a> {
             let end = if multi { 0 } else { bytes };
             self.conns.push(Conn::new(cc, end, &self.cfg.tcp));
             self.conn_flow.push(f);
+            self.last_send.push(u64::MAX);
             self.conn_path.push((off, p.len() as u16));
         }
         let pf = &mut self.pflows[f as usize];
@@ -1089,7 +1171,7 @@ impl<'a> PacketEngine<'a> {
             events: self.events,
             util: &self.util,
             controller_ticks: 0,
-            rebinds: 0,
+            rebinds: self.rebinds,
             detours: &[],
             solver_rounds: 0,
             solver_subflows: 0,

@@ -455,3 +455,24 @@ fn udp_responses_are_not_acknowledged_nor_retransmitted() {
     assert_eq!(rep.groups.as_ref().unwrap().finished, 0);
     assert!(rep.job_completion_s.is_none());
 }
+
+/// Adaptive routing rebinds a flow only at a flowlet gap: on a leaf-spine shuffle, with a gap
+/// longer than the run no flow moves; with 50 us, flows that paused move to the router's
+/// current choice (counted as rebinds and reroutes), and every flow still delivers its bytes.
+#[test]
+fn adaptive_flows_move_only_at_flowlet_gaps() {
+    let mut sc = packet(shuffle_all(leaf_spine(4, 4, 2, 10.0, 10.0), 1_000_000));
+    sc.routing = RoutingSpec::Adaptive(AdaptiveParams::default());
+    sc.engine.packet.flowlet_gap_us = 1e9;
+    let still = run_ok(&sc);
+    assert_eq!(still.routing_stats.rebinds, 0);
+    assert_eq!(still.flows.rerouted, 0);
+    sc.engine.packet.flowlet_gap_us = 50.0;
+    let moved = run_ok(&sc);
+    assert!(moved.routing_stats.rebinds > 0);
+    assert_eq!(moved.routing_stats.reroutes, moved.routing_stats.rebinds);
+    assert!(moved.flows.rerouted > 0);
+    assert_eq!(moved.flows.finished, moved.flows.total);
+    let sent: f64 = moved.servers.iter().map(|s| s.bytes_sent).sum();
+    assert_eq!(sent, 240.0 * 1_000_000.0);
+}
