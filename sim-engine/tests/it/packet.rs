@@ -476,3 +476,38 @@ fn adaptive_flows_move_only_at_flowlet_gaps() {
     let sent: f64 = moved.servers.iter().map(|s| s.bytes_sent).sum();
     assert_eq!(sent, 240.0 * 1_000_000.0);
 }
+
+/// Packet mode honours the run limits and reports progress as flow mode does (the worker
+/// relies on both): a run over its event budget stops with `SimError::Limit`, and a progress
+/// sample comes with the counts of the run so far.
+#[test]
+fn run_limits_and_progress_apply_in_packet_mode() {
+    let sc = packet(shuffle_all(leaf_spine(4, 4, 2, 10.0, 10.0), 10_000_000));
+    let limits = RunLimits {
+        max_events: Some(100_000),
+        ..Default::default()
+    };
+    match loopline_sim::run(&sc, &limits) {
+        Err(loopline_sim::SimError::Limit(m)) => assert!(m.contains("100000 events"), "{m}"),
+        other => panic!(
+            "expected a limit, got {:?}",
+            other.map(|r| r.events_processed)
+        ),
+    }
+    let limits = RunLimits {
+        progress_every: Some(std::time::Duration::ZERO),
+        ..Default::default()
+    };
+    let mut samples = Vec::new();
+    let rep = loopline_sim::run_with_progress(&sc, &limits, |p| {
+        samples.push((p.events, p.flows_done, p.flows_total))
+    })
+    .unwrap();
+    assert!(!samples.is_empty());
+    assert!(samples
+        .windows(2)
+        .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1));
+    assert!(samples
+        .iter()
+        .all(|s| s.2 == 240 && s.0 <= rep.events_processed));
+}
