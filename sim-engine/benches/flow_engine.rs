@@ -12,6 +12,15 @@
 //!     LOOPLINE_BENCH_CASES=d). Target: < 15 s and < 1 GB.
 //!
 //! (x) FatTree of any k and flow count (LOOPLINE_BENCH_K, LOOPLINE_BENCH_FLOWS), for profiling.
+//! Packet mode beside flow mode on the issue-18 scenarios (htsim's settings: 10G links with
+//! 1 us per hop, 150 kB switch ports, unbounded NICs, 1,500-byte packets all payload, 40-byte
+//! ACKs, initial window 10 and ssthresh 100, RTO min 250 ms checked every 10 ms, handshake; htsim's
+//! 3 s RTO before the first sample is not set, see README):
+//! (e) flow mode and (f) packet mode on (i): FatTree k = 16 (1,024 servers), permutation of
+//!     2 MB flows, per-flow ECMP. Target (packet): 2x htsim's wall time, memory no higher.
+//! (g) flow mode and (h) packet mode on (ii): FatTree k = 8 (128 servers), web-search Poisson
+//!     at 40% load, 2,000 flows.
+//! Not run by default: LOOPLINE_BENCH_CASES=efgh.
 //!
 //! Environment: LOOPLINE_BENCH_RUNS (default 5), LOOPLINE_BENCH_CASE (a, b or c: run one case in
 //! this process), LOOPLINE_BENCH_CASES (cases to run, default "abc").
@@ -20,8 +29,34 @@ use std::process::Command;
 use std::time::Instant;
 
 use loopline_sim::report::peak_memory_bytes;
+use loopline_sim::scenario::{Mode, PermutationSpec, WorkloadSpec};
 use loopline_sim::topology::{fat_tree_websearch, shuffle_all, subways_type1, Cluster};
 use loopline_sim::{run, RunLimits, Scenario};
+
+/// The issue-18 scenarios with htsim's settings; `packet` selects the mode.
+fn issue18(i: bool, packet: bool) -> Scenario {
+    let mut sc = if i {
+        let mut sc = fat_tree_websearch(16, 10.0, 0.4, 10);
+        sc.workload = WorkloadSpec::Permutation(PermutationSpec {
+            servers: None,
+            bytes: 2_000_000,
+        });
+        sc
+    } else {
+        fat_tree_websearch(8, 10.0, 0.4, 2_000)
+    };
+    for l in &mut sc.network.links {
+        l.latency_ns = 1000;
+    }
+    if packet {
+        sc.engine.mode = Mode::Packet;
+        let p = &mut sc.engine.packet;
+        p.initial_ssthresh_packets = Some(100);
+        p.rto_min_ms = 250.0;
+        p.rto_scan_ms = Some(10.0);
+    }
+    sc
+}
 
 fn case(name: &str) -> Scenario {
     match name {
@@ -43,6 +78,10 @@ fn case(name: &str) -> Scenario {
                 env("LOOPLINE_BENCH_FLOWS", 100_000),
             )
         }
+        "e" => issue18(true, false),
+        "f" => issue18(true, true),
+        "g" => issue18(false, false),
+        "h" => issue18(false, true),
         "b" => {
             let c = Cluster {
                 racks: 9,
@@ -98,18 +137,25 @@ fn child(name: &str) {
     let t0 = Instant::now();
     let rep = run(&sc, &RunLimits::default()).expect("runs");
     let wall = t0.elapsed().as_secs_f64();
+    let pk = rep.packet.as_ref();
     // the solver's work is machine-independent: compare it across changes, not only wall time
     println!(
-        "RESULT {name} wall_s={wall:.4} flows={} finished={} events={} jct_s={:?} peak_bytes={} \
-         rounds={} subflows_resolved={} rate_changes={}",
+        "RESULT {name} wall_s={wall:.4} flows={} finished={} events={} events_per_s={:.0} jct_s={:?} \
+         fct_mean_s={:?} fct_p99_s={:?} peak_bytes={} rounds={} subflows_resolved={} \
+         rate_changes={} drops={} timeouts={}",
         rep.flows.total,
         rep.flows.finished,
         rep.events_processed,
+        rep.events_processed as f64 / wall,
         rep.job_completion_s,
+        rep.flows.fct_s.mean,
+        rep.flows.fct_s.p99,
         peak_memory_bytes().unwrap_or(0),
         rep.solver.rounds,
         rep.solver.subflows_resolved,
-        rep.solver.rate_changes
+        rep.solver.rate_changes,
+        pk.map_or(0, |p| p.drops),
+        pk.map_or(0, |p| p.timeouts),
     );
 }
 
@@ -124,7 +170,7 @@ fn main() {
         .unwrap_or(5);
     let exe = std::env::current_exe().expect("own path");
     let cases = std::env::var("LOOPLINE_BENCH_CASES").unwrap_or_else(|_| "abc".into());
-    for name in ["a", "b", "c", "d", "x"] {
+    for name in ["a", "b", "c", "d", "e", "f", "g", "h", "x"] {
         if !cases.contains(name) {
             continue;
         }

@@ -29,7 +29,7 @@ use crate::engine::{FlowSt, Outcome, Status};
 use crate::network::Network;
 use crate::report::{PacketReport, QueueReport};
 use crate::routing::{RouteCtx, Router};
-use crate::scenario::{Scenario, Transport};
+use crate::scenario::{RoutingSpec, Scenario, Transport};
 use crate::units::{LinkId, Time};
 use crate::workload::{Workload, NONE};
 use tcp::{Cc, Conn, Seg, TcpCfg};
@@ -46,8 +46,14 @@ const F_CE: u8 = 2;
 const F_ECE: u8 = 4;
 /// The packet walks its path backwards (ACKs).
 const F_REV: u8 = 8;
+/// Handshake: a SYN (with `F_ACK`: a SYN-ACK).
+const F_SYN: u8 = 16;
+/// A UDP datagram: never acknowledged.
+const F_UDP: u8 = 32;
 
 const NO_BUF: u32 = u32::MAX;
+/// Most paths a sprayed flow uses.
+const SPRAY_PATHS: usize = 8;
 /// Most bins of a port's backlog histogram.
 const HIST_BINS: u64 = 4096;
 /// Buckets of the per-port queue series (as the utilisation series).
@@ -74,7 +80,13 @@ struct Pkt {
 
 /// One output port: the queue in front of a directed link, and the link.
 struct Port {
+    /// Packets waiting (data; at switches everything).
     q: VecDeque<u32>,
+    /// A server's NIC: ACKs and handshake packets waiting, sent before data.
+    qa: VecDeque<u32>,
+    host: bool,
+    /// The packet being sent, when `busy`.
+    serving: u32,
     /// Backlog in bytes, the packet being sent included.
     bytes: u64,
     /// Drop-tail limit, bytes (per-port buffer).
@@ -120,6 +132,11 @@ struct Cfg {
     ecn: Option<u64>,
     cc: Cc,
     mptcp: bool,
+    spraying: bool,
+    handshake: bool,
+    udp: bool,
+    /// Timer check period, ps (0: timers fire at their deadline).
+    rto_scan: u64,
     shared: Option<(u64, f64)>,
 }
 
@@ -146,6 +163,9 @@ pub struct PacketEngine<'a> {
     /// Flow of each connection, its path offset and length.
     conn_flow: Vec<u32>,
     conn_path: Vec<(u32, u16)>,
+    /// Spraying: paths of each connection (stored one after another from its path offset) and
+    /// the next one to use.
+    conn_spray: Vec<(u16, u16)>,
     pflows: Vec<PFlow>,
     flows: Vec<FlowSt>,
     paths: Vec<LinkId>,
@@ -163,6 +183,13 @@ pub struct PacketEngine<'a> {
     qseries: Vec<u32>,
     qwidth: u64,
     out: Vec<Seg>,
+    /// Adaptive/detour routing: the flowlet gap (ps; 0: no rebinding), each connection's last
+    /// send, the next refresh of the router's link work, rebinds made.
+    flowlet: u64,
+    last_send: Vec<u64>,
+    work_at: u64,
+    work_period: u64,
+    rebinds: u64,
     /// xorshift64 state for breaking ties between events of one time.
     tie: u64,
     c: Counters,
@@ -187,7 +214,11 @@ impl<'a> PacketEngine<'a> {
             tcp: TcpCfg {
                 mss,
                 init_cwnd: mss * p.initial_window_packets as u64,
+                init_ssthresh: p
+                    .initial_ssthresh_packets
+                    .map_or(u64::MAX, |k| k as u64 * mss),
                 rto_min: (p.rto_min_ms * 1e9).round() as u64,
+                rto_initial: (p.rto_initial_ms.unwrap_or(p.rto_min_ms) * 1e9).round() as u64,
                 rto_max: 60_000_000_000_000,
             },
             mtu: p.mtu_bytes,
@@ -201,6 +232,10 @@ impl<'a> PacketEngine<'a> {
             ecn,
             cc,
             mptcp: p.transport == Transport::Mptcp,
+            spraying: p.spraying,
+            handshake: p.handshake,
+            udp: p.udp_requests,
+            rto_scan: p.rto_scan_ms.map_or(0, |x| (x * 1e9).round() as u64),
             shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
         };
         let sw_ps = p.switch_latency_ns * 1000;
@@ -215,10 +250,18 @@ impl<'a> PacketEngine<'a> {
                 } else {
                     NO_BUF
                 };
+                let host = net.is_server(l.from);
                 Port {
                     q: VecDeque::new(),
+                    qa: VecDeque::new(),
+                    host,
+                    serving: u32::MAX,
                     bytes: 0,
-                    cap: p.buffer_bytes,
+                    cap: if host {
+                        p.host_buffer_bytes.unwrap_or(u64::MAX)
+                    } else {
+                        p.buffer_bytes
+                    },
                     buf,
                     ps_per_byte: 8000.0 / l.gbps.0,
                     delay: l.latency.0 + if to_switch { sw_ps } else { 0 },
@@ -241,7 +284,12 @@ impl<'a> PacketEngine<'a> {
         let util = LinkUtil::with_series(net.links.len(), horizon, sc.engine.link_series);
         let qwidth = util.width;
         let nl = net.links.len();
-        PacketEngine {
+        let (flowlet, work_period) = match &sc.routing {
+            RoutingSpec::Adaptive(a) => (p.flowlet_gap_us, a.t_rebind_s),
+            RoutingSpec::Detour(d) => (p.flowlet_gap_us, d.t_rebind_s),
+            _ => (0.0, 0.0),
+        };
+        let mut e = PacketEngine {
             sc,
             net,
             cfg,
@@ -259,6 +307,7 @@ impl<'a> PacketEngine<'a> {
             conns: Vec::with_capacity(n_flows),
             conn_flow: Vec::with_capacity(n_flows),
             conn_path: Vec::with_capacity(n_flows),
+            conn_spray: Vec::with_capacity(n_flows),
             pflows: vec![
                 PFlow {
                     conn0: u32::MAX,
@@ -314,10 +363,18 @@ impl<'a> PacketEngine<'a> {
             ],
             qwidth,
             out: Vec::new(),
+            flowlet: 0,
+            last_send: Vec::with_capacity(n_flows),
+            work_at: 0,
+            work_period: 0,
+            rebinds: 0,
             tie: crate::rng::splitmix64(sc.engine.seed ^ 0x7469_6573) | 1,
             c: Counters::default(),
             finished: false,
-        }
+        };
+        e.flowlet = (flowlet * 1e6).round() as u64;
+        e.work_period = Time::from_secs_f64(work_period).0.max(1);
+        e
     }
 
     #[inline]
@@ -387,7 +444,8 @@ impl<'a> PacketEngine<'a> {
                     Some((b, _)) if port.buf != NO_BUF => b,
                     _ => port.cap,
                 };
-                port.hist = vec![0; (cap / self.cfg.hist_step + 2) as usize];
+                let bins = cap.min(HIST_BINS * self.cfg.hist_step) / self.cfg.hist_step + 2;
+                port.hist = vec![0; bins as usize];
             }
             let k = (backlog.div_ceil(self.cfg.hist_step) as usize).min(port.hist.len() - 1);
             port.hist[k] += 1;
@@ -409,8 +467,13 @@ impl<'a> PacketEngine<'a> {
             self.buf_used[port.buf as usize] += size;
         }
         port.max = port.max.max(port.bytes);
-        port.q.push_back(i);
-        if port.q.len() >= 2 {
+        let p = &self.pool[i as usize];
+        if port.host && p.len == 0 {
+            port.qa.push_back(i);
+        } else {
+            port.q.push_back(i);
+        }
+        if port.busy {
             port.queued = true;
         }
         if !self.qseries.is_empty() {
@@ -419,34 +482,39 @@ impl<'a> PacketEngine<'a> {
             *cell = (*cell).max(port.bytes.min(u32::MAX as u64) as u32);
         }
         if !port.busy {
-            port.busy = true;
             let g = port.gbps;
             self.util.change(l, 0.0, g);
-            let t = self.now + self.ser(l, size as u32);
-            self.push(t, EV_DEPART, l as u32);
+            self.serve_next(l);
         }
+    }
+
+    /// Start sending the next packet of port `l` (ACKs first at a server); false if none.
+    fn serve_next(&mut self, l: usize) -> bool {
+        let port = &mut self.ports[l];
+        let Some(i) = port.qa.pop_front().or_else(|| port.q.pop_front()) else {
+            port.busy = false;
+            return false;
+        };
+        port.busy = true;
+        port.serving = i;
+        let t = self.now + self.ser(l, self.pool[i as usize].size);
+        self.push(t, EV_DEPART, l as u32);
+        true
     }
 
     /// The head of port `l` finished serialising.
     fn depart(&mut self, l: usize) {
         let port = &mut self.ports[l];
-        let i = port.q.pop_front().expect("a departing port has a packet");
+        let i = port.serving;
         let size = self.pool[i as usize].size as u64;
         port.bytes -= size;
         if port.buf != NO_BUF {
             self.buf_used[port.buf as usize] -= size;
         }
         let delay = port.delay;
-        match port.q.front() {
-            Some(&h) => {
-                let t = self.now + self.ser(l, self.pool[h as usize].size);
-                self.push(t, EV_DEPART, l as u32);
-            }
-            None => {
-                port.busy = false;
-                let g = port.gbps;
-                self.util.change(l, g, 0.0);
-            }
+        if !self.serve_next(l) {
+            let g = self.ports[l].gbps;
+            self.util.change(l, g, 0.0);
         }
         if delay == 0 {
             self.arrive(i);
@@ -488,9 +556,22 @@ impl<'a> PacketEngine<'a> {
 
     /// Send the segments in `self.out` on connection `c`.
     fn send_out(&mut self, c: u32) {
-        let (path, plen) = self.conn_path[c as usize];
+        if !self.out.is_empty() && self.flowlet > 0 {
+            let last = self.last_send[c as usize];
+            if last != u64::MAX && self.now - last >= self.flowlet {
+                self.rebind(c);
+            }
+            self.last_send[c as usize] = self.now;
+        }
+        let (first, plen) = self.conn_path[c as usize];
+        let udp = if self.conn_udp(c) { F_UDP } else { 0 };
         let mut out = std::mem::take(&mut self.out);
         for s in out.drain(..) {
+            // spraying: each packet on the next of the connection's paths (its ACK comes back
+            // along the same one)
+            let sp = &mut self.conn_spray[c as usize];
+            let path = first + (sp.1 % sp.0) as u32 * plen as u32;
+            sp.1 = sp.1.wrapping_add(1);
             let i = self.alloc(Pkt {
                 seq: s.seq,
                 ts: self.now,
@@ -500,7 +581,7 @@ impl<'a> PacketEngine<'a> {
                 len: s.len,
                 plen,
                 hop: 0,
-                flags: 0,
+                flags: udp,
             });
             self.c.sent += 1;
             let l = self.paths[path as usize].idx();
@@ -510,12 +591,22 @@ impl<'a> PacketEngine<'a> {
         self.arm(c);
     }
 
-    /// Make sure connection `c`'s timer has an event at or before its deadline.
+    /// When a timer with deadline `at` fires: at once, or at the first periodic check after it.
+    #[inline]
+    fn fire_at(&self, at: u64) -> u64 {
+        match self.cfg.rto_scan {
+            0 => at,
+            s => (at / s + 1).saturating_mul(s),
+        }
+    }
+
+    /// Make sure connection `c`'s timer has an event at or before it fires.
     fn arm(&mut self, c: u32) {
-        let cn = &mut self.conns[c as usize];
-        if cn.rto_at != u64::MAX && cn.rto_queued == u64::MAX {
-            cn.rto_queued = cn.rto_at;
-            let t = cn.rto_at;
+        let cn = &self.conns[c as usize];
+        let at = cn.rto_at;
+        if at != u64::MAX && cn.rto_queued == u64::MAX {
+            let t = self.fire_at(at);
+            self.conns[c as usize].rto_queued = t;
             self.push(t, EV_RTO, c);
         }
     }
@@ -524,48 +615,164 @@ impl<'a> PacketEngine<'a> {
     fn deliver(&mut self, i: u32) {
         let p = self.pool[i as usize];
         let c = p.conn;
+        let f = self.conn_flow[c as usize];
         if p.flags & F_ACK != 0 {
             self.free.push(i);
-            let f = self.conn_flow[c as usize];
             if self.flows[f as usize].status != Status::Active {
                 return;
             }
-            let lia = self.lia(f);
             let mut out = std::mem::take(&mut self.out);
-            let a = tcp::Ack {
-                ack: p.seq,
-                ts: p.ts,
-                ece: p.flags & F_ECE != 0,
-            };
-            self.conns[c as usize].on_ack(self.now, a, &self.cfg.tcp, lia, &mut out);
+            let lia = self.lia(f);
+            let cn = &mut self.conns[c as usize];
+            if p.flags & F_SYN != 0 {
+                cn.on_synack(self.now, p.ts, &self.cfg.tcp, &mut out);
+            } else {
+                let a = tcp::Ack {
+                    ack: p.seq,
+                    ts: p.ts,
+                    ece: p.flags & F_ECE != 0,
+                };
+                cn.on_ack(self.now, a, &self.cfg.tcp, lia, &mut out);
+            }
             self.out = out;
             self.send_out(c);
-            if lia.is_some() {
+            if self.pflows[f as usize].nconn > 1 {
                 self.pump(c); // an MPTCP subflow takes more of the flow's data as it can
+            }
+            if self.acked_in_full(f) {
+                self.complete(f);
             }
             return;
         }
-        // data at the receiver
-        let cn = &mut self.conns[c as usize];
-        let before = cn.rcv_nxt;
-        let ack = cn.on_data(p.seq, p.len);
-        let f = self.conn_flow[c as usize];
-        let pf = &mut self.pflows[f as usize];
-        pf.delivered += ack - before;
-        let size = self.wl.flows[f as usize].bytes.0;
-        if pf.delivered >= size && self.flows[f as usize].status == Status::Active {
-            self.complete(f);
-        }
-        // the data packet turns round as the ACK
-        let ack_pkt = &mut self.pool[i as usize];
-        ack_pkt.flags = F_ACK | F_REV | if p.flags & F_CE != 0 { F_ECE } else { 0 };
-        ack_pkt.seq = ack;
-        ack_pkt.size = self.cfg.ack as u32;
-        ack_pkt.len = 0;
-        ack_pkt.hop = 0;
+        let ack_pkt = if p.flags & F_SYN != 0 {
+            F_SYN | F_ACK | F_REV
+        } else {
+            // data at the receiver
+            let cn = &mut self.conns[c as usize];
+            let before = cn.rcv_nxt;
+            let ack = cn.on_data(p.seq, p.len);
+            let pf = &mut self.pflows[f as usize];
+            let size = self.wl.flows[f as usize].bytes.0;
+            let was = pf.delivered;
+            pf.delivered += ack - before;
+            if was < size && pf.delivered >= size {
+                // the whole flow has arrived: a response may start
+                let next = self.wl.flows[f as usize].follow_up;
+                if next != NONE {
+                    self.push(self.now, EV_START, next);
+                }
+                if p.flags & F_UDP != 0 {
+                    self.complete(f);
+                }
+            }
+            if p.flags & F_UDP != 0 {
+                self.free.push(i);
+                return;
+            }
+            self.pool[i as usize].seq = ack;
+            F_ACK | F_REV | if p.flags & F_CE != 0 { F_ECE } else { 0 }
+        };
+        // the packet turns round as the ACK (or SYN-ACK)
+        let a = &mut self.pool[i as usize];
+        a.flags = ack_pkt;
+        a.size = self.cfg.ack as u32;
+        a.len = 0;
+        a.hop = 0;
         let l = self.link_of(&self.pool[i as usize]);
         self.c.sent += 1;
         self.enqueue(l, i);
+    }
+
+    /// Every byte of flow `f` is sent and acknowledged.
+    fn acked_in_full(&self, f: u32) -> bool {
+        let pf = &self.pflows[f as usize];
+        pf.assigned >= self.wl.flows[f as usize].bytes.0
+            && self.conns[pf.conn0 as usize..(pf.conn0 + pf.nconn) as usize]
+                .iter()
+                .all(|c| c.sender_done())
+    }
+
+    /// A flowlet starts on connection `c` (it paused at least the flowlet gap): take the path
+    /// the adaptive router gives it now (the packets still on the old path were sent at least
+    /// one gap ago). The router's link work is refreshed every controller period from the
+    /// bytes the active flows still have to send over their paths.
+    fn rebind(&mut self, c: u32) {
+        let f = self.conn_flow[c as usize];
+        let pf = &self.pflows[f as usize];
+        if pf.nconn != 1 || self.conn_spray[c as usize].0 != 1 {
+            return;
+        }
+        if self.now >= self.work_at {
+            self.work_at = self.now + self.work_period;
+            let mut work = vec![0.0; self.net.links.len()];
+            for (k, cn) in self.conns.iter().enumerate() {
+                let g = self.conn_flow[k] as usize;
+                if self.flows[g].status != Status::Active || cn.sender_done() {
+                    continue;
+                }
+                let bits = (cn.end - cn.una) as f64 * 8.0;
+                let (off, len) = self.conn_path[k];
+                for l in &self.paths[off as usize..off as usize + len as usize] {
+                    work[l.idx()] += bits;
+                }
+            }
+            if let Some(ad) = self.router.adaptive() {
+                ad.set_work(work);
+            }
+        }
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let cn = &self.conns[c as usize];
+        self.router.note_size((cn.end - cn.una) as f64 * 8.0);
+        let route = {
+            let ctx = RouteCtx {
+                net: self.net,
+                up: &self.up,
+                seed: self.sc.engine.seed,
+            };
+            self.router.route(&ctx, f, src, dst)
+        };
+        let Some((p, _)) = route.paths.first() else {
+            return;
+        };
+        let (off, len) = self.conn_path[c as usize];
+        if self.paths[off as usize..off as usize + len as usize] == p[..] {
+            return;
+        }
+        let off = self.paths.len() as u32;
+        self.paths.extend_from_slice(p);
+        self.conn_path[c as usize] = (off, p.len() as u16);
+        self.flows[f as usize].reroutes += 1;
+        self.rebinds += 1;
+    }
+
+    /// Flow `f` is sent as UDP datagrams (`udp_requests` and a request/response workload).
+    fn udp_flow(&self, f: u32) -> bool {
+        self.cfg.udp && self.wl.flows[f as usize].group != NONE
+    }
+
+    fn conn_udp(&self, c: u32) -> bool {
+        self.cfg.udp && self.udp_flow(self.conn_flow[c as usize])
+    }
+
+    /// Send connection `c`'s SYN.
+    fn send_syn(&mut self, c: u32) {
+        let (path, plen) = self.conn_path[c as usize];
+        let i = self.alloc(Pkt {
+            seq: 0,
+            ts: self.now,
+            conn: c,
+            path,
+            size: 1,
+            len: 0,
+            plen,
+            hop: 0,
+            flags: F_SYN,
+        });
+        self.c.sent += 1;
+        let l = self.paths[path as usize].idx();
+        self.enqueue(l, i);
+        self.arm(c);
     }
 
     /// LIA's coupling for flow `f`'s subflows: (`alpha`, total window), or `None`.
@@ -592,29 +799,41 @@ impl<'a> PacketEngine<'a> {
         fl.fct_end = Time(self.now);
         fl.last = Time(self.now);
         self.done += 1;
-        let next = self.wl.flows[f as usize].follow_up;
-        if next != NONE {
-            self.push(self.now, EV_START, next);
-        }
     }
 
-    /// Time alone on an idle path with an unlimited window: every packet but the largest at the
-    /// slowest hop's rate, the largest one through every hop, and every hop's delay (exact on a
-    /// path of one rate, where a short last packet waits behind the full one before it).
-    fn ideal(&self, path: &[LinkId], bytes: u64) -> f64 {
+    /// Time alone on an idle path with an unlimited window, as packet mode measures a flow (from
+    /// its start to the ACK of its last byte at the sender): the handshake's round trip if any;
+    /// every data packet but the largest at the slowest hop's rate, the largest through every
+    /// hop (exact on a path of one rate, where a short last packet waits behind the full one
+    /// before it); the last ACK's way back; every hop's delay on each crossing.
+    fn ideal(&self, path: &[LinkId], bytes: u64, udp: bool) -> f64 {
         let mss = self.cfg.tcp.mss;
         let n = bytes.div_ceil(mss).max(1);
         let wire = bytes + n * self.cfg.header;
         let largest = (bytes.min(mss) + self.cfg.header) as u32;
-        let mut slow = 0.0f64;
-        let mut t = 0u64;
-        for &l in path {
-            let li = l.idx();
-            slow = slow.max(self.ports[li].ps_per_byte);
-            t += self.ser(li, largest) + self.ports[li].delay;
-        }
+        let ack = self.cfg.ack as u32;
+        let one_way = |size: u32, back: bool| -> u64 {
+            path.iter()
+                .map(|&l| {
+                    let li = if back { l.reverse().idx() } else { l.idx() };
+                    self.ser(li, size) + self.ports[li].delay
+                })
+                .sum()
+        };
+        let slow = path
+            .iter()
+            .map(|l| self.ports[l.idx()].ps_per_byte)
+            .fold(0.0, f64::max);
         let body = ((wire - largest as u64) as f64 * slow).round() as u64;
-        (t + body) as f64 / 1e12
+        let mut t = body + one_way(largest, false);
+        if udp {
+            return t as f64 / 1e12; // done when the last byte arrives
+        }
+        t += one_way(ack, true);
+        if self.cfg.handshake {
+            t += one_way(1, false) + one_way(ack, true);
+        }
+        t as f64 / 1e12
     }
 
     fn start_flow(&mut self, f: u32) {
@@ -643,21 +862,22 @@ impl<'a> PacketEngine<'a> {
             return;
         }
         // MPTCP: a subflow per path; otherwise the heaviest path (the first of equals)
-        let chosen: Vec<&Vec<LinkId>> = if self.cfg.mptcp && route.paths.len() > 1 {
-            route.paths.iter().map(|(p, _)| p).collect()
-        } else {
-            let best = route
-                .paths
-                .iter()
-                .enumerate()
-                .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
-                .map(|(k, _)| k)
-                .unwrap_or(0);
-            vec![&route.paths[best].0]
-        };
+        let chosen: Vec<&Vec<LinkId>> =
+            if self.cfg.mptcp && route.paths.len() > 1 && !self.udp_flow(f) {
+                route.paths.iter().map(|(p, _)| p).collect()
+            } else {
+                let best = route
+                    .paths
+                    .iter()
+                    .enumerate()
+                    .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
+                    .map(|(k, _)| k)
+                    .unwrap_or(0);
+                vec![&route.paths[best].0]
+            };
         let ideal = chosen
             .iter()
-            .map(|p| self.ideal(p, bytes))
+            .map(|p| self.ideal(p, bytes, self.udp_flow(f)))
             .fold(f64::INFINITY, f64::min);
         let fl = &mut self.flows[f as usize];
         fl.status = Status::Active;
@@ -667,24 +887,81 @@ impl<'a> PacketEngine<'a> {
             return;
         }
         let multi = chosen.len() > 1;
+        let spray = if self.cfg.spraying && !multi {
+            self.spray_paths(f, chosen[0])
+        } else {
+            Vec::new()
+        };
         let conn0 = self.conns.len() as u32;
         for p in &chosen {
             let off = self.paths.len() as u32;
             self.paths.extend_from_slice(p);
+            for q in &spray {
+                self.paths.extend_from_slice(q);
+            }
+            self.conn_spray.push((1 + spray.len() as u16, 0));
             let cc = if multi { Cc::Lia } else { self.cfg.cc };
             // an MPTCP subflow is handed data as its window opens (see `feed`)
             let end = if multi { 0 } else { bytes };
             self.conns.push(Conn::new(cc, end, &self.cfg.tcp));
             self.conn_flow.push(f);
+            self.last_send.push(u64::MAX);
             self.conn_path.push((off, p.len() as u16));
         }
         let pf = &mut self.pflows[f as usize];
         pf.conn0 = conn0;
         pf.nconn = chosen.len() as u32;
         pf.assigned = if multi { 0 } else { bytes };
-        for c in conn0..conn0 + chosen.len() as u32 {
-            self.pump(c);
+        if self.udp_flow(f) {
+            // every datagram to the NIC at once
+            let c = conn0;
+            let mss = self.cfg.tcp.mss;
+            self.out.clear();
+            let mut seq = 0;
+            while seq < bytes {
+                let len = (bytes - seq).min(mss) as u32;
+                self.out.push(Seg {
+                    seq,
+                    len,
+                    retx: false,
+                });
+                seq += len as u64;
+            }
+            self.send_out(c);
+            return;
         }
+        for c in conn0..conn0 + chosen.len() as u32 {
+            if self.cfg.handshake {
+                let cn = &mut self.conns[c as usize];
+                cn.established = false;
+                cn.rto_at = self.now + cn.rto;
+                self.send_syn(c);
+            } else {
+                self.pump(c);
+            }
+        }
+    }
+
+    /// Spraying: up to `SPRAY_PATHS - 1` more shortest valley-free paths (ECMP's set) of flow
+    /// `f` besides `first`, as long as it, each walked with another hash of the flow.
+    fn spray_paths(&mut self, f: u32, first: &[LinkId]) -> Vec<Vec<LinkId>> {
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let h = crate::routing::flow_hash(self.sc.engine.seed, f);
+        let mut found: Vec<Vec<LinkId>> = Vec::new();
+        for k in 1..4 * SPRAY_PATHS as u64 {
+            if found.len() + 1 >= SPRAY_PATHS {
+                break;
+            }
+            let hk = crate::rng::splitmix64(h ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let Some(p) = self.router.updown().walk(self.net, &self.up, src, dst, hk) else {
+                break;
+            };
+            if p.len() == first.len() && p != first && !found.contains(&p) {
+                found.push(p);
+            }
+        }
+        found
     }
 
     /// Send what connection `c`'s window allows (MPTCP: hand it more of the flow's data first).
@@ -710,18 +987,23 @@ impl<'a> PacketEngine<'a> {
     fn timeout(&mut self, c: u32) {
         let cn = &mut self.conns[c as usize];
         cn.rto_queued = u64::MAX;
+        let at = cn.rto_at;
         let f = self.conn_flow[c as usize];
-        if cn.rto_at == u64::MAX || self.flows[f as usize].status != Status::Active {
+        if at == u64::MAX || self.flows[f as usize].status != Status::Active {
             return;
         }
-        if cn.rto_at > self.now {
+        if self.fire_at(at) > self.now {
             self.arm(c); // the deadline moved later since this event was queued
             return;
         }
         let mut out = std::mem::take(&mut self.out);
-        self.conns[c as usize].on_timeout(self.now, &self.cfg.tcp, &mut out);
+        let syn = self.conns[c as usize].on_timeout(self.now, &self.cfg.tcp, &mut out);
         self.out = out;
-        self.send_out(c);
+        if syn {
+            self.send_syn(c);
+        } else {
+            self.send_out(c);
+        }
     }
 
     // ---------------------------------------------------------------- loop
@@ -831,7 +1113,12 @@ impl<'a> PacketEngine<'a> {
         let mut v = Vec::new();
         let mut used = vec![0u64; self.buf_used.len()];
         for (l, p) in self.ports.iter().enumerate() {
-            let sum: u64 = p.q.iter().map(|&i| self.pool[i as usize].size as u64).sum();
+            let sum: u64 =
+                p.q.iter()
+                    .chain(&p.qa)
+                    .chain(p.busy.then_some(&p.serving))
+                    .map(|&i| self.pool[i as usize].size as u64)
+                    .sum();
             if sum != p.bytes {
                 v.push(format!("port {l}: backlog {} != packets {sum}", p.bytes));
             }
@@ -884,7 +1171,7 @@ impl<'a> PacketEngine<'a> {
             events: self.events,
             util: &self.util,
             controller_ticks: 0,
-            rebinds: 0,
+            rebinds: self.rebinds,
             detours: &[],
             solver_rounds: 0,
             solver_subflows: 0,

@@ -39,7 +39,10 @@ pub struct TcpCfg {
     /// Payload of a full segment, bytes.
     pub mss: u64,
     pub init_cwnd: u64,
+    pub init_ssthresh: u64,
     pub rto_min: u64,
+    /// Before the first RTT sample.
+    pub rto_initial: u64,
     pub rto_max: u64,
 }
 
@@ -50,6 +53,8 @@ const DCTCP_G: f64 = 1.0 / 16.0;
 #[derive(Clone, Debug)]
 pub struct Conn {
     pub cc: Cc,
+    /// The handshake is over (no data before it).
+    pub established: bool,
     /// Bytes this connection must deliver (MPTCP: grows as the flow hands it data).
     pub end: u64,
     // -- sender
@@ -90,19 +95,20 @@ impl Conn {
     pub fn new(cc: Cc, end: u64, cfg: &TcpCfg) -> Conn {
         Conn {
             cc,
+            established: true,
             end,
             una: 0,
             nxt: 0,
             high: 0,
             cwnd: cfg.init_cwnd,
-            ssthresh: u64::MAX,
+            ssthresh: cfg.init_ssthresh,
             dupacks: 0,
             in_rec: false,
             recover: 0,
             cut_end: 0,
             srtt: 0,
             rttvar: 0,
-            rto: cfg.rto_min,
+            rto: cfg.rto_initial,
             rto_at: u64::MAX,
             rto_queued: u64::MAX,
             alpha: if cc == Cc::Dctcp { 1.0 } else { 0.0 },
@@ -136,7 +142,15 @@ impl Conn {
 
     /// Send new segments while the window allows.
     pub fn pump(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
-        while self.nxt < self.end && self.nxt < self.una + self.cwnd {
+        if !self.established {
+            return;
+        }
+        // a segment goes out when the window has room for a full one (as htsim's TCP); an
+        // MPTCP subflow's window is a share of the flow's, often a fraction of a segment over
+        // a whole number: it sends while anything of it is free (else the flow's coupled
+        // window would be cut to whole segments per subflow)
+        let room = if self.cc == Cc::Lia { 1 } else { cfg.mss };
+        while self.nxt < self.end && self.nxt + room <= self.una + self.cwnd {
             let retx = self.nxt < self.high;
             let s = self.seg_at(self.nxt, cfg, retx);
             if retx {
@@ -175,7 +189,7 @@ impl Conn {
     /// coupled increase `min(alpha_f * acked * mss / cwnd_total, acked * mss / cwnd)`.
     fn grow(&mut self, acked: u64, cfg: &TcpCfg, lia: Option<(f64, u64)>) {
         if self.cwnd < self.ssthresh {
-            self.cwnd += acked.min(cfg.mss);
+            self.cwnd += acked.min(cfg.mss).min(self.ssthresh - self.cwnd);
             return;
         }
         let own = (acked * cfg.mss) as f64 / self.cwnd as f64;
@@ -201,9 +215,10 @@ impl Conn {
         if self.sender_done() {
             return;
         }
+        // every ACK echoes a send time: an RTT sample (duplicate ACKs too, as htsim)
+        self.rtt_sample(now.saturating_sub(ts), cfg);
         if ack > self.una {
             let acked = ack - self.una;
-            self.rtt_sample(now.saturating_sub(ts), cfg);
             if self.cc == Cc::Dctcp {
                 self.acked_win += acked;
                 if ece {
@@ -233,7 +248,7 @@ impl Conn {
                 } else {
                     // partial ACK: the next hole is lost too
                     self.retransmit_una(cfg, out);
-                    self.cwnd = self.cwnd.saturating_sub(acked).max(cfg.mss) + cfg.mss;
+                    self.cwnd = self.cwnd.saturating_sub(acked) + cfg.mss;
                 }
             } else {
                 self.dupacks = 0;
@@ -249,7 +264,8 @@ impl Conn {
             if self.in_rec {
                 self.cwnd += cfg.mss;
             } else if self.dupacks == 3 && self.una >= self.recover {
-                self.ssthresh = (self.flight() / 2).max(2 * cfg.mss);
+                // (htsim and Linux halve the window; RFC 5681 says half the flight size)
+                self.ssthresh = (self.cwnd / 2).max(2 * cfg.mss);
                 self.recover = self.nxt;
                 self.in_rec = true;
                 self.cut_end = self.nxt;
@@ -271,14 +287,35 @@ impl Conn {
         }
     }
 
-    /// The retransmission timer fired (its deadline is `now`).
-    pub fn on_timeout(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
+    /// The SYN-ACK arrived (echoing the SYN's send time `ts`): data may flow.
+    pub fn on_synack(&mut self, now: u64, ts: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
+        if self.established {
+            return; // a duplicate (the SYN was sent again)
+        }
+        self.established = true;
+        self.rtt_sample(now.saturating_sub(ts), cfg);
+        self.rto_at = u64::MAX;
+        self.pump(now, cfg, out);
+    }
+
+    /// The retransmission timer fired (its deadline is `now`). Before the handshake is over:
+    /// returns true, and the SYN must be sent again.
+    pub fn on_timeout(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) -> bool {
+        if !self.established {
+            self.timeouts += 1;
+            self.rto = (self.rto * 2).min(cfg.rto_max);
+            self.rto_at = now + self.rto;
+            return true;
+        }
         self.rto_at = u64::MAX;
         if self.sender_done() {
-            return;
+            return false;
         }
         self.timeouts += 1;
-        self.ssthresh = (self.flight() / 2).max(2 * cfg.mss);
+        if self.in_rec {
+            self.cwnd = self.ssthresh.min(self.flight() + cfg.mss);
+        }
+        self.ssthresh = (self.cwnd / 2).max(2 * cfg.mss);
         self.cwnd = cfg.mss;
         self.nxt = self.una;
         self.in_rec = false;
@@ -289,6 +326,7 @@ impl Conn {
         self.rto = (self.rto * 2).min(cfg.rto_max);
         self.pump(now, cfg, out);
         self.rto_at = now + self.rto;
+        false
     }
 
     /// A data segment arrived at the receiver; returns the cumulative ACK to send.
@@ -340,7 +378,9 @@ mod tests {
         TcpCfg {
             mss: 1000,
             init_cwnd: 2000,
+            init_ssthresh: u64::MAX,
             rto_min: 1_000_000,
+            rto_initial: 1_000_000,
             rto_max: 1 << 40,
         }
     }

@@ -635,26 +635,52 @@ pub struct PacketSpec {
     /// Largest packet on the wire in bytes, headers included (default 1500).
     #[serde(default = "d_mtu")]
     pub mtu_bytes: u64,
-    /// Bytes of every data packet that are not payload (default 64), so a full packet carries
-    /// `mtu_bytes - header_bytes` of the flow. htsim counts no header in data packets: 0 matches it.
-    #[serde(default = "d_header")]
+    /// Bytes of every data packet that are not payload (default 0, as htsim, which counts all
+    /// 1,500 bytes of a packet as the flow's): a full packet carries `mtu_bytes - header_bytes`.
+    #[serde(default)]
     pub header_bytes: u64,
-    /// Size of a pure ACK on the wire in bytes (default 64, as htsim's ACKs).
-    #[serde(default = "d_header")]
+    /// Size of a pure ACK (and of a SYN-ACK) on the wire in bytes (default 40, htsim's TCP ACK).
+    #[serde(default = "d_ack")]
     pub ack_bytes: u64,
-    /// Drop-tail buffer of every output port (servers' NICs included) in bytes, the packet being
-    /// sent included (default 150000: 100 packets of 1500 bytes, htsim's usual queue size).
+    /// Drop-tail buffer of every switch output port in bytes, the packet being sent included
+    /// (default 150000: 100 packets of 1500 bytes, htsim's usual queue).
     #[serde(default = "d_buffer")]
     pub buffer_bytes: u64,
+    /// Drop-tail buffer of a server's NIC in bytes (null, default: unbounded, as htsim's host
+    /// queue; the NIC sends ACKs before data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_buffer_bytes: Option<u64>,
     /// Forwarding latency of a switch, added to every hop that enters a switch, ns (default 0).
     #[serde(default)]
     pub switch_latency_ns: u64,
     /// TCP initial congestion window in full packets (default 10).
     #[serde(default = "d_iw")]
     pub initial_window_packets: u32,
+    /// TCP initial slow-start threshold in full packets (null, default: unlimited; htsim's
+    /// TCP starts at 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ssthresh_packets: Option<u32>,
+    /// Open every TCP connection with a handshake (default true, as htsim): a SYN of 1 byte on
+    /// the wire and a SYN-ACK of `ack_bytes`, so data starts one round trip after the flow.
+    #[serde(default = "d_true")]
+    pub handshake: bool,
     /// Minimum (and initial) TCP retransmission timeout in ms (default 1).
     #[serde(default = "d_rto_min")]
     pub rto_min_ms: f64,
+    /// Retransmission timeout before the first RTT sample (the SYN's), ms (null, default:
+    /// `rto_min_ms`; htsim's TCP: 3000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_initial_ms: Option<f64>,
+    /// Check retransmission timers only every this many ms, as htsim's timer scanner (10 ms):
+    /// a timer then fires at the first check after its deadline (null, default: exactly at it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_scan_ms: Option<f64>,
+    /// Send the flows of the request/response workloads (memcache requests and responses,
+    /// query and incast responses) as UDP datagrams instead of TCP (default false): all of a
+    /// flow's packets go to the NIC at once, with no ACK, handshake or retransmission; a flow
+    /// is done when its last byte arrives, and a flow that lost a packet never is.
+    #[serde(default)]
+    pub udp_requests: bool,
     /// `newreno` (default), `dctcp` or `mptcp`.
     #[serde(default)]
     pub transport: Transport,
@@ -676,8 +702,8 @@ pub struct PacketSpec {
     pub flowlet_gap_us: f64,
 }
 
-fn d_header() -> u64 {
-    64
+fn d_ack() -> u64 {
+    40
 }
 fn d_buffer() -> u64 {
     150_000
@@ -696,11 +722,17 @@ impl Default for PacketSpec {
     fn default() -> Self {
         PacketSpec {
             mtu_bytes: d_mtu(),
-            header_bytes: d_header(),
-            ack_bytes: d_header(),
+            header_bytes: 0,
+            ack_bytes: d_ack(),
             buffer_bytes: d_buffer(),
+            host_buffer_bytes: None,
             switch_latency_ns: 0,
             initial_window_packets: d_iw(),
+            initial_ssthresh_packets: None,
+            handshake: true,
+            rto_scan_ms: None,
+            rto_initial_ms: None,
+            udp_requests: false,
             rto_min_ms: d_rto_min(),
             transport: Transport::Newreno,
             ecn_threshold_bytes: None,

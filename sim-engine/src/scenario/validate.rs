@@ -672,6 +672,23 @@ impl Scenario {
                 ),
             );
         }
+        if let Some(h) = p.host_buffer_bytes {
+            if h < p.mtu_bytes || h > 1 << 40 {
+                return err(
+                    "engine.packet.host_buffer_bytes",
+                    format!(
+                        "must hold at least one packet (mtu_bytes = {}) and at most 2^40 bytes, got {h}",
+                        p.mtu_bytes
+                    ),
+                );
+            }
+        }
+        if p.initial_ssthresh_packets == Some(0) {
+            return err(
+                "engine.packet.initial_ssthresh_packets",
+                "must be > 0 (or null)",
+            );
+        }
         if p.switch_latency_ns > 1_000_000_000 {
             return err("engine.packet.switch_latency_ns", "must be at most 1 s");
         }
@@ -686,6 +703,22 @@ impl Scenario {
                 "engine.packet.rto_min_ms",
                 format!("must be > 0 and at most 60000 ms, got {}", p.rto_min_ms),
             );
+        }
+        if let Some(x) = p.rto_initial_ms {
+            if !(x.is_finite() && x > 0.0 && x <= 60_000.0) {
+                return err(
+                    "engine.packet.rto_initial_ms",
+                    format!("must be > 0 and at most 60000 ms (or null), got {x}"),
+                );
+            }
+        }
+        if let Some(x) = p.rto_scan_ms {
+            if !(x.is_finite() && x > 0.0 && x <= 60_000.0) {
+                return err(
+                    "engine.packet.rto_scan_ms",
+                    format!("must be > 0 and at most 60000 ms (or null), got {x}"),
+                );
+            }
         }
         if p.ecn_threshold_bytes == Some(0) {
             return err("engine.packet.ecn_threshold_bytes", "must be > 0 (or null)");
