@@ -98,39 +98,12 @@ pub fn run_with_progress(
         if !limits.single_thread {
             eng.route_ahead(scope);
         }
-        let mut last = Instant::now();
-        let mut last_events = 0u64;
+        let mut watch = Watch::new(limits, t0, &mut progress);
         let mut steps = 0u64;
         while eng.step() {
             steps += 1;
             if steps % 1024 == 0 {
-                if let Some(m) = limits.max_events {
-                    if eng.events() > m {
-                        return Err(SimError::Limit(format!("more than {m} events")));
-                    }
-                }
-                if let Some(w) = limits.max_wall {
-                    if t0.elapsed() > w {
-                        return Err(SimError::Limit(format!(
-                            "more than {:.1} s of wall time",
-                            w.as_secs_f64()
-                        )));
-                    }
-                }
-                if let Some(every) = limits.progress_every {
-                    let el = last.elapsed();
-                    if el >= every {
-                        progress(&Progress {
-                            sim_time_s: eng.now().as_secs_f64(),
-                            flows_done: eng.flows_done(),
-                            flows_total: eng.flows_total(),
-                            events: eng.events(),
-                            events_per_s: (eng.events() - last_events) as f64 / el.as_secs_f64(),
-                        });
-                        last = Instant::now();
-                        last_events = eng.events();
-                    }
-                }
+                watch.look(eng.now(), eng.events(), eng.flows_done(), eng.flows_total())?;
             }
         }
         eng.close();
@@ -138,6 +111,65 @@ pub fn run_with_progress(
         rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
         Ok(rep)
     })
+}
+
+/// The run limits and progress samples of an engine's loop, looked at every so many steps.
+struct Watch<'a, P: FnMut(&Progress)> {
+    limits: &'a RunLimits,
+    t0: Instant,
+    last: Instant,
+    last_events: u64,
+    progress: P,
+}
+
+impl<'a, P: FnMut(&Progress)> Watch<'a, P> {
+    fn new(limits: &'a RunLimits, t0: Instant, progress: P) -> Self {
+        Watch {
+            limits,
+            t0,
+            last: Instant::now(),
+            last_events: 0,
+            progress,
+        }
+    }
+
+    /// A limit passed is the run's error; a progress sample is due every `progress_every`.
+    fn look(
+        &mut self,
+        now: units::Time,
+        events: u64,
+        flows_done: u64,
+        flows_total: u64,
+    ) -> Result<(), SimError> {
+        if let Some(m) = self.limits.max_events {
+            if events > m {
+                return Err(SimError::Limit(format!("more than {m} events")));
+            }
+        }
+        if let Some(w) = self.limits.max_wall {
+            if self.t0.elapsed() > w {
+                return Err(SimError::Limit(format!(
+                    "more than {:.1} s of wall time",
+                    w.as_secs_f64()
+                )));
+            }
+        }
+        if let Some(every) = self.limits.progress_every {
+            let el = self.last.elapsed();
+            if el >= every {
+                (self.progress)(&Progress {
+                    sim_time_s: now.as_secs_f64(),
+                    flows_done,
+                    flows_total,
+                    events,
+                    events_per_s: (events - self.last_events) as f64 / el.as_secs_f64(),
+                });
+                self.last = Instant::now();
+                self.last_events = events;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Packet mode's loop: the same limits, progress samples and report as flow mode's.
@@ -149,40 +181,13 @@ fn run_packet(
     t0: Instant,
 ) -> Result<Report, SimError> {
     let mut eng = packet::PacketEngine::new(scenario, net);
-    let mut last = Instant::now();
-    let mut last_events = 0u64;
+    let mut watch = Watch::new(limits, t0, &mut progress);
     let mut steps = 0u64;
     while eng.step() {
         steps += 1;
         // a packet event is ~100x cheaper than a flow-mode step: look at the clock less often
         if steps % 65_536 == 0 {
-            if let Some(m) = limits.max_events {
-                if eng.events() > m {
-                    return Err(SimError::Limit(format!("more than {m} events")));
-                }
-            }
-            if let Some(w) = limits.max_wall {
-                if t0.elapsed() > w {
-                    return Err(SimError::Limit(format!(
-                        "more than {:.1} s of wall time",
-                        w.as_secs_f64()
-                    )));
-                }
-            }
-            if let Some(every) = limits.progress_every {
-                let el = last.elapsed();
-                if el >= every {
-                    progress(&Progress {
-                        sim_time_s: eng.now().as_secs_f64(),
-                        flows_done: eng.flows_done(),
-                        flows_total: eng.flows_total(),
-                        events: eng.events(),
-                        events_per_s: (eng.events() - last_events) as f64 / el.as_secs_f64(),
-                    });
-                    last = Instant::now();
-                    last_events = eng.events();
-                }
-            }
+            watch.look(eng.now(), eng.events(), eng.flows_done(), eng.flows_total())?;
         }
     }
     eng.close();
