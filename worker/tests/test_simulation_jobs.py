@@ -43,14 +43,14 @@ def catalog_ids() -> dict[str, int]:
         }
 
 
-@pytest.fixture(scope="module")
-def setup(celery_worker_process: subprocess.Popen[bytes]) -> Iterator[dict[str, Any]]:
-    client = TestClient(create_app())
-    account = {"email": "sim@example.com", "password": "simulate please"}
-    assert client.post("/api/v1/auth/register", json={**account, "display_name": "S"}).status_code == 202
+def small_hall(client: TestClient, email: str, project_name: str) -> tuple[int, int]:
+    """A new account's project with one hall: a row pair of 2 racks x 2 logical racks of R servers
+    (2 ports each) and a network rack of 2 spines. Returns (project id, hall id)."""
+    account = {"email": email, "password": f"{project_name} for the worker tests"}
+    assert client.post("/api/v1/auth/register", json={**account, "display_name": project_name}).status_code == 202
     r = client.post("/api/v1/auth/login", json=account)
     assert r.status_code == 200, r.text
-    project = client.post("/api/v1/projects", json={"name": "Simulations"}).json()["id"]
+    project = client.post("/api/v1/projects", json={"name": project_name}).json()["id"]
     hall = client.post(f"/api/v1/projects/{project}/halls", json={"name": "H1", "width_m": 20, "depth_m": 12}).json()
     ids = catalog_ids()
     lr = {"servers": R, "server_model_id": ids["server"], "ports_used": 2, "tor_model_id": ids["tor"]}
@@ -66,13 +66,26 @@ def setup(celery_worker_process: subprocess.Popen[bytes]) -> Iterator[dict[str, 
         f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": spines}
     )
     assert r.status_code == 201, r.text
-    plan = client.post(
-        f"/api/v1/halls/{hall['id']}/wiring-plans", json={"name": "p2", "pattern": "paired-row", "ports": 2}
-    )
+    return project, int(hall["id"])
+
+
+def paired_row_plan(client: TestClient, hall: int) -> dict[str, Any]:
+    plan = client.post(f"/api/v1/halls/{hall}/wiring-plans", json={"name": "p2", "pattern": "paired-row", "ports": 2})
     assert plan.status_code == 201, plan.text
-    yield {"client": client, "project": project, "plan": plan.json()}
+    return dict(plan.json())
+
+
+def delete_project(client: TestClient, project: int) -> None:
     version = client.get(f"/api/v1/projects/{project}").json()["version"]
     client.delete(f"/api/v1/projects/{project}", headers={"If-Match": f'"{version}"'}).raise_for_status()
+
+
+@pytest.fixture(scope="module")
+def setup(celery_worker_process: subprocess.Popen[bytes]) -> Iterator[dict[str, Any]]:
+    client = TestClient(create_app())
+    project, hall = small_hall(client, "sim@example.com", "Simulations")
+    yield {"client": client, "project": project, "plan": paired_row_plan(client, hall)}
+    delete_project(client, project)
 
 
 def fattree_scenario(flows: int) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from loopline.api.app import create_app
 from loopline.queue import PING_TASK, get_celery
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_simulation_jobs import catalog_ids
+from test_simulation_jobs import delete_project, small_hall
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_LIMIT_S = 10
@@ -77,28 +77,9 @@ def workers(migrated_database: str) -> Iterator[dict[str, subprocess.Popen[bytes
 @pytest.fixture(scope="module")
 def setup(workers: dict[str, subprocess.Popen[bytes]]) -> Iterator[dict[str, Any]]:
     client = TestClient(create_app())
-    account = {"email": "sweeps@example.com", "password": "sweep the grid"}
-    assert client.post("/api/v1/auth/register", json={**account, "display_name": "S"}).status_code == 202
-    assert client.post("/api/v1/auth/login", json=account).status_code == 200
-    project = client.post("/api/v1/projects", json={"name": "Sweeps"}).json()["id"]
-    hall = client.post(f"/api/v1/projects/{project}/halls", json={"name": "H1", "width_m": 20, "depth_m": 12}).json()
-    ids = catalog_ids()
-    lr = {"servers": 4, "server_model_id": ids["server"], "ports_used": 2, "tor_model_id": ids["tor"]}
-    r = client.post(
-        f"/api/v1/halls/{hall['id']}/row-pairs",
-        json={"name_a": "R01", "name_b": "R02", "x_m": 2, "y_m": 2, "rack_count": 2,
-              "rack_template": {"rack_type_id": ids["rack"], "logical_racks": [lr, lr]}},
-    )  # fmt: skip
-    assert r.status_code == 201, r.text
-    row = r.json()["rows"][0]
-    spines = [{"name": f"SP{i}", "role": "spine", "switch_model_id": ids["spine"], "u": 10 + 2 * i} for i in (1, 2)]
-    r = client.post(
-        f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": spines}
-    )
-    assert r.status_code == 201, r.text
-    yield {"client": client, "project": project, "hall": hall["id"], "workers": workers}
-    version = client.get(f"/api/v1/projects/{project}").json()["version"]
-    client.delete(f"/api/v1/projects/{project}", headers={"If-Match": f'"{version}"'}).raise_for_status()
+    project, hall = small_hall(client, "sweeps@example.com", "Sweeps")
+    yield {"client": client, "project": project, "hall": hall, "workers": workers}
+    delete_project(client, project)
 
 
 def sweep(setup: dict[str, Any], grid: dict[str, list[Any]], base: dict[str, Any] | None = None) -> dict[str, Any]:
