@@ -59,8 +59,14 @@ PACKET_SETTINGS: dict[str, Any] = {
     "ack_bytes": 40,
     "buffer_bytes": 150_000,
     "switch_latency_ns": 0,
-    "initial_window_packets": 10,
+    # htsim's TcpSrc counts the SYN-ACK as a new ACK in slow start (inflate_window adds one MSS),
+    # so its default `_cwnd` of 10 packets sends 11 in the first flight: the engine's window is
+    # the first flight, and htsim gets `-cwnd` one less (htsim_args)
+    "initial_window_packets": 11,
+    "initial_ssthresh_packets": 100,  # TcpSrc default _ssthresh
     "rto_min_ms": 250.0,
+    "rto_initial_ms": 3000.0,  # TcpSrc's _rto before the first sample: a lost SYN costs 3 s
+    "rto_scan_ms": 10.0,  # TcpRtxTimerScanner period in the driver
 }
 HOP_LATENCY_NS = 1000  # htsim FatTree's default per-link Pipe latency
 LINE_RATE_GBPS = 10.0
@@ -397,9 +403,19 @@ def htsim_args(topo: HtsimTopology, packet: dict[str, Any], seed: int) -> list[s
         "-mtu", str(mtu),
         "-payload", str(payload),
         "-hop_latency_ns", str(topo.hop_latency_ns),
-        "-cwnd", str(int(packet["initial_window_packets"])),
+        "-cwnd", str(htsim_cwnd(packet)),
+        *(["-ssthresh", str(int(packet["initial_ssthresh_packets"]))]
+          if packet.get("initial_ssthresh_packets") else []),
+        *(["-rto_scan_ms", str(float(packet["rto_scan_ms"]))] if packet.get("rto_scan_ms") else []),
         "-seed", str(seed),
     ]  # fmt: skip
+
+
+def htsim_cwnd(packet: dict[str, Any]) -> int:
+    """htsim's `-cwnd` for the engine's first flight: with the handshake, htsim's SYN-ACK adds
+    one MSS in slow start (tcp.cpp inflate_window), so one less."""
+    iw = int(packet["initial_window_packets"])
+    return max(1, iw - 1) if packet.get("handshake", True) else iw
 
 
 # ---------------------------------------------------------------------------------------------

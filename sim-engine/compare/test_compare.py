@@ -70,8 +70,10 @@ def test_htsim_arguments_follow_the_packet_settings() -> None:
     packet = {**compare.PACKET_SETTINGS, "header_bytes": 40, "buffer_bytes": 300_000, "initial_window_packets": 4}
     assert compare.htsim_args(topo, packet, seed=7) == [
         "-nodes", "16", "-linkspeed", "10000", "-q", "200", "-mtu", "1500", "-payload", "1460",
-        "-hop_latency_ns", "2500", "-cwnd", "4", "-seed", "7",
+        "-hop_latency_ns", "2500", "-cwnd", "3", "-ssthresh", "100", "-rto_scan_ms", "10.0", "-seed", "7",
     ]  # fmt: skip
+    # without the handshake htsim's window is the first flight itself
+    assert compare.htsim_cwnd({**packet, "handshake": False}) == 4
 
 
 def test_a_network_that_is_not_a_gen_fattree_is_refused() -> None:
@@ -181,7 +183,8 @@ def test_htsim_driver_gives_hand_derived_completion_times(tmp_path: Path) -> Non
     # 0->15 (6 links), 10 packets = initial window: 6.0048 + 6.192 + (13.2 + 9 * 1.2) + 6.192 us.
     binary = compare.build_htsim(Path(os.environ["HTSIM"]))
     (tmp_path / "t.cm").write_text(
-        "Nodes 16\nConnections 2\n0->15 id 1 start 0 size 15000\n1->2 id 2 start 1000000 size 1500\n"
+        "Nodes 16\nConnections 3\n0->15 id 1 start 0 size 15000\n1->2 id 2 start 1000000 size 1500\n"
+        "4->8 id 3 start 0 size 16500\n"
     )
     topo = compare.fattree_topology(fattree4({"type": "permutation", "bytes": 1}))
     args = compare.htsim_args(topo, compare.PACKET_SETTINGS, seed=1)
@@ -194,7 +197,10 @@ def test_htsim_driver_gives_hand_derived_completion_times(tmp_path: Path) -> Non
     assert (tmp_path / "t.fct").read_text().splitlines() == [
         "0 0 15 15000 10 0 42388800",
         "1 1 2 1500 1 1000000 22059200",
+        # (another pod pair) 11 packets in ONE round trip with htsim's -cwnd 10 (the SYN-ACK grows the window by
+        # one MSS): 6.0048 + 6.192 + (6 x 1.2 + 6 + 10 x 1.2) + 6.192 = 43.5888 us
+        "2 4 8 16500 11 0 43588800",
     ]
-    assert "LOOPLINE finished 2" in out
+    assert "LOOPLINE finished 3" in out
     assert "LOOPLINE switch_drops 0" in out
     assert "LOOPLINE timeouts 0" in out

@@ -600,14 +600,18 @@ impl<'a> PacketEngine<'a> {
         }
     }
 
-    /// Make sure connection `c`'s timer has an event at or before it fires.
+    /// Make sure connection `c`'s timer has an event at or before it fires. A deadline that
+    /// moved earlier than the queued event (the SYN's long initial RTO replaced by the data's,
+    /// a backed-off RTO reset by a new RTT sample) gets a new event; the later one is stale.
     fn arm(&mut self, c: u32) {
         let cn = &self.conns[c as usize];
         let at = cn.rto_at;
-        if at != u64::MAX && cn.rto_queued == u64::MAX {
+        if at != u64::MAX {
             let t = self.fire_at(at);
-            self.conns[c as usize].rto_queued = t;
-            self.push(t, EV_RTO, c);
+            if t < cn.rto_queued {
+                self.conns[c as usize].rto_queued = t;
+                self.push(t, EV_RTO, c);
+            }
         }
     }
 
@@ -986,6 +990,9 @@ impl<'a> PacketEngine<'a> {
 
     fn timeout(&mut self, c: u32) {
         let cn = &mut self.conns[c as usize];
+        if cn.rto_queued != self.now {
+            return; // replaced by an earlier event (see `arm`)
+        }
         cn.rto_queued = u64::MAX;
         let at = cn.rto_at;
         let f = self.conn_flow[c as usize];
