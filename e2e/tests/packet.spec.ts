@@ -85,7 +85,7 @@ function estimateFor(page: Page, matches: (body: Asked) => boolean): Promise<Res
 }
 const perPair = (mb: number) => (b: Asked) => b.workload.bytes_per_pair === mb * 1_000_000;
 
-test("packet mode: the estimate before submitting, a DCTCP run's progress and queue statistics, a packet run cancelled", async ({ page }) => {
+test("packet mode: the estimate before submitting, a DCTCP run's queue statistics, a long packet run's progress and its cancel", async ({ page }) => {
   test.setTimeout(300_000);
   await login(page);
   const { projectId, hallId } = ids(page);
@@ -140,7 +140,7 @@ test("packet mode: the estimate before submitting, a DCTCP run's progress and qu
   await expect(form.getByTestId("sim-error")).toContainText("mode");
   await expect(form.getByTestId("sim-error")).toContainText("use flow mode, a smaller workload or a stop time");
 
-  // --- Run: 3 MB per pair in packet mode; its progress, from the engine, to the end
+  // --- Run: 3 MB per pair in packet mode, to the end
   answer = estimateFor(page, perPair(3));
   await form.getByTestId("param-mb").fill("3");
   est = await (await answer).json();
@@ -153,9 +153,7 @@ test("packet mode: the estimate before submitting, a DCTCP run's progress and qu
   const run = (await jobs(page, projectId)).find((j) => !before.has(j.id))!;
   expect(run.model).toBe("packet");
   const sims = page.getByTestId("simulations-panel");
-  await expect(sims.getByTestId(`sim-status-${run.id}`)).toContainText(`of ${(30 * 29).toLocaleString("en")} flows done`, {
-    timeout: 60_000,
-  });
+  // (this run may end before its first report on a fast machine: the long run below shows progress mid-run)
   await expect(sims.getByTestId(`sim-progress-${run.id}`)).toHaveAttribute("aria-valuenow", "100", { timeout: 120_000 });
   await expect(sims.getByTestId(`sim-status-${run.id}`)).toHaveAttribute("data-status", "succeeded");
 
@@ -173,7 +171,14 @@ test("packet mode: the estimate before submitting, a DCTCP run's progress and qu
   await expect(stats.getByTestId("packet-ecn")).toHaveText(res.packet.ecn_marks.toLocaleString("en"));
   expect(res.packet.ecn_marks).toBeGreaterThan(0); // 30 servers sending to 29 at once fill queues past 20 KB
   const busiest = [...res.packet.queues].sort((a, b) => b.max_bytes - a.max_bytes || b.p99_bytes - a.p99_bytes)[0]!;
-  expect(busiest.max_bytes).toBeLessThanOrEqual(100_000);
+  // the buffer is the switches' (a server's NIC queue never drops: the host holds back what it cannot send)
+  const scenario = (await (await page.request.get(`/api/v1/wiring-plans/${plan.id}/scenario`)).json()) as {
+    network: { nodes: { id: string; role: string }[] };
+  };
+  const servers = new Set(scenario.network.nodes.filter((n) => n.role === "server").map((n) => n.id));
+  const switchQueues = res.packet.queues.filter((q) => !servers.has(q.from));
+  expect(switchQueues.length).toBeGreaterThan(0);
+  for (const q of switchQueues) expect(q.max_bytes).toBeLessThanOrEqual(100_000);
   const first = stats.getByTestId("packet-queue-row").first();
   await expect(first).toContainText(kb(busiest.max_bytes));
   await expect(first).toContainText(kb(busiest.p99_bytes));
@@ -189,17 +194,17 @@ test("packet mode: the estimate before submitting, a DCTCP run's progress and qu
   await page.screenshot({ path: "artifacts/packet-queue-heat.png" });
   await heat.getByTestId("heat-clear").click();
 
-  // --- Cancel: a long packet run (100 MB per pair, NewReno), cancelled once the engine reports
+  // --- Cancel: a long packet run (300 MB per pair, NewReno): its progress mid-run, then cancelled
   await page.getByRole("tab", { name: "Plans" }).click();
   await page.getByTestId("plans-simulate").click();
   await form.getByTestId("preset-shuffle").check();
   await form.getByTestId("param-racks").fill("2");
   await form.getByTestId("sim-mode-packet").check();
   await form.getByTestId("sim-transport").selectOption("newreno");
-  answer = estimateFor(page, (b) => perPair(100)(b) && b.packet?.transport === "newreno");
-  await form.getByTestId("param-mb").fill("100");
+  answer = estimateFor(page, (b) => perPair(300)(b) && b.packet?.transport === "newreno");
+  await form.getByTestId("param-mb").fill("300");
   est = await (await answer).json();
-  expect(est.packet.fits && est.packet.wall_s > 30).toBe(true);
+  expect(est.packet.fits && est.packet.wall_s > 90).toBe(true);
   const beforeLong = new Set((await jobs(page, projectId)).map((j) => j.id));
   await form.getByTestId("sim-run").click();
   await expect(form).toBeHidden();

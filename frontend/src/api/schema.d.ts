@@ -3437,7 +3437,7 @@ export interface components {
         PacketSettings: {
             /**
              * Buffer Bytes
-             * @description Drop-tail buffer of every output port, bytes (default 150,000: 100 packets).
+             * @description Drop-tail buffer of every switch output port, bytes (default 150,000: 100 packets). A server's NIC queue never drops (the host holds back what its NIC cannot send yet, as in htsim).
              * @example 150000
              */
             buffer_bytes?: number | null;

@@ -111,7 +111,9 @@ export function ModeChoice({
             <span className="muted small">{TRANSPORTS.find((t) => t.value === value.transport)?.explain}</span>
           </label>
           <label className="sim-param">
-            <span>Buffer per port (KB)</span>
+            <span title="A server's NIC queue never drops: the host holds back what its NIC cannot send yet.">
+              Switch buffer per port (KB)
+            </span>
             <input
               type="number"
               min={1.5}

@@ -26,7 +26,8 @@ class PacketSettings(Schema):
         None,
         ge=1500,
         le=1_000_000_000,
-        description="Drop-tail buffer of every output port, bytes (default 150,000: 100 packets).",
+        description="Drop-tail buffer of every switch output port, bytes (default 150,000: 100 packets). A "
+        "server's NIC queue never drops (the host holds back what its NIC cannot send yet, as in htsim).",
         examples=[150000],
     )
     ecn_threshold_bytes: int | None = Field(
