@@ -8,6 +8,7 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { generate } from "./planning";
 import { login } from "./helpers";
+import { ids, simulationJobs, simulationJob } from "./simulating";
 
 interface ModeEstimate {
   wall_s: number;
@@ -41,25 +42,10 @@ interface Job {
   } | null;
 }
 
+const jobs = simulationJobs<Job>;
+const job = simulationJob<Job>;
+
 const PACKET_NOTE = "packet-level simulation: TCP with drop-tail queues (see sim-engine/README.md)";
-
-function ids(page: Page): { projectId: number; hallId: number } {
-  const m = /\/projects\/(\d+)\/halls\/(\d+)/.exec(new URL(page.url()).pathname);
-  expect(m, page.url()).toBeTruthy();
-  return { projectId: Number(m![1]), hallId: Number(m![2]) };
-}
-
-async function jobs(page: Page, projectId: number): Promise<Job[]> {
-  const res = await page.request.get(`/api/v1/projects/${projectId}/simulations?limit=100`);
-  expect(res.status()).toBe(200);
-  return (await res.json()).items;
-}
-
-async function job(page: Page, id: number): Promise<Job> {
-  const res = await page.request.get(`/api/v1/simulations/${id}`);
-  expect(res.status()).toBe(200);
-  return res.json();
-}
 
 /** Wall time as the form writes it (packet.ts `formatDuration`). */
 function duration(s: number): string {

@@ -8,6 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { generate } from "./planning";
 import { login } from "./helpers";
+import { ids, simulationJobs, simulationJob } from "./simulating";
 import { readFile } from "node:fs/promises";
 
 interface Job {
@@ -19,23 +20,8 @@ interface Job {
   result: { job_completion_s: number | null; flows: { total: number; finished: number; stalled: number; fct_s: { mean: number } } } | null;
 }
 
-function ids(page: Page): { projectId: number; hallId: number } {
-  const m = /\/projects\/(\d+)\/halls\/(\d+)/.exec(new URL(page.url()).pathname);
-  expect(m, page.url()).toBeTruthy();
-  return { projectId: Number(m![1]), hallId: Number(m![2]) };
-}
-
-async function jobs(page: Page, projectId: number): Promise<Job[]> {
-  const res = await page.request.get(`/api/v1/projects/${projectId}/simulations?limit=100`);
-  expect(res.status()).toBe(200);
-  return (await res.json()).items;
-}
-
-async function job(page: Page, id: number): Promise<Job> {
-  const res = await page.request.get(`/api/v1/simulations/${id}`);
-  expect(res.status()).toBe(200);
-  return res.json();
-}
+const jobs = simulationJobs<Job>;
+const job = simulationJob<Job>;
 
 /** Seconds as the view writes them (µs, ms or s). */
 function seconds(s: number): string {
