@@ -572,7 +572,7 @@ impl<'a> PacketEngine<'a> {
             let sp = &mut self.conn_spray[c as usize];
             let path = first + (sp.1 % sp.0) as u32 * plen as u32;
             sp.1 = sp.1.wrapping_add(1);
-            let i = self.alloc(Pkt {
+            self.launch(Pkt {
                 seq: s.seq,
                 ts: self.now,
                 conn: c,
@@ -583,9 +583,6 @@ impl<'a> PacketEngine<'a> {
                 hop: 0,
                 flags: udp,
             });
-            self.c.sent += 1;
-            let l = self.paths[path as usize].idx();
-            self.enqueue(l, i);
         }
         self.out = out;
         self.arm(c);
@@ -762,7 +759,7 @@ impl<'a> PacketEngine<'a> {
     /// Send connection `c`'s SYN.
     fn send_syn(&mut self, c: u32) {
         let (path, plen) = self.conn_path[c as usize];
-        let i = self.alloc(Pkt {
+        self.launch(Pkt {
             seq: 0,
             ts: self.now,
             conn: c,
@@ -773,10 +770,16 @@ impl<'a> PacketEngine<'a> {
             hop: 0,
             flags: F_SYN,
         });
+        self.arm(c);
+    }
+
+    /// A new packet from the pool onto the first link of its path.
+    fn launch(&mut self, pkt: Pkt) {
+        let path = pkt.path;
+        let i = self.alloc(pkt);
         self.c.sent += 1;
         let l = self.paths[path as usize].idx();
         self.enqueue(l, i);
-        self.arm(c);
     }
 
     /// LIA's coupling for flow `f`'s subflows: (`alpha`, total window), or `None`.
