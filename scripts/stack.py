@@ -87,8 +87,11 @@ def read_state() -> dict[str, int]:
 
 
 def write_state(state: dict[str, int]) -> None:
+    # Atomic: the lanes of make test read it while another lane writes it.
     RUN.mkdir(exist_ok=True)
-    (RUN / "ports.json").write_text(json.dumps(state, indent=2))
+    tmp = RUN / f"ports.json.{os.getpid()}"
+    tmp.write_text(json.dumps(state, indent=2))
+    tmp.replace(RUN / "ports.json")
 
 
 # ---------------------------------------------------------------- PostgreSQL
