@@ -67,6 +67,9 @@ PACKET_SETTINGS: dict[str, Any] = {
     "rto_min_ms": 250.0,
     "rto_initial_ms": 3000.0,  # TcpSrc's _rto before the first sample: a lost SYN costs 3 s
     "rto_scan_ms": 10.0,  # TcpRtxTimerScanner period in the driver
+    "tie_order": "scheduled",  # same-time events in scheduling order, as htsim's event list
+    "host_queue": "fair",  # htsim's host queue: ACKs first, then flows in turn
+    "whole_packets": True,  # htsim sends only full packets: a flow's last one is padded
 }
 HOP_LATENCY_NS = 1000  # htsim FatTree's default per-link Pipe latency
 LINE_RATE_GBPS = 10.0
@@ -243,6 +246,15 @@ def generate_flows(scenario: dict[str, Any]) -> list[Flow]:
         size = int(w["bytes_per_pair"] if kind == "shuffle" else w["bytes"])
         start = secs_to_ps(float(w.get("start_s", 0.0))) if kind == "shuffle" else 0
         flows = [Flow(a, b, size, start) for a in servers for b in servers if a != b]
+    elif kind == "many_to_many":
+        per_pair = int(w.get("flows_per_pair", 1))
+        flows = [
+            Flow(str(a), str(b), int(w["bytes"]), 0)
+            for a in w["senders"]
+            for b in w["receivers"]
+            if a != b
+            for _ in range(per_pair)
+        ]
     else:
         raise SystemExit(f"compare: workload type {kind!r} has no plain flow list to export")
     # The engine simulates roots in (arrival, index) order; keep the generation order here.

@@ -1,7 +1,7 @@
 // Loopline's driver for htsim (Broadcom/csg-htsim): TCP NewReno on a FatTree, flows from an
 // htsim connection matrix. It is a main() only: it links against the unmodified libhtsim.a and
-// datacenter objects and uses htsim's own TcpSrc/TcpSink, Queue, Pipe, FatTreeTopology,
-// ConnectionMatrix and TcpRtxTimerScanner. Stock datacenter/main_tcp.cpp cannot be used for the
+// datacenter objects and uses htsim's own TcpSrc/TcpSink, Queue, Pipe, FatTreeTopology and
+// TcpRtxTimerScanner; it reads htsim's connection-matrix format itself (see load_flows). Stock datacenter/main_tcp.cpp cannot be used for the
 // comparison: it ignores -tm (own random permutation of infinite flows), compiles in a 100 Gb/s
 // NIC and an 8-packet random-drop queue, and sends ACKs back with no latency.
 // Built outside the repository by `compare.py build-htsim` (see sim-engine/compare/README.md).
@@ -24,7 +24,27 @@
 #include "eventlist.h"
 #include "tcp.h"
 #include "fat_tree_topology.h"
-#include "connection_matrix.h"
+
+// One line of the connection matrix. htsim's ConnectionMatrix::load reads `start` with stof (a
+// 32-bit float: start times past 16.7 us move by up to tens of picoseconds), so the driver
+// reads the file itself, with exact integers.
+struct Flow {
+    uint32_t src, dst;
+    uint64_t start_ps, size;
+};
+
+static bool load_flows(const char* path, uint32_t& nodes, std::vector<Flow>& flows) {
+    std::ifstream f(path);
+    std::string line;
+    while (std::getline(f, line)) {
+        unsigned a, b, id;
+        unsigned long long start, size;
+        if (sscanf(line.c_str(), "Nodes %u", &a) == 1) nodes = a;
+        else if (sscanf(line.c_str(), "%u->%u id %u start %llu size %llu", &a, &b, &id, &start, &size) == 5)
+            flows.push_back(Flow{a, b, (uint64_t)start, (uint64_t)size});
+    }
+    return !flows.empty();
+}
 
 EventList eventlist;
 
@@ -133,13 +153,14 @@ int main(int argc, char** argv) {
     Packet::set_packet_size(mtu);
     eventlist.setEndtime(timeFromSec(end_s));
 
-    ConnectionMatrix* conns = new ConnectionMatrix(no_of_nodes);
-    if (!conns->load(tm_file)) {
+    uint32_t cm_nodes = 0;
+    std::vector<Flow> flows;
+    if (!load_flows(tm_file, cm_nodes, flows)) {
         std::cerr << "cannot load connection matrix " << tm_file << "\n";
         return 2;
     }
-    if (conns->N != no_of_nodes) {
-        std::cerr << "connection matrix has " << conns->N << " nodes, -nodes is " << no_of_nodes << "\n";
+    if (cm_nodes != no_of_nodes) {
+        std::cerr << "connection matrix has " << cm_nodes << " nodes, -nodes is " << no_of_nodes << "\n";
         return 2;
     }
 
@@ -155,7 +176,7 @@ int main(int argc, char** argv) {
     }
 
     TcpRtxTimerScanner scanner(timeFromMs(rto_scan_ms), eventlist);
-    std::vector<connection*>* all = conns->getAllConnections();
+    std::vector<Flow>* all = &flows;
     // Optional fixed path per flow (index into get_bidir_paths, e.g. the engine's ECMP choice).
     std::vector<long> fixed_paths;
     if (paths_file) {
@@ -170,7 +191,7 @@ int main(int argc, char** argv) {
     g_finish.assign(all->size(), (simtime_picosec)0);
     std::vector<uint64_t> packets(all->size());
     for (size_t c = 0; c < all->size(); c++) {
-        connection* crt = all->at(c);
+        const Flow* crt = &all->at(c);
         // Same number of full-size packets as the engine sends for crt->size payload bytes.
         uint64_t n = ((uint64_t)crt->size + payload - 1) / payload;
         if (n == 0) n = 1;
@@ -204,7 +225,7 @@ int main(int argc, char** argv) {
             delete paths->at(r);
         }
         delete paths;
-        src->connect(*out, *back, *snk, crt->start == NO_START ? 0 : crt->start);
+        src->connect(*out, *back, *snk, crt->start_ps);
     }
     double t1 = wall_now();
     uint64_t events = 0;
@@ -218,10 +239,10 @@ int main(int argc, char** argv) {
     }
     simtime_picosec last = 0;
     for (size_t c = 0; c < all->size(); c++) {
-        connection* crt = all->at(c);
-        simtime_picosec st = crt->start == NO_START ? 0 : crt->start;
+        const Flow* crt = &all->at(c);
+        simtime_picosec st = crt->start_ps;
         if (g_finish[c] > last) last = g_finish[c];
-        fprintf(f, "%zu %d %d %d %llu %llu %lld\n", c, crt->src, crt->dst, crt->size,
+        fprintf(f, "%zu %u %u %llu %llu %llu %lld\n", c, crt->src, crt->dst, (unsigned long long)crt->size,
                 (unsigned long long)packets[c], (unsigned long long)st,
                 g_finished && g_finish[c] ? (long long)g_finish[c] : -1LL);
     }

@@ -129,6 +129,12 @@ def engine_or_skip() -> Path:
         {"type": "poisson", "cdf": "websearch", "load": 0.4, "flows": 300},
         {"type": "permutation", "bytes": 2_000_000},
         {"type": "random", "bytes": 5000, "flows": 50, "rate_per_s": 1e5},
+        {
+            "type": "many_to_many",
+            "bytes": 7000,
+            "senders": ["P0.E0.S0", "P1.E1.S1"],
+            "receivers": ["P2.E0.S0", "P0.E0.S0"],
+        },
     ],
 )
 def test_exported_flows_are_the_engines_flows(workload: dict[str, Any], tmp_path: Path) -> None:
@@ -185,6 +191,8 @@ def test_htsim_driver_gives_hand_derived_completion_times(tmp_path: Path) -> Non
     (tmp_path / "t.cm").write_text(
         "Nodes 16\nConnections 3\n0->15 id 1 start 0 size 15000\n1->2 id 2 start 1000000 size 1500\n"
         "4->8 id 3 start 0 size 16500\n"
+        # a start a 32-bit float cannot hold (htsim's own reader would move it to ...792)
+        "1->2 id 4 start 123456789 size 1500\n"
     )
     topo = compare.fattree_topology(fattree4({"type": "permutation", "bytes": 1}))
     args = compare.htsim_args(topo, compare.PACKET_SETTINGS, seed=1)
@@ -200,7 +208,8 @@ def test_htsim_driver_gives_hand_derived_completion_times(tmp_path: Path) -> Non
         # (another pod pair) 11 packets in ONE round trip with htsim's -cwnd 10 (the SYN-ACK grows the window by
         # one MSS): 6.0048 + 6.192 + (6 x 1.2 + 6 + 10 x 1.2) + 6.192 = 43.5888 us
         "2 4 8 16500 11 0 43588800",
+        "3 1 2 1500 1 123456789 144515989",
     ]
-    assert "LOOPLINE finished 3" in out
+    assert "LOOPLINE finished 4" in out
     assert "LOOPLINE switch_drops 0" in out
     assert "LOOPLINE timeouts 0" in out

@@ -19,6 +19,7 @@
 //! Paths are the flow mode's: the same [`Router`] with the same flow index and seed, so per-flow
 //! ECMP puts a flow on the same path in both modes.
 
+pub mod nic;
 pub mod tcp;
 
 use std::cmp::Reverse;
@@ -29,15 +30,22 @@ use crate::engine::{FlowSt, Outcome, Status};
 use crate::network::Network;
 use crate::report::{PacketReport, QueueReport};
 use crate::routing::{RouteCtx, Router};
-use crate::scenario::{RoutingSpec, Scenario, Transport};
+use crate::scenario::{HostQueue, RoutingSpec, Scenario, TieOrder, Transport};
 use crate::units::{LinkId, Time};
 use crate::workload::{Workload, NONE};
+use nic::ClassQueue;
 use tcp::{Cc, Conn, Seg, TcpCfg};
 
 const EV_DEPART: u64 = 0;
 const EV_WIRE: u64 = 1;
 const EV_RTO: u64 = 2;
 const EV_START: u64 = 3;
+/// A timer expired at a scan: the retransmission, a moment later (see `timeout`).
+const EV_RETX: u64 = 4;
+/// Event keys: time (64 bits) | tie (34) | kind (3) | subject (27).
+const KIND_SHIFT: u32 = 27;
+const TIE_SHIFT: u32 = 30;
+const TIE_MASK: u64 = (1 << 34) - 1;
 
 const F_ACK: u8 = 1;
 /// Congestion experienced (set by a queue over the ECN threshold).
@@ -81,9 +89,9 @@ struct Pkt {
 /// One output port: the queue in front of a directed link, and the link.
 struct Port {
     /// Packets waiting (data; at switches everything).
-    q: VecDeque<u32>,
-    /// A server's NIC: ACKs and handshake packets waiting, sent before data.
-    qa: VecDeque<u32>,
+    q: ClassQueue,
+    /// A server's NIC: ACKs waiting, sent before data.
+    qa: ClassQueue,
     host: bool,
     /// The packet being sent, when `busy`.
     serving: u32,
@@ -137,6 +145,10 @@ struct Cfg {
     udp: bool,
     /// Timer check period, ps (0: timers fire at their deadline).
     rto_scan: u64,
+    /// Same-time events in the order they were scheduled (else in random order).
+    scheduled: bool,
+    /// A flow's last packet is padded to a full one.
+    whole_packets: bool,
     shared: Option<(u64, f64)>,
 }
 
@@ -190,7 +202,8 @@ pub struct PacketEngine<'a> {
     work_at: u64,
     work_period: u64,
     rebinds: u64,
-    /// xorshift64 state for breaking ties between events of one time.
+    /// xorshift64 state for breaking ties between events of one time (random order), or the
+    /// count of events scheduled (scheduled order).
     tie: u64,
     c: Counters,
     finished: bool,
@@ -236,6 +249,8 @@ impl<'a> PacketEngine<'a> {
             handshake: p.handshake,
             udp: p.udp_requests,
             rto_scan: p.rto_scan_ms.map_or(0, |x| (x * 1e9).round() as u64),
+            scheduled: p.tie_order == TieOrder::Scheduled,
+            whole_packets: p.whole_packets,
             shared: p.shared_buffer.as_ref().map(|b| (b.bytes, b.alpha)),
         };
         let sw_ps = p.switch_latency_ns * 1000;
@@ -251,9 +266,10 @@ impl<'a> PacketEngine<'a> {
                     NO_BUF
                 };
                 let host = net.is_server(l.from);
+                let fair = host && p.host_queue == HostQueue::Fair;
                 Port {
-                    q: VecDeque::new(),
-                    qa: VecDeque::new(),
+                    q: ClassQueue::new(fair),
+                    qa: ClassQueue::new(fair),
                     host,
                     serving: u32::MAX,
                     bytes: 0,
@@ -379,16 +395,31 @@ impl<'a> PacketEngine<'a> {
 
     #[inline]
     fn push(&mut self, t: u64, kind: u64, subject: u32) {
-        debug_assert!(subject < 1 << 30);
         // ties at one time are broken by a draw from the seeded generator: a fixed order (say by
-        // link id) would hand every freed queue slot to the same sender (phase lock-out)
-        let mut x = self.tie;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.tie = x;
+        // link id) would hand every freed queue slot to the same sender (phase lock-out); or,
+        // as htsim, by the order of scheduling
+        let tie = if self.cfg.scheduled {
+            self.tie += 1;
+            self.tie & TIE_MASK
+        } else {
+            let mut x = self.tie;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.tie = x;
+            x >> 30
+        };
+        self.push_key(t, tie, kind, subject);
+    }
+
+    #[inline]
+    fn push_key(&mut self, t: u64, tie: u64, kind: u64, subject: u32) {
+        debug_assert!(subject < 1 << KIND_SHIFT);
         self.heap.push(Reverse(
-            (t as u128) << 64 | ((x >> 32) as u128) << 32 | (kind as u128) << 30 | subject as u128,
+            (t as u128) << 64
+                | (tie as u128) << TIE_SHIFT
+                | (kind as u128) << KIND_SHIFT
+                | subject as u128,
         ));
     }
 
@@ -468,10 +499,10 @@ impl<'a> PacketEngine<'a> {
         }
         port.max = port.max.max(port.bytes);
         let p = &self.pool[i as usize];
-        if port.host && p.len == 0 {
-            port.qa.push_back(i);
+        if port.host && p.flags & F_ACK != 0 {
+            port.qa.push(p.conn, i);
         } else {
-            port.q.push_back(i);
+            port.q.push(p.conn, i);
         }
         if port.busy {
             port.queued = true;
@@ -491,7 +522,7 @@ impl<'a> PacketEngine<'a> {
     /// Start sending the next packet of port `l` (ACKs first at a server); false if none.
     fn serve_next(&mut self, l: usize) -> bool {
         let port = &mut self.ports[l];
-        let Some(i) = port.qa.pop_front().or_else(|| port.q.pop_front()) else {
+        let Some(i) = port.qa.pop().or_else(|| port.q.pop()) else {
             port.busy = false;
             return false;
         };
@@ -512,18 +543,20 @@ impl<'a> PacketEngine<'a> {
             self.buf_used[port.buf as usize] -= size;
         }
         let delay = port.delay;
+        // onto the wire, then the next packet (the order htsim schedules them in)
+        if delay > 0 {
+            let port = &mut self.ports[l];
+            port.wire.push_back((self.now + delay, i));
+            if port.wire.len() == 1 {
+                self.push(self.now + delay, EV_WIRE, l as u32);
+            }
+        }
         if !self.serve_next(l) {
             let g = self.ports[l].gbps;
             self.util.change(l, g, 0.0);
         }
         if delay == 0 {
             self.arrive(i);
-        } else {
-            let port = &mut self.ports[l];
-            port.wire.push_back((self.now + delay, i));
-            if port.wire.len() == 1 {
-                self.push(self.now + delay, EV_WIRE, l as u32);
-            }
         }
     }
 
@@ -533,10 +566,11 @@ impl<'a> PacketEngine<'a> {
             .wire
             .pop_front()
             .expect("a wire event has a packet");
+        // the packet on, then the next arrival (htsim's Pipe order)
+        self.arrive(i);
         if let Some(&(t, _)) = self.ports[l].wire.front() {
             self.push(t, EV_WIRE, l as u32);
         }
-        self.arrive(i);
     }
 
     /// Packet `i` crossed its current hop.
@@ -607,7 +641,13 @@ impl<'a> PacketEngine<'a> {
             let t = self.fire_at(at);
             if t < cn.rto_queued {
                 self.conns[c as usize].rto_queued = t;
-                self.push(t, EV_RTO, c);
+                if self.cfg.scheduled && self.cfg.rto_scan > 0 {
+                    // htsim's timer scan: one event, scheduled a scan period earlier (before
+                    // whatever else happens then), checking connections in their order
+                    self.push_key(t, 0, EV_RTO, c);
+                } else {
+                    self.push(t, EV_RTO, c);
+                }
             }
         }
     }
@@ -815,6 +855,11 @@ impl<'a> PacketEngine<'a> {
     /// before it); the last ACK's way back; every hop's delay on each crossing.
     fn ideal(&self, path: &[LinkId], bytes: u64, udp: bool) -> f64 {
         let mss = self.cfg.tcp.mss;
+        let bytes = if self.cfg.whole_packets {
+            bytes.div_ceil(mss) * mss
+        } else {
+            bytes
+        };
         let n = bytes.div_ceil(mss).max(1);
         let wire = bytes + n * self.cfg.header;
         let largest = (bytes.min(mss) + self.cfg.header) as u32;
@@ -909,7 +954,11 @@ impl<'a> PacketEngine<'a> {
             self.conn_spray.push((1 + spray.len() as u16, 0));
             let cc = if multi { Cc::Lia } else { self.cfg.cc };
             // an MPTCP subflow is handed data as its window opens (see `feed`)
-            let end = if multi { 0 } else { bytes };
+            let end = match (multi, self.cfg.whole_packets) {
+                (true, _) => 0,
+                (false, true) => bytes.div_ceil(self.cfg.tcp.mss) * self.cfg.tcp.mss,
+                (false, false) => bytes,
+            };
             self.conns.push(Conn::new(cc, end, &self.cfg.tcp));
             self.conn_flow.push(f);
             self.last_send.push(u64::MAX);
@@ -926,7 +975,11 @@ impl<'a> PacketEngine<'a> {
             self.out.clear();
             let mut seq = 0;
             while seq < bytes {
-                let len = (bytes - seq).min(mss) as u32;
+                let len = if self.cfg.whole_packets {
+                    mss
+                } else {
+                    (bytes - seq).min(mss)
+                } as u32;
                 self.out.push(Seg {
                     seq,
                     len,
@@ -941,6 +994,8 @@ impl<'a> PacketEngine<'a> {
             if self.cfg.handshake {
                 let cn = &mut self.conns[c as usize];
                 cn.established = false;
+                // the SYN-ACK opens it by one segment (see `Conn::on_synack`)
+                cn.cwnd = cn.cwnd.saturating_sub(self.cfg.tcp.mss);
                 cn.rto_at = self.now + cn.rto;
                 self.send_syn(c);
             } else {
@@ -1006,6 +1061,22 @@ impl<'a> PacketEngine<'a> {
             self.arm(c); // the deadline moved later since this event was queued
             return;
         }
+        self.conns[c as usize].on_expiry(self.now, &self.cfg.tcp);
+        let scan = self.cfg.rto_scan;
+        if scan == 0 {
+            self.retransmit(c);
+            return;
+        }
+        let t = scan_retransmit_at(self.now, at, scan);
+        self.push(t, EV_RETX, c);
+    }
+
+    /// Connection `c` goes back after its timer expired.
+    fn retransmit(&mut self, c: u32) {
+        let f = self.conn_flow[c as usize];
+        if self.flows[f as usize].status != Status::Active {
+            return;
+        }
         let mut out = std::mem::take(&mut self.out);
         let syn = self.conns[c as usize].on_timeout(self.now, &self.cfg.tcp, &mut out);
         self.out = out;
@@ -1063,12 +1134,17 @@ impl<'a> PacketEngine<'a> {
             }
         }
         let Reverse(e) = self.heap.pop().expect("an event is due");
-        let (kind, a) = ((e as u32 >> 30) as u64, e as u32 & ((1 << 30) - 1));
+        let low = e as u64;
+        let (kind, a) = (
+            (low >> KIND_SHIFT) & 7,
+            (low & ((1 << KIND_SHIFT) - 1)) as u32,
+        );
         match kind {
             EV_DEPART => self.depart(a as usize),
             EV_WIRE => self.wire(a as usize),
             EV_RTO => self.timeout(a),
             EV_START => self.start_flow(a),
+            EV_RETX => self.retransmit(a),
             _ => unreachable!("unknown event kind"),
         }
         true
@@ -1124,8 +1200,8 @@ impl<'a> PacketEngine<'a> {
         let mut used = vec![0u64; self.buf_used.len()];
         for (l, p) in self.ports.iter().enumerate() {
             let sum: u64 =
-                p.q.iter()
-                    .chain(&p.qa)
+                p.q.packets()
+                    .chain(p.qa.packets())
                     .chain(p.busy.then_some(&p.serving))
                     .map(|&i| self.pool[i as usize].size as u64)
                     .sum();
@@ -1237,6 +1313,18 @@ impl<'a> PacketEngine<'a> {
     }
 }
 
+/// When a timer with deadline `deadline`, found expired by the scan at `now` (every `period`),
+/// retransmits: htsim's scan backs the timer off at once and retransmits a little later, by
+/// (period - lateness) / 200, the lateness halved until it is no more than the period (htsim's
+/// way of spreading restarts that one scan would otherwise synchronise).
+fn scan_retransmit_at(now: u64, deadline: u64, period: u64) -> u64 {
+    let mut late = now - deadline;
+    while late > period {
+        late >>= 1;
+    }
+    now + (period - late) / 200
+}
+
 /// 99th percentile (nearest rank) of the backlog arriving packets found, in histogram bins.
 fn p99(p: &Port) -> u64 {
     if p.arrivals == 0 {
@@ -1255,4 +1343,25 @@ fn p99(p: &Port) -> u64 {
         }
     }
     p.hist.len() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan_retransmit_at;
+
+    #[test]
+    fn a_scanned_timeout_retransmits_by_htsims_offset() {
+        let ms = 1_000_000_000;
+        // deadline 250.012345678 ms, scan at 260 ms: 9.987654322 ms late, so
+        // (10 ms - 9.987654322 ms) / 200 = 61,728.39 ps, truncated
+        assert_eq!(
+            scan_retransmit_at(260 * ms, 250_012_345_678, 10 * ms),
+            260 * ms + 61_728
+        );
+        // 25 ms late halves to 12.5 and 6.25 ms: (10 - 6.25) ms / 200 = 18.75 us
+        assert_eq!(
+            scan_retransmit_at(35 * ms, 10 * ms, 10 * ms),
+            35 * ms + 18_750_000
+        );
+    }
 }

@@ -172,33 +172,53 @@ impl Conn {
         }
     }
 
+    /// An RTT sample, as htsim's `TcpSrc` (Jacobson's estimator in integer picoseconds, each
+    /// term truncated on its own; a zero sample is skipped) with RFC 6298's minimum applied on
+    /// every ACK.
     fn rtt_sample(&mut self, r: u64, cfg: &TcpCfg) {
-        // RFC 6298 with a minimum
-        if self.srtt == 0 {
-            self.srtt = r.max(1);
-            self.rttvar = r / 2;
-        } else {
-            let d = self.srtt.abs_diff(r);
-            self.rttvar = (3 * self.rttvar + d) / 4;
-            self.srtt = (7 * self.srtt + r) / 8;
+        if r != 0 {
+            if self.srtt > 0 {
+                let d = self.srtt.abs_diff(r);
+                self.rttvar = 3 * self.rttvar / 4 + d / 4;
+                self.srtt = 7 * self.srtt / 8 + r / 8;
+            } else {
+                self.srtt = r;
+                self.rttvar = r / 2;
+            }
+            self.rto = self.srtt + 4 * self.rttvar;
         }
-        self.rto = (self.srtt + 4 * self.rttvar).clamp(cfg.rto_min, cfg.rto_max);
+        self.rto = self.rto.clamp(cfg.rto_min, cfg.rto_max);
     }
 
-    /// Congestion-avoidance increase for `acked` bytes. `lia`: for an MPTCP subflow, the
-    /// coupled increase `min(alpha_f * acked * mss / cwnd_total, acked * mss / cwnd)`.
+    /// Window growth on a new ACK, as htsim's `inflate_window`: by the room the ACK opened in
+    /// the window (at most one segment; none if the flight still fills it), in slow start up to
+    /// `ssthresh`, in congestion avoidance `room * mss / cwnd` bytes (truncated, as htsim).
+    /// `lia`: for an MPTCP subflow, the coupled increase
+    /// `min(alpha_f * acked * mss / cwnd_total, acked * mss / cwnd)` per acknowledged byte.
     fn grow(&mut self, acked: u64, cfg: &TcpCfg, lia: Option<(f64, u64)>) {
-        if self.cwnd < self.ssthresh {
-            self.cwnd += acked.min(cfg.mss).min(self.ssthresh - self.cwnd);
+        if self.cc == Cc::Lia {
+            if self.cwnd < self.ssthresh {
+                self.cwnd += acked.min(cfg.mss).min(self.ssthresh - self.cwnd);
+                return;
+            }
+            let own = (acked * cfg.mss) as f64 / self.cwnd as f64;
+            let inc = match lia {
+                Some((a, total)) => (a * (acked * cfg.mss) as f64 / total as f64).min(own),
+                None => own,
+            };
+            // fractional increases accumulate in the window (bytes), at least one byte per ACK
+            self.cwnd += (inc.round() as u64).max(1);
             return;
         }
-        let own = (acked * cfg.mss) as f64 / self.cwnd as f64;
-        let inc = match (self.cc, lia) {
-            (Cc::Lia, Some((a, total))) => (a * (acked * cfg.mss) as f64 / total as f64).min(own),
-            _ => own,
+        let Some(room) = (self.una + self.cwnd).checked_sub(self.nxt) else {
+            return;
         };
-        // fractional increases accumulate in the window (bytes), at least one byte per ACK
-        self.cwnd += (inc.round() as u64).max(1);
+        let room = room.min(cfg.mss);
+        if self.cwnd < self.ssthresh {
+            self.cwnd += room.min(self.ssthresh - self.cwnd);
+        } else {
+            self.cwnd += room * cfg.mss / self.cwnd;
+        }
     }
 
     /// An ACK arrived. `lia`: (`alpha`, total window of the flow's subflows) for MPTCP
@@ -212,8 +232,8 @@ impl Conn {
         out: &mut Vec<Seg>,
     ) {
         let Ack { ack, ts, ece } = a;
-        if self.sender_done() {
-            return;
+        if self.sender_done() || ack < self.una {
+            return; // an old ACK (reordered) says nothing new, not even an RTT
         }
         // every ACK echoes a send time: an RTT sample (duplicate ACKs too, as htsim)
         self.rtt_sample(now.saturating_sub(ts), cfg);
@@ -287,7 +307,9 @@ impl Conn {
         }
     }
 
-    /// The SYN-ACK arrived (echoing the SYN's send time `ts`): data may flow.
+    /// The SYN-ACK arrived (echoing the SYN's send time `ts`): data may flow. As in htsim the
+    /// SYN-ACK is a new ACK and opens the window by one segment in slow start (the engine
+    /// starts a handshaking connection one segment below `initial_window_packets`).
     pub fn on_synack(&mut self, now: u64, ts: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) {
         if self.established {
             return; // a duplicate (the SYN was sent again)
@@ -295,37 +317,43 @@ impl Conn {
         self.established = true;
         self.rtt_sample(now.saturating_sub(ts), cfg);
         self.rto_at = u64::MAX;
+        self.grow(self.cwnd.min(cfg.mss), cfg, None);
         self.pump(now, cfg, out);
     }
 
-    /// The retransmission timer fired (its deadline is `now`). Before the handshake is over:
-    /// returns true, and the SYN must be sent again.
+    /// The retransmission timer expired (its deadline passed at `now`): back off, as htsim's
+    /// timer scan does at once. The retransmission itself is [`Conn::on_timeout`], which htsim
+    /// runs a little later (see the engine).
+    pub fn on_expiry(&mut self, now: u64, cfg: &TcpCfg) {
+        self.timeouts += 1;
+        self.rto = (self.rto * 2).min(cfg.rto_max);
+        self.rto_at = now + self.rto;
+    }
+
+    /// Go back after a timeout: the window to one segment and the lost segment sent again
+    /// (htsim's `TcpSrc` timeout; RFC 5681 after a lost SYN or SYN-ACK too). Before the
+    /// handshake is over: returns true, and the SYN must be sent again.
     pub fn on_timeout(&mut self, now: u64, cfg: &TcpCfg, out: &mut Vec<Seg>) -> bool {
-        if !self.established {
-            self.timeouts += 1;
-            self.rto = (self.rto * 2).min(cfg.rto_max);
-            self.rto_at = now + self.rto;
-            return true;
-        }
-        self.rto_at = u64::MAX;
-        if self.sender_done() {
+        if self.established && self.sender_done() {
             return false;
         }
-        self.timeouts += 1;
         if self.in_rec {
             self.cwnd = self.ssthresh.min(self.flight() + cfg.mss);
         }
         self.ssthresh = (self.cwnd / 2).max(2 * cfg.mss);
         self.cwnd = cfg.mss;
-        self.nxt = self.una;
         self.in_rec = false;
         self.dupacks = 0;
         // duplicate ACKs of the old flight must not start a fast retransmit
-        self.recover = self.high;
+        self.recover = self.nxt;
         self.cut_end = self.high;
-        self.rto = (self.rto * 2).min(cfg.rto_max);
+        if !self.established {
+            return true;
+        }
+        self.nxt = self.una;
+        let rto_at = self.rto_at;
         self.pump(now, cfg, out);
-        self.rto_at = now + self.rto;
+        self.rto_at = rto_at;
         false
     }
 
@@ -440,9 +468,68 @@ mod tests {
         c.pump(0, &cfg, &mut out);
         assert_eq!(c.rto_at, cfg.rto_min);
         out.clear();
+        c.on_expiry(cfg.rto_min, &cfg);
         c.on_timeout(cfg.rto_min, &cfg, &mut out);
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].seq, out[0].retx), (0, true));
         assert_eq!((c.cwnd, c.rto, c.timeouts), (1000, 2 * cfg.rto_min, 1));
+    }
+
+    #[test]
+    fn congestion_avoidance_grows_by_the_truncated_share_of_a_segment() {
+        // htsim: cwnd += room * mss / cwnd, integer division (66.67 -> 66 bytes)
+        let mut cfg = cfg();
+        cfg.init_cwnd = 15_000;
+        cfg.init_ssthresh = 15_000;
+        let mut c = Conn::new(Cc::NewReno, 1_000_000, &cfg);
+        let mut out = Vec::new();
+        c.pump(0, &cfg, &mut out);
+        assert_eq!(out.len(), 15);
+        c.on_ack(10, ack(1000), &cfg, None, &mut out);
+        assert_eq!(c.cwnd, 15_066);
+        // an ACK of two segments opens the window by at most one segment's share
+        c.on_ack(20, ack(3000), &cfg, None, &mut out);
+        assert_eq!(c.cwnd, 15_066 + 1000 * 1000 / 15_066);
+    }
+
+    #[test]
+    fn the_syn_ack_opens_the_window_by_one_segment() {
+        let cfg = cfg();
+        let mut c = Conn::new(Cc::NewReno, 100_000, &cfg);
+        c.established = false;
+        c.cwnd = cfg.init_cwnd - cfg.mss; // as the engine starts a handshaking connection
+        let mut out = Vec::new();
+        c.on_synack(100, 0, &cfg, &mut out);
+        assert_eq!((c.cwnd, out.len()), (2000, 2));
+    }
+
+    #[test]
+    fn a_lost_syn_restarts_from_one_segment() {
+        // RFC 5681 (and htsim): after a SYN timeout the window is one segment, the SYN-ACK adds
+        // one, and ssthresh is half the window before (at least two segments)
+        let mut cfg = cfg();
+        cfg.init_cwnd = 10_000;
+        let mut c = Conn::new(Cc::NewReno, 100_000, &cfg);
+        c.established = false;
+        c.cwnd = cfg.init_cwnd - cfg.mss;
+        let mut out = Vec::new();
+        c.on_expiry(cfg.rto_initial, &cfg);
+        assert!(c.on_timeout(cfg.rto_initial, &cfg, &mut out));
+        assert!(out.is_empty());
+        assert_eq!((c.cwnd, c.ssthresh, c.timeouts), (1000, 4500, 1));
+        c.on_synack(cfg.rto_initial + 100, cfg.rto_initial, &cfg, &mut out);
+        assert_eq!((c.cwnd, out.len()), (2000, 2));
+    }
+
+    #[test]
+    fn an_old_ack_is_ignored_even_for_its_rtt() {
+        let cfg = cfg();
+        let mut c = Conn::new(Cc::NewReno, 100_000, &cfg);
+        let mut out = Vec::new();
+        c.pump(0, &cfg, &mut out);
+        c.on_ack(10, ack(2000), &cfg, None, &mut out);
+        let (srtt, cwnd) = (c.srtt, c.cwnd);
+        c.on_ack(5_000_000, ack(1000), &cfg, None, &mut out);
+        assert_eq!((c.srtt, c.cwnd, c.una), (srtt, cwnd, 2000));
     }
 }

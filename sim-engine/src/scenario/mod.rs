@@ -615,6 +615,31 @@ pub enum Transport {
     Mptcp,
 }
 
+/// Order of packet-mode events that fall on the same picosecond.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TieOrder {
+    /// A draw from the seeded generator: no sender wins every tie at a full queue (with equal
+    /// links and packets, a fixed order locks some flows out of a queue: phase effects).
+    #[default]
+    Random,
+    /// The order the events were scheduled in, as htsim's event list: the engine then steps
+    /// through the same events in the same order as htsim (the comparison with htsim uses it).
+    Scheduled,
+}
+
+/// How a server's NIC orders the packets it has to send.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HostQueue {
+    /// ACKs first, then one data packet from each connection in turn (htsim's host queue,
+    /// Linux's `fq` queueing discipline).
+    #[default]
+    Fair,
+    /// ACKs first, then data packets in the order the connections handed them over.
+    Fifo,
+}
+
 /// A switch buffer shared by all its output ports, with the dynamic threshold of Choudhury and
 /// Hahne: a port may queue a packet while its backlog stays under `alpha` times the free buffer.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -700,6 +725,16 @@ pub struct PacketSpec {
     /// it paused this long (a flowlet gap), in microseconds (default 50).
     #[serde(default = "d_flowlet")]
     pub flowlet_gap_us: f64,
+    /// Order of events on the same picosecond: `random` (default) or `scheduled` (htsim's).
+    #[serde(default)]
+    pub tie_order: TieOrder,
+    /// A server NIC's queue: `fair` (default: ACKs first, then connections in turn) or `fifo`.
+    #[serde(default)]
+    pub host_queue: HostQueue,
+    /// Send only full packets: a TCP or UDP flow's last packet is padded to a full one, as in
+    /// htsim, whose packets are all full (default false: the last packet carries what is left).
+    #[serde(default)]
+    pub whole_packets: bool,
 }
 
 fn d_ack() -> u64 {
@@ -739,6 +774,9 @@ impl Default for PacketSpec {
             shared_buffer: None,
             spraying: false,
             flowlet_gap_us: d_flowlet(),
+            tie_order: TieOrder::Random,
+            host_queue: HostQueue::Fair,
+            whole_packets: false,
         }
     }
 }
