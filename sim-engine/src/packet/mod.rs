@@ -184,6 +184,9 @@ pub struct PacketEngine<'a> {
     router: Router,
     up: Vec<bool>,
     heap: BinaryHeap<Reverse<u128>>,
+    /// Retransmission timers, apart: they wait hundreds of times longer than the packet events,
+    /// one per connection, and would make every push and pop of `heap` deeper.
+    timers: BinaryHeap<Reverse<u128>>,
     next_root: usize,
     now: u64,
     stop: u64,
@@ -358,6 +361,7 @@ impl<'a> PacketEngine<'a> {
             router: Router::new(&sc.routing, net),
             up: vec![true; nl],
             heap: BinaryHeap::new(),
+            timers: BinaryHeap::new(),
             next_root: 0,
             now: 0,
             stop: sc
@@ -415,17 +419,32 @@ impl<'a> PacketEngine<'a> {
     #[inline]
     fn push_key(&mut self, t: u64, tie: u64, kind: u64, subject: u32) {
         debug_assert!(subject < 1 << KIND_SHIFT);
-        self.heap.push(Reverse(
+        let key = Reverse(
             (t as u128) << 64
                 | (tie as u128) << TIE_SHIFT
                 | (kind as u128) << KIND_SHIFT
                 | subject as u128,
-        ));
+        );
+        if kind == EV_RTO {
+            self.timers.push(key);
+        } else {
+            self.heap.push(key);
+        }
+    }
+
+    /// The earliest pending event's key (of either heap).
+    #[inline]
+    fn next_event(&self) -> Option<u128> {
+        match (self.heap.peek(), self.timers.peek()) {
+            (Some(a), Some(b)) => Some(a.0.min(b.0)),
+            (a, b) => a.or(b).map(|r| r.0),
+        }
     }
 
     #[inline]
     fn ser(&self, l: usize, bytes: u32) -> u64 {
-        (bytes as f64 * self.ports[l].ps_per_byte).round() as u64
+        // rounded half up (a positive number: `round` without the library call)
+        (bytes as f64 * self.ports[l].ps_per_byte + 0.5) as u64
     }
 
     fn alloc(&mut self, p: Pkt) -> u32 {
@@ -1095,7 +1114,7 @@ impl<'a> PacketEngine<'a> {
             .roots
             .get(self.next_root)
             .map(|&i| self.wl.flows[i as usize].arrival.0);
-        let h = self.heap.peek().map(|Reverse(e)| (e >> 64) as u64);
+        let h = self.next_event().map(|e| (e >> 64) as u64);
         match (a, h) {
             (Some(a), Some(h)) => Some(a.min(h)),
             (a, h) => a.or(h),
@@ -1133,7 +1152,12 @@ impl<'a> PacketEngine<'a> {
                 return true;
             }
         }
-        let Reverse(e) = self.heap.pop().expect("an event is due");
+        let e = self.next_event().expect("an event is due");
+        if self.timers.peek().is_some_and(|r| r.0 == e) {
+            self.timers.pop();
+        } else {
+            self.heap.pop();
+        }
         let low = e as u64;
         let (kind, a) = (
             (low >> KIND_SHIFT) & 7,

@@ -4,43 +4,64 @@
 //! per class) and Linux's default `fq` qdisc do. With `"fifo"` a NIC keeps arrival order within
 //! each class.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Round robin between connections in connection order, as htsim's `FairPullQueue`: after
 /// serving connection `c` the turn passes to the next connection this NIC has ever queued for
 /// (htsim keeps an empty connection's queue), so a connection that appears between `c` and that
-/// successor waits for the turn to come round.
+/// successor waits for the turn to come round. A NIC has few connections at a time and new ones
+/// come in increasing order: sorted vectors beat a tree here.
 #[derive(Debug, Default)]
 pub struct RoundRobin {
-    waiting: BTreeMap<u32, VecDeque<u32>>,
-    seen: BTreeSet<u32>,
+    /// Connections with packets waiting, in connection order, with their packets.
+    waiting: Vec<(u32, VecDeque<u32>)>,
+    /// Every connection ever queued for, in order.
+    seen: Vec<u32>,
     /// The connection whose turn is next (`None`: start from the first).
     turn: Option<u32>,
+    /// Emptied queues, kept for the next connection (no allocation per burst).
+    spare: Vec<VecDeque<u32>>,
 }
 
 impl RoundRobin {
     pub fn push(&mut self, conn: u32, packet: u32) {
-        self.seen.insert(conn);
-        self.waiting.entry(conn).or_default().push_back(packet);
+        if self.seen.last().is_none_or(|&c| c < conn) {
+            self.seen.push(conn);
+        } else if let Err(i) = self.seen.binary_search(&conn) {
+            self.seen.insert(i, conn);
+        }
+        let i = self.waiting.partition_point(|w| w.0 < conn);
+        if self.waiting.get(i).is_some_and(|w| w.0 == conn) {
+            self.waiting[i].1.push_back(packet);
+        } else {
+            let mut q = self.spare.pop().unwrap_or_default();
+            q.push_back(packet);
+            self.waiting.insert(i, (conn, q));
+        }
     }
 
     pub fn pop(&mut self) -> Option<u32> {
-        let conn = self
-            .turn
-            .and_then(|t| self.waiting.range(t..).next())
-            .or_else(|| self.waiting.iter().next())
-            .map(|(&c, _)| c)?;
-        let q = self.waiting.get_mut(&conn).expect("a waiting connection");
-        let packet = q.pop_front();
-        if q.is_empty() {
-            self.waiting.remove(&conn);
+        if self.waiting.is_empty() {
+            return None;
         }
-        self.turn = self.seen.range(conn + 1..).next().copied();
+        let i = self
+            .turn
+            .map(|t| self.waiting.partition_point(|w| w.0 < t))
+            .filter(|&i| i < self.waiting.len())
+            .unwrap_or(0);
+        let conn = self.waiting[i].0;
+        let packet = self.waiting[i].1.pop_front();
+        if self.waiting[i].1.is_empty() {
+            let (_, q) = self.waiting.remove(i);
+            self.spare.push(q);
+        }
+        let next = self.seen.partition_point(|&c| c <= conn);
+        self.turn = self.seen.get(next).copied();
         packet
     }
 
     pub fn packets(&self) -> impl Iterator<Item = &u32> {
-        self.waiting.values().flatten()
+        self.waiting.iter().flat_map(|w| w.1.iter())
     }
 }
 
