@@ -12,10 +12,11 @@
 //!     LOOPLINE_BENCH_CASES=d). Target: < 15 s and < 1 GB.
 //!
 //! (x) FatTree of any k and flow count (LOOPLINE_BENCH_K, LOOPLINE_BENCH_FLOWS), for profiling.
-//! Packet mode beside flow mode on the issue-18 scenarios (htsim's settings: 10G links with
-//! 1 us per hop, 150 kB switch ports, unbounded NICs, 1,500-byte packets all payload, 40-byte
-//! ACKs, initial window 10 and ssthresh 100, RTO min 250 ms checked every 10 ms, handshake; htsim's
-//! 3 s RTO before the first sample is not set, see README):
+//! Packet mode beside flow mode on the issue-18 scenarios, with the settings sim-engine/compare
+//! matches to htsim (10G links with 1 us per hop, 150 kB switch ports, unbounded fair NICs,
+//! 1,500-byte packets all payload and all full, 40-byte ACKs, a first flight of 11 and ssthresh
+//! 100, RTO min 250 ms (3 s before the first sample) checked every 10 ms, handshake, same-time
+//! events in scheduling order): the same work as htsim's in the comparison.
 //! (e) flow mode and (f) packet mode on (i): FatTree k = 16 (1,024 servers), permutation of
 //!     2 MB flows, per-flow ECMP. Target (packet): 2x htsim's wall time, memory no higher.
 //! (g) flow mode and (h) packet mode on (ii): FatTree k = 8 (128 servers), web-search Poisson
@@ -29,7 +30,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use loopline_sim::report::peak_memory_bytes;
-use loopline_sim::scenario::{Mode, PermutationSpec, WorkloadSpec};
+use loopline_sim::scenario::{Mode, PermutationSpec, TieOrder, WorkloadSpec};
 use loopline_sim::topology::{fat_tree_websearch, shuffle_all, subways_type1, Cluster};
 use loopline_sim::{run, RunLimits, Scenario};
 
@@ -51,9 +52,13 @@ fn issue18(i: bool, packet: bool) -> Scenario {
     if packet {
         sc.engine.mode = Mode::Packet;
         let p = &mut sc.engine.packet;
+        p.initial_window_packets = 11;
         p.initial_ssthresh_packets = Some(100);
         p.rto_min_ms = 250.0;
+        p.rto_initial_ms = Some(3000.0);
         p.rto_scan_ms = Some(10.0);
+        p.tie_order = TieOrder::Scheduled;
+        p.whole_packets = true;
     }
     sc
 }

@@ -131,6 +131,10 @@ impl LinkUtil {
     /// Move to time `now` (never backwards): later changes are recorded at `now`.
     pub fn reach(&mut self, now: u64) {
         debug_assert!(now >= self.now, "time goes forwards");
+        if now < self.cur_end {
+            self.now = now; // the same bucket (most calls: no division)
+            return;
+        }
         let n = self.links();
         while !self.keep_series && now / self.width >= MAX_BUCKETS as u64 {
             self.width *= 2;

@@ -102,6 +102,8 @@ struct Port {
     /// Shared buffer of the sending switch (`NO_BUF`: per-port).
     buf: u32,
     ps_per_byte: f64,
+    /// `ps_per_byte` when it is a whole number (1, 10, 25, 40, 100 Gb/s...), else 0.
+    ps_per_byte_whole: u64,
     /// Propagation plus the receiving switch's latency, ps.
     delay: u64,
     busy: bool,
@@ -283,6 +285,9 @@ impl<'a> PacketEngine<'a> {
                     },
                     buf,
                     ps_per_byte: 8000.0 / l.gbps.0,
+                    ps_per_byte_whole: Some(8000.0 / l.gbps.0)
+                        .filter(|x| x.fract() == 0.0)
+                        .map_or(0, |x| x as u64),
                     delay: l.latency.0 + if to_switch { sw_ps } else { 0 },
                     busy: false,
                     gbps: l.gbps.0,
@@ -444,7 +449,11 @@ impl<'a> PacketEngine<'a> {
     #[inline]
     fn ser(&self, l: usize, bytes: u32) -> u64 {
         // rounded half up (a positive number: `round` without the library call)
-        (bytes as f64 * self.ports[l].ps_per_byte + 0.5) as u64
+        let port = &self.ports[l];
+        match port.ps_per_byte_whole {
+            0 => (bytes as f64 * port.ps_per_byte + 0.5) as u64,
+            whole => bytes as u64 * whole,
+        }
     }
 
     fn alloc(&mut self, p: Pkt) -> u32 {
