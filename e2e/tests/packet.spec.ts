@@ -113,7 +113,7 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
   answer = estimateFor(page, perPair(10));
   await form.getByTestId("param-mb").fill("10");
   const bigger: Estimate = await (await answer).json();
-  expect(bigger.workload.packets).toBeCloseTo(est.workload.packets * (Math.ceil(10e6 / 1436) / Math.ceil(1e6 / 1436)), 0);
+  expect(bigger.workload.packets).toBeCloseTo(est.workload.packets * (Math.ceil(10e6 / 1500) / Math.ceil(1e6 / 1500)), 0);
   await expect(form.getByTestId("sim-estimate-packet")).toHaveText(`packet ${estimateText(bigger.packet)}`);
 
   // A run the worker could not finish is flagged before submitting (and refused if submitted)

@@ -27,7 +27,7 @@ Mode = Literal["flow", "packet"]
 
 # Engine defaults (sim-engine/src/scenario/mod.rs `PacketSpec`).
 DEFAULT_MTU_BYTES = 1500
-DEFAULT_HEADER_BYTES = 64
+DEFAULT_HEADER_BYTES = 0
 DEFAULT_BUFFER_BYTES = 150_000
 
 EVENTS_PER_PACKET_HOP = 4.0

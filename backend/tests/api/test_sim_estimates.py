@@ -32,7 +32,7 @@ def two_racks() -> dict[str, Any]:
     return {"nodes": nodes, "links": links}
 
 
-def scenario(mode: str = "packet", bytes_per_pair: int = 14_360) -> dict[str, Any]:
+def scenario(mode: str = "packet", bytes_per_pair: int = 15_000) -> dict[str, Any]:
     return {
         "schema_version": 1,
         "network": two_racks(),
@@ -55,12 +55,12 @@ def plan(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[st
 
 
 def test_the_estimate_of_a_scenario_derived_by_hand(owner: TestClient, project: int) -> None:
-    # 4 servers: 12 flows, 4 within a rack (2 links), 8 across (4 links); 14,360 bytes = 10 packets
-    # of 1,436 bytes of payload: 120 packets, 400 packet-hops, 1,600 events
+    # 4 servers: 12 flows, 4 within a rack (2 links), 8 across (4 links); 15,000 bytes = 10 packets
+    # of 1,500 bytes of payload (no header by default): 120 packets, 400 packet-hops, 1,600 events
     r = owner.post(f"/api/v1/projects/{project}/simulations/estimate", json={"name": "e", "scenario": scenario()})
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["workload"] == {"flows": 12, "bytes": 12 * 14_360, "mean_hops": pytest.approx(40 / 12), "packets": 120}
+    assert body["workload"] == {"flows": 12, "bytes": 12 * 15_000, "mean_hops": pytest.approx(40 / 12), "packets": 120}
     assert body["packet"]["events"] == 1600
     assert body["packet"]["wall_s"] == pytest.approx(se.STARTUP_S + 1600 / se.PACKET_EVENTS_PER_S)
     assert body["flow"]["wall_s"] == pytest.approx(se.STARTUP_S + 12 / se.FLOW_FLOWS_PER_S)
@@ -89,7 +89,7 @@ def test_the_estimate_of_a_plan_request_derived_by_hand(owner: TestClient, plan:
     assert est["workload"] == {"flows": R * R, "bytes": R * R * 1436, "mean_hops": 4, "packets": R * R}
     assert est["packet"]["events"] == 4 * 4 * R * R
     # and within the first logical rack: 15 x 14 flows over 2 links
-    body["workload"] = {"type": "shuffle", "servers": first, "bytes_per_pair": 2873}  # 3 packets
+    body["workload"] = {"type": "shuffle", "servers": first, "bytes_per_pair": 3001}  # 3 packets
     est = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=body).json()
     assert (est["workload"]["flows"], est["workload"]["packets"], est["workload"]["mean_hops"]) == (210, 630, 2)
     assert est["packet"]["events"] == 4 * 2 * 630
@@ -130,10 +130,10 @@ def test_bad_packet_requests_are_refused_naming_the_field(
 def test_a_packet_run_over_the_workers_limit_is_refused_naming_mode(
     owner: TestClient, project: int, plan: dict[str, Any]
 ) -> None:
-    # a shuffle of all 60 servers, 1 GB per pair: 3,540 flows of 696,379 packets each
+    # a shuffle of all 60 servers, 1 GB per pair: 3,540 flows of 666,667 packets each
     body = {"name": "huge", "mode": "packet", "workload": {"type": "shuffle", "bytes_per_pair": 1_000_000_000}}
     est = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=body).json()
-    assert est["workload"]["packets"] == 60 * 59 * 696_379
+    assert est["workload"]["packets"] == 60 * 59 * 666_667
     assert not est["packet"]["fits"] and "over the worker's limit" in est["packet"]["reason"]
     r = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations", json=body)
     assert r.status_code == 422, r.text

@@ -35,11 +35,11 @@ def scenario(workload: dict[str, Any], **engine: Any) -> dict[str, Any]:
 
 
 def test_a_shuffle_of_two_racks_by_hand() -> None:
-    # 4 servers: 12 ordered pairs, 4 within a rack (2 links), 8 across (4 links); 14,360 bytes is
-    # exactly 10 packets of 1,500 - 64 = 1,436 bytes of payload
-    est = estimate(scenario({"type": "shuffle", "bytes_per_pair": 14_360}))
+    # 4 servers: 12 ordered pairs, 4 within a rack (2 links), 8 across (4 links); 15,000 bytes is
+    # exactly 10 packets of 1,500 bytes of payload (the engine's default header is 0, as htsim)
+    est = estimate(scenario({"type": "shuffle", "bytes_per_pair": 15_000}))
     w = est.workload
-    assert (w.flows, w.bytes, w.packets, w.packet_hops) == (12, 12 * 14_360, 120, 10 * (4 * 2 + 8 * 4))
+    assert (w.flows, w.bytes, w.packets, w.packet_hops) == (12, 12 * 15_000, 120, 10 * (4 * 2 + 8 * 4))
     assert w.mean_hops == pytest.approx(40 / 12)
     assert est.packet.events == 4 * 400
     assert est.packet.wall_s == pytest.approx(se.STARTUP_S + 1600 / se.PACKET_EVENTS_PER_S)
@@ -51,11 +51,15 @@ def test_a_shuffle_of_two_racks_by_hand() -> None:
 
 
 def test_one_more_byte_is_one_more_packet_per_flow_and_the_mtu_counts() -> None:
-    w = estimate(scenario({"type": "shuffle", "bytes_per_pair": 14_361})).workload
+    w = estimate(scenario({"type": "shuffle", "bytes_per_pair": 15_001})).workload
     assert w.packets == 12 * 11
-    # a 9000-byte MTU carries 8,936 per packet: 14,360 bytes need 2
-    w = estimate(scenario({"type": "shuffle", "bytes_per_pair": 14_360}, packet={"mtu_bytes": 9000})).workload
+    # a 9000-byte MTU carries 9,000 per packet: 15,000 bytes need 2; with a 64-byte header, 8,936
+    w = estimate(scenario({"type": "shuffle", "bytes_per_pair": 15_000}, packet={"mtu_bytes": 9000})).workload
     assert w.packets == 24
+    w = estimate(
+        scenario({"type": "shuffle", "bytes_per_pair": 17_937}, packet={"mtu_bytes": 9000, "header_bytes": 64})
+    ).workload
+    assert w.packets == 36
 
 
 def test_many_to_many_and_named_incast_count_their_pairs() -> None:
@@ -73,7 +77,7 @@ def test_poisson_uses_the_cdf_mean_and_inter_rack_only_pairs() -> None:
     w = estimate(scenario({"type": "poisson", "cdf": "websearch", "load": 0.4, "flows": 100,
                            "inter_rack_only": True})).workload  # fmt: skip
     assert w.bytes == 100 * 1_711_250 and w.mean_hops == 4
-    assert w.packets == pytest.approx(100 * (1_711_250 / 1436 + 0.5))
+    assert w.packets == pytest.approx(100 * (1_711_250 / 1500 + 0.5))
     w = estimate(scenario({"type": "poisson", "cdf": {"points": [[0, 0], [2872, 100]]}, "load": 0.4,
                            "flows": 10})).workload  # fmt: skip
     assert w.bytes == 10 * 1436 and w.mean_hops == pytest.approx(40 / 12)
@@ -153,6 +157,6 @@ def test_packets_are_whole_per_flow_and_hops_are_2_or_4(per_rack: int, nbytes: i
     w = estimate(s).workload
     n = 2 * per_rack
     assert w.flows == n * (n - 1)
-    assert w.packets == w.flows * math.ceil(nbytes / 1436)
+    assert w.packets == w.flows * math.ceil(nbytes / 1500)
     within, across = 2 * per_rack * (per_rack - 1), 2 * per_rack * per_rack
-    assert w.packet_hops == math.ceil(nbytes / 1436) * (2 * within + 4 * across)
+    assert w.packet_hops == math.ceil(nbytes / 1500) * (2 * within + 4 * across)

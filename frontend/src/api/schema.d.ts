@@ -3431,7 +3431,7 @@ export interface components {
         /**
          * PacketSettings
          * @description What a planner sets for packet mode; everything else is the engine's default (`engine.packet`
-         *     in sim-engine/schema/scenario.schema.json: 1,500-byte MTU, 64-byte headers, initial window 10,
+         *     in sim-engine/schema/scenario.schema.json: 1,500-byte MTU all payload (no header, as htsim), initial window 10,
          *     RTO minimum 1 ms).
          */
         PacketSettings: {

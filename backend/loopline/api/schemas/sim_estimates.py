@@ -14,7 +14,7 @@ PACKET_NOTE = "packet-level simulation: TCP with drop-tail queues (see sim-engin
 
 class PacketSettings(Schema):
     """What a planner sets for packet mode; everything else is the engine's default (`engine.packet`
-    in sim-engine/schema/scenario.schema.json: 1,500-byte MTU, 64-byte headers, initial window 10,
+    in sim-engine/schema/scenario.schema.json: 1,500-byte MTU all payload (no header, as htsim), initial window 10,
     RTO minimum 1 ms)."""
 
     transport: Literal["newreno", "dctcp", "mptcp"] = Field(
