@@ -30,8 +30,10 @@ use std::process::Command;
 use std::time::Instant;
 
 use loopline_sim::report::peak_memory_bytes;
-use loopline_sim::scenario::{Mode, PermutationSpec, TieOrder, WorkloadSpec};
-use loopline_sim::topology::{fat_tree_websearch, shuffle_all, subways_type1, Cluster};
+use loopline_sim::scenario::{Mode, PermutationSpec, WorkloadSpec};
+use loopline_sim::topology::{
+    fat_tree_websearch, htsim_packet_settings, shuffle_all, subways_type1, Cluster,
+};
 use loopline_sim::{run, RunLimits, Scenario};
 
 /// The issue-18 scenarios with htsim's settings; `packet` selects the mode.
@@ -51,14 +53,7 @@ fn issue18(i: bool, packet: bool) -> Scenario {
     }
     if packet {
         sc.engine.mode = Mode::Packet;
-        let p = &mut sc.engine.packet;
-        p.initial_window_packets = 11;
-        p.initial_ssthresh_packets = Some(100);
-        p.rto_min_ms = 250.0;
-        p.rto_initial_ms = Some(3000.0);
-        p.rto_scan_ms = Some(10.0);
-        p.tie_order = TieOrder::Scheduled;
-        p.whole_packets = true;
+        sc.engine.packet = htsim_packet_settings();
     }
     sc
 }

@@ -2,7 +2,8 @@
 //! Each returns a [`NetworkSpec`] shaped like the wiring generator's export.
 
 use crate::scenario::{
-    EngineSpec, LinkSpec, NetworkSpec, NodeSpec, Role, RoutingSpec, Scenario, WorkloadSpec,
+    EngineSpec, LinkSpec, NetworkSpec, NodeSpec, PacketSpec, Role, RoutingSpec, Scenario, TieOrder,
+    WorkloadSpec,
 };
 
 fn node(id: String, role: Role) -> NodeSpec {
@@ -439,4 +440,21 @@ pub fn tree(
         }
     }
     net
+}
+
+/// Packet settings matched to htsim's TCP on top of the defaults, as sim-engine/compare runs the
+/// two side by side (README "Packet mode against htsim"): htsim's window of 10 opened by its
+/// SYN-ACK (a first flight of 11), ssthresh 100, a 250 ms minimum RTO (3 s before the first
+/// sample) checked every 10 ms, same-time events in scheduling order, only full packets.
+pub fn htsim_packet_settings() -> PacketSpec {
+    PacketSpec {
+        initial_window_packets: 11,
+        initial_ssthresh_packets: Some(100),
+        rto_min_ms: 250.0,
+        rto_initial_ms: Some(3000.0),
+        rto_scan_ms: Some(10.0),
+        tie_order: TieOrder::Scheduled,
+        whole_packets: true,
+        ..PacketSpec::default()
+    }
 }

@@ -582,14 +582,7 @@ fn with_htsims_event_order_packet_mode_reproduces_htsim() {
     }
     let htsim_like = |workload: WorkloadSpec| {
         let mut sc = packet(scenario(net.clone(), RoutingSpec::Ecmp, workload));
-        let p = &mut sc.engine.packet;
-        p.initial_window_packets = 11; // htsim's window of 10, opened by its SYN-ACK
-        p.initial_ssthresh_packets = Some(100);
-        p.rto_min_ms = 250.0;
-        p.rto_initial_ms = Some(3000.0);
-        p.rto_scan_ms = Some(10.0);
-        p.tie_order = TieOrder::Scheduled;
-        p.whole_packets = true;
+        sc.engine.packet = htsim_packet_settings();
         sc.engine.flow_records = true;
         let rep = run_ok(&sc);
         let fcts: Vec<u64> = rep
