@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::engine::control::detour::ActiveDetour;
-use crate::engine::util::LinkUtil;
 use crate::engine::{Outcome, Status};
 use crate::network::Network;
+use crate::units::LinkId;
 use crate::workload::memcache::{self, MemcacheEstimate};
 use crate::workload::NONE;
 
@@ -567,7 +567,13 @@ pub fn build(o: &Outcome) -> Report {
     rs.detours = o
         .detours
         .iter()
-        .map(|d| detour_report(d, net, o.util))
+        .map(|d| {
+            let carried = |l: LinkId| match o.budget_bits {
+                Some(b) => b[l.idx() - net.links.len()],
+                None => o.util.total_bits(l.idx()),
+            };
+            detour_report(d, net, &carried)
+        })
         .collect();
     let memcache = match &sc.workload {
         crate::scenario::WorkloadSpec::Memcache(m) => {
@@ -644,12 +650,8 @@ fn routed_per_request(o: &Outcome) -> Option<Vec<f64>> {
     )
 }
 
-fn detour_report(d: &ActiveDetour, net: &Network, util: &LinkUtil) -> DetourReport {
-    let now: f64 = d
-        .budget_links(net)
-        .iter()
-        .map(|l| util.total_bits(l.idx()))
-        .sum();
+fn detour_report(d: &ActiveDetour, net: &Network, carried: &dyn Fn(LinkId) -> f64) -> DetourReport {
+    let now: f64 = d.budget_links(net).iter().map(|&l| carried(l)).sum();
     let bits = (d.end_bits.unwrap_or(now) - d.base_bits).max(0.0);
     DetourReport {
         rack: d.rack.clone(),

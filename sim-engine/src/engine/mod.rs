@@ -200,6 +200,9 @@ pub struct Outcome<'e> {
     pub rebinds: u64,
     /// Detours set up (detour routing).
     pub detours: &'e [ActiveDetour],
+    /// Bits each detour budget carried (one per node and side after the real links), when the
+    /// engine counts them apart (packet mode; flow mode has them in `util`).
+    pub budget_bits: Option<&'e [f64]>,
     /// Water-filling rounds.
     pub solver_rounds: u64,
     /// Subflows water-filled, summed over rounds.
@@ -653,6 +656,7 @@ impl<'a> FlowEngine<'a> {
             controller_ticks: self.ctl.ticks(),
             rebinds: self.router.rebinds(),
             detours: self.ctl.detours(),
+            budget_bits: None,
             solver_rounds: self.solver.rounds,
             solver_subflows: self.solver.work_subs,
             solver_rate_changes: self.solver.changed_total,

@@ -25,13 +25,16 @@ pub mod tcp;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
+use crate::engine::control::Controller;
+use crate::engine::plant::{ActiveFlow, Plant};
 use crate::engine::util::LinkUtil;
 use crate::engine::{FlowSt, Outcome, Status};
 use crate::network::Network;
 use crate::report::{PacketReport, QueueReport};
-use crate::routing::{RouteCtx, Router};
+use crate::routing::detour::{DetourLeg, Side};
+use crate::routing::{Binding, Route, RouteCtx, Router, NONE_DETOUR};
 use crate::scenario::{HostQueue, RoutingSpec, Scenario, TieOrder, Transport};
-use crate::units::{LinkId, Time};
+use crate::units::{LinkId, NodeId, Time};
 use crate::workload::{Workload, NONE};
 use nic::ClassQueue;
 use tcp::{Cc, Conn, Seg, TcpCfg};
@@ -60,6 +63,8 @@ const F_SYN: u8 = 16;
 const F_UDP: u8 = 32;
 
 const NO_BUF: u32 = u32::MAX;
+/// A connection whose path counts against no detour budget.
+const NO_BUDGET: u32 = u32::MAX;
 /// Most paths a sprayed flow uses.
 const SPRAY_PATHS: usize = 8;
 /// Most bins of a port's backlog histogram.
@@ -201,12 +206,20 @@ pub struct PacketEngine<'a> {
     qwidth: u64,
     out: Vec<Seg>,
     /// Adaptive/detour routing: the flowlet gap (ps; 0: no rebinding), each connection's last
-    /// send, the next refresh of the router's link work, rebinds made.
+    /// send, rebinds made.
     flowlet: u64,
     last_send: Vec<u64>,
-    work_at: u64,
-    work_period: u64,
     rebinds: u64,
+    /// The routing controller of adaptive and detour routing (the flow mode's, through
+    /// [`Plant`]), its next tick (ps; `u64::MAX`: none), and the moves it decided per flow,
+    /// taken at the flow's next flowlet gap.
+    ctl: Controller,
+    next_tick: u64,
+    pending: Vec<Option<Box<Route>>>,
+    /// Detour routing: the budget (virtual link) each connection's path counts against, and
+    /// the data bits each budget carried (flow mode's virtual links, counted here).
+    conn_budget: Vec<u32>,
+    budget_bits: Vec<f64>,
     /// xorshift64 state for breaking ties between events of one time (random order), or the
     /// count of events scheduled (scheduled order).
     tie: u64,
@@ -308,11 +321,13 @@ impl<'a> PacketEngine<'a> {
         let util = LinkUtil::with_series(net.links.len(), horizon, sc.engine.link_series);
         let qwidth = util.width;
         let nl = net.links.len();
-        let (flowlet, work_period) = match &sc.routing {
-            RoutingSpec::Adaptive(a) => (p.flowlet_gap_us, a.t_rebind_s),
-            RoutingSpec::Detour(d) => (p.flowlet_gap_us, d.t_rebind_s),
-            _ => (0.0, 0.0),
+        let flowlet = match &sc.routing {
+            RoutingSpec::Adaptive(_) | RoutingSpec::Detour(_) => p.flowlet_gap_us,
+            _ => 0.0,
         };
+        let router = Router::new(&sc.routing, net);
+        let ctl = Controller::new(&sc.routing, net, &router);
+        let next_tick = ctl.period().map_or(u64::MAX, |t| t.0);
         let mut e = PacketEngine {
             sc,
             net,
@@ -363,7 +378,7 @@ impl<'a> PacketEngine<'a> {
                 .collect(),
             wl,
             paths: Vec::new(),
-            router: Router::new(&sc.routing, net),
+            router,
             up: vec![true; nl],
             heap: BinaryHeap::new(),
             timers: BinaryHeap::new(),
@@ -390,15 +405,28 @@ impl<'a> PacketEngine<'a> {
             out: Vec::new(),
             flowlet: 0,
             last_send: Vec::with_capacity(n_flows),
-            work_at: 0,
-            work_period: 0,
             rebinds: 0,
+            pending: if next_tick == u64::MAX {
+                Vec::new()
+            } else {
+                (0..n_flows).map(|_| None).collect()
+            },
+            conn_budget: Vec::new(),
+            budget_bits: vec![
+                0.0;
+                if ctl.has_detours() {
+                    2 * net.nodes.len()
+                } else {
+                    0
+                }
+            ],
+            ctl,
+            next_tick,
             tie: crate::rng::splitmix64(sc.engine.seed ^ 0x7469_6573) | 1,
             c: Counters::default(),
             finished: false,
         };
         e.flowlet = (flowlet * 1e6).round() as u64;
-        e.work_period = Time::from_secs_f64(work_period).0.max(1);
         e
     }
 
@@ -761,49 +789,54 @@ impl<'a> PacketEngine<'a> {
                 .all(|c| c.sender_done())
     }
 
-    /// A flowlet starts on connection `c` (it paused at least the flowlet gap): take the path
-    /// the adaptive router gives it now (the packets still on the old path were sent at least
-    /// one gap ago). The router's link work is refreshed every controller period from the
-    /// bytes the active flows still have to send over their paths.
+    /// A flowlet starts on connection `c` (it paused at least the flowlet gap): take the move
+    /// the controller decided for its flow, if any, else the path the adaptive router gives it
+    /// now (a flow on a detour stays on it until the controller moves it). The packets still on
+    /// the old path were sent at least one gap ago; each carries its own path.
     fn rebind(&mut self, c: u32) {
         let f = self.conn_flow[c as usize];
         let pf = &self.pflows[f as usize];
         if pf.nconn != 1 || self.conn_spray[c as usize].0 != 1 {
             return;
         }
-        if self.now >= self.work_at {
-            self.work_at = self.now + self.work_period;
-            let mut work = vec![0.0; self.net.links.len()];
-            for (k, cn) in self.conns.iter().enumerate() {
-                let g = self.conn_flow[k] as usize;
-                if self.flows[g].status != Status::Active || cn.sender_done() {
-                    continue;
-                }
-                let bits = (cn.end - cn.una) as f64 * 8.0;
-                let (off, len) = self.conn_path[k];
-                for l in &self.paths[off as usize..off as usize + len as usize] {
-                    work[l.idx()] += bits;
-                }
+        let route = match self.pending.get_mut(f as usize).and_then(Option::take) {
+            Some(r) => *r,
+            None if self.flows[f as usize]
+                .binding
+                .is_some_and(|b| b.detour != NONE_DETOUR) =>
+            {
+                return
             }
-            if let Some(ad) = self.router.adaptive() {
-                ad.set_work(work);
+            None => {
+                let spec = &self.wl.flows[f as usize];
+                let (src, dst) = (spec.src, spec.dst);
+                let cn = &self.conns[c as usize];
+                self.router.note_size((cn.end - cn.una) as f64 * 8.0);
+                let ctx = RouteCtx {
+                    net: self.net,
+                    up: &self.up,
+                    seed: self.sc.engine.seed,
+                };
+                self.router.route(&ctx, f, src, dst)
             }
-        }
-        let spec = &self.wl.flows[f as usize];
-        let (src, dst) = (spec.src, spec.dst);
-        let cn = &self.conns[c as usize];
-        self.router.note_size((cn.end - cn.una) as f64 * 8.0);
-        let route = {
-            let ctx = RouteCtx {
-                net: self.net,
-                up: &self.up,
-                seed: self.sc.engine.seed,
-            };
-            self.router.route(&ctx, f, src, dst)
         };
         let Some((p, _)) = route.paths.first() else {
             return;
         };
+        self.flows[f as usize].binding = route.binding;
+        // a detour's path ends with the virtual link of its budget (flow mode's cap): packets
+        // cross only the real links, and their bits count against the budget
+        let real = self.net.links.len();
+        let (p, budget) = match p.last() {
+            Some(v) if v.idx() >= real => (&p[..p.len() - 1], v.idx() - real),
+            _ => (&p[..], NO_BUDGET as usize),
+        };
+        if !self.budget_bits.is_empty() {
+            if self.conn_budget.len() <= c as usize {
+                self.conn_budget.resize(c as usize + 1, NO_BUDGET);
+            }
+            self.conn_budget[c as usize] = budget as u32;
+        }
         let (off, len) = self.conn_path[c as usize];
         if self.paths[off as usize..off as usize + len as usize] == p[..] {
             return;
@@ -813,6 +846,31 @@ impl<'a> PacketEngine<'a> {
         self.conn_path[c as usize] = (off, p.len() as u16);
         self.flows[f as usize].reroutes += 1;
         self.rebinds += 1;
+    }
+
+    /// One controller period: the adaptive EWMAs and moves, the detour scheduler.
+    fn tick(&mut self) {
+        // the controller is set aside while it acts on the engine through `Plant`
+        let mut ctl = std::mem::take(&mut self.ctl);
+        let net = self.net;
+        ctl.tick(self, net);
+        self.ctl = ctl;
+        self.next_tick = self
+            .ctl
+            .period()
+            .map_or(u64::MAX, |p| self.now.saturating_add(p.0));
+    }
+
+    /// A route for flow `f` the controller decided: taken at the flow's next flowlet gap.
+    fn set_pending(&mut self, f: u32, route: Route) -> bool {
+        if route.paths.is_empty() || self.pflows[f as usize].nconn != 1 {
+            return false;
+        }
+
+        if let Some(slot) = self.pending.get_mut(f as usize) {
+            *slot = Some(Box::new(route));
+        }
+        true
     }
 
     /// Flow `f` is sent as UDP datagrams (`udp_requests` and a request/response workload).
@@ -844,6 +902,13 @@ impl<'a> PacketEngine<'a> {
     /// A new packet from the pool onto the first link of its path.
     fn launch(&mut self, pkt: Pkt) {
         let path = pkt.path;
+        if pkt.len > 0 {
+            if let Some(&b) = self.conn_budget.get(pkt.conn as usize) {
+                if b != NO_BUDGET {
+                    self.budget_bits[b as usize] += pkt.len as f64 * 8.0;
+                }
+            }
+        }
         let i = self.alloc(pkt);
         self.c.sent += 1;
         let l = self.paths[path as usize].idx();
@@ -962,6 +1027,7 @@ impl<'a> PacketEngine<'a> {
         let fl = &mut self.flows[f as usize];
         fl.status = Status::Active;
         fl.ideal_s = ideal;
+        fl.binding = route.binding;
         if bytes == 0 {
             self.complete(f);
             return;
@@ -1136,10 +1202,14 @@ impl<'a> PacketEngine<'a> {
             return false;
         }
         let all_settled = self.done + self.stalled == self.flows.len() as u64;
-        let Some(t) = self.next_time().filter(|_| !all_settled) else {
+        let Some(next) = self.next_time().filter(|_| !all_settled) else {
             self.finished = true;
             return false;
         };
+        // a controller tick comes before the events of its time (as in flow mode), and only
+        // while there are events to come
+        let tick = self.next_tick <= next;
+        let t = if tick { self.next_tick } else { next };
         if t > self.stop {
             self.now = self.stop.max(self.now);
             self.util.reach(self.now);
@@ -1154,6 +1224,10 @@ impl<'a> PacketEngine<'a> {
             }
         }
         self.events += 1;
+        if tick {
+            self.tick();
+            return true;
+        }
         if let Some(&i) = self.wl.roots.get(self.next_root) {
             if self.wl.flows[i as usize].arrival.0 == t {
                 self.next_root += 1;
@@ -1289,9 +1363,10 @@ impl<'a> PacketEngine<'a> {
             now: Time(self.now),
             events: self.events,
             util: &self.util,
-            controller_ticks: 0,
+            controller_ticks: self.ctl.ticks(),
             rebinds: self.rebinds,
-            detours: &[],
+            detours: self.ctl.detours(),
+            budget_bits: Some(&self.budget_bits),
             solver_rounds: 0,
             solver_subflows: 0,
             solver_rate_changes: 0,
@@ -1343,6 +1418,78 @@ impl<'a> PacketEngine<'a> {
         }
         let row = &self.qseries[l * QBUCKETS..(l + 1) * QBUCKETS];
         Some(row[..n.min(QBUCKETS)].iter().map(|&x| x as f64).collect())
+    }
+}
+
+impl Plant for PacketEngine<'_> {
+    fn now(&self) -> Time {
+        Time(self.now)
+    }
+
+    fn active_flows(&self) -> impl Iterator<Item = ActiveFlow<'_>> {
+        self.flows
+            .iter()
+            .enumerate()
+            .filter(|(_, fl)| fl.status == Status::Active)
+            .map(move |(f, fl)| {
+                let spec = &self.wl.flows[f];
+                let pf = &self.pflows[f];
+                let conns = &self.conns[pf.conn0 as usize..(pf.conn0 + pf.nconn) as usize];
+                let acked: u64 = conns.iter().map(|c| c.una).sum();
+                let (off, len) = self.conn_path[pf.conn0 as usize];
+                ActiveFlow {
+                    id: f as u32,
+                    src: spec.src,
+                    dst: spec.dst,
+                    path: Some(&self.paths[off as usize..off as usize + len as usize]),
+                    remaining_bits: spec.bytes.0.saturating_sub(acked) as f64 * 8.0,
+                    binding: fl.binding,
+                }
+            })
+    }
+
+    fn carried_bits(&self, l: LinkId) -> f64 {
+        match l.idx().checked_sub(self.net.links.len()) {
+            Some(v) => self.budget_bits[v],
+            None => self.util.total_bits(l.idx()),
+        }
+    }
+
+    fn router(&mut self) -> &mut Router {
+        &mut self.router
+    }
+
+    /// Flow mode caps a detour's traffic with a virtual link for the forwarding servers'
+    /// budget; in packet mode a detour's packets cross the forwarding servers' real links and
+    /// queues, which is what the budget stands for: nothing more to enforce.
+    fn set_detour_cap(&mut self, _tor: NodeId, _side: Side, _gbps: f64) {}
+
+    fn reroute_detour(&mut self, f: u32, leg: &DetourLeg) -> bool {
+        let spec = &self.wl.flows[f as usize];
+        let ctx = RouteCtx {
+            net: self.net,
+            up: &self.up,
+            seed: self.sc.engine.seed,
+        };
+        match self.router.route_leg(&ctx, f, spec.src, spec.dst, leg) {
+            Some(route) => self.set_pending(f, route),
+            None => false,
+        }
+    }
+
+    fn reroute(&mut self, f: u32, bound: Option<Binding>) {
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let ctx = RouteCtx {
+            net: self.net,
+            up: &self.up,
+            seed: self.sc.engine.seed,
+        };
+        let route = match bound {
+            Some(b) => self.router.route_bound(&ctx, f, src, dst, b),
+            None => self.router.route(&ctx, f, src, dst),
+        };
+        self.set_pending(f, route);
     }
 }
 
