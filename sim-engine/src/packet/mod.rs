@@ -1,11 +1,14 @@
 //! Packet mode: a packet-level simulation of the same scenario (links with rate and propagation
 //! delay, per-output-port FIFO queues with drop-tail, store-and-forward serialisation, a per-hop
-//! switching latency, TCP at the servers; see [`tcp`]).
+//! switching latency, TCP at the servers; see [`tcp`]). With htsim's settings and order of
+//! same-time events it steps through the same events as htsim (sim-engine/README.md).
 //!
 //! Fast by construction, after htsim:
-//! * time is integer picoseconds; one binary heap of `u128` keys `time << 64 | tie << 32 |
-//!   kind << 30 | subject`, where `tie` is drawn from a generator seeded by the scenario's seed:
-//!   deterministic, and no sender wins every tie at a full queue (no phase lock-out);
+//! * time is integer picoseconds; binary heaps of `u128` keys `time << 64 | tie << 30 |
+//!   kind << 27 | subject` (the packet events in one, the retransmission timers in another),
+//!   where `tie` is drawn from a generator seeded by the scenario's seed (deterministic, and no
+//!   sender wins every tie at a full queue: no phase lock-out) or, with `tie_order:
+//!   "scheduled"`, counts the events scheduled (htsim's first in, first out);
 //! * few pending events per link: a port schedules only its head-of-line departure, and the
 //!   packets on a wire form a FIFO (constant delay) of which only the head's arrival is an event;
 //!   a wire with no delay hands the packet on at once; a connection has at most one timer event
@@ -14,7 +17,10 @@
 //!   packet turned round; packets are source-routed: they carry their flow's path (an offset
 //!   into one flat array of links) and a hop count, ACKs walk it backwards;
 //! * ports, connections and paths are flat arrays indexed by link, connection and flow ids; no
-//!   hash map anywhere.
+//!   hash map anywhere (a fair NIC keeps sorted vectors of its connections, [`nic`]).
+//!
+//! Adaptive and detour routing run the flow mode's controller through [`Plant`]; its moves are
+//! taken at flowlet gaps.
 //!
 //! Paths are the flow mode's: the same [`Router`] with the same flow index and seed, so per-flow
 //! ECMP puts a flow on the same path in both modes.
