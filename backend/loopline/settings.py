@@ -21,10 +21,19 @@ class Settings(BaseSettings):
     database_url: str = "postgresql+psycopg://loopline@127.0.0.1:54329/loopline"
     broker_url: str = "redis://127.0.0.1:63799/0"
     result_backend: str = "redis://127.0.0.1:63799/1"
-    broker_visibility_timeout_s: int = Field(default=3600, ge=1)
+    broker_visibility_timeout_s: int = Field(default=300, ge=1)
     """Seconds a task of a worker that died outright (not just its pool process) stays
-    unacknowledged before it goes back to the queue. Longer than any task may run (an import has
-    no limit), or a live worker's task would be handed to a second worker."""
+    unacknowledged before the broker hands it out again. A live worker's long job handed out again
+    is not run twice: its heartbeat says it is alive, and the second delivery does nothing."""
+    job_heartbeat_s: float = Field(default=10.0, gt=0)
+    """How often a worker running a job says so (the job row's `heartbeat_at`)."""
+    job_stale_after_s: float = Field(default=60.0, gt=0)
+    """A running job whose worker has not beaten for this long has lost its worker: the
+    reconciler sends it again. Several heartbeats long, so a busy machine is not taken for dead."""
+    job_queued_grace_s: float = Field(default=60.0, ge=0)
+    """A queued job whose message is not in the broker for this long is sent again."""
+    reconcile_every_s: float = Field(default=60.0, gt=0)
+    """How often each worker looks for lost jobs (and once when it starts)."""
     secret_key: str = _DEV_SECRET
     engine_binary: Path = REPO_ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 
 import orjson
 from pydantic import ValidationError
-from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import undefer
 
 from loopline.api.schemas.exchange import ProjectDocument
@@ -25,8 +25,10 @@ from loopline.domain.errors import DomainError
 from loopline.queue import IMPORT_PROJECT_TASK
 from loopline.services import exchange
 from loopline.services.access import Principal
+from loopline.services.job_recovery import claim_or_skip
 from loopline.services.project_imports import errors_of
 from loopline_worker.app import celery_app
+from loopline_worker.liveness import heartbeat
 
 PROGRESS_EVERY_S = 0.25
 """`halls_done` is written at most this often (and with the outcome)."""
@@ -39,8 +41,10 @@ def _now() -> datetime:
 def _claim(job_id: int) -> tuple[bytes, int] | None:
     with session_scope() as session:
         job = session.get(ImportJob, job_id, with_for_update=True, options=[undefer(ImportJob.document)])
-        if job is None or job.status.finished or job.document is None:
+        if job is None or job.document is None:
             return None
+        if not claim_or_skip(job, session.execute(select(func.now())).scalar_one()):
+            return None  # ended, or a live worker is on it (a duplicate delivery)
         job.status = JobStatus.RUNNING
         job.started_at = _now()
         job.attempts += 1
@@ -93,7 +97,7 @@ def import_project(job_id: int) -> str:
         return _fail(job_id, [{"field": "body", "msg": f"JSON decode error: {invalid}"}])
     del raw
     try:
-        with session_scope() as session:
+        with heartbeat(ImportJob, job_id), session_scope() as session:
             user = session.get(User, user_id)
             if user is None:
                 return "nothing to do"  # the account is gone, and its job with it
@@ -111,6 +115,10 @@ def import_project(job_id: int) -> str:
     except IntegrityError as error:
         constraint = getattr(getattr(error.orig, "diag", None), "constraint_name", None) or "constraint"
         return _fail(job_id, [{"field": "document", "msg": f"conflicts with existing data ({constraint})"}])
+    except (OperationalError, InterfaceError):
+        # The database went away mid-import: nothing was committed, and the job stays running for
+        # the reconciler to send again once its heartbeat is stale (never marked failed for it).
+        raise
     except Exception as error:
         _fail(job_id, [{"field": "document", "msg": f"the import failed unexpectedly ({type(error).__name__})"}])
         raise

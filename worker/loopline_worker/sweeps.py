@@ -13,6 +13,7 @@ from typing import Any
 
 from celery import Task
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from loopline.db.models import JobStatus, Sweep, SweepPoint
 from loopline.db.session import session_scope
@@ -24,11 +25,16 @@ from loopline.services.simulations import engine_error
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, run_engine
+from loopline_worker.liveness import heartbeat
 
 
 def _cancelled(sweep_id: int) -> bool:
-    with session_scope() as session:
-        return session.execute(select(Sweep.status).where(Sweep.id == sweep_id)).scalar() is JobStatus.CANCELLED
+    """Whether the sweep was cancelled; no while the database is unreachable (the point goes on)."""
+    try:
+        with session_scope() as session:
+            return session.execute(select(Sweep.status).where(Sweep.id == sweep_id)).scalar() is JobStatus.CANCELLED
+    except OperationalError:
+        return False
 
 
 @celery_app.task(name=SWEEP_POINT_TASK, bind=True)
@@ -51,7 +57,8 @@ def sweep_point(self: Task, point_id: int) -> str:
     settings = get_settings()
     limits = EngineLimits(wall_s=settings.engine_time_limit_s, memory_mb=settings.engine_memory_limit_mb)
     try:
-        result = run_engine(settings.engine_binary, scenario, limits, should_cancel=lambda: _cancelled(sweep_id))
+        with heartbeat(SweepPoint, point_id):
+            result = run_engine(settings.engine_binary, scenario, limits, should_cancel=lambda: _cancelled(sweep_id))
     except Cancelled:
         return _finish(point_id, JobStatus.CANCELLED, worker)
     except EngineFailed as e:

@@ -11,18 +11,21 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy.exc import OperationalError
 
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.session import session_scope
 from loopline.domain.sim_outcome import classify
 from loopline.domain.sim_results import wants_flow_records
 from loopline.queue import SIMULATE_TASK
+from loopline.services.job_recovery import claim_or_skip
 from loopline.services.simulations import engine_error, keep_flow_records
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine_raw
 from loopline_worker.flow_records import Records, split_result
+from loopline_worker.liveness import heartbeat
 
 PROGRESS_EVERY_S = 0.5
 
@@ -32,8 +35,13 @@ def _now() -> datetime:
 
 
 def _status(job_id: int) -> JobStatus | None:
-    with session_scope() as session:
-        return session.execute(select(SimulationJob.status).where(SimulationJob.id == job_id)).scalar()
+    """The job's status; None while the database is unreachable (the run goes on: a database
+    restart must not end it)."""
+    try:
+        with session_scope() as session:
+            return session.execute(select(SimulationJob.status).where(SimulationJob.id == job_id)).scalar()
+    except OperationalError:
+        return None
 
 
 def _finish(job_id: int, records: Records | None = None, **values: object) -> None:
@@ -57,8 +65,8 @@ def simulate(job_id: int) -> str:
         job = session.get(SimulationJob, job_id, with_for_update=True)
         if job is None:
             return "missing"
-        if job.status.finished:
-            return job.status.value
+        if not claim_or_skip(job, session.execute(select(func.now())).scalar_one()):
+            return job.status.value  # ended, or a live worker is on it (a duplicate delivery)
         job.status = JobStatus.RUNNING
         job.started_at = _now()
         job.attempts += 1
@@ -92,13 +100,14 @@ def simulate(job_id: int) -> str:
     # per-flow records for runs of up to FLOW_RECORDS_MAX flows (the stored scenario stays as sent)
     run = {**scenario, "engine": {**(scenario.get("engine") or {}), "flow_records": wants_flow_records(scenario)}}
     try:
-        raw = run_engine_raw(
-            settings.engine_binary,
-            run,
-            limits,
-            on_progress=on_progress,
-            should_cancel=lambda: _status(job_id) is JobStatus.CANCELLED,
-        )
+        with heartbeat(SimulationJob, job_id):
+            raw = run_engine_raw(
+                settings.engine_binary,
+                run,
+                limits,
+                on_progress=on_progress,
+                should_cancel=lambda: _status(job_id) is JobStatus.CANCELLED,
+            )
     except Cancelled:
         with session_scope() as session:
             session.execute(update(SimulationJob).where(SimulationJob.id == job_id).values(finished_at=_now()))

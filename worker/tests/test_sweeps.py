@@ -32,13 +32,19 @@ is handed out twice): how soon the point of a worker killed outright goes back t
 POISSON = {"workload": "poisson", "flows": 20_000, "load": 0.5}
 
 
-def start_worker(name: str) -> subprocess.Popen[bytes]:
+def start_worker(name: str, **settings: str) -> subprocess.Popen[bytes]:
+    """A worker process `name`; `settings` override its LOOPLINE_* environment (lower-case names)."""
     log = ROOT / ".run" / "logs" / f"test-sweep-{name}-{os.getpid()}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "LOOPLINE_ENGINE_TIME_LIMIT_S": str(ENGINE_LIMIT_S),
         "LOOPLINE_BROKER_VISIBILITY_TIMEOUT_S": str(VISIBILITY_S),
+        # silent for 5 s, a point's worker is dead: the point handed out again after the visibility
+        # timeout is run, not skipped as a duplicate of a live run
+        "LOOPLINE_JOB_HEARTBEAT_S": "1",
+        "LOOPLINE_JOB_STALE_AFTER_S": "5",
+        **{f"LOOPLINE_{k.upper()}": v for k, v in settings.items()},
     }
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "loopline_worker.app", "worker", "-n", f"{name}@%h",

@@ -39,6 +39,8 @@ class ImportJob(Base):
     created_at: Mapped[datetime] = created_at_column()
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When its worker last said it is still running it (every few seconds while running)."""
     version: Mapped[int] = version_column()
 
     @property
