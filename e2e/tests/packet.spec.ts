@@ -165,9 +165,22 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
   const switchQueues = res.packet.queues.filter((q) => !servers.has(q.from));
   expect(switchQueues.length).toBeGreaterThan(0);
   for (const q of switchQueues) expect(q.max_bytes).toBeLessThanOrEqual(100_000);
-  const first = stats.getByTestId("packet-queue-row").first();
-  await expect(first).toContainText(kb(busiest.max_bytes));
-  await expect(first).toContainText(kb(busiest.p99_bytes));
+  // Switch ports and server NIC queues are listed apart, each table saying which buffer holds them
+  const byLoad = (qs: typeof res.packet.queues) => [...qs].sort((a, b) => b.max_bytes - a.max_bytes || b.p99_bytes - a.p99_bytes);
+  const nicQueues = res.packet.queues.filter((q) => servers.has(q.from));
+  for (const [at, qs] of [["switch", switchQueues], ["nic", nicQueues]] as const) {
+    const table = stats.getByTestId(`packet-queues-${at}`);
+    if (qs.length === 0) {
+      await expect(table).toHaveCount(0);
+      continue;
+    }
+    await expect(table.locator("caption")).toContainText(at === "switch" ? "Busiest switch ports" : "Busiest server NIC queues");
+    await expect(table.locator("caption")).toContainText(at === "switch" ? "switch buffer per port" : "never drops");
+    const first = table.getByTestId("packet-queue-row").first();
+    await expect(first).toContainText(kb(byLoad(qs)[0]!.max_bytes));
+    await expect(first).toContainText(kb(byLoad(qs)[0]!.p99_bytes));
+  }
+  expect(busiest.max_bytes).toBe(byLoad([...switchQueues, ...nicQueues])[0]!.max_bytes);
   await expect(view.getByTestId("sim-note")).toHaveText(`${PACKET_NOTE}.`);
 
   // The heat map, switched to queue occupancy, is painted on the hall with its scale named

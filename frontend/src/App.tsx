@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { getHall, logout, me as getMe, SESSION_ENDED } from "./projects/api";
+import { getHall, getProject, logout, me as getMe, SESSION_ENDED } from "./projects/api";
 import { Crumbs } from "./projects/Crumbs";
 import { userMessage } from "./projects/forms";
 import { ProjectList } from "./projects/ProjectList";
@@ -9,7 +9,7 @@ import { SignUp } from "./projects/SignUp";
 import { Tokens } from "./projects/Tokens";
 import { EditorCanvas } from "./scene/EditorCanvas";
 import { LayoutSync } from "./sync/sync";
-import { Notices, StatusBar } from "./ui/Chrome";
+import { EmptyHallHint, Notices, StatusBar } from "./ui/Chrome";
 import { CableTooltip } from "./ui/CableTooltip";
 import { DrawReadout } from "./ui/DrawReadout";
 import { Elevation } from "./ui/Elevation";
@@ -157,10 +157,20 @@ function HallScreen({ projectId, hallId, planId }: { projectId: number; hallId: 
         navigate({ name: "hall", projectId: hall.project_id, hallId, planId }, { replace: true });
         return;
       }
+      // The role decides which controls write: a viewer's are off (and edits refused before sending).
+      const project = await getProject(projectId);
+      if (cancelled) return;
       activeSync()?.stop();
       // Nothing of the previous hall stays on screen.
       useWiring.setState({ plan: null, cables: null, plans: [] });
-      useSession.setState({ selection: [], errors: [], elevationRowId: null, panel: planId ? "wiring" : "layout" });
+      useSession.setState({
+        selection: [],
+        errors: [],
+        notices: [],
+        readOnly: project.role === "viewer",
+        elevationRowId: null,
+        panel: planId ? "wiring" : "layout",
+      });
       // `?plan=<id>` opens the wiring view of that plan (links from elsewhere, the benchmark);
       // its cables load while the layout does.
       if (planId) {
@@ -218,6 +228,7 @@ function Editor() {
             <LabelLayer />
             <DrawReadout />
           </div>
+          {view !== "elevation" && <EmptyHallHint />}
           {view === "elevation" && <Elevation />}
           <Legend media={panel !== "layout"} />
           <CableTooltip />

@@ -38,6 +38,8 @@ export interface CommandContext {
   theme: "dark" | "light";
   canUndo: boolean;
   canRedo: boolean;
+  /** The user may only read this project (viewer): commands that change the layout are off. */
+  readOnly: boolean;
 }
 
 export type CommandOutcome =
@@ -52,6 +54,8 @@ export interface Command {
   /** Shortcuts: `mod` is Ctrl (Cmd on macOS); e.g. `mod+shift+z`, `delete`, `1`. */
   keys: string[];
   group: "view" | "tools" | "edit" | "history" | "help";
+  /** It changes the layout (or starts a tool that does): off while the project is read-only. */
+  writes?: true;
   enabled: (ctx: CommandContext) => boolean;
   run: (ctx: CommandContext) => CommandOutcome;
 }
@@ -75,6 +79,7 @@ function nudge(id: string, label: string, keys: string[], dx: number, dy: number
     label,
     keys,
     group: "edit",
+    writes: true,
     enabled: hasSelection,
     run: (ctx) => {
       const t = tileOf(ctx.records);
@@ -134,6 +139,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "tool.draw-row",
+    writes: true,
     label: "Draw a row",
     keys: ["d"],
     group: "tools",
@@ -146,6 +152,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "edit.facing-pair",
+    writes: true,
     label: "Add a facing pair (cold aisle)",
     keys: ["p"],
     group: "edit",
@@ -176,6 +183,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "edit.duplicate-row",
+    writes: true,
     label: "Duplicate row at next aisle",
     keys: ["mod+d"],
     group: "edit",
@@ -192,6 +200,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "edit.delete",
+    writes: true,
     label: "Delete",
     keys: ["delete", "backspace"],
     group: "edit",
@@ -200,6 +209,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "edit.rotate",
+    writes: true,
     label: "Rotate row 90°",
     keys: ["r"],
     group: "edit",
@@ -208,6 +218,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "edit.flip-front",
+    writes: true,
     label: "Flip front side",
     keys: ["shift+f"],
     group: "edit",
@@ -255,6 +266,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "history.undo",
+    writes: true,
     label: "Undo",
     keys: ["mod+z"],
     group: "history",
@@ -263,6 +275,7 @@ export const COMMANDS: Command[] = [
   },
   {
     id: "history.redo",
+    writes: true,
     label: "Redo",
     keys: ["mod+shift+z", "mod+y"],
     group: "history",
@@ -278,6 +291,11 @@ export const COMMANDS: Command[] = [
     run: (ctx) => ({ kind: "session", patch: { helpOpen: !ctx.helpOpen } }),
   },
 ];
+
+/** Whether `cmd` may run now: its own condition, and never a write on a read-only project. */
+export function isEnabled(cmd: Command, ctx: CommandContext): boolean {
+  return !(cmd.writes && ctx.readOnly) && cmd.enabled(ctx);
+}
 
 export const COMMANDS_BY_ID: Record<string, Command> = Object.fromEntries(COMMANDS.map((c) => [c.id, c]));
 

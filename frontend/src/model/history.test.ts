@@ -55,6 +55,51 @@ describe("diffs", () => {
 });
 
 describe("history", () => {
+  it("gives back each step's selection: undo the one before it, redo the one after", () => {
+    const store = new EditorStore(hallOnly());
+    const row = addRow(store);
+    const moved = { ...row, xMm: 600 };
+    // Step 1: move the selected row (selection stays [row]); step 2: a gesture of two diffs, the
+    // first with the row selected, the second leaving nothing selected (a delete).
+    store.mark();
+    store.commit(
+      { added: {}, updated: { [row.id]: [row, moved] }, removed: {} },
+      { before: [row.id], after: [row.id] },
+    );
+    store.mark();
+    store.commit(
+      { added: {}, updated: { [row.id]: [moved, { ...moved, yMm: 600 }] }, removed: {} },
+      { before: [row.id], after: ["x"] },
+    );
+    store.commit({ added: {}, updated: {}, removed: {} }, { before: ["x"], after: [] });
+    store.commit(
+      {
+        added: {},
+        updated: {
+          [row.id]: [
+            { ...moved, yMm: 600 },
+            { ...moved, yMm: 1200 },
+          ],
+        },
+        removed: {},
+      },
+      { before: ["x"], after: [] },
+    );
+
+    store.undo();
+    expect(store.restoredSelection).toEqual([row.id]);
+    expect((store.records[row.id] as RowRecord).yMm).toBe(0);
+    store.redo();
+    expect(store.restoredSelection).toEqual([]);
+    store.undo();
+    store.undo();
+    expect(store.restoredSelection).toEqual([row.id]);
+    expect((store.records[row.id] as RowRecord).xMm).toBe(0);
+    store.undo();
+    // The row's creation (addRow) recorded no selection.
+    expect(store.restoredSelection).toBeNull();
+  });
+
   it("undoes and redoes whole commands", () => {
     const store = new EditorStore(hallOnly());
     const row = addRow(store);

@@ -10,7 +10,12 @@ import { applyDiff, emptyDiff, isEmptyDiff, reverseDiff, squashDiffs, type Recor
 import type { Records } from "./records";
 
 export type ChangeSource = "user" | "undo" | "redo" | "remote";
-type Entry = { type: "diff"; diff: RecordsDiff } | { type: "mark"; id: string };
+/** The selection (record ids) before and after a step: undo puts back `before`, redo `after`. */
+export interface StepSelection {
+  before: readonly string[];
+  after: readonly string[];
+}
+type Entry = { type: "diff"; diff: RecordsDiff; selection?: StepSelection } | { type: "mark"; id: string };
 export type Listener = (diff: RecordsDiff, source: ChangeSource) => void;
 
 let markCounter = 0;
@@ -22,6 +27,8 @@ export class EditorStore {
   private readonly listeners = new Set<Listener>();
   /** Bumped on every change; React subscribes through it (useSyncExternalStore). */
   revision = 0;
+  /** The selection the last undo or redo restores (null when its step recorded none). */
+  restoredSelection: readonly string[] | null = null;
 
   constructor(initial: Records = {}) {
     this.recs = initial;
@@ -50,12 +57,15 @@ export class EditorStore {
   }
 
   /** Commit a user edit: recorded for undo, sent to the server by sync. */
-  commit(diff: RecordsDiff): void {
+  commit(diff: RecordsDiff, selection?: StepSelection): void {
     if (isEmptyDiff(diff)) return;
     this.recs = applyDiff(this.recs, diff);
     const last = this.undos[this.undos.length - 1];
-    if (last?.type === "diff") last.diff = squashDiffs(last.diff, diff);
-    else this.undos.push({ type: "diff", diff });
+    if (last?.type === "diff") {
+      last.diff = squashDiffs(last.diff, diff);
+      // One step: the selection before its first diff, after its last.
+      if (selection) last.selection = { before: last.selection?.before ?? selection.before, after: selection.after };
+    } else this.undos.push({ type: "diff", diff, selection });
     this.redos = [];
     this.emit(diff, "user");
   }
@@ -88,14 +98,19 @@ export class EditorStore {
 
   redo(): RecordsDiff | null {
     let combined: RecordsDiff | null = null;
+    let selection: readonly string[] | null = null;
     // Re-apply forward to the next mark.
     for (let e = this.redos.at(-1); e; e = this.redos.at(-1)) {
       if (e.type === "mark" && combined) break;
       this.redos.pop();
       this.undos.push(e);
-      if (e.type === "diff") combined = combined ? squashDiffs(combined, e.diff) : e.diff;
+      if (e.type === "diff") {
+        combined = combined ? squashDiffs(combined, e.diff) : e.diff;
+        selection = e.selection?.after ?? selection;
+      }
     }
     if (!combined) return null;
+    this.restoredSelection = selection;
     this.recs = applyDiff(this.recs, combined);
     this.emit(combined, "redo");
     return combined;
@@ -120,6 +135,7 @@ export class EditorStore {
 
   private rewind(source: "undo"): RecordsDiff | null {
     let combined: RecordsDiff | null = null;
+    let selection: readonly string[] | null = null;
     const moved: Entry[] = [];
     for (let e = this.undos.pop(); e; e = this.undos.pop()) {
       moved.push(e);
@@ -129,6 +145,8 @@ export class EditorStore {
       }
       const inv = reverseDiff(e.diff);
       combined = combined ? squashDiffs(combined, inv) : inv;
+      // Walking back: the earliest diff of the step holds the selection from before it.
+      selection = e.selection?.before ?? selection;
     }
     if (!combined) {
       // Nothing but marks: put them back.
@@ -137,6 +155,7 @@ export class EditorStore {
     }
     // Redo pops from the end: the mark comes off first, then the diffs in their original order.
     for (const e of moved) this.redos.push(e);
+    this.restoredSelection = selection;
     this.recs = applyDiff(this.recs, combined);
     this.emit(combined, source);
     return combined;

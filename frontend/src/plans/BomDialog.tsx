@@ -1,5 +1,6 @@
 /** The bill of materials of one plan: lines per category, subtotals, currency, price sources, unpriced lines. */
 import { useEffect, useState } from "react";
+import { useWiring } from "../state/wiring";
 import { getBom } from "./api";
 import { bomView, type BomView } from "./bom";
 import { formatMoney, type Bom } from "./compare";
@@ -103,6 +104,7 @@ export function BomTable({ bom, testId }: { bom: Bom; testId: string }) {
 export function BomDialog({ planId, planName, onClose }: { planId: number; planName: string; onClose: () => void }) {
   const [bom, setBom] = useState<Bom | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const pricesRevision = useWiring((s) => s.pricesRevision);
   useEffect(() => {
     let live = true;
     getBom(planId).then(
@@ -112,7 +114,7 @@ export function BomDialog({ planId, planName, onClose }: { planId: number; planN
     return () => {
       live = false;
     };
-  }, [planId]);
+  }, [planId, pricesRevision]);
   return (
     <Dialog title={`Bill of materials · #${planId} ${planName}`} onClose={onClose} testId="bom-dialog">
       {error && (

@@ -4,9 +4,9 @@
  */
 import { useEffect, useState } from "react";
 import { clearDiff, DIFF_COLOURS, DIFF_STATUSES, useDiff, usePlanSelection } from "../state/planDiff";
-import { notify, useSession } from "../state/session";
+import { notify, READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
-import { refreshPlans, showDiff, viewPlan, type PlanDiff } from "./api";
+import { getDiff, refreshPlans, showDiff, viewPlan, type PlanDiff } from "./api";
 import { BomDialog } from "./BomDialog";
 import { CompareDialog } from "./CompareDialog";
 import { formatMoney, planFigures, type WiringPlan } from "./compare";
@@ -84,14 +84,30 @@ export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) 
   const selected = usePlanSelection((s) => s.selected);
   const setSelected = (f: (s: number[]) => number[]) => usePlanSelection.setState((s) => ({ selected: f(s.selected) }));
   const cables = useWiring((s) => s.cables);
+  const readOnly = useReadOnly();
   const [open, setOpen] = useState<Open>({ d: "none" });
   const [lastDiff, setLastDiff] = useState<PlanDiff | null>(null);
   const close = () => setOpen({ d: "none" });
 
+  const pricesRevision = useWiring((s) => s.pricesRevision);
+  // Read again when the hall opens and whenever the price book is saved: the figures are priced on read.
   useEffect(() => {
     if (!projectId || !hallId) return;
     refreshPlans(projectId, hallId).catch((e: unknown) => notify("error", `Plans: ${message(e)}`));
-  }, [projectId, hallId]);
+  }, [projectId, hallId, pricesRevision]);
+  // The last difference's bill of materials (to buy, freed) is priced too.
+  useEffect(() => {
+    if (pricesRevision === 0 || !lastDiff) return;
+    let live = true;
+    getDiff(lastDiff.new_plan_id, lastDiff.old_plan_id).then(
+      (fresh) => live && setLastDiff(fresh),
+      (e: unknown) => notify("error", `Difference of #${lastDiff.new_plan_id}: ${message(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a saved price book reprices the shown diff
+  }, [pricesRevision]);
 
   const overlay = drawnOverlay && drawnOverlay.newSet === cables ? drawnOverlay : null;
   const chosen = plans.filter((p) => selected.includes(p.id));
@@ -128,8 +144,12 @@ export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) 
         <div className="button-row">
           <button
             type="button"
-            disabled={chosen.length > 2 || (chosen.length === 0 && !viewed)}
-            title="Estimate how fast a workload runs on the ticked plan (or two, like for like), or on the open one"
+            disabled={readOnly || chosen.length > 2 || (chosen.length === 0 && !viewed)}
+            title={
+              readOnly
+                ? READ_ONLY_TITLE
+                : "Estimate how fast a workload runs on the ticked plan (or two, like for like), or on the open one"
+            }
             onClick={() =>
               onSimulate(chosen.length > 0 ? [...chosen].sort((a, b) => a.id - b.id) : viewed ? [viewed] : [])
             }
@@ -226,7 +246,13 @@ export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) 
           </h3>
           {loadingCables && <p className="muted small">Loading cables…</p>}
           <div className="button-row">
-            <button type="button" onClick={() => setOpen({ d: "upgrade", plan: viewed })} data-testid="plan-upgrade">
+            <button
+              type="button"
+              disabled={readOnly}
+              title={readOnly ? READ_ONLY_TITLE : undefined}
+              onClick={() => setOpen({ d: "upgrade", plan: viewed })}
+              data-testid="plan-upgrade"
+            >
               Plan an upgrade…
             </button>
             <button type="button" onClick={() => setOpen({ d: "bom", plan: viewed })} data-testid="plan-bom">

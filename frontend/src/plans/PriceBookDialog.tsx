@@ -4,7 +4,8 @@
  * between, the table says so and reloads on request, keeping everything typed. CSV export and import.
  */
 import { useCallback, useEffect, useState } from "react";
-import { notify } from "../state/session";
+import { notify, READ_ONLY_TITLE, useReadOnly } from "../state/session";
+import { pricesChanged } from "../state/wiring";
 import { ApiError, request } from "../sync/http";
 import { formatMoney } from "./compare";
 import { Dialog } from "../widgets/Dialog";
@@ -21,6 +22,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [filter, setFilter] = useState<"used" | "all">("used");
+  const readOnly = useReadOnly();
 
   const load = useCallback(
     () =>
@@ -53,6 +55,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
     setBusy(true);
     try {
       await request("PATCH", `/projects/${projectId}/price-book`, { body: edit.patch, version: book.version });
+      pricesChanged();
       setDrafts({});
       await load();
       notify("info", `Price book saved (${edit.count} price${edit.count === 1 ? "" : "s"}).`);
@@ -69,6 +72,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
     try {
       const csv = await file.text();
       await request("POST", `/projects/${projectId}/price-book/import`, { body: { csv }, version: book.version });
+      pricesChanged();
       await load();
       notify("info", `Price book imported from ${file.name}.`);
     } catch (e) {
@@ -104,13 +108,13 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
         >
           Export CSV
         </a>
-        <label className="button">
+        <label className="button" title={readOnly ? READ_ONLY_TITLE : undefined}>
           Import CSV
           <input
             type="file"
             accept=".csv,text/csv"
             hidden
-            disabled={busy}
+            disabled={busy || readOnly}
             data-testid="pricebook-import"
             onChange={(e) => {
               const f = e.target.files?.[0];
@@ -163,6 +167,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
                 <td className="num">
                   <input
                     inputMode="decimal"
+                    readOnly={readOnly}
                     aria-label={`Price of ${p.part_number}`}
                     placeholder={p.source === "default" ? money(p.base_price) : "no price"}
                     value={d.base}
@@ -175,6 +180,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
                   {p.category === "cable" && (
                     <input
                       inputMode="decimal"
+                      readOnly={readOnly}
                       aria-label={`Price per metre of ${p.part_number}`}
                       placeholder={p.source === "default" ? money(p.per_metre) : ""}
                       value={d.perMetre}
@@ -198,7 +204,8 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
         <button
           type="button"
           className="primary"
-          disabled={busy || !dirty || stale}
+          disabled={busy || !dirty || stale || readOnly}
+          title={readOnly ? READ_ONLY_TITLE : undefined}
           onClick={() => void save()}
           data-testid="pricebook-save"
         >
@@ -207,7 +214,9 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
         <button type="button" disabled={busy || !dirty} onClick={() => setDrafts({})}>
           Discard changes
         </button>
-        <span className="muted small">An emptied price goes back to the default book&apos;s.</span>
+        <span className="muted small">
+          {readOnly ? `${READ_ONLY_TITLE}.` : "An emptied price goes back to the default book's."}
+        </span>
       </div>
     </Dialog>
   );

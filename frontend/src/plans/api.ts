@@ -25,9 +25,10 @@ export async function listHallPlans(projectId: number, hallId: number): Promise<
   return out.sort((a, b) => b.id - a.id);
 }
 
+/** Read the hall's plans again (their figures are priced as they are read); the viewed plan too. */
 export async function refreshPlans(projectId: number, hallId: number): Promise<WiringPlan[]> {
   const plans = await listHallPlans(projectId, hallId);
-  useWiring.setState({ plans });
+  useWiring.setState((s) => ({ plans, plan: s.plan ? (plans.find((p) => p.id === s.plan?.id) ?? s.plan) : null }));
   return plans;
 }
 

@@ -14,7 +14,16 @@ import { FlowsTable } from "./FlowsTable";
 import { hasQueueSeries } from "./packet";
 import { openQueueMap } from "./packetFloor";
 import { PacketStats } from "./PacketStats";
-import { bySizeSeries, formatSeconds, headline, utilisationSeries, type EngineResult, type Headline } from "./results";
+import {
+  bySizeSeries,
+  runPlan,
+  runTitle,
+  formatSeconds,
+  headline,
+  utilisationSeries,
+  type EngineResult,
+  type Headline,
+} from "./results";
 
 export const NOTE = "fluid estimate; tails, incast and latency bounds need packet mode";
 
@@ -159,7 +168,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
   return (
     <Dialog
       className="sim-dialog"
-      title={job ? `Simulation ${job.id}: ${job.name}` : `Simulation ${jobId}`}
+      title={job ? `${runTitle(job)} · ${runPlan(job)}` : `Simulation #${jobId}`}
       onClose={onClose}
       testId="sim-result"
     >

@@ -42,11 +42,11 @@ import {
 import { useSimulations } from "./store";
 
 const FIELDS: Record<keyof Params, { label: string; step?: number; min?: number; max?: number }> = {
-  racks: { label: "Racks in the job", min: 0 },
+  racks: { label: "Logical racks in the job", min: 0 },
   placement: { label: "Racks placed" },
   mb: { label: "MB per flow (per pair)", step: 0.1, min: 0 },
-  senderRacks: { label: "Sender racks", min: 1 },
-  receiverRacks: { label: "Receiver racks", min: 1 },
+  senderRacks: { label: "Sender logical racks", min: 1 },
+  receiverRacks: { label: "Receiver logical racks", min: 1 },
   cdf: { label: "Flow sizes from" },
   load: { label: "Load (share of server links)", step: 0.05, min: 0, max: 1 },
   flows: { label: "Flows", min: 1 },
@@ -55,7 +55,7 @@ const FIELDS: Record<keyof Params, { label: string; step?: number; min?: number;
   responseKb: { label: "Response KB", step: 1, min: 0 },
   queries: { label: "Queries", min: 1 },
   ratePerS: { label: "Rate per second", min: 0 },
-  cacheRacks: { label: "Cache racks", min: 1 },
+  cacheRacks: { label: "Cache logical racks", min: 1 },
   requestBytes: { label: "Request bytes", min: 1 },
   latencyBoundUs: { label: "Latency bound (µs)", min: 1 },
 };
@@ -72,6 +72,9 @@ const SETS_OF: Record<PresetKind, readonly PickSet[]> = {
 };
 
 /** The count a chosen set replaces, and what is used while none is chosen. */
+/** The counts that are logical racks (the note under the form says so). */
+const LOGICAL_COUNTS: ReadonlySet<keyof Params> = new Set(["racks", "senderRacks", "receiverRacks", "cacheRacks"]);
+
 const SET_FIELDS: Record<PickSet, { params: readonly (keyof Params)[]; otherwise: string }> = {
   job: { params: ["racks", "placement"], otherwise: "the racks counted above" },
   senders: { params: ["senderRacks"], otherwise: "the first racks that are not receivers" },
@@ -249,7 +252,7 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
       <div className="sim-params">
         {preset.params.map((k) => (
           <label key={k} className="sim-param">
-            <span>{kind === "background" && k === "racks" ? "Racks (0 = whole hall)" : FIELDS[k].label}</span>
+            <span>{kind === "background" && k === "racks" ? "Logical racks (0 = whole hall)" : FIELDS[k].label}</span>
             {k === "placement" ? (
               <select
                 value={params.placement}
@@ -296,6 +299,11 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
           </label>
         ))}
       </div>
+      {preset.params.some((k) => LOGICAL_COUNTS.has(k)) && (
+        <p className="muted small" data-testid="logical-racks-note">
+          Rack counts are logical racks: the servers wired alike with their own ToR (a physical rack holds one or more).
+        </p>
+      )}
       {sets.length > 0 && (
         <>
           <h3>Racks</h3>

@@ -4,13 +4,13 @@
  * not over; a finished one opens its result; ticked runs of one workload open the comparison.
  */
 import { useEffect, useState } from "react";
-import { notify, useSession } from "../state/session";
+import { notify, READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
 import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
 import { CompareDialog } from "./CompareDialog";
 import { HeatMapPanel } from "./HeatMapPanel";
 import { splitName } from "./presets";
-import { formatSeconds } from "./results";
+import { formatSeconds, runPlan, runTitle } from "./results";
 import { ResultDialog } from "./ResultDialog";
 import { SimulateDialog } from "./SimulateDialog";
 import { SweepDialog } from "./SweepDialog";
@@ -83,6 +83,7 @@ function Sweeps() {
   const projectId = useSession((s) => s.projectId);
   const hallId = useSession((s) => s.hallId);
   const dialog = useSimulations((s) => s.dialog);
+  const readOnly = useReadOnly();
   const [sweeps, setSweeps] = useState<SweepRead[]>([]);
   useEffect(() => {
     if (!projectId || dialog.d !== "none") return;
@@ -114,6 +115,8 @@ function Sweeps() {
       <div className="button-row">
         <button
           type="button"
+          disabled={readOnly}
+          title={readOnly ? READ_ONLY_TITLE : undefined}
           onClick={() => useSimulations.setState({ dialog: { d: "sweep", sweep: null } })}
           data-testid="sweep-new"
         >
@@ -131,6 +134,7 @@ export function SimulationsPanel() {
   const jobs = useSimulations((s) => s.jobs);
   const selected = useSimulations((s) => s.selected);
   const dialog = useSimulations((s) => s.dialog);
+  const readOnly = useReadOnly();
   const busy = jobs.some((j) => !finished(j));
 
   // Poll while a run is not over (and once when the project opens or a submission changed the ticks).
@@ -183,8 +187,14 @@ export function SimulationsPanel() {
               />
             </label>
             <div className="plan-body">
-              <div className="small">
-                <strong>#{j.plan_id}</strong> {j.name}
+              <div className="small" data-testid={`sim-title-${j.id}`}>
+                <strong>{runTitle(j)}</strong>{" "}
+                {j.model === "packet" && (
+                  <span className="badge" title="A packet-level run: TCP and queues" data-testid={`sim-packet-${j.id}`}>
+                    packet
+                  </span>
+                )}{" "}
+                <span className="muted">{runPlan(j, plans.find((p) => p.id === j.plan_id)?.name)}</span>
               </div>
               <Progress job={j} all={jobs} />
               {j.status === "failed" && j.error && <p className="field-error small">{j.error}</p>}
@@ -192,6 +202,8 @@ export function SimulationsPanel() {
                 {!finished(j) && (
                   <button
                     type="button"
+                    disabled={readOnly}
+                    title={readOnly ? READ_ONLY_TITLE : undefined}
                     onClick={() =>
                       void cancelJob(j.id).then(
                         (c) => useSimulations.setState((s) => ({ jobs: s.jobs.map((x) => (x.id === c.id ? c : x)) })),

@@ -80,7 +80,7 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
           </select>
         </label>
         <label className="sim-param">
-          <span>Racks in the job</span>
+          <span>Logical racks in the job</span>
           <input
             type="number"
             min={1}

@@ -115,6 +115,36 @@ describe("packetReport", () => {
     expect([r?.drops, r?.retransmissions, r?.timeouts, r?.ecnMarks, r?.packetsSent]).toEqual([3, 5, 1, 40, 1000]);
   });
 
+  it("tells server NIC queues from switch ports by the result's servers", () => {
+    const r = packetReport(
+      result({
+        model: "packet",
+        servers: [
+          { id: "S1", tx_gbps: 1, rx_gbps: 1 },
+          { id: "S3", tx_gbps: 1, rx_gbps: 1 },
+        ],
+        packet: {
+          transport: "newreno",
+          mtu_bytes: 1500,
+          drops: 0,
+          retransmissions: 0,
+          timeouts: 0,
+          ecn_marks: 0,
+          queues: [
+            { link: "C0", from: "S1", to: "T1", max_bytes: 7_500_000, p99_bytes: 7_000_000, drops: 0 },
+            { link: "C1", from: "T1", to: "S3", max_bytes: 150_000, p99_bytes: 150_000, drops: 2 },
+            { link: "C2", from: "T1", to: "SP1", max_bytes: 3_000, p99_bytes: 1_500, drops: 0 },
+          ],
+        },
+      }),
+    );
+    expect(r?.queues.map((q) => [q.link, q.at])).toEqual([
+      ["C0", "nic"],
+      ["C1", "switch"],
+      ["C2", "switch"],
+    ]);
+  });
+
   it("formats sizes", () => {
     expect([formatKb(1.5), formatKb(36), formatKb(150.4), formatKb(1234.5)]).toEqual([
       "1.5 KB",

@@ -68,8 +68,15 @@ export function estimateText(e: Pick<ModeEstimate, "wall_s" | "memory_mb">): str
   return `about ${formatDuration(e.wall_s)}, ${Math.ceil(e.memory_mb).toLocaleString("en")} MB`;
 }
 
+/**
+ * Where a queue is: a switch's output port (drop-tail, at most the run's switch buffer per port) or a
+ * server's NIC (unbounded, as in htsim: it never drops, and holds what the server has yet to send).
+ */
+export type QueueAt = "switch" | "nic";
+
 /** One busy queue (one direction of a cable), sizes in KB. */
 export interface QueueRow {
+  at: QueueAt;
   link: string;
   from: string;
   to: string;
@@ -122,8 +129,11 @@ export type PacketResult = Omit<EngineResult, "links"> & {
 export function packetReport(result: PacketResult | null | undefined): PacketReport | null {
   const p = result?.packet;
   if (!p) return null;
+  // Every server of the network is in the result's server list: a queue sent from one is its NIC's.
+  const servers = new Set((result.servers ?? []).flatMap((x) => (x.id ? [x.id] : [])));
   const queues = p.queues
     .map((q) => ({
+      at: (servers.has(q.from) ? "nic" : "switch") as QueueAt,
       link: q.link,
       from: q.from,
       to: q.to,

@@ -5,6 +5,28 @@
  */
 import { splitName } from "./presets";
 
+/** What names a run: the job as the API reads it. */
+export interface RunNaming {
+  id: number;
+  name: string;
+  plan_id: number | null;
+  model?: "fluid" | "packet";
+}
+
+/**
+ * The one name of a run, the same in the list, its result and comparisons: the job's number (the
+ * plan's number is said apart, "on plan #3", so the two are never confused) and what it ran; packet
+ * runs say so.
+ */
+export function runTitle(job: RunNaming): string {
+  return `Simulation #${job.id}: ${job.name}${job.model === "packet" ? " (packet)" : ""}`;
+}
+
+/** The plan a run simulated, in words: "on plan #3 paired-row". */
+export function runPlan(job: RunNaming, planName?: string): string {
+  return job.plan_id === null ? "no plan" : `on plan #${job.plan_id}${planName ? ` ${planName}` : ""}`;
+}
+
 export interface Stats {
   count: number;
   mean?: number | null;
@@ -45,7 +67,7 @@ export interface EngineResult {
     interval_s: number;
     links: { id: string; from: string; to: string; util?: number[] | null; mean_util: number; peak_util: number }[];
   };
-  servers?: { tx_gbps: number; rx_gbps: number }[];
+  servers?: { id?: string; tx_gbps: number; rx_gbps: number }[];
   memcache?: { max_rate_per_s?: number | null } | null;
 }
 

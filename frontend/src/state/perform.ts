@@ -1,9 +1,17 @@
 /** Runs registry commands against the stores: the only place a command's outcome is performed. */
-import { COMMANDS_BY_ID, type Command, type CommandContext, type CommandOutcome } from "../commands/registry";
+import {
+  COMMANDS_BY_ID,
+  isEnabled,
+  type Command,
+  type CommandContext,
+  type CommandOutcome,
+} from "../commands/registry";
 import type { RecordsDiff } from "../model/diff";
 import { isRack, isRow, type RecordId } from "../model/records";
 import { editor } from "./editor";
 import { clearErrors, notify, setErrors, useSession } from "./session";
+
+export const READ_ONLY_EDIT = "This project is read-only to you (viewer): nothing was changed.";
 
 export function commandContext(): CommandContext {
   const s = useSession.getState();
@@ -16,13 +24,21 @@ export function commandContext(): CommandContext {
     theme: s.theme,
     canUndo: editor.canUndo,
     canRedo: editor.canRedo,
+    readOnly: s.readOnly,
   };
 }
 
 /** Commit one user edit as one undo step. */
 export function commitEdit(diff: RecordsDiff, select?: RecordId[]): void {
+  // Every user edit comes through here: a viewer's (a tool, a panel, a shortcut) stops here, unsent.
+  if (useSession.getState().readOnly) {
+    notify("error", READ_ONLY_EDIT);
+    return;
+  }
+  const before = useSession.getState().selection;
   editor.mark();
-  editor.commit(diff);
+  // The step remembers the selection on both sides, so undo and redo give it back with the records.
+  editor.commit(diff, { before, after: select ?? before });
   if (select) useSession.setState({ selection: select });
   pruneSelection();
 }
@@ -40,8 +56,10 @@ export function perform(outcome: CommandOutcome, target = "editor"): boolean {
       commitEdit(outcome.diff, outcome.select);
       return true;
     case "history": {
+      if (useSession.getState().readOnly) return false;
       const d = outcome.step === "undo" ? editor.undo() : editor.redo();
       if (!d) return false;
+      if (editor.restoredSelection) useSession.setState({ selection: [...editor.restoredSelection] });
       pruneSelection();
       notify("info", outcome.step === "undo" ? "Undone" : "Redone");
       return true;
@@ -80,6 +98,6 @@ export function runCommand(cmd: Command | string): boolean {
   const c = typeof cmd === "string" ? COMMANDS_BY_ID[cmd] : cmd;
   if (!c) return false;
   const ctx = commandContext();
-  if (!c.enabled(ctx)) return false;
+  if (!isEnabled(c, ctx)) return false;
   return perform(c.run(ctx));
 }

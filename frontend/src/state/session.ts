@@ -36,6 +36,8 @@ export interface SessionState {
   panel: "layout" | "wiring" | "plans";
   /** Open project and hall (server ids). */
   projectId: number | null;
+  /** The open project's role is viewer: every write control is disabled and edits are refused here. */
+  readOnly: boolean;
   hallId: number | null;
   /** When set, the next frame request frames this floor box (mm) instead of the selection. */
   frameTarget: { x0: number; y0: number; x1: number; y1: number } | null;
@@ -58,6 +60,7 @@ export const useSession = create<SessionState>(() => ({
   elevationRowId: null,
   panel: "layout",
   projectId: null,
+  readOnly: false,
   hallId: null,
   frameTarget: null,
   errors: [],
@@ -67,15 +70,27 @@ export const useSession = create<SessionState>(() => ({
   rollbacks: 0,
 }));
 
+/**
+ * How long a notice stays (ms). Errors stay long enough to be read; the field error next to what
+ * caused them (setErrors) stays until the next selection or view, the notice need not.
+ */
+export const NOTICE_MS: Record<Notice["kind"], number> = { info: 4000, error: 10_000, conflict: 15_000 };
+
 let noticeId = 0;
 export function notify(kind: Notice["kind"], text: string): void {
   const n = { id: ++noticeId, kind, text };
   useSession.setState((s) => ({ notices: [...s.notices.slice(-3), n] }));
-  if (kind === "info") setTimeout(() => dismiss(n.id), 4000);
+  setTimeout(() => dismiss(n.id), NOTICE_MS[kind]);
 }
 export function dismiss(id: number): void {
   useSession.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
 }
+
+/** Whether the open project is read-only to this user (viewer role): write controls use it to disable. */
+export const useReadOnly = (): boolean => useSession((s) => s.readOnly);
+
+/** What a write control's tooltip says while it is disabled for a viewer. */
+export const READ_ONLY_TITLE = "Read-only: you are a viewer of this project";
 
 export function setErrors(target: string, errors: Omit<FieldError, "target">[]): void {
   useSession.setState((s) => ({
@@ -95,6 +110,9 @@ export function requestFrame(target: SessionState["frameTarget"] = null): void {
 // gesture that caused them and go with the next selection or view (they never outlive a rollback).
 const onFloor = (e: FieldError) => /^(row|rack):/.test(e.target) || e.at !== undefined;
 useSession.subscribe((s, prev) => {
+  // An error is about the tab it happened in: another tab does not carry it along.
+  if (s.panel !== prev.panel && s.notices.some((n) => n.kind === "error"))
+    useSession.setState({ notices: useSession.getState().notices.filter((n) => n.kind !== "error") });
   if (s.selection !== prev.selection && s.errors.some((e) => e.target === "props")) clearErrors("props");
   if ((s.selection !== prev.selection || s.view !== prev.view) && s.errors.some(onFloor))
     useSession.setState({ errors: useSession.getState().errors.filter((e) => !onFloor(e)) });

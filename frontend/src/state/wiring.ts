@@ -30,6 +30,12 @@ export interface WiringState {
   focus: number | null;
   showLoops: boolean;
   showCables: boolean;
+  /**
+   * Increments when the project's price book is saved or imported. Plans are priced whenever they are
+   * read, so every view that shows a figure derived from prices (plan list, compare, BOMs, the change's
+   * BOM, cost per Gb/s, sweep costs) reads again when it moves: `pricesChanged()` is the one trigger.
+   */
+  pricesRevision: number;
 }
 
 export const useWiring = create<WiringState>(() => ({
@@ -40,7 +46,13 @@ export const useWiring = create<WiringState>(() => ({
   focus: null,
   showLoops: true,
   showCables: true,
+  pricesRevision: 0,
 }));
+
+/** The price book was saved: every figure priced from it is stale (see `pricesRevision`). */
+export function pricesChanged(): void {
+  useWiring.setState((s) => ({ pricesRevision: s.pricesRevision + 1 }));
+}
 
 /** Flatten route polylines into line segments (world metres: x, up, y). */
 export function toCableSet(planId: number, b: RenderBuffers): CableSet {

@@ -77,7 +77,9 @@ export function createSelectTool(): Tool {
       // selection box. 3D view: a left drag orbits the camera wherever it starts, unless it starts on
       // what is already selected, which it moves (tldraw/Figma: select first, then drag to move).
       const plan = useSession.getState().view === "plan";
-      const grab = e.target.kind === "rack" && (plan || isSelectedTarget(e.target.id));
+      // A viewer never grabs: the drag orbits (3D) or selects (plan).
+      const grab =
+        !useSession.getState().readOnly && e.target.kind === "rack" && (plan || isSelectedTarget(e.target.id));
       st = { s: "pointing", start: e.floor, client: e.client, target: e.target, shift: e.shift, orbit: !plan && !grab };
       return plan || grab ? "capture" : "ignore";
     },
@@ -86,7 +88,8 @@ export function createSelectTool(): Tool {
       const dist = (a: Vec2) => Math.hypot(e.floor.x - a.x, e.floor.y - a.y);
       if (st.s === "pointing" && st.orbit) return; // the camera has this gesture
       if (st.s === "pointing" && dist(st.start) > DRAG_MM) {
-        if (st.target.kind === "rack" && isSelectedTarget(st.target.id)) st = { s: "moving", start: st.start };
+        if (useSession.getState().readOnly) st = { s: "boxing", start: st.start, shift: st.shift };
+        else if (st.target.kind === "rack" && isSelectedTarget(st.target.id)) st = { s: "moving", start: st.start };
         else if (st.target.kind === "rack") {
           // Grab-and-move an unselected rack: select its row (or it), then move.
           useSession.setState({ selection: [selectableFor(st.target.id)] });

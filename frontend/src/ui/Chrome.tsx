@@ -4,11 +4,12 @@
  */
 import { useEffect, useRef } from "react";
 import { aisles, MIN_AISLE_MM } from "../model/geometry";
-import { racksOf, rowsOf } from "../model/records";
+import { hallOf, racksOf, rowsOf } from "../model/records";
 import { formatLength } from "../model/units";
 import { live } from "../tools/live";
 import { useRecords } from "../state/editor";
-import { dismiss, useSession } from "../state/session";
+import { runCommand } from "../state/perform";
+import { dismiss, READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { oversubscriptionText, portShortage, refreshValidation, useValidation } from "../sync/validation";
 
 export function StatusBar() {
@@ -97,6 +98,37 @@ export function Notices() {
           </button>
         </div>
       ))}
+    </div>
+  );
+}
+
+/** An empty hall says where to start: Draw row (or a facing pair); a viewer is told why nothing can be drawn. */
+export function EmptyHallHint() {
+  const records = useRecords();
+  const tool = useSession((s) => s.tool);
+  const readOnly = useReadOnly();
+  if (!hallOf(records) || rowsOf(records).length > 0 || tool === "draw-row") return null;
+  return (
+    <div className="empty-hall-hint" data-testid="empty-hall-hint">
+      {readOnly ? (
+        <p>This hall has no rows yet. {READ_ONLY_TITLE}, so an editor of the project lays them out.</p>
+      ) : (
+        <>
+          <p>
+            <strong>This hall is empty.</strong> Start with <strong>Draw row</strong> (<kbd>D</kbd>): drag along the
+            floor and the rack count follows the length. Or add a <strong>Facing pair</strong> (<kbd>P</kbd>) across a
+            cold aisle.
+          </p>
+          <div className="button-row">
+            <button type="button" className="primary" onClick={() => runCommand("tool.draw-row")}>
+              Draw row
+            </button>
+            <button type="button" onClick={() => runCommand("edit.facing-pair")}>
+              Facing pair
+            </button>
+          </div>
+        </>
+      )}
     </div>
   );
 }

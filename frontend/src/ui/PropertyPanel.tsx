@@ -25,7 +25,7 @@ import { formatLength } from "../model/units";
 import { useCatalog } from "../state/catalog";
 import { editor, useRecords } from "../state/editor";
 import { perform, rowOfSelection } from "../state/perform";
-import { setErrors, useSession } from "../state/session";
+import { READ_ONLY_TITLE, setErrors, useReadOnly, useSession } from "../state/session";
 
 type Scope = "selection" | "row";
 
@@ -67,6 +67,7 @@ function Field({ label, name, children, hint }: { label: string; name: string; c
 export function PropertyPanel() {
   const records = useRecords();
   const selection = useSession((s) => s.selection);
+  const readOnly = useReadOnly();
   const [scope, setScope] = useState<Scope>("selection");
   const targets = useMemo(() => {
     if (scope === "row") {
@@ -87,15 +88,17 @@ export function PropertyPanel() {
   }
   const firstKey = JSON.stringify(contentsOf(first)) + first.id + targets.join();
   const one = scope === "selection" && selection.length === 1 && isRack(records[selection[0] ?? ""]) ? first : null;
+  // A viewer reads the properties; a disabled fieldset turns off every control inside.
   return (
-    <>
+    <fieldset className="plain" disabled={readOnly} data-testid="property-fieldset">
+      {readOnly && <p className="muted small">{READ_ONLY_TITLE}: the properties are shown, not editable.</p>}
       {one && <RoleField rack={one} />}
       {one?.role === "network" ? (
         <NetworkRackForm rack={one} />
       ) : (
         <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />
       )}
-    </>
+    </fieldset>
   );
 }
 

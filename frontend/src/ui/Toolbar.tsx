@@ -1,8 +1,8 @@
 /** Toolbar buttons come from the command registry (same source as shortcuts and the help overlay). */
-import { COMMANDS_BY_ID, formatKey } from "../commands/registry";
+import { COMMANDS_BY_ID, formatKey, isEnabled } from "../commands/registry";
 import { useHistoryFlags, useRecords } from "../state/editor";
 import { commandContext, runCommand } from "../state/perform";
-import { useSession } from "../state/session";
+import { READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 
 function CmdButton({ id, icon, active, text }: { id: string; icon: string; active?: boolean; text?: string }) {
   const cmd = COMMANDS_BY_ID[id];
@@ -10,16 +10,18 @@ function CmdButton({ id, icon, active, text }: { id: string; icon: string; activ
   useRecords();
   useHistoryFlags();
   useSession((s) => s.selection);
+  const readOnly = useReadOnly();
   if (!cmd) return null;
-  const enabled = cmd.enabled(commandContext());
+  const enabled = isEnabled(cmd, commandContext());
   const key = cmd.keys[0];
+  const off = readOnly && cmd.writes;
   return (
     <button
       type="button"
       className={`tb-btn${active ? " active" : ""}`}
       data-command={id}
       disabled={!enabled}
-      title={`${cmd.label}${key ? ` (${formatKey(key)})` : ""}`}
+      title={off ? `${cmd.label}: ${READ_ONLY_TITLE}` : `${cmd.label}${key ? ` (${formatKey(key)})` : ""}`}
       aria-label={cmd.label}
       aria-pressed={active}
       onClick={() => runCommand(cmd)}
@@ -36,8 +38,14 @@ export function Toolbar() {
   const view = useSession((s) => s.view);
   const tool = useSession((s) => s.tool);
   const drawFront = useSession((s) => s.drawFront);
+  const readOnly = useReadOnly();
   return (
     <nav className="toolbar" aria-label="Editor tools">
+      {readOnly && (
+        <span className="tb-readonly" title={READ_ONLY_TITLE} data-testid="read-only">
+          Read-only
+        </span>
+      )}
       <div className="tb-group" role="group" aria-label="View">
         <CmdButton id="view.3d" text="3D" icon="◇" active={view === "3d"} />
         <CmdButton id="view.plan" text="Plan" icon="▦" active={view === "plan"} />
@@ -51,6 +59,7 @@ export function Toolbar() {
           Front
           <select
             data-testid="draw-front"
+            disabled={readOnly}
             value={drawFront}
             onChange={(e) => useSession.setState({ drawFront: e.target.value === "right" ? "right" : "left" })}
           >

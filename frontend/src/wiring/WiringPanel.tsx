@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { formatLength } from "../model/units";
 import { MEDIUM_COLOURS } from "../state/palette";
-import { useSession } from "../state/session";
+import { READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
 import { generatePlan, listPlans, showPlan } from "./api";
 import {
@@ -46,6 +46,7 @@ function Field({
 export function WiringPanel() {
   const hallId = useSession((s) => s.hallId);
   const projectId = useSession((s) => s.projectId);
+  const readOnly = useReadOnly();
   const { plans, plan, cables, loading, showLoops, showCables } = useWiring();
   // The form shows the parameters of the plan being viewed (so Generate rebuilds that plan); it
   // follows the viewed plan when another is opened, and stays as typed otherwise.
@@ -189,7 +190,8 @@ export function WiringPanel() {
       <button
         type="button"
         className="primary"
-        disabled={busy}
+        disabled={busy || readOnly}
+        title={readOnly ? READ_ONLY_TITLE : undefined}
         onClick={() => void generate()}
         data-testid="wiring-generate"
       >
