@@ -11,11 +11,17 @@
 - Text with a NUL character, or a lone UTF-16 surrogate (``"\\ud800"``), cannot be stored in
   PostgreSQL (it failed deep in the driver with a 500): it is refused with 422 naming the field,
   in a JSON body or in the query string.
+- Numbers JSON does not have, anywhere in a JSON body (free-form sections included, which go into
+  `jsonb`): `NaN`, `Infinity` and a literal beyond a double (`1e309`), which Python's parser
+  accepts and PostgreSQL refuses; and integers beyond 64 bits, which neither the engine nor the
+  JSON encoder that reads them back takes. 422 naming the field.
+- A body nested deeper than Python's parser goes is a 422 naming `body` (it raised RecursionError).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from urllib.parse import parse_qsl
@@ -25,8 +31,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loopline.api.errors import error_body
 
-# Only bodies with one of these escapes can hold a bad text: the full walk runs only for them.
-_SUSPECT = re.compile(rb"\\u0000|\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# Only bodies with one of these can hold a bad text or number: the full walk runs only for them
+# (an escape, NaN/Infinity, an exponent of three digits, a run of 19 digits).
+_SUSPECT = re.compile(rb"\\u0000|\\u[dD][89a-fA-F][0-9a-fA-F]{2}|NaN|Infinity|[eE]\+?[0-9]{3}|[0-9]{19}")
+INT_MIN = -(2**63)
+INT_MAX = 2**64 - 1
+"""Integers a JSON body may hold: signed or unsigned 64-bit (the engine's and orjson's range)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 ACCEPTED_BODIES = frozenset({"application/json", "multipart/form-data"})
 """A body of any other type (or of none, which a cross-site form can send) is refused with 415."""
@@ -41,21 +51,48 @@ def bad_text(value: str) -> str | None:
     return None
 
 
+def bad_number(value: float) -> str | None:
+    """Why a number of a JSON body cannot be taken, or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be a finite number (JSON has no NaN or Infinity; 1e309 and beyond overflow a double)"
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+        return f"integers must fit in 64 bits (from {INT_MIN} to {INT_MAX})"
+    return None
+
+
 def find_bad_text(value: object, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    """(path, reason) of every string, key included, that cannot be stored."""
-    if isinstance(value, str):
-        reason = bad_text(value)
-        if reason:
-            yield path, reason
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            reason = bad_text(key)
+    """(path, reason) of every string, key included, that cannot be stored, and of every number
+    JSON does not have, in document order. A loop, not recursion: the depth is the sender's."""
+    stack: list[tuple[tuple[str | int, ...], object]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            reason = bad_text(item)
             if reason:
-                yield (*path, key), f"field name: {reason}"
-            yield from find_bad_text(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from find_bad_text(item, (*path, i))
+                yield where, reason
+        elif isinstance(item, int | float):
+            reason = bad_number(item)
+            if reason:
+                yield where, reason
+        elif isinstance(item, dict):
+            children: list[tuple[tuple[str | int, ...], object]] = []
+            for key, child in item.items():
+                reason = bad_text(key)
+                if reason:
+                    children.append(((*where, key), _KeyProblem(f"field name: {reason}")))
+                children.append(((*where, key), child))
+            stack.extend(reversed(children))
+        elif isinstance(item, list):
+            stack.extend(((*where, i), child) for i, child in reversed(list(enumerate(item))))
+        elif isinstance(item, _KeyProblem):
+            yield where, item.reason
+
+
+class _KeyProblem:
+    """A bad field name, met in document order by the walk."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
 def _field(loc: tuple[str | int, ...]) -> str:
@@ -123,6 +160,12 @@ class BodyGuard:
                 document = json.loads(body)
             except ValueError:
                 document = None  # FastAPI answers malformed JSON itself
+            except RecursionError:
+                reason = "the JSON is nested too deeply to read"
+                await _answer(
+                    scope, receive, send, 422, {"detail": [{"loc": ["body"], "field": "body", "msg": reason}]}
+                )
+                return
             for loc, reason in find_bad_text(document):
                 detail = {"loc": ["body", *loc], "field": _field(loc) or "body", "msg": reason}
                 await _answer(scope, receive, send, 422, {"detail": [detail]})

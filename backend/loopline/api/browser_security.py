@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from loopline.api.errors import error_body
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+INTERNAL_ERROR = "the server failed to answer this request (its log has the cause)"
 
 EDITOR_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
@@ -88,4 +89,19 @@ class BrowserSecurity:
                 refused = JSONResponse(error_body("Origin", reason), status_code=403)
                 await refused(scope, receive, send_with_headers)
                 return
-        await self.app(scope, receive, send_with_headers)
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send_with_headers(message)
+
+        try:
+            await self.app(scope, receive, send_tracked)
+        except Exception:
+            # Whatever escapes every handler is answered here, so that it too carries the headers
+            # (Starlette's own 500 is sent outside this middleware); re-raised for the server's log.
+            if not started:
+                failed = JSONResponse(error_body("server", INTERNAL_ERROR), status_code=500)
+                await failed(scope, receive, send_with_headers)
+            raise

@@ -11,6 +11,7 @@ the role is too low or an API token lacks the scope.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Annotated
 
@@ -133,6 +134,12 @@ class PreconditionRequired(DomainError):
     status = 428
 
 
+IF_MATCH_PATTERN = r'^(W/)?("[0-9]{1,9}"|[0-9]{1,9})$'
+"""What `If-Match` accepts (the OpenAPI document declares it): a version of ASCII digits, quoted or
+not, weak or not. Nine digits at most, so the version and the next one are PostgreSQL integers."""
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+
+
 def require_if_match(
     if_match: Annotated[
         str | None,
@@ -145,11 +152,12 @@ def require_if_match(
 ) -> int:
     if if_match is None:
         raise PreconditionRequired("If-Match", "send the version you read (the ETag) in If-Match for this write")
-    value = if_match.strip().removeprefix("W/").strip('"')
-    if not value.isdigit() or len(value) > len(str(MAX_ID)):
+    # Only ASCII digits: str.isdigit() also takes "²", which int() then refuses.
+    found = _IF_MATCH.fullmatch(if_match.strip())
+    if found is None:
         shown = if_match if len(if_match) <= 40 else f"{if_match[:40]}... ({len(if_match)} characters)"
         raise DomainError("If-Match", f'expected a version number like "3", got {shown!r}')
-    return int(value)
+    return int(found[2].strip('"'))
 
 
 IfMatch = Annotated[int, Depends(require_if_match)]

@@ -1,5 +1,7 @@
 """Maps failures to HTTP: 401, 403, 404, 409 (stale version or conflict), 422 invalid, 428,
-503 busy (no database connection free in time; see also `admission.py`).
+503 busy (no database connection free in time; see also `admission.py`), 503 unavailable (the
+database is restarting, refused the connection or ended it: `Retry-After`, and the pool's pre-ping
+replaces the dead connections, so the next request reconnects).
 
 Every error body has FastAPI's validation shape, `{"detail": [{"loc", "field", "msg"}]}`; a stale
 `If-Match` also carries `current_version`.
@@ -14,7 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -22,6 +24,20 @@ from loopline.domain.errors import DomainError
 
 BUSY = "the server is busy: too many requests are waiting; retry after the Retry-After seconds"
 RETRY_AFTER_S = "1"
+DATABASE_RETRY_AFTER_S = "5"
+"""A database restart takes seconds: asking again at once would only add to the load."""
+_CONFLICT_STATES = frozenset({"40001", "40P01"})
+"""Serialization failure, deadlock: the transaction lost a race and was rolled back."""
+
+
+def database_unavailable(exc: OperationalError) -> str:
+    """Why the database could not answer, for the 503 (the driver's text is not for clients)."""
+    state = getattr(exc.orig, "sqlstate", None)
+    if state in _CONFLICT_STATES:
+        return "this request conflicted with a concurrent one and was rolled back: send it again"
+    if state == "57P03":
+        return "the database is starting up: retry after the Retry-After seconds"
+    return "the database is unavailable (restarting or unreachable): retry after the Retry-After seconds"
 
 
 def error_body(field: str, reason: str, **extra: object) -> dict[str, object]:
@@ -79,6 +95,20 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             status_code=409,
             content=error_body("body", f"conflicts with existing data ({constraint})"),
+        )
+
+    @app.exception_handler(OperationalError)
+    async def _database_unavailable(_request: Request, exc: OperationalError) -> JSONResponse:
+        # PostgreSQL restarting ("the database system is starting up"), refusing connections, or
+        # ending this one ("terminating connection"): the transaction is rolled back (lost during its
+        # COMMIT, its outcome is unknown; If-Match versions and Idempotency-Keys make a resend safe).
+        retry_after = (
+            RETRY_AFTER_S if getattr(exc.orig, "sqlstate", None) in _CONFLICT_STATES else DATABASE_RETRY_AFTER_S
+        )
+        return JSONResponse(
+            status_code=503,
+            content=error_body("server", database_unavailable(exc)),
+            headers={"Retry-After": retry_after},
         )
 
     @app.exception_handler(PoolTimeout)

@@ -13,6 +13,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from loopline.api.deps import IF_MATCH_PATTERN
+
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
 
@@ -55,7 +57,7 @@ def document_outcomes(spec: dict[str, Any]) -> dict[str, Any]:
             for parameter in op.get("parameters", []):
                 if parameter.get("name") == "If-Match" and parameter.get("in") == "header":
                     parameter["required"] = True
-                    parameter["schema"] = {"type": "string", "title": "If-Match"}
+                    parameter["schema"] = {"type": "string", "title": "If-Match", "pattern": IF_MATCH_PATTERN}
             responses = op.setdefault("responses", {})
             for code in _outcomes(path, method, op):
                 if code not in responses:

@@ -81,8 +81,9 @@ class PlanUpgradeCreate(Schema):
     clusters: int | None = Field(None, ge=1, le=64, description="New `c` (Type 2).")
 
     def changes(self) -> dict[str, Any]:
-        """The base spec's fields this upgrade replaces, in the stored spec's shape."""
-        return self.model_dump(exclude={"name"}, exclude_unset=True, mode="json")
+        """The base spec's fields this upgrade replaces, in the stored spec's shape. A field sent as
+        null is not given (the base plan's value stays), as the description says."""
+        return self.model_dump(exclude={"name"}, exclude_unset=True, exclude_none=True, mode="json")
 
 
 class WiringPlanUpdate(Schema):
