@@ -10,7 +10,7 @@ FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/index.ht
 ENGINE_SRC := $(shell find sim-engine/src sim-engine/Cargo.toml sim-engine/Cargo.lock -type f 2>/dev/null)
 
 .PHONY: help run test stop install system-packages python frontend e2e-deps engine api-types \
-        test-checks test-cargo test-pytest test-schema-fuzz test-vitest test-e2e bench fuzz clean
+        test-checks test-cargo test-pytest test-schema-fuzz test-vitest test-e2e test-faults bench fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -82,6 +82,10 @@ test-schema-fuzz: install ## bounded API schema fuzz only (Schemathesis)
 	@$(PY) scripts/test_all.py --only schema-fuzz
 test-e2e: install ## browser tests only
 	@$(PY) scripts/test_all.py --only e2e
+
+test-faults: install ## the fault suite, each fault 5 times (make test runs it once): restarts and kills under load
+	@$(PY) scripts/stack.py services >/dev/null
+	LOOPLINE_FAULT_ROUNDS=$${LOOPLINE_FAULT_ROUNDS:-5} $(PY) -m pytest -q -p no:cacheprovider scripts/tests/test_faults.py
 
 bench: install ## run every benchmark (see README)
 	@$(PY) scripts/bench_all.py

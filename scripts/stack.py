@@ -2,7 +2,8 @@
 """Local stack supervisor: PostgreSQL and Redis under .run/, then the API and a Celery worker.
 
     stack.py services      start (or reuse) PostgreSQL + Redis; print their URLs as JSON
-    stack.py run           services + migrate + seed + API + worker; Ctrl-C stops what it started
+    stack.py run           services + migrate + seed + API + worker; a crashed API or worker is
+                           restarted (with backoff); Ctrl-C stops what it started
     stack.py stop          stop every process recorded under .run/
     stack.py clean         stop, and remove a cluster kept outside .run/ (see `pg_home`)
 
@@ -24,7 +25,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -37,6 +38,7 @@ DB_USER = "loopline"
 # waited its turn must not find its connection closed under it.
 UVICORN_OPTS = ("--timeout-keep-alive", "75")
 DB_NAME = "loopline"
+SUPERVISOR_PID = RUN / "supervisor.pid"
 
 
 def say(msg: str) -> None:
@@ -269,10 +271,14 @@ def start_redis() -> int:
             str(pidfile),
             "--logfile",
             str(redis_dir / "redis.log"),
+            # Queued jobs' messages survive a Redis restart (append-only file, fsync every second:
+            # at most a second of sends lost, and those the reconciler sends again).
             "--save",
             "",
             "--appendonly",
-            "no",
+            "yes",
+            "--appendfsync",
+            "everysec",
         ],
         check=True,
     )
@@ -320,11 +326,9 @@ def service_env(state: dict[str, int], db: str = DB_NAME, redis_db: int = 0) -> 
     return env
 
 
-def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.Popen[bytes]]:
-    """API (uvicorn) and one Celery worker, each in its own process group."""
-    logs = RUN / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    api = subprocess.Popen(
+def start_api(env: dict[str, str], api_port: int) -> subprocess.Popen[bytes]:
+    """The API (uvicorn) in its own process group."""
+    return subprocess.Popen(
         [
             str(VENV_BIN / "uvicorn"),
             "loopline.api.app:app",
@@ -338,7 +342,13 @@ def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.P
         cwd=ROOT,
         start_new_session=True,
     )
-    worker = subprocess.Popen(
+
+
+def start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """One Celery worker in its own process group, logging to .run/logs/worker.log."""
+    logs = RUN / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(
         [
             str(VENV_BIN / "celery"),
             "-A",
@@ -357,7 +367,44 @@ def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.P
         cwd=ROOT / "worker",
         start_new_session=True,
     )
-    return [api, worker]
+
+
+def start_app_processes(env: dict[str, str], api_port: int) -> list[subprocess.Popen[bytes]]:
+    """API (uvicorn) and one Celery worker, each in its own process group."""
+    return [start_api(env, api_port), start_worker(env)]
+
+
+RESTART_BACKOFF_S = (1, 2, 4, 8, 16, 30)
+"""Waits before restarting a crashed process, one step further each crash in a row."""
+STEADY_S = 60.0
+"""A process that ran this long before it crashed starts the backoff over."""
+
+
+class Supervised:
+    """A process `run` keeps alive: restarted after a crash, with backoff, and said so."""
+
+    def __init__(self, name: str, start: Callable[[], subprocess.Popen[bytes]]) -> None:
+        self.name, self.start = name, start
+        self.proc = start()
+        self.started = time.monotonic()
+        self.crashes = 0
+        self.restart_at: float | None = None
+
+    def check(self) -> None:
+        """Restart the process if it is due; note a crash and schedule its restart."""
+        now = time.monotonic()
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.proc, self.started, self.restart_at = self.start(), now, None
+                say(f"{self.name} restarted (pid {self.proc.pid})")
+            return
+        code = self.proc.poll()
+        if code is None:
+            return
+        self.crashes = 1 if now - self.started >= STEADY_S else self.crashes + 1
+        wait = RESTART_BACKOFF_S[min(self.crashes, len(RESTART_BACKOFF_S)) - 1]
+        say(f"{self.name} exited unexpectedly (code {code}); restarting in {wait} s (crash {self.crashes} in a row)")
+        self.restart_at = now + wait
 
 
 @contextlib.contextmanager
@@ -426,8 +473,16 @@ def run() -> int:
     api_port = choose_port("api")
     state["api"] = api_port
     write_state(state)
-    procs = start_app_processes(env, api_port)
-    (RUN / "app.pids").write_text("\n".join(str(p.pid) for p in procs))
+    supervised = [
+        Supervised("the API", lambda: start_api(env, api_port)),
+        Supervised("the worker", lambda: start_worker(env)),
+    ]
+
+    def record_pids() -> None:
+        (RUN / "app.pids").write_text("\n".join(str(p.proc.pid) for p in supervised))
+
+    record_pids()
+    SUPERVISOR_PID.write_text(str(os.getpid()))
     stopping = False
 
     def _stop(_signum: int, _frame: object) -> None:
@@ -445,14 +500,20 @@ def run() -> int:
         else:
             say("the API did not come up; see the output above")
             stopping = True
-        while not stopping and all(p.poll() is None for p in procs):
+        # A crashed API or worker is restarted (PostgreSQL and Redis keep running): jobs it was
+        # running are sent again by the reconciler, and nothing else stops with it.
+        while not stopping:
+            pids = [p.proc.pid for p in supervised]
+            for process in supervised:
+                process.check()
+            if [p.proc.pid for p in supervised] != pids:
+                record_pids()
             time.sleep(0.3)
-        if not stopping:
-            say("a process exited unexpectedly; stopping the rest")
     finally:
         say("stopping")
-        stop_processes(procs)
+        stop_processes([p.proc for p in supervised])
         (RUN / "app.pids").unlink(missing_ok=True)
+        SUPERVISOR_PID.unlink(missing_ok=True)
         stop_redis()
         stop_postgres()
     return 0
@@ -469,6 +530,16 @@ def clean() -> int:
 
 
 def stop() -> int:
+    # The supervisor first, so that it stops its processes instead of restarting them.
+    if SUPERVISOR_PID.exists():
+        pid = int(SUPERVISOR_PID.read_text().strip() or 0)
+        if pid and pid_alive(pid):
+            os.kill(pid, signal.SIGTERM)
+            for _ in range(400):
+                if not pid_alive(pid):
+                    break
+                time.sleep(0.05)
+        SUPERVISOR_PID.unlink(missing_ok=True)
     pids_file = RUN / "app.pids"
     if pids_file.exists():
         for line in pids_file.read_text().split():

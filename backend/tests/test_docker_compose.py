@@ -51,3 +51,14 @@ def test_the_image_builds_the_engine_and_the_frontend_it_is_told_to_use() -> Non
     )
     assert "npm run build" in dockerfile
     assert (ROOT / "docker" / "api.Dockerfile").exists()
+
+
+def test_queued_jobs_survive_a_redis_restart_and_crashed_app_processes_come_back() -> None:
+    services = compose()["services"]
+    redis = services["redis"]
+    command = redis["command"]
+    assert isinstance(command, list)
+    assert command[command.index("--appendonly") + 1] == "yes"
+    volumes = redis["volumes"]
+    assert isinstance(volumes, list) and volumes[0].endswith(":/data")  # the file outlives the container
+    assert {services[name].get("restart") for name in ("api", "worker")} == {"unless-stopped"}
