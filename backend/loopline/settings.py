@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     """A queued job whose message is not in the broker for this long is sent again."""
     reconcile_every_s: float = Field(default=60.0, gt=0)
     """How often each worker looks for lost jobs (and once when it starts)."""
+    queued_work_per_user_s: float = Field(default=1800.0, gt=0)
+    """Estimated engine seconds one user may have queued or running at once (429 beyond)."""
+    queued_work_per_project_s: float = Field(default=3600.0, gt=0)
+    """Estimated engine seconds one project may have queued or running at once (429 beyond)."""
     secret_key: str = _DEV_SECRET
     engine_binary: Path = REPO_ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"

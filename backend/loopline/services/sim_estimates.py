@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
 from loopline.domain.scenario import build_scenario
-from loopline.domain.sim_estimate import Estimate, ModeEstimate, Unestimable, estimate
+from loopline.domain.sim_estimate import Estimate, Mode, ModeEstimate, Unestimable, estimate
 from loopline.services.wiring import load_plan
 from loopline.settings import get_settings
 
@@ -42,14 +42,14 @@ def limits() -> Limits:
 def why_not(e: ModeEstimate, lim: Limits) -> str | None:
     """Why a run of this estimate would hit the worker's limits (None: it fits)."""
     if e.wall_s > lim.wall_s:
-        took, most = _duration(e.wall_s), _duration(lim.wall_s)
+        took, most = duration(e.wall_s), duration(lim.wall_s)
         return f"{e.mode} mode would take about {took}, over the worker's limit of {most}"
     if e.memory_mb > lim.memory_mb:
         return f"{e.mode} mode would need about {e.memory_mb:,.0f} MB, over the worker's limit of {lim.memory_mb:,} MB"
     return None
 
 
-def _duration(s: float) -> str:
+def duration(s: float) -> str:
     if s < 120:
         return f"{s:,.1f} s"
     if s < 7200:
@@ -89,3 +89,14 @@ def check_limits(scenario: dict[str, Any], field: str) -> None:
             f"{reason} ({found.workload.packets:,.0f} packets over {found.workload.mean_hops:.1f} links on average): "
             "use flow mode, a smaller workload or a stop time",
         )
+
+
+def engine_seconds(scenario: dict[str, Any]) -> float:
+    """The run's estimated wall time in its own mode; the worker's time limit when the scenario
+    cannot be estimated here (the worker's engine validates it, and stops it at that limit)."""
+    engine = scenario.get("engine")
+    mode: Mode = "packet" if isinstance(engine, dict) and engine.get("mode") == "packet" else "flow"
+    try:
+        return estimate(scenario).of(mode).wall_s
+    except Unestimable:
+        return float(get_settings().engine_time_limit_s)

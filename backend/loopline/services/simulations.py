@@ -29,7 +29,7 @@ from loopline.domain.exports import csv_chunks, to_csv
 from loopline.domain.scenario import build_scenario
 from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
-from loopline.services import audit, sim_estimates
+from loopline.services import audit, sim_estimates, work_quota
 from loopline.services.access import Principal
 from loopline.services.mutations import Target, audited_update
 from loopline.services.wiring import load_plan
@@ -133,9 +133,11 @@ def _submit(
         validate_scenario(scenario, encoded)
     else:
         check_outline(scenario)
+    work_s = sim_estimates.engine_seconds(scenario)
+    work_quota.check(session, principal.user.id, project_id, work_s)
     job = SimulationJob(
         project_id=project_id, plan_id=plan_id, name=name, status=JobStatus.QUEUED, scenario=scenario,
-        idempotency_key=key, created_by=principal.user.id,
+        idempotency_key=key, created_by=principal.user.id, estimated_s=work_s,
     )  # fmt: skip
     session.add(job)
     session.flush()

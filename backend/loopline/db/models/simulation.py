@@ -62,6 +62,8 @@ class SimulationJob(Base):
     """Per-flow records kept in `simulation_flows` (null: none kept: over the cap, or not a result)."""
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(default=0)
+    estimated_s: Mapped[float | None] = mapped_column()
+    """Engine seconds the run-time estimate gave at submit (the queued-work quota sums them)."""
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = created_at_column()
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

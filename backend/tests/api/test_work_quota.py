@@ -1,0 +1,86 @@
+"""The queued-work quota: a user's and a project's queued and running simulations may hold so many
+estimated engine seconds; beyond, a submission is refused 429 naming `quota`, with the figures and
+a Retry-After, and nothing is written. Each run here is a 12-flow shuffle: 0.05 s of start-up plus
+12 flows at 90,000 flows/s = 0.0501333 s in flow mode."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from loopline.domain import sim_estimate as se
+from loopline.settings import get_settings
+
+RUN_S = 0.05 + 12 / 90_000
+
+
+def two_racks_shuffle() -> dict[str, Any]:
+    """Two ToRs under one spine, two servers each; a shuffle of the 4 servers: 4 x 3 = 12 flows."""
+    nodes: list[dict[str, Any]] = [{"id": "SP", "role": "spine", "layer": 2}]
+    links: list[dict[str, Any]] = []
+    for r in "AB":
+        nodes.append({"id": f"T{r}", "role": "tor", "layer": 1})
+        links.append({"id": f"U{r}", "a": f"T{r}", "b": "SP", "gbps": 100})
+        for i in (0, 1):
+            nodes.append({"id": f"{r}{i}", "role": "server", "layer": 0, "logical_rack": r})
+            links.append({"id": f"L{r}{i}", "a": f"{r}{i}", "b": f"T{r}", "gbps": 25})
+    return {
+        "schema_version": 1,
+        "network": {"nodes": nodes, "links": links},
+        "workload": {"type": "shuffle", "bytes_per_pair": 15_000},
+        "engine": {"mode": "flow", "seed": 1, "failures": []},
+    }
+
+
+def submit(client: TestClient, project: int, name: str) -> Any:
+    return client.post(f"/api/v1/projects/{project}/simulations", json={"name": name, "scenario": two_racks_shuffle()})
+
+
+def test_the_run_is_estimated_as_derived_by_hand() -> None:
+    assert se.estimate(two_racks_shuffle()).flow.wall_s == pytest.approx(RUN_S, rel=1e-12)
+
+
+def test_a_user_over_the_quota_is_refused_until_work_ends(
+    owner: TestClient, project: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(get_settings(), "queued_work_per_user_s", 2.4 * RUN_S)  # two runs fit, not three
+    first = submit(owner, project, "one")
+    assert first.status_code == 202, first.text
+    assert submit(owner, project, "two").status_code == 202
+    refused = submit(owner, project, "three")
+    assert refused.status_code == 429, refused.text
+    [item] = refused.json()["detail"]
+    assert item["field"] == "quota"
+    assert item["msg"].startswith(
+        "your queued and running simulations hold about 0.1 s of estimated engine work; this one adds 0.1 s, "
+        "over the limit of 0.1 s"
+    )
+    assert refused.headers["Retry-After"] == "1"
+    assert owner.get(f"/api/v1/projects/{project}/simulations").json()["total"] == 2  # nothing written
+    assert owner.post(f"/api/v1/simulations/{first.json()['id']}/cancel").status_code == 200
+    assert submit(owner, project, "three").status_code == 202
+
+
+def test_a_project_over_the_quota_refuses_every_member(
+    owner: TestClient, project: int, h: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(get_settings(), "queued_work_per_project_s", 3.4 * RUN_S)  # three runs fit, not four
+    editor = h.client("quota-editor@example.com")
+    r = owner.post(f"/api/v1/projects/{project}/members", json={"email": "quota-editor@example.com", "role": "editor"})
+    assert r.status_code == 201, r.text
+    assert [submit(owner, project, n).status_code for n in ("a", "b")] == [202, 202]
+    assert submit(editor, project, "c").status_code == 202
+    refused = submit(editor, project, "d")  # the editor's own queue holds one run: the project's is full
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["detail"][0]["msg"].startswith("this project's queued and running simulations")
+
+
+def test_one_run_is_always_accepted_when_nothing_waits(
+    owner: TestClient, project: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(get_settings(), "queued_work_per_user_s", RUN_S / 10)
+    assert submit(owner, project, "big").status_code == 202
+    assert submit(owner, project, "next").status_code == 429
