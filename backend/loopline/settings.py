@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 _DEV_SECRET = "dev-only-secret-change-me"  # noqa: S105 - refused outside local/test
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(value: str) -> tuple[Network, ...]:
+    """`"10.0.0.1, 192.168.0.0/16, ::1"` -> networks; ValueError naming the bad entry."""
+    networks = []
+    for entry in (e.strip() for e in value.split(",")):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an IP address or network (e.g. 10.0.0.1 or 10.0.0.0/8)") from None
+    return tuple(networks)
 
 
 class Settings(BaseSettings):
@@ -46,13 +62,39 @@ class Settings(BaseSettings):
     engine_time_limit_s: int = 600
     engine_memory_limit_mb: int = 4096
     health_worker_timeout_s: float = 5.0
-    api_concurrency: int = Field(default=15, ge=1, le=32)
-    """API requests run at once (each holds a thread and a database connection); the rest queue.
-    At most 32: the thread pool has 40 threads."""
+    api_concurrency: int = Field(default=15, ge=1, le=24)
+    """API requests run at once in the default lane (each holds a thread and a database
+    connection); the rest queue. At most 24: with the other lanes' 16 at most, the thread pool's
+    40 threads hold them all."""
+    api_cheap_slots: int = Field(default=4, ge=1, le=8)
+    """Slots of the lane for cheap reads (who am I, project and token lists): they never wait
+    behind the default lane's queue."""
+    api_export_slots: int = Field(default=4, ge=1, le=8)
+    """Slots of the lane for file downloads, whose streamed bodies hold a database connection."""
+    api_send_timeout_s: float = Field(default=30.0, gt=0)
+    """A client that reads nothing of a response for this long is disconnected."""
+
+    @property
+    def api_slots(self) -> int:
+        """Requests that may hold a database connection at once, over every lane."""
+        return self.api_concurrency + self.api_cheap_slots + self.api_export_slots
     max_body_mb: int = Field(default=32, ge=1)
     """Largest request body accepted (413 beyond): a project import or a 24 MB scenario fits."""
     api_queue_timeout_s: float = Field(default=30.0, gt=0)
     """How long a queued request waits for its turn before it is answered 503 + Retry-After."""
+    trusted_proxies: str = ""
+    """Reverse proxies whose `X-Forwarded-For` / `-Proto` are believed, comma-separated addresses or
+    networks (`10.0.0.1, 192.168.0.0/16`); none by default, loopback included (`api/forwarded.py`)."""
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        parse_networks(value)
+        return value
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[Network, ...]:
+        return parse_networks(self.trusted_proxies)
 
     @property
     def local(self) -> bool:

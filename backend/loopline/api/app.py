@@ -31,6 +31,7 @@ from loopline.api.admission import AdmissionControl
 from loopline.api.body_guard import BodyGuard
 from loopline.api.browser_security import BrowserSecurity
 from loopline.api.errors import install_error_handlers
+from loopline.api.forwarded import TrustedProxies
 from loopline.settings import get_settings
 
 API_DESCRIPTION = """Loopline plans datacenter networks: halls, rows and racks; the wiring between
@@ -53,13 +54,18 @@ def create_app() -> FastAPI:
         slots=settings.api_concurrency,
         max_queue=MAX_QUEUED_REQUESTS,
         max_wait_s=settings.api_queue_timeout_s,
+        cheap_slots=settings.api_cheap_slots,
+        export_slots=settings.api_export_slots,
+        send_timeout_s=settings.api_send_timeout_s,
     )
     # Outside admission control: a slow or oversized upload never holds a request slot.
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_mb * 1024**2)
     # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself.
     app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=5)
-    # Outermost: every response, errors included, carries the security headers.
+    # Around every other layer: every response, errors included, carries the security headers.
     app.add_middleware(BrowserSecurity, hsts=not settings.local)
+    # Before all of them: the client's address and scheme, as a configured proxy reports them.
+    app.add_middleware(TrustedProxies, networks=settings.trusted_proxy_networks)
     app.include_router(health.router)
     for router in (
         auth.router,

@@ -5,15 +5,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated
 
-from fastapi import APIRouter, Cookie, Request, Response, status
+from fastapi import APIRouter, Cookie, Depends, Request, Response, status
 
-from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging
+from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging, require_scope
 from loopline.api.schemas.auth import LoginIn, MeRead, RegisterAccepted, RegisterIn, UserRead
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.projects import AuditRead
 from loopline.db.models import User
 from loopline.services import audit, auth
-from loopline.services.access import Unauthenticated
+from loopline.services.access import Principal, Scope, Unauthenticated
 from loopline.services.login_throttle import LoginThrottle, RegistrationThrottle
 from loopline.settings import get_settings
 
@@ -116,7 +116,10 @@ def me(principal: CurrentUser) -> MeRead:
     "/audit",
     response_model=Page[AuditRead],
     summary="Your changes outside projects (tokens, catalog entries), newest first",
-    responses={401: ERROR_RESPONSES[401]},
+    responses={401: ERROR_RESPONSES[401], 403: ERROR_RESPONSES[403]},
 )
-def my_audit(session: DbSession, principal: CurrentUser, paging: Paging) -> object:
+def my_audit(
+    session: DbSession, principal: Annotated[Principal, Depends(require_scope(Scope.AUDIT_READ))], paging: Paging
+) -> object:
+    """A browser session, or a token with the `audit:read` scope."""
     return audit.list_for_account(session, principal.user.id, page=paging.page, limit=paging.limit)

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -49,15 +51,32 @@ def security_headers(path: str, *, hsts: bool) -> list[tuple[bytes, bytes]]:
     return headers
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) of an origin or base URL, the port made explicit; None if it has none."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if not scheme or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port if port is not None else DEFAULT_PORTS.get(scheme)
+
+
 def cross_site(scope: Scope) -> str | None:
     """Why a state-changing browser request comes from another site, or None."""
     headers = Headers(scope=scope)
     origin = headers.get("origin")
     if origin is not None:
-        host = headers.get("host", "")
-        scheme = scope.get("scheme", "http")
-        if origin != f"{scheme}://{host}" and origin.split("://", 1)[-1] != host:
-            return f"a page of {origin} may not change data here"
+        # Scheme, host and port all count: an http page may not write to the https site.
+        ours = origin_of(f"{scope.get('scheme', 'http')}://{headers.get('host', '')}")
+        theirs = origin_of(origin)
+        if theirs is None or theirs != ours:
+            return f"a page of {origin[:100]} may not change data here"
         return None
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None and fetch_site not in ("same-origin", "none"):

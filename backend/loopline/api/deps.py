@@ -128,6 +128,7 @@ def require_project_role(role: Role, scope: Scope | None = None) -> Callable[...
 LayoutReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.LAYOUT_READ))]
 LayoutWriter = Annotated[ProjectAccess, Depends(require_project_role(Role.EDITOR, Scope.LAYOUT_WRITE))]
 ProjectOwner = Annotated[ProjectAccess, Depends(require_project_role(Role.OWNER, Scope.LAYOUT_WRITE))]
+AuditReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.AUDIT_READ))]
 
 
 class PreconditionRequired(DomainError):

@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from loopline.api.deps import (
+    AuditReader,
     CurrentUser,
     DbSession,
     IfMatch,
@@ -327,10 +328,11 @@ def remove_member(
 def list_audit(
     project_id: ProjectId,
     session: DbSession,
-    access: LayoutReader,
+    access: AuditReader,
     paging: Paging,
     resource_type: Annotated[str | None, Query(description="Only this kind of resource, e.g. `rack`.")] = None,
 ) -> object:
+    """Any member; a token needs the `audit:read` scope."""
     return audit.list_for_project(
         session, project_id, page=paging.page, limit=paging.limit, resource_type=resource_type
     )

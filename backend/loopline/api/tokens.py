@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from typing import Annotated
 
-from loopline.api.deps import CurrentUser, DbSession, Paging, TokenId
+from fastapi import APIRouter, Depends, status
+
+from loopline.api.deps import CurrentUser, DbSession, Paging, TokenId, require_scope
 from loopline.api.schemas.auth import TokenCreate, TokenCreated, TokenRead
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.services import auth
+from loopline.services.access import Principal, Scope
 
 router = APIRouter(
     prefix="/api/v1/tokens",
@@ -24,7 +27,10 @@ def create_token(data: TokenCreate, session: DbSession, principal: CurrentUser) 
 
 
 @router.get("", response_model=Page[TokenRead], summary="List your API tokens (without secrets)")
-def list_tokens(session: DbSession, principal: CurrentUser, paging: Paging) -> object:
+def list_tokens(
+    session: DbSession, principal: Annotated[Principal, Depends(require_scope(Scope.TOKENS_READ))], paging: Paging
+) -> object:
+    """A browser session, or a token with the `tokens:read` scope."""
     return auth.list_tokens(session, principal, page=paging.page, limit=paging.limit)
 
 

@@ -25,6 +25,11 @@ class Scope(enum.StrEnum):
     WIRING_WRITE = "wiring:write"
     SIM_READ = "sim:read"
     SIM_WRITE = "sim:write"
+    TOKENS_READ = "tokens:read"
+    """List the account's API tokens (creating and revoking them takes a browser session)."""
+    AUDIT_READ = "audit:read"
+    """Read audit logs: a project's and the account's own (they hold the before/after of every
+    change, price books and token names included, so no other scope implies them)."""
 
 
 ALL_SCOPES: frozenset[Scope] = frozenset(Scope)

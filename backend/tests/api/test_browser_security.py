@@ -85,3 +85,67 @@ def test_outside_local_use_hsts_is_sent_and_cookies_are_secure(monkeypatch: pyte
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        ("http://testserver", True),
+        ("http://testserver:80", True),
+        ("HTTP://TestServer", True),
+        ("https://testserver", False),  # passed: the scheme was ignored
+        ("https://testserver:80", False),
+        ("http://testserver:8080", False),
+        ("http://testserver.evil.example", False),
+        ("null", False),
+        ("http://", False),
+        ("http://testserver:99999", False),
+    ],
+)
+def test_the_origin_check_compares_scheme_host_and_port(owner: TestClient, origin: str, allowed: bool) -> None:
+    r = owner.post("/api/v1/tokens", json={"name": "o", "scopes": ["layout:read"]}, headers={"Origin": origin})
+    assert r.status_code == (201 if allowed else 403), r.text
+    if not allowed:
+        assert r.json()["detail"][0]["field"] == "Origin"
+
+
+def _app_behind(monkeypatch: pytest.MonkeyPatch, app: Any, proxies: str) -> Any:
+    """The test app, rebuilt with `LOOPLINE_TRUSTED_PROXIES` set (and the test's session)."""
+    from loopline.api import app as app_module
+    from loopline.settings import Settings
+
+    monkeypatch.setattr(app_module, "get_settings", lambda: Settings(trusted_proxies=proxies))
+    rebuilt = app_module.create_app()
+    rebuilt.dependency_overrides = app.dependency_overrides
+    return rebuilt
+
+
+def test_https_through_a_trusted_proxy_is_the_sites_own_origin(
+    owner: TestClient, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a TLS proxy the API hears http: the proxy's X-Forwarded-Proto says https, if it is trusted."""
+    body = {"name": "p", "scopes": ["layout:read"]}
+    tls = {"Origin": "https://testserver", "X-Forwarded-Proto": "https"}
+    proxied = TestClient(_app_behind(monkeypatch, app, "10.0.0.0/8"), client=("10.0.0.7", 4000))
+    proxied.cookies = owner.cookies
+    assert proxied.post("/api/v1/tokens", json=body, headers=tls).status_code == 201
+    plain_page = {"Origin": "http://testserver", "X-Forwarded-Proto": "https"}
+    assert proxied.post("/api/v1/tokens", json=body, headers=plain_page).status_code == 403
+    # The same headers from a peer that is not a configured proxy (loopback included) change nothing.
+    direct = TestClient(_app_behind(monkeypatch, app, "10.0.0.0/8"), client=("127.0.0.1", 4000))
+    direct.cookies = owner.cookies
+    assert direct.post("/api/v1/tokens", json=body, headers=tls).status_code == 403
+
+
+def test_a_bad_trusted_proxies_setting_is_refused_naming_the_entry() -> None:
+    from pydantic import ValidationError
+
+    from loopline.settings import Settings
+
+    with pytest.raises(ValidationError, match="'10.0.0.300' is not an IP address or network"):
+        Settings(trusted_proxies="10.0.0.1, 10.0.0.300")
+    assert [str(n) for n in Settings(trusted_proxies=" 10.0.0.1 ,::1, 192.168.1.5/16").trusted_proxy_networks] == [
+        "10.0.0.1/32",
+        "::1/128",
+        "192.168.0.0/16",
+    ]

@@ -93,3 +93,30 @@ def test_token_scopes_cap_the_role(owner: TestClient, project: int, hall: dict[s
     viewer_writer = _token(viewer, "layout:read", "layout:write")
     r = program.patch(rack_url, json={"position_m": 3}, headers={**viewer_writer, "If-Match": '"2"'})
     assert r.status_code == 403
+
+
+def test_token_lists_and_audit_logs_need_their_own_scopes(owner: TestClient, project: int, app: Any) -> None:
+    """A `layout:read` token listed the account's tokens and read its audit log (issue 25, item 7)."""
+    program = TestClient(app)
+    tokens, my_audit, project_audit = "/api/v1/tokens", "/api/v1/auth/audit", f"/api/v1/projects/{project}/audit"
+    layout = _token(owner, "layout:read", "layout:write", "bom:read", "wiring:read", "sim:read")
+    for url in (tokens, my_audit, project_audit):
+        r = program.get(url, headers=layout)
+        assert r.status_code == 403, url
+        assert r.json()["detail"][0]["field"] == "authorization"
+    assert "'tokens:read'" in program.get(tokens, headers=layout).json()["detail"][0]["msg"]
+    assert "'audit:read'" in program.get(my_audit, headers=layout).json()["detail"][0]["msg"]
+
+    lister, auditor = _token(owner, "tokens:read"), _token(owner, "audit:read")
+    listed = program.get(tokens, headers=lister)
+    assert listed.status_code == 200 and listed.json()["total"] == 3
+    assert program.get(my_audit, headers=lister).status_code == 403
+    assert program.get(project_audit, headers=lister).status_code == 403
+    assert program.get(tokens, headers=auditor).status_code == 403
+    created = program.get(my_audit, headers=auditor).json()["items"]
+    assert [e["action"] for e in created if e["resource_type"] == "api_token"] == ["create"] * 3
+    assert program.get(project_audit, headers=auditor).json()["items"][-1]["resource_type"] == "project"
+    # A browser session holds every scope; the scopes do not manage tokens (that takes a session).
+    for url in (tokens, my_audit, project_audit):
+        assert owner.get(url).status_code == 200
+    assert program.post(tokens, json={"name": "x", "scopes": ["tokens:read"]}, headers=lister).status_code == 403

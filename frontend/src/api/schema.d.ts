@@ -65,7 +65,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your changes outside projects (tokens, catalog entries), newest first */
+        /**
+         * Your changes outside projects (tokens, catalog entries), newest first
+         * @description A browser session, or a token with the `audit:read` scope.
+         */
         get: operations["my_audit_api_v1_auth_audit_get"];
         put?: never;
         post?: never;
@@ -550,7 +553,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every change in the project, newest first */
+        /**
+         * Every change in the project, newest first
+         * @description Any member; a token needs the `audit:read` scope.
+         */
         get: operations["list_audit_api_v1_projects__project_id__audit_get"];
         put?: never;
         post?: never;
@@ -1151,7 +1157,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your API tokens (without secrets) */
+        /**
+         * List your API tokens (without secrets)
+         * @description A browser session, or a token with the `tokens:read` scope.
+         */
         get: operations["list_tokens_api_v1_tokens_get"];
         put?: never;
         /**
@@ -5344,7 +5353,7 @@ export interface components {
          * @description Every API-token scope; later resources (wiring, BOM, simulations) reuse these.
          * @enum {string}
          */
-        Scope: "layout:read" | "layout:write" | "bom:read" | "price:write" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write";
+        Scope: "layout:read" | "layout:write" | "bom:read" | "price:write" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write" | "tokens:read" | "audit:read";
         /** ServerModelCreate */
         ServerModelCreate: {
             /**
@@ -6594,7 +6603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Logged in, but the role or the token's scopes do not allow this; or a write sent by a page of another site (`Origin`). */
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -18,6 +18,8 @@ export const SCOPES: Record<Scope, string> = {
   "price:write": "Change price books",
   "sim:read": "Read simulations and their results",
   "sim:write": "Run and cancel simulations",
+  "tokens:read": "List this account's API tokens",
+  "audit:read": "Read audit logs (projects' and this account's)",
 };
 const SCOPE_ORDER = Object.keys(SCOPES) as Scope[];
 
