@@ -8,21 +8,58 @@ Admitting at most `slots` requests (no more than the connection pool and the thr
 keeps every admitted request able to finish; the others wait here, first come first served,
 without holding anything. A request that waits longer than `max_wait_s`, or arrives when
 `max_queue` are already waiting, is answered 503 with `Retry-After`: shed, never a 500.
+
+Three lanes, each with slots of its own, so that the cheap never wait behind the expensive:
+- `cheap`: who am I, the project list, the token list (what every page asks first);
+- `export`: file downloads (`.csv`, `.xlsx`, `.pdf`, `.zip`, `.json`, a project's export), whose
+  streamed bodies read the database while the client downloads them;
+- `default`: everything else.
+A response that is not streamed has finished its work when it starts: its slot is handed on then,
+not when a slow client has read the last byte. A client that stops reading for `send_timeout_s`
+is disconnected, so a download nobody reads cannot hold its slot and its connection for ever.
 """
 
 from __future__ import annotations
 
 import asyncio
+import enum
+import logging
+import re
 from collections import deque
 
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loopline.api.errors import BUSY, RETRY_AFTER_S, error_body
 
 EXEMPT_PATHS = frozenset({"/api/health/live", "/api/health/ready", "/api/health"})
 """Answered at once, never queued: liveness touches nothing, and readiness runs one check at a
 time in one thread whoever asks (see `health.py`)."""
+
+log = logging.getLogger(__name__)
+
+
+class Lane(enum.Enum):
+    CHEAP = "cheap"
+    EXPORT = "export"
+    DEFAULT = "default"
+
+
+CHEAP_READS = re.compile(r"^/api/v1/(auth/me|projects|tokens)$")
+DOWNLOADS = re.compile(r"^/api/v1/.+(\.(csv|xlsx|pdf|zip|json)|/export)$")
+
+
+def lane_of(method: str, path: str) -> Lane:
+    if method in ("GET", "HEAD"):
+        if CHEAP_READS.match(path):
+            return Lane.CHEAP
+        if DOWNLOADS.match(path):
+            return Lane.EXPORT
+    return Lane.DEFAULT
+
+
+class ClientStoppedReading(Exception):
+    """The client read nothing of the response for the send timeout."""
 
 
 class FifoGate:
@@ -74,25 +111,62 @@ def _give_up(turn: asyncio.Future[bool]) -> None:
 
 
 class AdmissionControl:
-    """Pure ASGI middleware gating every `/api/` request through one `FifoGate`."""
+    """Pure ASGI middleware gating every `/api/` request through its lane's `FifoGate`. A lane
+    given no slots shares the default lane's."""
 
-    def __init__(self, app: ASGIApp, *, slots: int, max_queue: int, max_wait_s: float) -> None:
+    def __init__(
+        self, app: ASGIApp, *, slots: int, max_queue: int, max_wait_s: float, cheap_slots: int = 0,
+        export_slots: int = 0, send_timeout_s: float | None = None,
+    ) -> None:  # fmt: skip
         self.app = app
-        self.gate = FifoGate(slots)
+        default = FifoGate(slots)
+        self.gates = {
+            Lane.DEFAULT: default,
+            Lane.CHEAP: FifoGate(cheap_slots) if cheap_slots else default,
+            Lane.EXPORT: FifoGate(export_slots) if export_slots else default,
+        }
         self.max_queue = max_queue
         self.max_wait_s = max_wait_s
+        self.send_timeout_s = send_timeout_s
+
+    @property
+    def gate(self) -> FifoGate:
+        return self.gates[Lane.DEFAULT]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
         if not path.startswith("/api/") or path in EXEMPT_PATHS:
             await self.app(scope, receive, send)
             return
-        queue_full = not self.gate.open and self.gate.queued >= self.max_queue
-        if queue_full or not await self.gate.enter(self.max_wait_s):
+        lane = lane_of(scope.get("method", "GET"), path)
+        gate = self.gates[lane]
+        queue_full = not gate.open and gate.queued >= self.max_queue
+        if queue_full or not await gate.enter(self.max_wait_s):
             busy = JSONResponse(error_body("server", BUSY), status_code=503, headers={"Retry-After": RETRY_AFTER_S})
             await busy(scope, receive, send)
             return
+        held = True
+        timeout = self.send_timeout_s
+
+        async def admitted_send(message: Message) -> None:
+            nonlocal held
+            if message["type"] == "http.response.start" and lane is not Lane.EXPORT:
+                # The handler's work is done (its session closed): the slot goes to the next request.
+                gate.leave()
+                held = False
+            if timeout is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            try:
+                await asyncio.wait_for(send(message), timeout)
+            except TimeoutError:
+                raise ClientStoppedReading() from None
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, admitted_send)
+        except ClientStoppedReading:
+            # Returning without finishing the response makes the server close the connection.
+            log.warning("%s %s: the client read nothing for %s s; disconnected", scope.get("method"), path, timeout)
         finally:
-            self.gate.leave()
+            if held:
+                gate.leave()

@@ -21,7 +21,7 @@ def get_engine() -> Engine:
     return create_engine(
         settings.database_url,
         pool_pre_ping=True,
-        pool_size=settings.api_concurrency,
+        pool_size=settings.api_slots,
         max_overflow=POOL_OVERFLOW,
     )
 
