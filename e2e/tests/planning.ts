@@ -30,6 +30,51 @@ export async function plansOf(request: APIRequestContext, projectId: number, hal
   return ((await res.json()).items as Plan[]).filter((p) => p.hall_id === hallId).sort((a, b) => a.id - b.id);
 }
 
+export const RACKS_PER_ROW = 6;
+export const LOGICAL_PER_RACK = 2;
+export const SERVERS_PER_LOGICAL = 10;
+/** Two facing rows: 2 x 6 racks x 2 logical racks, each with its own ToR. */
+export const TORS = 2 * RACKS_PER_ROW * LOGICAL_PER_RACK;
+export const SERVERS = TORS * SERVERS_PER_LOGICAL;
+
+/** A project of its own (its own price book), one hall, two facing rows of racks and a network rack. */
+export async function plannedHall(request: APIRequestContext, tag: string) {
+  const project = await request.post("/api/v1/projects", { data: { name: `${tag}-${Date.now().toString(36)}` } });
+  expect(project.status(), await project.text()).toBe(201);
+  const projectId: number = (await project.json()).id;
+  const hallRes = await request.post(`/api/v1/projects/${projectId}/halls`, { data: { name: "H1", width_m: 16, depth_m: 12 } });
+  expect(hallRes.status(), await hallRes.text()).toBe(201);
+  const hallId: number = (await hallRes.json()).id;
+  const models = async (kind: string) => (await (await request.get(`/api/v1/catalog/${kind}?limit=100`)).json()).items as { id: number; name: string }[];
+  const servers = await models("server-models");
+  const switches = await models("switch-models");
+  const racks = await models("rack-types");
+  const id = (xs: { id: number; name: string }[], name: string) => xs.find((x) => x.name === name)!.id;
+  // p = 1 of the servers' two ports, so p -> p+1 fits the NIC.
+  const lr = { servers: SERVERS_PER_LOGICAL, server_model_id: id(servers, "2x25G server"), ports_used: 1, tor_model_id: id(switches, "48x25G+8x100G ToR"), tor_position: "top" };
+  const pair = await request.post(`/api/v1/halls/${hallId}/row-pairs`, {
+    data: { name_a: "R01", name_b: "R02", x_m: 1.2, y_m: 1.2, rack_count: RACKS_PER_ROW, rack_template: { rack_type_id: id(racks, "42U 600x1200"), logical_racks: [lr, lr] } },
+  });
+  expect(pair.status(), await pair.text()).toBe(201);
+  const net = await request.post(`/api/v1/halls/${hallId}/rows`, {
+    data: {
+      name: "N01",
+      x_m: 1.2,
+      y_m: 8.4,
+      racks: [
+        {
+          name: "N01-01",
+          role: "network",
+          rack_type_id: id(racks, "42U 600x1200"),
+          fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: id(switches, "64x100G spine"), u })),
+        },
+      ],
+    },
+  });
+  expect(net.status(), await net.text()).toBe(201);
+  return { projectId, hallId };
+}
+
 /** Generate a plan from the Wiring tab, as a person would; returns the API's plan. */
 export async function generate(page: Page, projectId: number, hallId: number, pattern: string, ports = ""): Promise<Plan> {
   const before = (await plansOf(page.request, projectId, hallId)).length;

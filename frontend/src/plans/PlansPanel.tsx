@@ -61,7 +61,16 @@ function PlanRow({
           {f.servers.toLocaleString("en")} servers · {f.cables.toLocaleString("en")} cables · {f.loops} loops ·{" "}
           {Math.round(f.copperShare * 100)}% copper · {f.optics.toLocaleString("en")} optics ·{" "}
           {formatMoney(f.cost.total, f.cost.currency)}
-          {f.cost.unpriced > 0 && <span className="warn"> · {f.cost.unpriced} unpriced</span>}
+          {f.cost.unpriced > 0 && (
+            <span
+              className="warn"
+              title={`No price for ${plan.summary.cost.unpriced.map((u) => u.part_number).join(", ")}: the total leaves them out. Set them in the project's price book.`}
+              data-testid={`plan-unpriced-${plan.id}`}
+            >
+              {" "}
+              · {f.cost.unpriced} unpriced
+            </span>
+          )}
           {f.warnings.length > 0 && <span className="warn"> · ⚠ {f.warnings.length}</span>}
           {plan.base_plan_id !== null && <span> · upgrade of #{plan.base_plan_id}</span>}
         </div>
