@@ -10,6 +10,8 @@ import {
   utilisationSeries,
   type EngineResult,
   type Run,
+  runPlan,
+  runTitle,
 } from "./results";
 
 const stats = (mean: number, p99: number, max = p99, count = 1) => ({ count, mean, p50: mean, p99, max });
@@ -234,4 +236,14 @@ it("seconds in µs, ms or s", () => {
     "2 s",
     "—",
   ]);
+});
+
+describe("runTitle", () => {
+  it("names a run by its own number, says the plan apart and marks packet runs", () => {
+    const flow = { id: 2, name: "shuffle 2 racks × 15 MB · ecmp", plan_id: 3, model: "fluid" as const };
+    expect(runTitle(flow)).toBe("Simulation #2: shuffle 2 racks × 15 MB · ecmp");
+    expect(runPlan(flow, "paired-row")).toBe("on plan #3 paired-row");
+    expect(runTitle({ ...flow, model: "packet" })).toBe("Simulation #2: shuffle 2 racks × 15 MB · ecmp (packet)");
+    expect(runPlan({ ...flow, plan_id: null })).toBe("no plan");
+  });
 });
