@@ -78,16 +78,17 @@ def _throttle(broker_url: str) -> LoginThrottle:
 def login(data: LoginIn, session: DbSession, request: Request, response: Response) -> User:
     """Sets the `loopline_session` cookie (httpOnly, SameSite=Lax). After 5 failed logins on an account
     (or 20 from one address) within 15 minutes, each further attempt must wait twice as long as the last
-    (2 s, 4 s, ... at most 15 minutes): sooner, it is answered 429 with `Retry-After`."""
+    (2 s, 4 s, ... at most a minute per account, 15 minutes per address): sooner, it is answered 429
+    with `Retry-After`. While attempts cannot be counted (the broker is down), 503 with `Retry-After`."""
     throttle = _throttle(get_settings().broker_url)
     address = request.client.host if request.client else "unknown"
-    throttle.check(data.email, address)
+    throttle.attempt(data.email, address)  # counted as a failure until the password proves right
     try:
         user = auth.authenticate(session, data.email, data.password)
     except Unauthenticated:
         throttle.failed(data.email, address)
         raise
-    throttle.succeeded(data.email)
+    throttle.succeeded(data.email, address)
     _set_cookie(response, auth.open_session(session, user, get_settings().session_ttl_hours))
     return user
 

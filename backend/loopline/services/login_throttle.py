@@ -2,11 +2,26 @@
 
 Each wrong password costs an argon2 check (~0.4 s of CPU) and is a guess. After `FREE_FAILURES`
 failures on one account (or `FREE_FAILURES_PER_ADDRESS` from one address) within `WINDOW_S`,
-the next attempt must wait 2, 4, 8 ... seconds (at most `MAX_WAIT_S`) after the last failure;
-a count is forgotten `WINDOW_S` after its last failure;
-an attempt made sooner is answered 429 with `Retry-After`, before any password is checked. A
-successful login clears its account's count. The counts live in Redis (the broker), outside the
-request's transaction, which a failed login rolls back.
+the next attempt must wait 2, 4, 8 ... seconds after the last failure; a count is forgotten
+`WINDOW_S` after its last failure; an attempt made sooner is answered 429 with `Retry-After`,
+before any password is checked.
+
+- **Atomic.** An attempt is counted as a failure *before* its password is checked, in one Redis
+  transaction that first checks both waits (WATCH/MULTI: a concurrent attempt makes it start
+  over). Sixty parallel wrong passwords for one account get `FREE_FAILURES` checks, not one per
+  request that read the count before any was written. A success clears the account's count and
+  takes its own attempt back from the address's.
+- **No long lock-out of the real owner.** The per-account wait stops growing at
+  `MAX_ACCOUNT_WAIT_S` (a minute): someone guessing at an account from many addresses keeps its
+  owner out for at most a minute per attempt, and gets at most one guess a minute (1,440 a day
+  against passwords zxcvbn scores 3 of 4, i.e. over 10^8 guesses). Per address the wait grows to
+  `MAX_WAIT_S` (15 minutes): that one is the attacker's own.
+- **Redis down: fail closed.** The counts live in Redis (the broker), outside the request's
+  transaction, which a failed login rolls back. When Redis cannot be reached, login and
+  registration answer 503 with `Retry-After` (`ThrottleUnavailable`) rather than check passwords
+  unthrottled: an outage (or an attacker able to cause one) must not open unlimited guessing, and
+  a second store of the same counts would have to be merged when Redis returns. Redis restarts in
+  seconds (append-only file); everything else in the API keeps working meanwhile.
 
 Registrations are counted the same way, per address (`RegistrationThrottle`): each one costs an
 argon2 hash whether the address is new or not (so that the answer does not tell), and after
@@ -16,10 +31,12 @@ argon2 hash whether the address is new or not (so that the answer does not tell)
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
 import redis
+from redis.client import Pipeline
 
 from loopline.domain.errors import DomainError
 
@@ -28,6 +45,9 @@ FREE_FAILURES_PER_ADDRESS = 20
 FREE_REGISTRATIONS_PER_ADDRESS = 10
 WINDOW_S = 15 * 60
 MAX_WAIT_S = 15 * 60
+MAX_ACCOUNT_WAIT_S = 60
+"""The longest an account's owner waits because of someone else's failures (see above)."""
+UNAVAILABLE_RETRY_AFTER_S = 5
 _PREFIX = "loopline:login-failures"
 REGISTRATION_PREFIX = "loopline:registrations"
 
@@ -40,29 +60,60 @@ class TooManyAttempts(DomainError):
         self.retry_after_s = retry_after_s
 
 
-def backoff_s(failures: int, free: int) -> int:
+class ThrottleUnavailable(DomainError):
+    """The counts cannot be read: no password is checked (503 + Retry-After)."""
+
+    status = 503
+
+    def __init__(self, field: str) -> None:
+        super().__init__(
+            field,
+            "attempts cannot be counted right now (the broker is unreachable): try again in a few seconds",
+        )
+        self.retry_after_s = UNAVAILABLE_RETRY_AFTER_S
+
+
+def backoff_s(failures: int, free: int, cap: int = MAX_WAIT_S) -> int:
     """Seconds to wait after the last of `failures` failures (0 while within the free ones)."""
     if failures < free:
         return 0
-    return int(min(MAX_WAIT_S, 2 ** (failures - free + 1)))
+    return int(min(cap, 2 ** min(failures - free + 1, 32)))
 
 
-def _wait_s(client: redis.Redis, key: str, free: int) -> int:
-    """Whole seconds still to wait before the next attempt counted under `key` (0: go ahead)."""
-    failures, last = cast(list[bytes | None], client.hmget(key, ["failures", "last"]))
-    if failures is None or last is None:
-        return 0
-    wait = backoff_s(int(failures), free) - (time.time() - float(last))
-    return int(wait) + 1 if wait > 0 else 0
+@dataclass(frozen=True, slots=True)
+class Limit:
+    key: str
+    free: int
+    cap: int
+    field: str
+    reason: str
+    """`{seconds}` is filled in."""
 
 
-def _count(client: redis.Redis, *keys: str) -> None:
-    pipe = client.pipeline()
-    for key in keys:
-        pipe.hincrby(key, "failures", 1)
-        pipe.hset(key, "last", repr(time.time()))
-        pipe.expire(key, WINDOW_S)
-    pipe.execute()  # type: ignore[no-untyped-call]
+def _attempt(client: redis.Redis, limits: Sequence[Limit]) -> None:
+    """Count one attempt under every limit, or raise `TooManyAttempts` (counting nothing) if one of
+    them must still wait. Atomic: the counts are watched from read to write."""
+
+    def transaction(pipe: Pipeline) -> None:
+        now = time.time()
+        for limit in limits:
+            failures, last = cast(list[bytes | None], pipe.hmget(limit.key, ["failures", "last"]))
+            if failures is None or last is None:
+                continue
+            wait = backoff_s(int(failures), limit.free, limit.cap) - (now - float(last))
+            if wait > 0:
+                seconds = int(wait) + 1
+                raise TooManyAttempts(limit.field, limit.reason.format(seconds=seconds), retry_after_s=seconds)
+        pipe.multi()
+        for limit in limits:
+            pipe.hincrby(limit.key, "failures", 1)
+            pipe.hset(limit.key, "last", repr(now))
+            pipe.expire(limit.key, WINDOW_S)
+
+    try:
+        client.transaction(transaction, *(limit.key for limit in limits))
+    except redis.RedisError:
+        raise ThrottleUnavailable(limits[0].field) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,24 +127,42 @@ class LoginThrottle:
     def _keys(self, email: str, address: str) -> tuple[str, str]:
         return f"{_PREFIX}:account:{email.strip().lower()}", f"{_PREFIX}:address:{address}"
 
-    def check(self, email: str, address: str) -> None:
-        """Raise `TooManyAttempts` if this account or address must still wait."""
+    def attempt(self, email: str, address: str) -> None:
+        """Before the password is checked: count this attempt as a failure of the account and of the
+        address, or raise `TooManyAttempts` if either must still wait (`ThrottleUnavailable` if the
+        counts cannot be reached)."""
         account, by_address = self._keys(email, address)
-        limits = ((account, FREE_FAILURES, "this account"), (by_address, FREE_FAILURES_PER_ADDRESS, "your address"))
-        for key, free, what in limits:
-            seconds = _wait_s(self.client, key, free)
-            if seconds:
-                raise TooManyAttempts(
-                    "password",
-                    f"too many failed logins for {what}: try again in {seconds} s",
-                    retry_after_s=seconds,
-                )
+        _attempt(
+            self.client,
+            (
+                Limit(account, FREE_FAILURES, MAX_ACCOUNT_WAIT_S, "password",
+                      "too many failed logins for this account: try again in {seconds} s"),
+                Limit(by_address, FREE_FAILURES_PER_ADDRESS, MAX_WAIT_S, "password",
+                      "too many failed logins from your address: try again in {seconds} s"),
+            ),
+        )  # fmt: skip
 
     def failed(self, email: str, address: str) -> None:
-        _count(self.client, *self._keys(email, address))
+        """The password was wrong (already counted): the wait runs from now, the end of the check."""
+        now = repr(time.time())
+        try:
+            pipe = self.client.pipeline()
+            for key in self._keys(email, address):
+                pipe.hset(key, "last", now)
+            pipe.execute()  # type: ignore[no-untyped-call]
+        except redis.RedisError:
+            pass  # counted already; the wait runs from the attempt instead
 
-    def succeeded(self, email: str) -> None:
-        self.client.delete(self._keys(email, "")[0])
+    def succeeded(self, email: str, address: str) -> None:
+        """The password was right: the account's count is cleared, the address's attempt taken back."""
+        account, by_address = self._keys(email, address)
+        try:
+            pipe = self.client.pipeline()
+            pipe.delete(account)
+            pipe.hincrby(by_address, "failures", -1)
+            pipe.execute()  # type: ignore[no-untyped-call]
+        except redis.RedisError:
+            pass  # the login stands; the counts only stay as strict as they were
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +178,5 @@ class RegistrationThrottle:
     def attempt(self, address: str) -> None:
         """Count one registration from `address`, or raise `TooManyAttempts` if it must still wait."""
         key = f"{REGISTRATION_PREFIX}:address:{address}"
-        seconds = _wait_s(self.client, key, FREE_REGISTRATIONS_PER_ADDRESS)
-        if seconds:
-            raise TooManyAttempts(
-                "email", f"too many registrations from your address: try again in {seconds} s", retry_after_s=seconds
-            )
-        _count(self.client, key)
+        reason = "too many registrations from your address: try again in {seconds} s"
+        _attempt(self.client, (Limit(key, FREE_REGISTRATIONS_PER_ADDRESS, MAX_WAIT_S, "email", reason),))

@@ -21,7 +21,7 @@ from loopline.db.models import ImportJob, JobStatus
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import DomainError, NotFound
 from loopline.queue import IMPORT_PROJECT_TASK, enqueue_after_commit
-from loopline.services import audit
+from loopline.services import audit, idempotency
 from loopline.services.access import Principal
 
 MAX_HALLS = 1_000
@@ -98,6 +98,7 @@ def submit(session: Session, principal: Principal, raw: bytes, env: Envelope, ke
     document returns the job it created first; with another document it is refused (422)."""
     digest = hashlib.sha256(raw).hexdigest()
     if key is not None:
+        idempotency.hold(session, f"import:user:{principal.user.id}", key)
         job = session.execute(
             select(ImportJob).where(ImportJob.created_by == principal.user.id, ImportJob.idempotency_key == key)
         ).scalar_one_or_none()

@@ -14,7 +14,7 @@ from loopline.domain import layout as dl
 from loopline.domain import layout_rules as rules
 from loopline.domain.errors import Conflict, NotFound
 from loopline.services import audit
-from loopline.services.access import Principal, ProjectAccess
+from loopline.services.access import Principal, ProjectAccess, check_role
 from loopline.services.layout_snapshot import fabric_settings, load_hall
 from loopline.services.mutations import Target, audited_delete, audited_update
 
@@ -192,13 +192,29 @@ def _membership(session: Session, project_id: int, user_id: int) -> tuple[Member
         select(Membership, User)
         .join(User, User.id == Membership.user_id)
         .where(Membership.project_id == project_id, Membership.user_id == user_id)
+        .execution_options(populate_existing=True)
     ).first()
     if row is None:
         raise NotFound("user_id", f"user {user_id} is not a member of project {project_id}")
     return row[0], row[1]
 
 
+def _lock_members(session: Session, access: ProjectAccess) -> None:
+    """Serialise membership changes of one project until the transaction ends: two owners demoting
+    each other at once both counted two owners and left none. The project row is the lock (FOR NO
+    KEY UPDATE: rows that merely reference the project, halls or plans, are not held up). Under it
+    the caller's own role is read again: an owner demoted meanwhile no longer manages members."""
+    session.execute(select(Project.id).where(Project.id == access.project_id).with_for_update(key_share=True))
+    role = session.execute(
+        select(Membership.role).where(
+            Membership.project_id == access.project_id, Membership.user_id == access.principal.user.id
+        )
+    ).scalar()
+    check_role(role, Role.OWNER, access.project_id)
+
+
 def _keep_an_owner(session: Session, project_id: int, membership: Membership) -> None:
+    """Counted under `_lock_members`, so the count is the committed one."""
     if membership.role is not Role.OWNER:
         return
     owners = session.execute(
@@ -209,6 +225,7 @@ def _keep_an_owner(session: Session, project_id: int, membership: Membership) ->
 
 
 def update_member(session: Session, access: ProjectAccess, user_id: int, role: Role, if_match: int) -> Member:
+    _lock_members(session, access)
     membership, user = _membership(session, access.project_id, user_id)
 
     def change(membership: Membership) -> None:
@@ -228,6 +245,7 @@ def update_member(session: Session, access: ProjectAccess, user_id: int, role: R
 
 
 def remove_member(session: Session, access: ProjectAccess, user_id: int, if_match: int) -> None:
+    _lock_members(session, access)
     membership, user = _membership(session, access.project_id, user_id)
     audited_delete(
         session,

@@ -29,7 +29,7 @@ from loopline.domain.exports import csv_chunks, to_csv
 from loopline.domain.scenario import build_scenario
 from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
-from loopline.services import audit, sim_estimates, work_quota
+from loopline.services import audit, idempotency, sim_estimates, work_quota
 from loopline.services.access import Principal
 from loopline.services.mutations import Target, audited_update
 from loopline.services.wiring import load_plan
@@ -110,6 +110,7 @@ def _existing(
     different request is refused (returning the first job would silently drop the second)."""
     if key is None:
         return None
+    idempotency.hold(session, f"simulation:project:{project_id}", key)
     job = session.execute(
         select(SimulationJob).where(SimulationJob.project_id == project_id, SimulationJob.idempotency_key == key)
     ).scalar_one_or_none()
