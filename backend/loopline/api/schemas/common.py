@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from loopline.domain.names import spoofing
 from loopline.domain.units import m
 
 T = TypeVar("T")
@@ -34,9 +35,23 @@ MAX_ID = 2**31 - 1
 """Ids and versions are PostgreSQL `integer`s."""
 
 
+NAME_FIELDS = frozenset({"name", "display_name", "name_a", "name_b", "rack_name_pattern", "part_number"})
+"""Fields of a request that name something: every one is held to `domain.names.spoofing`."""
+
+
 class Schema(BaseModel):
+    """Base of every request body."""
+
     # NaN and Infinity (JSON extensions Python accepts) are no length, count or speed.
     model_config = ConfigDict(from_attributes=True, extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="after", check_fields=False)
+    @classmethod
+    def _names_do_not_spoof(cls, value: Any, info: ValidationInfo) -> Any:
+        # One rule for every name a request sends, nested documents (imports) included.
+        if info.field_name in NAME_FIELDS and isinstance(value, str) and (reason := spoofing(value)):
+            raise ValueError(reason)
+        return value
 
 
 @dataclass(frozen=True, slots=True)
