@@ -91,7 +91,8 @@ export interface paths {
          * Log in with email and password
          * @description Sets the `loopline_session` cookie (httpOnly, SameSite=Lax). After 5 failed logins on an account
          *     (or 20 from one address) within 15 minutes, each further attempt must wait twice as long as the last
-         *     (2 s, 4 s, ... at most 15 minutes): sooner, it is answered 429 with `Retry-After`.
+         *     (2 s, 4 s, ... at most a minute per account, 15 minutes per address): sooner, it is answered 429
+         *     with `Retry-After`. While attempts cannot be counted (the broker is down), 503 with `Retry-After`.
          */
         post: operations["login_api_v1_auth_login_post"];
         delete?: never;
