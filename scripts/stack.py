@@ -35,8 +35,9 @@ VENV_BIN = ROOT / ".venv" / "bin"
 PREFERRED = {"postgres": 54329, "redis": 63799, "api": 8765}
 DB_USER = "loopline"
 # Keep-alive longer than a queued request may wait (LOOPLINE_API_QUEUE_TIMEOUT_S): a client that
-# waited its turn must not find its connection closed under it.
-UVICORN_OPTS = ("--timeout-keep-alive", "75")
+# waited its turn must not find its connection closed under it. No proxy headers: the app decides
+# whose X-Forwarded-For to believe (LOOPLINE_TRUSTED_PROXIES); uvicorn believed any loopback client.
+UVICORN_OPTS = ("--timeout-keep-alive", "75", "--no-proxy-headers")
 DB_NAME = "loopline"
 SUPERVISOR_PID = RUN / "supervisor.pid"
 
