@@ -4,6 +4,7 @@ reads the API every 0.1 s:
 
 - the API killed outright: restarted by the supervisor, answering again;
 - a worker killed outright mid-job: restarted, and its job finished exactly once (a second attempt);
+- a worker killed outright mid-import: the import runs again and creates its project once;
 - Redis restarted with jobs queued, with its append-only file and without it: every job finishes once;
 - Redis down during a submit: 503 with Retry-After and nothing written; submits work once it is back;
 - PostgreSQL restarted under a running job: the API answers 503 (never 500) while it is away and
@@ -332,4 +333,29 @@ def test_a_postgres_restart_answers_503_never_500_and_the_api_recovers(faults: d
             time.sleep(0.2)
         job = wait_job(f, r.json()["id"], {"succeeded", "failed", "cancelled"}, timeout_s=180)
     assert job["status"] == "succeeded", job["error"]
+    assert probe.server_errors == []
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_an_import_cut_off_by_a_killed_worker_is_imported_once(faults: dict[str, Any], round_: int) -> None:
+    f, client = faults, faults["client"]
+    one = client.get(f"/api/v1/projects/{f['project']}/export").json()
+    name = f"faults import {round_}"
+    doc = {**one, "project": {**one["project"], "name": name},
+           "halls": [{**one["halls"][0], "name": f"H{i:03d}"} for i in range(60)]}  # fmt: skip
+    with Probe(f["base"], client.cookies) as probe:
+        r = client.post("/api/v1/projects/import", json=doc, headers={"Prefer": "respond-async"})
+        assert r.status_code == 202, r.text
+        url = f"/api/v1/projects/imports/{r.json()['id']}"
+        deadline = time.monotonic() + 120
+        while (job := client.get(url).json())["halls_done"] < 1:  # mid-import: some halls in
+            assert job["status"] in ("queued", "running") and time.monotonic() < deadline, job
+            time.sleep(0.05)
+        kill_group(f["worker"].proc)
+        while (job := client.get(url).json())["status"] not in ("succeeded", "failed"):
+            assert time.monotonic() < deadline + 120, job
+            time.sleep(0.2)
+    assert (job["status"], job["attempts"], job["halls_done"]) == ("succeeded", 2, 60), job
+    names = [p["name"] for p in client.get("/api/v1/projects", params={"limit": 100}).json()["items"]]
+    assert names.count(name) == 1  # the cut-off attempt left nothing behind
     assert probe.server_errors == []
