@@ -58,6 +58,9 @@ pub enum SimError {
     Scenario(ScenarioError),
     /// A run limit was hit.
     Limit(String),
+    /// The engine reached a state it must not report as a result (flows left unfinished with
+    /// no event to finish them); the message names the state.
+    Engine(String),
 }
 
 impl fmt::Display for SimError {
@@ -65,6 +68,7 @@ impl fmt::Display for SimError {
         match self {
             SimError::Scenario(e) => write!(f, "invalid scenario: {e}"),
             SimError::Limit(m) => write!(f, "run limit reached: {m}"),
+            SimError::Engine(m) => write!(f, "engine error: {m}"),
         }
     }
 }
@@ -105,6 +109,9 @@ pub fn run_with_progress(
             if steps % 1024 == 0 {
                 watch.look(eng.now(), eng.events(), eng.flows_done(), eng.flows_total())?;
             }
+        }
+        if let Some(m) = eng.stuck_flows() {
+            return Err(SimError::Engine(m));
         }
         eng.close();
         let mut rep = report::build(&eng.outcome());

@@ -192,6 +192,16 @@ struct TreeArgs {
     bytes_per_pair: u64,
 }
 
+/// Exit status of a failed run: 2 invalid scenario, 3 run limit reached, 4 engine error (a state
+/// the engine refuses to report as a result).
+fn exit_code(e: &SimError) -> u8 {
+    match e {
+        SimError::Scenario(_) => 2,
+        SimError::Limit(_) => 3,
+        SimError::Engine(_) => 4,
+    }
+}
+
 fn read(file: &PathBuf) -> Result<Scenario, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -249,11 +259,7 @@ fn run_many(
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: seed {seed}: {e}");
-                code = ExitCode::from(if matches!(e, SimError::Scenario(_)) {
-                    2
-                } else {
-                    3
-                });
+                code = ExitCode::from(exit_code(&e));
                 continue;
             }
         };
@@ -340,13 +346,9 @@ fn main() -> ExitCode {
             });
             let mut rep = match res {
                 Ok(r) => r,
-                Err(e @ SimError::Scenario(_)) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return ExitCode::from(3);
+                    return ExitCode::from(exit_code(&e));
                 }
             };
             if no_run_info {

@@ -178,6 +178,8 @@ pub struct FlowEngine<'a> {
     nominal_cap: Vec<f64>,
     /// Set when the run is over (stop time reached, no more events).
     finished: bool,
+    /// Set when the run ended at the scenario's stop time (unfinished flows are then expected).
+    stopped: bool,
 }
 
 /// A read-only view of a run's outcome: what the report is built from.
@@ -283,6 +285,7 @@ impl<'a> FlowEngine<'a> {
             force: None,
             nominal_cap: caps,
             finished: false,
+            stopped: false,
         };
         for (i, f) in net.failures.iter().enumerate() {
             e.push(f.at, EV_FAIL, i as u32);
@@ -699,6 +702,109 @@ impl<'a> FlowEngine<'a> {
         self.util.close(self.now.0, |l| fnet.load(l));
     }
 
+    /// After the run has ended with no event left (not at the stop time): the flows still active
+    /// at rate 0, described with their rates, bits left and paths, for an engine error. Such a flow has no
+    /// completion ahead and nothing will change its rate again, so a report would be a silent
+    /// wrong answer. `None` when every flow finished or stalled on a failure (stalled flows are
+    /// reported as such), or the run was cut at the stop time.
+    pub fn stuck_flows(&self) -> Option<String> {
+        if !self.finished || self.stopped {
+            return None;
+        }
+        // (an active flow with a rate finishes beyond the end of the clock, ~1.8e7 s: like a
+        // stop time, the report says it did not finish; one without a rate never would)
+        let active: Vec<usize> = (0..self.flows.len())
+            .filter(|&f| {
+                let fl = &self.flows[f];
+                fl.status == Status::Active
+                    && fl.rate.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+            })
+            .collect();
+        if active.is_empty() {
+            return None;
+        }
+        const SHOWN: usize = 5;
+        let mut m = format!(
+            "{} of {} flows unfinished at rate 0 with no event left at t = {:.9} s ({} done, {} stalled); ",
+            active.len(),
+            self.flows.len(),
+            self.now.as_secs_f64(),
+            self.done,
+            self.flows
+                .iter()
+                .filter(|f| f.status == Status::Stalled)
+                .count(),
+        );
+        for (k, &f) in active.iter().take(SHOWN).enumerate() {
+            let fl = &self.flows[f];
+            let spec = &self.wl.flows[f];
+            let paths: Vec<String> = fl
+                .subs
+                .iter()
+                .map(|s| {
+                    let s = s as usize;
+                    let links: Vec<String> = self
+                        .fnet
+                        .path_of(s)
+                        .iter()
+                        .map(|&l| self.link_label(l))
+                        .collect();
+                    format!(
+                        "{} Gb/s over [{}]",
+                        self.fnet.subs[s].rate,
+                        links.join(", ")
+                    )
+                })
+                .collect();
+            m += &format!(
+                "{}flow {f} ({} -> {}): rate {} Gb/s, {:.0} of {:.0} bits left, started at {:.9} s, binding {}, paths {}",
+                if k > 0 { "; " } else { "" },
+                self.net.name(spec.src),
+                self.net.name(spec.dst),
+                fl.rate,
+                fl.rem_bits - fl.rate * 1e-3 * (self.now.0 - fl.last.0) as f64,
+                spec.bytes.bits(),
+                fl.start.as_secs_f64(),
+                match fl.binding {
+                    Some(b) if b.detour != crate::routing::NONE_DETOUR => format!("detour {}", b.detour),
+                    Some(_) => "adaptive".to_string(),
+                    None => "none".to_string(),
+                },
+                paths.join(" + "),
+            );
+        }
+        if active.len() > SHOWN {
+            m += &format!("; and {} more", active.len() - SHOWN);
+        }
+        Some(m)
+    }
+
+    /// A directed link as the report names it, or a detour budget (virtual link) by its ToR.
+    fn link_label(&self, l: LinkId) -> String {
+        let n = self.net.links.len();
+        if l.idx() < n {
+            let k = self.net.link(l);
+            return format!(
+                "{} ({} Gb/s, load {} Gb/s)",
+                format_args!("{}>{}", self.net.name(k.from), self.net.name(k.to)),
+                self.fnet.cap(l.idx()),
+                self.fnet.load(l.idx())
+            );
+        }
+        let v = l.idx() - n;
+        let (side, tor) = if v < self.net.nodes.len() {
+            ("send", v)
+        } else {
+            ("receive", v - self.net.nodes.len())
+        };
+        format!(
+            "detour budget {side} {} ({} Gb/s, load {} Gb/s)",
+            self.net.name(NodeId(tor as u32)),
+            self.fnet.cap(l.idx()),
+            self.fnet.load(l.idx())
+        )
+    }
+
     /// Check the invariants (for tests): link capacity respected; rates consistent.
     pub fn invariant_violations(&self) -> Vec<String> {
         let mut v = Vec::new();
@@ -752,6 +858,7 @@ impl Engine for FlowEngine<'_> {
         if t > self.stop {
             self.now = self.stop;
             self.finished = true;
+            self.stopped = true;
             return false;
         }
         self.now = t;

@@ -295,6 +295,10 @@ struct SubFill {
     in_r: u32,
     /// Solve in which the subflow froze (while it stays frozen).
     frozen: u32,
+    /// Solve in which the subflow joined R but waits for the next round to enter the fill
+    /// (see `admit`): until it enters, its old rate is held on its links like an outside
+    /// subflow's, and no link may freeze it.
+    waiting: u32,
     /// Link where it froze.
     bott: u32,
     /// Weight, and rate before this solve (copies of the `Sub` fields, read in hot loops).
@@ -544,6 +548,7 @@ impl Solver {
         let sub = &net.subs[s as usize];
         let sf = &mut self.sf[s as usize];
         sf.frozen = 0;
+        sf.waiting = 0;
         sf.wt = sub.weight;
         sf.old = sub.rate;
         (sub.rate, sub.weight)
@@ -611,7 +616,10 @@ impl Solver {
         for k in 0..net.link_subs[li].len() {
             let s = net.link_subs[li][k] as usize;
             // subflows outside the region keep their rates (already out of `resid`)
-            if self.sf[s].in_r == self.batch && self.sf[s].frozen != ep {
+            // (a subflow waiting to enter in the next round was never counted in the link's
+            // unfrozen weight: freezing it would take its weight and rate off twice)
+            let sf = &self.sf[s];
+            if sf.in_r == self.batch && sf.frozen != ep && sf.waiting != ep {
                 self.freeze(net, s, level, li as u32);
                 if self.links[li].ucnt == 0 {
                     break; // every unfrozen region subflow of the link is frozen now
@@ -803,6 +811,7 @@ impl Solver {
             }
         }
         if resume <= level * (1.0 + 1e-9) + 1e-12 {
+            self.sf[o as usize].waiting = ep;
             self.deferred.push(o);
             return false;
         }
@@ -870,7 +879,10 @@ impl Solver {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.links.iter_mut().for_each(|x| x.t_mark = 0);
-            self.sf.iter_mut().for_each(|x| x.frozen = 0);
+            self.sf.iter_mut().for_each(|x| {
+                x.frozen = 0;
+                x.waiting = 0;
+            });
             self.epoch = 1;
         }
     }

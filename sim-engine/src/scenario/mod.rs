@@ -5,7 +5,7 @@
 mod validate;
 
 pub use crate::model::Role;
-pub use validate::{ScenarioError, MAX_FLOWS, MAX_TIME_S};
+pub use validate::{ScenarioError, MAX_FLOWS, MAX_LINK_GBPS, MAX_TIME_S, MIN_LINK_GBPS};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -150,7 +150,7 @@ pub struct LinkSpec {
     pub a: String,
     /// Id of the other end node.
     pub b: String,
-    /// Capacity in Gb/s in each direction (> 0).
+    /// Capacity in Gb/s in each direction, from 0.001 to 10^6.
     pub gbps: f64,
     /// One-way propagation + forwarding latency of the hop in nanoseconds (default 0).
     #[serde(default)]
@@ -557,7 +557,7 @@ pub struct EngineSpec {
     /// Include per-link utilisation time series in the result (default true).
     #[serde(default = "d_true")]
     pub link_series: bool,
-    /// Goodput factor in (0, 1] (default 1): every link carries at most this share of its
+    /// Goodput factor in [0.01, 1] (default 1): every link carries at most this share of its
     /// capacity as payload (protocol overhead: headers, ACKs), so fluid completion times can be
     /// set against measured goodput. Utilisations stay relative to the full capacity.
     #[serde(default = "d_one_f64", skip_serializing_if = "is_one")]

@@ -41,6 +41,14 @@ impl std::error::Error for ScenarioError {}
 /// instead of being allocated (e.g. `"flows": 18446744073709551615`).
 pub const MAX_FLOWS: u64 = 10_000_000;
 
+/// Slowest link (Gb/s) a scenario may have: 1 Mb/s. The rate solver's tolerances are partly
+/// absolute (about 1e-12 Gb/s), so on links much slower than this its rounding is no longer
+/// small against the rates, and a link of 1e-300 Gb/s left flows at rate 0 for ever.
+pub const MIN_LINK_GBPS: f64 = 1e-3;
+
+/// Fastest link (Gb/s) a scenario may have: 1 Pb/s (sums of rates stay far from overflow).
+pub const MAX_LINK_GBPS: f64 = 1e6;
+
 /// `a|b#i`, the id of the `i`-th link when it has none (written without the formatting
 /// machinery: a large network has tens of thousands of them).
 fn default_link_name(a: &str, b: &str, i: usize) -> String {
@@ -209,10 +217,13 @@ impl Scenario {
                     format!("link joins node \"{}\" to itself", l.a),
                 );
             }
-            if !l.gbps.is_finite() || l.gbps <= 0.0 {
+            if !(MIN_LINK_GBPS..=MAX_LINK_GBPS).contains(&l.gbps) {
                 return err(
                     format!("{}.gbps", path()),
-                    format!("capacity must be > 0 Gb/s, got {}", l.gbps),
+                    format!(
+                        "capacity must be from {MIN_LINK_GBPS} to {MAX_LINK_GBPS} Gb/s, got {:?}",
+                        l.gbps
+                    ),
                 );
             }
             let name =
@@ -622,10 +633,12 @@ impl Scenario {
             check_period("engine.stop_time_s", s)?;
         }
         let g = self.engine.goodput_factor;
-        if !(g > 0.0 && g <= 1.0) {
+        // (at least 0.01: it scales every link's capacity, which must stay well above the
+        // solver's absolute tolerances, see MIN_LINK_GBPS)
+        if !(0.01..=1.0).contains(&g) {
             return err(
                 "engine.goodput_factor",
-                format!("must be > 0 and at most 1, got {g}"),
+                format!("must be from 0.01 to 1, got {g}"),
             );
         }
         if self.engine.latency.mtu_bytes == 0 {

@@ -10,7 +10,9 @@
 
 use std::time::Duration;
 
-use loopline_sim::scenario::{Scenario, ScenarioError, MAX_FLOWS, MAX_TIME_S};
+use loopline_sim::scenario::{
+    Scenario, ScenarioError, MAX_FLOWS, MAX_LINK_GBPS, MAX_TIME_S, MIN_LINK_GBPS,
+};
 use loopline_sim::{run, RunLimits, SimError};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -288,6 +290,7 @@ fn run_briefly(sc: &Scenario, flows: u64, single_thread: bool) -> Result<(), Tes
         Err(SimError::Scenario(e)) => {
             prop_assert!(false, "run refused what validate accepted: {}", e)
         }
+        Err(SimError::Engine(m)) => prop_assert!(false, "engine error: {}", m),
     }
     Ok(())
 }
@@ -741,4 +744,36 @@ fn deep_nesting_is_an_error() {
     assert_eq!(e.path, "name");
     let deep = format!("{}{}", "{\"a\": ".repeat(100_000), "}".repeat(100_000));
     assert!(Scenario::from_json(&deep).is_err());
+}
+
+/// Found (issue 26's engine error): a link of 1e-300 Gb/s passed validation and left flows at
+/// rate 0 (the solver's tolerances are partly absolute). Capacities are refused outside 0.001 to
+/// 10^6 Gb/s, the goodput factor (which scales every capacity) below 0.01; the bounds themselves
+/// are accepted.
+#[test]
+fn link_capacities_the_solver_cannot_resolve_are_refused() {
+    let wl = r#"{"type": "permutation", "bytes": 1000}"#;
+    for (gbps, shown) in [
+        ("1e-300", "1e-300"),
+        ("0.0009", "0.0009"),
+        ("1.5e6", "1500000.0"),
+    ] {
+        refused(
+            &tiny(wl, "{}").replace(r#""gbps": 40"#, &format!(r#""gbps": {gbps}"#)),
+            "network.links[2].gbps",
+            &format!("capacity must be from 0.001 to 1000000 Gb/s, got {shown}"),
+        );
+    }
+    refused(
+        &tiny(wl, r#"{"goodput_factor": 0.009}"#),
+        "engine.goodput_factor",
+        "must be from 0.01 to 1, got 0.009",
+    );
+    for (gbps, g) in [("0.001", "0.01"), ("1e6", "1")] {
+        let text = tiny(wl, &format!(r#"{{"goodput_factor": {g}}}"#))
+            .replace(r#""gbps": 40"#, &format!(r#""gbps": {gbps}"#));
+        let sc = Scenario::from_json(&text).unwrap();
+        assert!(sc.validate().is_ok(), "{gbps} Gb/s, goodput {g}");
+    }
+    assert_eq!((MIN_LINK_GBPS, MAX_LINK_GBPS), (1e-3, 1e6));
 }

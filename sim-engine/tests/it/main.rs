@@ -2,6 +2,7 @@
 
 mod cli;
 mod compare;
+mod detours;
 mod exact;
 mod fidelity;
 mod files;

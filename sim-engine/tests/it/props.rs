@@ -69,7 +69,7 @@ fn apply(net: &mut loopline_sim::engine::solver::FlowNet, changed: &[(u32, f64)]
 /// written independently of the engine's solver (no regions, no queue, no resumption): raise
 /// every unfrozen subflow's normalised rate together until a link fills, freeze the subflows
 /// of the links that filled, repeat.
-fn full_solve(
+pub fn full_solve(
     net: &loopline_sim::engine::solver::FlowNet,
 ) -> loopline_sim::engine::solver::FlowNet {
     let mut fresh = net.clone();

@@ -144,8 +144,11 @@ impl DetourScheduler {
                     }
                     let carried = bits - st.prev_bits[d][t.idx()];
                     st.prev_bits[d][t.idx()] = bits;
+                    // a utilisation, so within [0, 1] (the carried bits of a period are never
+                    // negative and never above what the links can carry; clamped so that no
+                    // rounding or upstream fault turns into a capacity below 0 or above the ToR's)
                     let u = if cap_up[t.idx()] > 0.0 {
-                        carried / (cap_up[t.idx()] * 1e9 * period)
+                        (carried / (cap_up[t.idx()] * 1e9 * period)).clamp(0.0, 1.0)
                     } else {
                         0.0
                     };
@@ -215,11 +218,19 @@ impl DetourScheduler {
                 let left = ring[(p0 + n - lo - 1) % n];
                 let right = ring[(p0 + hi + 1) % n];
                 let mut remotes = Vec::new();
+                // the detour budget of a remote ToR: its share of the spare capacity, within
+                // [0, the ToR's capacity]; a ToR with no spare capacity gives no detour (flows
+                // moved onto a budget of 0 would never finish)
+                let budget = |r: NodeId| {
+                    let cap = cap_up[r.idx()];
+                    p.spare_fraction * (cap * (1.0 - util[dir(side)][r.idx()])).clamp(0.0, cap)
+                };
                 for r in [left, right] {
                     if remotes.iter().any(|(x, _): &(NodeId, Vec<NodeId>)| *x == r)
                         || st.owner.contains_key(&r)
                         || hot(r, side, &st.hot_ticks)
                         || tors.contains(&r)
+                        || budget(r) <= 0.0
                     {
                         continue;
                     }
@@ -241,8 +252,7 @@ impl DetourScheduler {
                 let mut base_bits = 0.0;
                 for (r, _) in &remotes {
                     st.owner.insert(*r, idx);
-                    let spare = (cap_up[r.idx()] * (1.0 - util[dir(side)][r.idx()])).max(0.0);
-                    let c = p.spare_fraction * spare;
+                    let c = budget(*r);
                     plant.set_detour_cap(*r, side, c);
                     base_bits += plant.carried_bits(budget_link(net, side, *r));
                     vcap += c;
