@@ -38,7 +38,7 @@ def _read(session: DbSession, sweep: Sweep, detail: bool) -> dict[str, Any]:
         }  # fmt: skip
     ).model_dump()
     if detail:
-        out["points"] = [SweepPointRead.model_validate(p).model_dump() for p in sweeps.points(session, sweep.id)]
+        out["points"] = [SweepPointRead.model_validate(p).model_dump() for p in sweeps.point_views(session, sweep)]
     return out
 
 

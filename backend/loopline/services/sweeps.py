@@ -1,10 +1,12 @@
 """Sweeps: a grid of design and workload parameters over one hall. Each point generates its plan
-(wiring, lengths, priced bill of materials) and simulates it; the points fan out over every worker
+(wiring, lengths, bill of materials) and simulates it; the points fan out over every worker
 as one Celery chord, and each is finished exactly once (a lost worker's point runs again, and the
 conditional finish makes the second finish a no-op).
 
 A point's plan is generated in the worker and not stored: its parameters are, so the same plan can
 be generated as a stored plan (POST /halls/{id}/wiring-plans) when one point is worth keeping.
+Like a stored plan, a point keeps its materials (parts and quantities), never its prices: every read
+prices them with the project's current book (`priced_figures`), so cost axes follow a saved book.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from loopline.db.repositories import Page, paginate
 from loopline.domain import bom, port_speeds
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.exports import to_csv
+from loopline.domain.media import PriceBook
 from loopline.domain.scenario import WORKLOADS, build_scenario, workload
 from loopline.domain.sim_outcome import Outcome
 from loopline.domain.wiring import Pattern, WiringPlan, generate_plan
@@ -222,14 +225,39 @@ POINT_COLUMNS = (
 )  # fmt: skip
 
 
-def point_row(p: SweepPoint) -> dict[str, Any]:
-    f = p.figures or {}
-    return {"index": p.index, "status": p.status.value, **{k: p.params.get(k) for k in PARAMETERS},
-            **{k: f.get(k) for k in POINT_COLUMNS[2 + len(PARAMETERS) : -1]}, "error": p.error}  # fmt: skip
+def priced_figures(figures: dict[str, Any] | None, book: PriceBook) -> dict[str, Any] | None:
+    """A point's figures with its cost priced now from its stored materials (`cost_total`, `currency`,
+    `cost_complete`, `cost_unpriced`, `price_book_version`); the materials themselves are not shown.
+    A point finished before materials were kept has only the cost priced when it ran."""
+    if figures is None or "materials" not in figures:
+        return figures
+    out = {k: v for k, v in figures.items() if k != "materials"}
+    priced = bom.price(bom.Materials.from_json(figures["materials"]), book)
+    out.update(
+        cost_total=priced.total, currency=priced.currency, cost_complete=priced.complete,
+        cost_unpriced=sorted({line.part_number for line in priced.unpriced}),
+        price_book_version=priced.price_book_version,
+    )  # fmt: skip
+    return out
+
+
+def point_views(session: Session, sweep: Sweep) -> list[dict[str, Any]]:
+    """The sweep's points as read: every column of the row, figures priced with the current book."""
+    book = pricing.price_book(session, sweep.project_id)
+    return [
+        {**{c.key: getattr(p, c.key) for c in SweepPoint.__table__.columns}, "figures": priced_figures(p.figures, book)}
+        for p in points(session, sweep.id)
+    ]
+
+
+def point_row(p: dict[str, Any]) -> dict[str, Any]:
+    f = p["figures"] or {}
+    return {"index": p["index"], "status": p["status"].value, **{k: p["params"].get(k) for k in PARAMETERS},
+            **{k: f.get(k) for k in POINT_COLUMNS[2 + len(PARAMETERS) : -1]}, "error": p["error"]}  # fmt: skip
 
 
 def points_csv(session: Session, sweep: Sweep) -> str:
-    rows = [point_row(p) for p in points(session, sweep.id)]
+    rows = [point_row(p) for p in point_views(session, sweep)]
     return to_csv(POINT_COLUMNS, [["" if r[c] is None else r[c] for c in POINT_COLUMNS] for r in rows])
 
 
@@ -263,9 +291,9 @@ def start_point(session: Session, point_id: int, worker: str) -> tuple[SweepPoin
     return point, sweep
 
 
-def point_plan(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[WiringPlan, PlanSummary, bom.Bom]:
-    """The point's plan, generated (not stored) from the hall and the point's parameters, its
-    summary and its bill of materials priced with the project's book. Port speeds: the hall's
+def point_plan(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[WiringPlan, PlanSummary]:
+    """The point's plan, generated (not stored) from the hall and the point's parameters, and its
+    summary (with its materials). Port speeds: the hall's
     server / fabric ports run at the point's (domain/port_speeds.py), so the cables, their media,
     the BOM and the engine's link rates are at that speed."""
     hall = load_hall(session, sweep.hall_id)
@@ -281,14 +309,13 @@ def point_plan(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[
         loop=params.get("loop"), clusters=params.get("clusters", 1),
     )  # fmt: skip
     plan = generate_plan(hall, wiring_spec(options, fabric), geometry=geometry_for(options))
-    summary = summarize(plan, server_port_speeds(hall))
-    return plan, summary, bom.price(summary.materials, pricing.price_book(session, sweep.project_id))
+    return plan, summarize(plan, server_port_speeds(hall))
 
 
 def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The point's plan (`point_plan`) as a scenario to simulate, and its design figures (priced
-    bill of materials, cables, lengths)."""
-    plan, summary, priced = point_plan(session, sweep, params)
+    """The point's plan (`point_plan`) as a scenario to simulate, and its design figures (materials,
+    priced when read; cables, lengths)."""
+    plan, summary = point_plan(session, sweep, params)
     kind = params["workload"]
     wl_params: dict[str, Any] = {"bytes": params["bytes"], "load": params["load"], "flows": params["flows"]}
     if params.get("job_racks") is not None:
@@ -298,9 +325,9 @@ def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tu
         engine={"mode": "flow", "seed": params["seed"], "failures": []},
     )  # fmt: skip
     design = {
-        "cost_total": priced.total, "currency": priced.currency, "cost_complete": priced.complete,
-        "cables": summary.cables, "total_ordered_length_m": round(summary.total_ordered_mm / 1000, 1),
-        "servers": summary.servers, "tors": summary.tors,
+        "materials": summary.materials.to_json(), "cables": summary.cables,
+        "total_ordered_length_m": round(summary.total_ordered_mm / 1000, 1), "servers": summary.servers,
+        "tors": summary.tors,
     }  # fmt: skip
     return scenario, design
 

@@ -16,9 +16,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from loopline.db.models import Sweep
+from loopline.domain import bom
 from loopline.domain.sim_outcome import classify
 from loopline.domain.wiring import LinkClass
-from loopline.services import sweeps
+from loopline.services import pricing, sweeps
 from loopline.settings import get_settings
 
 
@@ -67,7 +68,8 @@ def test_each_point_plan_has_its_server_speed_its_media_and_price(
     assert [p["params"]["server_gbps"] for p in created["points"]] == [25.0, 50.0]
     sweep = db_session.get(Sweep, created["id"])
     assert sweep is not None
-    (p25, s25, b25), (p50, s50, b50) = (sweeps.point_plan(db_session, sweep, p["params"]) for p in created["points"])
+    (p25, s25), (p50, s50) = (sweeps.point_plan(db_session, sweep, p["params"]) for p in created["points"])
+    b25, b50 = (bom.price(s.materials, pricing.price_book(db_session, sweep.project_id)) for s in (s25, s50))
     server = {25.0: [c for c in p25.cables if c.link_class is LinkClass.SERVER_TOR],
               50.0: [c for c in p50.cables if c.link_class is LinkClass.SERVER_TOR]}  # fmt: skip
     assert len(server[25.0]) == len(server[50.0]) == 8  # 8 servers, p = 1
@@ -84,9 +86,9 @@ def test_each_point_plan_has_its_server_speed_its_media_and_price(
     extra = sum(15 + 3 * c.ordered_mm / 1000 for c in server[25.0])
     assert round(b50.total - b25.total, 2) == round(extra, 2) and extra > 0
     assert not [x for x in b25.lines + b50.lines if x.category.value == "nic"]
-    # the point's design figures are that BOM's
+    # the point's design figures keep that BOM's materials (priced when read)
     _, design = sweeps.point_scenario(db_session, sweep, created["points"][1]["params"])
-    assert (design["cost_total"], design["cables"]) == (b50.total, s50.cables)
+    assert (design["materials"], design["cables"]) == (s50.materials.to_json(), s50.cables)
 
 
 def test_the_engine_sees_the_speed_a_shuffle_bound_by_the_nic_takes_half_as_long_at_twice_it(

@@ -8,6 +8,9 @@ import io
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from loopline.db.models import JobStatus, SweepPoint
 
 
 def test_a_sweep_lists_its_points_downloads_and_cancels(owner: TestClient, hall: dict[str, Any]) -> None:
@@ -66,3 +69,37 @@ def test_sweeps_need_sim_scopes_and_membership(owner: TestClient, hall: dict[str
     )
     stranger.post("/api/v1/auth/login", json={"email": "x@example.com", "password": "a long password"})
     assert stranger.get(url).status_code == 404
+
+
+def test_a_points_cost_follows_the_price_book_the_moment_it_is_saved(
+    owner: TestClient, hall: dict[str, Any], db_session: Session
+) -> None:
+    """A finished point keeps its materials, not prices: reading it prices them with the book as it is.
+    The point needs 10 DAC-25G cables of 2 m and 3 ToRs. Default book: a DAC-25G is 15 x 1.5 + 3 x 1.5
+    per metre = 22.5 + 9 = 31.5 (x 10 = 315), the ToR has no price. The project's book then sets the
+    ToR at 9,000 and the DAC-25G at 10 + 2 per metre (= 14): 3 x 9,000 + 10 x 14 = 27,140, complete."""
+    r = owner.post(f"/api/v1/halls/{hall['id']}/sweeps", json={"name": "g", "grid": {"seed": [1]}})
+    assert r.status_code == 202, r.text
+    sweep = r.json()
+    point = db_session.query(SweepPoint).filter_by(sweep_id=sweep["id"]).one()
+    materials = [["cable", "DAC-25G", 2000, "copper", 10], ["switch", "48x25G+8x100G ToR", None, None, 3]]
+    point.status = JobStatus.SUCCEEDED
+    point.figures = {"materials": materials, "cables": 10, "job_completion_s": 0.5, "outcome": "complete"}
+    db_session.flush()
+
+    def cost() -> tuple[Any, ...]:
+        f = owner.get(f"/api/v1/sweeps/{sweep['id']}").json()["points"][0]["figures"]
+        rows = list(csv.DictReader(io.StringIO(owner.get(f"/api/v1/sweeps/{sweep['id']}/points.csv").text)))
+        assert "materials" not in f and rows[0]["cost_total"] == str(f["cost_total"])
+        return f["cost_total"], f["currency"], f["cost_complete"], f["cost_unpriced"], f["price_book_version"]
+
+    assert cost() == (315.0, "USD", False, ["48x25G+8x100G ToR"], None)
+    upsert = [
+        {"part_number": "48x25G+8x100G ToR", "category": "switch", "base_price": 9000},
+        {"part_number": "DAC-25G", "category": "cable", "base_price": 10, "per_metre": 2},
+    ]
+    r = owner.patch(
+        f"/api/v1/projects/{hall['project_id']}/price-book", json={"upsert": upsert}, headers={"If-Match": '"0"'}
+    )
+    assert r.status_code == 200, r.text
+    assert cost() == (27_140.0, "USD", True, [], 1)

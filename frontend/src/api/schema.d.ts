@@ -5896,7 +5896,7 @@ export interface components {
             error_field: string | null;
             /**
              * Figures
-             * @description When succeeded: design (`cost_total`, `currency`, `cost_complete`, `cables`, `total_ordered_length_m`, `servers`, `tors`) and performance (`job_completion_s`, `fct_mean_s`, `fct_p99_s`, `slowdown_mean`, `slowdown_p99`, `flows_total`, `outcome` complete/partial, `stalled_flows`, `unfinished_flows`, `incomplete_summary`). Fluid estimates.
+             * @description When succeeded: design (`cost_total`, `currency`, `cost_complete`, `cost_unpriced` (parts without a price), `price_book_version`: the point's parts priced with the project's book as it is now; `cables`, `total_ordered_length_m`, `servers`, `tors`) and performance (`job_completion_s`, `fct_mean_s`, `fct_p99_s`, `slowdown_mean`, `slowdown_p99`, `flows_total`, `outcome` complete/partial, `stalled_flows`, `unfinished_flows`, `incomplete_summary`). Fluid estimates.
              */
             figures: {
                 [key: string]: unknown;

@@ -52,7 +52,9 @@ class SweepPointRead(ReadSchema):
     params: dict[str, Any] = Field(description="The point's full parameters.")
     status: JobStatus = Field(description="queued, running, succeeded, failed or cancelled.")
     figures: dict[str, Any] | None = Field(
-        description="When succeeded: design (`cost_total`, `currency`, `cost_complete`, `cables`, "
+        description="When succeeded: design (`cost_total`, `currency`, `cost_complete`, `cost_unpriced` (parts "
+        "without a price), `price_book_version`: the point's parts priced with the project's book as it is now; "
+        "`cables`, "
         "`total_ordered_length_m`, `servers`, `tors`) and performance (`job_completion_s`, `fct_mean_s`, "
         "`fct_p99_s`, `slowdown_mean`, `slowdown_p99`, `flows_total`, `outcome` complete/partial, "
         "`stalled_flows`, `unfinished_flows`, `incomplete_summary`). Fluid estimates."
