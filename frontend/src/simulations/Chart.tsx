@@ -25,6 +25,7 @@ export function Chart({
   yRange,
   testId,
   height = 220,
+  errorBars,
 }: {
   title: string;
   data: Series;
@@ -38,6 +39,8 @@ export function Chart({
   yRange?: [number, number];
   testId: string;
   height?: number;
+  /** Vertical bars from `lo[i]` to `hi[i]` at x[i] (a spread, e.g. over seeds), in `colour`. */
+  errorBars?: { lo: readonly number[]; hi: readonly number[]; colour: string };
 }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -82,6 +85,37 @@ export function Chart({
         })),
       ],
     };
+    if (errorBars) {
+      const bars = errorBars;
+      opts.hooks = {
+        draw: [
+          (u: uPlot) => {
+            const ctx = u.ctx;
+            ctx.save();
+            ctx.strokeStyle = bars.colour;
+            ctx.lineWidth = 1.5;
+            data[0].forEach((x, i) => {
+              const lo = bars.lo[i];
+              const hi = bars.hi[i];
+              if (lo === undefined || hi === undefined) return;
+              const cx = u.valToPos(x, "x", true);
+              const [y0, y1] = [u.valToPos(lo, "y", true), u.valToPos(hi, "y", true)];
+              ctx.beginPath();
+              for (const [a, b, c, d] of [
+                [cx, y0, cx, y1],
+                [cx - 4, y0, cx + 4, y0],
+                [cx - 4, y1, cx + 4, y1],
+              ] as const) {
+                ctx.moveTo(a, b);
+                ctx.lineTo(c, d);
+              }
+              ctx.stroke();
+            });
+            ctx.restore();
+          },
+        ],
+      };
+    }
     const plot = new uPlot(opts, data as uPlot.AlignedData, el);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height }));
     resize.observe(el);
@@ -89,7 +123,7 @@ export function Chart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, series, xLabel, yLabel, xTicks, logX, yRange, height]);
+  }, [data, series, xLabel, yLabel, xTicks, logX, yRange, height, errorBars]);
   return (
     <figure className="sim-chart" data-testid={testId} data-points={data[0].length}>
       <figcaption>{title}</figcaption>

@@ -1,14 +1,17 @@
 /**
  * Sweeps: a grid over the hall (each point generates its plan and simulates it, fanned out over
- * every worker); the points arrive into a table and a cost-against-time chart with the Pareto
- * frontier marked; cancel; download.
+ * every worker); the points arrive into a table, the configurations (seeds averaged, their spread
+ * as error bars) into a cost-against-time chart and a table with the Pareto frontier marked; cancel;
+ * download. Costs are priced when read: a saved price book reads the sweep again.
  */
 import { useEffect, useMemo, useState } from "react";
+import { useWiring } from "../state/wiring";
 import { ApiError, request } from "../sync/http";
 import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
 import { formatSeconds } from "./results";
 import {
+  configRows,
   costTimeSeries,
   gridOf,
   GridError,
@@ -23,9 +26,10 @@ import {
 const POLL_MS = 1000;
 const PATTERNS = ["single-homed", "mc-lag", "side-to-side", "paired-row", "inter-chassis", "grin"];
 const COST_SERIES = [
-  { label: "points", colour: "#4e9af1", points: true },
+  { label: "configurations (mean of seeds)", colour: "#4e9af1", points: true },
   { label: "Pareto frontier", colour: "#e0b341" },
 ];
+const SPREAD_COLOUR = "#8fa3bf";
 const over = (s: SweepDetail) => s.status === "succeeded" || s.status === "failed" || s.status === "cancelled";
 
 function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: SweepDetail) => void }) {
@@ -165,8 +169,22 @@ function SweepView({ initial }: { initial: SweepDetail }) {
     }, POLL_MS);
     return () => clearTimeout(t);
   }, [sweep]);
+  // Costs are priced on read: a saved price book makes every shown cost stale.
+  const pricesRevision = useWiring((s) => s.pricesRevision);
+  useEffect(() => {
+    if (pricesRevision === 0) return;
+    request<SweepDetail>("GET", `/sweeps/${sweep.id}`).then(setSweep, () => undefined);
+  }, [pricesRevision, sweep.id]);
   const rows = useMemo(() => pointRows(sweep), [sweep]);
-  const series = useMemo(() => costTimeSeries(rows), [rows]);
+  const configs = useMemo(() => configRows(rows), [rows]);
+  const chart = useMemo(() => costTimeSeries(configs), [configs]);
+  const bars = useMemo(() => ({ lo: chart.lo, hi: chart.hi, colour: SPREAD_COLOUR }), [chart]);
+  const yRange = useMemo((): [number, number] | undefined => {
+    if (!chart.lo.length) return undefined;
+    const [lo, hi] = [Math.min(...chart.lo), Math.max(...chart.hi)];
+    const pad = Math.max((hi - lo) * 0.1, hi * 0.02, 1e-6);
+    return [Math.max(0, lo - pad), hi + pad];
+  }, [chart]);
   const done = rows.filter((r) => r.status === "succeeded" || r.status === "failed").length;
   const currency = rows.find((r) => r.currency)?.currency ?? "";
   return (
@@ -203,13 +221,48 @@ function SweepView({ initial }: { initial: SweepDetail }) {
         </a>
       </div>
       <Chart
-        title="Cost against job completion (◆ line: the Pareto frontier, nothing both cheaper and faster)"
-        data={series}
+        title="Cost against mean job completion per configuration, bars: the seeds' spread (◆ line: the Pareto frontier, nothing both cheaper and faster on average)"
+        data={chart.data}
         series={COST_SERIES}
         xLabel={`cost ${currency}`}
         yLabel="job completion, ms"
+        yRange={yRange}
+        errorBars={bars}
         testId="sweep-chart"
       />
+      <table className="plans-table" data-testid="sweep-configs">
+        <thead>
+          <tr>
+            <th>Configuration</th>
+            <th className="num">Seeds</th>
+            <th className="num">Cost</th>
+            <th className="num">Mean job completion</th>
+            <th className="num">Spread (min – max)</th>
+            <th>Pareto</th>
+          </tr>
+        </thead>
+        <tbody>
+          {configs.map((c) => (
+            <tr key={c.key} data-testid="sweep-config" data-config={c.key} data-pareto={c.pareto}>
+              <td>{c.label}</td>
+              <td className="num">
+                {c.seeds} of {c.points}
+                {c.partialSeeds > 0 && <span className="warn"> · {c.partialSeeds} incomplete</span>}
+              </td>
+              <td className="num">
+                {c.cost === null ? "—" : `${c.cost.toLocaleString("en", { maximumFractionDigits: 0 })} ${c.currency}`}
+              </td>
+              <td className="num" data-testid="sweep-config-mean">
+                {formatSeconds(c.meanJobS)}
+              </td>
+              <td className="num">
+                {c.minJobS === null ? "—" : `${formatSeconds(c.minJobS)} – ${formatSeconds(c.maxJobS)}`}
+              </td>
+              <td>{c.pareto ? "◆" : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <table className="plans-table" data-testid="sweep-table">
         <thead>
           <tr>

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { costTimeSeries, gridOf, parseValues, pointRows, speedChoices, SWEEP_PARAMS, type SweepPoint } from "./sweeps";
+import {
+  configRows,
+  costTimeSeries,
+  gridOf,
+  parseValues,
+  pointRows,
+  speedChoices,
+  SWEEP_PARAMS,
+  type SweepPoint,
+} from "./sweeps";
 
 const point = (
   index: number,
@@ -148,11 +157,71 @@ describe("points", () => {
     expect(rows[3]!.stalled).toBe(450);
     expect(rows[4]!.cost).toBeNull();
   });
-  it("cost/time series: finished complete points by cost, the frontier as its own series", () => {
-    expect(costTimeSeries(pointRows(sweep))).toEqual([
-      [100, 150, 160],
-      [30, 20, 25],
-      [30, 20, null],
+  it("cost/time series: configurations finished complete by cost, the frontier as its own series", () => {
+    // one seed each: the mean is the point, the spread nothing
+    expect(costTimeSeries(configRows(pointRows(sweep)))).toEqual({
+      data: [
+        [100, 150, 160],
+        [30, 20, 25],
+        [30, 20, null],
+      ],
+      lo: [30, 20, 25],
+      hi: [30, 20, 25],
+    });
+  });
+});
+
+describe("seeds are draws, not designs", () => {
+  // Four configurations (pattern), two seeds each:
+  //   a: cost 100, 30 and 40 ms -> mean 35 (30..40)
+  //   b: cost 150, 20 and 10 ms -> mean 15 (10..20)
+  //   c: cost 120, 20 and 60 ms -> mean 40 (20..60): a is cheaper and faster on average -> off.
+  //      Taken seed by seed, c's 20 ms at 120 was on the frontier (nothing cheaper was that fast).
+  //   d: cost 90, 1 ms and a partial seed -> not every seed finished: never on the frontier.
+  // Frontier by mean: a (100, 35), b (150, 15).
+  const f = (cost: number, ms: number | null) =>
+    ms === null
+      ? { cost_total: cost, currency: "USD", outcome: "partial", stalled_flows: 3 }
+      : { cost_total: cost, currency: "USD", job_completion_s: ms / 1000, outcome: "complete" };
+  const sweep = {
+    grid: { seed: [1, 2], pattern: ["a", "b", "c", "d"] },
+    points: [
+      point(0, { pattern: "a", seed: 1 }, f(100, 30)),
+      point(1, { pattern: "a", seed: 2 }, f(100, 40)),
+      point(2, { pattern: "b", seed: 1 }, f(150, 20)),
+      point(3, { pattern: "b", seed: 2 }, f(150, 10)),
+      point(4, { pattern: "c", seed: 1 }, f(120, 20)),
+      point(5, { pattern: "c", seed: 2 }, f(120, 60)),
+      point(6, { pattern: "d", seed: 1 }, f(90, 1)),
+      point(7, { pattern: "d", seed: 2 }, f(90, null)),
+    ],
+  };
+  it("configurations: seeds averaged with their spread, the frontier decided on the means", () => {
+    const configs = configRows(pointRows(sweep));
+    expect(
+      configs.map((c) => [c.label, c.seeds, c.partialSeeds, c.cost, c.meanJobS, c.minJobS, c.maxJobS, c.pareto]),
+    ).toEqual([
+      ["pattern=a", 2, 0, 100, 0.035, 0.03, 0.04, true],
+      ["pattern=b", 2, 0, 150, 0.015, 0.01, 0.02, true],
+      ["pattern=c", 2, 0, 120, 0.04, 0.02, 0.06, false],
+      ["pattern=d", 1, 1, 90, 0.001, 0.001, 0.001, false],
     ]);
+  });
+  it("each point carries its configuration's place on the frontier", () => {
+    expect(pointRows(sweep).map((r) => r.pareto)).toEqual([true, true, true, true, false, false, false, false]);
+    expect(pointRows(sweep).map((r) => r.label)[0]).toBe("pattern=a, seed=1");
+  });
+  it("series: one point per configuration at its mean, error bars at min and max", () => {
+    const { data, lo, hi } = costTimeSeries(configRows(pointRows(sweep)));
+    expect(data[0]).toEqual([90, 100, 120, 150]);
+    const round = (v: number | null | undefined) => (v == null ? null : Math.round(v * 1e9) / 1e9);
+    expect((data[1] ?? []).map(round)).toEqual([1, 35, 40, 15]);
+    expect((data[2] ?? []).map(round)).toEqual([null, 35, null, 15]);
+    expect(lo).toEqual([1, 30, 20, 10]);
+    expect(hi).toEqual([1, 40, 60, 20]);
+  });
+  it("only the seed varied: one configuration of every point", () => {
+    const one = configRows(pointRows({ grid: { seed: [1, 2] }, points: sweep.points.slice(0, 2) }));
+    expect(one.map((c) => [c.label, c.seeds, c.meanJobS])).toEqual([["all points", 2, 0.035]]);
   });
 });

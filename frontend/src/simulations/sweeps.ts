@@ -1,7 +1,7 @@
 /**
  * Sweeps (pure: tested in sweeps.test.ts): the grid a planner types (a parameter and its values),
- * and the points as they arrive turned into table rows, chart series and the cost/time Pareto
- * frontier. The parameters are the API's (backend services/sweeps.py PARAMETERS).
+ * and the points as they arrive turned into table rows, configurations (seeds averaged), chart series
+ * and the cost/time Pareto frontier of the configurations. The parameters are the API's (backend services/sweeps.py PARAMETERS).
  */
 import type { components } from "../api/schema";
 import { paretoFrontier, type Series } from "./results";
@@ -98,6 +98,8 @@ export interface PointRow {
   index: number;
   /** The varied parameters of this point, in words: `pattern=side-to-side, ports=2`. */
   label: string;
+  /** Its configuration: the varied parameters but the seed (`ConfigRow.key`). */
+  config: string;
   status: SweepPoint["status"];
   cost: number | null;
   currency: string;
@@ -106,22 +108,59 @@ export interface PointRow {
   outcome: string | null;
   stalled: number;
   error: string | null;
+  /** Its configuration is on the frontier. */
+  pareto: boolean;
+}
+
+/**
+ * One design: the points of a configuration (every varied parameter but the seed), its seeds averaged.
+ * A seed is a draw of the workload, not a design: the frontier is decided between configurations on
+ * their mean job completion, with the seeds' spread (min..max) shown as an error bar.
+ */
+export interface ConfigRow {
+  key: string;
+  /** The varied parameters but the seed, in words; `all points` when only the seed varies. */
+  label: string;
+  /** Points of the configuration, and those finished complete (averaged). */
+  points: number;
+  seeds: number;
+  /** Seeds whose flows did not all finish: such a configuration is never on the frontier. */
+  partialSeeds: number;
+  /** Mean cost of its finished points (the seed does not change the design: one value). */
+  cost: number | null;
+  currency: string;
+  meanJobS: number | null;
+  minJobS: number | null;
+  maxJobS: number | null;
   pareto: boolean;
 }
 
 const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** The table: one row per point in grid order; the frontier = cheapest for its time among finished, complete points. */
-export function pointRows(sweep: Pick<SweepDetail, "grid" | "points">): PointRow[] {
+function variedKeys(sweep: Pick<SweepDetail, "grid">): string[] {
   // In the form's parameter order: the stored grid's keys come back in the database's order (JSONB), not the submitted one.
   const rank = (k: string) => SWEEP_PARAMS.findIndex((p) => p.key === k) >>> 0;
-  const keys = Object.keys(sweep.grid).sort((a, b) => rank(a) - rank(b));
+  return Object.keys(sweep.grid).sort((a, b) => rank(a) - rank(b));
+}
+
+function words(keys: readonly string[], params: Record<string, unknown>): string {
+  return keys.map((k) => `${k}=${String(params[k])}${k in SPEED_WORDS ? "G" : ""}`).join(", ");
+}
+
+/** One row per point in grid order, each marked with whether its configuration is on the frontier. */
+export function pointRows(sweep: Pick<SweepDetail, "grid" | "points">): PointRow[] {
+  const keys = variedKeys(sweep);
   const rows = sweep.points.map((p): PointRow => {
     const f = (p.figures ?? {}) as Record<string, unknown>;
     const complete = f.outcome === "complete";
     return {
       index: p.index,
-      label: keys.map((k) => `${k}=${String(p.params[k])}${k in SPEED_WORDS ? "G" : ""}`).join(", "),
+      label: words(keys, p.params),
+      config: words(
+        keys.filter((k) => k !== "seed"),
+        p.params,
+      ),
       status: p.status,
       cost: num(f.cost_total),
       currency: typeof f.currency === "string" ? f.currency : "",
@@ -134,22 +173,65 @@ export function pointRows(sweep: Pick<SweepDetail, "grid" | "points">): PointRow
       pareto: false,
     };
   });
-  const candidates = rows.flatMap((r) =>
-    r.cost !== null && r.jobCompletionS !== null ? [{ index: r.index, cost: r.cost, time: r.jobCompletionS }] : [],
+  const front = new Set(
+    configRows(rows)
+      .filter((c) => c.pareto)
+      .map((c) => c.key),
   );
-  const front = new Set(paretoFrontier(candidates).map((p) => p.index));
-  for (const r of rows) r.pareto = front.has(r.index);
+  for (const r of rows) r.pareto = front.has(r.config);
   return rows;
 }
 
-/** Cost (x) against job completion in ms: every point, and the frontier as a line through its points. */
-export function costTimeSeries(rows: readonly PointRow[]): Series {
-  const pts = rows
-    .flatMap((r) =>
-      r.cost !== null && r.jobCompletionS !== null
-        ? [{ cost: r.cost, ms: r.jobCompletionS * 1000, pareto: r.pareto }]
+/**
+ * The configurations of the points, in order of their first point: seeds averaged, and the frontier
+ * (cheapest for its mean time) among those whose every finished seed is complete.
+ */
+export function configRows(points: readonly PointRow[]): ConfigRow[] {
+  const groups = new Map<string, PointRow[]>();
+  for (const p of points) groups.set(p.config, [...(groups.get(p.config) ?? []), p]);
+  const rows = [...groups].map(([key, ps]): ConfigRow => {
+    const done = ps.filter((p) => p.status === "succeeded");
+    const times = done.flatMap((p) => (p.jobCompletionS !== null ? [p.jobCompletionS] : []));
+    const costs = done.flatMap((p) => (p.cost !== null ? [p.cost] : []));
+    return {
+      key,
+      label: key || "all points",
+      points: ps.length,
+      seeds: times.length,
+      partialSeeds: done.filter((p) => p.outcome === "partial").length,
+      cost: costs.length ? mean(costs) : null,
+      currency: done.find((p) => p.currency)?.currency ?? "",
+      meanJobS: times.length ? mean(times) : null,
+      minJobS: times.length ? Math.min(...times) : null,
+      maxJobS: times.length ? Math.max(...times) : null,
+      pareto: false,
+    };
+  });
+  const candidates = rows.flatMap((c) =>
+    c.cost !== null && c.meanJobS !== null && c.partialSeeds === 0
+      ? [{ key: c.key, cost: c.cost, time: c.meanJobS }]
+      : [],
+  );
+  const front = new Set(paretoFrontier(candidates).map((c) => c.key));
+  for (const c of rows) c.pareto = front.has(c.key);
+  return rows;
+}
+
+/**
+ * Cost (x) against mean job completion in ms, one point per configuration; the frontier as a line
+ * through its points; the seeds' spread as error bars (`lo`, `hi`, aligned with x).
+ */
+export function costTimeSeries(configs: readonly ConfigRow[]): { data: Series; lo: number[]; hi: number[] } {
+  const pts = configs
+    .flatMap((c) =>
+      c.cost !== null && c.meanJobS !== null && c.minJobS !== null && c.maxJobS !== null
+        ? [{ cost: c.cost, ms: c.meanJobS * 1000, lo: c.minJobS * 1000, hi: c.maxJobS * 1000, pareto: c.pareto }]
         : [],
     )
     .sort((a, b) => a.cost - b.cost || a.ms - b.ms);
-  return [pts.map((p) => p.cost), pts.map((p) => p.ms), pts.map((p) => (p.pareto ? p.ms : null))];
+  return {
+    data: [pts.map((p) => p.cost), pts.map((p) => p.ms), pts.map((p) => (p.pareto ? p.ms : null))],
+    lo: pts.map((p) => p.lo),
+    hi: pts.map((p) => p.hi),
+  };
 }
