@@ -13,7 +13,7 @@ import { editor, useRecords } from "../state/editor";
 import { setLabelGroup } from "../state/overlays";
 import { PALETTES } from "../state/palette";
 import { useSession } from "../state/session";
-import { debugHandle, registerRenderer } from "../state/testHook";
+import { debugHandle, registerRenderer, type OrbitHandle } from "../state/testHook";
 import { useFloorPick } from "../state/floorPick";
 import { PICK_TOOL } from "../tools/pick";
 import { TOOLS, type Target } from "../tools/tools";
@@ -42,6 +42,7 @@ function ControlsRef() {
   const controls = useThree((s) => s.controls) as unknown as { enabled: boolean } | null;
   useEffect(() => {
     controlsRef.current = controls;
+    debugHandle().controls = controls as unknown as OrbitHandle | null;
   }, [controls]);
   return null;
 }

@@ -33,6 +33,18 @@ export interface LooplineDebug {
   viewReady?: string;
   /** The layout sync of the open hall (`idle()` resolves when every edit is saved). */
   sync?: unknown;
+  /**
+   * The camera controls of the current view (drei's OrbitControls): the orbit benchmark turns the camera
+   * through them, so each step invalidates a frame exactly as a left-drag does.
+   */
+  controls?: OrbitHandle | null;
+}
+
+export interface OrbitHandle {
+  getAzimuthalAngle: () => number;
+  setAzimuthalAngle: (radians: number) => void;
+  getPolarAngle: () => number;
+  setPolarAngle: (radians: number) => void;
 }
 
 declare global {
