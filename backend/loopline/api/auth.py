@@ -10,9 +10,9 @@ from fastapi import APIRouter, Cookie, Depends, Request, Response, status
 from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging, require_scope
 from loopline.api.schemas.auth import LoginIn, MeRead, RegisterAccepted, RegisterIn, UserRead
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
-from loopline.api.schemas.projects import AuditRead
+from loopline.api.schemas.projects import AuditRead, InvitationAccepted, InvitationPreviewRead, InvitationToken
 from loopline.db.models import User
-from loopline.services import audit, auth
+from loopline.services import audit, auth, invitations
 from loopline.services.access import Principal, Scope, Unauthenticated
 from loopline.services.login_throttle import LoginThrottle, RegistrationThrottle
 from loopline.settings import get_settings
@@ -124,3 +124,28 @@ def my_audit(
 ) -> object:
     """A browser session, or a token with the `audit:read` scope."""
     return audit.list_for_account(session, principal.user.id, page=paging.page, limit=paging.limit)
+
+
+@router.post(
+    "/invitations/preview",
+    response_model=InvitationPreviewRead,
+    summary="What an invitation link leads to (no login needed)",
+    responses={404: ERROR_RESPONSES[404]},
+)
+def preview_invitation(data: InvitationToken, session: DbSession) -> object:
+    """The project, role and invited address behind a link, so its page can say what it is and offer
+    to log in or register with that address. A link that is unknown, expired, revoked or used is one
+    and the same 404. The secret is sent in the body, never in a URL (logs, history)."""
+    return invitations.preview(session, data.token)
+
+
+@router.post(
+    "/invitations/accept",
+    response_model=InvitationAccepted,
+    summary="Accept an invitation as the logged-in user",
+    responses={k: ERROR_RESPONSES[k] for k in (401, 403, 404)},
+)
+def accept_invitation(data: InvitationToken, session: DbSession, principal: CurrentUser) -> object:
+    """Join the project with the invited role. The logged-in account's address must be the invited one
+    (403 says which to use); a browser session only. An existing member keeps the higher role."""
+    return invitations.accept(session, principal, data.token)

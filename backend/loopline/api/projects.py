@@ -30,6 +30,9 @@ from loopline.api.schemas.projects import (
     FabricSettingsIn,
     FabricSettingsRead,
     FabricSettingsUpdate,
+    InvitationCreate,
+    InvitationCreated,
+    InvitationRead,
     MemberCreate,
     MemberRead,
     MemberUpdate,
@@ -38,7 +41,7 @@ from loopline.api.schemas.projects import (
     ProjectUpdate,
 )
 from loopline.db.models import Role
-from loopline.services import audit, exchange, project_imports, projects
+from loopline.services import audit, exchange, invitations, project_imports, projects
 from loopline.services.access import Principal, Scope
 
 router = APIRouter(
@@ -285,7 +288,11 @@ def list_members(project_id: ProjectId, session: DbSession, access: LayoutReader
     "/{project_id}/members",
     response_model=MemberRead,
     status_code=status.HTTP_201_CREATED,
-    summary="Add a member (owner)",
+    summary="Add a member with an account (owner; deprecated: use invitations)",
+    deprecated=True,
+    description="Adds an existing account directly. Its 404 for an unknown address tells whether an address "
+    "has an account here, which registration takes care not to: use `POST /projects/{id}/invitations`, "
+    "whose answer is the same either way. Kept while existing clients move over.",
 )
 def add_member(project_id: ProjectId, data: MemberCreate, session: DbSession, access: ProjectOwner) -> object:
     return projects.add_member(session, access, data.email, data.role)
@@ -319,6 +326,56 @@ def remove_member(
     project_id: ProjectId, user_id: UserId, session: DbSession, access: ProjectOwner, if_match: IfMatch
 ) -> None:
     projects.remove_member(session, access, user_id, if_match)
+
+
+# ---------------------------------------------------------------- invitations
+
+InvitationId = Annotated[int, Path(ge=1, le=MAX_ID, description="Invitation id.", examples=[3])]
+
+
+@router.post(
+    "/{project_id}/invitations",
+    response_model=InvitationCreated,
+    status_code=status.HTTP_201_CREATED,
+    summary="Invite an address with a role (owner); the link is shown once",
+)
+def invite(project_id: ProjectId, data: InvitationCreate, session: DbSession, access: ProjectOwner) -> object:
+    """The answer is the same whether or not the address has an account here (201, the same fields;
+    only the id, times and secret differ, as between any two invitations), so inviting does not tell
+    who is registered. Hand the invitee the link (`accept_path` on the editor's address): they log in,
+    or register and log in, with the invited address and accept it. It expires after 7 days; a new
+    invitation to the same address replaces a pending one. 409 only for an address that is already a
+    member (which the owner sees in the member list anyway)."""
+    created = invitations.invite(session, access, data.email, data.role)
+    return InvitationCreated.model_validate(
+        {**vars_of(created.invitation), "token": created.token, "accept_path": created.accept_path}
+    )
+
+
+def vars_of(view: invitations.InvitationView) -> dict[str, object]:
+    return {name: getattr(view, name) for name in InvitationRead.model_fields}
+
+
+@router.get(
+    "/{project_id}/invitations",
+    response_model=Page[InvitationRead],
+    summary="Invitations not yet accepted or revoked (owner), newest first",
+)
+def list_invitations(project_id: ProjectId, session: DbSession, access: ProjectOwner, paging: Paging) -> object:
+    return invitations.list_invitations(session, project_id, page=paging.page, limit=paging.limit)
+
+
+@router.delete(
+    "/{project_id}/invitations/{invitation_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_model=None,
+    summary="Revoke an invitation (owner): its link stops working",
+    responses={428: ERROR_RESPONSES[428]},
+)
+def revoke_invitation(
+    project_id: ProjectId, invitation_id: InvitationId, session: DbSession, access: ProjectOwner, if_match: IfMatch
+) -> None:
+    invitations.revoke(session, access, invitation_id, if_match)
 
 
 # ---------------------------------------------------------------- audit

@@ -125,3 +125,50 @@ class AuditRead(ReadSchema):
     resource_id: int | None = Field(description="Id of the changed resource.")
     before: Any = Field(description="The resource before the change (null on create).")
     after: Any = Field(description="The resource after the change (null on delete).")
+
+
+class InvitationCreate(Schema):
+    email: str = Field(
+        min_length=3,
+        max_length=320,
+        pattern=r"^[^@\s]+@[^@\s]+$",
+        description="The address to invite, with or without an account here (the answer is the same).",
+        examples=["bob@example.com"],
+    )
+    role: Role = Field(description="The role the invitee gets on accepting.")
+
+
+class InvitationRead(ReadSchema):
+    id: int = Field(description="Invitation id.")
+    email: str = Field(description="The invited address (lower case).")
+    role: Role = Field(description="The role the invitee gets on accepting.")
+    status: str = Field(description="`pending`, `expired`, `accepted` or `revoked`.", examples=["pending"])
+    created_at: datetime = Field(description="When it was sent.")
+    expires_at: datetime = Field(description="After this the link no longer works.")
+    version: int = Field(description="Version for `If-Match` (revoking).")
+
+
+class InvitationCreated(InvitationRead):
+    token: str = Field(description="The link's secret, shown this once (only its hash is stored).")
+    accept_path: str = Field(
+        description="The link to hand to the invitee: this path on the editor's address. The secret is in the "
+        "fragment, which browsers never send to a server.",
+        examples=["/invite#lli_..."],
+    )
+
+
+class InvitationToken(Schema):
+    token: str = Field(min_length=8, max_length=200, description="The secret from the invitation link.")
+
+
+class InvitationPreviewRead(ReadSchema):
+    project_name: str = Field(description="The project the link invites to.")
+    email: str = Field(description="The invited address: log in or register with it to accept.")
+    role: Role = Field(description="The role on accepting.")
+    expires_at: datetime = Field(description="When the link stops working.")
+
+
+class InvitationAccepted(ReadSchema):
+    project_id: int = Field(description="The project you are now a member of.")
+    project_name: str = Field(description="Its name.")
+    role: Role = Field(description="Your role there.")

@@ -8,7 +8,7 @@ from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
 from loopline.db.models.imports import ImportJob
 from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
-from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Membership, Project, Role
+from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Invitation, Membership, Project, Role
 from loopline.db.models.sim_flows import SimulationFlow, SimulationFlowValues
 from loopline.db.models.simulation import JobStatus, SimulationJob, Sweep, SweepPoint
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
@@ -22,6 +22,7 @@ __all__ = [
     "FabricSwitch",
     "Hall",
     "ImportJob",
+    "Invitation",
     "JobStatus",
     "LogicalRack",
     "Membership",

@@ -95,3 +95,26 @@ class AuditEntry(Base):
     resource_id: Mapped[int | None]
     before: Mapped[Any | None] = mapped_column(JSONB)
     after: Mapped[Any | None] = mapped_column(JSONB)
+
+
+class Invitation(Base):
+    """An owner's invitation of an address to a project, with a role. The link's secret is shown once
+    to the owner; only its SHA-256 hash is kept. Pending until accepted, revoked or expired."""
+
+    __tablename__ = "project_invitations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), index=True)
+    email: Mapped[str] = mapped_column(String(320))
+    """Stored lower-cased: only an account with this address may accept."""
+    role: Mapped[Role] = enum_column(Role, "role")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    invited_by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = created_at_column()
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    accepted_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = version_column()
+
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
