@@ -44,6 +44,13 @@ def test_leaf_uplinks_fill_spines_evenly_and_meet_when_a_cover_exists(spines: in
         assert any(not set(a) & set(b) for a, b in itertools.combinations(sets, 2))
 
 
+@given(spines=st.integers(1, 40), ordinal=st.integers(0, 10_000))
+def test_no_uplinks_means_no_fabric_links(spines: int, ordinal: int) -> None:
+    # tor_uplinks = 0 (a hall wired for its server cables only): the difference cover's first offset
+    # used to give every ToR one uplink anyway, overfilling the spines of the 2,000-rack benchmark hall
+    assert uplink_targets(LS, ordinal, 0, spines) == []
+
+
 def test_single_homed_leaf_spine_shuffle_finishes_every_flow(tmp_path: Path) -> None:
     # 2 rows x 6 racks x 2 logical racks = 24 ToRs, 4 uplinks over 8 spines
     p = plan(

@@ -605,7 +605,7 @@ def uplink_targets(kind: FabricKind, ordinal: int, uplinks: int, upper: int) -> 
     downlink ports each switch needs with it (domain/fabric_capacity.py)."""
     if kind is FabricKind.VL2:
         return [(ordinal + u) % upper for u in range(2)]
-    if kind is FabricKind.LEAF_SPINE and uplinks < upper:
+    if kind is FabricKind.LEAF_SPINE and 0 < uplinks < upper:
         # Consecutive blocks (ordinal * U + u) would split U < S spines into S/U disjoint planes, and
         # two single-homed ToRs in different planes have no path. Shifted copies of a difference
         # cover share a spine whatever the shift, and still fill the spines evenly.
