@@ -1,5 +1,6 @@
 """Exports of a wiring plan for cabling teams: wiring sheets (CSV, XLSX, PDF), label sheets (PDF),
-pull list (CSV), NetBox import (cables CSV, or every object as a ZIP). All streamed.
+pull list (CSV), NetBox import (cables CSV, or every object as a ZIP), and an upgrade's re-cabling
+work order (CSV, XLSX, PDF). All streamed.
 
 FastAPI (0.115) ends a yield-dependency, here the request's transaction, before a streamed body is
 sent. The route reads and checks everything it may refuse inside that transaction (so a refusal
@@ -16,8 +17,10 @@ from starlette.responses import StreamingResponse
 
 from loopline.api.deps import DbSession, PlanId, require_project_role
 from loopline.api.downloads import streamed_download
-from loopline.api.schemas.common import ERROR_RESPONSES
+from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID
 from loopline.db.models import Role
+from loopline.db.models.wiring import WiringPlanRow
+from loopline.domain.errors import NotFound
 from loopline.services import exports, wiring
 from loopline.services.access import ProjectAccess, Scope
 
@@ -182,3 +185,67 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> obj
 def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
     plan = wiring.get_plan(session, plan_id)
     return streamed_download(session, exports.netbox_zip(session, plan), ZIP, f"plan-{plan.id}-netbox.zip")
+
+
+_WORK_ORDER = (
+    "The re-cabling work order of this plan as an upgrade of `against` (same hall): one step per cable, in "
+    "the order to do them: 1. plug every added cable, 2. re-cable every moved one (unplug it from its old "
+    "ends, plug it into its new ones) and replace every kept cable whose part or length changed, 3. unplug "
+    "every removed one. Within a phase the steps are grouped by rack (the cable's server end, else its A "
+    "end). Adding first and removing last means no server with a second link loses its last one; a step "
+    "that must take a server off (its only cable moves) names it (`servers_offline`)."
+)
+AgainstPlan = Annotated[int, Query(ge=1, le=MAX_ID, description="The plan this one upgrades (same hall).")]
+
+
+def _pair(session: DbSession, plan_id: int, against: int) -> tuple[WiringPlanRow, WiringPlanRow]:
+    new = wiring.get_plan(session, plan_id)
+    old = session.get(WiringPlanRow, against)
+    if old is None or old.project_id != new.project_id:
+        raise NotFound("against", f"wiring plan {against} not found")
+    return old, new
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/work-order.csv",
+    response_class=StreamingResponse,
+    responses={200: {"content": _CSV, "description": "One line per step, in order."}},
+    summary="Re-cabling work order of an upgrade (CSV)",
+    description=_WORK_ORDER,
+)
+def work_order_csv(plan_id: PlanId, session: DbSession, access: WiringReader, against: AgainstPlan) -> object:
+    old, new = _pair(session, plan_id, against)
+    body = exports.work_order_csv(session, old, new)
+    return streamed_download(session, body, CSV, f"plan-{new.id}-from-{old.id}-work-order.csv")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/work-order.xlsx",
+    response_class=StreamingResponse,
+    responses={200: {"content": {XLSX: {}}, "description": "A worksheet per phase, the steps in order."}},
+    summary="Re-cabling work order of an upgrade (XLSX)",
+    description=_WORK_ORDER,
+)
+def work_order_xlsx(plan_id: PlanId, session: DbSession, access: WiringReader, against: AgainstPlan) -> object:
+    old, new = _pair(session, plan_id, against)
+    body = exports.work_order_xlsx(session, old, new)
+    return streamed_download(session, body, XLSX, f"plan-{new.id}-from-{old.id}-work-order.xlsx")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/work-order.pdf",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {PDF: {}},
+            "description": "To print: a section per phase, a page per rack, each step's label, old ends, new "
+            "ends, part, ordered length and a box to tick.",
+        }
+    },
+    summary="Re-cabling work order of an upgrade (PDF)",
+    description=_WORK_ORDER,
+)
+def work_order_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, against: AgainstPlan) -> object:
+    old, new = _pair(session, plan_id, against)
+    body = exports.work_order_pdf(session, old, new)
+    return streamed_download(session, body, PDF, f"plan-{new.id}-from-{old.id}-work-order.pdf")

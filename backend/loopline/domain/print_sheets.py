@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from loopline.domain.exports import SheetCable, SheetContext, bundle_of, netbox_length
 from loopline.domain.labels import label_halves
+from loopline.domain.wiring.work_order import PHASE_TITLES, WorkStep
 
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
@@ -93,7 +94,10 @@ def wiring_cells(c: SheetCable, ctx: SheetContext) -> tuple[str, ...]:
 
 
 class _WiringSheet:
-    def __init__(self, out: BinaryIO, title: str, ctx: SheetContext) -> None:
+    def __init__(
+        self, out: BinaryIO, title: str, ctx: SheetContext, columns: tuple[Column, ...] = WIRING_COLUMNS
+    ) -> None:
+        self.columns = columns
         self.canvas = Canvas(out, pagesize=landscape(A4), pageCompression=1)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Loopline")
@@ -105,20 +109,24 @@ class _WiringSheet:
         self.lines: list[tuple[float, float, str, str, float]] = []
         self.section = ("", "")
 
-    def start_page(self, row: str, rack: str) -> None:
+    def start_page(self, row: str, rack: str, heading: str | None = None) -> None:
+        """A new page of `rack`'s cables; a new outline entry per `row` (or per `heading`: the
+        section, when there is one above the rows) and per rack."""
         self.finish_page()
         self.page += 1
         c = self.canvas
-        if row != self.section[0] or self.page == 1:
+        section = heading if heading is not None else f"Row {row}"
+        if section != self.section[0] or self.page == 1:
             c.bookmarkPage(f"row-{self.page}")
-            c.addOutlineEntry(f"Row {row}", f"row-{self.page}", level=0)
-        if (row, rack) != self.section:
+            c.addOutlineEntry(section, f"row-{self.page}", level=0)
+        if (section, rack) != self.section:
             c.bookmarkPage(f"rack-{self.page}")
-            c.addOutlineEntry(rack, f"rack-{self.page}", level=1)
-        self.section = (row, rack)
+            c.addOutlineEntry(f"Row {row} rack {rack}" if heading else rack, f"rack-{self.page}", level=1)
+        self.section = (section, rack)
         top = self.height - MARGIN
         c.setFont(BOLD, 13)
-        c.drawString(MARGIN, top - 12, *fit(f"Row {row}   Rack {rack}", BOLD, 13, 420)[:1])
+        title = f"{heading}   Row {row}   Rack {rack}" if heading else f"Row {row}   Rack {rack}"
+        c.drawString(MARGIN, top - 12, *fit(title, BOLD, 13, 600)[:1])
         c.setFont(FONT, 8)
         head = f"{self.title}   site {self.ctx.site}   hall {self.ctx.hall}   cables between racks: {self.ctx.via}"
         text, size = fit(head, FONT, 8, self.width - 2 * MARGIN - 80)
@@ -129,7 +137,7 @@ class _WiringSheet:
         y = top - 42
         x = MARGIN
         c.setFont(BOLD, SHEET_FONT_PT)
-        for col in WIRING_COLUMNS:
+        for col in self.columns:
             text, size = fit(col.title, BOLD, SHEET_FONT_PT, col.width_pt - 4)
             c.setFont(BOLD, size)
             c.drawString(x + 2, y, text)
@@ -140,7 +148,7 @@ class _WiringSheet:
 
     def add(self, cells: Sequence[str]) -> None:
         x = MARGIN
-        for col, cell in zip(WIRING_COLUMNS, cells, strict=True):
+        for col, cell in zip(self.columns, cells, strict=True):
             text, size = fit(cell, FONT, SHEET_FONT_PT, col.width_pt - 4)
             if col.right:
                 self.lines.append((x + col.width_pt - 2 - stringWidth(text, FONT, size), self.y, text, FONT, size))
@@ -170,7 +178,7 @@ class _WiringSheet:
         c.setStrokeGray(0.85)
         c.setLineWidth(0.3)
         y = self.height - MARGIN - 42 - 3 - LINE_PT
-        for i in range(len(self.lines) // len(WIRING_COLUMNS)):
+        for i in range(len(self.lines) // len(self.columns)):
             c.line(MARGIN, y - i * LINE_PT - 3, self.width - MARGIN, y - i * LINE_PT - 3)
         c.setStrokeGray(0)
         c.showPage()
@@ -183,11 +191,49 @@ def wiring_sheet_pdf(out: BinaryIO, cables: Iterable[SheetCable], ctx: SheetCont
     box to tick. Returns the number of pages."""
     sheet = _WiringSheet(out, title, ctx)
     for c in cables:
-        if sheet.page == 0 or (c.a_row, c.a_rack) != sheet.section or sheet.full:
+        if sheet.page == 0 or (f"Row {c.a_row}", c.a_rack) != sheet.section or sheet.full:
             sheet.start_page(c.a_row, c.a_rack)
         sheet.add(wiring_cells(c, ctx))
     if sheet.page == 0:
         sheet.start_page("-", "no cables")
+    sheet.finish_page()
+    sheet.canvas.save()
+    return sheet.page
+
+
+# --- re-cabling work order -----------------------------------------------------------------------
+
+
+WORK_ORDER_PDF_COLUMNS: tuple[Column, ...] = (
+    Column("Step", 26, right=True),
+    Column("Do", 40),
+    Column("Label", 160),
+    Column("Unplug from (A, B)", 190),
+    Column("Plug into (A, B)", 190),
+    Column("Part", 92),
+    Column("m", 26, right=True),
+    Column("Done", 22),
+)
+
+
+def work_order_pdf(out: BinaryIO, steps: Iterable[WorkStep], ctx: SheetContext, title: str) -> int:
+    """The re-cabling work order to print: a section per phase (an outline entry), a new page per
+    rack within it, each step's cable, old ends to unplug, new ends to plug, part, ordered length,
+    servers off during it, and a box to tick. Returns the number of pages."""
+    sheet = _WiringSheet(out, title, ctx, WORK_ORDER_PDF_COLUMNS)
+    for s in steps:
+        heading = PHASE_TITLES[s.phase]
+        if sheet.page == 0 or (heading, s.rack) != sheet.section or sheet.full:
+            sheet.start_page(s.row, s.rack, heading)
+        ends = [" / ".join(e.text() for e in pair) if pair else "-" for pair in (s.unplug, s.plug)]
+        label = s.label if s.old_label is None else f"{s.label} (was {s.old_label})"
+        if s.offline:
+            label += f"  OFF: {', '.join(s.offline)}"
+        sheet.add(
+            (str(s.step), s.action.value, label, ends[0], ends[1], s.part_number, netbox_length(s.ordered_mm), "[  ]")
+        )
+    if sheet.page == 0:
+        sheet.start_page("-", "nothing to re-cable")
     sheet.finish_page()
     sheet.canvas.save()
     return sheet.page

@@ -39,7 +39,10 @@ from loopline.domain.layout import Hall
 from loopline.domain.media import Medium
 from loopline.domain.print_sheets import label_sheet_pdf as render_label_sheet
 from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
+from loopline.domain.print_sheets import work_order_pdf as render_work_order
+from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
+from loopline.services import wiring
 from loopline.services.layout_snapshot import load_hall
 
 YIELD_PER = 2000
@@ -451,3 +454,48 @@ def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
         *((name, _encoded(csv_chunks(columns, sections[name]))) for name, columns in netbox.FILES),
     ]
     return zip_stream(members)
+
+
+# --- re-cabling work order of an upgrade ---------------------------------------------------------
+
+WORK_ORDER_LAYOUT = SheetLayout(
+    columns=WORK_ORDER_COLUMNS,
+    widths=[
+        {"step": 6, "phase": 30, "action": 9, "label": 40, "cable_id": 19, "old_label": 40, "part_number": 22}.get(
+            c, 26 if c.startswith(("unplug_", "plug_")) else 12
+        )
+        for c in WORK_ORDER_COLUMNS
+    ],
+    number_format={WORK_ORDER_COLUMNS.index("ordered_length_m"): "0.000"},
+)
+
+
+_PHASE_SHEETS = {Phase.PLUG: "1 plug", Phase.RECABLE: "2 re-cable", Phase.UNPLUG: "3 unplug"}
+
+
+def _work_order(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> list[WorkStep]:
+    return wiring.work_order_steps(session, old, new)
+
+
+def work_order_csv(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> Iterator[bytes]:
+    """Every step of `old` -> `new` in order (`domain.wiring.work_order`), one line each."""
+    length = WORK_ORDER_COLUMNS.index("ordered_length_m")
+    rows = (
+        [f"{v:.3f}" if i == length else v for i, v in enumerate(r)]
+        for r in work_order_rows(_work_order(session, old, new))
+    )
+    return _encoded(csv_chunks(WORK_ORDER_COLUMNS, rows))
+
+
+def work_order_xlsx(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> Iterator[bytes]:
+    """One sheet per phase, the steps in order, grouped by rack."""
+    steps = _work_order(session, old, new)
+    sheets = [(name, work_order_rows([s for s in steps if s.phase is phase])) for phase, name in _PHASE_SHEETS.items()]
+    return workbook_stream(sheets, WORK_ORDER_LAYOUT)
+
+
+def work_order_pdf(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> Iterator[bytes]:
+    ctx, _ = _context(session, new)
+    steps = _work_order(session, old, new)
+    title = f"Re-cabling work order: plan {old.name} -> {new.name}"
+    return _spooled(lambda out: render_work_order(out, steps, ctx, title))

@@ -52,6 +52,7 @@ from loopline.domain.wiring import (
     upgrade_materials,
 )
 from loopline.domain.wiring.summary import SUMMARY_FORMAT
+from loopline.domain.wiring.work_order import WorkStep, work_order
 from loopline.services import audit, pricing
 from loopline.services.access import Principal
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
@@ -647,6 +648,46 @@ def diff_cable_page(
 
 
 _FROM_OLD = (DiffStatus.REMOVED, DiffStatus.MOVED)
+
+
+_WORK_COLUMNS = (
+    PlanCableRow.cable_id, PlanCableRow.label, PlanCableRow.a_device, PlanCableRow.a_port, PlanCableRow.a_row,
+    PlanCableRow.a_rack, PlanCableRow.b_device, PlanCableRow.b_port, PlanCableRow.b_row, PlanCableRow.b_rack,
+    PlanCableRow.part_number, PlanCableRow.ordered_mm,
+)  # fmt: skip
+
+
+def _work_cables(session: Session, plan_id: int, ids: list[str]) -> dict[str, Any]:
+    # Plain Core rows of the columns a work order reads, in batches (an IN list of 100,000 is slow).
+    out: dict[str, Any] = {}
+    for i in range(0, len(ids), 5000):
+        stmt = select(*_WORK_COLUMNS).where(
+            PlanCableRow.plan_id == plan_id, PlanCableRow.cable_id.in_(ids[i : i + 5000])
+        )
+        out.update((r.cable_id, r) for r in session.connection().execute(stmt))
+    return out
+
+
+def work_order_steps(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> list[WorkStep]:
+    """The re-cabling work order of `old` -> `new` (`domain.wiring.work_order`): the diff's cables
+    with their ends, and every server's links in the old plan."""
+    _check_pair(old, new)
+    d, _ = _computed_diff(session, old, new)
+    old_cables = _work_cables(session, old.id, [*d.removed, *(o for o, _ in d.moved), *d.changed])
+    new_cables = _work_cables(session, new.id, [*d.added, *(n for _, n in d.moved), *d.changed])
+    servers = (
+        select(PlanDeviceRow.name).where(PlanDeviceRow.plan_id == old.id, PlanDeviceRow.role == Role.SERVER.value)
+    ).subquery()
+    links: dict[str, int] = {name: 0 for (name,) in session.execute(select(servers.c.name))}
+    for end in (PlanCableRow.a_device, PlanCableRow.b_device):
+        stmt = (
+            select(end, func.count())
+            .where(PlanCableRow.plan_id == old.id, end.in_(select(servers.c.name)))
+            .group_by(end)
+        )
+        for name, n in session.execute(stmt):
+            links[name] += int(n)
+    return work_order(d, old_cables, new_cables, links)
 
 
 def _cables_by_id(session: Session, plan_id: int, ids: Iterable[str]) -> dict[str, PlanCableRow]:

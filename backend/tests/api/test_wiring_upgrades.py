@@ -160,3 +160,52 @@ def test_upgrade_and_diff_refusals(owner: TestClient, row_hall: dict[str, Any], 
     )
     assert viewer.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "ports": 2}).status_code == 403
     assert viewer.get(f"/api/v1/wiring-plans/{old['id']}/diff", params={"against": old["id"]}).status_code == 200
+
+
+def test_the_work_order_of_an_upgrade_as_csv_xlsx_and_pdf(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    """Single-homed p = 2 -> MC-LAG p = 2: every server's second port moves from its own ToR to the
+    other ToR of its rack (8 re-cables), nothing is added or removed; each server keeps its first
+    cable while the second moves, so no server goes off. Every step is the diff's moved cable: old
+    ends unplugged, new ends plugged, grouped by rack."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    old = plan(owner, row_hall["id"], pattern="single-homed", ports=2)
+    new = upgrade(owner, old["id"], pattern="mc-lag")
+    # and the spine ports of the 16 uplinks are re-patched (the ToRs come in another order)
+    assert (new["diff"]["moved"], new["diff"]["added"], new["diff"]["removed"]) == (SERVERS + UPLINKS, 0, 0)
+    url = f"/api/v1/wiring-plans/{new['id']}/exports/work-order"
+    r = owner.get(f"{url}.csv", params={"against": old["id"]})
+    assert r.status_code == 200, r.text
+    assert f"plan-{new['id']}-from-{old['id']}-work-order.csv" in r.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    moved = {c["cable"]["label"]: c for c in diff_cables(owner, new["id"], old["id"], status="moved")}
+    assert len(rows) == len(moved) == SERVERS + UPLINKS
+    assert [int(x["step"]) for x in rows] == list(range(1, SERVERS + UPLINKS + 1))
+    assert {x["action"] for x in rows} == {"re-cable"} and {x["servers_offline"] for x in rows} == {""}
+    # grouped by the server's rack, by label within it
+    assert [(x["rack"], x["label"]) for x in rows] == sorted((x["rack"], x["label"]) for x in rows)
+    for x in rows:
+        c = moved[x["label"]]
+        was = c["moved_from"]
+        assert (x["unplug_a"], x["unplug_b"]) == (
+            f"{was['a']['device']}:{was['a']['port']}",
+            f"{was['b']['device']}:{was['b']['port']}",
+        )
+        assert (x["plug_a"], x["plug_b"]) == (
+            f"{c['cable']['a']['device']}:{c['cable']['a']['port']}",
+            f"{c['cable']['b']['device']}:{c['cable']['b']['port']}",
+        )
+        assert x["rack"] == c["cable"]["a"]["rack"] and x["old_label"] == was["label"]
+        assert x["ordered_length_m"] == f"{c['cable']['ordered_length_m']:.3f}"
+    r = owner.get(f"{url}.xlsx", params={"against": old["id"]})
+    assert r.status_code == 200, r.text
+    book = load_workbook(io.BytesIO(r.content), read_only=True)
+    assert book.sheetnames == ["1 plug", "2 re-cable", "3 unplug"]
+    sheet = [list(v) for v in book["2 re-cable"].iter_rows(values_only=True)]
+    assert [str(v[5]) for v in sheet[1:]] == [x["label"] for x in rows]
+    r = owner.get(f"{url}.pdf", params={"against": old["id"]})
+    assert r.status_code == 200 and r.content.startswith(b"%PDF")
+    assert owner.get(f"{url}.csv", params={"against": 999_999}).status_code == 404
