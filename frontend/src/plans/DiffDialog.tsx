@@ -7,6 +7,7 @@ import { DIFF_COLOURS } from "../state/planDiff";
 import { diffCables, type DiffCable, type DiffStatusName, type PlanDiff } from "./api";
 import { BomTable } from "./BomDialog";
 import { formatMoney } from "./compare";
+import { workOrderLinks } from "./exports";
 import { Dialog } from "../widgets/Dialog";
 
 const STATUSES: readonly DiffStatusName[] = ["added", "moved", "removed", "kept"];
@@ -42,6 +43,21 @@ export function DiffDialog({ diff, onClose }: { diff: PlanDiff; onClose: () => v
         <strong>{money(diff.bom.freed.total)}</strong> · net <strong>{money(diff.bom.net_total)}</strong>. The bill of
         materials of the change is below the cables.
       </p>
+      <div className="work-order" data-testid="work-order">
+        <span className="muted small">
+          Re-cabling work order: new cables first, then moved ones (unplug the old ends, plug the new), removed ones
+          last, so no server with a second link loses its last one; grouped by rack, with boxes to tick.
+        </span>
+        <ul className="download-list">
+          {workOrderLinks(diff.new_plan_id, diff.old_plan_id).map((l) => (
+            <li key={l.key}>
+              <a href={l.href} download className="button" title={l.hint} data-testid={`download-${l.key}`}>
+                ⤓ {l.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
       <div className="diff-tabs" role="tablist">
         {STATUSES.map((s) => (
           <button
@@ -76,7 +92,7 @@ export function DiffDialog({ diff, onClose }: { diff: PlanDiff; onClose: () => v
             <th>Medium</th>
             <th className="num">Routed</th>
             <th className="num">Ordered</th>
-            {status === "moved" && <th>Was</th>}
+            {status === "moved" && <th>Was (label: A end, B end)</th>}
           </tr>
         </thead>
         <tbody>
@@ -88,7 +104,11 @@ export function DiffDialog({ diff, onClose }: { diff: PlanDiff; onClose: () => v
               <td>{r.cable.medium}</td>
               <td className="num">{r.cable.raw_length_m.toFixed(2)} m</td>
               <td className="num">{r.cable.ordered_length_m} m</td>
-              {status === "moved" && <td>{r.moved_from ? r.moved_from.label : ""}</td>}
+              {status === "moved" && (
+                <td data-testid="diff-moved-from">
+                  {r.moved_from ? `${r.moved_from.label}: ${end(r.moved_from.a)}, ${end(r.moved_from.b)}` : ""}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

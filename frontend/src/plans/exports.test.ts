@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportLinks, scopeNote } from "./exports";
+import { exportLinks, scopeNote, workOrderLinks } from "./exports";
 
 describe("export links", () => {
   it("every export of the plan, for the whole hall", () => {
@@ -46,5 +46,15 @@ describe("a rack scope", () => {
     ]);
     expect(scopeNote("wiring-xlsx", { kind: "row", row: "R01" })).toBe("whole hall");
     expect(scopeNote("wiring-csv", { kind: "hall" })).toBe("");
+  });
+});
+
+describe("work order links", () => {
+  it("the three formats of the upgrade's work order, against the older plan", () => {
+    expect(workOrderLinks(9, 4).map((l) => [l.key, l.href])).toEqual([
+      ["work-order-csv", "/api/v1/wiring-plans/9/exports/work-order.csv?against=4"],
+      ["work-order-xlsx", "/api/v1/wiring-plans/9/exports/work-order.xlsx?against=4"],
+      ["work-order-pdf", "/api/v1/wiring-plans/9/exports/work-order.pdf?against=4"],
+    ]);
   });
 });

@@ -97,3 +97,18 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
     },
   ];
 }
+
+/**
+ * The re-cabling work order of plan `newId` as an upgrade of `oldId`: plug the added cables, re-cable
+ * the moved ones (old ends to new ends), unplug the removed ones, grouped by rack.
+ */
+export function workOrderLinks(newId: number, oldId: number): ExportLink[] {
+  const base = `${API}/wiring-plans/${newId}/exports/work-order`;
+  const q = query({ against: String(oldId) });
+  const hint = "Each cable to unplug (old ends) and plug (new ends), new cables first, removed ones last, by rack";
+  return [
+    { key: "work-order-csv", label: "Work order (CSV)", href: `${base}.csv${q}`, hint: `${hint}.` },
+    { key: "work-order-xlsx", label: "Work order (XLSX)", href: `${base}.xlsx${q}`, hint: `${hint}: a sheet a phase.` },
+    { key: "work-order-pdf", label: "Work order (PDF)", href: `${base}.pdf${q}`, hint: `${hint}, to print and tick.` },
+  ];
+}
