@@ -6,6 +6,7 @@ import { ProjectList } from "./projects/ProjectList";
 import { ProjectPage } from "./projects/ProjectPage";
 import { canonicalAddress, href, linkProps, navigate, useRoute, type Route } from "./projects/route";
 import { SignUp } from "./projects/SignUp";
+import { InvitationAccept, InvitationWelcome } from "./projects/Invitation";
 import { Tokens } from "./projects/Tokens";
 import { EditorCanvas } from "./scene/EditorCanvas";
 import { LayoutSync } from "./sync/sync";
@@ -99,7 +100,12 @@ export function App() {
       </header>
       {auth.s === "checking" && <div className="center muted">Loading…</div>}
       {auth.s === "out" &&
-        (route.name === "signup" ? (
+        (route.name === "invite" ? (
+          <InvitationWelcome
+            onLoggedIn={loggedIn}
+            login={(back) => <Login onLogin={loggedIn} signUpHref="/invite" onSignUp={back} />}
+          />
+        ) : route.name === "signup" ? (
           <SignUp
             onSignedUp={(me) => {
               loggedIn(me);
@@ -113,13 +119,15 @@ export function App() {
             onSignUp={() => navigate({ name: "signup" })}
           />
         ))}
-      {auth.s === "in" && <Screen route={route} userId={auth.me.user.id} />}
+      {auth.s === "in" && <Screen route={route} userId={auth.me.user.id} email={auth.me.user.email} />}
     </div>
   );
 }
 
-function Screen({ route, userId }: { route: Route; userId: number }) {
+function Screen({ route, userId, email }: { route: Route; userId: number; email: string }) {
   switch (route.name) {
+    case "invite":
+      return <InvitationAccept email={email} />;
     case "projects":
     case "signup":
       return <ProjectList />;

@@ -462,6 +462,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/wiring-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The patterns a new plan of the hall can use
+         * @description Every pattern with its default parameters (the racks' own p, GRIN degree 1), generated (not stored) on the hall as it is: `feasible`, or why not, and the NIC ports and server models an option needs when only the servers' ports prevent it.
+         */
+        get: operations["wiring_options_api_v1_halls__hall_id__wiring_options_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/halls/{hall_id}/wiring-plans": {
         parameters: {
             query?: never;
@@ -1651,6 +1671,26 @@ export interface paths {
          * @description The same request as submitting (`POST /wiring-plans/{plan_id}/simulations`); nothing is queued. Wall time and memory for both modes, and whether each fits the worker's limits: a packet-mode submission that does not is refused (422 naming `mode`).
          */
         post: operations["estimate_plan_api_v1_wiring_plans__plan_id__simulations_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/upgrade-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The upgrades of a plan the hall can build
+         * @description p + 1, a parallel port, other loop lengths (Subways), other patterns: each generated (not stored) from this plan's parameters on the hall as it is now. `feasible`, or why not; an option the servers' NIC ports alone prevent says how many ports it needs and which catalog server models have them (`needs_hardware`). `preselected`: the first buildable option.
+         */
+        get: operations["upgrade_options_api_v1_wiring_plans__plan_id__upgrade_options_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3036,6 +3076,24 @@ export interface components {
              * @description Accepted but worth a look (narrow aisles, short uplinks).
              */
             warnings: components["schemas"]["IssueRead"][];
+        };
+        /** HardwareNeed */
+        HardwareNeed: {
+            /**
+             * Logical Racks
+             * @description Logical racks whose servers have fewer.
+             */
+            logical_racks: number;
+            /**
+             * Nic Ports
+             * @description NIC ports per server the wiring needs.
+             */
+            nic_ports: number;
+            /**
+             * Server Models
+             * @description Catalog models (usable in this project, at the hall's server port speed) with enough ports, fewest ports first: switching the logical racks' `server_model_id` to one makes the option buildable.
+             */
+            server_models: components["schemas"]["ServerModelChoice"][];
         };
         /** Health */
         Health: {
@@ -4613,6 +4671,11 @@ export interface components {
              */
             clusters?: number | null;
             /**
+             * Grin Degree
+             * @description New GRIN degree `n` (pattern grin; default 1).
+             */
+            grin_degree?: number | null;
+            /**
              * Loop
              * @description New loop length `l`.
              */
@@ -5673,6 +5736,29 @@ export interface components {
          * @enum {string}
          */
         Scope: "layout:read" | "layout:write" | "bom:read" | "price:write" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write" | "tokens:read" | "audit:read";
+        /** ServerModelChoice */
+        ServerModelChoice: {
+            /**
+             * Id
+             * @description Catalog server model id (for the logical racks' `server_model_id`).
+             */
+            id: number;
+            /**
+             * Name
+             * @description Model name.
+             */
+            name: string;
+            /**
+             * Nic Ports
+             * @description NIC ports.
+             */
+            nic_ports: number;
+            /**
+             * Port Gbps
+             * @description Port speed (Gb/s).
+             */
+            port_gbps: number;
+        };
         /** ServerModelCreate */
         ServerModelCreate: {
             /**
@@ -6627,6 +6713,58 @@ export interface components {
              */
             id: number;
         };
+        /** WiringOptionRead */
+        WiringOptionRead: {
+            /**
+             * Change
+             * @description The body to send (with a name): to `POST /wiring-plans/{id}/upgrades` for an upgrade, to `POST /halls/{id}/wiring-plans` for a new plan.
+             */
+            change: {
+                [key: string]: unknown;
+            };
+            /**
+             * Feasible
+             * @description The hall as it is can build it (it was generated, not stored).
+             */
+            feasible: boolean;
+            /**
+             * Field
+             * @description When not: the field the generator names.
+             */
+            field: string | null;
+            /**
+             * Kind
+             * @description What changes.
+             * @enum {string}
+             */
+            kind: "ports" | "parallel" | "loop" | "pattern";
+            /**
+             * Label
+             * @description The option in words (`p=3`, `pattern grin`).
+             * @example p=3
+             */
+            label: string;
+            /** @description Buildable once the servers have more NIC ports (checked by generating it so); null otherwise. */
+            needs_hardware: components["schemas"]["HardwareNeed"] | null;
+            /**
+             * Reason
+             * @description When not: why.
+             */
+            reason: string | null;
+        };
+        /** WiringOptions */
+        WiringOptions: {
+            /**
+             * Options
+             * @description Every option, buildable or not.
+             */
+            options: components["schemas"]["WiringOptionRead"][];
+            /**
+             * Preselected
+             * @description Index of the option a form should preselect: the first buildable.
+             */
+            preselected: number | null;
+        };
         /** WiringPlanCreate */
         WiringPlanCreate: {
             /**
@@ -6940,7 +7078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7038,7 +7176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7127,7 +7265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7227,7 +7365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7277,7 +7415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7335,7 +7473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7426,7 +7564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7516,7 +7654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7632,7 +7770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7720,7 +7858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7809,7 +7947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7931,7 +8069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8021,7 +8159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8137,7 +8275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8225,7 +8363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8314,7 +8452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8436,7 +8574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8526,7 +8664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8642,7 +8780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8730,7 +8868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8819,7 +8957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8941,7 +9079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9020,7 +9158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9109,7 +9247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9231,7 +9369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9310,7 +9448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9420,7 +9558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9504,7 +9642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9614,7 +9752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9724,7 +9862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9834,7 +9972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9913,7 +10051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9992,7 +10130,86 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    wiring_options_api_v1_halls__hall_id__wiring_options_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WiringOptions"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10101,7 +10318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10182,7 +10399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10289,7 +10506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10412,7 +10629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10493,7 +10710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10572,7 +10789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10651,7 +10868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10740,7 +10957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10862,7 +11079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10948,7 +11165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11027,7 +11244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11106,7 +11323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11228,7 +11445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11312,7 +11529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11422,7 +11639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11506,7 +11723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11616,7 +11833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11707,7 +11924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11791,7 +12008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11901,7 +12118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11992,7 +12209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12116,7 +12333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12195,7 +12412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12317,7 +12534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12439,7 +12656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12525,7 +12742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12647,7 +12864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12726,7 +12943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12810,7 +13027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12891,7 +13108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12974,7 +13191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13086,7 +13303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13186,7 +13403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13269,7 +13486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13354,7 +13571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13433,7 +13650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13522,7 +13739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13644,7 +13861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13723,7 +13940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13812,7 +14029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13934,7 +14151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14044,7 +14261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14128,7 +14345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14238,7 +14455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14317,7 +14534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14396,7 +14613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14475,7 +14692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14565,7 +14782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14644,7 +14861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14726,7 +14943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14812,7 +15029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14893,7 +15110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14972,7 +15189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15051,7 +15268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15130,7 +15347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15209,7 +15426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15272,7 +15489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15361,7 +15578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15429,7 +15646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15508,7 +15725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15597,7 +15814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15719,7 +15936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15806,7 +16023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15892,7 +16109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15990,7 +16207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16072,7 +16289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16160,7 +16377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16243,7 +16460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16322,7 +16539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16401,7 +16618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16480,7 +16697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16564,7 +16781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16647,7 +16864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16731,7 +16948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16813,7 +17030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16895,7 +17112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16977,7 +17194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17056,7 +17273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17137,7 +17354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17250,7 +17467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17351,7 +17568,86 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upgrade_options_api_v1_wiring_plans__plan_id__upgrade_options_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WiringOptions"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17461,7 +17757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

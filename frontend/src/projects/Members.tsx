@@ -1,6 +1,18 @@
-/** A project's members and their roles; the owner adds people by email, changes roles, removes them. */
+/** A project's members and their roles; the owner invites people by email, changes roles, removes them. */
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { addMember, changeRole, listMembers, removeMember, type Member, type Project, type Role } from "./api";
+import {
+  changeRole,
+  invite,
+  listInvitations,
+  listMembers,
+  removeMember,
+  revokeInvitation,
+  type Invitation,
+  type InvitationCreated,
+  type Member,
+  type Project,
+  type Role,
+} from "./api";
 import { Confirm } from "./Confirm";
 import { Field, FormError, TextField } from "./Field";
 import { checkEmail, formErrors, userMessage, type FieldSpec, type FormErrors } from "./forms";
@@ -15,7 +27,7 @@ export const ROLES: Record<Role, { label: string; allows: string }> = {
 const ROLE_ORDER = Object.keys(ROLES) as Role[];
 
 const MEMBER_FIELDS: Record<"email" | "role", FieldSpec> = {
-  email: { label: "Email", messages: { string_too_short: "Enter the email of the person to add." } },
+  email: { label: "Email", messages: { string_too_short: "Enter the email of the person to invite." } },
   role: { label: "Role" },
 };
 
@@ -46,7 +58,7 @@ export function Members({
   return (
     <section aria-labelledby="members-heading" data-testid="members">
       <h2 id="members-heading">Members</h2>
-      {!owner && <p className="muted small">Only an owner of the project can add members or change roles.</p>}
+      {!owner && <p className="muted small">Only an owner of the project can invite members or change roles.</p>}
       {error && (
         <p className="field-error" role="alert">
           {error}
@@ -77,7 +89,7 @@ export function Members({
           </tbody>
         </table>
       )}
-      {owner && <AddMember projectId={project.id} onAdded={reload} />}
+      {owner && <Invitations projectId={project.id} onAccepted={reload} />}
       {removing && (
         <Confirm
           title={
@@ -175,11 +187,26 @@ function MemberRow({
   );
 }
 
-function AddMember({ projectId, onAdded }: { projectId: number; onAdded: () => void }) {
+/** Invite by email: the answer is the same whether or not the address has an account here. The link
+ * is shown once (no mail is sent from here), with pending invitations to revoke below. */
+function Invitations({ projectId, onAccepted }: { projectId: number; onAccepted: () => void }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("editor");
   const [errors, setErrors] = useState<FormErrors<"email" | "role">>({ fields: {}, form: null });
   const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<InvitationCreated | null>(null);
+  const [pending, setPending] = useState<Invitation[]>([]);
+  const [listError, setListError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    listInvitations(projectId).then(
+      (items) => {
+        setPending(items);
+        setListError(null);
+      },
+      (e: unknown) => setListError(userMessage(e)),
+    );
+  }, [projectId]);
+  useEffect(reload, [reload]);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const local = checkEmail(email);
@@ -189,46 +216,115 @@ function AddMember({ projectId, onAdded }: { projectId: number; onAdded: () => v
     }
     setBusy(true);
     try {
-      await addMember(projectId, email.trim(), role);
+      setCreated(await invite(projectId, email.trim(), role));
       setEmail("");
       setErrors({ fields: {}, form: null });
-      onAdded();
+      reload();
+      onAccepted();
     } catch (err) {
       setErrors(formErrors(err, MEMBER_FIELDS));
     } finally {
       setBusy(false);
     }
   };
+  const link = created ? `${location.origin}${created.accept_path}` : "";
   return (
-    <form className="card form inline-form" onSubmit={submit} aria-label="Add a member" noValidate>
-      <TextField
-        label="Add a member by email"
-        name="member-email"
-        type="email"
-        value={email}
-        onChange={(v) => {
-          setEmail(v);
-          setErrors({ fields: {}, form: null });
-        }}
-        error={errors.fields.email}
-        placeholder="colleague@example.com"
-        hint="They need a Loopline account first."
-      />
-      <Field label="Role" error={errors.fields.role} hint={ROLES[role].allows}>
-        {(a11y) => (
-          <select {...a11y} name="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLE_ORDER.map((r) => (
-              <option key={r} value={r}>
-                {ROLES[r].label}
-              </option>
+    <>
+      <form className="card form inline-form" onSubmit={submit} aria-label="Invite a member" noValidate>
+        <TextField
+          label="Invite by email"
+          name="member-email"
+          type="email"
+          value={email}
+          onChange={(v) => {
+            setEmail(v);
+            setErrors({ fields: {}, form: null });
+          }}
+          error={errors.fields.email}
+          placeholder="colleague@example.com"
+          hint="With or without a Loopline account: they accept by logging in or registering with this address."
+        />
+        <Field label="Role" error={errors.fields.role} hint={ROLES[role].allows}>
+          {(a11y) => (
+            <select {...a11y} name="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+              {ROLE_ORDER.map((r) => (
+                <option key={r} value={r}>
+                  {ROLES[r].label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button className="primary" type="submit" disabled={busy}>
+          Invite
+        </button>
+        <FormError text={errors.form} />
+      </form>
+      {created && (
+        <div className="card secret" role="region" aria-label="New invitation" data-testid="invitation-link">
+          <h3>
+            Invitation for {created.email} as {ROLES[created.role].label}
+          </h3>
+          <p>
+            Send this link to {created.email} yourself: it is shown only now (Loopline keeps only a fingerprint of it)
+            and works until {new Date(created.expires_at).toLocaleDateString()}.
+          </p>
+          <div className="secret-row">
+            <input
+              className="mono"
+              readOnly
+              value={link}
+              aria-label="Invitation link"
+              onFocus={(e) => e.target.select()}
+            />
+            <button type="button" className="primary" onClick={() => void navigator.clipboard.writeText(link)}>
+              Copy
+            </button>
+          </div>
+          <button type="button" className="link" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {listError && (
+        <p className="field-error" role="alert">
+          {listError}
+        </p>
+      )}
+      {pending.length > 0 && (
+        <table className="list" aria-label="Pending invitations">
+          <thead>
+            <tr>
+              <th>Invited</th>
+              <th>Role</th>
+              <th>Status</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {pending.map((i) => (
+              <tr key={i.id}>
+                <td>{i.email}</td>
+                <td>{ROLES[i.role].label}</td>
+                <td>
+                  {i.status === "expired" ? "expired" : `pending until ${new Date(i.expires_at).toLocaleDateString()}`}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() =>
+                      void revokeInvitation(projectId, i).then(reload, (e: unknown) => setListError(userMessage(e)))
+                    }
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
             ))}
-          </select>
-        )}
-      </Field>
-      <button className="primary" type="submit" disabled={busy}>
-        Add member
-      </button>
-      <FormError text={errors.form} />
-    </form>
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }

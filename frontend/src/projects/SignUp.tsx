@@ -25,8 +25,13 @@ export function checkSignUp(v: Record<SignUpField, string>): Partial<Record<Sign
   return out;
 }
 
-export function SignUp({ onSignedUp }: { onSignedUp: (me: Me) => void }) {
-  const [values, setValues] = useState<Record<SignUpField, string>>({ email: "", display_name: "", password: "" });
+/** `initialEmail`: the address an invitation is for (the invitation page). */
+export function SignUp({ onSignedUp, initialEmail = "" }: { onSignedUp: (me: Me) => void; initialEmail?: string }) {
+  const [values, setValues] = useState<Record<SignUpField, string>>({
+    email: initialEmail,
+    display_name: "",
+    password: "",
+  });
   const [errors, setErrors] = useState<FormErrors<SignUpField>>({ fields: {}, form: null });
   const [busy, setBusy] = useState(false);
   const set = (f: SignUpField) => (v: string) => {

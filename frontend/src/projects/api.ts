@@ -13,6 +13,10 @@ export type Scope = S["Scope"];
 export type User = S["UserRead"];
 export type Me = S["MeRead"];
 export type ImportResult = S["ImportResult"];
+export type Invitation = S["InvitationRead"];
+export type InvitationCreated = S["InvitationCreated"];
+export type InvitationPreview = S["InvitationPreviewRead"];
+export type InvitationAccepted = S["InvitationAccepted"];
 
 /** Dispatched on `window` when the API answers 401: the session ended (expired, logged out elsewhere). */
 export const SESSION_ENDED = "loopline:session-ended";
@@ -114,12 +118,23 @@ export const deleteHall = (h: Hall) => request<undefined>("DELETE", `/halls/${h.
 // ------------------------------------------------------------------ members
 
 export const listMembers = (projectId: number) => all<Member>(`/projects/${projectId}/members`);
-export const addMember = (projectId: number, email: string, role: Role) =>
-  request<Member>("POST", `/projects/${projectId}/members`, { body: { email, role } });
 export const changeRole = (projectId: number, m: Member, role: Role) =>
   request<Member>("PATCH", `/projects/${projectId}/members/${m.user_id}`, { body: { role }, version: m.version });
 export const removeMember = (projectId: number, m: Member) =>
   request<undefined>("DELETE", `/projects/${projectId}/members/${m.user_id}`, { version: m.version });
+
+// ------------------------------------------------------------------ invitations
+
+export const listInvitations = (projectId: number) => all<Invitation>(`/projects/${projectId}/invitations`);
+export const invite = (projectId: number, email: string, role: Role) =>
+  request<InvitationCreated>("POST", `/projects/${projectId}/invitations`, { body: { email, role } });
+export const revokeInvitation = (projectId: number, i: Invitation) =>
+  request<undefined>("DELETE", `/projects/${projectId}/invitations/${i.id}`, { version: i.version });
+/** The link's secret goes in a body, never in an address (logs, history). */
+export const previewInvitation = (token: string) =>
+  request<InvitationPreview>("POST", "/auth/invitations/preview", { body: { token } });
+export const acceptInvitation = (token: string) =>
+  request<InvitationAccepted>("POST", "/auth/invitations/accept", { body: { token } });
 
 // ------------------------------------------------------------------ tokens
 

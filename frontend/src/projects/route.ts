@@ -6,6 +6,7 @@
  *   /projects/:id/halls/:hallId        the editor (`?plan=<id>` also opens a wiring plan)
  *   /account/tokens                    API tokens
  *   /signup                            create an account
+ *   /invite#<secret>                   accept an invitation (the secret stays in the fragment)
  *
  * The older links `/?project=<id>&hall=<id>&plan=<id>` (tests, the benchmark, bookmarks) still open
  * the same hall; they are rewritten to the path form on arrival.
@@ -22,6 +23,7 @@ export type Route =
   | { name: "hall"; projectId: number; hallId: number; planId: number | null }
   | { name: "tokens" }
   | { name: "signup" }
+  | { name: "invite" }
   | { name: "notFound"; path: string };
 
 const MAX_ID = 2 ** 31 - 1;
@@ -47,6 +49,7 @@ export function parseRoute(pathname: string, search = ""): Route {
   if (path === "/projects") return { name: "projects" };
   if (path === "/account/tokens") return { name: "tokens" };
   if (path === "/signup") return { name: "signup" };
+  if (path === "/invite") return { name: "invite" };
   const hall = /^\/projects\/([^/]+)\/halls\/([^/]+)$/.exec(path);
   if (hall) {
     const projectId = id(hall[1]);
@@ -74,6 +77,8 @@ export function href(route: Route): string {
       return "/account/tokens";
     case "signup":
       return "/signup";
+    case "invite":
+      return "/invite";
     case "notFound":
       return route.path;
   }
