@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from loopline.api.deps import (
     DbSession,
+    HallId,
     IfMatch,
     Paging,
     PlanId,
@@ -26,6 +27,7 @@ from loopline.api.schemas.wiring import (
     PlanDiffRead,
     PlanUpgradeCreate,
     RenderBuffers,
+    WiringOptions,
     WiringPlanCreate,
     WiringPlanRead,
     WiringPlanUpdate,
@@ -87,6 +89,31 @@ def create_upgrade(
     plan = wiring.create_upgrade(session, access.principal, base, data.name, data.changes())
     response.headers["ETag"] = etag(plan.version)
     return wiring.plan_view(session, plan)
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/upgrade-options",
+    response_model=WiringOptions,
+    summary="The upgrades of a plan the hall can build",
+    description="p + 1, a parallel port, other loop lengths (Subways), other patterns: each generated (not "
+    "stored) from this plan's parameters on the hall as it is now. `feasible`, or why not; an option the "
+    "servers' NIC ports alone prevent says how many ports it needs and which catalog server models have them "
+    "(`needs_hardware`). `preselected`: the first buildable option.",
+)
+def upgrade_options(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    return WiringOptions.of(wiring.upgrade_options(session, wiring.get_plan(session, plan_id)))
+
+
+@router.get(
+    "/halls/{hall_id}/wiring-options",
+    response_model=WiringOptions,
+    summary="The patterns a new plan of the hall can use",
+    description="Every pattern with its default parameters (the racks' own p, GRIN degree 1), generated (not "
+    "stored) on the hall as it is: `feasible`, or why not, and the NIC ports and server models an option "
+    "needs when only the servers' ports prevent it.",
+)
+def wiring_options(hall_id: HallId, session: DbSession, access: WiringReader) -> object:
+    return WiringOptions.of(wiring.pattern_options(session, hall_id))
 
 
 @router.get(

@@ -209,3 +209,78 @@ def test_the_work_order_of_an_upgrade_as_csv_xlsx_and_pdf(owner: TestClient, row
     r = owner.get(f"{url}.pdf", params={"against": old["id"]})
     assert r.status_code == 200 and r.content.startswith(b"%PDF")
     assert owner.get(f"{url}.csv", params={"against": 999_999}).status_code == 404
+
+
+def test_the_upgrades_a_hall_can_build(owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace) -> None:
+    """Side-to-side p = 2 on one row of 4 logical racks whose servers have 2 NIC ports (2x25G):
+    p = 3, a parallel port and GRIN (p + n = 3) need a third NIC port, and would then build (l = 4 >= 3,
+    ToRs of 48 ports >= r x p = 6): the catalog's 25G model with enough ports is the 4x25G server.
+    Loops must divide the row's 4 logical racks (l = 2, 4); paired rows need a facing row."""
+    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
+    r = owner.get(f"/api/v1/wiring-plans/{old['id']}/upgrade-options")
+    assert r.status_code == 200, r.text
+    got = r.json()
+    four = {"id": h.cat.server4, "name": "4x25G server", "nic_ports": 4, "port_gbps": 25.0}
+    nic = {"nic_ports": 3, "logical_racks": 4, "server_models": [four]}
+    short = "needs servers with more NIC ports: 4 logical rack(s) of 2x25G server (2 NIC ports): the wiring needs 3"
+    assert [(o["label"], o["feasible"], o["field"], o["needs_hardware"]) for o in got["options"]] == [
+        ("p=3", False, "ports", nic), ("+1x100G parallel", False, "ports", nic),
+        ("l=2", True, None, None), ("l=3", False, "loop", None), ("l=4", True, None, None),
+        ("l=6", False, "loop", None), ("l=8", False, "loop", None),
+        ("pattern single-homed", True, None, None), ("pattern mc-lag", True, None, None),
+        ("pattern paired-row", False, "pattern", None), ("pattern inter-chassis", True, None, None),
+        ("pattern grin", False, "ports", nic),
+    ]  # fmt: skip
+    assert got["options"][0]["reason"] == short and got["options"][0]["change"] == {"ports": 3}
+    assert "4 is not a multiple of 3" in got["options"][3]["reason"]
+    assert got["preselected"] == 2  # l=2, the first buildable
+    # the refused upgrade says the same as the option
+    r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "p3", "ports": 3})
+    assert r.status_code == 422 and "have 2 NIC ports; the wiring needs 3" in r.text
+    # a buildable option generates as offered (GRIN's degree and the loop dropped for single-homed)
+    assert (
+        owner.post(
+            f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "sh", **got["options"][7]["change"]}
+        ).status_code
+        == 201
+    )
+
+    # The fix the option offers: the logical racks' server model switched to the 4x25G server through the
+    # layout API; then p = 3 and GRIN build, and p = 3 moves no cable.
+    layout = owner.get(f"/api/v1/halls/{row_hall['id']}/layout").json()
+    for row in layout["rows"]:
+        for rack in row["racks"]:
+            if not rack["logical_racks"]:
+                continue
+            lrs = [{k: lr[k] for k in ("servers", "ports_used", "tor_model_id", "tor_position", "base_u")}
+                   | {"server_model_id": h.cat.server4} for lr in rack["logical_racks"]]  # fmt: skip
+            r = owner.patch(
+                f"/api/v1/racks/{rack['id']}", json={"logical_racks": lrs}, headers={"If-Match": f'"{rack["version"]}"'}
+            )
+            assert r.status_code == 200, r.text
+    after = owner.get(f"/api/v1/wiring-plans/{old['id']}/upgrade-options").json()["options"]
+    assert [(o["label"], o["feasible"]) for o in after if o["label"] in ("p=3", "pattern grin")] == [
+        ("p=3", True), ("pattern grin", True),
+    ]  # fmt: skip
+    new = upgrade(owner, old["id"], **after[0]["change"])
+    assert (new["diff"]["moved"], new["diff"]["added"]) == (0, SERVERS)
+
+
+def test_the_patterns_a_new_hall_can_use(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> None:
+    """A new hall of one row, servers with 2 NIC ports, both cabled (p = 2): GRIN (p + n = 3) needs a third
+    port; the Subways patterns and MC-LAG build, paired rows need a facing row."""
+    lr = h.lr(servers=2, ports=2)
+    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 2,
+            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]}}  # fmt: skip
+    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
+    spine = {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}
+    owner.post(f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [spine]})
+    got = owner.get(f"/api/v1/halls/{hall['id']}/wiring-options").json()
+    assert [(o["label"], o["feasible"], o["field"]) for o in got["options"]] == [
+        ("single-homed", True, None), ("mc-lag", True, None), ("side-to-side", True, None),
+        ("paired-row", False, "pattern"), ("inter-chassis", True, None), ("grin", False, "ports"),
+    ]  # fmt: skip
+    grin = got["options"][5]
+    assert grin["change"] == {"pattern": "grin", "grin_degree": 1} and grin["needs_hardware"]["nic_ports"] == 3
+    assert [m["name"] for m in grin["needs_hardware"]["server_models"]] == ["4x25G server"]
+    assert got["preselected"] == 0

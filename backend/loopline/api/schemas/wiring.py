@@ -79,11 +79,67 @@ class PlanUpgradeCreate(Schema):
     pattern: Pattern | None = Field(None, description="New wiring pattern.")
     subways_type: Literal[1, 2] | None = Field(None, description="New Subways type.")
     clusters: int | None = Field(None, ge=1, le=64, description="New `c` (Type 2).")
+    grin_degree: int | None = Field(None, ge=1, le=16, description="New GRIN degree `n` (pattern grin; default 1).")
 
     def changes(self) -> dict[str, Any]:
         """The base spec's fields this upgrade replaces, in the stored spec's shape. A field sent as
         null is not given (the base plan's value stays), as the description says."""
         return self.model_dump(exclude={"name"}, exclude_unset=True, exclude_none=True, mode="json")
+
+
+class ServerModelChoice(BaseModel):
+    id: int = Field(description="Catalog server model id (for the logical racks' `server_model_id`).")
+    name: str = Field(description="Model name.")
+    nic_ports: int = Field(description="NIC ports.")
+    port_gbps: float = Field(description="Port speed (Gb/s).")
+
+
+class HardwareNeed(BaseModel):
+    nic_ports: int = Field(description="NIC ports per server the wiring needs.")
+    logical_racks: int = Field(description="Logical racks whose servers have fewer.")
+    server_models: list[ServerModelChoice] = Field(
+        description="Catalog models (usable in this project, at the hall's server port speed) with enough ports, "
+        "fewest ports first: switching the logical racks' `server_model_id` to one makes the option buildable."
+    )
+
+
+class WiringOptionRead(BaseModel):
+    kind: Literal["ports", "parallel", "loop", "pattern"] = Field(description="What changes.")
+    label: str = Field(description="The option in words (`p=3`, `pattern grin`).", examples=["p=3"])
+    change: dict[str, Any] = Field(
+        description="The body to send (with a name): to `POST /wiring-plans/{id}/upgrades` for an upgrade, "
+        "to `POST /halls/{id}/wiring-plans` for a new plan."
+    )
+    feasible: bool = Field(description="The hall as it is can build it (it was generated, not stored).")
+    field: str | None = Field(description="When not: the field the generator names.")
+    reason: str | None = Field(description="When not: why.")
+    needs_hardware: HardwareNeed | None = Field(
+        description="Buildable once the servers have more NIC ports (checked by generating it so); null otherwise."
+    )
+
+
+class WiringOptions(BaseModel):
+    options: list[WiringOptionRead] = Field(description="Every option, buildable or not.")
+    preselected: int | None = Field(description="Index of the option a form should preselect: the first buildable.")
+
+    @classmethod
+    def of(cls, options: list[Any]) -> WiringOptions:
+        items = [
+            WiringOptionRead(
+                kind=o.kind, label=o.label, change=o.change, feasible=o.feasibility.feasible,
+                field=o.feasibility.field, reason=o.feasibility.reason,
+                needs_hardware=HardwareNeed(
+                    nic_ports=max(x.needed for x in o.feasibility.shortfalls),
+                    logical_racks=sum(x.logical_racks for x in o.feasibility.shortfalls),
+                    server_models=[
+                        ServerModelChoice(id=m.id, name=m.name, nic_ports=m.nic_ports, port_gbps=m.port_gbps)
+                        for m in o.server_models
+                    ],
+                ) if o.feasibility.needs_hardware else None,
+            )
+            for o in options
+        ]  # fmt: skip
+        return cls(options=items, preselected=next((i for i, o in enumerate(items) if o.feasible), None))
 
 
 class WiringPlanUpdate(Schema):

@@ -182,6 +182,14 @@ def generate_plan(
     return WiringPlan(hall.name, spec, geometry, index.devices, cables, wiring.loops, warnings)
 
 
+def server_ports_needed(spec: WiringSpec, lr: LogicalRack) -> int:
+    """NIC ports each server of `lr` needs for `spec`: p (the spec's, else the logical rack's own),
+    plus its GRIN links, plus the parallel ports."""
+    p = spec.ports if spec.ports is not None else lr.ports_used
+    grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
+    return p + grin + (spec.parallel.ports if spec.parallel else 0)
+
+
 def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _HallIndex:
     """Pass 1: one `Device` per server, ToR (two with parallel ports) and fabric switch, at its
     port position; logical racks in hall order; each row's compute racks seen from its aisle."""
@@ -191,7 +199,6 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
     rows: list[RowRacks] = []
     fabric: list[int] = []
     parallel = spec.parallel
-    grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
 
     rack_key = 0
     compute_row = -1  # clusters group the rows that hold compute racks, in hall order
@@ -223,7 +230,7 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
             for j, lr in enumerate(sorted(rack.logical_racks, key=lambda v: v.base_u)):
                 lname = f"{rname}.L{j + 1}"
                 p = spec.ports if spec.ports is not None else lr.ports_used
-                need = p + grin + (parallel.ports if parallel else 0)
+                need = server_ports_needed(spec, lr)
                 if need > lr.server_model.nic_ports:
                     raise DomainError(
                         "ports",
