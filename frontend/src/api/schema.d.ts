@@ -7078,7 +7078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7176,7 +7176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7265,7 +7265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7365,7 +7365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7415,7 +7415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7473,7 +7473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7564,7 +7564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7654,7 +7654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7770,7 +7770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7858,7 +7858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7947,7 +7947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8069,7 +8069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8159,7 +8159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8275,7 +8275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8363,7 +8363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8452,7 +8452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8574,7 +8574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8664,7 +8664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8780,7 +8780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8868,7 +8868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8957,7 +8957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9079,7 +9079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9158,7 +9158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9247,7 +9247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9369,7 +9369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9448,7 +9448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9558,7 +9558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9642,7 +9642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9752,7 +9752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9862,7 +9862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9972,7 +9972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10051,7 +10051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10130,7 +10130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10209,7 +10209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10318,7 +10318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10399,7 +10399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10506,7 +10506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10629,7 +10629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10710,7 +10710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10789,7 +10789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10868,7 +10868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10957,7 +10957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11079,7 +11079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11165,7 +11165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11244,7 +11244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11323,7 +11323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11445,7 +11445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11529,7 +11529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11639,7 +11639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11723,7 +11723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11833,7 +11833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11924,7 +11924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12008,7 +12008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12118,7 +12118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12209,7 +12209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12333,7 +12333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12412,7 +12412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12534,7 +12534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12656,7 +12656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12742,7 +12742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12864,7 +12864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12943,7 +12943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13027,7 +13027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13108,7 +13108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13191,7 +13191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13303,7 +13303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13403,7 +13403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13486,7 +13486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13571,7 +13571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13650,7 +13650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13739,7 +13739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13861,7 +13861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13940,7 +13940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14029,7 +14029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14151,7 +14151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14261,7 +14261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14345,7 +14345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14455,7 +14455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14534,7 +14534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14613,7 +14613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14692,7 +14692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14782,7 +14782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14861,7 +14861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14943,7 +14943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15029,7 +15029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15110,7 +15110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15189,7 +15189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15268,7 +15268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15347,7 +15347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15426,7 +15426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15489,7 +15489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15578,7 +15578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15646,7 +15646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15725,7 +15725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15814,7 +15814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15936,7 +15936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16023,7 +16023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16109,7 +16109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16207,7 +16207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16289,7 +16289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16377,7 +16377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16460,7 +16460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16539,7 +16539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16618,7 +16618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16697,7 +16697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16781,7 +16781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16864,7 +16864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16948,7 +16948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17030,7 +17030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17112,7 +17112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17194,7 +17194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17273,7 +17273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17354,7 +17354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17467,7 +17467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17568,7 +17568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17647,7 +17647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17757,7 +17757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
