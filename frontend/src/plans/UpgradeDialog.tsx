@@ -1,17 +1,24 @@
-/** "Plan an upgrade" from a plan: pick the change, generate the upgraded plan, then see its difference. */
-import { useState } from "react";
+/**
+ * "Plan an upgrade" from a plan: the upgrades the hall can build are offered (the API generates each),
+ * the first buildable one preselected; one the servers' NIC ports prevent says so and offers to switch
+ * the logical racks' server model first. Then generate the upgraded plan and see its difference.
+ */
+import { useEffect, useState } from "react";
 import { ApiError } from "../sync/http";
-import { createUpgrade } from "./api";
+import { createUpgrade, switchServerModel, upgradeOptions } from "./api";
 import type { WiringPlan } from "./compare";
 import { Dialog } from "../widgets/Dialog";
 import {
   currentPorts,
   defaultChange,
   describeChange,
+  offeredOption,
+  optionChange,
   upgradeRequest,
   UPGRADE_KINDS,
   type Pattern,
   type UpgradeChange,
+  type WiringOption,
 } from "./upgrade";
 
 /** A `Record` over the generated enum: tsc fails here when the API gains a pattern. */
@@ -66,11 +73,31 @@ export function UpgradeDialog({
   const [change, setChange] = useState<UpgradeChange>(() => defaultChange(base, "ports"));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
+  const [options, setOptions] = useState<WiringOption[] | null>(null);
+  const [revision, setRevision] = useState(0);
+  // What the hall can build, read again after its servers change; the first buildable one preselected.
+  useEffect(() => {
+    let live = true;
+    upgradeOptions(base.id).then(
+      (o) => {
+        if (!live) return;
+        setOptions(o.options);
+        const pick = o.preselected === null || o.preselected === undefined ? null : o.options[o.preselected];
+        if (pick && revision === 0) setChange(optionChange(pick));
+      },
+      (e: unknown) => live && setError(`Upgrade options: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [base.id, revision]);
+  const offered = options ? offeredOption(options, change) : null;
+  const blocked = offered !== null && !offered.feasible;
+  const submit = async (what: UpgradeChange = change) => {
     setBusy(true);
     setError(null);
     try {
-      onCreated(await createUpgrade(base, upgradeRequest(base, change)));
+      onCreated(await createUpgrade(base, upgradeRequest(base, what)));
     } catch (e) {
       setError(
         e instanceof ApiError
@@ -81,9 +108,79 @@ export function UpgradeDialog({
       setBusy(false);
     }
   };
+  const switchThenGenerate = async (o: WiringOption, modelId: number) => {
+    const need = o.needs_hardware;
+    if (!need) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await switchServerModel(base.hall_id, need.nic_ports, modelId);
+      setRevision((r) => r + 1);
+    } catch (e) {
+      setBusy(false);
+      setError(
+        `The server model could not be changed: ${e instanceof ApiError ? e.items.map((i) => i.msg).join("; ") : String(e)}`,
+      );
+      return;
+    }
+    await submit(optionChange(o));
+  };
   return (
     <Dialog title={`Plan an upgrade of #${base.id} ${base.name}`} onClose={onClose} testId="upgrade-dialog">
       <div className="upgrade-form">
+        <fieldset className="upgrade-options" data-testid="upgrade-options" data-loaded={options !== null}>
+          <legend>What this hall can build</legend>
+          {options === null && <p className="muted small">Checking which upgrades the hall can build…</p>}
+          {options?.map((o) => {
+            const chosen = offered === o;
+            return (
+              <div
+                key={o.label}
+                className={`upgrade-option${o.feasible ? "" : " infeasible"}`}
+                data-testid={`upgrade-option-${o.label}`}
+                data-feasible={o.feasible}
+              >
+                <label>
+                  <input
+                    type="radio"
+                    name="upgrade-option"
+                    checked={chosen}
+                    disabled={!o.feasible}
+                    onChange={() => setChange(optionChange(o))}
+                  />{" "}
+                  {o.label}
+                </label>
+                {!o.feasible && !o.needs_hardware && <span className="muted small"> · {o.reason}</span>}
+                {o.needs_hardware && (
+                  <div className="small" data-testid="upgrade-needs-hardware">
+                    <span className="warn">
+                      Needs servers with {o.needs_hardware.nic_ports} NIC ports (
+                      {o.needs_hardware.logical_racks.toLocaleString("en")} logical racks have fewer).
+                    </span>{" "}
+                    {o.needs_hardware.server_models.map((m) => (
+                      <button
+                        key={m.id}
+                        type="button"
+                        disabled={busy}
+                        onClick={() => void switchThenGenerate(o, m.id)}
+                        data-testid="upgrade-switch-model"
+                      >
+                        Switch them to {m.name} ({m.nic_ports} NIC ports) and generate {o.label}
+                      </button>
+                    ))}
+                    {o.needs_hardware.server_models.length === 0 && (
+                      <span className="muted"> No server model of the catalog has them at this speed: add one.</span>
+                    )}
+                  </div>
+                )}
+              </div>
+            );
+          })}
+          {options !== null && !options.some((o) => o.feasible) && (
+            <p className="field-error small">This hall can build none of these upgrades as it is.</p>
+          )}
+        </fieldset>
+        <p className="muted small">Or set the change yourself:</p>
         <label className="field">
           <span className="field-label">What changes</span>
           <select
@@ -171,10 +268,15 @@ export function UpgradeDialog({
           </label>
         )}
         <p className="muted small">Every other parameter stays as in #{base.id}.</p>
+        {blocked && (
+          <p className="field-error small" data-testid="upgrade-blocked">
+            The hall cannot build {offered.label} as it is: {offered.reason}
+          </p>
+        )}
         <button
           type="button"
           className="primary"
-          disabled={busy}
+          disabled={busy || blocked}
           onClick={() => void submit()}
           data-testid="upgrade-generate"
         >

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { currentPorts, defaultChange, upgradeRequest, type WiringPlan } from "./upgrade";
+import {
+  currentPorts,
+  defaultChange,
+  offeredOption,
+  optionChange,
+  serverModelSwitch,
+  upgradeRequest,
+  type WiringOption,
+  type WiringPlan,
+} from "./upgrade";
 
 function plan(spec: Record<string, unknown>, servers = 0, serverTor = 0): WiringPlan {
   const stats = {
@@ -61,5 +70,53 @@ describe("plan an upgrade", () => {
     const name = upgradeRequest(base, { kind: "ports", ports: 2 }).name;
     expect(name).toHaveLength(200);
     expect(name.endsWith("→ p=2")).toBe(true);
+  });
+});
+
+describe("offered upgrades", () => {
+  const option = (kind: WiringOption["kind"], label: string, change: Record<string, unknown>): WiringOption => ({
+    kind,
+    label,
+    change,
+    feasible: true,
+    field: null,
+    reason: null,
+    needs_hardware: null,
+  });
+  const options = [
+    option("ports", "p=3", { ports: 3 }),
+    option("loop", "l=4", { loop: 4 }),
+    option("pattern", "pattern grin", { pattern: "grin" }),
+  ];
+  it("an option is the form's change of its kind, and the form's change finds its option", () => {
+    expect(options.map(optionChange)).toEqual([
+      { kind: "ports", ports: 3 },
+      { kind: "loop", loop: 4 },
+      { kind: "pattern", pattern: "grin" },
+    ]);
+    expect(offeredOption(options, { kind: "loop", loop: 4 })?.label).toBe("l=4");
+    expect(offeredOption(options, { kind: "loop", loop: 5 })).toBeNull();
+  });
+  it("switching the server model touches only the racks, and the logical racks, short of NIC ports", () => {
+    const lr = (model: number) => ({
+      servers: 15,
+      server_model_id: model,
+      ports_used: 2,
+      tor_model_id: 7,
+      tor_position: "top",
+      base_u: 1,
+    });
+    const racks = [
+      { id: 1, version: 3, logical_racks: [lr(1), lr(2)] }, // model 1: 2 ports (short), model 2: 4 ports
+      { id: 2, version: 5, logical_racks: [lr(2)] },
+      { id: 3, version: 1, logical_racks: [] }, // a network rack
+    ];
+    const ports = new Map([
+      [1, 2],
+      [2, 4],
+    ]);
+    expect(serverModelSwitch(racks, ports, 3, 9)).toEqual([
+      { rackId: 1, version: 3, body: { logical_racks: [lr(9), lr(2)] } },
+    ]);
   });
 });

@@ -79,3 +79,66 @@ export function upgradeRequest(base: WiringPlan, change: UpgradeChange): PlanUpg
       return { name, pattern: change.pattern };
   }
 }
+
+export type WiringOption = components["schemas"]["WiringOptionRead"];
+export type WiringOptions = components["schemas"]["WiringOptions"];
+
+/** The form's change for an offered option (its `change` is the request body's fields). */
+export function optionChange(o: WiringOption): UpgradeChange {
+  const c = o.change;
+  switch (o.kind) {
+    case "ports":
+      return { kind: "ports", ports: Number(c.ports) };
+    case "parallel":
+      return { kind: "parallel", parallel: c.parallel as ParallelPorts };
+    case "loop":
+      return { kind: "loop", loop: Number(c.loop) };
+    case "pattern":
+      return { kind: "pattern", pattern: c.pattern as Pattern };
+  }
+}
+
+/** The offered option the form's change is, if it is one (same kind, same values). */
+export function offeredOption(options: readonly WiringOption[], change: UpgradeChange): WiringOption | null {
+  const same = (o: WiringOption) => JSON.stringify(optionChange(o)) === JSON.stringify(change);
+  return options.find(same) ?? null;
+}
+
+type LayoutRack = {
+  id: number;
+  version: number;
+  logical_racks: {
+    servers: number;
+    server_model_id: number;
+    ports_used: number;
+    tor_model_id: number;
+    tor_position: string;
+    base_u: number;
+  }[];
+};
+
+/**
+ * The rack updates (`PATCH /racks/{id}` bodies, with the version to send as If-Match) that give every
+ * logical rack whose server model has fewer than `nicPorts` NIC ports the server model `modelId`.
+ * `nicPortsOf`: catalog server model id -> its NIC ports.
+ */
+export function serverModelSwitch(
+  racks: readonly LayoutRack[],
+  nicPortsOf: ReadonlyMap<number, number>,
+  nicPorts: number,
+  modelId: number,
+): { rackId: number; version: number; body: { logical_racks: LayoutRack["logical_racks"] } }[] {
+  return racks.flatMap((rack) => {
+    const short = rack.logical_racks.some((lr) => (nicPortsOf.get(lr.server_model_id) ?? 0) < nicPorts);
+    if (!short) return [];
+    const logical_racks = rack.logical_racks.map((lr) => ({
+      servers: lr.servers,
+      server_model_id: (nicPortsOf.get(lr.server_model_id) ?? 0) < nicPorts ? modelId : lr.server_model_id,
+      ports_used: lr.ports_used,
+      tor_model_id: lr.tor_model_id,
+      tor_position: lr.tor_position,
+      base_u: lr.base_u,
+    }));
+    return [{ rackId: rack.id, version: rack.version, body: { logical_racks } }];
+  });
+}
