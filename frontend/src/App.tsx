@@ -6,6 +6,7 @@ import { ProjectList } from "./projects/ProjectList";
 import { ProjectPage } from "./projects/ProjectPage";
 import { canonicalAddress, href, linkProps, navigate, useRoute, type Route } from "./projects/route";
 import { SignUp } from "./projects/SignUp";
+import { Catalog } from "./projects/Catalog";
 import { InvitationAccept, InvitationWelcome } from "./projects/Invitation";
 import { Tokens } from "./projects/Tokens";
 import { EditorCanvas } from "./scene/EditorCanvas";
@@ -79,6 +80,9 @@ export function App() {
         <span className="spacer" />
         {auth.s === "in" && (
           <>
+            <a className="topbar-link" {...linkProps({ name: "catalog" })}>
+              Device models
+            </a>
             <a className="topbar-link" {...linkProps({ name: "tokens" })}>
               API tokens
             </a>
@@ -137,6 +141,8 @@ function Screen({ route, userId, email }: { route: Route; userId: number; email:
       return <HallScreen key={route.hallId} projectId={route.projectId} hallId={route.hallId} planId={route.planId} />;
     case "tokens":
       return <Tokens />;
+    case "catalog":
+      return <Catalog userId={userId} />;
     case "notFound":
       return (
         <div className="page">

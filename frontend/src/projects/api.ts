@@ -136,6 +136,18 @@ export const previewInvitation = (token: string) =>
 export const acceptInvitation = (token: string) =>
   request<InvitationAccepted>("POST", "/auth/invitations/accept", { body: { token } });
 
+// ------------------------------------------------------------------ catalog
+
+export type CatalogKind = "server-models" | "switch-models" | "rack-types";
+export type CatalogEntry = S["ServerModelRead"] | S["SwitchModelRead"] | S["RackTypeRead"];
+export const listCatalog = (kind: CatalogKind) => all<CatalogEntry>(`/catalog/${kind}`);
+export const createCatalogEntry = (kind: CatalogKind, body: Record<string, unknown>) =>
+  request<CatalogEntry>("POST", `/catalog/${kind}`, { body });
+export const updateCatalogEntry = (kind: CatalogKind, e: CatalogEntry, body: Record<string, unknown>) =>
+  request<CatalogEntry>("PATCH", `/catalog/${kind}/${e.id}`, { body, version: e.version });
+export const deleteCatalogEntry = (kind: CatalogKind, e: CatalogEntry) =>
+  request<undefined>("DELETE", `/catalog/${kind}/${e.id}`, { version: e.version });
+
 // ------------------------------------------------------------------ tokens
 
 export const listTokens = () => all<Token>("/tokens");

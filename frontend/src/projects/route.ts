@@ -5,6 +5,7 @@
  *   /projects/:id                      one project: halls, members, settings
  *   /projects/:id/halls/:hallId        the editor (`?plan=<id>` also opens a wiring plan)
  *   /account/tokens                    API tokens
+ *   /catalog                           device models (server, switch, rack)
  *   /signup                            create an account
  *   /invite#<secret>                   accept an invitation (the secret stays in the fragment)
  *
@@ -22,6 +23,7 @@ export type Route =
   | { name: "project"; projectId: number }
   | { name: "hall"; projectId: number; hallId: number; planId: number | null }
   | { name: "tokens" }
+  | { name: "catalog" }
   | { name: "signup" }
   | { name: "invite" }
   | { name: "notFound"; path: string };
@@ -48,6 +50,7 @@ export function parseRoute(pathname: string, search = ""): Route {
   }
   if (path === "/projects") return { name: "projects" };
   if (path === "/account/tokens") return { name: "tokens" };
+  if (path === "/catalog") return { name: "catalog" };
   if (path === "/signup") return { name: "signup" };
   if (path === "/invite") return { name: "invite" };
   const hall = /^\/projects\/([^/]+)\/halls\/([^/]+)$/.exec(path);
@@ -75,6 +78,8 @@ export function href(route: Route): string {
       return `/projects/${route.projectId}/halls/${route.hallId}${route.planId ? `?plan=${route.planId}` : ""}`;
     case "tokens":
       return "/account/tokens";
+    case "catalog":
+      return "/catalog";
     case "signup":
       return "/signup";
     case "invite":
