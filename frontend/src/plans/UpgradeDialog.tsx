@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from "react";
 import { ApiError } from "../sync/http";
-import { createUpgrade, switchServerModel, upgradeOptions } from "./api";
+import { switchServerModel } from "../sync/serverModels";
+import { createUpgrade, upgradeOptions } from "./api";
 import type { WiringPlan } from "./compare";
 import { Dialog } from "../widgets/Dialog";
 import {

@@ -5,8 +5,7 @@ import { notify } from "../state/session";
 import { toCableSet, useWiring, type CableSet, type RenderBuffers } from "../state/wiring";
 import { request } from "../sync/http";
 import type { Bom, WiringPlan } from "./compare";
-import { activeSync } from "../sync/active";
-import { serverModelSwitch, type PlanUpgradeCreate, type WiringOptions } from "./upgrade";
+import type { PlanUpgradeCreate, WiringOptions } from "./upgrade";
 
 export type PlanDiff = components["schemas"]["PlanDiffRead"];
 export type DiffCable = components["schemas"]["DiffCableRead"];
@@ -122,20 +121,4 @@ export function diffCables(
 /** The upgrades of a plan the hall can build, each with why not (and the hardware that would do). */
 export function upgradeOptions(planId: number): Promise<WiringOptions> {
   return request<WiringOptions>("GET", `/wiring-plans/${planId}/upgrade-options`);
-}
-
-/**
- * Give every logical rack of the hall whose servers have fewer than `nicPorts` NIC ports the server
- * model `modelId`, through the layout API (one rack update each, under its version); the editor then
- * reads the hall again. Returns the racks changed.
- */
-export async function switchServerModel(hallId: number, nicPorts: number, modelId: number): Promise<number> {
-  type Layout = components["schemas"]["HallLayout"];
-  const layout = await request<Layout>("GET", `/halls/${hallId}/layout`);
-  const nicPortsOf = new Map(layout.server_models.map((m) => [m.id, m.nic_ports]));
-  const racks = layout.rows.flatMap((r) => r.racks);
-  const updates = serverModelSwitch(racks, nicPortsOf, nicPorts, modelId);
-  for (const u of updates) await request("PATCH", `/racks/${u.rackId}`, { body: u.body, version: u.version });
-  await activeSync()?.reload({ clearHistory: false });
-  return updates.length;
 }

@@ -4,6 +4,9 @@ import { formatLength } from "../model/units";
 import { MEDIUM_COLOURS } from "../state/palette";
 import { READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
+import type { components } from "../api/schema";
+import { request } from "../sync/http";
+import { switchServerModel } from "../sync/serverModels";
 import { generatePlan, listPlans, showPlan } from "./api";
 import {
   formFromSpec,
@@ -68,6 +71,22 @@ export function WiringPanel() {
       .catch(() => undefined);
   }, [projectId, hallId]);
 
+  // Which patterns the hall's hardware can wire (with their default parameters), read again after a switch.
+  const [options, setOptions] = useState<components["schemas"]["WiringOptions"] | null>(null);
+  const [optionsRevision, setOptionsRevision] = useState(0);
+  useEffect(() => {
+    if (!hallId) return;
+    let live = true;
+    request<components["schemas"]["WiringOptions"]>("GET", `/halls/${hallId}/wiring-options`).then(
+      (o) => live && setOptions(o),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [hallId, optionsRevision]);
+  const patternOption = options?.options.find((o) => o.label === form.pattern) ?? null;
+
   const generate = async () => {
     if (!hallId) return;
     const body = toPlanCreate(form);
@@ -92,13 +111,59 @@ export function WiringPanel() {
           onChange={(e) => set("pattern", e.target.value as Pattern)}
           data-testid="wiring-pattern"
         >
-          {PATTERNS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
-            </option>
-          ))}
+          {PATTERNS.map((p) => {
+            const o = options?.options.find((x) => x.label === p.value);
+            const note =
+              !o || o.feasible ? "" : o.needs_hardware ? " (needs more NIC ports)" : " (cannot be built here)";
+            return (
+              <option key={p.value} value={p.value}>
+                {p.label}
+                {note}
+              </option>
+            );
+          })}
         </select>
       </Field>
+      {patternOption && !patternOption.feasible && (
+        <div className="small" data-testid="wiring-pattern-infeasible">
+          {patternOption.needs_hardware ? (
+            <>
+              <span className="warn">
+                {patternOption.label} needs servers with {patternOption.needs_hardware.nic_ports} NIC ports (
+                {patternOption.needs_hardware.logical_racks.toLocaleString("en")} logical racks have fewer).
+              </span>{" "}
+              {patternOption.needs_hardware.server_models.map((m) => (
+                <button
+                  key={m.id}
+                  type="button"
+                  disabled={busy || readOnly}
+                  onClick={() => {
+                    const need = patternOption.needs_hardware?.nic_ports ?? 0;
+                    setBusy(true);
+                    switchServerModel(hallId ?? 0, need, m.id).then(
+                      () => {
+                        setOptionsRevision((r) => r + 1);
+                        void generate();
+                      },
+                      (e: unknown) => {
+                        setBusy(false);
+                        setErrors({ generate: `The server model could not be changed: ${String(e)}` });
+                      },
+                    );
+                  }}
+                  data-testid="wiring-switch-model"
+                >
+                  Switch them to {m.name} ({m.nic_ports} NIC ports) and generate
+                </button>
+              ))}
+            </>
+          ) : (
+            <span className="warn">
+              {patternOption.label} cannot be built on this hall with its default parameters: {patternOption.reason}
+            </span>
+          )}
+        </div>
+      )}
       <div className="field-row">
         <Field label="p · ports per server" name="ports" errors={errors}>
           <input
