@@ -191,7 +191,9 @@ fn queries(w: &mut Workload, q: &QuerySpec, net: &Network, rng: &mut Rng, defaul
         let rcv =
             fixed_rcv.unwrap_or_else(|| net.servers[rng.below(net.servers.len() as u64) as usize]);
         let snd: Vec<NodeId> = match &fixed_snd {
-            Some(s) => s.clone(),
+            // (a receiver drawn at random may be one of the senders: it does not send to itself,
+            // a flow with no link to cross that would never finish)
+            Some(s) => s.iter().copied().filter(|&x| x != rcv).collect(),
             None => {
                 let mut pool: Vec<NodeId> =
                     net.servers.iter().copied().filter(|&s| s != rcv).collect();

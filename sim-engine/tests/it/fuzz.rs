@@ -8,6 +8,8 @@
 //! Case counts: a bounded run by default (part of `cargo test --release`); `LOOPLINE_FUZZ_CASES=N`
 //! runs N cases per test (`make fuzz` uses 200,000).
 
+mod rates;
+
 use std::time::Duration;
 
 use loopline_sim::scenario::{
@@ -776,4 +778,19 @@ fn link_capacities_the_solver_cannot_resolve_are_refused() {
         assert!(sc.validate().is_ok(), "{gbps} Gb/s, goodput {g}");
     }
     assert_eq!((MIN_LINK_GBPS, MAX_LINK_GBPS), (1e-3, 1e6));
+}
+
+/// Found (issue 26's engine error): an incast with fixed senders and no receiver draws the
+/// receiver among every server, so it could be a sender, which then "sent" to itself: a flow
+/// with no link to cross, left at rate 0 for ever. A receiver does not send to itself: with
+/// senders S1 and S2, each of the 10 queries has one flow, from the other one.
+#[test]
+fn an_incast_receiver_drawn_among_the_senders_does_not_send_to_itself() {
+    let sc = Scenario::from_json(&tiny(
+        r#"{"type": "incast", "senders": ["S1", "S2"], "response_bytes": 1000, "queries": 10}"#,
+        "{}",
+    ))
+    .unwrap();
+    let rep = run(&sc, &RunLimits::default()).expect("runs");
+    assert_eq!((rep.flows.total, rep.flows.finished), (10, 10));
 }

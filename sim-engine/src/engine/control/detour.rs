@@ -24,6 +24,9 @@ use crate::routing::NONE_DETOUR;
 use crate::scenario::DetourParams;
 use crate::units::{NodeId, Time};
 
+/// Smallest detour budget worth setting up, as a share of the remote ToR's uplink capacity.
+const MIN_BUDGET: f64 = 0.01;
+
 /// One detour set up by the loop scheduler.
 #[derive(Clone, Debug)]
 pub struct ActiveDetour {
@@ -219,11 +222,18 @@ impl DetourScheduler {
                 let right = ring[(p0 + hi + 1) % n];
                 let mut remotes = Vec::new();
                 // the detour budget of a remote ToR: its share of the spare capacity, within
-                // [0, the ToR's capacity]; a ToR with no spare capacity gives no detour (flows
-                // moved onto a budget of 0 would never finish)
+                // [0, the ToR's capacity]; one under `MIN_BUDGET` of the ToR's capacity gives no
+                // detour (flows moved onto a budget of 0, or of a rounding residue, would never
+                // finish)
                 let budget = |r: NodeId| {
                     let cap = cap_up[r.idx()];
-                    p.spare_fraction * (cap * (1.0 - util[dir(side)][r.idx()])).clamp(0.0, cap)
+                    let b =
+                        p.spare_fraction * (cap * (1.0 - util[dir(side)][r.idx()])).clamp(0.0, cap);
+                    if b >= MIN_BUDGET * cap {
+                        b
+                    } else {
+                        0.0
+                    }
                 };
                 for r in [left, right] {
                     if remotes.iter().any(|(x, _): &(NodeId, Vec<NodeId>)| *x == r)
