@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from loopline.api.errors import error_body
+from loopline.api.errors import TOO_DEEP, error_body
 
 # Only bodies with one of these can hold a bad text or number: the full walk runs only for them
 # (an escape, NaN/Infinity, an exponent of three digits, a run of 19 digits).
@@ -161,10 +161,7 @@ class BodyGuard:
             except ValueError:
                 document = None  # FastAPI answers malformed JSON itself
             except RecursionError:
-                reason = "the JSON is nested too deeply to read"
-                await _answer(
-                    scope, receive, send, 422, {"detail": [{"loc": ["body"], "field": "body", "msg": reason}]}
-                )
+                await _answer(scope, receive, send, 422, error_body("body", TOO_DEEP))
                 return
             for loc, reason in find_bad_text(document):
                 detail = {"loc": ["body", *loc], "field": _field(loc) or "body", "msg": reason}

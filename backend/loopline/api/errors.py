@@ -4,7 +4,9 @@ database is restarting, refused the connection or ended it: `Retry-After`, and t
 replaces the dead connections, so the next request reconnects).
 
 Every error body has FastAPI's validation shape, `{"detail": [{"loc", "field", "msg"}]}`; a stale
-`If-Match` also carries `current_version`.
+`If-Match` also carries `current_version`. So do the answers routing and FastAPI give on their
+own (404 for an unknown path, 405 for a method the path does not have, 400 for a body FastAPI
+could not read), which would otherwise be `{"detail": "Not Found"}`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
+from starlette.exceptions import HTTPException
 
 from loopline.domain.errors import DomainError
 
@@ -26,6 +29,9 @@ BUSY = "the server is busy: too many requests are waiting; retry after the Retry
 RETRY_AFTER_S = "1"
 DATABASE_RETRY_AFTER_S = "5"
 """A database restart takes seconds: asking again at once would only add to the load."""
+TOO_DEEP = "the JSON is nested too deeply to read"
+_HTTP_FIELDS = {400: "body", 404: "path", 405: "method"}
+"""What a plain HTTPException of each status is about, for the error body's `field`."""
 _CONFLICT_STATES = frozenset({"40001", "40P01"})
 """Serialization failure, deadlock: the transaction lost a race and was rolled back."""
 
@@ -60,6 +66,16 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own body, except that a NaN or 1e309 it could not render comes back as text.
         return JSONResponse(status_code=422, content={"detail": _finite(jsonable_encoder(exc.errors()))})
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 400 and isinstance(exc.__cause__, RecursionError):
+            # FastAPI read a body nested deeper than Python's parser goes (one the body guard did
+            # not parse itself): the same answer the guard gives.
+            return JSONResponse(status_code=422, content=error_body("body", TOO_DEEP))
+        reason = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        field = _HTTP_FIELDS.get(exc.status_code, "request")
+        return JSONResponse(status_code=exc.status_code, content=error_body(field, reason), headers=exc.headers)
 
     @app.exception_handler(DomainError)
     async def _domain_error(_request: Request, exc: DomainError) -> JSONResponse:

@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from loopline.domain.errors import DomainError
 from loopline.domain.media import PriceBook, default_price_book
+from loopline.domain.names import spoofing
 
 MAX_ENTRIES = 10_000
 MAX_PRICE = 1e9
@@ -73,7 +74,8 @@ def check_currency(currency: str, field: str = "currency") -> str:
 
 
 def check_entries(entries: Iterable[PriceEntry], field: str = "entries") -> tuple[PriceEntry, ...]:
-    """The entries sorted by part number; refuses duplicates, negative or absurd prices, long names."""
+    """The entries sorted by part number; refuses duplicates, negative or absurd prices, long or
+    spoofing part numbers (`domain.names`)."""
     out: dict[str, PriceEntry] = {}
     for i, e in enumerate(entries):
         where = f"{field}.{i}"
@@ -82,6 +84,8 @@ def check_entries(entries: Iterable[PriceEntry], field: str = "entries") -> tupl
             raise DomainError(f"{where}.part_number", "must be non-empty, without leading or trailing spaces")
         if len(pn) > MAX_PART_NUMBER:
             raise DomainError(f"{where}.part_number", f"at most {MAX_PART_NUMBER} characters")
+        if reason := spoofing(pn):  # the name rule, for entries that come as CSV too
+            raise DomainError(f"{where}.part_number", reason)
         if len(e.description) > MAX_DESCRIPTION:
             raise DomainError(f"{where}.description", f"at most {MAX_DESCRIPTION} characters")
         for name in ("base_price", "per_metre"):

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import types
+import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from loopline.domain.names import spoofing
 from loopline.domain.units import m
@@ -39,11 +51,58 @@ NAME_FIELDS = frozenset({"name", "display_name", "name_a", "name_b", "rack_name_
 """Fields of a request that name something: every one is held to `domain.names.spoofing`."""
 
 
+def _json_number(kind: str, message: str) -> BeforeValidator:
+    def check(value: Any) -> Any:
+        # JSON's numbers only: not `true`/`false` and not text. (An integral `4.0` is an integer
+        # to JSON Schema, and pydantic takes it as 4.)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PydanticCustomError(kind, message)
+        return value
+
+    return BeforeValidator(check)
+
+
+_STRICT: dict[Any, Any] = {
+    int: Annotated[int, _json_number("int_type", "Input should be a valid integer")],
+    float: Annotated[float, _json_number("float_type", "Input should be a valid number")],
+    bool: Annotated[bool, Strict()],
+}
+
+
+def strict_scalars(annotation: Any) -> Any:
+    """`annotation` with every int, float and bool in it (through unions, lists, dicts and
+    `Annotated`) taking only the JSON type the document names: `integer` and `number` refuse
+    `"5"` and `false`, `boolean` refuses `1` and `"true"` (pydantic would convert them). Enums and
+    dates keep their parsing."""
+    origin = typing.get_origin(annotation)
+    if annotation in _STRICT:
+        return _STRICT[annotation]
+    if origin is Annotated:
+        inner, *meta = typing.get_args(annotation)
+        return Annotated[(strict_scalars(inner), *meta)]
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[tuple(strict_scalars(a) for a in typing.get_args(annotation))]  # noqa: UP007
+    if origin in (list, dict):
+        return origin[tuple(strict_scalars(a) for a in typing.get_args(annotation))]
+    return annotation
+
+
 class Schema(BaseModel):
     """Base of every request body."""
 
     # NaN and Infinity (JSON extensions Python accepts) are no length, count or speed.
     model_config = ConfigDict(from_attributes=True, extra="forbid", allow_inf_nan=False)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        changed = False
+        for info in cls.model_fields.values():
+            strict = strict_scalars(info.annotation)
+            if strict != info.annotation:
+                info.annotation, changed = strict, True
+        if changed:
+            cls.model_rebuild(force=True)
 
     @field_validator("*", mode="after", check_fields=False)
     @classmethod
