@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
@@ -9,6 +11,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import compile_path
 
 from loopline.api import (
     auth,
@@ -83,10 +86,30 @@ def create_app() -> FastAPI:
         sweeps.router,
     ):
         app.include_router(router)
+    _integer_ids(app)
     # Last: its catch-all route serves the editor.
     _mount_ui(app, settings.frontend_dist)
     openapi.install(app)
     return app
+
+
+def _as_integer(integers: set[str], match: re.Match[str]) -> str:
+    return f"{{{match[1]}:int}}" if match[1] in integers else match[0]
+
+
+def _integer_ids(app: FastAPI) -> None:
+    """An integer path parameter (every id) matches digits only, so `/projects/import` is never
+    taken for project `import`: a method that path lacks is a 405 naming the ones it has (not a
+    422 about `project_id`), and a path with text where an id goes is a 404. The document's paths
+    are unchanged (`path_format`); the range of an id is still checked by its `Path(...)`."""
+    for route in app.routes:
+        if not isinstance(route, APIRoute):
+            continue
+        integers = {field.name for field in route.dependant.path_params if field.field_info.annotation is int}
+        if not integers:
+            continue
+        path = re.sub(r"\{(\w+)\}", partial(_as_integer, integers), route.path)
+        route.path_regex, route.path_format, route.param_convertors = compile_path(path)
 
 
 def _mount_ui(app: FastAPI, dist: Path) -> None:
