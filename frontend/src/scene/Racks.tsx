@@ -8,6 +8,7 @@ import { heatColour, rackUtil, reportHeat, useHeat } from "../state/heatMap";
 import type { Palette } from "../state/palette";
 import { debugHandle, sceneStats } from "../state/testHook";
 import { live } from "../tools/live";
+import { deviceGeometry } from "./deviceGeometry";
 import { devicesOf, type RackPlacement } from "./selectors";
 
 const tmp = new THREE.Object3D();
@@ -128,17 +129,19 @@ export function Racks({
   );
 }
 
-/** Servers and ToRs on the port face of every rack; not pickable. */
+/**
+ * Servers and ToRs on the port face of every rack, as ONE plain mesh (scene/deviceGeometry.ts says why
+ * not instanced); not pickable, rebuilt when the racks or the palette change.
+ */
 export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: Palette }) {
-  const ref = useRef<THREE.InstancedMesh>(null);
   const invalidate = useThree((s) => s.invalidate);
   const devices = useMemo(() => racks.flatMap(devicesOf), [racks]);
-  const capacity = Math.max(64, 2 ** Math.ceil(Math.log2(devices.length + 1)));
-  // Two triangles per device: a face plate on the rack's port face.
-  const geometry = useMemo(() => new THREE.PlaneGeometry(1, 1), []);
+  const geometry = useMemo(
+    () => deviceGeometry(devices, new THREE.Color(palette.server), new THREE.Color(palette.tor)),
+    [devices, palette],
+  );
+  useEffect(() => () => geometry.dispose(), [geometry]);
   useLayoutEffect(() => {
-    const mesh = ref.current;
-    if (!mesh) return;
     performance.mark("loopline:racks-instanced");
     sceneStats.racks = racks.length;
     sceneStats.devices = devices.length;
@@ -146,31 +149,11 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
       // Time to the first frame showing the racks (the cables may still be loading).
       requestAnimationFrame(() => requestAnimationFrame(() => (sceneStats.firstHallRenderMs ??= performance.now())));
     }
-    const server = new THREE.Color(palette.server);
-    const tor = new THREE.Color(palette.tor);
-    devices.forEach((d, i) => {
-      tmp.position.set(d.x, d.y, d.z);
-      tmp.rotation.set(0, d.yaw, 0);
-      tmp.scale.set(d.w, d.h, 1);
-      tmp.updateMatrix();
-      mesh.setMatrixAt(i, tmp.matrix);
-      mesh.setColorAt(i, d.tor ? tor : server);
-    });
-    mesh.count = devices.length;
-    mesh.instanceMatrix.needsUpdate = true;
-    if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
     invalidate();
-    tmp.rotation.set(0, 0, 0);
-  }, [devices, racks, palette, capacity, invalidate]);
+  }, [devices, racks, geometry, invalidate]);
   return (
-    <instancedMesh
-      key={capacity}
-      ref={ref}
-      args={[geometry, undefined, capacity]}
-      frustumCulled={false}
-      raycast={() => null}
-    >
-      <meshStandardMaterial roughness={0.5} />
-    </instancedMesh>
+    <mesh geometry={geometry} frustumCulled={false} raycast={() => null}>
+      <meshStandardMaterial roughness={0.5} vertexColors />
+    </mesh>
   );
 }
