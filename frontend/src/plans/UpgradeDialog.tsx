@@ -3,7 +3,7 @@
  * the first buildable one preselected; one the servers' NIC ports prevent says so and offers to switch
  * the logical racks' server model first. Then generate the upgraded plan and see its difference.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../sync/http";
 import { switchServerModel } from "../sync/serverModels";
 import { createUpgrade, upgradeOptions } from "./api";
@@ -75,6 +75,12 @@ export function UpgradeDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [options, setOptions] = useState<WiringOption[] | null>(null);
+  // The preselection never overrides what the planner already chose.
+  const touched = useRef(false);
+  const choose = (c: UpgradeChange) => {
+    touched.current = true;
+    setChange(c);
+  };
   const [revision, setRevision] = useState(0);
   // What the hall can build, read again after its servers change; the first buildable one preselected.
   useEffect(() => {
@@ -84,7 +90,7 @@ export function UpgradeDialog({
         if (!live) return;
         setOptions(o.options);
         const pick = o.preselected === null || o.preselected === undefined ? null : o.options[o.preselected];
-        if (pick && revision === 0) setChange(optionChange(pick));
+        if (pick && !touched.current) setChange(optionChange(pick));
       },
       (e: unknown) => live && setError(`Upgrade options: ${e instanceof Error ? e.message : String(e)}`),
     );
@@ -147,7 +153,7 @@ export function UpgradeDialog({
                     name="upgrade-option"
                     checked={chosen}
                     disabled={!o.feasible}
-                    onChange={() => setChange(optionChange(o))}
+                    onChange={() => choose(optionChange(o))}
                   />{" "}
                   {o.label}
                 </label>
@@ -186,7 +192,7 @@ export function UpgradeDialog({
           <span className="field-label">What changes</span>
           <select
             value={change.kind}
-            onChange={(e) => setChange(defaultChange(base, e.target.value as UpgradeChange["kind"]))}
+            onChange={(e) => choose(defaultChange(base, e.target.value as UpgradeChange["kind"]))}
             data-testid="upgrade-kind"
           >
             {UPGRADE_KINDS.map((k) => (
@@ -206,7 +212,7 @@ export function UpgradeDialog({
               label="p · ports per server"
               value={change.ports}
               min={1}
-              onChange={(ports) => setChange({ kind: "ports", ports })}
+              onChange={(ports) => choose({ kind: "ports", ports })}
               testId="upgrade-ports"
             />
           </>
@@ -217,28 +223,28 @@ export function UpgradeDialog({
               label="New ports per server"
               value={change.parallel.ports}
               min={1}
-              onChange={(ports) => setChange({ kind: "parallel", parallel: { ...change.parallel, ports } })}
+              onChange={(ports) => choose({ kind: "parallel", parallel: { ...change.parallel, ports } })}
               testId="upgrade-parallel-ports"
             />
             <NumberField
               label="Speed (Gb/s)"
               value={change.parallel.gbps}
               min={1}
-              onChange={(gbps) => setChange({ kind: "parallel", parallel: { ...change.parallel, gbps } })}
+              onChange={(gbps) => choose({ kind: "parallel", parallel: { ...change.parallel, gbps } })}
               testId="upgrade-parallel-gbps"
             />
             <NumberField
               label="Server ports per new ToR"
               value={change.parallel.tor_server_ports}
               min={1}
-              onChange={(n) => setChange({ kind: "parallel", parallel: { ...change.parallel, tor_server_ports: n } })}
+              onChange={(n) => choose({ kind: "parallel", parallel: { ...change.parallel, tor_server_ports: n } })}
               testId="upgrade-parallel-tor-ports"
             />
             <NumberField
               label="c · clusters"
               value={change.parallel.clusters}
               min={1}
-              onChange={(clusters) => setChange({ kind: "parallel", parallel: { ...change.parallel, clusters } })}
+              onChange={(clusters) => choose({ kind: "parallel", parallel: { ...change.parallel, clusters } })}
               testId="upgrade-parallel-clusters"
             />
           </div>
@@ -248,7 +254,7 @@ export function UpgradeDialog({
             label="l · logical racks per loop"
             value={change.loop}
             min={2}
-            onChange={(loop) => setChange({ kind: "loop", loop })}
+            onChange={(loop) => choose({ kind: "loop", loop })}
             testId="upgrade-loop"
           />
         )}
@@ -257,7 +263,7 @@ export function UpgradeDialog({
             <span className="field-label">Pattern</span>
             <select
               value={change.pattern}
-              onChange={(e) => setChange({ kind: "pattern", pattern: e.target.value as Pattern })}
+              onChange={(e) => choose({ kind: "pattern", pattern: e.target.value as Pattern })}
               data-testid="upgrade-pattern"
             >
               {(Object.keys(PATTERN_LABELS) as Pattern[]).map((p) => (
