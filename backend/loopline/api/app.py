@@ -16,6 +16,7 @@ from starlette.routing import compile_path
 from loopline.api import (
     auth,
     catalog,
+    device_names,
     exports,
     halls,
     health,
@@ -76,6 +77,7 @@ def create_app() -> FastAPI:
         catalog.router,
         projects.router,
         halls.router,
+        device_names.router,
         rows.router,
         racks.router,
         wiring.router,

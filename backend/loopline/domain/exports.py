@@ -12,6 +12,7 @@ import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from loopline.domain.device_names import LOCATION_NAMES, DeviceNames
 from loopline.domain.media import NETBOX_TYPE, Medium
 
 SINGLE_MODE_OPTICS = ("DR", "FR", "LR")
@@ -48,6 +49,8 @@ class SheetContext:
     """How cables run between racks: `tray`, `floor` or `faces`."""
     rack_face: dict[str, str]
     """Full rack name -> the face its ports are on (`front`/`rear`)."""
+    names: DeviceNames = LOCATION_NAMES
+    """Host names by location name (the hall's device naming): what `device` columns and labels print."""
 
 
 END_COLUMNS = ("site", "hall", "row", "rack", "u", "face", "device", "port")
@@ -109,10 +112,11 @@ def wiring_sheet_rows(cables: Iterable[SheetCable], ctx: SheetContext) -> Iterab
             (c.b_device, c.b_port, c.b_row, c.b_rack),
         ):
             ends += [ctx.site, ctx.hall, row, rack.rsplit(".", 1)[-1], _u(device), ctx.rack_face.get(rack, "front"),
-                     device, port]  # fmt: skip
+                     ctx.names.host(device), port]  # fmt: skip
         bundle = bundle_of(c.a_rack, c.b_rack, ctx.via)
+        label = c.label if ctx.names is LOCATION_NAMES else ctx.names.label(c.a_device, c.a_port, c.b_device, c.b_port)
         yield (
-            c.cable_id, c.label, *ends, c.gbps, c.medium.value, c.part_number, c.transceiver or "",
+            c.cable_id, label, *ends, c.gbps, c.medium.value, c.part_number, c.transceiver or "",
             _metres(c.raw_mm), _metres(c.slack_mm), _metres(c.ordered_mm), bundle, "planned",
         )  # fmt: skip
 
@@ -123,12 +127,15 @@ def netbox_type(medium: Medium, transceiver: str | None) -> str:
     return NETBOX_TYPE[medium]
 
 
-def netbox_rows(cables: Iterable[SheetCable], site: str) -> Iterable[Sequence[object]]:
-    """NetBox's cable bulk-import columns; devices and interfaces named as in the plan."""
+def netbox_rows(
+    cables: Iterable[SheetCable], site: str, names: DeviceNames = LOCATION_NAMES
+) -> Iterable[Sequence[object]]:
+    """NetBox's cable bulk-import columns; devices by host name, interfaces as in the plan."""
     for c in cables:
+        label = c.label if names is LOCATION_NAMES else names.label(c.a_device, c.a_port, c.b_device, c.b_port)
         yield (
-            site, c.a_device, "dcim.interface", c.a_port, site, c.b_device, "dcim.interface", c.b_port,
-            netbox_type(c.medium, c.transceiver), "planned", c.label, netbox_length(c.ordered_mm), "m",
+            site, names.host(c.a_device), "dcim.interface", c.a_port, site, names.host(c.b_device), "dcim.interface",
+            c.b_port, netbox_type(c.medium, c.transceiver), "planned", label, netbox_length(c.ordered_mm), "m",
         )  # fmt: skip
 
 

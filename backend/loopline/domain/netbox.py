@@ -67,6 +67,7 @@ DEVICE_TYPE_COLUMNS = ("manufacturer", "model", "slug", "u_height", "is_full_dep
 DEVICE_ROLE_COLUMNS = ("name", "slug", "color")
 DEVICE_COLUMNS = (
     "name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face", "description",
+    "asset_tag",
 )  # fmt: skip
 INTERFACE_COLUMNS = ("device", "name", "type", "speed", "enabled")
 
@@ -114,6 +115,8 @@ class NetboxDevice:
     u: int
     model: str
     face: str
+    asset_tag: str = ""
+    """Empty: none (NetBox's `asset_tag` is unique where set)."""
 
 
 def slugify(text: str) -> str:
@@ -196,7 +199,7 @@ def device_rows(site: str, devices: Iterable[NetboxDevice]) -> Iterator[Sequence
         note = "" if placed else f"shares U{d.u} with another device in the plan"
         yield (
             d.name, role_name(d.role), MANUFACTURER, d.model, STATUS, site, d.rack,
-            d.u if placed else "", d.face if placed else "", note,
+            d.u if placed else "", d.face if placed else "", note, d.asset_tag,
         )  # fmt: skip
 
 

@@ -83,12 +83,15 @@ def _end(c: SheetCable, ctx: SheetContext, end: str) -> str:
         (c.a_device, c.a_port, c.a_row, c.a_rack) if end == "a" else (c.b_device, c.b_port, c.b_row, c.b_rack)
     )
     u = device.rsplit(".U", 1)[-1]
-    return f"{row} {rack.rsplit('.', 1)[-1]} U{u} {ctx.rack_face.get(rack, 'front')} {port}"
+    host = ctx.names.host(device)
+    named = "" if host == device else f" {host}"
+    return f"{row} {rack.rsplit('.', 1)[-1]} U{u}{named} {ctx.rack_face.get(rack, 'front')} {port}"
 
 
 def wiring_cells(c: SheetCable, ctx: SheetContext) -> tuple[str, ...]:
+    label = ctx.names.label(c.a_device, c.a_port, c.b_device, c.b_port) if ctx.names.names else c.label
     return (
-        c.cable_id, c.label, _end(c, ctx, "a"), _end(c, ctx, "b"), c.medium.value, c.part_number,
+        c.cable_id, label, _end(c, ctx, "a"), _end(c, ctx, "b"), c.medium.value, c.part_number,
         netbox_length(c.ordered_mm), bundle_of(c.a_rack, c.b_rack, ctx.via), "[  ]",
     )  # fmt: skip
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 from loopline.domain import netbox
+from loopline.domain.device_names import LOCATION_NAMES, DeviceNames
 from loopline.domain.errors import DomainError
 from loopline.domain.exports import (
     NETBOX_COLUMNS,
@@ -43,6 +44,7 @@ from loopline.domain.print_sheets import work_order_pdf as render_work_order
 from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
 from loopline.services import wiring
+from loopline.services.device_naming import names_for_export
 from loopline.services.layout_snapshot import load_hall
 
 YIELD_PER = 2000
@@ -112,7 +114,17 @@ def _cables(
 def _context(session: Session, plan: WiringPlanRow) -> tuple[SheetContext, Hall]:
     hall = load_hall(session, plan.hall_id)
     faces = {rack_name(hall.name, r.name, k.name): k.port_face.value for r in hall.rows for k in r.racks}
-    return SheetContext(site=hall.site, hall=hall.name, via=plan.via, rack_face=faces), hall
+    names = names_for_export(session, plan.hall_id)
+    return SheetContext(site=hall.site, hall=hall.name, via=plan.via, rack_face=faces, names=names), hall
+
+
+def _named(cables: Iterator[SheetCable], names: DeviceNames) -> Iterator[SheetCable]:
+    """Cables as a label prints them: the label with the devices' host names."""
+    if names is LOCATION_NAMES:
+        yield from cables
+        return
+    for c in cables:
+        yield replace(c, label=names.label(c.a_device, c.a_port, c.b_device, c.b_port))
 
 
 def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
@@ -291,6 +303,7 @@ def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = Non
     parts; every cable once, its two labels together), each rendered and sent before the next
     is started."""
     what = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
+    names = names_for_export(session, plan.hall_id)
     order = _print_order()
     racks = session.execute(
         _in_row(
@@ -301,11 +314,11 @@ def label_sheet_pdf(session: Session, plan: WiringPlanRow, row: str | None = Non
     ).all()
     total = sum(n for _, _, n in racks)
     if row is not None and total <= LABEL_PDF_CABLES:
-        cables = _cables(session, plan.id, row, *order)
+        cables = _named(_cables(session, plan.id, row, *order), names)
         return PrintDownload(_spooled(lambda out: render_label_sheet(out, cables, what)), zipped=False)
     files = label_files(((r, k, n) for r, k, n in racks), LABEL_FILE_CABLES)
     # One cursor in print order, cut into the files' counts (the counts came from the same order).
-    stream = _cables(session, plan.id, row, *order)
+    stream = _named(_cables(session, plan.id, row, *order), names)
 
     def members() -> Iterator[tuple[str, Iterable[bytes]]]:
         for f in files:
@@ -371,7 +384,7 @@ def netbox_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
     ctx, _ = _context(session, plan)
     netbox.check_length("site", ctx.site)
     _check_netbox_names(session, plan.id)
-    return _encoded(csv_chunks(NETBOX_COLUMNS, netbox_rows(_cables(session, plan.id, None), ctx.site)))
+    return _encoded(csv_chunks(NETBOX_COLUMNS, netbox_rows(_cables(session, plan.id, None), ctx.site, ctx.names)))
 
 
 def _racks(hall: Hall) -> list[netbox.NetboxRack]:
@@ -430,14 +443,15 @@ def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
         d = PlanDeviceRow
         stmt = select(d.name, d.role, d.rack, d.u, d.model).where(d.plan_id == plan.id)
         for name, role, rack, u, model in _stream(session, stmt.order_by(_c(d.rack), d.u, _c(d.name))):
-            yield netbox.NetboxDevice(name, role, rack, u, model, ctx.rack_face.get(rack, "front"))
+            face = ctx.rack_face.get(rack, "front")
+            yield netbox.NetboxDevice(ctx.names.host(name), role, rack, u, model, face, ctx.names.asset_tag(name))
 
     def ends() -> Iterator[tuple[str, str, float]]:
         c = PlanCableRow
         stmt = select(c.a_device, c.a_port, c.b_device, c.b_port, c.gbps).where(c.plan_id == plan.id)
         for a_device, a_port, b_device, b_port, gbps in _stream(session, stmt.order_by(c.seq)):
-            yield a_device, a_port, gbps
-            yield b_device, b_port, gbps
+            yield ctx.names.host(a_device), a_port, gbps
+            yield ctx.names.host(b_device), b_port, gbps
 
     sections: dict[str, Iterable[Sequence[object]]] = {
         "01-sites.csv": sites,
@@ -447,7 +461,7 @@ def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
         "05-device-roles.csv": device_roles,
         "06-devices.csv": netbox.device_rows(site, devices()),
         "07-interfaces.csv": netbox.interface_rows(ends()),
-        "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site),
+        "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site, ctx.names),
     }
     members: list[tuple[str, Iterable[bytes]]] = [
         ("README.txt", [netbox.readme(plan.name, hall.name).encode()]),

@@ -6,7 +6,7 @@ from loopline.db.base import Base
 from loopline.db.models.accounts import ApiToken, AuthSession, User
 from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
 from loopline.db.models.imports import ImportJob
-from loopline.db.models.layout import FabricSwitch, Hall, LogicalRack, Rack, Row
+from loopline.db.models.layout import DeviceNaming, DeviceOverride, FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Invitation, Membership, Project, Role
 from loopline.db.models.sim_flows import SimulationFlow, SimulationFlowValues
@@ -18,6 +18,8 @@ __all__ = [
     "AuditEntry",
     "AuthSession",
     "Base",
+    "DeviceNaming",
+    "DeviceOverride",
     "FabricSettingsRow",
     "FabricSwitch",
     "Hall",

@@ -120,3 +120,34 @@ class FabricSwitch(Base):
     switch_model_id: Mapped[int] = mapped_column(ForeignKey("switch_models.id", ondelete="RESTRICT"), index=True)
     u: Mapped[int]
     cluster: Mapped[int | None]
+
+
+class DeviceNaming(Base):
+    """A hall's naming of its devices: the template (None: devices keep their location names) and,
+    under the same version, the per-device overrides."""
+
+    __tablename__ = "device_naming"
+
+    hall_id: Mapped[int] = mapped_column(ForeignKey("halls.id", ondelete="CASCADE"), primary_key=True)
+    template: Mapped[str | None] = mapped_column(String(200))
+    version: Mapped[int] = version_column()
+
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class DeviceOverride(Base):
+    """One device's own host name and/or asset tag. Keyed by its rack and lowest U, so renaming a
+    hall, row or rack keeps it; deleting the rack deletes it."""
+
+    __tablename__ = "device_overrides"
+    __table_args__ = (
+        UniqueConstraint("rack_id", "u"),
+        CheckConstraint("host_name IS NOT NULL OR asset_tag IS NOT NULL", name="says_something"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hall_id: Mapped[int] = mapped_column(ForeignKey("halls.id", ondelete="CASCADE"), index=True)
+    rack_id: Mapped[int] = mapped_column(ForeignKey("racks.id", ondelete="CASCADE"))
+    u: Mapped[int]
+    host_name: Mapped[str | None] = mapped_column(String(64))
+    asset_tag: Mapped[str | None] = mapped_column(String(50))
