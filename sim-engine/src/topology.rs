@@ -299,6 +299,135 @@ pub fn add_grin_matching(net: &mut NetworkSpec, xor: usize, gbps: f64) {
     }
 }
 
+/// The servers of `net` grouped by logical rack, racks in the order of their first server
+/// (node order inside a rack).
+fn servers_by_rack(net: &NetworkSpec) -> Vec<(String, Vec<String>)> {
+    let mut racks: Vec<(String, Vec<String>)> = Vec::new();
+    for n in net.nodes.iter().filter(|n| n.role == Role::Server) {
+        let r = n.logical_rack.clone().unwrap_or_default();
+        match racks.iter_mut().find(|(name, _)| *name == r) {
+            Some((_, v)) => v.push(n.id.clone()),
+            None => racks.push((r, vec![n.id.clone()])),
+        }
+    }
+    racks
+}
+
+/// GRIN cables inside each logical rack (DESIGN.md: same rack by default): every server of a
+/// rack of `r` servers gets `degree` neighbours among them, never two cables between one pair.
+/// Servers at positions `i` and `i + k (mod r)` are cabled for `k = 1 ..= degree / 2`; an odd
+/// degree adds the pairs `(i, i + r/2)` when `r` is even, and when `r` is odd the pairs
+/// `(i, i + (r-1)/2)` for `i < (r-1)/2` plus the last server to server `(r-1)/2`, which then has
+/// `degree + 1` (a rack of odd size has no `degree`-regular wiring of odd degree). Err when a
+/// rack has `degree` servers or fewer.
+pub fn add_grin_within_racks(
+    net: &mut NetworkSpec,
+    degree: usize,
+    gbps: f64,
+) -> Result<(), String> {
+    let mut cables = Vec::new();
+    for (rack, servers) in servers_by_rack(net) {
+        let r = servers.len();
+        if degree == 0 {
+            break;
+        }
+        if degree >= r {
+            return Err(format!(
+                "--degree {degree}: rack {rack:?} has {r} servers, so a server has at most {} GRIN neighbours in it",
+                r.saturating_sub(1)
+            ));
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for k in 1..=degree / 2 {
+            pairs.extend((0..r).map(|i| (i, (i + k) % r)));
+        }
+        if degree % 2 == 1 {
+            let h = r / 2;
+            if r % 2 == 0 {
+                pairs.extend((0..h).map(|i| (i, i + h)));
+            } else {
+                pairs.extend((0..h).map(|i| (i, i + h)));
+                pairs.push((h, r - 1));
+            }
+        }
+        for (i, j) in pairs {
+            let (a, b) = (&servers[i.min(j)], &servers[i.max(j)]);
+            let mut l = link(a, b, gbps, 0);
+            l.id = Some(format!("GRIN.{a}.{b}"));
+            cables.push(l);
+        }
+    }
+    net.links.extend(cables);
+    Ok(())
+}
+
+/// The server list of a workload that has one (shuffle, all-to-all, permutation, random,
+/// Poisson).
+fn workload_servers(w: &mut WorkloadSpec) -> Option<&mut Option<Vec<String>>> {
+    match w {
+        WorkloadSpec::Shuffle(s) => Some(&mut s.servers),
+        WorkloadSpec::AllToAll(s) => Some(&mut s.servers),
+        WorkloadSpec::Permutation(s) => Some(&mut s.servers),
+        WorkloadSpec::Random(s) => Some(&mut s.servers),
+        WorkloadSpec::Poisson(s) => Some(&mut s.servers),
+        _ => None,
+    }
+}
+
+/// Job size: the workload runs among the servers of the first `racks` logical racks (in the
+/// order of their first server: `L0, L1, ...` on a Subways loop, adjacent racks).
+pub fn restrict_to_racks(sc: &mut Scenario, racks: usize) -> Result<(), String> {
+    let all = servers_by_rack(&sc.network);
+    if racks == 0 || racks > all.len() {
+        return Err(format!(
+            "--job-racks {racks}: the network has {} logical racks (give 1 to {})",
+            all.len(),
+            all.len()
+        ));
+    }
+    let servers: Vec<String> = all.into_iter().take(racks).flat_map(|(_, v)| v).collect();
+    let name = sc.workload.name();
+    let slot = workload_servers(&mut sc.workload)
+        .ok_or_else(|| format!("--job-racks: the {name} workload has no server list"))?;
+    *slot = Some(servers);
+    Ok(())
+}
+
+/// Active fraction: keep `round(fraction x n)` (at least 2) of the workload's `n` servers, drawn
+/// with `seed`, listed in node order; the others stay idle (for GRIN, idle neighbours lend their
+/// links).
+pub fn keep_active_fraction(sc: &mut Scenario, fraction: f64, seed: u64) -> Result<(), String> {
+    if !(fraction > 0.0 && fraction <= 1.0) {
+        return Err(format!(
+            "--active-fraction: must be > 0 and at most 1, got {fraction}"
+        ));
+    }
+    let every: Vec<String> = sc
+        .network
+        .nodes
+        .iter()
+        .filter(|n| n.role == Role::Server)
+        .map(|n| n.id.clone())
+        .collect();
+    let name = sc.workload.name();
+    let slot = workload_servers(&mut sc.workload)
+        .ok_or_else(|| format!("--active-fraction: the {name} workload has no server list"))?;
+    let pool = slot.clone().unwrap_or(every);
+    let n = ((fraction * pool.len() as f64).round() as usize).max(2);
+    if n > pool.len() {
+        return Err(format!(
+            "--active-fraction {fraction}: {n} active servers needed, the job has {}",
+            pool.len()
+        ));
+    }
+    let mut idx: Vec<usize> = (0..pool.len()).collect();
+    crate::rng::Rng::new(seed, 0x6163).shuffle(&mut idx);
+    idx.truncate(n);
+    idx.sort_unstable();
+    *slot = Some(idx.into_iter().map(|i| pool[i].clone()).collect());
+    Ok(())
+}
+
 /// Subways Type 2: the loop of [`subways_type1`] (same server wiring), but the ToR at loop
 /// position `i` joins cluster `i mod clusters`; each cluster has `c.spines` aggregation switches
 /// `C{k}.A{j}` (every ToR of the cluster has one uplink to each), and every aggregation switch has

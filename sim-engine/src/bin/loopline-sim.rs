@@ -56,7 +56,65 @@ enum Cmd {
     Gen {
         #[command(subcommand)]
         topo: Gen,
+        #[command(flatten)]
+        opts: GenOpts,
     },
+}
+
+/// Options of every generator (after the topology's name).
+#[derive(clap::Args)]
+struct GenOpts {
+    /// Routing scheme (default: the generator's own: ECMP, VLB for vl2, GRIN for grin), with
+    /// its default parameters.
+    #[arg(long, global = true, value_enum)]
+    routing: Option<RoutingArg>,
+    /// Job size: the workload runs among the servers of the first N logical racks.
+    #[arg(long, global = true)]
+    job_racks: Option<usize>,
+    /// Keep this fraction of the job's servers active (a seeded draw), the rest idle.
+    #[arg(long, global = true)]
+    active_fraction: Option<f64>,
+    /// The scenario's seed (engine.seed, and the draw of --active-fraction).
+    #[arg(long, global = true, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RoutingArg {
+    Ecmp,
+    Adaptive,
+    Detour,
+    Vlb,
+    Grin,
+}
+
+impl RoutingArg {
+    fn spec(self) -> loopline_sim::scenario::RoutingSpec {
+        use loopline_sim::scenario::RoutingSpec as R;
+        match self {
+            RoutingArg::Ecmp => R::Ecmp,
+            RoutingArg::Adaptive => R::Adaptive(Default::default()),
+            RoutingArg::Detour => R::Detour(Default::default()),
+            RoutingArg::Vlb => R::Vlb,
+            RoutingArg::Grin => R::Grin(Default::default()),
+        }
+    }
+}
+
+/// Apply the options every generator takes to its scenario.
+fn apply_gen_opts(sc: &mut Scenario, o: &GenOpts) -> Result<(), String> {
+    use loopline_sim::topology as topo;
+    if let Some(r) = o.routing {
+        sc.routing = r.spec();
+    }
+    sc.engine.seed = o.seed;
+    if let Some(n) = o.job_racks {
+        topo::restrict_to_racks(sc, n)?;
+    }
+    if let Some(f) = o.active_fraction {
+        topo::keep_active_fraction(sc, f, o.seed)?;
+    }
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -132,8 +190,9 @@ enum Gen {
         #[arg(long, default_value_t = 2)]
         cores: usize,
     },
-    /// GRIN on a leaf-spine: each server cabled to --degree servers of other leaves (same
-    /// position), GRIN routing, permutation of --bytes-per-pair per flow.
+    /// GRIN on a leaf-spine: each server cabled to --degree servers of its own rack (leaf),
+    /// GRIN routing, permutation of --bytes-per-pair per flow (with --active-fraction: among
+    /// that share of the servers).
     Grin {
         #[command(flatten)]
         t: TreeArgs,
@@ -387,7 +446,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Cmd::Gen { topo: which } => {
+        Cmd::Gen { topo: which, opts } => {
             use loopline_sim::topology as topo;
             let sc = match which {
                 Gen::Fattree {
@@ -477,8 +536,9 @@ fn main() -> ExitCode {
                         t.host_gbps,
                         t.fabric_gbps,
                     );
-                    for k in 1..=degree {
-                        topo::add_grin_matching(&mut net, t.servers_per_tor * k, t.host_gbps);
+                    if let Err(m) = topo::add_grin_within_racks(&mut net, degree, t.host_gbps) {
+                        eprintln!("error: {m}");
+                        return ExitCode::from(2);
                     }
                     let mut sc = topo::shuffle_all(net, t.bytes_per_pair);
                     sc.routing = loopline_sim::scenario::RoutingSpec::Grin(Default::default());
@@ -491,6 +551,11 @@ fn main() -> ExitCode {
                     sc
                 }
             };
+            let mut sc = sc;
+            if let Err(m) = apply_gen_opts(&mut sc, &opts) {
+                eprintln!("error: {m}");
+                return ExitCode::from(2);
+            }
             println!(
                 "{}",
                 serde_json::to_string_pretty(&sc).expect("scenario serialises")

@@ -369,3 +369,216 @@ fn gen_covers_every_topology_family() {
         assert_eq!(r["flows"]["unfinished"], 0, "{args:?}");
     }
 }
+
+/// `gen` output as JSON, or the failure's exit code and stderr.
+fn gen(args: &[&str]) -> Result<serde_json::Value, (i32, String)> {
+    let out = bin().arg("gen").args(args).output().unwrap();
+    if out.status.success() {
+        Ok(serde_json::from_slice(&out.stdout).unwrap())
+    } else {
+        Err((
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
+    }
+}
+
+fn grin_cables(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["network"]["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["id"].as_str().is_some_and(|i| i.starts_with("GRIN.")))
+        .map(|l| {
+            (
+                l["a"].as_str().unwrap().into(),
+                l["b"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 26 item 5: the generators can express the experiments. `--routing` and `--job-racks`
+/// on any topology (a 4-rack shuffle with detours on a 12-rack Type 2 loop: the 8 servers of
+/// L0..L3, 8 x 7 = 56 flows, all finish); `gen vl2` has the servers asked for (10 ToRs x 20);
+/// `gen grin` cables servers inside their rack, every server with its neighbours (5 a rack at
+/// degree 1: (0,2), (1,3) and, the odd one out, (2,4); 4 a rack at degree 2: the ring; at degree
+/// 3 the ring and both diagonals, K4), and `--active-fraction` keeps round(0.5 x 8) = 4 of the
+/// 8 servers in the permutation; impossible requests exit 2 naming the flag.
+#[test]
+fn gen_options_set_routing_job_size_active_servers_and_grin_within_racks() {
+    let v = gen(&[
+        "type2",
+        "--racks",
+        "12",
+        "--servers-per-rack",
+        "2",
+        "--spines",
+        "2",
+        "--routing",
+        "detour",
+        "--job-racks",
+        "4",
+        "--bytes-per-pair",
+        "100000",
+    ])
+    .unwrap();
+    assert_eq!(v["routing"]["type"], "detour");
+    let job: Vec<String> = (0..4)
+        .flat_map(|r| (0..2).map(move |j| format!("L{r}.S{j}")))
+        .collect();
+    assert_eq!(v["workload"]["servers"], serde_json::json!(job));
+    let p = write("job.json", &v.to_string());
+    let run = bin()
+        .args(["run", "--no-run-info"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(
+        (
+            r["flows"]["total"].as_u64(),
+            r["flows"]["finished"].as_u64()
+        ),
+        (Some(56), Some(56))
+    );
+
+    let v = gen(&[
+        "vl2",
+        "--tors",
+        "10",
+        "--servers-per-tor",
+        "20",
+        "--routing",
+        "ecmp",
+    ])
+    .unwrap();
+    let servers = v["network"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["role"] == "server")
+        .count();
+    assert_eq!(servers, 200);
+    assert_eq!(v["routing"]["type"], "ecmp");
+
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    let v = gen(&[
+        "grin",
+        "--tors",
+        "2",
+        "--servers-per-tor",
+        "5",
+        "--spines",
+        "1",
+        "--degree",
+        "1",
+    ])
+    .unwrap();
+    assert_eq!(
+        grin_cables(&v),
+        pairs(&[
+            ("S0.0", "S0.2"),
+            ("S0.1", "S0.3"),
+            ("S0.2", "S0.4"),
+            ("S1.0", "S1.2"),
+            ("S1.1", "S1.3"),
+            ("S1.2", "S1.4")
+        ])
+    );
+    let v = gen(&[
+        "grin",
+        "--tors",
+        "1",
+        "--servers-per-tor",
+        "4",
+        "--spines",
+        "1",
+        "--degree",
+        "2",
+    ])
+    .unwrap();
+    assert_eq!(
+        grin_cables(&v),
+        pairs(&[
+            ("S0.0", "S0.1"),
+            ("S0.1", "S0.2"),
+            ("S0.2", "S0.3"),
+            ("S0.0", "S0.3")
+        ])
+    );
+    let v = gen(&[
+        "grin",
+        "--tors",
+        "1",
+        "--servers-per-tor",
+        "4",
+        "--spines",
+        "1",
+        "--degree",
+        "3",
+    ])
+    .unwrap();
+    assert_eq!(
+        grin_cables(&v),
+        pairs(&[
+            ("S0.0", "S0.1"),
+            ("S0.1", "S0.2"),
+            ("S0.2", "S0.3"),
+            ("S0.0", "S0.3"),
+            ("S0.0", "S0.2"),
+            ("S0.1", "S0.3")
+        ])
+    );
+
+    let v = gen(&[
+        "grin",
+        "--tors",
+        "2",
+        "--servers-per-tor",
+        "4",
+        "--spines",
+        "1",
+        "--active-fraction",
+        "0.5",
+        "--seed",
+        "7",
+    ])
+    .unwrap();
+    assert_eq!(v["engine"]["seed"], 7);
+    let active: Vec<&str> = v["workload"]["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(active.len(), 4);
+    let order: Vec<String> = (0..2)
+        .flat_map(|t| (0..4).map(move |j| format!("S{t}.{j}")))
+        .collect();
+    let pos: Vec<usize> = active
+        .iter()
+        .map(|a| order.iter().position(|o| o == a).unwrap())
+        .collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{active:?}");
+
+    for (args, needle) in [
+        (&["type2", "--racks", "12", "--job-racks", "13"][..], "--job-racks 13: the network has 12 logical racks (give 1 to 12)"),
+        (&["grin", "--servers-per-tor", "3", "--degree", "3"][..], "--degree 3: rack \"R0\" has 3 servers, so a server has at most 2 GRIN neighbours in it"),
+        (&["grin", "--active-fraction", "0"][..], "--active-fraction: must be > 0 and at most 1, got 0"),
+        (&["incast-free", "x"][..], "unrecognized subcommand"),
+    ] {
+        let (code, err) = gen(args).unwrap_err();
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
