@@ -4,6 +4,8 @@ run the worker could not finish, and a packet job reading as one."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,29 +18,14 @@ from loopline.db.models import JobStatus, SimulationJob
 from loopline.domain import sim_estimate as se
 from loopline.settings import get_settings
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _scenarios import shuffle
+
 R = 15  # servers per logical rack (conftest's `lr`)
 
 
-def two_racks() -> dict[str, Any]:
-    """Two ToRs under one spine, two servers each: 2 links within a rack, 4 across."""
-    nodes: list[dict[str, Any]] = [{"id": "SP", "role": "spine", "layer": 2}]
-    links: list[dict[str, Any]] = []
-    for r in "AB":
-        nodes.append({"id": f"T{r}", "role": "tor", "layer": 1})
-        links.append({"id": f"U{r}", "a": f"T{r}", "b": "SP", "gbps": 100})
-        for i in (0, 1):
-            nodes.append({"id": f"{r}{i}", "role": "server", "layer": 0, "logical_rack": r})
-            links.append({"id": f"L{r}{i}", "a": f"{r}{i}", "b": f"T{r}", "gbps": 25})
-    return {"nodes": nodes, "links": links}
-
-
 def scenario(mode: str = "packet", bytes_per_pair: int = 15_000) -> dict[str, Any]:
-    return {
-        "schema_version": 1,
-        "network": two_racks(),
-        "workload": {"type": "shuffle", "bytes_per_pair": bytes_per_pair},
-        "engine": {"mode": mode, "seed": 1, "failures": []},
-    }
+    return shuffle(mode, bytes_per_pair)
 
 
 @pytest.fixture

@@ -5,6 +5,8 @@ a Retry-After, and nothing is written. Each run here is a 12-flow shuffle: 0.05 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,33 +16,18 @@ from fastapi.testclient import TestClient
 from loopline.domain import sim_estimate as se
 from loopline.settings import get_settings
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _scenarios import shuffle
+
 RUN_S = 0.05 + 12 / 90_000
 
 
-def two_racks_shuffle() -> dict[str, Any]:
-    """Two ToRs under one spine, two servers each; a shuffle of the 4 servers: 4 x 3 = 12 flows."""
-    nodes: list[dict[str, Any]] = [{"id": "SP", "role": "spine", "layer": 2}]
-    links: list[dict[str, Any]] = []
-    for r in "AB":
-        nodes.append({"id": f"T{r}", "role": "tor", "layer": 1})
-        links.append({"id": f"U{r}", "a": f"T{r}", "b": "SP", "gbps": 100})
-        for i in (0, 1):
-            nodes.append({"id": f"{r}{i}", "role": "server", "layer": 0, "logical_rack": r})
-            links.append({"id": f"L{r}{i}", "a": f"{r}{i}", "b": f"T{r}", "gbps": 25})
-    return {
-        "schema_version": 1,
-        "network": {"nodes": nodes, "links": links},
-        "workload": {"type": "shuffle", "bytes_per_pair": 15_000},
-        "engine": {"mode": "flow", "seed": 1, "failures": []},
-    }
-
-
 def submit(client: TestClient, project: int, name: str) -> Any:
-    return client.post(f"/api/v1/projects/{project}/simulations", json={"name": name, "scenario": two_racks_shuffle()})
+    return client.post(f"/api/v1/projects/{project}/simulations", json={"name": name, "scenario": shuffle("flow")})
 
 
 def test_the_run_is_estimated_as_derived_by_hand() -> None:
-    assert se.estimate(two_racks_shuffle()).flow.wall_s == pytest.approx(RUN_S, rel=1e-12)
+    assert se.estimate(shuffle("flow")).flow.wall_s == pytest.approx(RUN_S, rel=1e-12)
 
 
 def test_a_user_over_the_quota_is_refused_until_work_ends(
