@@ -14,6 +14,7 @@
  * the GPU process; under SwiftShader the rasterising happens there, after this returns).
  */
 import type { Page } from "@playwright/test";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface FrameStats {
   frames: number;
@@ -23,6 +24,41 @@ export interface FrameStats {
   max_ms: number;
   /** Median time inside renderer.render per drawn frame (main thread only). */
   render_call_median_ms: number;
+  /**
+   * CPU time of the whole browser (every Chromium process: renderer, GPU process with SwiftShader,
+   * compositor) per frame. On a shared machine the wall-clock frame time swings with the load; the
+   * CPU a frame costs much less.
+   */
+  cpu_ms_per_frame: number;
+}
+
+/**
+ * CPU time (user + system, ms) used so far by every process below this one, i.e. the browser this
+ * test worker launched. Linux /proc; clock ticks of 10 ms.
+ */
+export function browserCpuMs(root = process.pid): number {
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state ppid ... utime(14) stime(15): split after the command, which may hold spaces.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    parent.set(Number(name), Number(f[1]));
+    cpu.set(Number(name), (Number(f[11]) + Number(f[12])) * 10);
+  }
+  const below = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, ms] of cpu) if (below(pid)) total += ms;
+  return total;
 }
 
 /** Median of a non-empty list (mean of the two middle values for an even count). */
@@ -40,7 +76,7 @@ export function percentile(xs: readonly number[], q: number): number {
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-function stats(deltas: number[], renderMs: number[]): FrameStats {
+function stats(deltas: number[], renderMs: number[], cpuMs: number, drawn: number): FrameStats {
   return {
     frames: deltas.length,
     seconds: round1(deltas.reduce((a, b) => a + b, 0) / 1000),
@@ -48,6 +84,7 @@ function stats(deltas: number[], renderMs: number[]): FrameStats {
     p90_ms: round1(percentile(deltas, 0.9)),
     max_ms: round1(Math.max(...deltas)),
     render_call_median_ms: renderMs.length ? round1(median(renderMs)) : NaN,
+    cpu_ms_per_frame: round1(cpuMs / Math.max(1, drawn)),
   };
 }
 
@@ -61,7 +98,8 @@ interface PageHook {
  * two frames are left out (the first picks up whatever was pending before the orbit started).
  */
 export async function orbit(page: Page, { minSeconds = 4, minFrames = 40, maxSeconds = 60, stepDeg = 1.5 } = {}): Promise<FrameStats> {
-  const { deltas, renderMs } = await page.evaluate(
+  const cpu0 = browserCpuMs();
+  const { deltas, renderMs, drawn } = await page.evaluate(
     async (o) => {
       const h = (window as unknown as { __loopline: PageHook }).__loopline;
       const c = h.controls;
@@ -91,11 +129,11 @@ export async function orbit(page: Page, { minSeconds = 4, minFrames = 40, maxSec
         requestAnimationFrame(tick);
       });
       r.render = original;
-      return { deltas: deltas.slice(2), renderMs: renderMs.slice(2) };
+      return { deltas: deltas.slice(2), renderMs: renderMs.slice(2), drawn: renderMs.length };
     },
     { minSeconds, minFrames, maxSeconds, stepDeg },
   );
-  return stats(deltas, renderMs);
+  return stats(deltas, renderMs, browserCpuMs() - cpu0, drawn);
 }
 
 /**
@@ -135,19 +173,21 @@ export async function drag(page: Page, from: { x: number; y: number }, toX: numb
     });
     (window as unknown as { __orbitDrag: typeof rec }).__orbitDrag = rec;
   });
+  const cpu0 = browserCpuMs();
   await page.mouse.down({ button: "left" });
   for (let i = 1; i <= steps; i++) await page.mouse.move(from.x + ((toX - from.x) * i) / steps, from.y);
   await page.mouse.up({ button: "left" });
-  const { deltas, renderMs } = await page.evaluate(async () => {
+  const { deltas, renderMs, drawn } = await page.evaluate(async () => {
     const rec = (window as unknown as { __orbitDrag: { on: boolean; deltas: number[]; renderMs: number[]; done: Promise<void> } }).__orbitDrag;
     rec.on = false;
     await rec.done;
-    return { deltas: rec.deltas.slice(1), renderMs: rec.renderMs.slice(1) };
+    return { deltas: rec.deltas.slice(1), renderMs: rec.renderMs.slice(1), drawn: rec.renderMs.length };
   });
-  return stats(deltas, renderMs);
+  return stats(deltas, renderMs, browserCpuMs() - cpu0, drawn);
 }
 
 /** One summary of several runs: the median of their medians and of their p90s. */
-export function summarise(runs: FrameStats[]): { median_ms: number; p90_ms: number; runs: FrameStats[] } {
-  return { median_ms: round1(median(runs.map((r) => r.median_ms))), p90_ms: round1(median(runs.map((r) => r.p90_ms))), runs };
+export function summarise(runs: FrameStats[]): { median_ms: number; p90_ms: number; cpu_ms_per_frame: number; runs: FrameStats[] } {
+  const of = (k: "median_ms" | "p90_ms" | "cpu_ms_per_frame") => round1(median(runs.map((r) => r[k])));
+  return { median_ms: of("median_ms"), p90_ms: of("p90_ms"), cpu_ms_per_frame: of("cpu_ms_per_frame"), runs };
 }
