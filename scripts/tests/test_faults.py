@@ -215,9 +215,10 @@ def long_scenario() -> dict[str, Any]:
 
 
 def submit(f: dict[str, Any], scenario: dict[str, Any] | None = None) -> httpx.Response:
+    client: httpx.Client = f["client"]
     if scenario is None:
-        return f["client"].post(f"/api/v1/wiring-plans/{f['plan']}/simulations", json={"name": "shuffle"})
-    return f["client"].post(f"/api/v1/projects/{f['project']}/simulations", json={"name": "long", "scenario": scenario})
+        return client.post(f"/api/v1/wiring-plans/{f['plan']}/simulations", json={"name": "shuffle"})
+    return client.post(f"/api/v1/projects/{f['project']}/simulations", json={"name": "long", "scenario": scenario})
 
 
 def wait_job(f: dict[str, Any], job_id: int, until: set[str], timeout_s: float = 120) -> dict[str, Any]:
@@ -231,6 +232,14 @@ def wait_job(f: dict[str, Any], job_id: int, until: set[str], timeout_s: float =
             pass  # the API is being restarted
         assert time.monotonic() < deadline, f"simulation {job_id} not {until} after {timeout_s} s"
         time.sleep(0.2)
+
+
+def start_long_job(f: dict[str, Any]) -> int:
+    """Submit a run of a few seconds and wait until a worker runs it; its id."""
+    r = submit(f, long_scenario())
+    assert r.status_code == 202, r.text
+    wait_job(f, r.json()["id"], {"running"})
+    return int(r.json()["id"])
 
 
 def jobs_in_database(f: dict[str, Any]) -> int:
@@ -259,11 +268,9 @@ def test_a_killed_api_is_restarted_and_answers_again(faults: dict[str, Any], rou
 def test_a_worker_killed_mid_job_hands_it_back_and_it_finishes_once(faults: dict[str, Any], round_: int) -> None:
     f = faults
     with Probe(f["base"], f["client"].cookies) as probe:
-        r = submit(f, long_scenario())
-        assert r.status_code == 202, r.text
-        wait_job(f, r.json()["id"], {"running"})
+        job_id = start_long_job(f)
         kill_group(f["worker"].proc)  # the engine dies with it (its parent-death signal)
-        job = wait_job(f, r.json()["id"], {"succeeded", "failed", "cancelled"}, timeout_s=180)
+        job = wait_job(f, job_id, {"succeeded", "failed", "cancelled"}, timeout_s=180)
     assert (job["status"], job["attempts"]) == ("succeeded", 2), job["error"]
     assert job["result"]["flows"]["finished"] == job["result"]["flows"]["total"]
     assert probe.server_errors == []
@@ -323,15 +330,13 @@ def test_a_submit_while_redis_is_down_is_refused_with_503_and_writes_nothing(
 def test_a_postgres_restart_answers_503_never_500_and_the_api_recovers(faults: dict[str, Any], round_: int) -> None:
     f = faults
     with Probe(f["base"], f["client"].cookies) as probe:
-        r = submit(f, long_scenario())
-        assert r.status_code == 202, r.text
-        wait_job(f, r.json()["id"], {"running"})
+        job_id = start_long_job(f)
         f["services"].restart_postgres()
         deadline = time.monotonic() + 30
         while f["client"].get("/api/v1/projects").status_code != 200:
             assert time.monotonic() < deadline, "the API did not recover after PostgreSQL came back"
             time.sleep(0.2)
-        job = wait_job(f, r.json()["id"], {"succeeded", "failed", "cancelled"}, timeout_s=180)
+        job = wait_job(f, job_id, {"succeeded", "failed", "cancelled"}, timeout_s=180)
     assert job["status"] == "succeeded", job["error"]
     assert probe.server_errors == []
 
