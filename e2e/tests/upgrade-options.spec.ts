@@ -128,3 +128,41 @@ test("upgrades the hall can build, a server model switched for p + 1, and the wo
   expect(text).toContain("Done");
   await page.screenshot({ path: `${ARTIFACTS}/upgrade-work-order.png` });
 });
+
+test("GRIN on 2-port servers in a new hall: the form says it needs a third NIC port and switches the model", async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page);
+  // A new hall of one row whose 2x25G servers cable both ports (p = 2): GRIN needs p + n = 3.
+  const request = page.request;
+  const project = await request.post("/api/v1/projects", { data: { name: `grin-${Date.now().toString(36)}` } });
+  const projectId: number = (await project.json()).id;
+  const hallId: number = (await (await request.post(`/api/v1/projects/${projectId}/halls`, { data: { name: "H1", width_m: 16, depth_m: 12 } })).json()).id;
+  const models = async (kind: string) => (await (await request.get(`/api/v1/catalog/${kind}?limit=100`)).json()).items as { id: number; name: string }[];
+  const id = (xs: { id: number; name: string }[], name: string) => xs.find((x) => x.name === name)!.id;
+  const [servers, switches, racks] = [await models("server-models"), await models("switch-models"), await models("rack-types")];
+  const lr = { servers: 10, server_model_id: id(servers, "2x25G server"), ports_used: 2, tor_model_id: id(switches, "48x25G+8x100G ToR"), tor_position: "top" };
+  const row = await request.post(`/api/v1/halls/${hallId}/rows`, {
+    data: { name: "R01", x_m: 1.2, y_m: 1.2, rack_count: 4, rack_template: { rack_type_id: id(racks, "42U 600x1200"), logical_racks: [lr, lr] } },
+  });
+  expect(row.status(), await row.text()).toBe(201);
+  const spine = { name: "SP1", role: "spine", switch_model_id: id(switches, "64x100G spine"), u: 20 };
+  const net = await request.post(`/api/v1/rows/${(await row.json()).id}/racks`, { data: { name: "N01", role: "network", fabric_switches: [spine] } });
+  expect(net.status(), await net.text()).toBe(201);
+
+  await page.goto(`/projects/${projectId}/halls/${hallId}`);
+  await waitForEditor(page);
+  await page.getByRole("tab", { name: "Wiring" }).click();
+  const panel = page.getByTestId("wiring-panel");
+  await expect(panel.getByTestId("wiring-pattern").locator('option[value="grin"]')).toContainText("needs more NIC ports");
+  await panel.getByTestId("wiring-pattern").selectOption("grin");
+  const note = panel.getByTestId("wiring-pattern-infeasible");
+  await expect(note).toContainText("grin needs servers with 3 NIC ports (8 logical racks have fewer)");
+  await note.getByTestId("wiring-switch-model").filter({ hasText: "4x25G server" }).click();
+  await expect(panel.getByTestId("cable-count")).toBeVisible({ timeout: 60_000 });
+  const plans = await plansOf(request, projectId, hallId);
+  expect(plans.length).toBe(1);
+  expect((plans[0] as unknown as { spec: { pattern: string } }).spec.pattern).toBe("grin");
+  const layout = await (await request.get(`/api/v1/halls/${hallId}/layout`)).json();
+  expect((layout.server_models as { name: string }[]).map((m) => m.name)).toEqual(["4x25G server"]);
+  await expect(note).toBeHidden();
+});
