@@ -20,6 +20,7 @@ import { LabelLayer } from "./ui/LabelLayer";
 import { Legend } from "./ui/Legend";
 import { Login, type Me } from "./ui/Login";
 import { PropertyPanel } from "./ui/PropertyPanel";
+import { DeviceNamesPanel } from "./ui/DeviceNames";
 import { editor } from "./state/editor";
 import { useWiring } from "./state/wiring";
 import { notify, useSession } from "./state/session";
@@ -277,9 +278,20 @@ function Editor() {
             >
               Plans
             </button>
+            <button
+              role="tab"
+              type="button"
+              aria-selected={panel === "names"}
+              className={panel === "names" ? "active" : ""}
+              onClick={() => useSession.setState({ panel: "names" })}
+            >
+              Names
+            </button>
           </div>
           {panel === "layout" ? (
             <PropertyPanel />
+          ) : panel === "names" ? (
+            <DeviceNamesPanel />
           ) : panel === "wiring" ? (
             <WiringPanel />
           ) : (

@@ -336,6 +336,72 @@ export interface paths {
         patch: operations["update_hall_api_v1_halls__hall_id__patch"];
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/device-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hall's device names
+         * @description Every device (servers, ToRs, fabric switches) with its location name, the host name in effect
+         *     (its override, else the template's, else the location) and asset tag, in hall order. 422 naming
+         *     both devices if the layout has changed so that two names now clash.
+         */
+        get: operations["get_names_api_v1_halls__hall_id__device_names_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the naming template and/or device overrides
+         * @description `If-Match` the version read (`"0"` before the first change). Fields left out are left as they
+         *     are. Refused (422) naming the field: a template with an unknown field or format, a name that is no
+         *     host name, two devices that would share a name (both named) or an asset tag.
+         */
+        patch: operations["update_names_api_v1_halls__hall_id__device_names_patch"];
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/device-names.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The device names as CSV (edit host_name and upload it back) */
+        get: operations["export_names_api_v1_halls__hall_id__device_names_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/device-names/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk-edit overrides from a CSV (all or nothing)
+         * @description Each refused cell is one error item, `loc` `["csv", "line[3]", "host_name"]` and a message
+         *     starting `line 3, column host_name:`; one refused cell refuses the file.
+         */
+        post: operations["import_names_api_v1_halls__hall_id__device_names_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/halls/{hall_id}/layout": {
         parameters: {
             query?: never;
@@ -2076,6 +2142,131 @@ export interface components {
              * @description Shortest routed length (0 without cables).
              */
             min_raw_length_m: number;
+        };
+        /** DeviceNameRead */
+        DeviceNameRead: {
+            /**
+             * Asset Tag
+             * @description Its asset tag, if any.
+             */
+            asset_tag: string | null;
+            /**
+             * Device
+             * @description Location name (cable IDs are derived from it).
+             * @example H1.R01.R01-03.U17
+             */
+            device: string;
+            /**
+             * Host Name
+             * @description The device's own host name, if it has one.
+             */
+            host_name: string | null;
+            /**
+             * Name
+             * @description The host name in effect, as every export prints it.
+             * @example H1-R0103-s17
+             */
+            name: string;
+            /**
+             * Rack
+             * @description Rack name.
+             */
+            rack: string;
+            /**
+             * Role
+             * @description `server`, `tor`, `agg`, `spine` or `core`.
+             */
+            role: string;
+            /**
+             * Row
+             * @description Row name.
+             */
+            row: string;
+            /**
+             * Source
+             * @description Where it comes from: `override`, `template` or `location`.
+             */
+            source: string;
+            /**
+             * U
+             * @description Lowest U.
+             */
+            u: number;
+        };
+        /** DeviceNamesCsv */
+        DeviceNamesCsv: {
+            /**
+             * Csv
+             * @description Columns `device,host_name[,asset_tag][,name]` (the download's); an empty cell clears that override, `name` is ignored. All or nothing: every bad cell is named by line and column.
+             */
+            csv: string;
+        };
+        /** DeviceNamesRead */
+        DeviceNamesRead: {
+            /**
+             * Items
+             * @description This page of devices, in hall order.
+             */
+            items: components["schemas"]["DeviceNameRead"][];
+            /**
+             * Limit
+             * @description Devices per page.
+             */
+            limit: number;
+            /**
+             * Page
+             * @description Page number, from 1.
+             */
+            page: number;
+            /**
+             * Template
+             * @description The hall's naming template (null: location names).
+             */
+            template: string | null;
+            /**
+             * Total
+             * @description Devices in the hall.
+             */
+            total: number;
+            /**
+             * Version
+             * @description Version for `If-Match` (0 before the first change).
+             */
+            version: number;
+        };
+        /** DeviceNamingUpdate */
+        DeviceNamingUpdate: {
+            /**
+             * Overrides
+             * @description Per-device host names and asset tags to set.
+             */
+            overrides?: components["schemas"]["DeviceOverrideIn"][];
+            /**
+             * Template
+             * @description The hall's naming template; null or empty: devices keep their location names. Fields: `{site}`, `{hall}`, `{row}`, `{rack_name}`, `{role}`, and the counters `{rack}` (the rack's number in its row), `{u}` (lowest U), `{n}` (the device's number in its rack from the bottom); `{u:02}` pads to two digits.
+             * @example {hall}-{row}{rack:02}-s{u:02}
+             */
+            template?: string | null;
+        };
+        /** DeviceOverrideIn */
+        DeviceOverrideIn: {
+            /**
+             * Asset Tag
+             * @description Its asset tag; null or empty: none.
+             */
+            asset_tag?: string | null;
+            /**
+             * Device
+             * @description The device's location name.
+             * @example H1.R01.R01-03.U17
+             */
+            device: string;
+            /**
+             * Host Name
+             * @description Its own host name; null or empty: the template's.
+             * @example db-07
+             */
+            host_name?: string | null;
         };
         /** DiffCableRead */
         DiffCableRead: {
@@ -7078,7 +7269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7176,7 +7367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7265,7 +7456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7365,7 +7556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7415,7 +7606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7473,7 +7664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7564,7 +7755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7654,7 +7845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7770,7 +7961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7858,7 +8049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -7947,7 +8138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8069,7 +8260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8159,7 +8350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8275,7 +8466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8363,7 +8554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8452,7 +8643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8574,7 +8765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8664,7 +8855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8780,7 +8971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8868,7 +9059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -8957,7 +9148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9079,7 +9270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9158,7 +9349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9247,7 +9438,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9369,7 +9560,426 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_names_api_v1_halls__hall_id__device_names_get: {
+        parameters: {
+            query?: {
+                /** @description Only the devices of this row. */
+                row?: string | null;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceNamesRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_names_api_v1_halls__hall_id__device_names_patch: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceNamingUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceNamesRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_names_api_v1_halls__hall_id__device_names_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description device,host_name,asset_tag,name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_names_api_v1_halls__hall_id__device_names_import_post: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceNamesCsv"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceNamesRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9448,7 +10058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9558,7 +10168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9642,7 +10252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9752,7 +10362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9862,7 +10472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -9972,7 +10582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10051,7 +10661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10130,7 +10740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10209,7 +10819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10318,7 +10928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10399,7 +11009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10506,7 +11116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10629,7 +11239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10710,7 +11320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10789,7 +11399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10868,7 +11478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -10957,7 +11567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11079,7 +11689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11165,7 +11775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11244,7 +11854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11323,7 +11933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11445,7 +12055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11529,7 +12139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11639,7 +12249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11723,7 +12333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11833,7 +12443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -11924,7 +12534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12008,7 +12618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12118,7 +12728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12209,7 +12819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12333,7 +12943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12412,7 +13022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12534,7 +13144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12656,7 +13266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12742,7 +13352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12864,7 +13474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -12943,7 +13553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13027,7 +13637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13108,7 +13718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13191,7 +13801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13303,7 +13913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13403,7 +14013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13486,7 +14096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13571,7 +14181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13650,7 +14260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13739,7 +14349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13861,7 +14471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13940,7 +14550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14029,7 +14639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14151,7 +14761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14261,7 +14871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14345,7 +14955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14455,7 +15065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14534,7 +15144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14613,7 +15223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14692,7 +15302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14782,7 +15392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14861,7 +15471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -14943,7 +15553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15029,7 +15639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15110,7 +15720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15189,7 +15799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15268,7 +15878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15347,7 +15957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15426,7 +16036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15489,7 +16099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15578,7 +16188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15646,7 +16256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15725,7 +16335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15814,7 +16424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -15936,7 +16546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16023,7 +16633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16109,7 +16719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16207,7 +16817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16289,7 +16899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16377,7 +16987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16460,7 +17070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16539,7 +17149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16618,7 +17228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16697,7 +17307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16781,7 +17391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16864,7 +17474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -16948,7 +17558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17030,7 +17640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17112,7 +17722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17194,7 +17804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17273,7 +17883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17354,7 +17964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17467,7 +18077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17568,7 +18178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17647,7 +18257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -17757,7 +18367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server is busy (too many requests waiting): retry after the `Retry-After` seconds. */
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
