@@ -73,11 +73,6 @@ class Settings(BaseSettings):
     """Slots of the lane for file downloads, whose streamed bodies hold a database connection."""
     api_send_timeout_s: float = Field(default=30.0, gt=0)
     """A client that reads nothing of a response for this long is disconnected."""
-
-    @property
-    def api_slots(self) -> int:
-        """Requests that may hold a database connection at once, over every lane."""
-        return self.api_concurrency + self.api_cheap_slots + self.api_export_slots
     max_body_mb: int = Field(default=32, ge=1)
     """Largest request body accepted (413 beyond): a project import or a 24 MB scenario fits."""
     api_queue_timeout_s: float = Field(default=30.0, gt=0)
@@ -95,6 +90,11 @@ class Settings(BaseSettings):
     @property
     def trusted_proxy_networks(self) -> tuple[Network, ...]:
         return parse_networks(self.trusted_proxies)
+
+    @property
+    def api_slots(self) -> int:
+        """Requests that may hold a database connection at once, over every lane."""
+        return self.api_concurrency + self.api_cheap_slots + self.api_export_slots
 
     @property
     def local(self) -> bool:
