@@ -91,9 +91,9 @@ bench: install ## run every benchmark (see README)
 	@$(PY) scripts/bench_all.py
 
 # One command per fuzzer; LOOPLINE_FUZZ_CASES sets the engine's cases per test.
-fuzz: install ## long fuzz runs (engine scenario parser: 200,000 cases per test; API schema: 200 examples per operation)
+fuzz: install ## long fuzz runs (engine scenario parser: 200,000 cases per test; API schema: every check, stateful included, 25 examples per operation)
 	cd sim-engine && LOOPLINE_FUZZ_CASES=$${LOOPLINE_FUZZ_CASES:-200000} cargo test --release --locked --test it fuzz:: -- --test-threads=2
-	$(PY) scripts/fuzz_api.py --examples $${LOOPLINE_FUZZ_EXAMPLES:-200}
+	$(PY) scripts/fuzz_api.py --examples $${LOOPLINE_FUZZ_EXAMPLES:-25}
 
 clean: ## stop, remove local state (.run/, and the database cluster wherever it lives) and build outputs
 	@python3 scripts/stack.py clean

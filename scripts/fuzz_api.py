@@ -13,7 +13,7 @@ with its reason. Writes JUnit reports and NDJSON event logs under `.run/`, print
 sent per credential and `N passed, N failed` (one test per operation and credential).
 
     .venv/bin/python scripts/fuzz_api.py                 # bounded: a few examples per operation (make test)
-    .venv/bin/python scripts/fuzz_api.py --examples 40   # long (make fuzz)
+    .venv/bin/python scripts/fuzz_api.py --examples 25   # long (make fuzz)
 """
 
 from __future__ import annotations

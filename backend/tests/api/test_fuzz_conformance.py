@@ -202,3 +202,20 @@ def test_links_chain_project_hall_row_rack_and_plan_simulation() -> None:
     }
     operation_ids = {o["operationId"] for op in paths.values() for o in op.values()}
     assert every_target <= operation_ids
+
+
+def _keys(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set(node) | {k for v in node.values() for k in _keys(v)}
+    if isinstance(node, list):
+        return {k for v in node for k in _keys(v)}
+    return set()
+
+
+def test_optional_fields_keep_their_bounds_as_json_schema() -> None:
+    """The JSON type check on `float | None` once pushed `ge`/`le` out of the schema's keywords
+    (`"ge": 0.3` instead of `"minimum": 0.3`), so 0.0 was schema-valid and refused."""
+    spec = create_app().openapi()
+    assert not {"ge", "le", "gt", "lt"} & _keys(spec["components"]["schemas"])
+    width = spec["components"]["schemas"]["RackTypeUpdate"]["properties"]["width_m"]["anyOf"][0]
+    assert (width["type"], width["minimum"], width["maximum"]) == ("number", 0.3, 1.5)

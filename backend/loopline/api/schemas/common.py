@@ -5,6 +5,7 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import (
@@ -12,7 +13,6 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    Strict,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -51,40 +51,56 @@ NAME_FIELDS = frozenset({"name", "display_name", "name_a", "name_b", "rack_name_
 """Fields of a request that name something: every one is held to `domain.names.spoofing`."""
 
 
-def _json_number(kind: str, message: str) -> BeforeValidator:
-    def check(value: Any) -> Any:
-        # JSON's numbers only: not `true`/`false` and not text. (An integral `4.0` is an integer
-        # to JSON Schema, and pydantic takes it as 4.)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PydanticCustomError(kind, message)
-        return value
-
-    return BeforeValidator(check)
-
-
-_STRICT: dict[Any, Any] = {
-    int: Annotated[int, _json_number("int_type", "Input should be a valid integer")],
-    float: Annotated[float, _json_number("float_type", "Input should be a valid number")],
-    bool: Annotated[bool, Strict()],
+_KINDS: dict[Any, tuple[str, str]] = {
+    int: ("int_type", "Input should be a valid integer"),
+    float: ("float_type", "Input should be a valid number"),
+    bool: ("bool_type", "Input should be a valid boolean"),
 }
+JsonKind = tuple[Any, ...]
+"""What a field's value must be, as JSON: ("scalar", int|float|bool), ("optional", kind),
+("list", kind) or ("dict", kind)."""
 
 
-def strict_scalars(annotation: Any) -> Any:
-    """`annotation` with every int, float and bool in it (through unions, lists, dicts and
-    `Annotated`) taking only the JSON type the document names: `integer` and `number` refuse
-    `"5"` and `false`, `boolean` refuses `1` and `"true"` (pydantic would convert them). Enums and
-    dates keep their parsing."""
+def json_kind(annotation: Any) -> JsonKind | None:
+    """The JSON type checks an annotation needs, or None where pydantic's own parsing is the rule
+    (text, enums, dates, models, unions of several kinds)."""
     origin = typing.get_origin(annotation)
-    if annotation in _STRICT:
-        return _STRICT[annotation]
+    if annotation in _KINDS:
+        return ("scalar", annotation)
     if origin is Annotated:
-        inner, *meta = typing.get_args(annotation)
-        return Annotated[(strict_scalars(inner), *meta)]
+        return json_kind(typing.get_args(annotation)[0])
     if origin in (typing.Union, types.UnionType):
-        return typing.Union[tuple(strict_scalars(a) for a in typing.get_args(annotation))]  # noqa: UP007
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        inner = json_kind(members[0]) if len(members) == 1 else None
+        return ("optional", inner) if inner else None
     if origin in (list, dict):
-        return origin[tuple(strict_scalars(a) for a in typing.get_args(annotation))]
-    return annotation
+        inner = json_kind(typing.get_args(annotation)[-1])
+        return (origin.__name__, inner) if inner else None
+    return None
+
+
+def check_json_kind(kind: JsonKind, value: Any) -> Any:
+    """`value` unchanged, or a validation error where it is of another JSON type than `kind`:
+    `integer` and `number` refuse `"5"` and `false`, `boolean` refuses `1` and `"true"`, which
+    pydantic would convert. (An integral `4.0` is an integer to JSON Schema, and pydantic takes it.)"""
+    what, inner = kind
+    if what == "optional":
+        return value if value is None else check_json_kind(inner, value)
+    if what == "list" and isinstance(value, list):
+        for item in value:
+            check_json_kind(inner, item)
+    elif what == "dict" and isinstance(value, dict):
+        for item in value.values():
+            check_json_kind(inner, item)
+    elif what == "scalar":
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not (isinstance(value, bool) if inner is bool else number):
+            raise PydanticCustomError(*_KINDS[inner])
+    return value
+
+
+class _JsonKindCheck(BeforeValidator):
+    """The before-validator `Schema` adds (a class of its own, so a subclass does not add it twice)."""
 
 
 class Schema(BaseModel):
@@ -95,12 +111,15 @@ class Schema(BaseModel):
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # Numbers and booleans take only the JSON type the document names (`check_json_kind`),
+        # checked before pydantic's conversions; the field's constraints and schema are untouched.
         super().__pydantic_init_subclass__(**kwargs)
         changed = False
         for info in cls.model_fields.values():
-            strict = strict_scalars(info.annotation)
-            if strict != info.annotation:
-                info.annotation, changed = strict, True
+            kind = json_kind(info.annotation)
+            if kind is not None and not any(isinstance(m, _JsonKindCheck) for m in info.metadata):
+                info.metadata.append(_JsonKindCheck(partial(check_json_kind, kind)))
+                changed = True
         if changed:
             cls.model_rebuild(force=True)
 

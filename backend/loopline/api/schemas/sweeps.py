@@ -6,9 +6,14 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import Field
+from pydantic.config import JsonDict
 
 from loopline.api.schemas.common import ReadSchema, Schema
 from loopline.db.models import JobStatus
+from loopline.services.sweeps import PARAMETERS
+
+# The document names the parameters a sweep knows, so a key outside them is schema-invalid too.
+_KNOWN_KEYS: JsonDict = {"propertyNames": {"enum": list(PARAMETERS)}}
 
 PARAMETERS_DOC = (
     "`pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: "
@@ -29,11 +34,13 @@ class SweepCreate(Schema):
         description=f"Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, "
         f"seed 1). Parameters: {PARAMETERS_DOC}.",
         examples=[{"workload": "shuffle", "job_racks": 4}],
+        json_schema_extra=_KNOWN_KEYS,
     )
     grid: dict[str, list[Any]] = Field(
         description="Parameter -> the values it takes; the points are every combination (the last parameter "
         "varies fastest), at most 200.",
         examples=[{"pattern": ["single-homed", "side-to-side"], "seed": [1, 2, 3]}],
+        json_schema_extra=_KNOWN_KEYS,
     )
 
 
