@@ -87,13 +87,15 @@ async function viewerPage(browser: Browser, owner: Page, projectId: number): Pro
   const page = await context.newPage();
   const reg = await page.request.post("/api/v1/auth/register", { data: { email, password: VIEWER_PASSWORD, display_name: "Vera" } });
   expect(reg.ok(), await reg.text()).toBe(true);
-  const added = await owner.request.post(`/api/v1/projects/${projectId}/members`, { data: { email, role: "viewer" } });
-  expect(added.status(), await added.text()).toBe(201);
+  const invited = await owner.request.post(`/api/v1/projects/${projectId}/invitations`, { data: { email, role: "viewer" } });
+  expect(invited.status(), await invited.text()).toBe(201);
   await page.goto("/");
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(VIEWER_PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByTestId("me")).toHaveText(email);
+  const accepted = await page.request.post("/api/v1/auth/invitations/accept", { data: { token: (await invited.json()).token } });
+  expect(accepted.status(), await accepted.text()).toBe(200);
   return page;
 }
 

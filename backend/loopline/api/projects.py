@@ -33,7 +33,6 @@ from loopline.api.schemas.projects import (
     InvitationCreate,
     InvitationCreated,
     InvitationRead,
-    MemberCreate,
     MemberRead,
     MemberUpdate,
     ProjectCreate,
@@ -282,20 +281,6 @@ def update_fabric(
 @router.get("/{project_id}/members", response_model=Page[MemberRead], summary="Members and their roles")
 def list_members(project_id: ProjectId, session: DbSession, access: LayoutReader, paging: Paging) -> object:
     return projects.list_members(session, project_id, page=paging.page, limit=paging.limit)
-
-
-@router.post(
-    "/{project_id}/members",
-    response_model=MemberRead,
-    status_code=status.HTTP_201_CREATED,
-    summary="Add a member with an account (owner; deprecated: use invitations)",
-    deprecated=True,
-    description="Adds an existing account directly. Its 404 for an unknown address tells whether an address "
-    "has an account here, which registration takes care not to: use `POST /projects/{id}/invitations`, "
-    "whose answer is the same either way. Kept while existing clients move over.",
-)
-def add_member(project_id: ProjectId, data: MemberCreate, session: DbSession, access: ProjectOwner) -> object:
-    return projects.add_member(session, access, data.email, data.role)
 
 
 @router.patch(

@@ -10,7 +10,7 @@ becomes a member with the role. Invitations expire after INVITATION_TTL and can 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,6 +23,7 @@ from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.services import audit
 from loopline.services.access import Forbidden, Principal, ProjectAccess
 from loopline.services.mutations import Target, audited_update
+from loopline.services.projects import Member
 from loopline.services.security import hash_secret, new_secret
 
 INVITATION_PREFIX = "lli_"
@@ -231,6 +232,7 @@ def accept(session: Session, principal: Principal, secret: str) -> Accepted:
     membership = session.execute(
         select(Membership).where(Membership.project_id == inv.project_id, Membership.user_id == principal.user.id)
     ).scalar_one_or_none()
+    joined = membership is None
     if membership is None:
         membership = Membership(project_id=inv.project_id, user_id=principal.user.id, role=inv.role)
         session.add(membership)
@@ -250,5 +252,16 @@ def accept(session: Session, principal: Principal, secret: str) -> Accepted:
         resource_id=inv.id,
         after={**_snapshot(inv), "member": {"user_id": principal.user.id, "role": membership.role.value}},
     )
+    if joined:
+        # The same entry an owner's change of members leaves, so the member history is one list.
+        audit.record(
+            session,
+            principal,
+            project_id=inv.project_id,
+            action="create",
+            resource_type="member",
+            resource_id=principal.user.id,
+            after=asdict(Member.of(membership, principal.user)),
+        )
     project = session.get_one(Project, inv.project_id)
     return Accepted(project.id, project.name, membership.role)

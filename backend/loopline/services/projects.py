@@ -162,31 +162,6 @@ def list_members(session: Session, project_id: int, *, page: int, limit: int) ->
     return Page(items=[Member.of(mb, u) for mb, u in rows], total=total, page=page, limit=limit)
 
 
-def add_member(session: Session, access: ProjectAccess, email: str, role: Role) -> Member:
-    user = session.execute(select(User).where(User.email == email.strip().lower())).scalar_one_or_none()
-    if user is None:
-        raise NotFound("email", f"no user with the email {email!r}: they must register first")
-    exists = session.execute(
-        select(Membership.id).where(Membership.project_id == access.project_id, Membership.user_id == user.id)
-    ).first()
-    if exists:
-        raise Conflict("email", f"{user.email} is already a member; change their role instead")
-    membership = Membership(project_id=access.project_id, user_id=user.id, role=role)
-    session.add(membership)
-    session.flush()
-    after = Member.of(membership, user)
-    audit.record(
-        session,
-        access.principal,
-        project_id=access.project_id,
-        action="create",
-        resource_type="member",
-        resource_id=user.id,
-        after=asdict(after),
-    )
-    return after
-
-
 def _membership(session: Session, project_id: int, user_id: int) -> tuple[Membership, User]:
     row = session.execute(
         select(Membership, User)

@@ -146,13 +146,23 @@ def make_row(
     return dict(r.json())
 
 
+def join(owner: Any, member: Any, project: int, email: str, role: str) -> None:
+    """`member` (a logged-in client of `email`) joins `project` with `role` as a person does: the
+    owner invites the address, the member accepts the link."""
+    r = owner.post(f"/api/v1/projects/{project}/invitations", json={"email": email, "role": role})
+    assert r.status_code == 201, r.text
+    r = member.post("/api/v1/auth/invitations/accept", json={"token": r.json()["token"]})
+    assert r.status_code == 200, r.text
+
+
 def etag(response: Any) -> str:
     return str(response.headers["etag"])
 
 
 @pytest.fixture
 def h(app: Any, cat: Catalog) -> SimpleNamespace:
-    """Helpers for tests: `h.client(email)`, `h.lr(...)`, `h.template(...)`, `h.row(client, hall_id, ...)`."""
+    """Helpers for tests: `h.client(email)`, `h.lr(...)`, `h.template(...)`, `h.row(client, hall_id, ...)`,
+    `h.join(owner, member, project, email, role)`."""
     return SimpleNamespace(
         app=app,
         cat=cat,
@@ -161,4 +171,5 @@ def h(app: Any, cat: Catalog) -> SimpleNamespace:
         template=lambda b=2: template(cat, b),
         row=lambda client, hall_id, name="R01", **kw: make_row(client, hall_id, cat, name, **kw),
         etag=etag,
+        join=join,
     )

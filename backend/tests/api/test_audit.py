@@ -43,7 +43,7 @@ def test_changes_are_audited(owner: TestClient, project: int, hall: dict[str, An
 
 def test_viewers_read_the_log_and_strangers_do_not(owner: TestClient, project: int, h: SimpleNamespace) -> None:
     viewer = h.client("viewer@example.com")
-    owner.post(f"/api/v1/projects/{project}/members", json={"email": "viewer@example.com", "role": "viewer"})
+    h.join(owner, viewer, project, "viewer@example.com", "viewer")
     assert viewer.get(f"/api/v1/projects/{project}/audit").json()["items"][0]["resource_type"] == "member"
     assert h.client("x@example.com").get(f"/api/v1/projects/{project}/audit").status_code == 404
 

@@ -58,8 +58,7 @@ def test_layouts_use_entries_of_the_projects_members_only(
     assert r.json()["detail"][0]["field"].endswith("server_model_id") and str(theirs) in r.json()["detail"][0]["msg"]
 
     # Once its owner is a member of the project, the team can use it there.
-    r = owner.post(f"/api/v1/projects/{project}/members", json={"email": "other@example.com", "role": "editor"})
-    assert r.status_code == 201, r.text
+    h.join(owner, other, project, "other@example.com", "editor")
     r = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body)
     assert r.status_code == 201, r.text
     layout = owner.get(f"/api/v1/halls/{hall['id']}/layout").json()
@@ -118,8 +117,9 @@ def test_an_entry_a_layout_uses_stays_usable_after_its_owner_leaves(
 ) -> None:
     other = h.client("other@example.com")
     theirs = my_server(other, "their server")
-    r = owner.post(f"/api/v1/projects/{project}/members", json={"email": "other@example.com", "role": "editor"})
-    member = r.json()
+    h.join(owner, other, project, "other@example.com", "editor")
+    members = owner.get(f"/api/v1/projects/{project}/members").json()["items"]
+    member = next(m for m in members if m["email"] == "other@example.com")
     lrs = [{**h.lr(servers=4), "server_model_id": theirs}]
     row = h.row(owner, hall["id"], n=1, rack_template={"logical_racks": lrs})
     r = owner.delete(

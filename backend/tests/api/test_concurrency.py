@@ -18,7 +18,7 @@ from loopline.services.catalog import ensure_builtin_catalog
 
 def test_two_clients_one_gets_409(owner: TestClient, project: int, hall: dict[str, Any], h: SimpleNamespace) -> None:
     editor = h.client("editor@example.com")
-    owner.post(f"/api/v1/projects/{project}/members", json={"email": "editor@example.com", "role": "editor"})
+    h.join(owner, editor, project, "editor@example.com", "editor")
     rack = h.row(owner, hall["id"], n=3)["racks"][0]
     url = f"/api/v1/racks/{rack['id']}"
     a, b = owner.get(url), editor.get(url)
@@ -66,7 +66,10 @@ def test_a_real_race_between_two_transactions_has_one_winner(migrated_database: 
     try:
         b.post("/api/v1/auth/register", json={"email": "race-b@example.com", "password": "correct horse battery"})
         b.post("/api/v1/auth/login", json={"email": "race-b@example.com", "password": "correct horse battery"})
-        a.post(f"/api/v1/projects/{project}/members", json={"email": "race-b@example.com", "role": "editor"})
+        invited = a.post(
+            f"/api/v1/projects/{project}/invitations", json={"email": "race-b@example.com", "role": "editor"}
+        )
+        b.post("/api/v1/auth/invitations/accept", json={"token": invited.json()["token"]})
         hall = a.post(f"/api/v1/projects/{project}/halls", json={"name": "H", "width_m": 20, "depth_m": 20}).json()
         url = f"/api/v1/halls/{hall['id']}"
         barrier = threading.Barrier(2)

@@ -176,3 +176,7 @@ def test_invitations_are_audited(owner: TestClient, project: int, h: SimpleNames
         ("owner@example.com", "invite"),
     ]
     assert entries[0]["after"]["member"]["role"] == "viewer"
+    joined = owner.get(f"/api/v1/projects/{project}/audit?resource_type=member").json()["items"]
+    assert [(e["actor"], e["action"], e["after"]["email"], e["after"]["role"]) for e in joined] == [
+        ("bob@example.com", "create", "bob@example.com", "viewer")
+    ]

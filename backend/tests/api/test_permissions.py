@@ -10,8 +10,7 @@ from fastapi.testclient import TestClient
 
 def _member(owner: TestClient, project: int, h: SimpleNamespace, email: str, role: str) -> TestClient:
     client = h.client(email)
-    r = owner.post(f"/api/v1/projects/{project}/members", json={"email": email, "role": role})
-    assert r.status_code == 201, r.text
+    h.join(owner, client, project, email, role)
     return client
 
 
@@ -53,7 +52,7 @@ def test_roles(owner: TestClient, project: int, hall: dict[str, Any], h: SimpleN
 
     # An editor writes layout but does not manage members or delete the project.
     assert editor.patch(rack_url, json={"position_m": 3}, headers=v1).status_code == 200
-    r = editor.post(f"/api/v1/projects/{project}/members", json={"email": "stranger@example.com", "role": "owner"})
+    r = editor.post(f"/api/v1/projects/{project}/invitations", json={"email": "stranger@example.com", "role": "owner"})
     assert r.status_code == 403
     assert editor.delete(f"/api/v1/projects/{project}", headers=v1).status_code == 403
 

@@ -128,7 +128,7 @@ def test_price_book_versions_if_match_and_audit(owner: TestClient, project: int)
 
 def _member(owner: TestClient, project: int, h: SimpleNamespace, email: str, role: str) -> TestClient:
     client = h.client(email)
-    assert owner.post(f"/api/v1/projects/{project}/members", json={"email": email, "role": role}).status_code == 201
+    h.join(owner, client, project, email, role)
     return client
 
 

@@ -107,7 +107,10 @@ def test_two_owners_demoting_each_other_leave_one_owner(server: str, accounts: C
     for attempt in range(6):
         project = a.post("/api/v1/projects", json={"name": f"race {attempt}"}).json()["id"]
         members = f"/api/v1/projects/{project}/members"
-        assert a.post(members, json={"email": "owner-b@example.com", "role": "owner"}).status_code == 201
+        invited = a.post(
+            f"/api/v1/projects/{project}/invitations", json={"email": "owner-b@example.com", "role": "owner"}
+        )
+        assert b.post("/api/v1/auth/invitations/accept", json={"token": invited.json()["token"]}).status_code == 200
         versions = {m["user_id"]: m["version"] for m in a.get(members).json()["items"]}
 
         def demote(client: httpx.Client, user: int, url: str, version: int) -> Callable[[], httpx.Response]:

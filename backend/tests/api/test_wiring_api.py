@@ -175,7 +175,7 @@ def test_scenario_export_is_accepted_by_the_engine(
 def test_permissions_and_versions(owner: TestClient, paired_hall: dict[str, Any], h: SimpleNamespace) -> None:
     project = paired_hall["project_id"]
     viewer = h.client("viewer@example.com")
-    owner.post(f"/api/v1/projects/{project}/members", json={"email": "viewer@example.com", "role": "viewer"})
+    h.join(owner, viewer, project, "viewer@example.com", "viewer")
     plan = create_plan(owner, paired_hall["id"], pattern="single-homed").json()
 
     assert viewer.get(f"/api/v1/wiring-plans/{plan['id']}").status_code == 200

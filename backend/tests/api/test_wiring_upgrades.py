@@ -155,9 +155,7 @@ def test_upgrade_and_diff_refusals(owner: TestClient, row_hall: dict[str, Any], 
     r = owner.get(f"/api/v1/wiring-plans/{old['id']}/diff/cables", params={"against": old["id"], "status": "gone"})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "status"]
     viewer = h.client("viewer@example.com")
-    owner.post(
-        f"/api/v1/projects/{row_hall['project_id']}/members", json={"email": "viewer@example.com", "role": "viewer"}
-    )
+    h.join(owner, viewer, row_hall["project_id"], "viewer@example.com", "viewer")
     assert viewer.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "ports": 2}).status_code == 403
     assert viewer.get(f"/api/v1/wiring-plans/{old['id']}/diff", params={"against": old["id"]}).status_code == 200
 

@@ -56,8 +56,7 @@ def test_a_project_over_the_quota_refuses_every_member(
 ) -> None:
     monkeypatch.setattr(get_settings(), "queued_work_per_project_s", 3.4 * RUN_S)  # three runs fit, not four
     editor = h.client("quota-editor@example.com")
-    r = owner.post(f"/api/v1/projects/{project}/members", json={"email": "quota-editor@example.com", "role": "editor"})
-    assert r.status_code == 201, r.text
+    h.join(owner, editor, project, "quota-editor@example.com", "editor")
     assert [submit(owner, project, n).status_code for n in ("a", "b")] == [202, 202]
     assert submit(editor, project, "c").status_code == 202
     refused = submit(editor, project, "d")  # the editor's own queue holds one run: the project's is full

@@ -802,12 +802,7 @@ export interface paths {
         /** Members and their roles */
         get: operations["list_members_api_v1_projects__project_id__members_get"];
         put?: never;
-        /**
-         * Add a member with an account (owner; deprecated: use invitations)
-         * @deprecated
-         * @description Adds an existing account directly. Its 404 for an unknown address tells whether an address has an account here, which registration takes care not to: use `POST /projects/{id}/invitations`, whose answer is the same either way. Kept while existing clients move over.
-         */
-        post: operations["add_member_api_v1_projects__project_id__members_post"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3899,17 +3894,6 @@ export interface components {
          * @enum {string}
          */
         Medium: "dac" | "acc" | "aec" | "aoc" | "fibre";
-        /** MemberCreate */
-        MemberCreate: {
-            /**
-             * Email
-             * @description Email of an existing user.
-             * @example bob@example.com
-             */
-            email: string;
-            /** @description `viewer` reads, `editor` also writes, `owner` also manages members. */
-            role: components["schemas"]["Role"];
-        };
         /** MemberRead */
         MemberRead: {
             /**
@@ -12602,116 +12586,6 @@ export interface operations {
             };
             /** @description Stale `If-Match` version, or a clash with existing state. */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Invalid input: each entry names the field and the reason. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    add_member_api_v1_projects__project_id__members_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Project id. */
-                project_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberCreate"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MemberRead"];
-                };
-            };
-            /** @description The body is not UTF-8 text. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not logged in (no valid session cookie or bearer token). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Logged in, but the role or the token's scopes do not allow this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (or not visible to you). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Stale `If-Match` version, or a clash with existing state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not sent as `application/json`. */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -95,13 +95,6 @@ class ProjectRead(ReadSchema):
     role: Role | None = Field(None, description="Your role in this project.")
 
 
-class MemberCreate(Schema):
-    email: str = Field(
-        min_length=3, max_length=320, description="Email of an existing user.", examples=["bob@example.com"]
-    )
-    role: Role = Field(description="`viewer` reads, `editor` also writes, `owner` also manages members.")
-
-
 class MemberUpdate(Schema):
     role: Role = Field(description="The new role.")
 
