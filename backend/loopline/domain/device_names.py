@@ -269,7 +269,10 @@ def parse_overrides_csv(text: str, known: Iterable[str]) -> list[CsvOverride]:
     def bad(line: int, column: str, reason: str) -> None:
         issues.append(CsvIssue(f"csv.line[{line}].{column}", f"line {line}, column {column}: {reason}"))
 
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    except csv.Error as err:  # a cell beyond the csv module's limit, a stray quote at the end
+        raise CsvRefused([CsvIssue("csv", f"the file is not CSV the upload can read: {err}")]) from None
     if not rows:
         raise CsvRefused(
             [CsvIssue("csv", "the file is empty: the first line names the columns device,host_name,asset_tag")]

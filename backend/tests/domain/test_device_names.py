@@ -229,3 +229,12 @@ def test_any_collision_is_refused_naming_two_distinct_devices(racks: int, server
     assert err.value.reason == (
         f"{first.key} and {second.key} would both be named {said!r}: host names must be unique in the hall"
     )
+
+
+def test_a_file_the_csv_reader_cannot_read_is_refused_not_crashed() -> None:
+    with pytest.raises(dn.CsvRefused) as err:
+        dn.parse_overrides_csv("device,host_name\n" + "x" * 200_000 + ",a\n", [])
+    assert err.value.issues[0].field == "csv"
+    assert err.value.issues[0].message.startswith(
+        "the file is not CSV the upload can read: field larger than field limit"
+    )
