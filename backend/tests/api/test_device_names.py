@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pypdf import PdfReader
 
 
 @pytest.fixture
@@ -173,3 +174,13 @@ def test_exports_print_host_names(owner: TestClient, small: dict[str, Any], h: S
     assert {c["side_a_device"] for c in cables} | {c["side_b_device"] for c in cables} <= set(by_name)
     assert {i["device"] for i in interfaces} <= set(by_name)
     assert not any(n.startswith(hn + ".") for n in by_name)
+
+    # Labels and the printable sheet of row R01 print the host names too (the label's two lines).
+    labels = owner.get(f"/api/v1/wiring-plans/{pid}/exports/labels.pdf", params={"row": "R01"})
+    assert labels.status_code == 200 and labels.headers["content-type"] == "application/pdf"
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(labels.content)).pages)
+    assert "R0101-server01:p1" in text and "R0101-tor04:e" in text
+    assert f"{hn}.R01." not in text
+    printed = owner.get(f"/api/v1/wiring-plans/{pid}/exports/wiring-sheet.pdf", params={"row": "R01"})
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(printed.content)).pages)
+    assert "U01 R0101-server01 front p1" in text and "U04 R0101-tor04 front e1" in text
