@@ -347,9 +347,17 @@ def _twins(a: argparse.Namespace) -> list[tuple[str, argparse.Namespace]]:
 
 def _scenario_build(a: argparse.Namespace) -> int:
     builds = _twins(a) if a.twins else [("", a)]
-    for wiring, ns in builds:
+    plans = []
+    for wiring, ns in builds:  # every wiring first: a twin that cannot be built writes no file at all
         hall, spec = _hall_and_spec(ns)
-        plan = _generate(ns, hall, spec)
+        try:
+            plans.append((wiring, ns, _generate(ns, hall, spec)))
+        except DomainError as e:
+            if not wiring:
+                raise
+            raise DomainError(e.field, f"the {wiring} twin cannot be built, so no file was written: {e.reason}") from e
+    scenarios = []
+    for wiring, ns, plan in plans:
         params = {
             "bytes": ns.bytes_per_pair,
             "job_racks": ns.job_racks if ns.job_racks is not None or ns.workload == "poisson" else 2,
@@ -371,7 +379,9 @@ def _scenario_build(a: argparse.Namespace) -> int:
             workload=workload(plan, ns.workload, **params),
             engine=_engine(ns),
         )
-        _write(scenario, ns.output.replace("{wiring}", wiring) if wiring else ns.output)
+        scenarios.append((scenario, ns.output.replace("{wiring}", wiring) if wiring else ns.output))
+    for scenario, output in scenarios:
+        _write(scenario, output)
     return 0
 
 

@@ -250,6 +250,19 @@ def test_scenario_build_workloads(tmp_path: Path, args: list[str], expected: dic
     _engine_accepts(out)
 
 
+def test_twins_that_cannot_all_be_built_write_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One cluster (2 rows, 2 rows per cluster): Type 2 cannot spread a loop over 2 clusters, so
+    neither the Type 0 nor the Type 1 file is written."""
+    out = tmp_path / "s-{wiring}.json"
+    args = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8", "--rows-per-cluster", "2", "--twins"]
+    assert main(["scenario", "build", *LAYOUT, *args, "-o", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: clusters: the type2 twin cannot be built, so no file was written: Type 2 spreads each loop over "
+        "c=2 clusters but the hall has 1"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
