@@ -38,6 +38,8 @@ from loopline.domain.wiring import (
 )
 
 EXIT_USAGE = 2
+GOODPUT_MIN = 0.01
+"""The smallest goodput factor the engine takes."""
 CDFS = ["websearch", "datamining", "hadoop", "cachefollower", "webserver"]
 
 
@@ -327,8 +329,10 @@ def _failures(specs: list[str]) -> list[dict[str, Any]]:
 def _engine(a: argparse.Namespace) -> dict[str, Any]:
     engine: dict[str, Any] = {"mode": "flow", "seed": a.seed, "failures": _failures(a.fail)}
     if a.goodput_factor is not None:
-        if not 0 < a.goodput_factor <= 1:
-            raise DomainError("goodput_factor", f"must be > 0 and at most 1, got {a.goodput_factor}")
+        # A copy of the engine's rule (scenario/validate.rs check_engine), so that a bad flag fails
+        # before a file is written; test_cli proves the two agree.
+        if not GOODPUT_MIN <= a.goodput_factor <= 1:
+            raise DomainError("goodput_factor", f"must be from {GOODPUT_MIN} to 1, got {a.goodput_factor}")
         engine["goodput_factor"] = a.goodput_factor
     return engine
 

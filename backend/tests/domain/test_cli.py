@@ -269,10 +269,26 @@ def test_twins_that_cannot_all_be_built_write_no_file(tmp_path: Path, capsys: py
         (["--twins", "-o", "x.json"], "error: output: with --twins the file name must contain {wiring}"),
         (["--job-racks", "99", "-o", "-"], "error: job_racks: needs 1..16 logical racks (the layout has 16), got 99"),
         (["--fail", "X@soon", "-o", "-"], "error: fail: expected NODE@AT_S[:RECOVER_S], got 'X@soon'"),
-        (["--goodput-factor", "1.5", "-o", "-"], "error: goodput_factor: must be > 0 and at most 1, got 1.5"),
+        (["--goodput-factor", "1.5", "-o", "-"], "error: goodput_factor: must be from 0.01 to 1, got 1.5"),
+        (["--goodput-factor", "0.009", "-o", "-"], "error: goodput_factor: must be from 0.01 to 1, got 0.009"),
     ],
 )  # fmt: skip
 def test_scenario_build_bad_flags(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     base = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8"]
     assert main(["scenario", "build", *LAYOUT, *base, *args]) == 2
     assert capsys.readouterr().err.startswith(message)
+
+
+@pytest.mark.skipif(not ENGINE.exists(), reason="the engine is not built")
+@pytest.mark.parametrize("factor", [0.009, 0.01, 1.0, 1.001])
+def test_the_cli_and_the_engine_agree_on_the_goodput_factor(tmp_path: Path, factor: float) -> None:
+    """The CLI's early check is a copy of the engine's rule: both take or refuse the same factors."""
+    out = tmp_path / "s.json"
+    base = ["--ports", "2", "--pattern", "side-to-side", "--loop", "8", "-o", str(out)]
+    assert main(["scenario", "build", *LAYOUT, *base]) == 0
+    scenario = json.loads(out.read_text())
+    scenario["engine"]["goodput_factor"] = factor
+    out.write_text(json.dumps(scenario))
+    engine_takes = subprocess.run([str(ENGINE), "validate", str(out)], capture_output=True, timeout=60).returncode == 0
+    cli_takes = main(["scenario", "build", *LAYOUT, *base, "--goodput-factor", str(factor)]) == 0
+    assert engine_takes == cli_takes == (0.01 <= factor <= 1)
