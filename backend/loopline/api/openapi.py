@@ -206,7 +206,7 @@ def _path_parameters(op: dict[str, Any]) -> set[str]:
 def document_links(spec: dict[str, Any]) -> dict[str, Any]:
     """OpenAPI links from each operation that makes a resource to every operation on it: the new
     `id` fills the target's path parameter, the source's own path parameters the target's of the
-    same name, and its `version` the target's `If-Match`."""
+    same name, and its `version` the `If-Match` of an update or delete of the resource itself."""
     schemas = spec.get("components", {}).get("schemas", {})
     paths = spec.get("paths", {})
     for (method, path, status), (collection, parameter, *field) in CREATES.items():
@@ -230,9 +230,14 @@ def document_links(spec: dict[str, Any]) -> dict[str, Any]:
                 values: dict[str, str] = {parameter: f"$response.body#/{id_field}"}
                 for shared in (wanted & _path_parameters(source)) - {parameter}:
                     values[shared] = f"$request.path.{shared}"
+                # The new resource's version is the If-Match of an update or delete of that
+                # resource itself (not of what lies under it, e.g. a project's price book), sent
+                # as the ETag form: a header is text.
                 takes_version = any(p.get("name") == "If-Match" for p in target.get("parameters", []))
-                if takes_version and "version" in fields:
-                    values["header.If-Match"] = "$response.body#/version"
+                itself = target_path.endswith(f"/{collection}/{{{parameter}}}")
+                if takes_version and itself and "version" in fields:
+                    values["header.If-Match"] = '"{$response.body#/version}"'
+
                 links[target["operationId"]] = {
                     "operationId": target["operationId"],
                     "parameters": values,

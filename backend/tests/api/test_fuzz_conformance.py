@@ -174,8 +174,10 @@ def test_links_chain_project_hall_row_rack_and_plan_simulation() -> None:
     }
     assert project["update_project_api_v1_projects__project_id__patch"]["parameters"] == {
         "project_id": "$response.body#/id",
-        "header.If-Match": "$response.body#/version",
+        "header.If-Match": '"{$response.body#/version}"',
     }
+    price_book = project["put_book_api_v1_projects__project_id__price_book_put"]["parameters"]
+    assert price_book == {"project_id": "$response.body#/id"}, "a project's version is not its price book's"
     hall = links("/api/v1/projects/{project_id}/halls", "201")
     assert hall["create_row_api_v1_halls__hall_id__rows_post"]["parameters"] == {"hall_id": "$response.body#/id"}
     row = links("/api/v1/halls/{hall_id}/rows", "201")
