@@ -53,7 +53,7 @@ class SheetContext:
     """Host names by location name (the hall's device naming): what `device` columns and labels print."""
 
 
-END_COLUMNS = ("site", "hall", "row", "rack", "u", "face", "device", "port")
+END_COLUMNS = ("site", "hall", "row", "rack", "u", "face", "device", "port", "asset_tag")
 WIRING_SHEET_COLUMNS: tuple[str, ...] = (
     "cable_id",
     "label",
@@ -112,7 +112,7 @@ def wiring_sheet_rows(cables: Iterable[SheetCable], ctx: SheetContext) -> Iterab
             (c.b_device, c.b_port, c.b_row, c.b_rack),
         ):
             ends += [ctx.site, ctx.hall, row, rack.rsplit(".", 1)[-1], _u(device), ctx.rack_face.get(rack, "front"),
-                     ctx.names.host(device), port]  # fmt: skip
+                     ctx.names.host(device), port, ctx.names.asset_tag(device)]  # fmt: skip
         bundle = bundle_of(c.a_rack, c.b_rack, ctx.via)
         label = c.label if ctx.names is LOCATION_NAMES else ctx.names.label(c.a_device, c.a_port, c.b_device, c.b_port)
         yield (

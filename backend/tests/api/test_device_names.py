@@ -157,6 +157,8 @@ def test_exports_print_host_names(owner: TestClient, small: dict[str, Any], h: S
     first = next(r for r in sheet if r["a_device"] == "R0101-server01" or r["b_device"] == "R0101-server01")
     ends = {(first["a_device"], first["a_u"]), (first["b_device"], first["b_u"])}
     assert ends == {("R0101-server01", "1"), ("R0101-tor04", "4")}
+    tags = {(first["a_device"], first["a_asset_tag"]), (first["b_device"], first["b_asset_tag"])}
+    assert tags == {("R0101-server01", "AT-1"), ("R0101-tor04", "")}
     assert first["label"] in {"R0101-server01:p1 / R0101-tor04:e1", "R0101-tor04:e1 / R0101-server01:p1"}
     # The cable ID is the same as without names: it comes from the locations.
     api = owner.get(f"/api/v1/wiring-plans/{pid}/cables", params={"limit": 500}).json()["items"]
