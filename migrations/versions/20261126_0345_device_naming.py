@@ -2,7 +2,7 @@
 
 Revision ID: b8d4f0a2c3e5
 Revises: a7c3e9f1b2d4
-Create Date: 2026-11-27 09:30:00
+Create Date: 2026-11-26 03:45:00
 """
 
 from collections.abc import Sequence

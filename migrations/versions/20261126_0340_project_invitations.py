@@ -2,7 +2,7 @@
 
 Revision ID: a7c3e9f1b2d4
 Revises: f1c8d3a5b7e2
-Create Date: 2026-11-27 09:00:00
+Create Date: 2026-11-26 03:40:00
 """
 
 from collections.abc import Sequence
