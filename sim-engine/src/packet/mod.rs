@@ -51,6 +51,9 @@ const EV_RTO: u64 = 2;
 const EV_START: u64 = 3;
 /// A timer expired at a scan: the retransmission, a moment later (see `timeout`).
 const EV_RETX: u64 = 4;
+/// A failure (`net.failures` index) takes its links down, or they come back.
+const EV_FAIL: u64 = 5;
+const EV_RECOVER: u64 = 6;
 /// Event keys: time (64 bits) | tie (34) | kind (3) | subject (27).
 const KIND_SHIFT: u32 = 27;
 const TIE_SHIFT: u32 = 30;
@@ -118,6 +121,9 @@ struct Port {
     /// Propagation plus the receiving switch's latency, ps.
     delay: u64,
     busy: bool,
+    /// When the packet being sent finishes (a departure event at another time is stale: the
+    /// port's link failed under it).
+    depart_at: u64,
     gbps: f64,
     max: u64,
     drops: u64,
@@ -171,6 +177,9 @@ struct Counters {
     sent: u64,
     drops: u64,
     ecn_marks: u64,
+    /// Packets lost to link failures (queued at a failed port, on its wire, or arriving at it
+    /// while it is down); also counted in `drops`.
+    fail_drops: u64,
 }
 
 /// The packet engine. Step it with [`PacketEngine::step`] until it returns false.
@@ -196,6 +205,13 @@ pub struct PacketEngine<'a> {
     paths: Vec<LinkId>,
     router: Router,
     up: Vec<bool>,
+    /// Failures holding each duplex link down (overlapping failures: up again at the last
+    /// recovery).
+    down_cnt: Vec<u32>,
+    /// Recoveries still to come: while any is, stalled flows may yet finish.
+    recoveries_left: u32,
+    /// Flows stalled for want of a path, revived at a recovery.
+    stalled_flows: Vec<u32>,
     heap: BinaryHeap<Reverse<u128>>,
     /// Retransmission timers, apart: they wait hundreds of times longer than the packet events,
     /// one per connection, and would make every push and pop of `heap` deeper.
@@ -309,6 +325,7 @@ impl<'a> PacketEngine<'a> {
                         .map_or(0, |x| x as u64),
                     delay: l.latency.0 + if to_switch { sw_ps } else { 0 },
                     busy: false,
+                    depart_at: 0,
                     gbps: l.gbps.0,
                     max: 0,
                     drops: 0,
@@ -386,6 +403,9 @@ impl<'a> PacketEngine<'a> {
             paths: Vec::new(),
             router,
             up: vec![true; nl],
+            down_cnt: vec![0; nl / 2],
+            recoveries_left: 0,
+            stalled_flows: Vec::new(),
             heap: BinaryHeap::new(),
             timers: BinaryHeap::new(),
             next_root: 0,
@@ -433,6 +453,13 @@ impl<'a> PacketEngine<'a> {
             finished: false,
         };
         e.flowlet = (flowlet * 1e6).round() as u64;
+        for (i, f) in net.failures.iter().enumerate() {
+            e.push(f.at.0, EV_FAIL, i as u32);
+            if let Some(r) = f.recover_at {
+                e.push(r.0, EV_RECOVER, i as u32);
+                e.recoveries_left += 1;
+            }
+        }
         e
     }
 
@@ -520,6 +547,14 @@ impl<'a> PacketEngine<'a> {
 
     /// Packet `i` arrives at the port of link `l`: queue it or drop it.
     fn enqueue(&mut self, l: usize, i: u32) {
+        if !self.up[l] {
+            // sent (or forwarded) onto a path chosen before its link failed
+            self.ports[l].drops += 1;
+            self.c.drops += 1;
+            self.c.fail_drops += 1;
+            self.free.push(i);
+            return;
+        }
         let size = self.pool[i as usize].size as u64;
         let port = &mut self.ports[l];
         let backlog = port.bytes;
@@ -591,6 +626,7 @@ impl<'a> PacketEngine<'a> {
         port.busy = true;
         port.serving = i;
         let t = self.now + self.ser(l, self.pool[i as usize].size);
+        self.ports[l].depart_at = t;
         self.push(t, EV_DEPART, l as u32);
         true
     }
@@ -598,6 +634,9 @@ impl<'a> PacketEngine<'a> {
     /// The head of port `l` finished serialising.
     fn depart(&mut self, l: usize) {
         let port = &mut self.ports[l];
+        if !port.busy || port.depart_at != self.now {
+            return; // the link failed while the packet was being sent
+        }
         let i = port.serving;
         let size = self.pool[i as usize].size as u64;
         port.bytes -= size;
@@ -624,6 +663,13 @@ impl<'a> PacketEngine<'a> {
 
     /// The head of link `l`'s wire reaches the far end.
     fn wire(&mut self, l: usize) {
+        if self.ports[l]
+            .wire
+            .front()
+            .is_none_or(|&(t, _)| t != self.now)
+        {
+            return; // the link failed with this packet on it
+        }
         let (_, i) = self.ports[l]
             .wire
             .pop_front()
@@ -829,13 +875,30 @@ impl<'a> PacketEngine<'a> {
         let Some((p, _)) = route.paths.first() else {
             return;
         };
+        if self.crosses_down(p) {
+            return; // decided before a link on it failed
+        }
         self.flows[f as usize].binding = route.binding;
+        if self.bind_path(c, p) {
+            self.flows[f as usize].reroutes += 1;
+            self.rebinds += 1;
+        }
+    }
+
+    /// Path `p` (a route's, perhaps ending with a detour budget's virtual link) crosses a link
+    /// that is down.
+    fn crosses_down(&self, p: &[LinkId]) -> bool {
+        p.iter().any(|l| self.up.get(l.idx()) == Some(&false))
+    }
+
+    /// Put connection `c` on path `p` (a route's); false when it is already on it.
+    fn bind_path(&mut self, c: u32, p: &[LinkId]) -> bool {
         // a detour's path ends with the virtual link of its budget (flow mode's cap): packets
         // cross only the real links, and their bits count against the budget
         let real = self.net.links.len();
         let (p, budget) = match p.last() {
             Some(v) if v.idx() >= real => (&p[..p.len() - 1], v.idx() - real),
-            _ => (&p[..], NO_BUDGET as usize),
+            _ => (p, NO_BUDGET as usize),
         };
         if !self.budget_bits.is_empty() {
             if self.conn_budget.len() <= c as usize {
@@ -844,14 +907,16 @@ impl<'a> PacketEngine<'a> {
             self.conn_budget[c as usize] = budget as u32;
         }
         let (off, len) = self.conn_path[c as usize];
-        if self.paths[off as usize..off as usize + len as usize] == p[..] {
-            return;
+        if self.conn_spray[c as usize].0 == 1
+            && self.paths[off as usize..off as usize + len as usize] == p[..]
+        {
+            return false;
         }
         let off = self.paths.len() as u32;
         self.paths.extend_from_slice(p);
         self.conn_path[c as usize] = (off, p.len() as u16);
-        self.flows[f as usize].reroutes += 1;
-        self.rebinds += 1;
+        self.conn_spray[c as usize] = (1, 0);
+        true
     }
 
     /// One controller period: the adaptive EWMAs and moves, the detour scheduler.
@@ -1010,6 +1075,7 @@ impl<'a> PacketEngine<'a> {
             fl.stalled_once = true;
             fl.ideal_s = f64::NAN;
             self.stalled += 1;
+            self.stalled_flows.push(f);
             return;
         }
         // MPTCP: a subflow per path; otherwise the heaviest path (the first of equals)
@@ -1017,14 +1083,7 @@ impl<'a> PacketEngine<'a> {
             if self.cfg.mptcp && route.paths.len() > 1 && !self.udp_flow(f) {
                 route.paths.iter().map(|(p, _)| p).collect()
             } else {
-                let best = route
-                    .paths
-                    .iter()
-                    .enumerate()
-                    .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
-                    .map(|(k, _)| k)
-                    .unwrap_or(0);
-                vec![&route.paths[best].0]
+                vec![&route.paths[heaviest(&route)].0]
             };
         let ideal = chosen
             .iter()
@@ -1187,6 +1246,170 @@ impl<'a> PacketEngine<'a> {
         }
     }
 
+    // ---------------------------------------------------------------- failures
+
+    /// Failure `fi`'s links go down (`down`) or come back, as in flow mode (`set_links`): going
+    /// down, what is queued at their ports and on their wires is lost, and every flow with a
+    /// path across them moves at once to a path that avoids them, or stalls if none is left
+    /// (its packets still on the way are lost where they meet the failed link; TCP recovers
+    /// them); coming back, the stalled flows are routed again.
+    fn set_links(&mut self, fi: usize, down: bool) {
+        let net = self.net;
+        let mut changed = false;
+        for &d in &net.failures[fi].links {
+            if down {
+                self.down_cnt[d] += 1;
+                if self.down_cnt[d] != 1 {
+                    continue;
+                }
+            } else {
+                self.down_cnt[d] -= 1;
+                if self.down_cnt[d] != 0 {
+                    continue;
+                }
+            }
+            changed = true;
+            for l in [2 * d, 2 * d + 1] {
+                self.up[l] = !down;
+                if down {
+                    self.flush(l);
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+        self.router.invalidate();
+        if down {
+            for f in 0..self.flows.len() as u32 {
+                let pf = &self.pflows[f as usize];
+                if self.flows[f as usize].status != Status::Active || pf.nconn == 0 {
+                    continue;
+                }
+                if (pf.conn0..pf.conn0 + pf.nconn).any(|c| self.conn_broken(c)) {
+                    self.flows[f as usize].reroutes += 1;
+                    self.reroute_flow(f);
+                }
+            }
+        } else {
+            let stalled = std::mem::take(&mut self.stalled_flows);
+            for f in stalled {
+                if self.flows[f as usize].status == Status::Stalled {
+                    self.revive(f);
+                }
+            }
+        }
+    }
+
+    /// Link `l` went down: the packets queued at its port, the one being sent and those on its
+    /// wire are lost.
+    fn flush(&mut self, l: usize) {
+        let port = &mut self.ports[l];
+        let mut lost: Vec<u32> =
+            std::iter::from_fn(|| port.qa.pop().or_else(|| port.q.pop())).collect();
+        if port.busy {
+            lost.push(port.serving);
+            port.busy = false;
+            let g = port.gbps;
+            self.util.change(l, g, 0.0);
+        }
+        let port = &mut self.ports[l];
+        lost.extend(port.wire.drain(..).map(|(_, i)| i));
+        if port.buf != NO_BUF {
+            self.buf_used[port.buf as usize] -= port.bytes;
+        }
+        port.bytes = 0;
+        port.drops += lost.len() as u64;
+        self.c.drops += lost.len() as u64;
+        self.c.fail_drops += lost.len() as u64;
+        self.free.extend(lost);
+    }
+
+    /// Connection `c` has a path (or a sprayed one) across a link that is down.
+    fn conn_broken(&self, c: u32) -> bool {
+        let (off, plen) = self.conn_path[c as usize];
+        let n = self.conn_spray[c as usize].0 as usize;
+        self.crosses_down(&self.paths[off as usize..off as usize + plen as usize * n])
+    }
+
+    /// Route flow `f` again now that links failed or came back: its connections with a path
+    /// across a down link move to the route's path (the one a new flow would take; sprayed
+    /// again when spraying); false, with the flow stalled, when no path is left.
+    fn reroute_flow(&mut self, f: u32) -> bool {
+        if let Some(slot) = self.pending.get_mut(f as usize) {
+            *slot = None; // a move decided before the failure
+        }
+        let spec = &self.wl.flows[f as usize];
+        let (src, dst) = (spec.src, spec.dst);
+        let ctx = RouteCtx {
+            net: self.net,
+            up: &self.up,
+            seed: self.sc.engine.seed,
+        };
+        let route = self.router.route(&ctx, f, src, dst);
+        if route.paths.is_empty() {
+            let fl = &mut self.flows[f as usize];
+            fl.status = Status::Stalled;
+            fl.stalled_once = true;
+            self.stalled += 1;
+            self.stalled_flows.push(f);
+            return false;
+        }
+        self.flows[f as usize].binding = route.binding;
+        let p = &route.paths[heaviest(&route)].0;
+        let pf = &self.pflows[f as usize];
+        for c in pf.conn0..pf.conn0 + pf.nconn {
+            if !self.conn_broken(c) {
+                continue;
+            }
+            let sprayed = self.conn_spray[c as usize].0 > 1;
+            self.bind_path(c, p);
+            if sprayed {
+                let (off, plen) = self.conn_path[c as usize];
+                let first = self.paths[off as usize..off as usize + plen as usize].to_vec();
+                let more = self.spray_paths(f, &first);
+                for q in &more {
+                    self.paths.extend_from_slice(q);
+                }
+                self.conn_spray[c as usize] = (1 + more.len() as u16, 0);
+            }
+        }
+        true
+    }
+
+    /// A recovery gave stalled flow `f` another chance: routed again, it goes on from where it
+    /// stopped (its timers re-armed, or what its window allows sent); one stalled at its start
+    /// starts now, its time still counted from its arrival.
+    fn revive(&mut self, f: u32) {
+        self.stalled -= 1;
+        if self.pflows[f as usize].nconn == 0 {
+            let start = self.flows[f as usize].start;
+            self.start_flow(f);
+            self.flows[f as usize].start = start;
+            return;
+        }
+        self.flows[f as usize].status = Status::Active;
+        if !self.reroute_flow(f) {
+            return;
+        }
+        let pf = &self.pflows[f as usize];
+        for c in pf.conn0..pf.conn0 + pf.nconn {
+            let cn = &mut self.conns[c as usize];
+            if cn.rto_at == u64::MAX {
+                self.pump(c);
+            } else {
+                // its timer ran out while stalled (and was let go): it fires now
+                cn.rto_at = cn.rto_at.max(self.now);
+                self.arm(c);
+            }
+        }
+    }
+
+    /// Packets lost to link failures so far (also counted as drops).
+    pub fn failure_drops(&self) -> u64 {
+        self.c.fail_drops
+    }
+
     // ---------------------------------------------------------------- loop
 
     fn next_time(&self) -> Option<u64> {
@@ -1207,7 +1430,9 @@ impl<'a> PacketEngine<'a> {
         if self.finished {
             return false;
         }
-        let all_settled = self.done + self.stalled == self.flows.len() as u64;
+        // stalled flows may yet finish after a recovery
+        let all_settled = self.done + self.stalled == self.flows.len() as u64
+            && (self.stalled == 0 || self.recoveries_left == 0);
         let Some(next) = self.next_time().filter(|_| !all_settled) else {
             self.finished = true;
             return false;
@@ -1258,6 +1483,11 @@ impl<'a> PacketEngine<'a> {
             EV_RTO => self.timeout(a),
             EV_START => self.start_flow(a),
             EV_RETX => self.retransmit(a),
+            EV_FAIL => self.set_links(a as usize, true),
+            EV_RECOVER => {
+                self.recoveries_left -= 1;
+                self.set_links(a as usize, false);
+            }
             _ => unreachable!("unknown event kind"),
         }
         true
@@ -1497,6 +1727,16 @@ impl Plant for PacketEngine<'_> {
         };
         self.set_pending(f, route);
     }
+}
+
+/// The index of a route's heaviest path (the first of equals): a single-path flow's.
+fn heaviest(route: &Route) -> usize {
+    route
+        .paths
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then(b.0.cmp(&a.0)))
+        .map_or(0, |(k, _)| k)
 }
 
 /// When a timer with deadline `deadline`, found expired by the scan at `now` (every `period`),

@@ -548,7 +548,7 @@ pub struct EngineSpec {
     /// Stop the simulation at this simulated time in seconds (default: run until every flow finishes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_time_s: Option<f64>,
-    /// Links and switches that fail (and optionally recover) at given times.
+    /// Links and switches that fail (and optionally recover) at given times, in flow and in packet mode.
     #[serde(default)]
     pub failures: Vec<FailureSpec>,
     /// Optional latency terms added to flow completion times.

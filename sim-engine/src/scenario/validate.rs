@@ -132,12 +132,6 @@ impl Scenario {
                 ),
             );
         }
-        if self.engine.mode == Mode::Packet && !self.engine.failures.is_empty() {
-            return err(
-                "engine.failures",
-                "link and switch failures are not simulated in packet mode yet; use \"flow\" mode or remove them",
-            );
-        }
         let net = self.build_network()?;
         self.check_routing()?;
         self.check_workload(&net)?;

@@ -119,8 +119,7 @@ fn bad_scenarios_name_the_field() {
 }
 
 /// Packet mode runs through the CLI with the same result document (`model` "packet", a
-/// `packet` object, progress lines); what it cannot simulate yet and bad settings are refused
-/// naming the field.
+/// `packet` object, progress lines); bad settings are refused naming the field.
 #[test]
 fn packet_mode_runs_and_bad_settings_name_the_field() {
     let text = GOOD.replace(
@@ -145,12 +144,13 @@ fn packet_mode_runs_and_bad_settings_name_the_field() {
     assert_eq!(v["packet"]["mtu_bytes"], 1500);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("done: sim_time_s="), "{err}");
+    // failures are simulated in packet mode (tests/it/packet.rs); a bad one names its field
     fails_with(
         &text.replace(
             r#""mode": "packet""#,
-            r#""mode": "packet", "failures": [{"at_s": 1, "node": "T"}]"#,
+            r#""mode": "packet", "failures": [{"at_s": 1, "node": "T", "link": "x"}]"#,
         ),
-        "engine.failures: link and switch failures are not simulated in packet mode yet",
+        "engine.failures[0]: give exactly one of \"link\" and \"node\"",
     );
     fails_with(
         &text.replace(

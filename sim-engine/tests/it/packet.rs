@@ -3,6 +3,7 @@
 use super::*;
 use loopline_sim::packet::PacketEngine;
 use loopline_sim::topology::*;
+use loopline_sim::units::Time;
 
 /// Put a scenario in packet mode.
 fn packet(mut sc: Scenario) -> Scenario {
@@ -681,4 +682,184 @@ fn packet_mode_runs_the_detour_controller() {
         saved >= ta - td && saved <= 1.5 * (ta - td),
         "saved {saved} vs {ta} - {td}"
     );
+}
+
+/// Two paths between two ToRs: S0 - T0 - {SP0, SP1} - T1 - S1, every cable 10 Gb/s and
+/// 1,000 ns (a full 1,500-byte packet takes 1,200 ns to send on any hop).
+fn two_spines() -> NetworkSpec {
+    let node = |id: &str, role: Role| NodeSpec {
+        id: id.into(),
+        role,
+        layer: None,
+        cluster: Some(0),
+        loop_id: None,
+        loop_position: None,
+        rack: None,
+        logical_rack: None,
+    };
+    let link = |a: &str, b: &str| LinkSpec {
+        id: None,
+        a: a.into(),
+        b: b.into(),
+        gbps: 10.0,
+        latency_ns: 1000,
+    };
+    NetworkSpec {
+        nodes: vec![
+            node("S0", Role::Server),
+            node("T0", Role::Tor),
+            node("SP0", Role::Spine),
+            node("SP1", Role::Spine),
+            node("T1", Role::Tor),
+            node("S1", Role::Server),
+        ],
+        links: vec![
+            link("S0", "T0"),
+            link("T0", "SP0"),
+            link("T0", "SP1"),
+            link("SP0", "T1"),
+            link("SP1", "T1"),
+            link("T1", "S1"),
+        ],
+    }
+}
+
+/// One S0 -> S1 flow of `packets` full packets, no handshake, in packet mode.
+fn two_spines_flow(packets: u64) -> Scenario {
+    let mut sc = packet(scenario(
+        two_spines(),
+        RoutingSpec::Ecmp,
+        many_to_many(&["S0"], &["S1"], 1, packets * 1500),
+    ));
+    sc.engine.packet.handshake = false;
+    sc
+}
+
+fn bytes_on(rep: &Report, from: &str, to: &str) -> f64 {
+    rep.links
+        .links
+        .iter()
+        .find(|l| l.from == from && l.to == to)
+        .map(|l| l.bytes)
+        .expect("link in the report")
+}
+
+/// The spine ECMP puts the S0 -> S1 flow on (the one its packets crossed), and the other.
+fn spines_used(sc: &Scenario) -> (&'static str, &'static str) {
+    let rep = run_ok(sc);
+    match (
+        bytes_on(&rep, "T0", "SP0") > 0.0,
+        bytes_on(&rep, "T0", "SP1") > 0.0,
+    ) {
+        (true, false) => ("SP0", "SP1"),
+        (false, true) => ("SP1", "SP0"),
+        other => panic!("the flow crossed both spines or neither: {other:?}"),
+    }
+}
+
+fn fail_node(node: &str, at_s: f64, recover_at_s: Option<f64>) -> FailureSpec {
+    FailureSpec {
+        at_s,
+        link: None,
+        node: Some(node.into()),
+        recover_at_s,
+    }
+}
+
+/// A spine fails mid-flow. The flow's 10 packets (its whole first window; no handshake) leave
+/// S0 back to back: packet k is sent by S0's NIC in [1.2k, 1.2(k+1)] us, is on the S0-T0
+/// wire until 1.2(k+1) + 1, sent by T0 in [1.2(k+1) + 1, 1.2(k+2) + 1], on the T0-SP wire
+/// until 1.2(k+2) + 2, sent by the spine in [1.2(k+2) + 2, 1.2(k+3) + 2]. At 5 us the spine
+/// fails: packet 2 is being sent by T0 ([4.6, 5.8]), packet 1 is on the T0-SP wire (4.6 to
+/// 5.6), packet 0 is being sent by the spine ([4.4, 5.6]): exactly 3 packets are lost at that
+/// instant. The flow moves to the other spine at once, but packets 3 to 9 were sent on the old
+/// path (each carries its path) and are lost where they meet the failed link at T0: 10 lost in
+/// all, nothing acknowledged, so the retransmission timer (rto_min, 1 ms) sends them again,
+/// over the other spine (each once: 15,000 bytes). Before the failure T0 was sending to the
+/// failed spine for 5 - 2.2 = 2.8 us (3,500 bytes at 10 Gb/s), the spine to T1 for
+/// 5 - 4.4 = 0.6 us (750 bytes); nothing after.
+#[test]
+fn a_spine_failing_mid_flow_drops_what_is_on_it_and_the_flow_finishes_over_the_other() {
+    let sc = two_spines_flow(10);
+    let (used, other) = spines_used(&sc);
+    let mut sc = sc;
+    sc.engine.failures = vec![fail_node(used, 5e-6, None)];
+    let net = sc.validate().expect("failures are valid in packet mode");
+    let mut e = PacketEngine::new(&sc, &net);
+    while e.now() < Time(5_000_000) {
+        assert!(e.step(), "the run goes on past the failure");
+    }
+    assert_eq!(e.now(), Time(5_000_000));
+    assert_eq!(
+        e.failure_drops(),
+        3,
+        "queued and in flight on the failed spine's links"
+    );
+    assert!(e.invariant_violations().is_empty());
+    while e.step() {}
+    assert_eq!(e.failure_drops(), 10);
+    assert!(e.invariant_violations().is_empty());
+
+    let rep = run_ok(&sc);
+    assert_eq!(rep.flows.finished, 1);
+    assert_eq!(rep.flows.rerouted, 1);
+    let pk = rep.packet.as_ref().unwrap();
+    assert_eq!(pk.drops, 10);
+    assert_eq!(pk.timeouts, 1);
+    assert_eq!(bytes_on(&rep, "T0", used), 3_500.0);
+    assert_eq!(bytes_on(&rep, used, "T1"), 750.0);
+    assert_eq!(bytes_on(&rep, "T0", other), 15_000.0);
+    assert_eq!(bytes_on(&rep, other, "T1"), 15_000.0);
+    assert!(rep.job_completion_s.unwrap() > 1e-3);
+}
+
+/// A flow of one packet: sent at 0, it crosses the four hops in 4 x (1,200 + 1,000) =
+/// 8,800 ns and its 40-byte ACK comes back in 4 x (32 + 1,000) = 4,128 ns. At 5 us, while the
+/// spine sends it ([4.4, 5.6] us), T1-S1 fails: no path is left (S1 has one cable), the flow
+/// stalls; the packet is lost at T1 (6.6 us) where it meets the failed cable. Its timer runs
+/// out at 1 ms while it is stalled: nothing is sent. T1-S1 recovers at 2 ms: the flow is
+/// routed again (the same path) and, its timer past, retransmits at once: it finishes at
+/// 2 ms + 12,928 ns. Without the recovery it is reported stalled, as flow mode reports it.
+/// A spine failing at 5 us instead (the other one is left) moves it at once; the packet on
+/// the failed spine is lost, and the retransmission at 1 ms goes over the other spine:
+/// 1 ms + 12,928 ns.
+#[test]
+fn a_flow_with_no_path_left_stalls_until_the_recovery_and_then_finishes() {
+    let sc = two_spines_flow(1);
+    let base = run_ok(&sc);
+    assert_approx(base.job_completion_s.unwrap(), 12_928e-9, 1e-12);
+    let (used, _) = spines_used(&sc);
+
+    let mut sc1 = sc.clone();
+    sc1.engine.failures = vec![fail_node(used, 5e-6, None)];
+    let rep = run_ok(&sc1);
+    assert_eq!(rep.flows.finished, 1);
+    assert_approx(rep.job_completion_s.unwrap(), 1e-3 + 12_928e-9, 1e-12);
+    assert_eq!(rep.packet.as_ref().unwrap().drops, 1);
+
+    let cable = FailureSpec {
+        at_s: 5e-6,
+        link: Some(LinkRef::Ends {
+            a: "T1".into(),
+            b: "S1".into(),
+        }),
+        node: None,
+        recover_at_s: Some(2e-3),
+    };
+    let mut sc2 = sc.clone();
+    sc2.engine.failures = vec![cable.clone()];
+    let rep = run_ok(&sc2);
+    assert_eq!((rep.flows.finished, rep.flows.stalled), (1, 0));
+    assert_eq!(rep.flows.rerouted, 1);
+    assert_approx(rep.job_completion_s.unwrap(), 2e-3 + 12_928e-9, 1e-12);
+    let pk = rep.packet.as_ref().unwrap();
+    assert_eq!((pk.drops, pk.timeouts), (1, 1));
+
+    sc2.engine.failures = vec![FailureSpec {
+        recover_at_s: None,
+        ..cable
+    }];
+    let rep = run_ok(&sc2);
+    assert_eq!((rep.flows.finished, rep.flows.stalled), (0, 1));
+    assert_eq!(rep.job_completion_s, None);
 }
