@@ -3,7 +3,8 @@
  * DCTCP, its run-time estimate (what the API answered, refreshed as the form changes, and a warning
  * for a run the worker could not finish), a packet run's progress to the end, its queue and drop
  * statistics and note in the result, the heat map switched to queue occupancy, and a second packet
- * run cancelled while the engine runs it. A real Celery worker runs the compiled engine.
+ * run cancelled while the engine runs it; failures picked in the form in packet mode (a ToR down until
+ * a recovery, a spine for good), the run succeeding. A real Celery worker runs the compiled engine.
  */
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { generate } from "./planning";
@@ -37,7 +38,8 @@ interface Job {
   result: {
     model: string;
     note: string;
-    flows: { total: number; finished: number };
+    job_completion_s: number | null;
+    flows: { total: number; finished: number; stalled: number; rerouted: number };
     packet: { transport: string; drops: number; retransmissions: number; timeouts: number; ecn_marks: number; queues: Queue[] };
   } | null;
 }
@@ -216,4 +218,60 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
   await expect(sims.getByTestId(`sim-status-${long.id}`)).toHaveAttribute("data-status", "cancelled");
   const cancelled = await job(page, long.id);
   expect([cancelled.status, cancelled.model, cancelled.result]).toEqual(["cancelled", "packet", null]);
+});
+
+test("packet mode with failures: a ToR down until a recovery and a spine down for good, picked in the form; the run succeeds", async ({ page }) => {
+  test.setTimeout(300_000);
+  await login(page);
+  const { projectId, hallId } = ids(page);
+  const plan = await generate(page, projectId, hallId, "single-homed");
+  const scenario = (await (await page.request.get(`/api/v1/wiring-plans/${plan.id}/scenario`)).json()) as {
+    network: { nodes: { id: string; role: string; logical_rack?: string }[] };
+  };
+  const nodes = scenario.network.nodes;
+  const firstRack = nodes.find((n) => n.role === "server")!.logical_rack;
+  const tor = nodes.find((n) => n.role === "tor" && n.logical_rack === firstRack)!;
+  const spine = nodes.find((n) => n.role === "spine")!;
+
+  await page.getByRole("tab", { name: "Plans" }).click();
+  const panel = page.getByTestId("plans-panel");
+  for (const box of await panel.locator('input[data-testid^="plan-select-"]').all()) await box.uncheck();
+  await panel.getByTestId(`plan-select-${plan.id}`).check();
+  await page.getByTestId("plans-simulate").click();
+  const form = page.getByTestId("simulate-dialog");
+  await form.getByTestId("preset-shuffle").check();
+  await form.getByTestId("param-racks").fill("2");
+  await form.getByTestId("param-mb").fill("1");
+  await form.getByTestId("sim-mode-packet").check();
+  // Packet mode offers failures as flow mode does: the first rack's ToR down from 1 ms to 3 ms, a spine from 1 ms on
+  await expect(form.getByTestId("sim-fail-node")).toBeEnabled();
+  await form.getByTestId("sim-fail-node").selectOption(tor.id);
+  await form.getByTestId("sim-fail-at").fill("1");
+  await form.getByTestId("sim-fail-recover").fill("3");
+  await form.getByTestId("sim-fail-node-1").selectOption(spine.id);
+  await form.getByTestId("sim-fail-at-1").fill("1");
+  const before = new Set((await jobs(page, projectId)).map((j) => j.id));
+  await form.getByTestId("sim-run").click();
+  await expect(form).toBeHidden();
+  await expect.poll(async () => (await jobs(page, projectId)).filter((j) => !before.has(j.id)).length).toBe(1);
+  const run = (await jobs(page, projectId)).find((j) => !before.has(j.id))!;
+  expect(run.model).toBe("packet");
+  expect(run.name).toContain(`${tor.id} down at 1 ms, ${spine.id} down at 1 ms`);
+  const sims = page.getByTestId("simulations-panel");
+  await expect(sims.getByTestId(`sim-status-${run.id}`)).toHaveAttribute("data-status", "succeeded", { timeout: 180_000 });
+  await expect(sims.getByTestId(`sim-status-${run.id}`)).not.toHaveAttribute("data-outcome", "partial");
+
+  const res = (await job(page, run.id)).result!;
+  expect(res.model).toBe("packet");
+  // every flow finishes: those of the first rack stalled at 1 ms and went on after the ToR came back
+  expect([res.flows.finished, res.flows.stalled]).toEqual([30 * 29, 0]);
+  // every pair with a server of the first rack (15 x 29 sending, 15 x 15 more receiving) lost its path at 1 ms
+  expect(res.flows.rerouted).toBeGreaterThanOrEqual(15 * 29 + 15 * 15);
+  expect(res.job_completion_s!).toBeGreaterThan(0.003);
+  // the packets the ToR was sending to its servers at 1 ms were lost, and TCP sent them again
+  expect(res.packet.drops).toBeGreaterThan(0);
+  expect(res.packet.retransmissions).toBeGreaterThan(0);
+  await sims.getByTestId(`sim-open-${run.id}`).click();
+  const view = page.getByTestId("sim-result");
+  await expect(view.getByTestId("packet-stats").getByTestId("packet-drops")).toHaveText(res.packet.drops.toLocaleString("en"));
 });
