@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loopline.api.errors import TOO_DEEP, error_body
+from loopline.domain.names import spoofing
 
 # Only bodies with one of these can hold a bad text or number: the full walk runs only for them
 # (an escape, NaN/Infinity, an exponent of three digits, a run of 19 digits).
@@ -38,6 +39,9 @@ INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
 """Integers a JSON body may hold: signed or unsigned 64-bit (the engine's and orjson's range)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
+NAME_QUERY_PARAMETERS = frozenset({"row", "rack"})
+"""Query parameters that name a row or a rack: held to the name rule (no such name can hold a
+control character, and one in a workbook's sheet title broke the download after it started)."""
 ACCEPTED_BODIES = frozenset({"application/json", "multipart/form-data"})
 """A body of any other type (or of none, which a cross-site form can send) is refused with 415."""
 
@@ -114,7 +118,7 @@ class BodyGuard:
             await self.app(scope, receive, send)
             return
         for name, value in parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True):
-            reason = bad_text(value)
+            reason = bad_text(value) or (spoofing(value) if name in NAME_QUERY_PARAMETERS else None)
             if reason:
                 await _answer(scope, receive, send, 422, error_body(name, reason))
                 return

@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from loopline.api.body_guard import NAME_QUERY_PARAMETERS
 from loopline.api.deps import IF_MATCH_PATTERN
 from loopline.api.schemas.common import NAME_FIELDS
 from loopline.domain.names import REFUSED_CATEGORIES
@@ -157,7 +158,9 @@ def constrain_request_text(spec: dict[str, Any]) -> dict[str, Any]:
                 _referenced(media.get("schema"), bodies, schemas)
             for parameter in op.get("parameters", []):
                 if parameter.get("in") == "query":
-                    _constrain_text(parameter.get("schema"))
+                    # `row` and `rack` filters name things: the name rule (api/body_guard.py).
+                    naming = "name" if parameter.get("name") in NAME_QUERY_PARAMETERS else None
+                    _constrain_text(parameter.get("schema"), naming)
     for name in bodies:
         _constrain_text(schemas[name])
     return spec

@@ -221,3 +221,15 @@ def test_optional_fields_keep_their_bounds_as_json_schema() -> None:
     assert not {"ge", "le", "gt", "lt"} & _keys(spec["components"]["schemas"])
     width = spec["components"]["schemas"]["RackTypeUpdate"]["properties"]["width_m"]["anyOf"][0]
     assert (width["type"], width["minimum"], width["maximum"]) == ("number", 0.3, 1.5)
+
+
+@pytest.mark.parametrize("query", ["rack=%1F", "row=R%E2%80%AE01"])
+def test_a_row_or_rack_filter_is_held_to_the_name_rule(owner: TestClient, query: str) -> None:
+    """`wiring-sheet.xlsx?rack=%1F` broke the download after its headers were sent."""
+    r = owner.get(f"/api/v1/wiring-plans/1/exports/wiring-sheet.xlsx?{query}")
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["field"] == query.split("=")[0]
+    spec = create_app().openapi()
+    xlsx = spec["paths"]["/api/v1/wiring-plans/{plan_id}/exports/wiring-sheet.xlsx"]["get"]["parameters"]
+    rack = next(p for p in xlsx if p["name"] == "rack")
+    assert rack["schema"]["anyOf"][0]["pattern"] == name_pattern()
