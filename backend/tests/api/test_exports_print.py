@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from sqlalchemy.orm import Session
@@ -70,7 +71,7 @@ def test_xlsx_is_a_sheet_per_row_ready_to_print(owner: TestClient, plan: dict[st
         assert rows[0] == WIRING_SHEET_COLUMNS
         assert len(rows) - 1 == sum(ws.title in (c["a"]["row"], c["b"]["row"]) for c in all_cables)
         assert ws.freeze_panes == "A2"
-        assert ws.auto_filter.ref == f"A1:AA{len(rows)}"
+        assert ws.auto_filter.ref == f"A1:{get_column_letter(len(WIRING_SHEET_COLUMNS))}{len(rows)}"
         assert ws.print_title_rows == "$1:$1"
         assert ws.page_setup.orientation == "landscape" and ws.sheet_properties.pageSetUpPr.fitToPage
         assert ws.column_dimensions["B"].width == 40 and ws["A1"].font.b
