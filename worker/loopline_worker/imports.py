@@ -28,7 +28,7 @@ from loopline.services.access import Principal
 from loopline.services.job_recovery import claim_or_skip
 from loopline.services.project_imports import errors_of
 from loopline_worker.app import celery_app
-from loopline_worker.liveness import heartbeat
+from loopline_worker.liveness import claimant, heartbeat
 
 PROGRESS_EVERY_S = 0.25
 """`halls_done` is written at most this often (and with the outcome)."""
@@ -43,7 +43,7 @@ def _claim(job_id: int) -> tuple[bytes, int] | None:
         job = session.get(ImportJob, job_id, with_for_update=True, options=[undefer(ImportJob.document)])
         if job is None or job.document is None:
             return None
-        if not claim_or_skip(job, session.execute(select(func.now())).scalar_one()):
+        if not claim_or_skip(job, session.execute(select(func.now())).scalar_one(), claimant()):
             return None  # ended, or a live worker is on it (a duplicate delivery)
         job.status = JobStatus.RUNNING
         job.started_at = _now()

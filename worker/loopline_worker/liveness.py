@@ -7,6 +7,8 @@ thread of its main process; a PostgreSQL advisory lock lets one worker at a time
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,13 +21,32 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from loopline.db.session import session_scope
 from loopline.queue import waiting_messages
-from loopline.services.job_recovery import RECOVERED_TASKS, Job, Lost, lost_jobs
+from loopline.services.job_recovery import RECOVERED_TASKS, Claimant, Job, Lost, lost_jobs
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 
 log = logging.getLogger(__name__)
 
 RECONCILER_LOCK = 0x4C4F4F50  # "LOOP": pg_try_advisory_xact_lock key, one reconciler at a time
+
+
+def _gone(name: str) -> bool:
+    """Whether the process `host:pid` has ended; False for another host's (its heartbeat tells)."""
+    host, _, pid = name.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def claimant() -> Claimant:
+    """This process, as the claimant of the job it is about to run."""
+    return Claimant(f"{socket.gethostname()}:{os.getpid()}", _gone)
 
 
 @contextmanager

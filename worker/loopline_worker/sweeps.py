@@ -25,7 +25,7 @@ from loopline.services.simulations import engine_error
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, run_engine
-from loopline_worker.liveness import heartbeat
+from loopline_worker.liveness import claimant, heartbeat
 
 
 def _cancelled(sweep_id: int) -> bool:
@@ -41,7 +41,7 @@ def _cancelled(sweep_id: int) -> bool:
 def sweep_point(self: Task, point_id: int) -> str:
     worker = str(self.request.hostname or "worker")
     with session_scope() as session:
-        started = sweeps.start_point(session, point_id, worker)
+        started = sweeps.start_point(session, point_id, worker, claimant())
         if started is None:
             return "skipped"
         point, sweep = started

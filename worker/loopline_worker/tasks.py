@@ -25,7 +25,7 @@ from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine_raw
 from loopline_worker.flow_records import Records, split_result
-from loopline_worker.liveness import heartbeat
+from loopline_worker.liveness import claimant, heartbeat
 
 PROGRESS_EVERY_S = 0.5
 
@@ -65,7 +65,7 @@ def simulate(job_id: int) -> str:
         job = session.get(SimulationJob, job_id, with_for_update=True)
         if job is None:
             return "missing"
-        if not claim_or_skip(job, session.execute(select(func.now())).scalar_one()):
+        if not claim_or_skip(job, session.execute(select(func.now())).scalar_one(), claimant()):
             return job.status.value  # ended, or a live worker is on it (a duplicate delivery)
         job.status = JobStatus.RUNNING
         job.started_at = _now()

@@ -9,6 +9,7 @@ after its visibility timeout) does nothing, so every job runs to its end exactly
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -42,12 +43,26 @@ def worker_alive(job: Job, now: datetime) -> bool:
     return last is not None and now - last < timedelta(seconds=get_settings().job_stale_after_s)
 
 
-def claim_or_skip(job: Job, now: datetime) -> bool:
+@dataclass(frozen=True)
+class Claimant:
+    """The worker process claiming a job: `name` (`host:pid`) is stored on the row; `gone` says
+    whether a stored claimant's process has ended, which only its own host can tell (a pool
+    process killed mid-job, whose task Celery hands straight back to the same worker)."""
+
+    name: str
+    gone: Callable[[str], bool]
+
+
+def claim_or_skip(job: Job, now: datetime, claimant: Claimant) -> bool:
     """Whether a delivered task should run its job (locked by the caller): not when it ended, nor
-    when another worker is running it and alive. Claiming beats the heart at once."""
-    if job.status.finished or (job.status is JobStatus.RUNNING and worker_alive(job, now)):
+    when another worker process is running it and alive. Claiming beats the heart at once."""
+    if job.status.finished:
+        return False
+    taken_over = job.claimed_by is not None and claimant.gone(job.claimed_by)
+    if job.status is JobStatus.RUNNING and worker_alive(job, now) and not taken_over:
         return False
     job.heartbeat_at = now
+    job.claimed_by = claimant.name
     return True
 
 

@@ -32,7 +32,7 @@ from loopline.domain.wiring.summary import PlanSummary, summarize
 from loopline.queue import SWEEP_DONE_TASK, SWEEP_POINT_TASK, enqueue_chord_after_commit
 from loopline.services import audit, pricing
 from loopline.services.access import Principal
-from loopline.services.job_recovery import claim_or_skip
+from loopline.services.job_recovery import Claimant, claim_or_skip
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
 from loopline.services.wiring import PlanOptions, geometry_for, server_port_speeds, wiring_spec
 
@@ -268,11 +268,11 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def start_point(session: Session, point_id: int, worker: str) -> tuple[SweepPoint, Sweep] | None:
+def start_point(session: Session, point_id: int, worker: str, claimant: Claimant) -> tuple[SweepPoint, Sweep] | None:
     """Mark the point running (one more attempt); None when there is nothing to do: it is finished,
     another worker is running it, or its sweep was cancelled (the point is then cancelled too)."""
     point = session.get(SweepPoint, point_id, with_for_update=True)
-    if point is None or not claim_or_skip(point, session.execute(select(func.now())).scalar_one()):
+    if point is None or not claim_or_skip(point, session.execute(select(func.now())).scalar_one(), claimant):
         return None  # ended, or a live worker is on it (a duplicate delivery)
     sweep = session.get(Sweep, point.sweep_id)
     assert sweep is not None

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import Hall, ImportJob, JobStatus, Project, SimulationJob, Sweep, SweepPoint, User
 from loopline.queue import IMPORT_PROJECT_TASK, SIMULATE_TASK, SWEEP_POINT_TASK
-from loopline.services.job_recovery import Lost, claim_or_skip, lost_jobs
+from loopline.services.job_recovery import Claimant, Lost, claim_or_skip, lost_jobs
 
 
 def _now(session: Session) -> datetime:
@@ -79,14 +79,17 @@ def test_lost_jobs_are_the_unfinished_ones_nobody_is_working_on(db_session: Sess
 
 def test_a_delivery_runs_its_job_unless_it_ended_or_a_live_worker_has_it() -> None:
     now = datetime(2026, 11, 26, 3, 0, 0)
+    ended = {"vm:41"}  # a pool process of this host that was killed mid-job
+    me = Claimant("vm:42", gone=lambda name: name in ended)
 
-    def job(status: JobStatus, beat_s_ago: float | None) -> SimulationJob:
+    def job(status: JobStatus, beat_s_ago: float | None, by: str | None = "vm:40") -> SimulationJob:
         beat = now - timedelta(seconds=beat_s_ago) if beat_s_ago is not None else None
-        return SimulationJob(status=status, heartbeat_at=beat, started_at=beat)
+        return SimulationJob(status=status, heartbeat_at=beat, started_at=beat, claimed_by=by)
 
-    queued = job(JobStatus.QUEUED, None)
-    assert claim_or_skip(queued, now) and queued.heartbeat_at == now  # claiming beats at once
-    assert claim_or_skip(job(JobStatus.RUNNING, 60.5), now)  # its worker went silent: take it over
-    assert not claim_or_skip(job(JobStatus.RUNNING, 59.5), now)  # a duplicate of a live run
-    assert not claim_or_skip(job(JobStatus.SUCCEEDED, None), now)
-    assert not claim_or_skip(job(JobStatus.CANCELLED, 600), now)
+    queued = job(JobStatus.QUEUED, None, by=None)
+    assert claim_or_skip(queued, now, me) and (queued.heartbeat_at, queued.claimed_by) == (now, "vm:42")
+    assert claim_or_skip(job(JobStatus.RUNNING, 60.5), now, me)  # its worker went silent: take it over
+    assert not claim_or_skip(job(JobStatus.RUNNING, 59.5), now, me)  # a duplicate of a live run
+    assert claim_or_skip(job(JobStatus.RUNNING, 1, by="vm:41"), now, me)  # its process ended: at once
+    assert not claim_or_skip(job(JobStatus.SUCCEEDED, None), now, me)
+    assert not claim_or_skip(job(JobStatus.CANCELLED, 600), now, me)

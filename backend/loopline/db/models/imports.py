@@ -41,6 +41,8 @@ class ImportJob(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When its worker last said it is still running it (every few seconds while running)."""
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    """The worker process running it (`host:pid`), set when claimed."""
     version: Mapped[int] = version_column()
 
     @property
