@@ -19,7 +19,9 @@ router = APIRouter(
 )
 
 
-def _read(naming: HallNaming, page: int, limit: int, row: str | None = None) -> DeviceNamesRead:
+def _read(naming: HallNaming, response: Response, page: int, limit: int, row: str | None = None) -> DeviceNamesRead:
+    """One page of the hall's names; the response's ETag is the naming's version."""
+    response.headers["ETag"] = etag(naming.version)
     devices = [d for d in naming.devices if row is None or d.slot.row == row]
     chosen = devices[(page - 1) * limit : page * limit]
     items = [
@@ -61,8 +63,7 @@ def get_names(
     (its override, else the template's, else the location) and asset tag, in hall order. 422 naming
     both devices if the layout has changed so that two names now clash."""
     naming = device_naming.hall_naming(session, hall_id)
-    response.headers["ETag"] = etag(naming.version)
-    return _read(naming, paging.page, paging.limit, row)
+    return _read(naming, response, paging.page, paging.limit, row)
 
 
 @router.patch(
@@ -89,8 +90,7 @@ def update_names(
         naming = device_naming.update(session, access, hall_id, if_match, template=data.template, overrides=overrides)
     else:
         naming = device_naming.update(session, access, hall_id, if_match, overrides=overrides)
-    response.headers["ETag"] = etag(naming.version)
-    return _read(naming, paging.page, paging.limit)
+    return _read(naming, response, paging.page, paging.limit)
 
 
 @router.post(
@@ -111,8 +111,7 @@ def import_names(
     """Each refused cell is one error item, `loc` `["csv", "line[3]", "host_name"]` and a message
     starting `line 3, column host_name:`; one refused cell refuses the file."""
     naming = device_naming.import_csv(session, access, hall_id, data.csv, if_match)
-    response.headers["ETag"] = etag(naming.version)
-    return _read(naming, paging.page, paging.limit)
+    return _read(naming, response, paging.page, paging.limit)
 
 
 @router.get(
