@@ -55,7 +55,8 @@ class Issue:
 class Aisle:
     """The strip between two parallel rows facing it, `width_mm` wide.
 
-    `x0..y1` is the strip's bounding box on the floor (where the two rows overlap along their axis).
+    `x0..y1` is the strip's bounding box on the floor (where the two rows overlap along their axis);
+    `min_width_mm` is the hall's minimum for an aisle of this kind (`aisle_minimum_mm`).
     """
 
     kind: AisleKind
@@ -66,6 +67,11 @@ class Aisle:
     y0_mm: int
     x1_mm: int
     y1_mm: int
+    min_width_mm: int
+
+    @property
+    def too_narrow(self) -> bool:
+        return self.width_mm < self.min_width_mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,8 +250,17 @@ def _axis(row: Row) -> int:
     return 0 if row.direction in (0, 180) else 1
 
 
-def derive_aisles(hall: Hall) -> list[Aisle]:
-    """Aisles between parallel rows that overlap along their axis, nearest neighbour on each side."""
+def aisle_minimum_mm(kind: AisleKind, min_cold_mm: int, min_hot_mm: int) -> int:
+    """The narrowest an aisle of `kind` may be: a cold aisle the hall's cold minimum, a hot or mixed one
+    (exhaust on at least one side) the hot minimum."""
+    return min_cold_mm if kind is AisleKind.COLD else min_hot_mm
+
+
+def derive_aisles(
+    hall: Hall, min_cold_mm: int = DEFAULT_MIN_COLD_AISLE_MM, min_hot_mm: int = DEFAULT_MIN_HOT_AISLE_MM
+) -> list[Aisle]:
+    """Aisles between parallel rows that overlap along their axis, nearest neighbour on each side, each
+    with the hall's minimum width for its kind. No distance cut-off: the nearest row across is the aisle."""
     rows = [row for row in hall.rows if row.racks]
     boxes = {row.name: row.row_footprint() for row in rows}
     aisles: list[Aisle] = []
@@ -274,20 +289,17 @@ def derive_aisles(hall: Hall) -> list[Aisle]:
         b_front = b.facing()[1 - ax] < 0
         kind = AisleKind.COLD if a_front and b_front else AisleKind.HOT if not (a_front or b_front) else AisleKind.MIXED
         box = (lo, a_far, hi, a_far + gap) if ax == 0 else (a_far, lo, a_far + gap, hi)
-        aisles.append(Aisle(kind, a.name, b.name, gap, *box))
+        aisles.append(Aisle(kind, a.name, b.name, gap, *box, aisle_minimum_mm(kind, min_cold_mm, min_hot_mm)))
     aisles.sort(key=lambda aisle: (aisle.row_a, aisle.row_b))
     return aisles
 
 
-def check_aisles(
-    aisles: Iterable[Aisle],
-    min_cold_mm: int = DEFAULT_MIN_COLD_AISLE_MM,
-    min_hot_mm: int = DEFAULT_MIN_HOT_AISLE_MM,
-) -> list[Issue]:
+def check_aisles(aisles: Iterable[Aisle]) -> list[Issue]:
+    """Warnings: aisles narrower than their minimum (`derive_aisles` sets it from the hall), mixed aisles."""
     issues: list[Issue] = []
     for aisle in aisles:
-        minimum = min_cold_mm if aisle.kind is AisleKind.COLD else min_hot_mm
-        if aisle.width_mm < minimum:
+        minimum = aisle.min_width_mm
+        if aisle.too_narrow:
             issues.append(
                 Issue(
                     Severity.WARNING,
@@ -466,7 +478,7 @@ def validate_hall(
     for row in hall.rows:
         for rack in row.racks:
             issues += check_contents(row, rack)
-    issues += check_aisles(derive_aisles(hall), min_cold_mm, min_hot_mm)
+    issues += check_aisles(derive_aisles(hall, min_cold_mm, min_hot_mm))
     if fabric is not None:
         issues += check_fabric(hall, fabric)
         issues += check_network_racks(hall, fabric)

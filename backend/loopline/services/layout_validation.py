@@ -107,7 +107,7 @@ def hall_report(session: Session, hall_id: int) -> ValidationReport:
     return ValidationReport(
         errors=[i for i in issues if i.severity is rules.Severity.ERROR],
         warnings=[i for i in issues if i.severity is rules.Severity.WARNING] + short,
-        aisles=rules.derive_aisles(hall),
+        aisles=rules.derive_aisles(hall, data.hall.min_cold_aisle_mm, data.hall.min_hot_aisle_mm),
         oversubscription=rules.oversubscription(hall, fabric),
         fabric_ports=layers,
     )

@@ -46,13 +46,13 @@ def _report(
     ran them, so a stored layout has none (the validation endpoint still runs them all)."""
     hall = domain_hall(data)
     fabric = load_fabric(session, data.hall.project_id)
-    aisles = rules.derive_aisles(hall)
+    aisles = rules.derive_aisles(hall, data.hall.min_cold_aisle_mm, data.hall.min_hot_aisle_mm)
     if errors:
         issues = rules.validate_hall(
             hall, min_cold_mm=data.hall.min_cold_aisle_mm, min_hot_mm=data.hall.min_hot_aisle_mm, fabric=fabric
         )
     else:
-        issues = rules.check_aisles(aisles, data.hall.min_cold_aisle_mm, data.hall.min_hot_aisle_mm)
+        issues = rules.check_aisles(aisles)
         issues += rules.check_fabric(hall, fabric)
         issues += rules.check_network_racks(hall, fabric)
     return issues, aisles, rules.oversubscription(hall, fabric)

@@ -112,6 +112,8 @@ def test_row_pair_faces_across_a_cold_aisle(owner: TestClient, hall: dict[str, A
             "y0_m": 3.2,
             "x1_m": 8.0,
             "y1_m": 4.4,
+            "min_width_m": 1.2,
+            "too_narrow": False,
         }
     ]
 
@@ -334,3 +336,59 @@ def test_raised_floor_rules_on_update(owner: TestClient, hall: dict[str, Any]) -
     assert r.status_code == 200 and r.json()["raised_floor_height_m"] == 0.8
     r = owner.patch(url, json={"raised_floor": False, "raised_floor_height_m": None}, headers={"If-Match": '"2"'})
     assert r.status_code == 200 and r.json()["raised_floor_height_m"] == 0
+
+
+def test_the_report_judges_aisles_by_the_halls_own_minimums(
+    owner: TestClient, project: int, h: SimpleNamespace
+) -> None:
+    # A 1.2 m cold aisle and a 1.0 m hot one, in a hall asking at least 1.5 m cold and 1.1 m hot.
+    r = owner.post(
+        f"/api/v1/projects/{project}/halls",
+        json={"name": "H", "width_m": 20, "depth_m": 12, "min_cold_aisle_m": 1.5, "min_hot_aisle_m": 1.1},
+    )
+    hall = r.json()
+    for name, y, front in (("A", 1, "left"), ("B", 3.4, "right"), ("C", 5.6, "left")):
+        h.row(owner, hall["id"], name, x=1, y=y, n=4, front=front)
+    report = owner.get(f"/api/v1/halls/{hall['id']}/validation").json()
+    assert report["aisles"] == [
+        {
+            "kind": "cold",
+            "row_a": "A",
+            "row_b": "B",
+            "width_m": 1.2,
+            "x0_m": 1.0,
+            "y0_m": 2.2,
+            "x1_m": 3.4,
+            "y1_m": 3.4,
+            "min_width_m": 1.5,
+            "too_narrow": True,
+        },
+        {
+            "kind": "hot",
+            "row_a": "B",
+            "row_b": "C",
+            "width_m": 1.0,
+            "x0_m": 1.0,
+            "y0_m": 4.6,
+            "x1_m": 3.4,
+            "y1_m": 5.6,
+            "min_width_m": 1.1,
+            "too_narrow": True,
+        },
+    ]
+    assert [(w["code"], w["message"]) for w in report["warnings"] if w["code"].startswith("aisle")] == [
+        ("aisle_too_narrow", "cold aisle between rows 'A' and 'B' is 1.2 m wide, below the minimum of 1.5 m"),
+        ("aisle_too_narrow", "hot aisle between rows 'B' and 'C' is 1 m wide, below the minimum of 1.1 m"),
+    ]
+    # The layout document draws the same aisles.
+    assert owner.get(f"/api/v1/halls/{hall['id']}/layout").json()["aisles"] == report["aisles"]
+    # At the defaults (1.2 m cold, 0.9 m hot) both aisles are wide enough.
+    r = owner.patch(
+        f"/api/v1/halls/{hall['id']}",
+        json={"min_cold_aisle_m": 1.2, "min_hot_aisle_m": 0.9},
+        headers={"If-Match": r.headers["etag"]},
+    )
+    assert r.status_code == 200, r.text
+    report = owner.get(f"/api/v1/halls/{hall['id']}/validation").json()
+    assert [(a["min_width_m"], a["too_narrow"]) for a in report["aisles"]] == [(1.2, False), (0.9, False)]
+    assert [w for w in report["warnings"] if w["code"].startswith("aisle")] == []

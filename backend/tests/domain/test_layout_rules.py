@@ -208,8 +208,43 @@ def test_aisles_between_vertical_rows_and_custom_minimums() -> None:
     b = row("B", 4_600, 0, 3, direction=90, front=Side.LEFT)  # occupies x 3.4..4.6, fronts face -x
     aisles = rules.derive_aisles(Hall("H", 10_000, 10_000, (a, b)))
     assert [(x.kind.value, x.width_mm) for x in aisles] == [("cold", 1_000)]
-    assert codes(rules.check_aisles(aisles, min_cold_mm=1_000)) == []
+    custom = rules.derive_aisles(Hall("H", 10_000, 10_000, (a, b)), min_cold_mm=1_000)
+    assert [(x.min_width_mm, x.too_narrow) for x in custom] == [(1_000, False)]
+    assert codes(rules.check_aisles(custom)) == []
+    assert [(x.min_width_mm, x.too_narrow) for x in aisles] == [(1_200, True)]
     assert codes(rules.check_aisles(aisles)) == ["aisle_too_narrow"]
+
+
+def test_each_kind_is_judged_by_the_halls_own_minimum() -> None:
+    # The same rows as above (1.2 m cold, 0.8 m hot, 0.4 m mixed) in a hall asking 1.5 m cold, 0.7 m hot:
+    # a mixed aisle has exhaust on one side, so it is held to the hot minimum.
+    a = row("A", 0, 0, 4, front=Side.LEFT)
+    b = row("B", 0, 2_400, 4, front=Side.RIGHT)
+    c = row("C", 0, 4_400, 4, front=Side.LEFT)
+    d = row("D", 0, 6_000, 4, front=Side.LEFT)
+    aisles = rules.derive_aisles(Hall("H", 10_000, 10_000, (a, b, c, d)), min_cold_mm=1_500, min_hot_mm=700)
+    assert [(x.kind.value, x.width_mm, x.min_width_mm, x.too_narrow) for x in aisles] == [
+        ("cold", 1_200, 1_500, True),
+        ("hot", 800, 700, False),
+        ("mixed", 400, 700, True),
+    ]
+    warnings = rules.check_aisles(aisles)
+    assert codes(warnings) == ["aisle_too_narrow", "aisle_too_narrow", "aisle_mixed"]
+    assert warnings[0].message == "cold aisle between rows 'A' and 'B' is 1.2 m wide, below the minimum of 1.5 m"
+    assert warnings[1].message == "mixed aisle between rows 'C' and 'D' is 0.4 m wide, below the minimum of 0.7 m"
+    issues = rules.validate_hall(Hall("H", 10_000, 10_000, (a, b, c, d)), min_cold_mm=1_500, min_hot_mm=700)
+    assert codes(issues) == codes(warnings)
+
+
+def test_rows_far_apart_still_form_an_aisle() -> None:
+    # No distance cut-off: the nearest parallel row across is the aisle's other side, 8 m away or not.
+    a = row("A", 0, 0, 4, front=Side.LEFT)
+    b = row("B", 0, 9_200, 4, front=Side.RIGHT)
+    aisles = rules.derive_aisles(Hall("H", 20_000, 20_000, (a, b)))
+    assert [(x.row_a, x.row_b, x.kind.value, x.width_mm, x.too_narrow) for x in aisles] == [
+        ("A", "B", "cold", 8_000, False)
+    ]
+    assert (aisles[0].x0_mm, aisles[0].y0_mm, aisles[0].x1_mm, aisles[0].y1_mm) == (0, 1_200, 2_400, 9_200)
 
 
 # ---------------------------------------------------------------- oversubscription

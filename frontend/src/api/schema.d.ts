@@ -1791,6 +1791,12 @@ export interface components {
              */
             kind: "cold" | "hot" | "mixed";
             /**
+             * Min Width M
+             * @description The hall's minimum for an aisle of this kind (cold: `min_cold_aisle_m`; hot and mixed: `min_hot_aisle_m`), metres.
+             * @example 1.2
+             */
+            min_width_m: number;
+            /**
              * Row A
              * @description Row on one side.
              */
@@ -1800,6 +1806,11 @@ export interface components {
              * @description Row on the other side.
              */
             row_b: string;
+            /**
+             * Too Narrow
+             * @description True when `width_m` is below `min_width_m` (also an `aisle_too_narrow` warning).
+             */
+            too_narrow: boolean;
             /**
              * Width M
              * @description Width between the two rows, metres.

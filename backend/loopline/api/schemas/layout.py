@@ -12,7 +12,8 @@ from loopline.api.schemas.common import MAX_ID, FromMillimetres, ReadSchema, Sch
 from loopline.api.schemas.projects import LayerLoadRead
 from loopline.domain import rack_planning as rp
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
-from loopline.domain.units import mm
+from loopline.domain.layout_rules import DEFAULT_MIN_COLD_AISLE_MM, DEFAULT_MIN_HOT_AISLE_MM
+from loopline.domain.units import m, mm
 
 Direction = Literal[0, 90, 180, 270]
 MAX_FLOOR_M = 1000.0
@@ -42,8 +43,12 @@ class HallCreate(Schema):
         0.3, ge=0, le=5, description="Height of the overhead cable tray above the rack tops, metres.", examples=[0.3]
     )
     tile_m: float = Field(0.6, ge=0.3, le=1.5, description="Floor tile size, metres.", examples=[0.6])
-    min_cold_aisle_m: float = Field(1.2, ge=0, le=10, description="Narrower cold aisles are reported as warnings.")
-    min_hot_aisle_m: float = Field(0.9, ge=0, le=10, description="Narrower hot aisles are reported as warnings.")
+    min_cold_aisle_m: float = Field(
+        m(DEFAULT_MIN_COLD_AISLE_MM), ge=0, le=10, description="Narrower cold aisles are reported as warnings."
+    )
+    min_hot_aisle_m: float = Field(
+        m(DEFAULT_MIN_HOT_AISLE_MM), ge=0, le=10, description="Narrower hot aisles are reported as warnings."
+    )
 
     @model_validator(mode="after")
     def _raised_floor_height(self) -> HallCreate:
@@ -438,6 +443,14 @@ class AisleRead(ReadSchema):
     y0_m: Annotated[float, FromMillimetres("y0_mm")] = Field(description="Strip bounding box, metres.")
     x1_m: Annotated[float, FromMillimetres("x1_mm")] = Field(description="Strip bounding box, metres.")
     y1_m: Annotated[float, FromMillimetres("y1_mm")] = Field(description="Strip bounding box, metres.")
+    min_width_m: Annotated[float, FromMillimetres("min_width_mm")] = Field(
+        description="The hall's minimum for an aisle of this kind (cold: `min_cold_aisle_m`; hot and mixed: "
+        "`min_hot_aisle_m`), metres.",
+        examples=[1.2],
+    )
+    too_narrow: bool = Field(
+        description="True when `width_m` is below `min_width_m` (also an `aisle_too_narrow` warning)."
+    )
 
 
 class ValidationRead(ReadSchema):
