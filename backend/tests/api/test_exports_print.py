@@ -243,6 +243,54 @@ def test_labels_of_the_plan_or_a_large_row_are_a_zip_of_a_pdf_per_rack(
     assert got == Counter({i: 2 for i, c in by_id.items() if "R02" in (c["a"]["row"], c["b"]["row"])})
 
 
+def _content(page: Any) -> bytes:
+    return bytes(page.get_contents().get_data())
+
+
+def test_labels_as_one_pdf_hold_the_zips_sheets_and_match_the_wiring_sheet(
+    owner: TestClient, plan: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exports, "LABEL_FILE_CABLES", 40)  # several files, a rack cut into parts
+    url = f"/api/v1/wiring-plans/{plan['id']}/exports/labels.pdf"
+    archive = _zip(owner.get(url))
+    assert len(archive.namelist()) >= 3
+    zip_pages = [p for n in archive.namelist() for p in PdfReader(io.BytesIO(archive.read(n))).pages]
+
+    r = owner.get(url, params={"one_pdf": "true"}, headers={"Accept-Encoding": "identity"})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert "content-length" not in r.headers, "streamed"
+    assert f'filename="plan-{plan["id"]}-labels.pdf"' in r.headers["content-disposition"]
+    one = PdfReader(io.BytesIO(r.content), strict=True)
+    assert one.metadata is not None and one.metadata.title == f"Cable labels: plan {plan['name']}"
+    # A page per sheet of the ZIP's PDFs together, in the same order, drawn the same.
+    assert len(one.pages) == len(zip_pages)
+    for got, drawn in zip(one.pages, zip_pages, strict=True):
+        assert _content(got) == _content(drawn)
+    pages = [p.extract_text() for p in one.pages]
+    ids = [i for text in pages for i in CABLE_ID.findall(text)]
+    ordered = print_order(cables(owner, plan["id"]))
+    assert ids == [c["cable_id"] for c in ordered for _ in "AB"], "every cable's two labels, in print order"
+
+    # The labels of a sampled cable say what its line of the wiring sheet says.
+    sheet = {line["cable_id"]: line for line in csv.DictReader(io.StringIO(owner.get(
+        f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.csv").text))}  # fmt: skip
+    sample = ordered[len(ordered) // 2]["cable_id"]
+    line = sheet[sample]
+    length = domain_exports.netbox_length(round(float(line["ordered_length_m"]) * 1000))
+    labels = [b.strip().splitlines() for t in pages for b in re.split(r"(?m)^(?=C[0-9a-f]{16}$)", t) if b.strip()]
+    assert [lb for lb in labels if lb[0] == sample] == [
+        [sample, *line["label"].split(" / "), f"END {end}   {length} m   {line['medium']}", line["part_number"]]
+        for end in "AB"
+    ]
+
+    # A row: its cables only, one PDF too.
+    r = owner.get(url, params={"one_pdf": "true", "row": "R02"})
+    assert f'filename="plan-{plan["id"]}-labels-R02.pdf"' in r.headers["content-disposition"]
+    row_ids = Counter(i for p in PdfReader(io.BytesIO(r.content), strict=True).pages for i in CABLE_ID.findall(
+        p.extract_text()))  # fmt: skip
+    assert row_ids == Counter({c["cable_id"]: 2 for c in ordered if "R02" in (c["a"]["row"], c["b"]["row"])})
+
+
 @given(st.lists(st.tuples(st.sampled_from("AB"), st.integers(1, 30)), max_size=12), st.integers(1, 12))
 def test_label_files_keep_racks_whole_and_rows_apart(racks: list[tuple[str, int]], most: int) -> None:
     listed = [(row, f"{row}{i:02d}", n) for i, (row, n) in enumerate(sorted(racks, key=lambda x: x[0]))]
