@@ -34,9 +34,6 @@ export interface CommandError {
 }
 export type Result = { diff: RecordsDiff } | { error: CommandError };
 
-export const DEFAULT_COLD_AISLE_MM = 1200;
-export const DEFAULT_HOT_AISLE_MM = 1200;
-
 function ok(b: DiffBuilder): Result {
   return { diff: b.diff };
 }
@@ -164,11 +161,13 @@ export interface FacingPairArgs {
   contents?: RackContents;
 }
 
-/** Two rows whose fronts face each other across a cold aisle. */
+/** Two rows whose fronts face each other across a cold aisle (by default the hall's minimum cold aisle). */
 export function createFacingPair(records: Records, args: FacingPairArgs): Result {
   const contents = args.contents ?? DEFAULT_CONTENTS;
   const depth = contents.rackType.depthMm;
-  const aisle = args.coldAisleMm ?? DEFAULT_COLD_AISLE_MM;
+  const hall = hallOf(records);
+  if (!hall) return fail("hallId", "no hall loaded");
+  const aisle = args.coldAisleMm ?? hall.minColdAisleMm;
   if (aisle <= 0) return fail("coldAisleMm", "the aisle must be wider than 0 m");
   const n = normal(args.direction);
   const lengthMm = args.count * contents.rackType.widthMm;
@@ -206,11 +205,14 @@ export function createFacingPair(records: Records, args: FacingPairArgs): Result
 
 /**
  * Copy a row to the next aisle pitch, mirrored (its front flipped) so the new aisle is a proper hot or
- * cold aisle. It goes on the row's front side unless another row is already there.
+ * cold aisle. It goes on the row's front side unless another row is already there. The aisle is the
+ * wider of the hall's two minimums whichever side it is on: one pitch keeps the rows on a regular grid.
  */
 export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?: number }): Result {
   const row = records[args.rowId];
   if (!isRow(row)) return fail("rowId", "no such row");
+  const hall = hallOf(records);
+  if (!hall) return fail("hallId", "no hall loaded");
   const racks = racksOf(records, row.id);
   const depth = rowDepthMm(racks);
   const f = facing(row.direction, row.front);
@@ -230,7 +232,7 @@ export function duplicateRow(records: Records, args: { rowId: RecordId; aisleMm?
   // +1: along the normal; which of ±normal is the front side?
   const frontSign = f.x === n.x && f.y === n.y ? 1 : -1;
   const sign = occupied(frontSign) && !occupied(-frontSign) ? -frontSign : frontSign;
-  const aisle = args.aisleMm ?? (sign === frontSign ? DEFAULT_COLD_AISLE_MM : DEFAULT_HOT_AISLE_MM);
+  const aisle = args.aisleMm ?? Math.max(hall.minColdAisleMm, hall.minHotAisleMm);
   const shift = sign * (depth + aisle);
   const copy: RowRecord = {
     ...row,

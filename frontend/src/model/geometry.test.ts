@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createFacingPair, createRow, duplicateRow } from "../commands/layout";
 import { applyDiff } from "./diff";
-import { aisles, draftRow, rackBox, rowBox, snap, snapPoint } from "./geometry";
-import { isRow, racksOf, rowsOf, type Records } from "./records";
+import { draftRow, facing, rackBox, rowBox, snap, snapPoint } from "./geometry";
+import { racksOf, rowsOf, type Direction, type Records } from "./records";
 import { HALL, hallOnly } from "./testing";
 
 function apply(records: Records, r: ReturnType<typeof createRow>): Records {
@@ -52,81 +52,58 @@ describe("footprints", () => {
   });
 });
 
-describe("aisle classification", () => {
-  it("a facing pair makes a cold aisle of the requested width", () => {
-    const records = apply(
-      hallOnly(),
-      createFacingPair(hallOnly(), {
-        hallId: HALL.id,
-        xMm: 1200,
-        yMm: 1200,
-        direction: 0,
-        count: 10,
-        coldAisleMm: 1800,
-      }),
+describe("facing (the one place the editor works out which way fronts face)", () => {
+  it("left fronts face the left-hand normal of the direction, right fronts the other way", () => {
+    const at = (d: Direction, front: "left" | "right") => {
+      const f = facing(d, front);
+      return [f.x + 0, f.y + 0]; // + 0: no -0
+    };
+    expect(([0, 90, 180, 270] as const).map((d) => at(d, "left"))).toEqual([
+      [0, 1],
+      [-1, 0],
+      [0, -1],
+      [1, 0],
+    ]);
+    expect(([0, 90, 180, 270] as const).map((d) => at(d, "right"))).toEqual([
+      [0, -1],
+      [1, 0],
+      [0, 1],
+      [-1, 0],
+    ]);
+  });
+});
+
+describe("rows laid across the hall's own aisles", () => {
+  it("a facing pair stands across the hall's minimum cold aisle unless asked for another width", () => {
+    const wide = { ...HALL, minColdAisleMm: 1500 };
+    const records: Records = { [wide.id]: wide };
+    const pair = apply(
+      records,
+      createFacingPair(records, { hallId: wide.id, xMm: 1200, yMm: 1200, direction: 0, count: 4 }),
     );
-    const found = aisles(records);
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ kind: "cold", widthMm: 1800, tooNarrow: false });
-    expect(found[0]!.box).toEqual({ x0: 1200, x1: 7200, y0: 2400, y1: 4200 });
+    // 1.2 m + 1.2 m deep racks + 1.5 m aisle.
+    expect(rowsOf(pair).map((r) => [r.yMm, r.front])).toEqual([
+      [1200, "left"],
+      [3900, "right"],
+    ]);
+    const asked = apply(
+      records,
+      createFacingPair(records, { hallId: wide.id, xMm: 1200, yMm: 1200, direction: 0, count: 4, coldAisleMm: 1800 }),
+    );
+    expect(rowsOf(asked).map((r) => r.yMm)).toEqual([1200, 4200]);
   });
 
-  it("back-to-back rows make a hot aisle; a narrow cold aisle is flagged", () => {
-    let records = apply(
-      hallOnly(),
-      createFacingPair(hallOnly(), { hallId: HALL.id, xMm: 0, yMm: 0, direction: 0, count: 6, coldAisleMm: 900 }),
-    );
-    expect(aisles(records)[0]).toMatchObject({ kind: "cold", widthMm: 900, tooNarrow: true });
-    const second = rowsOf(records)[1]!;
-    records = apply(records, duplicateRow(records, { rowId: second.id }));
-    const found = aisles(records).sort((a, b) => a.box.y0 - b.box.y0);
-    expect(found.map((a) => a.kind)).toEqual(["cold", "hot"]);
-    expect(found[1]!.widthMm).toBe(1200);
-  });
-
-  it("rows fronts facing the same way make a mixed aisle; vertical rows are classified along x", () => {
-    let records = hallOnly();
-    records = apply(
-      records,
-      createRow(records, {
-        hallId: HALL.id,
-        draft: { xMm: 0, yMm: 0, direction: 90, count: 5, lengthMm: 3000 },
-        front: "left",
-      }),
-    );
-    records = apply(
-      records,
-      createRow(records, {
-        hallId: HALL.id,
-        draft: { xMm: -2400, yMm: 0, direction: 90, count: 5, lengthMm: 3000 },
-        front: "left",
-      }),
-    );
-    // direction 90: racks extend to -x; the left front faces -x.
-    const found = aisles(records);
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ kind: "mixed", widthMm: 1200 });
-  });
-
-  it("rows that do not overlap along their axis have no aisle", () => {
-    let records = hallOnly();
-    records = apply(
-      records,
-      createRow(records, {
-        hallId: HALL.id,
-        draft: { xMm: 0, yMm: 0, direction: 0, count: 2, lengthMm: 1200 },
-        front: "left",
-      }),
-    );
-    records = apply(
-      records,
-      createRow(records, {
-        hallId: HALL.id,
-        draft: { xMm: 6000, yMm: 3000, direction: 0, count: 2, lengthMm: 1200 },
-        front: "right",
-      }),
-    );
-    expect(aisles(records)).toEqual([]);
-    expect(Object.values(records).filter(isRow)).toHaveLength(2);
+  it("a duplicate keeps the wider of the hall's two minimums on either side", () => {
+    const hall = { ...HALL, minColdAisleMm: 1000, minHotAisleMm: 1400 };
+    let records: Records = { [hall.id]: hall };
+    records = apply(records, createFacingPair(records, { hallId: hall.id, xMm: 0, yMm: 0, direction: 0, count: 4 }));
+    const second = rowsOf(records)[1]!; // y 2.2 m, fronts facing -y: the copy goes behind it, a hot aisle
+    expect(second.yMm).toBe(2200);
+    const after = apply(records, duplicateRow(records, { rowId: second.id }));
+    expect(rowsOf(after).map((r) => [r.name, r.yMm, r.front])).toEqual([
+      ["R01", 0, "left"],
+      ["R02", 2200, "right"],
+      ["R03", 4800, "left"], // 2.2 + 1.2 deep + 1.4 m
+    ]);
   });
 });

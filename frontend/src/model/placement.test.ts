@@ -73,16 +73,23 @@ describe("placement rules (as the server's check_geometry)", () => {
 });
 
 describe("aisle clearance", () => {
-  it("parallel rows side by side need the minimum of the aisle they form", () => {
-    // Both front "left" (facing +y): a's front faces b's back -> mixed, minimum 1.2 m.
-    expect(clearOf(fp(0, 2400, 6000, 3600), fp(0, 0, 6000, 1200))).toBe(true); // 1.2 m
-    expect(clearOf(fp(0, 2300, 6000, 3500), fp(0, 0, 6000, 1200))).toBe(false); // 1.1 m
-    // a (below) faces away (+y is away? a front right faces -y), b front left faces +y: backs -> hot, 0.9 m.
-    expect(clearOf(fp(0, 2100, 6000, 3300, "left"), fp(0, 0, 6000, 1200, "right"))).toBe(true);
-    expect(clearOf(fp(0, 2000, 6000, 3200, "left"), fp(0, 0, 6000, 1200, "right"))).toBe(false);
+  it("parallel rows side by side need the hall's minimum of the aisle they form", () => {
+    const min = { minColdAisleMm: 1200, minHotAisleMm: 900 };
+    // Lower row fronts +y, upper row fronts -y: cold, 1.2 m; in a hall asking 1.5 m, 1.2 m is too close.
+    expect(clearOf(fp(0, 2400, 6000, 3600, "right"), fp(0, 0, 6000, 1200, "left"), min)).toBe(true);
+    expect(clearOf(fp(0, 2300, 6000, 3500, "right"), fp(0, 0, 6000, 1200, "left"), min)).toBe(false);
+    expect(
+      clearOf(fp(0, 2400, 6000, 3600, "right"), fp(0, 0, 6000, 1200, "left"), { ...min, minColdAisleMm: 1500 }),
+    ).toBe(false);
+    // Lower row fronts -y, upper +y: backs face the aisle, hot, 0.9 m.
+    expect(clearOf(fp(0, 2100, 6000, 3300, "left"), fp(0, 0, 6000, 1200, "right"), min)).toBe(true);
+    expect(clearOf(fp(0, 2000, 6000, 3200, "left"), fp(0, 0, 6000, 1200, "right"), min)).toBe(false);
+    // Both front +y: a front faces a back, mixed: held to the hot minimum, as the server holds it.
+    expect(clearOf(fp(0, 2100, 6000, 3300), fp(0, 0, 6000, 1200), min)).toBe(true);
+    expect(clearOf(fp(0, 2000, 6000, 3200), fp(0, 0, 6000, 1200), min)).toBe(false);
     // Row ends: at least a hot aisle's width apart.
-    expect(clearOf(fp(6900, 0, 9000, 1200), fp(0, 0, 6000, 1200))).toBe(true);
-    expect(clearOf(fp(6600, 0, 9000, 1200), fp(0, 0, 6000, 1200))).toBe(false);
+    expect(clearOf(fp(6900, 0, 9000, 1200), fp(0, 0, 6000, 1200), min)).toBe(true);
+    expect(clearOf(fp(6600, 0, 9000, 1200), fp(0, 0, 6000, 1200), min)).toBe(false);
   });
 });
 
@@ -98,7 +105,7 @@ describe("free floor for P and Ctrl+D", () => {
 
   it("nearest offset on the tile grid, or null when nothing fits", () => {
     const existing = [fp(0, 0, 6000, 1200)];
-    const h = { widthMm: 12000, depthMm: 6000, tileMm: 600 };
+    const h = { widthMm: 12000, depthMm: 6000, tileMm: 600, minColdAisleMm: 1200, minHotAisleMm: 900 };
     expect(freeOffset([fp(0, 0, 6000, 1200)], existing, h)).toEqual({ x: 0, y: 2400 });
     // Too shallow for a second row beside it (2.4 m offset + 1.2 m > 3 m): past its end, 0.9 m clear, on a tile.
     expect(freeOffset([fp(0, 0, 6000, 1200)], existing, { ...h, widthMm: 13200, depthMm: 3000 })).toEqual({

@@ -2,9 +2,9 @@
  * Where rows may stand, checked in the browser before anything is sent: the server's geometry rules
  * (`loopline/domain/layout_rules.py` `check_geometry`: every rack inside the hall floor, no two racks
  * overlapping, touching is fine), and the free-floor search that P and Ctrl+D use to place new rows
- * away from the walls and from other rows, keeping the minimum aisle widths.
+ * away from the walls and from other rows, keeping the hall's own minimum aisle widths.
  */
-import { facing, MIN_AISLE_MM, rackBox, rowBox, type AisleKind, type Box, type Vec2 } from "./geometry";
+import { facing, rackBox, rowBox, type Box, type Vec2 } from "./geometry";
 import {
   hallOf,
   isRack,
@@ -85,20 +85,29 @@ function shift(b: Box, d: Vec2): Box {
   return { x0: b.x0 + d.x, y0: b.y0 + d.y, x1: b.x1 + d.x, y1: b.y1 + d.y };
 }
 
-/** The aisle two parallel rows would form between them (a below b along the across axis). */
-function aisleKind(a: Footprint, b: Footprint, horizontal: boolean): AisleKind {
-  const fa = facing(a.direction, a.front);
-  const fb = facing(b.direction, b.front);
-  const aTowards = (horizontal ? fa.y : fa.x) > 0;
-  const bTowards = (horizontal ? fb.y : fb.x) < 0;
-  return aTowards && bTowards ? "cold" : !aTowards && !bTowards ? "hot" : "mixed";
+/** The hall's own minimum aisle widths (its `min_cold_aisle_m`, `min_hot_aisle_m`). */
+export interface AisleMinimums {
+  minColdAisleMm: number;
+  minHotAisleMm: number;
 }
 
 /**
- * Clear of `other`: no overlap; parallel rows side by side at least the minimum aisle of the kind
- * they would form; anything else at least a hot aisle's width away (room to walk round a row end).
+ * Whether two parallel rows (a below b along the across axis) would face each other across a cold
+ * aisle. A row about to be laid has no validation report yet, so the free-floor search asks this;
+ * what the server reports for the rows once laid (`layout_rules.derive_aisles`) is what is shown.
  */
-export function clearOf(f: Footprint, other: Footprint, min: Record<AisleKind, number> = MIN_AISLE_MM): boolean {
+function facesAcross(a: Footprint, b: Footprint, horizontal: boolean): boolean {
+  const fa = facing(a.direction, a.front);
+  const fb = facing(b.direction, b.front);
+  return (horizontal ? fa.y : fa.x) > 0 && (horizontal ? fb.y : fb.x) < 0;
+}
+
+/**
+ * Clear of `other`: no overlap; parallel rows side by side at least the hall's minimum cold aisle when
+ * their fronts face each other, else its minimum hot aisle (as the server's `aisle_minimum_mm`);
+ * anything else at least a hot aisle's width away (room to walk round a row end).
+ */
+export function clearOf(f: Footprint, other: Footprint, min: AisleMinimums): boolean {
   const a = f.box;
   const b = other.box;
   const gx = Math.max(b.x0 - a.x1, a.x0 - b.x1);
@@ -110,10 +119,10 @@ export function clearOf(f: Footprint, other: Footprint, min: Record<AisleKind, n
   if (parallel && alongOverlap) {
     const gap = horizontal ? gy : gx;
     const lowFirst = horizontal ? a.y0 < b.y0 : a.x0 < b.x0;
-    const kind = lowFirst ? aisleKind(f, other, horizontal) : aisleKind(other, f, horizontal);
-    return gap >= min[kind];
+    const cold = lowFirst ? facesAcross(f, other, horizontal) : facesAcross(other, f, horizontal);
+    return gap >= (cold ? min.minColdAisleMm : min.minHotAisleMm);
   }
-  return Math.max(gx, gy) >= min.hot;
+  return Math.max(gx, gy) >= min.minHotAisleMm;
 }
 
 export function footprintsOf(records: Records, except: ReadonlySet<RecordId> = new Set()): Footprint[] {
@@ -129,7 +138,7 @@ export function footprintsOf(records: Records, except: ReadonlySet<RecordId> = n
 export function freeOffset(
   group: readonly Footprint[],
   existing: readonly Footprint[],
-  hall: { widthMm: number; depthMm: number; tileMm: number },
+  hall: { widthMm: number; depthMm: number; tileMm: number } & AisleMinimums,
 ): Vec2 | null {
   if (group.length === 0) return { x: 0, y: 0 };
   const t = hall.tileMm;
@@ -146,7 +155,7 @@ export function freeOffset(
   candidates.sort((p, q) => Math.hypot(p.x, p.y) - Math.hypot(q.x, q.y) || p.y - q.y || p.x - q.x);
   for (const d of candidates) {
     const moved = group.map((f) => ({ ...f, box: shift(f.box, d) }));
-    if (moved.every((f) => existing.every((o) => clearOf(f, o)))) return d;
+    if (moved.every((f) => existing.every((o) => clearOf(f, o, hall)))) return d;
   }
   return null;
 }

@@ -78,6 +78,9 @@ export const HallRecord = z.object({
   widthMm: positiveMm,
   depthMm: positiveMm,
   tileMm: positiveMm,
+  /** The hall's own narrowest cold and hot aisles (`min_cold_aisle_m`, `min_hot_aisle_m`): rows the editor lays keep them. */
+  minColdAisleMm: z.number().int().min(0),
+  minHotAisleMm: z.number().int().min(0),
 });
 export type HallRecord = z.infer<typeof HallRecord>;
 

@@ -8,6 +8,8 @@ export const HALL: HallRecord = {
   widthMm: 24000,
   depthMm: 18000,
   tileMm: 600,
+  minColdAisleMm: 1200,
+  minHotAisleMm: 900,
 };
 
 export function hallOnly(): Records {

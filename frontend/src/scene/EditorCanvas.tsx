@@ -6,7 +6,7 @@ import { Grid, OrbitControls, OrthographicCamera, PerspectiveCamera } from "@rea
 import { Canvas, invalidate as invalidateAll, useThree, type ThreeEvent } from "@react-three/fiber";
 import { useEffect, useMemo, type ReactNode } from "react";
 import * as THREE from "three";
-import { aisles as findAisles, MIN_AISLE_MM, rackBox, rowBox, type Box } from "../model/geometry";
+import { rackBox, rowBox, type Box } from "../model/geometry";
 import { hallOf, isRack, isRow, racksOf, rowsOf, type HallRecord, type Records } from "../model/records";
 import { formatLength } from "../model/units";
 import { editor, useRecords } from "../state/editor";
@@ -15,6 +15,7 @@ import { PALETTES } from "../state/palette";
 import { useSession } from "../state/session";
 import { debugHandle, registerRenderer, type OrbitHandle } from "../state/testHook";
 import { useFloorPick } from "../state/floorPick";
+import { aisleLabel, reportedAisles, useValidation } from "../sync/validation";
 import { PICK_TOOL } from "../tools/pick";
 import { TOOLS, type Target } from "../tools/tools";
 import { Cables } from "./Cables";
@@ -217,7 +218,13 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
   const pal = PALETTES[theme];
   const handlers = usePointerHandlers();
   const racks = useMemo(() => placements(records), [records]);
-  const found = useMemo(() => findAisles(records), [records]);
+  // Aisles are the server's: drawn from the hall's validation report (the last one until the edited
+  // layout's arrives, its labels marked stale meanwhile).
+  const hallId = useSession((s) => s.hallId);
+  const saving = useSession((s) => s.saving);
+  const report = useValidation((s) => (s.hallId === hallId ? s.report : null));
+  const stale = useValidation((s) => s.pending) || saving > 0;
+  const found = useMemo(() => reportedAisles(report), [report]);
   const selected = useMemo(() => new Set(selection), [selection]);
   const errors = useSession((s) => s.errors);
   const rowLabels = useMemo(
@@ -254,18 +261,22 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
       found.length > 150
         ? []
         : found.map((a) => ({
-            key: `aisle-${a.rowA}-${a.rowB}`,
+            key: `aisle-${a.key}`,
             x: (a.box.x0 + a.box.x1) / 2000,
             y: 0.05,
             z: (a.box.y0 + a.box.y1) / 2000,
-            text: `${a.kind === "mixed" ? "Mixed aisle" : a.kind === "cold" ? "Cold aisle" : "Hot aisle"} ${formatLength(a.widthMm)}${a.tooNarrow ? ` ⚠ too narrow (min ${formatLength(MIN_AISLE_MM[a.kind])})` : ""}`,
-            className: `aisle-label aisle-${a.kind}${a.tooNarrow ? " too-narrow" : ""}`,
-            title: a.tooNarrow ? `narrower than the ${formatLength(MIN_AISLE_MM[a.kind])} minimum` : undefined,
+            text: aisleLabel(a),
+            className: `aisle-label aisle-${a.kind}${a.tooNarrow ? " too-narrow" : ""}${stale ? " stale" : ""}`,
+            title: stale
+              ? "From the last check: the edited layout is being checked"
+              : a.tooNarrow
+                ? `narrower than the hall's ${formatLength(a.minWidthMm)} minimum`
+                : undefined,
             data: { testid: "aisle-label", kind: a.kind, "width-mm": String(a.widthMm) },
           })),
     );
     invalidateAll();
-  }, [rowLabels, found]);
+  }, [rowLabels, found, stale]);
   // Errors about a row or rack (refused by the browser's checks or by the API) sit on the floor next
   // to it, as the sentence the planner reads; a row that was not laid has its message where it would be.
   useEffect(() => {

@@ -2,14 +2,14 @@
 import { useFrame, useThree } from "@react-three/fiber";
 import { useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
-import type { Aisle } from "../model/geometry";
 import { formatLength } from "../model/units";
 import { labelElements, readoutRef, useFloorLabels } from "../state/overlays";
 import type { Palette } from "../state/palette";
+import type { ReportedAisle } from "../sync/validation";
 import { live } from "../tools/live";
 
-/** Every aisle strip in ONE mesh (vertex colours); labels are DOM overlays. */
-export function Aisles({ aisles, palette }: { aisles: Aisle[]; palette: Palette }) {
+/** Every aisle of the validation report in ONE mesh (vertex colours); labels are DOM overlays. */
+export function Aisles({ aisles, palette }: { aisles: ReportedAisle[]; palette: Palette }) {
   const geometry = useMemo(() => {
     const pos: number[] = [];
     const col: number[] = [];

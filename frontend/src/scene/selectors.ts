@@ -2,7 +2,7 @@
  * Geometry selectors for the scene, memoised per record: a rack's placement is recomputed only when
  * its record or its row's record changes (records are immutable, so identity is the cache key).
  */
-import { rackBox, type Box } from "../model/geometry";
+import { facing, rackBox, type Box } from "../model/geometry";
 import { isRack, isRow, U_MM, type RackRecord, type Records, type RowRecord } from "../model/records";
 
 export interface RackPlacement {
@@ -27,12 +27,11 @@ export function placeRack(row: RowRecord, rack: RackRecord): RackPlacement {
   const hit = cache.get(rack);
   if (hit && hit.row === row) return hit.p;
   const b: Box = rackBox(row, rack);
-  // Facing: the row's front side, flipped when the rack's ports are on its rear.
-  const [nx, nz] =
-    row.direction === 0 ? [0, 1] : row.direction === 90 ? [-1, 0] : row.direction === 180 ? [0, -1] : [1, 0];
-  const sign = (row.front === "left" ? 1 : -1) * (rack.portFace === "rear" ? -1 : 1);
-  const fx = nx * sign;
-  const fz = nz * sign;
+  // Out of the port face: the row's front side (hall y is world z), flipped when the ports are on the rear.
+  const f = facing(row.direction, row.front);
+  const flip = rack.portFace === "rear" ? -1 : 1;
+  const fx = f.x * flip + 0; // + 0: no -0
+  const fz = f.y * flip + 0;
   const p: RackPlacement = {
     id: rack.id,
     rowId: row.id,

@@ -16,6 +16,7 @@ export type RowCreate = S["RowCreate"];
 export type RowUpdate = S["RowUpdate"];
 export type RackUpdate = S["RackUpdate"];
 export type IssueRead = S["IssueRead"];
+export type AisleRead = S["AisleRead"];
 export type HallValidationRead = S["HallValidationRead"];
 export type LayerPortsRead = S["LayerPortsRead"];
 export type LayerLoadRead = S["LayerLoadRead"];

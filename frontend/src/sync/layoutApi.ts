@@ -115,6 +115,8 @@ export function recordsFromLayout(doc: HallLayout): LoadedLayout {
     widthMm: mm(h.width_m),
     depthMm: mm(h.depth_m),
     tileMm: mm(h.tile_m),
+    minColdAisleMm: mm(h.min_cold_aisle_m),
+    minHotAisleMm: mm(h.min_hot_aisle_m),
   };
   versions.set(`hall:${h.id}`, h.version);
   for (const row of doc.rows) {

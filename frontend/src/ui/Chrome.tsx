@@ -3,14 +3,20 @@
  * validation report, save state) and notices (conflicts, errors).
  */
 import { useEffect, useRef } from "react";
-import { aisles, MIN_AISLE_MM } from "../model/geometry";
 import { hallOf, racksOf, rowsOf } from "../model/records";
 import { formatLength } from "../model/units";
 import { live } from "../tools/live";
 import { useRecords } from "../state/editor";
 import { runCommand } from "../state/perform";
 import { dismiss, READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
-import { oversubscriptionText, portShortage, refreshValidation, useValidation } from "../sync/validation";
+import {
+  aisleWarning,
+  oversubscriptionText,
+  portShortage,
+  refreshValidation,
+  reportedAisles,
+  useValidation,
+} from "../sync/validation";
 
 export function StatusBar() {
   const records = useRecords();
@@ -34,10 +40,11 @@ export function StatusBar() {
     if (hallId !== null && !saving) void refreshValidation(hallId);
   }, [hallId, lastSavedAt, saving]);
   const report = useValidation((s) => (s.hallId === hallId ? s.report : null));
+  // Until the edited layout's report is in, the last one stays, marked stale (dimmed, and said so on hover).
+  const stale = useValidation((s) => s.pending) || saving > 0;
   const short = report?.fabric_ports.filter((l) => l.short) ?? [];
   const ratios = report ? oversubscriptionText(report.oversubscription) : "";
-  const narrow = aisles(records).filter((a) => a.tooNarrow);
-  const names = Object.fromEntries(rowsOf(records).map((r) => [r.id, r.name]));
+  const narrow = reportedAisles(report).filter((a) => a.tooNarrow);
   // Servers but no fabric above them: no pattern can be wired yet (the report judges ports only once some are placed).
   const racks = racksOf(records);
   const noFabric =
@@ -47,9 +54,14 @@ export function StatusBar() {
       <span ref={pointer} className="mono" data-testid="pointer" />
       <span>{selection.length ? `${selection.length} selected` : "nothing selected"}</span>
       {narrow.map((a) => (
-        <span key={`${a.rowA}${a.rowB}`} className="warn" data-testid="aisle-warning">
-          ⚠ {a.kind} aisle {names[a.rowA]}/{names[a.rowB]} is {formatLength(a.widthMm)} (min{" "}
-          {formatLength(MIN_AISLE_MM[a.kind])})
+        <span
+          key={a.key}
+          className={stale ? "warn stale" : "warn"}
+          data-testid="aisle-warning"
+          data-stale={stale ? "true" : undefined}
+          title={stale ? "From the last check: the edited layout is being checked" : undefined}
+        >
+          {aisleWarning(a)}
         </span>
       ))}
       {noFabric && (
