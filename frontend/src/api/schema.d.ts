@@ -1489,7 +1489,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cable label sheet (PDF; the whole plan or a large row: a ZIP of a PDF per rack) */
+        /** Cable label sheet (PDF; the whole plan or a large row: a ZIP of a PDF per rack, or one PDF) */
         get: operations["label_sheet_pdf_api_v1_wiring_plans__plan_id__exports_labels_pdf_get"];
         put?: never;
         post?: never;
@@ -16890,6 +16890,8 @@ export interface operations {
             query?: {
                 /** @description Only cables with an end in this row. */
                 row?: string | null;
+                /** @description One PDF of every label, streamed as it is drawn, instead of a ZIP. */
+                one_pdf?: boolean;
             };
             header?: never;
             path: {
@@ -16900,7 +16902,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. A row of at most 400 cables: one PDF. The whole plan, or a larger row: a ZIP (`plan-<id>-labels[-<row>].zip`) of PDFs of at most 200 cables each, by A-end rack (`labels-<rack>.pdf`, `labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` for a rack of more), every cable once, each PDF rendered and sent before the next is started. */
+            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. A row of at most 400 cables: one PDF. The whole plan, or a larger row: a ZIP (`plan-<id>-labels[-<row>].zip`) of PDFs of at most 200 cables each, by A-end rack (`labels-<rack>.pdf`, `labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` for a rack of more), every cable once, each PDF rendered and sent before the next is started. With `one_pdf=true`: one PDF (`plan-<id>-labels[-<row>].pdf`) of the same sheets, each of those files' first label on a new sheet, sent a few sheets at a time as they are drawn. */
             200: {
                 headers: {
                     [name: string]: unknown;
