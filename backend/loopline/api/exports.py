@@ -20,6 +20,7 @@ from loopline.api.downloads import streamed_download
 from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID
 from loopline.db.models import Role
 from loopline.db.models.wiring import WiringPlanRow
+from loopline.domain import netbox
 from loopline.domain.errors import NotFound
 from loopline.services import exports, wiring
 from loopline.services.access import ProjectAccess, Scope
@@ -39,6 +40,17 @@ RowFilter = Annotated[str | None, Query(description="Only cables with an end in 
 RackFilter = Annotated[
     str | None,
     Query(description="Only cables with an end in this rack, named as in the sheet (`<hall>.<row>.<rack>`)."),
+]
+
+
+CableColours = Annotated[
+    str | None,
+    Query(
+        max_length=400,
+        description="Cable colours by NetBox cable type, over the defaults ("
+        + ", ".join(f"{k}:{v}" for k, v in netbox.CABLE_COLOURS.items())
+        + "): `type:rrggbb` pairs separated by commas.",
+    ),
 ]
 
 
@@ -174,9 +186,10 @@ def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> 
     },
     summary="NetBox cable import (CSV)",
 )
-def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader, cable_colours: CableColours = None) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return streamed_download(session, exports.netbox_csv(session, plan), CSV, f"plan-{plan.id}-netbox-cables.csv")
+    body = exports.netbox_csv(session, plan, netbox.cable_colours(cable_colours))
+    return streamed_download(session, body, CSV, f"plan-{plan.id}-netbox-cables.csv")
 
 
 @router.get(
@@ -185,16 +198,49 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> obj
     responses={
         200: {
             "content": {ZIP: {}},
-            "description": "Everything an empty NetBox 4.x needs to import the plan, one bulk-import CSV per object "
-            "type in import order (01-sites, 02-racks, 03-manufacturers, 04-device-types, 05-device-roles, "
-            "06-devices, 07-interfaces, 08-cables) and a README.txt.",
+            "description": "Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per "
+            "object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its "
+            "row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so "
+            "devices come with their interfaces), 06-device-roles, 07-devices, 08-cables (coloured by type)) "
+            "and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first "
+            "object that already exists.",
         }
     },
-    summary="NetBox import, every object (ZIP of CSVs)",
+    summary="NetBox import, every object (ZIP of CSVs and a YAML)",
 )
-def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader, cable_colours: CableColours = None) -> object:
     plan = wiring.get_plan(session, plan_id)
-    return streamed_download(session, exports.netbox_zip(session, plan), ZIP, f"plan-{plan.id}-netbox.zip")
+    body = exports.netbox_zip(session, plan, netbox.cable_colours(cable_colours))
+    return streamed_download(session, body, ZIP, f"plan-{plan.id}-netbox.zip")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/netbox-upgrade.zip",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {ZIP: {}},
+            "description": "What changes in a NetBox that holds `against` (imported from its netbox.zip) to "
+            "make it hold this plan, from the plans' diff: 1-delete-cables.csv (removed cables, a moved "
+            "cable's old run, a changed cable's old part: label and both ends, as NetBox's cable list filters "
+            "and its bulk delete find them), 2-delete-interfaces.csv, 3-delete-devices.csv, "
+            "4-device-types.yaml, 5-device-roles.csv, 6-devices.csv, 7-interfaces.csv (ports of kept devices "
+            "whose model gained them), 8-cables.csv (added, moved and changed cables, NetBox's cable import) "
+            "and a README.txt with the order and counts. A file with nothing to do is left out.",
+        }
+    },
+    summary="NetBox changes of an upgrade (ZIP)",
+)
+def netbox_upgrade_zip(
+    plan_id: PlanId,
+    session: DbSession,
+    access: WiringReader,
+    against: Annotated[int, Query(ge=1, le=MAX_ID, description="The plan NetBox holds (same hall).")],
+    cable_colours: CableColours = None,
+) -> object:
+    old, new = _pair(session, plan_id, against)
+    body = exports.netbox_upgrade_zip(session, old, new, netbox.cable_colours(cable_colours))
+    return streamed_download(session, body, ZIP, f"plan-{new.id}-from-{old.id}-netbox-upgrade.zip")
 
 
 _WORK_ORDER = (

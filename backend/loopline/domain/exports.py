@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from loopline.domain.device_names import LOCATION_NAMES, DeviceNames
@@ -72,7 +72,7 @@ WIRING_SHEET_COLUMNS: tuple[str, ...] = (
 NETBOX_COLUMNS = (
     "side_a_site", "side_a_device", "side_a_type", "side_a_name",
     "side_b_site", "side_b_device", "side_b_type", "side_b_name",
-    "type", "status", "label", "length", "length_unit",
+    "type", "status", "label", "color", "length", "length_unit",
 )  # fmt: skip
 """NetBox 4.x `CableImportForm` fields (netbox/dcim/forms/bulk_import.py); the site narrows each device."""
 PULL_LIST_COLUMNS = (
@@ -128,14 +128,20 @@ def netbox_type(medium: Medium, transceiver: str | None) -> str:
 
 
 def netbox_rows(
-    cables: Iterable[SheetCable], site: str, names: DeviceNames = LOCATION_NAMES
+    cables: Iterable[SheetCable],
+    site: str,
+    names: DeviceNames = LOCATION_NAMES,
+    colours: Mapping[str, str] | None = None,
 ) -> Iterable[Sequence[object]]:
-    """NetBox's cable bulk-import columns; devices by host name, interfaces as in the plan."""
+    """NetBox's cable bulk-import columns; devices by host name, interfaces as in the plan, the
+    colour by cable type (`colours`, else none)."""
+    colours = colours or {}
     for c in cables:
         label = c.label if names is LOCATION_NAMES else names.label(c.a_device, c.a_port, c.b_device, c.b_port)
+        kind = netbox_type(c.medium, c.transceiver)
         yield (
             site, names.host(c.a_device), "dcim.interface", c.a_port, site, names.host(c.b_device), "dcim.interface",
-            c.b_port, netbox_type(c.medium, c.transceiver), "planned", label, netbox_length(c.ordered_mm), "m",
+            c.b_port, kind, "planned", label, colours.get(kind, ""), netbox_length(c.ordered_mm), "m",
         )  # fmt: skip
 
 

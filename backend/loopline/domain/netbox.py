@@ -1,21 +1,33 @@
-"""The objects an empty NetBox needs to import a plan's cables, in the order its bulk import takes them.
+"""The objects an empty NetBox needs to import a plan's cables, in the order its bulk import takes them,
+and the changes that bring a NetBox holding one plan to an upgrade of it.
 
 NetBox (4.x) imports cables only between interfaces it already holds, interfaces only on devices,
-devices only in sites and racks with a device type and a role. So a plan is exported as eight CSV
-files, each one NetBox's own import form for that object (`netbox/dcim/forms/bulk_import.py`), to
-be imported in file order. Every value is checked against NetBox's model rules here, so a
+devices only in sites and racks with a device type and a role. So a plan is exported as files in
+NetBox's own import forms (`netbox/dcim/forms/bulk_import.py`; device types as YAML with their
+interface templates, `dcim/forms/object_import.py`, so every device is created with its ports),
+to be imported in file order. Every value is checked against NetBox's model rules here, so a
 refusal happens in Loopline with the name of what to change, not half-way through an import.
+
+Re-importing the same files duplicates nothing: each object has a NetBox uniqueness rule that
+fires (site, manufacturer, role names; location (site, name); rack (location, name), which is
+why every rack has its row's location: NetBox's rack rule ignores racks without one; device type
+(manufacturer, model); device (site, name) for devices without a tenant; interface (device,
+name); a cable on an interface that already has one). NetBox imports a file in one transaction,
+so such a file is refused whole, naming the first duplicate.
 Pure: domain values in, rows out.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from loopline.domain.device_names import DeviceNames
 from loopline.domain.errors import DomainError
 from loopline.domain.exports import NETBOX_COLUMNS
+from loopline.domain.layout import ServerModel, SwitchModel
 
 MANUFACTURER = "Generic"
 """Loopline's catalog names models, not makers; NetBox requires a manufacturer per device type."""
@@ -28,6 +40,7 @@ INTERFACE = "dcim.interface"
 # NetBox model limits (max_length and DecimalField digits) the exported values must respect.
 NAME_LIMITS = {
     "site": 100,  # dcim/models/sites.py Site.name
+    "location": 100,  # dcim/models/sites.py Location.name
     "rack": 100,  # dcim/models/racks.py Rack.name
     "device_type": 100,  # dcim/models/devices.py DeviceType.model
     "device": 64,  # dcim/models/devices.py Device.name
@@ -58,40 +71,62 @@ INTERFACE_TYPES: dict[float, str] = {
 OTHER_INTERFACE = "other"
 
 SITE_COLUMNS = ("name", "slug", "status", "description")
+LOCATION_COLUMNS = ("site", "name", "slug", "status", "description")
 RACK_COLUMNS = (
-    "site", "name", "status", "form_factor", "width", "u_height", "outer_width", "outer_depth", "outer_unit",
-    "description",
+    "site", "location", "name", "status", "form_factor", "width", "u_height", "outer_width", "outer_depth",
+    "outer_unit", "description",
 )  # fmt: skip
 MANUFACTURER_COLUMNS = ("name", "slug")
-DEVICE_TYPE_COLUMNS = ("manufacturer", "model", "slug", "u_height", "is_full_depth")
 DEVICE_ROLE_COLUMNS = ("name", "slug", "color")
 DEVICE_COLUMNS = (
-    "name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face", "description",
-    "asset_tag",
+    "name", "role", "manufacturer", "device_type", "status", "site", "location", "rack", "position", "face",
+    "description", "asset_tag",
 )  # fmt: skip
 INTERFACE_COLUMNS = ("device", "name", "type", "speed", "enabled")
+DEVICE_TYPES_YAML = "05-device-types.yaml"
 
 FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("01-sites.csv", SITE_COLUMNS),
-    ("02-racks.csv", RACK_COLUMNS),
-    ("03-manufacturers.csv", MANUFACTURER_COLUMNS),
-    ("04-device-types.csv", DEVICE_TYPE_COLUMNS),
-    ("05-device-roles.csv", DEVICE_ROLE_COLUMNS),
-    ("06-devices.csv", DEVICE_COLUMNS),
-    ("07-interfaces.csv", INTERFACE_COLUMNS),
+    ("02-locations.csv", LOCATION_COLUMNS),
+    ("03-racks.csv", RACK_COLUMNS),
+    ("04-manufacturers.csv", MANUFACTURER_COLUMNS),
+    (DEVICE_TYPES_YAML, ()),
+    ("06-device-roles.csv", DEVICE_ROLE_COLUMNS),
+    ("07-devices.csv", DEVICE_COLUMNS),
     ("08-cables.csv", NETBOX_COLUMNS),
 )
-"""NetBox's import order: each file refers only to objects of the files before it."""
-NETBOX_IMPORT_PAGES = {
-    "01-sites.csv": "DCIM > Sites > Import",
-    "02-racks.csv": "DCIM > Racks > Import",
-    "03-manufacturers.csv": "DCIM > Manufacturers > Import",
-    "04-device-types.csv": "DCIM > Device Types > Import",
-    "05-device-roles.csv": "DCIM > Device Roles > Import",
-    "06-devices.csv": "DCIM > Devices > Import",
-    "07-interfaces.csv": "DCIM > Interfaces > Import",
-    "08-cables.csv": "DCIM > Cables > Import",
+"""NetBox's import order: each file refers only to objects of the files before it. No interfaces
+file: the device types carry interface templates, so NetBox creates every port with its device."""
+IMPORT_PAGES = {
+    "sites": "DCIM > Sites > Import",
+    "locations": "DCIM > Locations > Import",
+    "racks": "DCIM > Racks > Import",
+    "manufacturers": "DCIM > Manufacturers > Import",
+    "device-types": "DCIM > Device Types > Import (YAML)",
+    "device-roles": "DCIM > Device Roles > Import",
+    "devices": "DCIM > Devices > Import",
+    "interfaces": "DCIM > Interfaces > Import",
+    "cables": "DCIM > Cables > Import",
 }
+
+
+def import_page(file_name: str) -> str:
+    """`03-racks.csv` -> NetBox's import page for racks."""
+    kind = file_name.split("-", 1)[1].rsplit(".", 1)[0]
+    return IMPORT_PAGES[kind]
+
+
+CABLE_COLOURS: dict[str, str] = {
+    "dac-passive": "000000",  # copper twinax is sold black
+    "dac-active": "607d8b",  # grey: active copper, told apart from passive at a glance
+    "aoc": "ff9800",  # orange
+    "mmf-om4": "00ffff",  # aqua: TIA-598 jacket colour of OM3/OM4 multimode fibre
+    "smf-os2": "ffeb3b",  # yellow: TIA-598 jacket colour of single-mode fibre
+}
+"""Cable colour by the cable's NetBox type (its medium; fibre split by mode), as NetBox's
+`Cable.color` takes it (six lower-case hex digits, `utilities/fields.py` ColorField). A download
+overrides any of them with `?cable_colours=type:rrggbb,...`."""
+COLOUR = re.compile(r"^[0-9a-f]{6}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +143,16 @@ class NetboxRack:
 
 
 @dataclass(frozen=True, slots=True)
+class NetboxDeviceType:
+    """A catalog model as a NetBox device type with an interface template per port."""
+
+    model: str
+    height_u: int
+    interfaces: tuple[tuple[str, float], ...]
+    """(port name, Gb/s) in port order."""
+
+
+@dataclass(frozen=True, slots=True)
 class NetboxDevice:
     name: str
     role: str
@@ -117,6 +162,52 @@ class NetboxDevice:
     face: str
     asset_tag: str = ""
     """Empty: none (NetBox's `asset_tag` is unique where set)."""
+
+
+def server_type(m: ServerModel) -> NetboxDeviceType:
+    """Ports `p1..p<nic_ports>`: the names `wiring.generate` gives server ports."""
+    return NetboxDeviceType(m.name, m.height_u, tuple((f"p{n}", m.port_gbps) for n in range(1, m.nic_ports + 1)))
+
+
+def switch_type(m: SwitchModel) -> NetboxDeviceType:
+    """Ports `e1..e<server_ports>` (server-facing or downlinks), then the uplinks: the names
+    `wiring.generate` gives switch ports."""
+    down = [(f"e{n}", m.server_port_gbps) for n in range(1, m.server_ports + 1)]
+    up = [(f"e{m.server_ports + n}", m.uplink_gbps) for n in range(1, m.uplink_ports + 1)]
+    return NetboxDeviceType(m.name, m.height_u, tuple(down + up))
+
+
+def _port_key(port: str) -> tuple[str, int, str]:
+    m = re.fullmatch(r"([a-z]*)(\d+)", port)
+    return (m.group(1), int(m.group(2)), "") if m else (port, 0, port)
+
+
+def cabled_type(model: str, height_u: int, ports: Iterable[tuple[str, float]]) -> NetboxDeviceType:
+    """A model outside the catalog (the second ToR of a parallel port set, which the wiring makes
+    up): its cabled ports, in port order, the fastest speed seen on each."""
+    speeds: dict[str, float] = {}
+    for port, gbps in ports:
+        speeds[port] = max(gbps, speeds.get(port, 0.0))
+    return NetboxDeviceType(model, height_u, tuple((p, speeds[p]) for p in sorted(speeds, key=_port_key)))
+
+
+def cable_colours(overrides: str | None) -> dict[str, str]:
+    """CABLE_COLOURS with `type:rrggbb,...` applied (the `cable_colours` query parameter)."""
+    colours = dict(CABLE_COLOURS)
+    for item in (overrides or "").split(","):
+        if not item.strip():
+            continue
+        kind, sep, colour = item.strip().partition(":")
+        kind, colour = kind.strip(), colour.strip().lower().removeprefix("#")
+        if not sep or kind not in CABLE_COLOURS:
+            raise DomainError(
+                "cable_colours",
+                f"`{item.strip()}`: write type:rrggbb with a type among {', '.join(CABLE_COLOURS)}",
+            )
+        if not COLOUR.match(colour):
+            raise DomainError("cable_colours", f"`{item.strip()}`: a colour is six hex digits (rrggbb)")
+        colours[kind] = colour
+    return colours
 
 
 def slugify(text: str) -> str:
@@ -148,14 +239,29 @@ def site_rows(site: str, hall: str) -> Iterator[Sequence[object]]:
     yield (site, slugify(site), STATUS, f"Loopline hall {hall}"[: NAME_LIMITS["description"]])
 
 
-def rack_rows(site: str, racks: Iterable[NetboxRack]) -> Iterator[Sequence[object]]:
+def location_name(hall: str, row: str) -> str:
+    """A row's location (`H1.R01`): named after its hall too, so two halls' rows in one site differ."""
+    return f"{hall}.{row}"
+
+
+def location_rows(site: str, hall: str, rows: Iterable[str]) -> Iterator[Sequence[object]]:
+    """One location per row, under the site (NetBox: a location's name and slug are unique in its site)."""
+    for row in rows:
+        name = location_name(hall, row)
+        check_length("location", name)
+        yield (site, name, slugify(name), STATUS, f"Loopline row {row} of hall {hall}"[: NAME_LIMITS["description"]])
+
+
+def rack_rows(site: str, hall: str, racks: Iterable[NetboxRack]) -> Iterator[Sequence[object]]:
+    """Each rack in its row's location, where NetBox's (location, name) rule keeps it unique."""
     for r in racks:
         check_length("rack", r.name)
         if not 1 <= r.height_u <= RACK_U_MAX:
             raise DomainError("rack_type.height_u", f"NetBox racks are 1 to {RACK_U_MAX} U; {r.name} is {r.height_u}")
         where = f"row {r.row}, floor position x {r.x_mm / 1000:.2f} m, y {r.y_mm / 1000:.2f} m"
         yield (
-            site, r.name, STATUS, RACK_FORM_FACTOR, RACK_WIDTH_IN, r.height_u, r.width_mm, r.depth_mm, "mm",
+            site, location_name(hall, r.row), r.name, STATUS, RACK_FORM_FACTOR, RACK_WIDTH_IN, r.height_u,
+            r.width_mm, r.depth_mm, "mm",
             where[: NAME_LIMITS["description"]],
         )  # fmt: skip
 
@@ -164,10 +270,11 @@ def manufacturer_rows() -> Iterator[Sequence[object]]:
     yield (MANUFACTURER, slugify(MANUFACTURER))
 
 
-def device_type_rows(heights: dict[str, int]) -> Iterator[Sequence[object]]:
-    """One device type per catalog model (`model` -> height in U); slugs made unique."""
+def device_type_slugs(models: Iterable[str]) -> dict[str, str]:
+    """A slug per model, made unique in model order (so the same models always get the same slugs)."""
     seen: set[str] = set()
-    for model in sorted(heights):
+    slugs: dict[str, str] = {}
+    for model in sorted(set(models)):
         check_length("device_type", model)
         slug = base = slugify(model)
         n = 1
@@ -175,7 +282,34 @@ def device_type_rows(heights: dict[str, int]) -> Iterator[Sequence[object]]:
             n += 1
             slug = f"{base[: SLUG_MAX - 1 - len(str(n))]}-{n}"
         seen.add(slug)
-        yield (MANUFACTURER, model, slug, heights[model], "true")
+        slugs[model] = slug
+    return slugs
+
+
+def _yaml_text(value: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is a subset of it)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def device_types_yaml(types: Iterable[NetboxDeviceType], slugs: Mapping[str, str]) -> Iterator[str]:
+    """NetBox's device type import (YAML, one document per type) with an interface template per
+    port, so every device NetBox creates from a type comes with its interfaces."""
+    for t in sorted(types, key=lambda t: t.model):
+        check_length("device_type", t.model)
+        lines = [
+            "---",
+            f"manufacturer: {_yaml_text(MANUFACTURER)}",
+            f"model: {_yaml_text(t.model)}",
+            f"slug: {_yaml_text(slugs[t.model])}",
+            f"u_height: {t.height_u}",
+            "is_full_depth: true",
+        ]
+        if t.interfaces:
+            lines.append("interfaces:")
+        for port, gbps in t.interfaces:
+            check_length("interface", port)
+            lines += [f"  - name: {_yaml_text(port)}", f"    type: {interface_type(gbps)}"]
+        yield "\n".join(lines) + "\n"
 
 
 def device_role_rows(roles: Iterable[str]) -> Iterator[Sequence[object]]:
@@ -187,18 +321,21 @@ def role_name(role: str) -> str:
     return ROLE_NAMES.get(role, role)
 
 
-def device_rows(site: str, devices: Iterable[NetboxDevice]) -> Iterator[Sequence[object]]:
-    """Devices at their lowest U on the rack face their ports are on. A device that shares its U
-    with one listed before it (the second ToR of a parallel port set is modelled at its twin's U)
-    is put in the rack without a position, which NetBox accepts, and says so."""
-    taken: set[tuple[str, int]] = set()
+def device_rows(
+    site: str, devices: Iterable[NetboxDevice], locations: Mapping[str, str], taken: Iterable[tuple[str, int]] = ()
+) -> Iterator[Sequence[object]]:
+    """Devices at their lowest U on the rack face their ports are on, in their rack's location
+    (`locations`: rack -> location). A device that shares its U with one listed before it, or with
+    one of `taken` (rack, U) already in NetBox (the second ToR of a parallel port set is modelled at
+    its twin's U) is put in the rack without a position, which NetBox accepts, and says so."""
+    occupied: set[tuple[str, int]] = set(taken)
     for d in devices:
         check_length("device", d.name)
-        placed = (d.rack, d.u) not in taken and 1 <= d.u <= RACK_U_MAX
-        taken.add((d.rack, d.u))
+        placed = (d.rack, d.u) not in occupied and 1 <= d.u <= RACK_U_MAX
+        occupied.add((d.rack, d.u))
         note = "" if placed else f"shares U{d.u} with another device in the plan"
         yield (
-            d.name, role_name(d.role), MANUFACTURER, d.model, STATUS, site, d.rack,
+            d.name, role_name(d.role), MANUFACTURER, d.model, STATUS, site, locations.get(d.rack, ""), d.rack,
             d.u if placed else "", d.face if placed else "", note, d.asset_tag,
         )  # fmt: skip
 
@@ -214,24 +351,163 @@ def check_cable_label(label: str) -> None:
     check_length("label", label)
 
 
-def readme(plan: str, hall: str, counts: dict[str, int] | None = None) -> str:
+def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None) -> str:
     lines = [
         f"NetBox import of Loopline plan {plan} (hall {hall})",
         "",
         "Import the files in this order into an empty NetBox 4.x, each in its own bulk-import",
-        "page (CSV format), so every object finds the ones it refers to:",
+        "page (CSV, or YAML for the device types), so every object finds the ones it refers to:",
         "",
     ]
     for name, _ in FILES:
-        lines.append(f"  {name:<22} {NETBOX_IMPORT_PAGES[name]}")
+        lines.append(f"  {name:<22} {import_page(name)}")
     lines += [
         "",
-        "Every object is `planned`. Racks carry their full Loopline name (hall.row.rack) and their",
-        "floor position in the description; devices sit at their lowest U on the rack face their",
-        "ports are on. Device types belong to one manufacturer, `Generic`. Interfaces are the",
-        "cabled ports. Cable lengths are the ordered lengths in metres with two decimals.",
+        "Every object is `planned`. Each row is a location of the site (hall.row); racks carry their",
+        "full Loopline name (hall.row.rack), their row's location and their floor position in the",
+        "description; devices sit at their lowest U on the rack face their ports are on. Device types",
+        "belong to one manufacturer, `Generic`, and carry an interface template per port, so NetBox",
+        "creates each device with its interfaces. Cable lengths are the ordered lengths in metres",
+        "with two decimals; cable colours go by type:",
+        *(f"  {kind:<12} #{colour}" for kind, colour in (cable_colours or CABLE_COLOURS).items()),
         "Names starting with = + - @ are prefixed with ' in every file alike (spreadsheet safety).",
+        "",
+        "Importing the files again adds nothing: NetBox refuses each file whole at its first object",
+        "that already exists (names of sites, locations in a site, racks in a location, devices in",
+        "a site; interfaces already cabled).",
+        "",
+        "To apply an upgrade of this plan later, download the upgrade's NetBox changes",
+        "(netbox-upgrade.zip) and apply them to the NetBox holding this import.",
     ]
-    if counts:
-        lines += ["", *(f"  {name}: {n} rows" for name, n in counts.items())]
+    return "\n".join(lines) + "\n"
+
+
+# --- an upgrade: the changes from the plan NetBox holds to its upgrade ----------------------------
+
+DELETE_CABLE_COLUMNS = ("label", "side_a_device", "side_a_name", "side_b_device", "side_b_name")
+DELETE_INTERFACE_COLUMNS = ("device", "name")
+DELETE_DEVICE_COLUMNS = ("name",)
+UPGRADE_FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("1-delete-cables.csv", DELETE_CABLE_COLUMNS),
+    ("2-delete-interfaces.csv", DELETE_INTERFACE_COLUMNS),
+    ("3-delete-devices.csv", DELETE_DEVICE_COLUMNS),
+    ("4-device-types.yaml", ()),
+    ("5-device-roles.csv", DEVICE_ROLE_COLUMNS),
+    ("6-devices.csv", DEVICE_COLUMNS),
+    ("7-interfaces.csv", INTERFACE_COLUMNS),
+    ("8-cables.csv", NETBOX_COLUMNS),
+)
+"""Removals first (a cable frees its interfaces, an interface or device goes once no cable holds
+it), then additions in NetBox's import order. A file with nothing to do is left out."""
+IMPORT_PAGES |= {
+    "delete-cables": "DCIM > Cables: filter by these labels, select all, Delete selected",
+    "delete-interfaces": "DCIM > Interfaces: filter by device and name, select all, Delete selected",
+    "delete-devices": "DCIM > Devices: filter by these names, select all, Delete selected",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlanDevice:
+    """A device of a stored plan, by its location name (`H1.R01.R01-01.U05`)."""
+
+    name: str
+    role: str
+    rack: str
+    u: int
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class NetboxUpgrade:
+    """What changes in NetBox from a plan to its upgrade, devices by host name."""
+
+    delete_interfaces: list[tuple[str, str]]
+    delete_devices: list[str]
+    device_types: list[NetboxDeviceType]
+    roles: list[str]
+    devices: list[NetboxDevice]
+    interfaces: list[tuple[str, str, float]]
+    taken: set[tuple[str, int]]
+    """(rack, U) of the devices NetBox keeps: a new device there goes without a position."""
+    retyped: list[tuple[str, str, str]]
+    """(device, old model, new model) of devices both plans hold as different models."""
+
+
+def upgrade_changes(
+    hardware_added: Iterable[str],
+    hardware_removed: Iterable[str],
+    old_devices: Mapping[str, PlanDevice],
+    new_devices: Mapping[str, PlanDevice],
+    old_types: Mapping[str, NetboxDeviceType],
+    new_types: Mapping[str, NetboxDeviceType],
+    faces: Mapping[str, str],
+    names: DeviceNames,
+) -> NetboxUpgrade:
+    """The devices, device types, roles and interfaces to add and remove, from the plan diff's
+    hardware (`diff_plans`: devices by name in only one plan) and both plans' devices. A device
+    both plans hold keeps its NetBox interfaces (its old model's ports): the ports only its new
+    model has are added, the ones only the old had removed. Types and roles are those the new
+    devices need that the old plan did not use."""
+    added = sorted(hardware_added, key=lambda n: (new_devices[n].rack, new_devices[n].u, n))
+    removed = sorted(hardware_removed)
+    kept = sorted(n for n in new_devices if n in old_devices)
+    delete_interfaces: list[tuple[str, str]] = []
+    interfaces: list[tuple[str, str, float]] = []
+    retyped: list[tuple[str, str, str]] = []
+    for n in kept:
+        before, after = old_devices[n].model, new_devices[n].model
+        if before != after:
+            retyped.append((names.host(n), before, after))
+        old_ports = dict(old_types[before].interfaces)
+        new_ports = new_types[after].interfaces
+        interfaces += [(names.host(n), p, gbps) for p, gbps in new_ports if p not in old_ports]
+        gone = dict(new_ports)
+        delete_interfaces += [(names.host(n), p) for p, _ in old_types[before].interfaces if p not in gone]
+    old_models = {d.model for d in old_devices.values()}
+    wanted = {new_devices[n].model for n in added} | {after for _, _, after in retyped}
+    old_roles = {d.role for d in old_devices.values()}
+    devices = [
+        NetboxDevice(names.host(n), d.role, d.rack, d.u, d.model, faces.get(d.rack, "front"), names.asset_tag(n))
+        for n in added
+        for d in (new_devices[n],)
+    ]
+    return NetboxUpgrade(
+        delete_interfaces=delete_interfaces,
+        delete_devices=[names.host(n) for n in removed],
+        device_types=[new_types[m] for m in sorted(wanted - old_models)],
+        roles=sorted({new_devices[n].role for n in added} - old_roles),
+        devices=devices,
+        interfaces=interfaces,
+        taken={(old_devices[n].rack, old_devices[n].u) for n in kept},
+        retyped=retyped,
+    )
+
+
+def upgrade_readme(
+    old: str, new: str, hall: str, counts: Mapping[str, int], retyped: Sequence[tuple[str, str, str]]
+) -> str:
+    lines = [
+        f"NetBox changes from Loopline plan {old} to its upgrade {new} (hall {hall})",
+        "",
+        f"For a NetBox that holds plan {old} (imported from its netbox.zip). Apply the files in this",
+        "order; a file is left out when it has nothing to do:",
+        "",
+    ]
+    for name, _ in UPGRADE_FILES:
+        if counts.get(name):
+            lines.append(f"  {name:<26} {counts[name]:>6}  {import_page(name)}")
+    lines += [
+        "",
+        "NetBox deletes only objects picked in a list (or by id through its REST API): the delete",
+        "files name each object as NetBox's list filters find it (cables by label, interfaces by",
+        "device and name, devices by name). scripts/netbox_check.py in Loopline applies a whole",
+        "upgrade through the REST API that way. The other files are bulk imports (CSV; YAML for",
+        "device types). Removed cables include each moved cable's old run and each kept cable whose",
+        "part or length changed; their new runs are in 8-cables.csv.",
+    ]
+    if retyped:
+        lines += ["", "Devices the upgrade gives another model (edit each device's type in NetBox):"]
+        lines += [f"  {device}: {old_model} -> {new_model}" for device, old_model, new_model in retyped[:50]]
+        if len(retyped) > 50:
+            lines.append(f"  ... and {len(retyped) - 50} more")
     return "\n".join(lines) + "\n"

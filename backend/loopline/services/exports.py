@@ -11,7 +11,7 @@ scripts/bench_exports.py).
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -46,7 +46,7 @@ from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkSte
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
 from loopline.services import wiring
 from loopline.services.device_naming import names_for_export
-from loopline.services.layout_snapshot import load_hall
+from loopline.services.layout_snapshot import domain_catalog, load_catalog, load_hall
 
 YIELD_PER = 2000
 """Cables fetched per round trip of the server-side cursor."""
@@ -389,11 +389,12 @@ def _check_netbox_names(session: Session, plan_id: int) -> None:
             netbox.check_length(kind, value[kind])
 
 
-def netbox_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
+def netbox_csv(session: Session, plan: WiringPlanRow, colours: Mapping[str, str] | None = None) -> Iterator[bytes]:
     ctx, _ = _context(session, plan)
     netbox.check_length("site", ctx.site)
     _check_netbox_names(session, plan.id)
-    return _encoded(csv_chunks(NETBOX_COLUMNS, netbox_rows(_cables(session, plan.id, None), ctx.site, ctx.names)))
+    rows = netbox_rows(_cables(session, plan.id, None), ctx.site, ctx.names, colours or netbox.CABLE_COLOURS)
+    return _encoded(csv_chunks(NETBOX_COLUMNS, rows))
 
 
 def _racks(hall: Hall) -> list[netbox.NetboxRack]:
@@ -410,41 +411,86 @@ def _racks(hall: Hall) -> list[netbox.NetboxRack]:
     return racks
 
 
-def _device_kinds(session: Session, plan_id: int, hall: Hall) -> tuple[dict[str, int], list[str]]:
-    """Height in U of every model the plan's devices use, and their roles, in one scan of the
-    devices (which also checks their names). Heights come from the hall's catalog entries; a model
-    the wiring made up (the second ToR of a parallel port set) is as high as the ToR it doubles."""
-    known: dict[str, int] = {}
+def _locations(hall: Hall) -> dict[str, str]:
+    """Full rack name -> its row's NetBox location."""
+    return {
+        rack_name(hall.name, row.name, rack.name): netbox.location_name(hall.name, row.name)
+        for row in hall.rows
+        for rack in row.racks
+    }
+
+
+def _device_types(session: Session, plan: WiringPlanRow, hall: Hall) -> dict[str, netbox.NetboxDeviceType]:
+    """Every model the plan's devices use as a NetBox device type with an interface template per
+    port: the catalog entry's ports (the hall's entries, else the project's by name), and any port
+    the plan cables that the entry lacks (a model the wiring made up, the second ToR of a parallel
+    port set, has only those), so every cable finds its interfaces. Heights: the entry's, else the
+    ToR's it doubles. Also checks the devices' names against NetBox's limits."""
+    known: dict[str, netbox.NetboxDeviceType] = {}
+    servers, switches, _ = load_catalog(session, usable_in=plan.project_id)
+    catalog = domain_catalog(servers, switches, {})
+    for sm in catalog.servers.values():
+        known.setdefault(sm.name, netbox.server_type(sm))
+    for sw in catalog.switches.values():
+        known.setdefault(sw.name, netbox.switch_type(sw))
     tor_height = 1
     for row in hall.rows:
         for rack in row.racks:
             for lr in rack.logical_racks:
-                known[lr.server_model.name] = lr.server_model.height_u
-                known[lr.tor_model.name] = lr.tor_model.height_u
+                known[lr.server_model.name] = netbox.server_type(lr.server_model)
+                known[lr.tor_model.name] = netbox.switch_type(lr.tor_model)
                 tor_height = lr.tor_model.height_u
             for fs in rack.fabric_switches:
-                known[fs.model.name] = fs.model.height_u
-    d = PlanDeviceRow
+                known[fs.model.name] = netbox.switch_type(fs.model)
+    d, c = PlanDeviceRow, PlanCableRow
     kinds = session.execute(
-        select(d.model, d.role, func.max(func.length(d.name))).where(d.plan_id == plan_id).group_by(d.model, d.role)
+        select(d.model, func.max(func.length(d.name))).where(d.plan_id == plan.id).group_by(d.model)
     ).all()
-    if any(longest > netbox.NAME_LIMITS["device"] for _, _, longest in kinds):
+    if any(longest > netbox.NAME_LIMITS["device"] for _, longest in kinds):
         name = session.execute(
-            select(d.name).where(d.plan_id == plan_id).order_by(func.length(d.name).desc()).limit(1)
+            select(d.name).where(d.plan_id == plan.id).order_by(func.length(d.name).desc()).limit(1)
         ).scalar_one()
         netbox.check_length("device", name)
-    return {m: known.get(m, tor_height) for m, _, _ in kinds}, [r for _, r, _ in kinds]
+    cabled: dict[str, list[tuple[str, float]]] = {}
+    for device, port in ((c.a_device, c.a_port), (c.b_device, c.b_port)):
+        stmt = (
+            select(d.model, port, func.max(c.gbps))
+            .join(d, (d.plan_id == c.plan_id) & (d.name == device))
+            .where(c.plan_id == plan.id)
+            .group_by(d.model, port)
+        )
+        for model, name, gbps in session.execute(stmt):
+            cabled.setdefault(model, []).append((name, gbps))
+    types = {}
+    for model, _ in kinds:
+        entry = known.get(model)
+        ports = dict(entry.interfaces) if entry else {}
+        extra = [(p, g) for p, g in cabled.get(model, []) if p not in ports]
+        if entry is not None and not extra:
+            types[model] = entry
+            continue
+        made = netbox.cabled_type(model, entry.height_u if entry else tor_height, extra)
+        types[model] = replace(made, interfaces=(entry.interfaces if entry else ()) + made.interfaces)
+    return types
 
 
-def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
-    """Every object NetBox needs, one CSV per object type in import order, and a README."""
+def _colours(colours: Mapping[str, str] | None) -> Mapping[str, str]:
+    return colours if colours is not None else netbox.CABLE_COLOURS
+
+
+def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str] | None = None) -> Iterator[bytes]:
+    """Every object NetBox needs, one file per object type in import order, and a README."""
     ctx, hall = _context(session, plan)
     site = ctx.site
-    # Everything small is built (and checked) now; devices, interfaces and cables stream later.
+    # Everything small is built (and checked) now; devices and cables stream later.
     sites = list(netbox.site_rows(site, hall.name))
-    racks = list(netbox.rack_rows(site, _racks(hall)))
-    heights, roles = _device_kinds(session, plan.id, hall)
-    device_types = list(netbox.device_type_rows(heights))
+    locations = list(netbox.location_rows(site, hall.name, [r.name for r in hall.rows]))
+    racks = list(netbox.rack_rows(site, hall.name, _racks(hall)))
+    rack_locations = _locations(hall)
+    types = _device_types(session, plan, hall)
+    slugs = netbox.device_type_slugs(types)
+    device_types = "".join(netbox.device_types_yaml(types.values(), slugs))
+    roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
     device_roles = list(netbox.device_role_rows(roles))
     _check_netbox_names(session, plan.id)
 
@@ -455,27 +501,102 @@ def netbox_zip(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
             face = ctx.rack_face.get(rack, "front")
             yield netbox.NetboxDevice(ctx.names.host(name), role, rack, u, model, face, ctx.names.asset_tag(name))
 
-    def ends() -> Iterator[tuple[str, str, float]]:
-        c = PlanCableRow
-        stmt = select(c.a_device, c.a_port, c.b_device, c.b_port, c.gbps).where(c.plan_id == plan.id)
-        for a_device, a_port, b_device, b_port, gbps in _stream(session, stmt.order_by(c.seq)):
-            yield ctx.names.host(a_device), a_port, gbps
-            yield ctx.names.host(b_device), b_port, gbps
-
     sections: dict[str, Iterable[Sequence[object]]] = {
         "01-sites.csv": sites,
-        "02-racks.csv": racks,
-        "03-manufacturers.csv": list(netbox.manufacturer_rows()),
-        "04-device-types.csv": device_types,
-        "05-device-roles.csv": device_roles,
-        "06-devices.csv": netbox.device_rows(site, devices()),
-        "07-interfaces.csv": netbox.interface_rows(ends()),
-        "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site, ctx.names),
+        "02-locations.csv": locations,
+        "03-racks.csv": racks,
+        "04-manufacturers.csv": list(netbox.manufacturer_rows()),
+        "06-device-roles.csv": device_roles,
+        "07-devices.csv": netbox.device_rows(site, devices(), rack_locations),
+        "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site, ctx.names, _colours(colours)),
     }
     members: list[tuple[str, Iterable[bytes]]] = [
-        ("README.txt", [netbox.readme(plan.name, hall.name).encode()]),
-        *((name, _encoded(csv_chunks(columns, sections[name]))) for name, columns in netbox.FILES),
+        ("README.txt", [netbox.readme(plan.name, hall.name, _colours(colours)).encode()]),
+        *(
+            (
+                name,
+                [device_types.encode()]
+                if name == netbox.DEVICE_TYPES_YAML
+                else _encoded(csv_chunks(columns, sections[name])),
+            )
+            for name, columns in netbox.FILES
+        ),
     ]
+    return zip_stream(members)
+
+
+def _plan_cables(session: Session, plan_id: int, ids: Iterable[str]) -> list[SheetCable]:
+    """The plan's cables of `ids`, in plan order (in batches: an IN list of 100,000 is slow)."""
+    wanted = list(ids)
+    found: list[tuple[int, SheetCable]] = []
+    for i in range(0, len(wanted), 5000):
+        stmt = select(PlanCableRow.seq, *_CABLE_COLUMNS).where(
+            PlanCableRow.plan_id == plan_id, PlanCableRow.cable_id.in_(wanted[i : i + 5000])
+        )
+        found += [(r[0], _sheet_cable(r[1:])) for r in session.execute(stmt)]
+    return [c for _, c in sorted(found, key=lambda x: x[0])]
+
+
+def _plan_devices(session: Session, plan_id: int) -> dict[str, netbox.PlanDevice]:
+    d = PlanDeviceRow
+    stmt = select(d.name, d.role, d.rack, d.u, d.model).where(d.plan_id == plan_id).order_by(d.node_id)
+    return {r[0]: netbox.PlanDevice(*r) for r in session.execute(stmt)}
+
+
+def netbox_upgrade_zip(
+    session: Session, old: WiringPlanRow, new: WiringPlanRow, colours: Mapping[str, str] | None = None
+) -> Iterator[bytes]:
+    """What changes in a NetBox that holds `old` (its netbox.zip) to make it hold `new`, from the
+    plans' diff (`wiring.plan_diff`, the one the comparison and the work order read): cables to
+    delete (removed, a moved cable's old run, a changed cable's old part) and to add (added, moved,
+    changed), devices and the interfaces of kept devices whose model changed, device types and roles
+    the new devices need. Small (an upgrade's size), so built at once; refusals come before any byte."""
+    d = wiring.plan_diff(session, old, new)
+    ctx, hall = _context(session, new)
+    site = ctx.site
+    netbox.check_length("site", site)
+    _check_netbox_names(session, new.id)
+    names = ctx.names
+    gone = _plan_cables(session, old.id, [*d.removed, *(o for o, _ in d.moved), *d.changed])
+    fresh = _plan_cables(session, new.id, [*d.added, *(n for _, n in d.moved), *d.changed])
+    old_types, new_types = _device_types(session, old, hall), _device_types(session, new, hall)
+    change = netbox.upgrade_changes(
+        [n for ns in d.hardware_added.values() for n in ns],
+        [n for ns in d.hardware_removed.values() for n in ns],
+        _plan_devices(session, old.id),
+        _plan_devices(session, new.id),
+        old_types,
+        new_types,
+        ctx.rack_face,
+        names,
+    )
+    slugs = netbox.device_type_slugs([*old_types, *new_types])
+    delete_cables = [
+        (
+            c.label if names is LOCATION_NAMES else names.label(c.a_device, c.a_port, c.b_device, c.b_port),
+            names.host(c.a_device), c.a_port, names.host(c.b_device), c.b_port,
+        )
+        for c in gone
+    ]  # fmt: skip
+    sections: dict[str, list[Sequence[object]]] = {
+        "1-delete-cables.csv": list(delete_cables),
+        "2-delete-interfaces.csv": list(change.delete_interfaces),
+        "3-delete-devices.csv": [(n,) for n in change.delete_devices],
+        "5-device-roles.csv": list(netbox.device_role_rows(change.roles)),
+        "6-devices.csv": list(netbox.device_rows(site, change.devices, _locations(hall), change.taken)),
+        "7-interfaces.csv": list(netbox.interface_rows(change.interfaces)),
+        "8-cables.csv": list(netbox_rows(fresh, site, names, _colours(colours))),
+    }
+    device_types = "".join(netbox.device_types_yaml(change.device_types, slugs))
+    counts = {name: len(rows) for name, rows in sections.items()}
+    counts["4-device-types.yaml"] = len(change.device_types)
+    readme = netbox.upgrade_readme(old.name, new.name, hall.name, counts, change.retyped)
+    members: list[tuple[str, Iterable[bytes]]] = [("README.txt", [readme.encode()])]
+    for name, columns in netbox.UPGRADE_FILES:
+        if not counts[name]:
+            continue
+        body = [device_types.encode()] if name.endswith(".yaml") else _encoded(csv_chunks(columns, sections[name]))
+        members.append((name, body))
     return zip_stream(members)
 
 

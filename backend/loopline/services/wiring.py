@@ -693,6 +693,12 @@ def _computed_diff(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> 
     return computed
 
 
+def plan_diff(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> PlanDiff:
+    """`new` diffed against `old` (same hall), as the comparison and the work order read it."""
+    _check_pair(old, new)
+    return _computed_diff(session, old, new)[0]
+
+
 def _hall_server_speeds(session: Session, hall_id: int) -> dict[str, float]:
     """`server_port_speeds` of the stored hall, without loading its layout."""
     stmt = (

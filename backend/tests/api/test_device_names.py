@@ -165,16 +165,14 @@ def test_exports_print_host_names(owner: TestClient, small: dict[str, Any], h: S
     assert {c["cable_id"] for c in api} == {r["cable_id"] for r in sheet}
     assert {r["a_device"] for r in sheet} | {r["b_device"] for r in sheet} >= {"R0103-spine20"}
     archive = zipfile.ZipFile(io.BytesIO(owner.get(f"/api/v1/wiring-plans/{pid}/exports/netbox.zip").content))
-    devices = list(csv.DictReader(io.StringIO(archive.read("06-devices.csv").decode())))
+    devices = list(csv.DictReader(io.StringIO(archive.read("07-devices.csv").decode())))
     by_name = {d["name"]: d for d in devices}
     assert by_name["R0101-server01"]["asset_tag"] == "AT-1"
     assert by_name["R0101-server01"]["position"] == "1"
     assert by_name["R0102-tor04"]["asset_tag"] == ""
     cables = list(csv.DictReader(io.StringIO(archive.read("08-cables.csv").decode())))
-    interfaces = list(csv.DictReader(io.StringIO(archive.read("07-interfaces.csv").decode())))
-    # Every cable end and interface refers to a device of the devices file, by host name.
+    # Every cable end refers to a device of the devices file, by host name.
     assert {c["side_a_device"] for c in cables} | {c["side_b_device"] for c in cables} <= set(by_name)
-    assert {i["device"] for i in interfaces} <= set(by_name)
     assert not any(n.startswith(hn + ".") for n in by_name)
 
     # Labels and the printable sheet of row R01 print the host names too (the label's two lines).

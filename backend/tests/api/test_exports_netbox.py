@@ -1,7 +1,11 @@
 """The NetBox export, checked against NetBox 4.x's own import rules (netbox-community/netbox, read at
 release 4.6.8): the file order its imports need, each form's field names and required fields, its
 choice slugs, model length limits and decimal places, and that every reference resolves to an
-object of an earlier file, so an empty NetBox takes the plan unchanged."""
+object of an earlier file, so an empty NetBox takes the plan unchanged. Rows are locations and
+every rack has one (NetBox's (location, name) rack rule then refuses a second import); device
+types carry an interface template per port of their model; cables are coloured by type. The
+upgrade export holds exactly the diff of two plans. (scripts/netbox_check.py imports the same
+files into a real NetBox.)"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 
 from loopline.domain.exports import NETBOX_COLUMNS
@@ -22,39 +27,44 @@ from loopline.domain.exports import NETBOX_COLUMNS
 FORM_FIELDS = {
     "01-sites.csv": {"name", "slug", "status", "region", "group", "tenant", "facility", "time_zone", "description",
                      "physical_address", "shipping_address", "latitude", "longitude", "owner", "comments", "tags"},
-    "02-racks.csv": {"site", "location", "group", "name", "facility_id", "tenant", "status", "role", "rack_type",
+    "02-locations.csv": {"site", "parent", "name", "slug", "status", "tenant", "facility", "description", "owner",
+                         "comments", "tags"},
+    "03-racks.csv": {"site", "location", "group", "name", "facility_id", "tenant", "status", "role", "rack_type",
                      "form_factor", "serial", "asset_tag", "width", "u_height", "desc_units", "outer_width",
                      "outer_height", "outer_depth", "outer_unit", "mounting_depth", "airflow", "weight",
                      "max_weight", "weight_unit", "description", "owner", "comments", "tags"},
-    "03-manufacturers.csv": {"name", "slug", "description", "owner", "comments", "tags"},
-    "04-device-types.csv": {"manufacturer", "default_platform", "model", "slug", "part_number", "u_height",
-                            "exclude_from_utilization", "is_full_depth", "subdevice_role", "airflow", "description",
-                            "weight", "weight_unit", "owner", "comments", "tags"},
-    "05-device-roles.csv": {"name", "slug", "parent", "color", "vm_role", "config_template", "description", "owner",
+    "04-manufacturers.csv": {"name", "slug", "description", "owner", "comments", "tags"},
+    "05-device-types.yaml": {"manufacturer", "default_platform", "model", "slug", "part_number", "u_height",
+                             "exclude_from_utilization", "is_full_depth", "subdevice_role", "airflow", "description",
+                             "weight", "weight_unit", "owner", "comments", "tags", "interfaces"},
+    "06-device-roles.csv": {"name", "slug", "parent", "color", "vm_role", "config_template", "description", "owner",
                             "comments", "tags"},
-    "06-devices.csv": {"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag",
+    "07-devices.csv": {"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag",
                        "status", "site", "location", "rack", "position", "face", "latitude", "longitude", "parent",
                        "device_bay", "airflow", "virtual_chassis", "vc_position", "vc_priority", "cluster",
                        "description", "config_template", "owner", "comments", "tags"},
-    "07-interfaces.csv": {"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled",
-                          "mark_connected", "wwn", "vdcs", "mtu", "mgmt_only", "description", "poe_mode", "poe_type",
-                          "mode", "vlan_group", "untagged_vlan", "tagged_vlans", "qinq_svlan", "vrf", "rf_role",
-                          "rf_channel", "rf_channel_frequency", "rf_channel_width", "tx_power", "owner", "tags"},
     "08-cables.csv": {"side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name",
                       "side_b_site", "side_b_device", "side_b_power_panel", "side_b_type", "side_b_name", "type",
                       "status", "profile", "tenant", "bundle", "label", "color", "length", "length_unit",
                       "description", "owner", "comments", "tags"},
 }  # fmt: skip
+INTERFACE_FORM = {"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled",
+                  "mark_connected", "wwn", "vdcs", "mtu", "mgmt_only", "description", "poe_mode", "poe_type",
+                  "mode", "vlan_group", "untagged_vlan", "tagged_vlans", "qinq_svlan", "vrf", "rf_role",
+                  "rf_channel", "rf_channel_frequency", "rf_channel_width", "tx_power", "owner", "tags"}  # fmt: skip
+# dcim/forms/object_import.py InterfaceTemplateImportForm
+INTERFACE_TEMPLATE_FORM = {"name", "label", "type", "enabled", "mgmt_only", "description", "poe_mode", "poe_type",
+                           "rf_role"}  # fmt: skip
 # Fields each form requires (a model field without blank=True, or a form field without required=False);
 # a rack without a rack_type needs width and u_height (RackImportForm.clean).
 REQUIRED = {
     "01-sites.csv": {"name", "slug", "status"},
-    "02-racks.csv": {"site", "name", "status", "width", "u_height"},
-    "03-manufacturers.csv": {"name", "slug"},
-    "04-device-types.csv": {"manufacturer", "model", "slug"},
-    "05-device-roles.csv": {"name", "slug"},
-    "06-devices.csv": {"role", "manufacturer", "device_type", "status", "site"},
-    "07-interfaces.csv": {"device", "name", "type"},
+    "02-locations.csv": {"site", "name", "slug", "status"},
+    "03-racks.csv": {"site", "name", "status", "width", "u_height"},
+    "04-manufacturers.csv": {"name", "slug"},
+    "05-device-types.yaml": {"manufacturer", "model", "slug"},
+    "06-device-roles.csv": {"name", "slug"},
+    "07-devices.csv": {"role", "manufacturer", "device_type", "status", "site"},
     "08-cables.csv": {"side_a_type", "side_a_name", "side_b_type", "side_b_name"},
 }
 # netbox/dcim/choices.py
@@ -80,9 +90,10 @@ COLOUR = re.compile(r"^[0-9a-f]{6}$")  # utilities/fields.py ColorField
 LENGTH = re.compile(r"^\d{1,6}\.\d{2}$")  # dcim/models/cables.py Cable.length: max_digits=8, decimal_places=2
 # Model max_length: dcim/models/devices.py Device.name 64, device_components.py ComponentModel.name 64,
 # cables.py Cable.label 100, racks.py Rack.name 100, sites.py Site.name 100, devices.py DeviceType.model 100.
-MAX_LEN = {("06-devices.csv", "name"): 64, ("07-interfaces.csv", "name"): 64, ("08-cables.csv", "label"): 100,
-           ("02-racks.csv", "name"): 100, ("01-sites.csv", "name"): 100, ("04-device-types.csv", "model"): 100,
-           ("06-devices.csv", "description"): 200, ("02-racks.csv", "description"): 200}  # fmt: skip
+MAX_LEN = {("07-devices.csv", "name"): 64, ("08-cables.csv", "label"): 100, ("02-locations.csv", "name"): 100,
+           ("03-racks.csv", "name"): 100, ("01-sites.csv", "name"): 100, ("05-device-types.yaml", "model"): 100,
+           ("07-devices.csv", "description"): 200, ("03-racks.csv", "description"): 200}  # fmt: skip
+LOCATION_STATUS = {"planned", "staging", "active", "decommissioning", "retired"}
 RACK_U_MAX = 100  # dcim/constants.py RACK_U_HEIGHT_MAX
 
 
@@ -116,17 +127,26 @@ def all_cables(owner: TestClient, plan_id: int) -> list[dict[str, Any]]:
         page += 1
 
 
-def read_zip(content: bytes) -> tuple[list[str], dict[str, list[dict[str, str]]], dict[str, list[str]]]:
+def read_zip(content: bytes) -> tuple[list[str], dict[str, list[dict[str, Any]]], dict[str, list[str]]]:
+    """Member names, each file's records (a YAML file's documents) and each file's columns."""
     with zipfile.ZipFile(io.BytesIO(content)) as z:
         names = z.namelist()
-        tables: dict[str, list[dict[str, str]]] = {}
+        tables: dict[str, list[dict[str, Any]]] = {}
         headers: dict[str, list[str]] = {}
         for n in names:
+            text = z.read(n).decode()
             if n.endswith(".csv"):
-                text = z.read(n).decode()
                 headers[n] = next(csv.reader(io.StringIO(text)))
                 tables[n] = list(csv.DictReader(io.StringIO(text)))
+            elif n.endswith(".yaml"):
+                assert text.startswith("---"), "NetBox tells YAML by its leading ---"
+                tables[n] = list(yaml.safe_load_all(text))
+                headers[n] = sorted({k for doc in tables[n] for k in doc})
         return names, tables, headers
+
+
+def ports(prefix: str, first: int, last: int, kind: str) -> list[dict[str, str]]:
+    return [{"name": f"{prefix}{n}", "type": kind} for n in range(first, last + 1)]
 
 
 def test_netbox_zip_is_every_object_in_import_order_by_netbox_rules(owner: TestClient, plan: dict[str, Any]) -> None:
@@ -145,32 +165,55 @@ def test_netbox_zip_is_every_object_in_import_order_by_netbox_rules(owner: TestC
 
     (site,) = t["01-sites.csv"]
     assert site["status"] in SITE_STATUS and SLUG.match(site["slug"]) and site["name"] == "S1"
-    racks = {x["name"]: x for x in t["02-racks.csv"]}
-    assert set(racks) == {"H1.R01.R01-01", "H1.R01.R01-02", "H1.R02.R02-01", "H1.R02.R02-02", "H1.R01.N01"}
+    # A location per row, under the site; every rack in its row's location.
+    locations = {x["name"]: x for x in t["02-locations.csv"]}
+    assert set(locations) == {"H1.R01", "H1.R02"}
+    for x in t["02-locations.csv"]:
+        assert x["site"] == "S1" and x["status"] in LOCATION_STATUS and SLUG.match(x["slug"])
+    assert [x["slug"] for x in t["02-locations.csv"]] == ["h1-r01", "h1-r02"]
+    racks = {x["name"]: x for x in t["03-racks.csv"]}
+    assert {k: x["location"] for k, x in racks.items()} == {
+        "H1.R01.R01-01": "H1.R01", "H1.R01.R01-02": "H1.R01", "H1.R02.R02-01": "H1.R02", "H1.R02.R02-02": "H1.R02",
+        "H1.R01.N01": "H1.R01",
+    }  # fmt: skip
     for rack in racks.values():
         assert rack["site"] == site["name"] and rack["status"] in RACK_STATUS
         assert rack["form_factor"] in RACK_FORM_FACTOR and rack["width"] in RACK_WIDTH
         assert 1 <= int(rack["u_height"]) <= RACK_U_MAX and rack["outer_unit"] == "mm"
-    makers = {x["name"] for x in t["03-manufacturers.csv"]}
-    assert all(SLUG.match(x["slug"]) for x in t["03-manufacturers.csv"])
-    types = {x["model"]: x for x in t["04-device-types.csv"]}
+    makers = {x["name"] for x in t["04-manufacturers.csv"]}
+    assert all(SLUG.match(x["slug"]) for x in t["04-manufacturers.csv"])
+
+    # Device types with an interface template per port of the catalog model (conftest's builtin
+    # entries): the 4x25G server p1-p4; the 48x25G+8x100G ToR e1-e48 at 25G, e49-e56 at 100G; the
+    # 64x100G spine (64 downlinks, 0 uplinks). The parallel set's 48x25G ToR is made up by the
+    # wiring: its cabled ports (servers' 25G on e1.., uplinks at 100G) are its templates.
+    types = {x["model"]: x for x in t["05-device-types.yaml"]}
     assert len({x["slug"] for x in types.values()}) == len(types), "device type slugs are unique"
     for dt in types.values():
         assert dt["manufacturer"] in makers and SLUG.match(dt["slug"]) and len(dt["slug"]) <= 100
-        assert Decimal(dt["u_height"]) >= 1
-    roles = {x["name"]: x for x in t["05-device-roles.csv"]}
+        assert dt["u_height"] >= 1
+        for x in dt["interfaces"]:
+            assert set(x) <= INTERFACE_TEMPLATE_FORM and x["type"] in INTERFACE_TYPE
+    sfp28, qsfp28 = "25gbase-x-sfp28", "100gbase-x-qsfp28"
+    assert types["4x25G server"]["interfaces"] == ports("p", 1, 4, sfp28)
+    assert types["48x25G+8x100G ToR"]["interfaces"] == ports("e", 1, 48, sfp28) + ports("e", 49, 56, qsfp28)
+    assert types["64x100G spine"]["interfaces"] == ports("e", 1, 64, qsfp28)
+    assert set(types) == {"4x25G server", "48x25G+8x100G ToR", "64x100G spine", "48x25G ToR"}
+
+    roles = {x["name"]: x for x in t["06-device-roles.csv"]}
     assert all(SLUG.match(x["slug"]) and COLOUR.match(x["color"]) for x in roles.values())
     assert set(roles) == {"Server", "ToR", "Spine"}
 
-    devices = {x["name"]: x for x in t["06-devices.csv"]}
+    devices = {x["name"]: x for x in t["07-devices.csv"]}
     occupied: dict[str, set[int]] = {}
     for d in devices.values():
         assert d["site"] == site["name"] and d["rack"] in racks and d["role"] in roles
+        assert d["location"] == racks[d["rack"]]["location"], "a device's location is its rack's"
         assert d["device_type"] in types and d["manufacturer"] == types[d["device_type"]]["manufacturer"]
         assert d["status"] in DEVICE_STATUS
         if d["position"]:  # Device.position: DecimalField(4, 1), 1..RACK_U_HEIGHT_MAX + 0.5; needs a face
             assert d["face"] in DEVICE_FACE
-            low, height = int(d["position"]), int(Decimal(types[d["device_type"]]["u_height"]))
+            low, height = int(d["position"]), int(types[d["device_type"]]["u_height"])
             units = set(range(low, low + height))
             assert max(units) <= int(racks[d["rack"]]["u_height"])
             assert not units & occupied.setdefault(d["rack"], set()), f"{d['name']} overlaps another device"
@@ -180,30 +223,61 @@ def test_netbox_zip_is_every_object_in_import_order_by_netbox_rules(owner: TestC
     # Each logical rack's second (parallel) ToR is at its twin's U: in its rack, without a position.
     assert sum(not d["position"] for d in devices.values()) == 8
 
-    interfaces = {(x["device"], x["name"]): x for x in t["07-interfaces.csv"]}
-    assert len(interfaces) == len(t["07-interfaces.csv"]), "each port once"
-    assert all(x["device"] in devices and x["type"] in INTERFACE_TYPE for x in interfaces.values())
-    assert {x["type"] for x in interfaces.values()} == {"25gbase-x-sfp28", "100gbase-x-qsfp28"}
-    assert {x["speed"] for x in interfaces.values()} == {"25000000", "100000000"}  # kbit/s
-
+    # No interfaces file: every cable end is a template port of its device's type.
+    template_ports = {(name, x["name"]) for name, d in devices.items() for x in types[d["device_type"]]["interfaces"]}
     cables = t["08-cables.csv"]
     expected = all_cables(owner, plan["id"])
     assert headers["08-cables.csv"] == list(NETBOX_COLUMNS)
     assert len(cables) == len(expected) == plan["summary"]["cables"]
-    assert 2 * len(cables) == len(interfaces)
     by_label = {c["label"]: c for c in expected}
+    ends = set()
     for row in cables:
         for side in ("a", "b"):
             assert row[f"side_{side}_site"] == site["name"] and row[f"side_{side}_type"] == "dcim.interface"
-            assert (row[f"side_{side}_device"], row[f"side_{side}_name"]) in interfaces
+            assert (row[f"side_{side}_device"], row[f"side_{side}_name"]) in template_ports
+            ends.add((row[f"side_{side}_device"], row[f"side_{side}_name"]))
         assert row["type"] in CABLE_TYPE and row["status"] in LINK_STATUS and row["length_unit"] in LENGTH_UNIT
         assert row["length_unit"] == "m" and LENGTH.match(row["length"]), row["length"]
         ordered = Decimal(str(by_label[row["label"]]["ordered_length_m"]))
         assert ordered <= Decimal(row["length"]) < ordered + Decimal("0.01")
+        assert row["color"] == DEFAULT_COLOURS[row["type"]], row
+    assert len(ends) == 2 * len(cables), "no port carries two cables"
 
     with zipfile.ZipFile(io.BytesIO(r.content)) as z:
         readme = z.read("README.txt").decode()
     assert all(readme.index(a) < readme.index(b) for a, b in zip(FORM_FIELDS, list(FORM_FIELDS)[1:], strict=False))
+
+
+# The default colours, by cable type: black passive copper, grey active copper, orange AOC, aqua
+# multimode (TIA-598), yellow single-mode (TIA-598).
+DEFAULT_COLOURS = {"dac-passive": "000000", "dac-active": "607d8b", "aoc": "ff9800", "mmf-om4": "00ffff",
+                   "smf-os2": "ffeb3b"}  # fmt: skip
+
+
+def test_cable_colours_by_type_and_their_override(owner: TestClient, plan: dict[str, Any]) -> None:
+    url = f"/api/v1/wiring-plans/{plan['id']}/exports/netbox-cables.csv"
+    rows = list(csv.DictReader(io.StringIO(owner.get(url).text)))
+    kinds = {x["type"] for x in rows}
+    assert kinds == {"dac-passive", "aoc", "mmf-om4"}, "the fixture's plan: DAC in racks, AOC and SR optics beyond"
+    assert {(x["type"], x["color"]) for x in rows} == {
+        ("dac-passive", "000000"), ("aoc", "ff9800"), ("mmf-om4", "00ffff")
+    }  # fmt: skip
+    # An override changes the named type only; upper case and a leading # are accepted.
+    r = owner.get(url, params={"cable_colours": "dac-passive:#1E88E5, mmf-om4:00bcd4"})
+    assert r.status_code == 200, r.text
+    assert {(x["type"], x["color"]) for x in csv.DictReader(io.StringIO(r.text))} == {
+        ("dac-passive", "1e88e5"), ("aoc", "ff9800"), ("mmf-om4", "00bcd4")
+    }  # fmt: skip
+    z = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/netbox.zip", params={"cable_colours": "aoc:123456"})
+    _, t, _ = read_zip(z.content)
+    assert {(x["type"], x["color"]) for x in t["08-cables.csv"]} == {
+        ("dac-passive", "000000"), ("aoc", "123456"), ("mmf-om4", "00ffff")
+    }  # fmt: skip
+    for bad, reason in (("cat6:000000", "a type among"), ("aoc:12345g", "six hex digits"), ("aoc", "type:rrggbb")):
+        r = owner.get(url, params={"cable_colours": bad})
+        assert r.status_code == 422, bad
+        (problem,) = r.json()["detail"]
+        assert problem["field"] == "cable_colours" and reason in problem["msg"], problem
 
 
 def test_netbox_cable_csv_lengths_have_two_decimals(owner: TestClient, plan: dict[str, Any]) -> None:
