@@ -1516,6 +1516,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wiring-plans/{plan_id}/exports/netbox-upgrade.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** NetBox changes of an upgrade (ZIP) */
+        get: operations["netbox_upgrade_zip_api_v1_wiring_plans__plan_id__exports_netbox_upgrade_zip_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/wiring-plans/{plan_id}/exports/netbox.zip": {
         parameters: {
             query?: never;
@@ -1523,7 +1540,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** NetBox import, every object (ZIP of CSVs) */
+        /** NetBox import, every object (ZIP of CSVs and a YAML) */
         get: operations["netbox_zip_api_v1_wiring_plans__plan_id__exports_netbox_zip_get"];
         put?: never;
         post?: never;
@@ -16972,7 +16989,10 @@ export interface operations {
     };
     netbox_csv_api_v1_wiring_plans__plan_id__exports_netbox_cables_csv_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Cable colours by NetBox cable type, over the defaults (dac-passive:000000, dac-active:607d8b, aoc:ff9800, mmf-om4:00ffff, smf-os2:ffeb3b): `type:rrggbb` pairs separated by commas. */
+                cable_colours?: string | null;
+            };
             header?: never;
             path: {
                 /** @description Wiring plan id. */
@@ -17049,9 +17069,14 @@ export interface operations {
             };
         };
     };
-    netbox_zip_api_v1_wiring_plans__plan_id__exports_netbox_zip_get: {
+    netbox_upgrade_zip_api_v1_wiring_plans__plan_id__exports_netbox_upgrade_zip_get: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The plan NetBox holds (same hall). */
+                against: number;
+                /** @description Cable colours by NetBox cable type, over the defaults (dac-passive:000000, dac-active:607d8b, aoc:ff9800, mmf-om4:00ffff, smf-os2:ffeb3b): `type:rrggbb` pairs separated by commas. */
+                cable_colours?: string | null;
+            };
             header?: never;
             path: {
                 /** @description Wiring plan id. */
@@ -17061,7 +17086,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import CSV per object type in import order (01-sites, 02-racks, 03-manufacturers, 04-device-types, 05-device-roles, 06-devices, 07-interfaces, 08-cables) and a README.txt. */
+            /** @description What changes in a NetBox that holds `against` (imported from its netbox.zip) to make it hold this plan, from the plans' diff: 1-delete-cables.csv (removed cables, a moved cable's old run, a changed cable's old part: label and both ends, as NetBox's cable list filters and its bulk delete find them), 2-delete-interfaces.csv, 3-delete-devices.csv, 4-device-types.yaml, 5-device-roles.csv, 6-devices.csv, 7-interfaces.csv (ports of kept devices whose model gained them), 8-cables.csv (added, moved and changed cables, NetBox's cable import) and a README.txt with the order and counts. A file with nothing to do is left out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    netbox_zip_api_v1_wiring_plans__plan_id__exports_netbox_zip_get: {
+        parameters: {
+            query?: {
+                /** @description Cable colours by NetBox cable type, over the defaults (dac-passive:000000, dac-active:607d8b, aoc:ff9800, mmf-om4:00ffff, smf-os2:ffeb3b): `type:rrggbb` pairs separated by commas. */
+                cable_colours?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so devices come with their interfaces), 06-device-roles, 07-devices, 08-cables (coloured by type)) and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first object that already exists. */
             200: {
                 headers: {
                     [name: string]: unknown;
