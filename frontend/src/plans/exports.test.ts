@@ -8,6 +8,7 @@ describe("export links", () => {
       "wiring-xlsx": "/api/v1/wiring-plans/12/exports/wiring-sheet.xlsx?per_row=true",
       "wiring-pdf": "/api/v1/wiring-plans/12/exports/wiring-sheet.pdf",
       "labels-pdf": "/api/v1/wiring-plans/12/exports/labels.pdf",
+      "labels-one-pdf": "/api/v1/wiring-plans/12/exports/labels.pdf?one_pdf=true",
       "pull-list": "/api/v1/wiring-plans/12/exports/pull-list.csv",
       netbox: "/api/v1/wiring-plans/12/exports/netbox.zip",
       "netbox-cables": "/api/v1/wiring-plans/12/exports/netbox-cables.csv",
@@ -19,6 +20,7 @@ describe("export links", () => {
     expect(links["wiring-csv"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.csv?row=R+01%2F%C3%A9");
     expect(links["wiring-pdf"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.pdf?row=R+01%2F%C3%A9");
     expect(links["labels-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R+01%2F%C3%A9");
+    expect(links["labels-one-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R+01%2F%C3%A9&one_pdf=true");
     expect(links["wiring-xlsx"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.xlsx?per_row=true");
     expect(links["pull-list"]).toBe("/api/v1/wiring-plans/3/exports/pull-list.csv");
   });
@@ -33,17 +35,19 @@ describe("a rack scope", () => {
     expect(links["wiring-xlsx"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.xlsx?rack=H1.R01.K03");
     expect(links["wiring-pdf"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.pdf?row=R01");
     expect(links["labels-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R01");
+    expect(links["labels-one-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R01&one_pdf=true");
     expect(links.netbox).toBe("/api/v1/wiring-plans/3/exports/netbox.zip");
   });
 
   it("says beside each button what it covers", () => {
     const note = (key: string) => scopeNote(key, scope);
-    expect([note("wiring-csv"), note("wiring-xlsx"), note("labels-pdf"), note("netbox")]).toEqual([
-      "rack H1.R01.K03",
-      "rack H1.R01.K03",
-      "row R01",
-      "whole hall",
-    ]);
+    expect([
+      note("wiring-csv"),
+      note("wiring-xlsx"),
+      note("labels-pdf"),
+      note("labels-one-pdf"),
+      note("netbox"),
+    ]).toEqual(["rack H1.R01.K03", "rack H1.R01.K03", "row R01", "row R01", "whole hall"]);
     expect(scopeNote("wiring-xlsx", { kind: "row", row: "R01" })).toBe("whole hall");
     expect(scopeNote("wiring-csv", { kind: "hall" })).toBe("");
   });

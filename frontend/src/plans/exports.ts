@@ -25,7 +25,7 @@ function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : "";
 }
 
-const ROW_SCOPED = new Set(["wiring-csv", "wiring-pdf", "labels-pdf"]);
+const ROW_SCOPED = new Set(["wiring-csv", "wiring-pdf", "labels-pdf", "labels-one-pdf"]);
 const RACK_SCOPED = new Set(["wiring-csv", "wiring-xlsx"]);
 
 /** What an export covers under `scope`, for the note beside its button ("" for the whole hall). */
@@ -76,6 +76,12 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
         scope.kind !== "hall"
           ? "TIA-606 labels for both ends of every cable, on a label-sheet grid (a large row: a ZIP of PDFs by rack)."
           : "TIA-606 labels for both ends of every cable, on a label-sheet grid, as a ZIP of PDFs by rack.",
+    },
+    {
+      key: "labels-one-pdf",
+      label: "Labels (one PDF)",
+      href: `${base}/labels.pdf${query({ ...s, one_pdf: "true" })}`,
+      hint: "The same label sheets in one PDF, each rack group on a new sheet; it starts downloading at once.",
     },
     {
       key: "pull-list",
