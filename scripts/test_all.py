@@ -2,9 +2,9 @@
 """Run every suite against real services and print one line: `N passed, N failed`.
 
 Suites: static checks (ruff lint and format, mypy, import-linter, clippy, rustfmt, tsc, ESLint,
-generated API types up to date), cargo test (engine), pytest (backend + worker), a bounded schema
-fuzz of the API (Schemathesis), Vitest (frontend) and Playwright in Debian's Chromium (e2e,
-against a freshly migrated and seeded stack).
+generated API types up to date, no rule's constant outside its owner), cargo test (engine), pytest
+(backend + worker), a bounded schema fuzz of the API (Schemathesis), Vitest (frontend) and
+Playwright in Debian's Chromium (e2e, against a freshly migrated and seeded stack).
 Exits non-zero when anything failed or when a suite ran no test.
 
     test_all.py                 everything
@@ -87,6 +87,7 @@ def suite_checks() -> Outcome:
         "clippy": (["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"], ROOT / "sim-engine"),
         "rustfmt": (["cargo", "fmt", "--check"], ROOT / "sim-engine"),
         "engine-module-cycles": ([str(VENV / "python"), "scripts/check_engine_modules.py"], ROOT),
+        "rule-owners": ([str(VENV / "python"), "scripts/check_rule_owners.py"], ROOT),
         "tsc": (["npx", "tsc", "-b"], ROOT / "frontend"),
         "eslint": (["npx", "eslint", "."], ROOT / "frontend"),
         "prettier": (["npx", "prettier", "--check", "."], ROOT / "frontend"),

@@ -203,8 +203,8 @@ function NewHall({
         {num("depth_m")}
       </div>
       <div className="field-row">
-        {num("min_cold_aisle_m", "Narrower cold aisles are flagged.")}
-        {num("min_hot_aisle_m", "Narrower hot aisles are flagged.")}
+        {num("min_cold_aisle_m", "Narrower cold aisles are flagged. Blank: the usual minimum.")}
+        {num("min_hot_aisle_m", "Narrower hot aisles are flagged. Blank: the usual minimum.")}
       </div>
       <div className="field-row">
         {num("tile_m")}

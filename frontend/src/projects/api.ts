@@ -111,7 +111,10 @@ export const getImport = (id: number) => request<ImportJob>("GET", `/projects/im
 
 export const listHalls = (projectId: number) => all<Hall>(`/projects/${projectId}/halls`);
 export const getHall = (id: number) => request<Hall>("GET", `/halls/${id}`);
-export const createHall = (projectId: number, body: S["HallCreate"]) =>
+type AisleMinimums = "min_cold_aisle_m" | "min_hot_aisle_m";
+/** `HallCreate`; the aisle minimums may be left out, and the server applies its own. */
+export type HallCreateBody = Omit<S["HallCreate"], AisleMinimums> & Partial<Pick<S["HallCreate"], AisleMinimums>>;
+export const createHall = (projectId: number, body: HallCreateBody) =>
   request<Hall>("POST", `/projects/${projectId}/halls`, { body });
 export const deleteHall = (h: Hall) => request<undefined>("DELETE", `/halls/${h.id}`, { version: h.version });
 

@@ -151,6 +151,7 @@ describe("browser-side checks (same limits as the API)", () => {
   });
 
   it("hallBody: defaults make a valid body; each bad field gets its own sentence", () => {
+    // Blank aisle minimums are left to the server (its defaults are the one owner of that rule).
     expect(hallBody({ ...HALL_DEFAULTS, name: " H1 " })).toEqual({
       body: {
         name: "H1",
@@ -158,13 +159,13 @@ describe("browser-side checks (same limits as the API)", () => {
         width_m: 30,
         depth_m: 20,
         tile_m: 0.6,
-        min_cold_aisle_m: 1.2,
-        min_hot_aisle_m: 0.9,
         tray_height_m: 0.3,
         raised_floor: false,
         raised_floor_height_m: 0,
       },
     });
+    const own = hallBody({ ...HALL_DEFAULTS, name: "H1", min_cold_aisle_m: "1.5", min_hot_aisle_m: " " });
+    expect("body" in own && [own.body.min_cold_aisle_m, "min_hot_aisle_m" in own.body]).toEqual([1.5, false]);
     expect(hallBody({ ...HALL_DEFAULTS, name: "", width_m: "0", min_cold_aisle_m: "11", tile_m: "2" })).toEqual({
       errors: {
         name: "Name is required.",

@@ -1,8 +1,8 @@
 /** The new-hall form: its fields, their limits (as in the API's `HallCreate`) and the request body. */
-import type { components } from "../api/schema";
+import type { HallCreateBody } from "./api";
 import { checkNumber, checkText, type FieldSpec } from "./forms";
 
-export type HallCreate = components["schemas"]["HallCreate"];
+export type HallCreate = HallCreateBody;
 
 export type HallField =
   | "name"
@@ -41,21 +41,26 @@ export interface HallValues {
   raised_floor_height_m: string;
 }
 
-/** The API's defaults (HallCreate), and a floor size a first hall often has. */
+/**
+ * The API's defaults (HallCreate), and a floor size a first hall often has. The aisle minimums start
+ * blank: left so, the server applies its own (the one owner of that rule, `layout_rules.py`).
+ */
 export const HALL_DEFAULTS: HallValues = {
   name: "",
   site: "S1",
   width_m: "30",
   depth_m: "20",
   tile_m: "0.6",
-  min_cold_aisle_m: "1.2",
-  min_hot_aisle_m: "0.9",
+  min_cold_aisle_m: "",
+  min_hot_aisle_m: "",
   tray_height_m: "0.3",
   raised_floor: false,
   raised_floor_height_m: "0.6",
 };
 
 const MAX_FLOOR_M = 1000;
+/** Fields the server fills in when they are left blank. */
+const OPTIONAL: ReadonlySet<HallField> = new Set(["min_cold_aisle_m", "min_hot_aisle_m"]);
 
 /** The body to send, or the sentence under each field that is not acceptable. */
 export function hallBody(v: HallValues): { body: HallCreate } | { errors: Partial<Record<HallField, string>> } {
@@ -75,12 +80,15 @@ export function hallBody(v: HallValues): { body: HallCreate } | { errors: Partia
   if (v.raised_floor) numbers.push(["raised_floor_height_m", { gt: 0, le: 3 }]);
   const values: Partial<Record<HallField, number>> = {};
   for (const [field, limits] of numbers) {
+    if (OPTIONAL.has(field) && !(v[field] as string).trim()) continue;
     const checked = checkNumber(v[field] as string, HALL_FIELDS[field], limits);
     if ("error" in checked) errors[field] = checked.error;
     else values[field] = checked.value;
   }
   if (Object.keys(errors).length) return { errors };
   const n = (f: HallField): number => values[f] ?? 0;
+  // Blank minimums are left out: the server's defaults apply.
+  const given = (f: "min_cold_aisle_m" | "min_hot_aisle_m") => (values[f] === undefined ? {} : { [f]: values[f] });
   return {
     body: {
       name: v.name.trim(),
@@ -88,8 +96,8 @@ export function hallBody(v: HallValues): { body: HallCreate } | { errors: Partia
       width_m: n("width_m"),
       depth_m: n("depth_m"),
       tile_m: n("tile_m"),
-      min_cold_aisle_m: n("min_cold_aisle_m"),
-      min_hot_aisle_m: n("min_hot_aisle_m"),
+      ...given("min_cold_aisle_m"),
+      ...given("min_hot_aisle_m"),
       tray_height_m: n("tray_height_m"),
       raised_floor: v.raised_floor,
       raised_floor_height_m: v.raised_floor ? n("raised_floor_height_m") : 0,
