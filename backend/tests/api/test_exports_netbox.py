@@ -310,3 +310,156 @@ def test_names_netbox_would_refuse_are_a_422_naming_the_field(
         assert problem["field"] == "label" and "at most 100 characters" in problem["msg"]
     # The wiring sheet has no such limit.
     assert owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/wiring-sheet.csv").status_code == 200
+
+
+# --- the upgrade export -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def row_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
+    """One row R01 of 2 racks, each with 2 logical racks of 2 servers (2x25G, 1 port cabled), and
+    a network rack N01 with one 64x100G spine: 8 servers, 4 ToRs."""
+    lr = h.lr(servers=2, ports=1)
+    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 2,
+            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]}}  # fmt: skip
+    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
+    spine = {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}
+    r = owner.post(
+        f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [spine]}
+    )
+    assert r.status_code == 201, r.text
+    return hall
+
+
+def _plan(owner: TestClient, hall_id: int, **body: Any) -> dict[str, Any]:
+    r = owner.post(f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": "base", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def _upgrade(owner: TestClient, plan_id: int, **body: Any) -> dict[str, Any]:
+    r = owner.post(f"/api/v1/wiring-plans/{plan_id}/upgrades", json={"name": "upgrade", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+CableKey = tuple[str, ...]
+
+
+def _cable_key(row: dict[str, Any]) -> CableKey:
+    return tuple(row[c] for c in NETBOX_COLUMNS)
+
+
+def _netbox_cables(owner: TestClient, plan_id: int) -> dict[str, CableKey]:
+    """The cables NetBox holds after importing the plan's netbox.zip, by label."""
+    _, t, _ = read_zip(owner.get(f"/api/v1/wiring-plans/{plan_id}/exports/netbox.zip").content)
+    return {x["label"]: _cable_key(x) for x in t["08-cables.csv"]}
+
+
+def _upgrade_zip(owner: TestClient, new: int, old: int) -> tuple[list[str], dict[str, list[dict[str, Any]]]]:
+    r = owner.get(f"/api/v1/wiring-plans/{new}/exports/netbox-upgrade.zip", params={"against": old})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/zip", r.text
+    assert f"plan-{new}-from-{old}-netbox-upgrade.zip" in r.headers["content-disposition"]
+    names, t, headers = read_zip(r.content)
+    for name in names[1:]:
+        if name.endswith(".csv") and name[2:] in FORM_FIELDS:  # the import files, by NetBox's forms
+            assert set(headers[name]) <= FORM_FIELDS[name[2:]]
+    return names, t
+
+
+def _applied(before: dict[str, CableKey], t: dict[str, list[dict[str, Any]]]) -> dict[str, CableKey]:
+    """NetBox's cables once the upgrade is applied: deletes (by label, both ends checked), then adds."""
+    after = dict(before)
+    for x in t.get("1-delete-cables.csv", []):
+        held = after.pop(x["label"])
+        assert (held[1], held[3], held[5], held[7]) == (
+            x["side_a_device"], x["side_a_name"], x["side_b_device"], x["side_b_name"]
+        )  # fmt: skip
+    for x in t.get("8-cables.csv", []):
+        assert x["label"] not in after, f"{x['label']} would be imported twice"
+        after[x["label"]] = _cable_key(x)
+    return after
+
+
+def test_upgrade_export_p_to_p_plus_1_is_the_added_cables_alone(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = _upgrade(owner, old["id"], ports=2)
+    names, t = _upgrade_zip(owner, new["id"], old["id"])
+    # Nothing moves, nothing is removed, no hardware: only the cables file.
+    assert names == ["README.txt", "8-cables.csv"]
+    # Hand-derived: each of the 8 servers' port 2 goes to its counter-clockwise neighbour's ToR, on
+    # that ToR's e3 and e4 (its own 2 servers hold e1 and e2).
+    _, first, _ = read_zip(owner.get(f"/api/v1/wiring-plans/{old['id']}/exports/netbox.zip").content)
+    servers = {d["name"] for d in first["07-devices.csv"] if d["role"] == "Server"}
+    tors = {d["name"] for d in first["07-devices.csv"] if d["role"] == "ToR"}
+    assert (len(servers), len(tors)) == (8, 4)
+    cables = t["8-cables.csv"]
+    assert {(x["side_a_device"], x["side_a_name"]) for x in cables} == {(s, "p2") for s in servers}
+    assert {(x["side_b_device"], x["side_b_name"]) for x in cables} == {(k, e) for k in tors for e in ("e3", "e4")}
+    # Copper in one row (active copper for the loop's long back edge), coloured by type.
+    assert {x["type"] for x in cables} <= {"dac-passive", "dac-active"}
+    assert all(x["color"] == DEFAULT_COLOURS[x["type"]] and x["status"] == "planned" for x in cables)
+    # NetBox holding the first plan, with the upgrade applied, holds the upgrade's cables exactly.
+    assert _applied(_netbox_cables(owner, old["id"]), t) == _netbox_cables(owner, new["id"])
+    with zipfile.ZipFile(io.BytesIO(owner.get(f"/api/v1/wiring-plans/{new['id']}/exports/netbox-upgrade.zip",
+                                              params={"against": old["id"]}).content)) as z:  # fmt: skip
+        readme = z.read("README.txt").decode()
+    assert "8-cables.csv" in readme and "       8  DCIM > Cables > Import" in readme
+
+
+def test_upgrade_export_of_moved_cables_deletes_the_old_runs(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
+    new = _upgrade(owner, old["id"], loop=2)
+    counts = new["diff"]
+    assert counts["moved"] > 0 and counts["hardware_added"] == counts["hardware_removed"] == {}
+    names, t = _upgrade_zip(owner, new["id"], old["id"])
+    assert names == ["README.txt", "1-delete-cables.csv", "8-cables.csv"]
+    diff = owner.get(f"/api/v1/wiring-plans/{new['id']}/diff", params={"against": old["id"]}).json()
+    assert len(t["1-delete-cables.csv"]) == counts["moved"] + counts["removed"] + counts["changed"]
+    assert len(t["8-cables.csv"]) == counts["moved"] + counts["added"] + counts["changed"]
+    before, after = _netbox_cables(owner, old["id"]), _netbox_cables(owner, new["id"])
+    # Exactly the cables only one plan has (a changed cable's label stays, so it is in both files).
+    assert {x["label"] for x in t["1-delete-cables.csv"]} == set(before) - set(after) | {
+        label for label in set(before) & set(after) if before[label] != after[label]
+    }
+    assert {x["label"] for x in t["8-cables.csv"]} == set(after) - set(before) | {
+        label for label in set(before) & set(after) if before[label] != after[label]
+    }
+    assert len(diff["moved"]) == counts["moved"]
+    assert _applied(before, t) == after
+
+
+def test_upgrade_export_with_new_tors_adds_their_type_and_devices(owner: TestClient, row_hall: dict[str, Any]) -> None:
+    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = _upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
+    assert new["diff"]["hardware_added"] == {"tor": 4}
+    names, t = _upgrade_zip(owner, new["id"], old["id"])
+    # The ToR role exists already: no roles file; no deletes.
+    assert names == ["README.txt", "4-device-types.yaml", "6-devices.csv", "8-cables.csv"]
+    (kind,) = t["4-device-types.yaml"]
+    # The made-up 8x100G ToR: its cabled ports, each new ToR's 2 servers on e1-e2 and its 4 uplinks
+    # after its 8 server ports (e9-e12), all 100G.
+    assert kind["model"] == "8x100G ToR" and kind["u_height"] == 1
+    assert kind["interfaces"] == ports("e", 1, 2, "100gbase-x-qsfp28") + ports("e", 9, 12, "100gbase-x-qsfp28")
+    _, first, _ = read_zip(owner.get(f"/api/v1/wiring-plans/{old['id']}/exports/netbox.zip").content)
+    twins = {d["name"]: d for d in first["07-devices.csv"] if d["role"] == "ToR"}
+    devices = t["6-devices.csv"]
+    assert {d["name"] for d in devices} == {f"{name}B" for name in twins}
+    for d in devices:
+        twin = twins[d["name"][:-1]]
+        assert (d["role"], d["device_type"], d["rack"], d["location"]) == ("ToR", "8x100G ToR", twin["rack"],
+                                                                          twin["location"])  # fmt: skip
+        # At its twin's U, which NetBox already holds: in the rack without a position.
+        assert d["position"] == d["face"] == "" and "shares U" in d["description"]
+    assert len(t["8-cables.csv"]) == 8 + 4 * 4
+    assert _applied(_netbox_cables(owner, old["id"]), t) == _netbox_cables(owner, new["id"])
+
+
+def test_upgrade_export_refusals(owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace) -> None:
+    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    url = f"/api/v1/wiring-plans/{old['id']}/exports/netbox-upgrade.zip"
+    assert owner.get(url).status_code == 422, "against is required"
+    r = owner.get(url, params={"against": 999999})
+    assert r.status_code == 404 and r.json()["detail"][0]["field"] == "against"
+    stranger = h.client("stranger@example.com")
+    assert stranger.get(url, params={"against": old["id"]}).status_code == 404
