@@ -5,6 +5,7 @@ and cable colours by type with their override."""
 from __future__ import annotations
 
 import pytest
+from _wiring_helpers import hall, plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,8 +14,6 @@ from loopline.domain.device_names import LOCATION_NAMES
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import Hall, ServerModel, SwitchModel
 from loopline.domain.wiring import Pattern
-
-from ._wiring_helpers import hall, plan
 
 
 def types_of(h: Hall) -> dict[str, netbox.NetboxDeviceType]:
