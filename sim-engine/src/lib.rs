@@ -1,6 +1,6 @@
 //! Loopline simulation engine (`loopline-sim`): fluid, weighted max-min fair flow simulation of
-//! datacenter networks (servers, ToRs, aggregation, spine, core), with ECMP, Subways adaptive and
-//! detour routing, VL2 VLB and GRIN multipath, link and switch failures, and a set of workloads.
+//! datacenter networks (servers, ToRs, aggregation, spine, core), with ECMP, Subways adaptive
+//! (the design's spare-capacity draw), least-work and detour routing, VL2 VLB and GRIN multipath, link and switch failures, and a set of workloads.
 //!
 //! Entry point: [`run`]. See `README.md` and `schema/` for the formats.
 

@@ -278,7 +278,7 @@ pub struct ServerReport {
 pub struct RoutingStats {
     /// Reroutes of flows (failures and controller rebinding).
     pub reroutes: u64,
-    /// Flows moved to another source ToR by the adaptive controller.
+    /// Flows moved to another source ToR by the least-work controller (`least_work`, `detour`).
     pub rebinds: u64,
     /// Controller periods run.
     pub controller_ticks: u64,

@@ -83,6 +83,9 @@ struct GenOpts {
 enum RoutingArg {
     Ecmp,
     Adaptive,
+    /// the scenario's name, `least_work` (clap would write `least-work`)
+    #[value(name = "least_work")]
+    LeastWork,
     Detour,
     Vlb,
     Grin,
@@ -94,6 +97,7 @@ impl RoutingArg {
         match self {
             RoutingArg::Ecmp => R::Ecmp,
             RoutingArg::Adaptive => R::Adaptive(Default::default()),
+            RoutingArg::LeastWork => R::LeastWork(Default::default()),
             RoutingArg::Detour => R::Detour(Default::default()),
             RoutingArg::Vlb => R::Vlb,
             RoutingArg::Grin => R::Grin(Default::default()),

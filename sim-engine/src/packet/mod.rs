@@ -345,7 +345,9 @@ impl<'a> PacketEngine<'a> {
         let qwidth = util.width;
         let nl = net.links.len();
         let flowlet = match &sc.routing {
-            RoutingSpec::Adaptive(_) | RoutingSpec::Detour(_) => p.flowlet_gap_us,
+            RoutingSpec::Adaptive(_) | RoutingSpec::LeastWork(_) | RoutingSpec::Detour(_) => {
+                p.flowlet_gap_us
+            }
             _ => 0.0,
         };
         let router = Router::new(&sc.routing, net);

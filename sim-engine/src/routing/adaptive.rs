@@ -1,26 +1,16 @@
-//! Subways adaptive routing (weighted ECMP with a periodic controller and rebinding).
+//! Subways adaptive load balancing as the design describes it (`adaptive`, DESIGN.md section 4):
+//! a host that reaches the fabric through several ToRs picks, for each new flow, its source ToR
+//! `i` at random with probability proportional to the spare uplink capacity `B_i (1 - U_i)`, and
+//! the destination ToR `j` likewise from the spare downlink capacity; the fabric hop between them
+//! is ECMP's hash. `U` is the EWMA of the link utilisation the ToR's counters show over each
+//! detection period (`t_rebind_s`): the controller reads them only at period boundaries
+//! ([`Adaptive::read_counters`]), so between two readings every host decides on the same stale
+//! figures, as a real host polling its ToRs would. Nothing here knows a flow's size or what is
+//! still queued: that stronger, size-aware rule is [`super::least_work`].
 //!
-//! Placement: every directed link has a *work* `W_l`, the bits still to cross it (measured over
-//! the active flows at the last controller period) plus the bits of the flows placed on it
-//! since. A new flow whose endpoints share no ToR takes, among the paths `src -> i -> (fabric)
-//! -> j -> dst` over its source ToRs `i`, destination ToRs `j` and up to [`FABRIC_SAMPLES`]
-//! shortest fabric paths of each pair, the one whose busiest link would have the least work per
-//! unit of capacity, `max_l (W_l + size) / C_l` (ties: the first in an order rotated by the
-//! flow's hash), and adds its size to that path's links. This is where the design's probability
-//! `B_i (1 - U_i)` aims; drawing at random instead (as earlier builds did), or balancing the ToRs
-//! but hashing the fabric hop, left single ToR-spine links with more work than ECMP's hashing
-//! did: adaptive lost to ECMP by up to 22% on symmetric shuffles (the job time is the busiest
-//! link's work over its capacity there).
-//! Endpoints sharing a ToR keep a one-switch path (through the shared ToR with the least work on
-//! its two ports). Every `T_rebind` the engine feeds the
-//! controller fresh per-ToR loads ([`Adaptive::update`]) and each sender moves flows towards the
-//! target split `t_i = c*u_i*U_target/U_i + (1-c)*u_i` ([`Adaptive::target_split`]).
-//!
-//! Fluid-mode load signal: a fluid link never exceeds 100% (there are no queues), so when every
-//! uplink is saturated the carried utilisation cannot tell a hot ToR from a cool one. The
-//! controller therefore reads the *offered* load: the bytes still to send through the ToR divided
-//! by what it can carry in one `T_rebind` (`backlog / (B * T_rebind)`), which equals the
-//! utilisation when the ToR is not overloaded and keeps growing with the backlog when it is.
+//! Endpoints that share a ToR take ECMP's one-switch path through it (the Subways short path).
+//! The draw is seeded: a function of the flow's hash and the number of readings so far, so a run
+//! is deterministic and a flow re-routed after a new reading draws again.
 
 use super::{Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
 use crate::model::Role;
@@ -29,81 +19,145 @@ use crate::rng::splitmix64;
 use crate::scenario::AdaptiveParams;
 use crate::units::{LinkId, NodeId};
 
-/// Fabric paths sampled per (source ToR, destination ToR) pair when placing a flow.
-pub const FABRIC_SAMPLES: u64 = 8;
-
+/// The design's adaptive router: ToRs drawn at random, weighted by spare capacity.
 #[derive(Clone, Debug)]
 pub struct Adaptive {
     pub p: AdaptiveParams,
     pub ud: UpDown,
-    /// EWMA of uplink load per node (ToRs only).
-    pub u_up: Vec<f64>,
-    /// EWMA of downlink load per node (ToRs only).
-    pub u_down: Vec<f64>,
-    /// Uplink capacity per node, Gb/s.
-    pub cap_up: Vec<f64>,
+    /// Uplink capacity per node (ToRs only), Gb/s: the sum of its links to the layer above. Its
+    /// downlink capacity from the fabric is the same links' other direction.
+    pub cap: Vec<f64>,
+    /// EWMA of the carried uplink (`[0]`) and downlink (`[1]`) utilisation per node, in [0, 1].
+    pub util: [Vec<f64>; 2],
+    /// Counter readings (bits carried so far) at the last period boundary, up and down.
+    prev_bits: [Vec<f64>; 2],
     /// Distinct ToRs of every server, in link order (empty for switches).
     pub server_tors: Vec<Vec<NodeId>>,
-    /// Flows rebound by the controller so far.
-    pub rebinds: u64,
-    /// Work (bits) per directed link: the backlog measured at the last period plus the flows
-    /// placed since.
-    pub work: Vec<f64>,
-    /// Bits of the flow about to be routed ([`crate::routing::Router::note_size`]).
-    pub next_bits: f64,
+    /// The directed links whose counters are read: for each ToR with uplinks, its uplinks, then
+    /// the same links towards it (its downlinks from the fabric).
+    pub counted: Vec<LinkId>,
+    /// (ToR, first entry in `counted`, number of uplinks) of every ToR read.
+    spans: Vec<(NodeId, usize, usize)>,
+    /// Counter readings so far: part of every draw's seed.
+    pub readings: u64,
+}
+
+/// Index drawn from `weights` with `u` in [0, 1): `k` with probability `weights[k] / sum`.
+/// Negative weights count as 0; when every weight is 0 the draw is uniform.
+pub fn weighted_pick(weights: &[f64], u: f64) -> usize {
+    let total: f64 = weights.iter().map(|w| w.max(0.0)).sum();
+    let n = weights.len();
+    // (a NaN total, which no spare capacity gives, would also draw uniformly)
+    if total.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return ((u * n as f64) as usize).min(n - 1);
+    }
+    let target = u * total;
+    let mut acc = 0.0;
+    let mut last = 0;
+    for (k, &w) in weights.iter().enumerate() {
+        if w <= 0.0 {
+            continue;
+        }
+        acc += w;
+        last = k;
+        if target < acc {
+            return k;
+        }
+    }
+    last // rounding at the top end: the last index with a weight
+}
+
+/// A uniform number in [0, 1) from 53 bits of `x`.
+fn unit(x: u64) -> f64 {
+    (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 impl Adaptive {
     pub fn new(p: AdaptiveParams, net: &Network, ud: UpDown) -> Adaptive {
         let n = net.nodes.len();
-        let mut cap_up = vec![0.0; n];
+        let mut cap = vec![0.0; n];
+        let mut counted = Vec::new();
+        let mut spans = Vec::new();
         let mut server_tors = vec![Vec::new(); n];
         for i in 0..n {
             let id = NodeId(i as u32);
             if net.node(id).role == Role::Tor {
-                cap_up[i] = net.uplinks(id).map(|l| net.link(l).gbps.0).sum();
+                cap[i] = net.uplinks(id).map(|l| net.link(l).gbps.0).sum();
+                let ups: Vec<LinkId> = net.uplinks(id).collect();
+                if cap[i] > 0.0 {
+                    spans.push((id, counted.len(), ups.len()));
+                    counted.extend(ups.iter().copied());
+                    counted.extend(ups.iter().map(|l| l.reverse()));
+                }
             }
             if net.is_server(id) {
-                let mut tors: Vec<NodeId> = Vec::new();
                 for l in net.server_tor_links(id) {
                     let t = net.link(l).to;
-                    if !tors.contains(&t) {
-                        tors.push(t);
+                    if !server_tors[i].contains(&t) {
+                        server_tors[i].push(t);
                     }
                 }
-                server_tors[i] = tors;
             }
         }
         Adaptive {
             p,
             ud,
-            u_up: vec![0.0; n],
-            u_down: vec![0.0; n],
-            cap_up,
+            cap,
+            util: [vec![0.0; n], vec![0.0; n]],
+            prev_bits: [vec![0.0; n], vec![0.0; n]],
             server_tors,
-            rebinds: 0,
-            work: vec![0.0; net.links.len()],
-            next_bits: 0.0,
+            counted,
+            spans,
+            readings: 0,
         }
     }
 
-    /// Work per unit of capacity of path `p`'s busiest link once `bits` more cross it.
-    fn score(&self, net: &Network, p: &[LinkId], bits: f64) -> f64 {
-        p.iter()
-            .map(|&l| (self.work[l.idx()] + bits) / net.link(l).gbps.0.max(1e-9))
-            .fold(0.0, f64::max)
+    /// Spare capacity `B (1 - U)` of ToR `t` in Gb/s, uplinks (`down` false) or downlinks.
+    pub fn spare(&self, t: NodeId, down: bool) -> f64 {
+        self.cap[t.idx()] * (1.0 - self.util[down as usize][t.idx()])
     }
 
-    /// Record that a flow of `bits` was placed on `p`.
-    fn place(&mut self, p: &[LinkId], bits: f64) {
-        for &l in p {
-            self.work[l.idx()] += bits;
+    /// Read every ToR's counters at a period boundary: `carried[k]` is the bits directed link
+    /// `counted[k]` has carried so far, `period_s` the time since the last reading. The
+    /// utilisation of the period (clamped to [0, 1]: a counter difference is never negative nor
+    /// above what the links can carry, and rounding must not make a spare capacity negative) is
+    /// folded into the EWMA with weight `ewma`.
+    pub fn read_counters(&mut self, period_s: f64, carried: &[f64]) {
+        let a = self.p.ewma;
+        for &(t, start, k) in &self.spans {
+            let per_period = self.cap[t.idx()] * 1e9 * period_s;
+            for d in 0..2 {
+                let from = start + d * k;
+                let bits: f64 = carried[from..from + k].iter().sum();
+                let u = ((bits - self.prev_bits[d][t.idx()]) / per_period).clamp(0.0, 1.0);
+                self.prev_bits[d][t.idx()] = bits;
+                let e = &mut self.util[d][t.idx()];
+                *e = (a * u + (1.0 - a) * *e).clamp(0.0, 1.0);
+            }
         }
+        self.readings += 1;
+    }
+
+    /// The ToR of `tors` a new flow with hash `h` takes: drawn with probability proportional to
+    /// its spare uplink (`down` false) or downlink capacity; when every one is full, in
+    /// proportion to capacity.
+    pub fn pick_tor(&self, tors: &[NodeId], down: bool, h: u64) -> NodeId {
+        if tors.len() == 1 {
+            return tors[0];
+        }
+        let mut w: Vec<f64> = tors.iter().map(|&t| self.spare(t, down)).collect();
+        if w.iter().all(|&x| x <= 0.0) {
+            w = tors.iter().map(|t| self.cap[t.idx()]).collect();
+        }
+        let salt = if down { 0x646f_776e } else { 0x7570 };
+        let u = unit(splitmix64(
+            h ^ salt ^ self.readings.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        ));
+        tors[weighted_pick(&w, u)]
     }
 
     /// An up link from `server` to `tor` (LAG members chosen by hash).
     fn server_link(
-        &self,
         net: &Network,
         up: &[bool],
         server: NodeId,
@@ -115,163 +169,73 @@ impl Adaptive {
             .copied()
             .filter(|&l| up[l.idx()] && net.link(l).to == tor)
             .collect();
-        if ls.is_empty() {
-            None
-        } else {
-            Some(ls[(h % ls.len() as u64) as usize])
-        }
+        (!ls.is_empty()).then(|| ls[(h % ls.len() as u64) as usize])
     }
 
-    /// Path `src -> i -> (fabric ECMP) -> j -> dst`.
-    pub fn path_via(
-        &mut self,
-        ctx: &RouteCtx,
-        h: u64,
-        src: NodeId,
-        i: NodeId,
-        j: NodeId,
-        dst: NodeId,
-    ) -> Option<Vec<LinkId>> {
-        let first = self.server_link(ctx.net, ctx.up, src, i, h)?;
-        let last = self.server_link(ctx.net, ctx.up, dst, j, h >> 7)?.reverse();
-        let mut p = vec![first];
-        if i != j {
-            p.extend(self.ud.walk(ctx.net, ctx.up, i, j, h)?);
-        }
-        p.push(last);
-        Some(p)
-    }
-
-    pub fn route(
-        &mut self,
-        ctx: &RouteCtx,
-        h: u64,
-        src: NodeId,
-        dst: NodeId,
-        forced_src: Option<NodeId>,
-    ) -> Route {
+    pub fn route(&mut self, ctx: &RouteCtx, h: u64, src: NodeId, dst: NodeId) -> Route {
         let stors = &self.server_tors[src.idx()];
         let dtors = &self.server_tors[dst.idx()];
         let shares = stors.iter().any(|t| dtors.contains(t));
-        if forced_src.is_none() && shares {
-            // the one-switch path, through the shared ToR whose two ports have the least work
-            let bits = self.next_bits;
-            let mut best: Option<(f64, Vec<LinkId>)> = None;
-            let n = stors.len();
-            let rot = (splitmix64(h ^ 0x5352) % n as u64) as usize;
-            for k in 0..n {
-                let t = stors[(k + rot) % n];
-                if !dtors.contains(&t) {
-                    continue;
-                }
-                let a = self.server_link(ctx.net, ctx.up, src, t, h);
-                let b = self.server_link(ctx.net, ctx.up, dst, t, h >> 7);
-                if let (Some(a), Some(b)) = (a, b) {
-                    let p = vec![a, b.reverse()];
-                    let score = self.score(ctx.net, &p, bits);
-                    if best.as_ref().is_none_or(|x| score < x.0) {
-                        best = Some((score, p));
-                    }
-                }
-            }
-            if let Some((_, p)) = best {
-                self.place(&p, bits);
-                return Route::single(p);
-            }
-        }
-        if forced_src.is_none() && shares || stors.is_empty() || dtors.is_empty() {
-            return match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
-                Some(p) => Route::single(p),
-                None => Route::default(),
-            };
-        }
-        let is: Vec<NodeId> = match forced_src {
-            Some(t) => vec![t],
-            None => stors.clone(),
-        };
-        let dtors = dtors.clone();
-        let bits = self.next_bits;
-        let pairs = is.len() * dtors.len();
-        let rot = splitmix64(h ^ 0x5352) as usize;
-        let mut best: Option<(f64, Vec<LinkId>, NodeId, NodeId)> = None;
-        for k in 0..pairs {
-            let q = (k + rot) % pairs;
-            let (i, j) = (is[q / dtors.len()], dtors[q % dtors.len()]);
-            let mut tried: Vec<Vec<LinkId>> = Vec::new();
-            for s in 0..FABRIC_SAMPLES {
-                let hs = if s == 0 { h } else { splitmix64(h ^ s) };
-                let Some(p) = self.path_via(ctx, hs, src, i, j, dst) else {
-                    break;
+        if !(shares || stors.is_empty() || dtors.is_empty()) {
+            let i = self.pick_tor(stors, false, h);
+            let j = self.pick_tor(dtors, true, h);
+            let first = Self::server_link(ctx.net, ctx.up, src, i, h);
+            let last = Self::server_link(ctx.net, ctx.up, dst, j, h >> 7);
+            if let (Some(first), Some(last)) = (first, last) {
+                let fabric = if i == j {
+                    Some(Vec::new())
+                } else {
+                    self.ud.walk(ctx.net, ctx.up, i, j, h)
                 };
-                if tried.contains(&p) {
-                    continue;
+                if let Some(fabric) = fabric {
+                    let mut p = Vec::with_capacity(fabric.len() + 2);
+                    p.push(first);
+                    p.extend(fabric);
+                    p.push(last.reverse());
+                    return Route {
+                        paths: vec![(p, 1.0)],
+                        binding: Some(Binding {
+                            src_tor: i,
+                            dst_tor: j,
+                            detour: NONE_DETOUR,
+                        }),
+                    };
                 }
-                let score = self.score(ctx.net, &p, bits);
-                if best.as_ref().is_none_or(|x| score < x.0) {
-                    best = Some((score, p.clone(), i, j));
-                }
-                tried.push(p);
             }
         }
-        if let Some((_, p, i, j)) = best {
-            self.place(&p, bits);
-            return Route {
-                paths: vec![(p, 1.0)],
-                binding: Some(Binding {
-                    src_tor: i,
-                    dst_tor: j,
-                    detour: NONE_DETOUR,
-                }),
-            };
-        }
+        // a shared ToR (the one-switch path), a server without ToRs, or the drawn ToRs give no
+        // path after a failure: ECMP's shortest path
         match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
             Some(p) => Route::single(p),
             None => Route::default(),
         }
     }
+}
 
-    /// The work measured at a controller period (bits still to cross each directed link):
-    /// placements since the last period are in it.
-    pub fn set_work(&mut self, work: Vec<f64>) {
-        self.work = work;
-    }
+#[cfg(test)]
+mod tests {
+    use super::weighted_pick;
 
-    /// Fold one sample of per-node offered load into the EWMAs.
-    pub fn update(&mut self, load_up: &[f64], load_down: &[f64]) {
-        let a = self.p.ewma;
-        for i in 0..self.u_up.len() {
-            self.u_up[i] = a * load_up[i] + (1.0 - a) * self.u_up[i];
-            self.u_down[i] = a * load_down[i] + (1.0 - a) * self.u_down[i];
+    #[test]
+    fn a_zero_weight_is_never_drawn() {
+        for k in 0..1000 {
+            let u = k as f64 / 1000.0;
+            assert_eq!(weighted_pick(&[0.0, 3.0], u), 1);
+            assert_ne!(weighted_pick(&[2.0, 0.0, 2.0], u), 1);
         }
+        // the top end, where rounding could fall past the last weight
+        assert_eq!(weighted_pick(&[1.0, 0.0], 1.0 - f64::EPSILON), 0);
     }
 
-    /// Target split over a sender's ToRs given its current split `u` (sums to 1):
-    /// `t_i = c*u_i*U_target/U_i + (1-c)*u_i`, `U_target = sum(B_i U_i)/sum(B_i)`, normalised.
-    /// A ToR the sender does not use yet counts as a small share so that an idle ToR can attract flows.
-    pub fn target_split(&self, tors: &[NodeId], u: &[f64]) -> Vec<f64> {
-        let n = tors.len() as f64;
-        let bsum: f64 = tors
-            .iter()
-            .map(|t| self.cap_up[t.idx()])
-            .sum::<f64>()
-            .max(1e-12);
-        let ut: f64 = tors
-            .iter()
-            .map(|t| self.cap_up[t.idx()] * self.u_up[t.idx()])
-            .sum::<f64>()
-            / bsum;
-        let c = self.p.c;
-        let mut t: Vec<f64> = tors
-            .iter()
-            .zip(u)
-            .map(|(tor, &ui)| {
-                let ui = ui.max(0.05 / n);
-                let uu = self.u_up[tor.idx()].max(1e-9);
-                c * ui * (ut.max(1e-9) / uu) + (1.0 - c) * ui
-            })
-            .collect();
-        let s: f64 = t.iter().sum();
-        t.iter_mut().for_each(|x| *x /= s);
-        t
+    #[test]
+    fn weights_split_the_unit_interval_in_proportion() {
+        // weights 1 and 3: [0, 0.25) -> 0, [0.25, 1) -> 1
+        assert_eq!(weighted_pick(&[1.0, 3.0], 0.0), 0);
+        assert_eq!(weighted_pick(&[1.0, 3.0], 0.2499), 0);
+        assert_eq!(weighted_pick(&[1.0, 3.0], 0.25), 1);
+        assert_eq!(weighted_pick(&[1.0, 3.0], 0.9999), 1);
+        // all zero: uniform
+        assert_eq!(weighted_pick(&[0.0, 0.0], 0.49), 0);
+        assert_eq!(weighted_pick(&[0.0, 0.0], 0.5), 1);
     }
 }

@@ -1,10 +1,10 @@
-//! Subways detour routing: adaptive routing plus detours through neighbouring servers. A flow is
-//! routed as in adaptive routing; [`Detour::route_leg`] builds the detour path of a hot rack's
+//! Subways detour routing: least-work routing plus detours through neighbouring servers. A flow is
+//! routed as in least-work routing; [`Detour::route_leg`] builds the detour path of a hot rack's
 //! flow through a remote ToR, on the sending side (traffic leaves through the remote ToR's
 //! uplinks) or the receiving side (traffic for the rack enters at the remote ToR). Which racks get detours, through which remote ToRs and for how
 //! long is decided by the loop scheduler (`engine/control/detour.rs`).
 
-use super::adaptive::Adaptive;
+use super::least_work::LeastWork;
 use super::{Binding, Route, RouteCtx, UpDown};
 use crate::network::Network;
 use crate::rng::splitmix64;
@@ -14,12 +14,12 @@ use crate::units::{LinkId, NodeId};
 #[derive(Clone, Debug)]
 pub struct Detour {
     pub p: DetourParams,
-    pub ad: Adaptive,
+    pub ad: LeastWork,
 }
 
 impl Detour {
     pub fn new(p: DetourParams, net: &Network, ud: UpDown) -> Detour {
-        let ad = Adaptive::new(p.adaptive(), net, ud);
+        let ad = LeastWork::new(p.adaptive(), net, ud);
         Detour { p, ad }
     }
 

@@ -4,6 +4,7 @@ pub mod adaptive;
 pub mod detour;
 pub mod ecmp;
 pub mod grin;
+pub mod least_work;
 pub mod updown;
 pub mod vlb;
 
@@ -62,6 +63,7 @@ pub fn flow_hash(seed: u64, flow: u32) -> u64 {
 pub enum Router {
     Ecmp(ecmp::Ecmp),
     Adaptive(adaptive::Adaptive),
+    LeastWork(least_work::LeastWork),
     Detour(detour::Detour),
     Vlb(vlb::Vlb),
     Grin(grin::Grin),
@@ -74,6 +76,9 @@ impl Router {
             RoutingSpec::Ecmp => Router::Ecmp(ecmp::Ecmp { ud }),
             RoutingSpec::Adaptive(p) => {
                 Router::Adaptive(adaptive::Adaptive::new(p.clone(), net, ud))
+            }
+            RoutingSpec::LeastWork(p) => {
+                Router::LeastWork(least_work::LeastWork::new(p.clone(), net, ud))
             }
             RoutingSpec::Detour(p) => Router::Detour(detour::Detour::new(p.clone(), net, ud)),
             RoutingSpec::Vlb => Router::Vlb(vlb::Vlb::new(net, ud)),
@@ -89,15 +94,16 @@ impl Router {
         let h = flow_hash(ctx.seed, flow);
         match self {
             Router::Ecmp(r) => r.route(ctx, h, src, dst),
-            Router::Adaptive(r) => r.route(ctx, h, src, dst, None),
+            Router::Adaptive(r) => r.route(ctx, h, src, dst),
+            Router::LeastWork(r) => r.route(ctx, h, src, dst, None),
             Router::Detour(r) => r.route(ctx, h, src, dst, None),
             Router::Vlb(r) => r.route(ctx, h, src, dst),
             Router::Grin(r) => r.route(ctx, h, src, dst),
         }
     }
 
-    /// Route flow `flow` with its source ToR imposed (`b.src_tor`, adaptive rebinding); as
-    /// [`Router::route`] when the scheme has no adaptive part or that ToR gives no path.
+    /// Route flow `flow` with its source ToR imposed (`b.src_tor`, least-work rebinding); as
+    /// [`Router::route`] when the scheme does not rebind or that ToR gives no path.
     pub fn route_bound(
         &mut self,
         ctx: &RouteCtx,
@@ -107,7 +113,7 @@ impl Router {
         b: Binding,
     ) -> Route {
         let h = flow_hash(ctx.seed, flow);
-        match self.adaptive() {
+        match self.least_work() {
             Some(ad) => {
                 let r = ad.route(ctx, h, src, dst, Some(b.src_tor));
                 if r.paths.is_empty() {
@@ -136,9 +142,10 @@ impl Router {
         }
     }
 
-    /// The size (bits) of the flow about to be routed: adaptive placement counts the work it adds.
+    /// The size (bits) of the flow about to be routed: least-work placement counts the work it
+    /// adds (the design's adaptive rule does not know it).
     pub fn note_size(&mut self, bits: f64) {
-        if let Some(ad) = self.adaptive() {
+        if let Some(ad) = self.least_work() {
             ad.next_bits = bits;
         }
     }
@@ -152,25 +159,34 @@ impl Router {
         match self {
             Router::Ecmp(r) => &mut r.ud,
             Router::Adaptive(r) => &mut r.ud,
+            Router::LeastWork(r) => &mut r.ud,
             Router::Detour(r) => &mut r.ad.ud,
             Router::Vlb(r) => &mut r.ud,
             Router::Grin(r) => &mut r.ud,
         }
     }
 
-    /// Flows rebound by the adaptive controller.
+    /// Flows rebound by the least-work controller.
     pub fn rebinds(&self) -> u64 {
         match self {
-            Router::Adaptive(r) => r.rebinds,
+            Router::LeastWork(r) => r.rebinds,
             Router::Detour(r) => r.ad.rebinds,
             _ => 0,
         }
     }
 
-    /// The adaptive controller, when the scheme has one.
+    /// The design's adaptive router (`adaptive`), whose counters the controller reads.
     pub fn adaptive(&mut self) -> Option<&mut adaptive::Adaptive> {
         match self {
             Router::Adaptive(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The least-work router and its controller state (`least_work`, and under `detour`).
+    pub fn least_work(&mut self) -> Option<&mut least_work::LeastWork> {
+        match self {
+            Router::LeastWork(r) => Some(r),
             Router::Detour(r) => Some(&mut r.ad),
             _ => None,
         }

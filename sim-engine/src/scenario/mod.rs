@@ -97,7 +97,7 @@ fn tagged_error(text: &str, field: &str) -> Option<ScenarioError> {
         ("workload", "incast" | "query") => variant_error::<QuerySpec>(inner, field),
         ("workload", "poisson") => variant_error::<PoissonSpec>(inner, field),
         ("workload", "memcache") => variant_error::<MemcacheSpec>(inner, field),
-        ("routing", "adaptive") => variant_error::<AdaptiveParams>(inner, field),
+        ("routing", "adaptive" | "least_work") => variant_error::<AdaptiveParams>(inner, field),
         ("routing", "detour") => variant_error::<DetourParams>(inner, field),
         ("routing", "grin") => variant_error::<GrinParams>(inner, field),
         _ => None,
@@ -165,9 +165,16 @@ pub enum RoutingSpec {
     /// shared ToR are shortest and therefore preferred.
     #[default]
     Ecmp,
-    /// Subways weighted ECMP with a periodic per-loop controller and rebinding.
+    /// Subways adaptive load balancing as DESIGN.md describes it: each new flow's source ToR is
+    /// drawn at random in proportion to the ToRs' spare uplink capacity `B (1 - U)`, its
+    /// destination ToR likewise from spare downlink capacity, `U` the EWMA of the utilisation the
+    /// ToRs' counters show, read every `t_rebind_s` (decisions in between use the last reading).
     Adaptive(AdaptiveParams),
-    /// Adaptive plus detours through neighbouring servers to ToRs beside a hot group.
+    /// The stronger, size-aware balancer: each flow takes the path whose busiest link has the
+    /// least queued work per unit of capacity (it reads every flow's remaining size, which hosts
+    /// do not have), and a controller rebinds flows every `t_rebind_s`.
+    LeastWork(AdaptiveParams),
+    /// Least-work balancing plus detours through neighbouring servers to ToRs beside a hot group.
     Detour(DetourParams),
     /// VL2 Valiant load balancing: each flow bounces off a random top-layer switch.
     Vlb,
@@ -180,6 +187,7 @@ impl RoutingSpec {
         match self {
             RoutingSpec::Ecmp => "ecmp",
             RoutingSpec::Adaptive(_) => "adaptive",
+            RoutingSpec::LeastWork(_) => "least_work",
             RoutingSpec::Detour(_) => "detour",
             RoutingSpec::Vlb => "vlb",
             RoutingSpec::Grin(_) => "grin",
@@ -187,14 +195,16 @@ impl RoutingSpec {
     }
 }
 
-/// Parameters of the Subways adaptive controller.
+/// Parameters of adaptive and least-work balancing.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdaptiveParams {
-    /// Controller period `T_rebind` in seconds (default 0.01).
+    /// Controller period `T_rebind` in seconds (default 0.01): `adaptive` reads the ToRs'
+    /// counters at its boundaries (the detection period), `least_work` rebinds flows.
     #[serde(default = "d_t_rebind")]
     pub t_rebind_s: f64,
-    /// Damping `c` of the target split `t_i = c*u_i*U_target/U_i + (1-c)*u_i` (default 0.5).
+    /// Damping `c` of least-work's target split `t_i = c*u_i*U_target/U_i + (1-c)*u_i`
+    /// (default 0.5; `adaptive` does not use it).
     #[serde(default = "d_half")]
     pub c: f64,
     /// EWMA weight of the newest sample of a ToR's load (default 0.5).

@@ -297,7 +297,7 @@ impl Scenario {
             Ok(())
         };
         match &self.routing {
-            RoutingSpec::Adaptive(p) => check_adaptive(p),
+            RoutingSpec::Adaptive(p) | RoutingSpec::LeastWork(p) => check_adaptive(p),
             RoutingSpec::Detour(p) => {
                 check_adaptive(&p.adaptive())?;
                 check_frac("routing.hot_threshold", p.hot_threshold)?;

@@ -1,5 +1,6 @@
 //! Integration tests of the flow engine. Expected values are derived by hand in the comments.
 
+mod adaptive;
 mod cli;
 mod compare;
 mod detours;

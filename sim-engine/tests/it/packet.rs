@@ -480,13 +480,13 @@ fn udp_responses_are_not_acknowledged_nor_retransmitted() {
     assert!(rep.job_completion_s.is_none());
 }
 
-/// Adaptive routing rebinds a flow only at a flowlet gap: on a leaf-spine shuffle, with a gap
+/// Least-work routing rebinds a flow only at a flowlet gap: on a leaf-spine shuffle, with a gap
 /// longer than the run no flow moves; with 50 us, flows that paused move to the router's
 /// current choice (counted as rebinds and reroutes), and every flow still delivers its bytes.
 #[test]
-fn adaptive_flows_move_only_at_flowlet_gaps() {
+fn least_work_flows_move_only_at_flowlet_gaps() {
     let mut sc = packet(shuffle_all(leaf_spine(4, 4, 2, 10.0, 10.0), 1_000_000));
-    sc.routing = RoutingSpec::Adaptive(AdaptiveParams::default());
+    sc.routing = RoutingSpec::LeastWork(AdaptiveParams::default());
     sc.engine.packet.flowlet_gap_us = 1e9;
     let still = run_ok(&sc);
     assert_eq!(still.routing_stats.rebinds, 0);
@@ -660,7 +660,7 @@ fn packet_mode_runs_the_detour_controller() {
     let wl = many_to_many(&far, &hot, 1, 4_000_000);
     let run_with =
         |routing: RoutingSpec| run_ok(&packet(scenario(net.clone(), routing, wl.clone())));
-    let adaptive = run_with(RoutingSpec::Adaptive(AdaptiveParams::default()));
+    let adaptive = run_with(RoutingSpec::LeastWork(AdaptiveParams::default()));
     let detour = run_with(RoutingSpec::Detour(DetourParams::default()));
     let (ta, td) = (
         adaptive.job_completion_s.unwrap(),

@@ -1,9 +1,11 @@
-//! The routing controller, run every `T_rebind` for the schemes that have one: the adaptive
-//! rebinding ([`adaptive`]), then, for detour routing, the loop scheduler ([`detour`]). It reads
+//! The routing controller, run every `T_rebind` for the schemes that have one: the design's
+//! adaptive balancing reads the ToRs' counters ([`adaptive`]); least-work balancing rebinds flows
+//! ([`least_work`]), then, for detour routing, the loop scheduler runs ([`detour`]). It reads
 //! and acts on the engine only through [`Plant`].
 
 pub mod adaptive;
 pub mod detour;
+pub mod least_work;
 
 use super::plant::Plant;
 use crate::network::Network;
@@ -23,7 +25,7 @@ pub struct Controller {
 impl Controller {
     pub fn new(spec: &RoutingSpec, net: &Network, router: &Router) -> Controller {
         let period = match spec {
-            RoutingSpec::Adaptive(p) => Some(p.t_rebind_s),
+            RoutingSpec::Adaptive(p) | RoutingSpec::LeastWork(p) => Some(p.t_rebind_s),
             RoutingSpec::Detour(p) => Some(p.t_rebind_s),
             _ => None,
         };
@@ -62,7 +64,7 @@ impl Controller {
     pub fn tick(&mut self, plant: &mut impl Plant, net: &Network) {
         self.ticks += 1;
         let Some(period) = self.period else { return };
-        if !adaptive::tick(plant, net, period) {
+        if adaptive::tick(plant, period) || !least_work::tick(plant, net, period) {
             return;
         }
         if let Some(d) = &mut self.detour {

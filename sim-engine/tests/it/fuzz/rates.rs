@@ -1,6 +1,6 @@
 //! The engines under their routing controllers (issue 26): random Subways loops with adaptive
-//! and detour routing, hot racks on either side, random Poisson flows, a spine failing and
-//! recovering.
+//! (the design's counter-driven draw), least-work and detour routing, hot racks on either side,
+//! random Poisson flows, a spine failing and recovering.
 //!
 //! * Flow mode: after every step, no link (real, or a detour's budget) carries more than its
 //!   capacity, every link's load is the sum of its subflows' rates, and every rate is the one a
@@ -47,6 +47,8 @@ struct Case {
     uplink_gbps: f64,
     type2: bool,
     detour: bool,
+    /// without detours: the design's adaptive rule (true) or least-work balancing (false)
+    design: bool,
     /// controller period, ms, and T_detect / T_duration in periods
     period_ms: f64,
     detect: u32,
@@ -89,6 +91,7 @@ fn case() -> impl Strategy<Value = Case> {
             20_000u64..1_500_000,
             any::<bool>(),
             0u64..1000,
+            any::<bool>(),
         ),
     )
         .prop_map(|(a, b, c)| Case {
@@ -111,6 +114,7 @@ fn case() -> impl Strategy<Value = Case> {
             bytes: c.3,
             fail: c.4,
             seed: c.5,
+            design: c.6,
         })
 }
 
@@ -146,10 +150,15 @@ fn build(c: &Case) -> Scenario {
             ..DetourParams::default()
         })
     } else {
-        RoutingSpec::Adaptive(AdaptiveParams {
+        let p = AdaptiveParams {
             t_rebind_s: t,
             ..AdaptiveParams::default()
-        })
+        };
+        if c.design {
+            RoutingSpec::Adaptive(p)
+        } else {
+            RoutingSpec::LeastWork(p)
+        }
     };
     let hot = c.hot % c.racks;
     let inside = servers(std::iter::once(hot), c.per_rack);
@@ -272,7 +281,8 @@ fn check_packet_run(sc: &Scenario) -> Result<u64, TestCaseError> {
 
 proptest! {
     #![proptest_config(config(300))]
-    /// Flow mode, adaptive and detour routing: every step against a from-scratch max-min solve.
+    /// Flow mode, adaptive, least-work and detour routing: every step against a from-scratch
+    /// max-min solve.
     #[test]
     fn controller_steps_keep_max_min_rates_within_capacity(c in case()) {
         check_flow_steps(&build(&c))?;
@@ -306,6 +316,7 @@ fn hot_racks_set_up_detours_under_the_step_checks() {
             uplink_gbps: 10.0,
             type2: false,
             detour: true,
+            design: false,
             period_ms: 0.5,
             detect: 1,
             duration: 4,
