@@ -38,12 +38,18 @@ test("a saved price book shows at once in the plan list and in Compare, without 
   await page.getByRole("tab", { name: "Plans" }).click();
   const panel = page.getByTestId("plans-panel");
   await expect(panel.getByTestId(`plan-${a.id}`)).toContainText(money(a.summary.cost.total, a.summary.cost.currency));
-  await expect(panel.getByTestId(`plan-unpriced-${a.id}`)).toContainText("2 unpriced");
-  await expect(panel.getByTestId(`plan-unpriced-${a.id}`)).toHaveAttribute("title", new RegExp(`No price for (${TOR}, ${SPINE}|${SPINE}, ${TOR}):`.replace(/\+/g, "\\+")));
+  // The total says plainly what it leaves out (the default book prices no switch), with the way to fix it.
+  const note = await panel.getByTestId(`plan-unpriced-${a.id}`).innerText();
+  expect(note).toMatch(/switches unpriced \((.+)\): the total leaves them out/);
+  expect(note.match(/\((.+)\)/)![1]!.split(", ").sort()).toEqual([TOR, SPINE].sort());
 
-  // The user's steps: Project price book -> ToR 9,000, spine 25,000 -> Save -> Close.
-  await panel.getByTestId("open-pricebook").click();
+  // The user's steps: Set switch prices… (one click to the price book, at the unpriced switches) ->
+  // ToR 9,000, spine 25,000 -> Save -> Close.
+  await panel.getByTestId(`plan-set-prices-${a.id}`).click();
   const book = page.getByTestId("pricebook-dialog");
+  const first = a.summary.cost.unpriced[0] as { part_number: string };
+  await expect(book.getByTestId(`price-${first.part_number}`)).toBeFocused();
+  await expect(book.locator("tr.focused")).toHaveCount(2);
   await book.getByTestId(`price-${TOR}`).fill("9000");
   await book.getByTestId(`price-${SPINE}`).fill("25000");
   await book.getByTestId("pricebook-save").click();

@@ -9,6 +9,7 @@ import { useWiring } from "../state/wiring";
 import { getDiff, refreshPlans, showDiff, viewPlan, type PlanDiff } from "./api";
 import { BomDialog } from "./BomDialog";
 import { CompareDialog } from "./CompareDialog";
+import { unpricedNote } from "./bom";
 import { formatMoney, planFigures, type WiringPlan } from "./compare";
 import { DiffDialog } from "./DiffDialog";
 import { Downloads } from "./Downloads";
@@ -21,7 +22,7 @@ type Open =
   | { d: "bom"; plan: WiringPlan }
   | { d: "upgrade"; plan: WiringPlan }
   | { d: "diff"; diff: PlanDiff }
-  | { d: "prices" };
+  | { d: "prices"; focus?: string[] };
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -30,13 +31,18 @@ function PlanRow({
   checked,
   viewed,
   onCheck,
+  onSetPrices,
 }: {
   plan: WiringPlan;
   checked: boolean;
   viewed: boolean;
   onCheck: (on: boolean) => void;
+  /** Opens the project's price book at these parts. */
+  onSetPrices: (parts: string[]) => void;
 }) {
   const f = planFigures(plan);
+  const unpriced = unpricedNote(plan.summary.cost.unpriced);
+  const readOnly = useReadOnly();
   return (
     <li className={`plan-row${viewed ? " viewed" : ""}`} data-testid={`plan-${plan.id}`}>
       <label className="plan-check">
@@ -61,14 +67,20 @@ function PlanRow({
           {f.servers.toLocaleString("en")} servers · {f.cables.toLocaleString("en")} cables · {f.loops} loops ·{" "}
           {Math.round(f.copperShare * 100)}% copper · {f.optics.toLocaleString("en")} optics ·{" "}
           {formatMoney(f.cost.total, f.cost.currency)}
-          {f.cost.unpriced > 0 && (
-            <span
-              className="warn"
-              title={`No price for ${plan.summary.cost.unpriced.map((u) => u.part_number).join(", ")}: the total leaves them out. Set them in the project's price book.`}
-              data-testid={`plan-unpriced-${plan.id}`}
-            >
+          {unpriced && (
+            <span className="warn" data-testid={`plan-unpriced-${plan.id}`}>
               {" "}
-              · {f.cost.unpriced} unpriced
+              · ⚠ {unpriced.text}{" "}
+              <button
+                type="button"
+                className="link"
+                disabled={readOnly}
+                title={readOnly ? READ_ONLY_TITLE : "Open the project's price book at these parts"}
+                onClick={() => onSetPrices(plan.summary.cost.unpriced.map((u) => u.part_number))}
+                data-testid={`plan-set-prices-${plan.id}`}
+              >
+                {unpriced.action}
+              </button>
             </span>
           )}
           {f.warnings.length > 0 && <span className="warn"> · ⚠ {f.warnings.length}</span>}
@@ -146,6 +158,7 @@ export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) 
             viewed={viewed?.id === p.id}
             checked={selected.includes(p.id)}
             onCheck={(on) => setSelected((s) => (on ? [...s, p.id] : s.filter((x) => x !== p.id)))}
+            onSetPrices={(parts) => setOpen({ d: "prices", focus: parts })}
           />
         ))}
       </ul>
@@ -274,7 +287,7 @@ export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) 
             )}
           </div>
           <h3>Downloads</h3>
-          <Downloads planId={viewed.id} />
+          <Downloads planId={viewed.id} basePlanId={viewed.base_plan_id} />
         </div>
       )}
       {!viewed && plans.length > 0 && <p className="muted small">Open a plan (click its name) for its downloads.</p>}
@@ -305,7 +318,7 @@ export function PlansPanel({ onSimulate }: { onSimulate?: (plans: WiringPlan[]) 
         />
       )}
       {open.d === "diff" && <DiffDialog diff={open.diff} onClose={close} />}
-      {open.d === "prices" && projectId && <PriceBookDialog projectId={projectId} onClose={close} />}
+      {open.d === "prices" && projectId && <PriceBookDialog projectId={projectId} onClose={close} focus={open.focus} />}
     </section>
   );
 }

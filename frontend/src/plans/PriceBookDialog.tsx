@@ -14,7 +14,16 @@ import { draftOf, isDirty, pendingEdit, rebaseDrafts, type Drafts, type PricedPa
 const STALE =
   "Someone else changed the price book since you opened it. Reload to see their prices; what you typed is kept.";
 
-export function PriceBookDialog({ projectId, onClose }: { projectId: number; onClose: () => void }) {
+/** `focus`: parts to set now (a plan's unpriced ones): marked, the first one's price field focused. */
+export function PriceBookDialog({
+  projectId,
+  onClose,
+  focus = [],
+}: {
+  projectId: number;
+  onClose: () => void;
+  focus?: readonly string[];
+}) {
   const [book, setBook] = useState<PricedParts | null>(null);
   const [drafts, setDrafts] = useState<Drafts>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -159,7 +168,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
               <tr
                 key={p.part_number}
                 data-part={p.part_number}
-                className={`${p.source === null ? "unpriced" : ""}${isDirty(p, drafts[p.part_number]) ? " dirty" : ""}`}
+                className={`${p.source === null ? "unpriced" : ""}${isDirty(p, drafts[p.part_number]) ? " dirty" : ""}${focus.includes(p.part_number) ? " focused" : ""}`}
               >
                 <td>{p.part_number}</td>
                 <td>{p.category}</td>
@@ -169,6 +178,7 @@ export function PriceBookDialog({ projectId, onClose }: { projectId: number; onC
                     inputMode="decimal"
                     readOnly={readOnly}
                     aria-label={`Price of ${p.part_number}`}
+                    autoFocus={p.part_number === focus[0]}
                     placeholder={p.source === "default" ? money(p.base_price) : "no price"}
                     value={d.base}
                     onChange={(e) => set("base", e.target.value)}

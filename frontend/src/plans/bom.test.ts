@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bomView, type BomLine } from "./bom";
+import { bomView, unpricedNote, type BomLine } from "./bom";
 import type { Bom } from "./compare";
 
 const line = (p: Partial<BomLine>): BomLine => ({
@@ -66,5 +66,30 @@ describe("BOM view", () => {
 
   it("lists the unpriced lines so the total is never silently short", () => {
     expect(bomView(bom).unpriced.map((l) => l.part_number)).toEqual(["64x100G spine"]);
+  });
+});
+
+describe("what a total leaves out", () => {
+  it("says plainly that the switches are unpriced, and offers to set their prices", () => {
+    const demo = [
+      { category: "switch", part_number: "48x25G+8x100G ToR" },
+      { category: "switch", part_number: "64x100G spine" },
+    ];
+    expect(unpricedNote(demo)).toEqual({
+      text: "switches unpriced (48x25G+8x100G ToR, 64x100G spine): the total leaves them out",
+      action: "Set switch prices…",
+    });
+  });
+
+  it("names every kind missing, and nothing when all is priced", () => {
+    const mixed = [
+      { category: "nic", part_number: "NIC-1x25G" },
+      { category: "switch", part_number: "ToR" },
+    ];
+    expect(unpricedNote(mixed)).toEqual({
+      text: "switches and server NICs unpriced (NIC-1x25G, ToR): the total leaves them out",
+      action: "Set the missing prices…",
+    });
+    expect(unpricedNote([])).toBeNull();
   });
 });

@@ -54,3 +54,25 @@ export function bomView(bom: Bom): BomView {
     unpriced: bom.lines.filter((l) => l.unit_price === null),
   };
 }
+
+/** A part the price book has no price for, as a plan's cost lists it. */
+export interface UnpricedPart {
+  category: string;
+  part_number: string;
+}
+
+/**
+ * What a total leaves out, said plainly by category ("switches unpriced: ToR, spine"), and the
+ * button that opens the price book at those parts ("Set switch prices…"); null when all is priced.
+ */
+export function unpricedNote(unpriced: readonly UnpricedPart[]): { text: string; action: string } | null {
+  if (!unpriced.length) return null;
+  const kinds = CATEGORIES.filter(({ key }) => unpriced.some((u) => u.category === key));
+  const words = kinds.map(({ label }) => label.charAt(0).toLowerCase() + label.slice(1));
+  const names = unpriced.map((u) => u.part_number).join(", ");
+  const onlySwitches = kinds.length === 1 && kinds[0]?.key === "switch";
+  return {
+    text: `${words.join(" and ") || "parts"} unpriced (${names}): the total leaves them out`,
+    action: onlySwitches ? "Set switch prices…" : "Set the missing prices…",
+  };
+}
