@@ -60,8 +60,8 @@ keeps what it freed, so an export's peak is never below the RSS the one before i
 API's RSS when a download starts is printed too)."""
 
 
-def store_plan(hall_id: int) -> dict[str, Any]:
-    """In a child process: generate the bench hall's plan and store it under `hall_id`."""
+def store_plan(hall_id: int, rows: int = 50, racks: int = 50) -> dict[str, Any]:
+    """In a child process: generate the bench hall's plan (`rows` x `racks`) and store it under `hall_id`."""
     from sqlalchemy.orm import Session
 
     from loopline.db.models import Hall
@@ -73,7 +73,7 @@ def store_plan(hall_id: int) -> dict[str, Any]:
     from loopline.services.wiring import _store_plan, route_level_mm
 
     hall = build_abstract_layout(
-        AbstractLayoutSpec(rows=50, racks_per_row=50, logical_per_rack=2, servers_per_logical_rack=20, ports=2)
+        AbstractLayoutSpec(rows=rows, racks_per_row=racks, logical_per_rack=2, servers_per_logical_rack=20, ports=2)
     )
     plan = generate_plan(hall, WiringSpec(pattern=Pattern.SIDE_TO_SIDE, ports=2))
     with Session(get_engine()) as session:
