@@ -1,10 +1,13 @@
-/** Download buttons for every export of a plan, for the hall, a row or a rack. */
+/**
+ * Download buttons for every export of a plan, for the hall, a row or a rack; for an upgrade
+ * (`basePlanId`), also the NetBox changes from the plan it was built from.
+ */
 import { useState } from "react";
 import { isHall, racksOf, rowsOf } from "../model/records";
 import { useRecords } from "../state/editor";
-import { exportLinks, scopeNote, type ExportScope } from "./exports";
+import { exportLinks, netboxUpgradeLink, scopeNote, type ExportLink, type ExportScope } from "./exports";
 
-export function Downloads({ planId }: { planId: number }) {
+export function Downloads({ planId, basePlanId }: { planId: number; basePlanId?: number | null }) {
   const records = useRecords();
   const hall = Object.values(records).find(isHall);
   const rows = rowsOf(records);
@@ -69,7 +72,7 @@ export function Downloads({ planId }: { planId: number }) {
         )}
       </div>
       <ul className="download-list">
-        {exportLinks(planId, scope).map((l) => {
+        {links(planId, basePlanId, scope).map((l) => {
           const note = scopeNote(l.key, scope);
           return (
             <li key={l.key}>
@@ -83,4 +86,9 @@ export function Downloads({ planId }: { planId: number }) {
       </ul>
     </div>
   );
+}
+
+function links(planId: number, basePlanId: number | null | undefined, scope: ExportScope): ExportLink[] {
+  const all = exportLinks(planId, scope);
+  return basePlanId == null ? all : [...all, netboxUpgradeLink(planId, basePlanId)];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportLinks, scopeNote, workOrderLinks } from "./exports";
+import { exportLinks, netboxUpgradeLink, scopeNote, workOrderLinks } from "./exports";
 
 describe("export links", () => {
   it("every export of the plan, for the whole hall", () => {
@@ -59,6 +59,17 @@ describe("work order links", () => {
       ["work-order-csv", "/api/v1/wiring-plans/9/exports/work-order.csv?against=4"],
       ["work-order-xlsx", "/api/v1/wiring-plans/9/exports/work-order.xlsx?against=4"],
       ["work-order-pdf", "/api/v1/wiring-plans/9/exports/work-order.pdf?against=4"],
+    ]);
+  });
+});
+
+describe("NetBox upgrade link", () => {
+  it("the upgrade's NetBox changes against the plan it was built from", () => {
+    const link = netboxUpgradeLink(9, 4);
+    expect([link.key, link.label, link.href]).toEqual([
+      "netbox-upgrade",
+      "NetBox upgrade from #4 (ZIP)",
+      "/api/v1/wiring-plans/9/exports/netbox-upgrade.zip?against=4",
     ]);
   });
 });

@@ -93,7 +93,7 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
       key: "netbox",
       label: "NetBox import set",
       href: `${base}/netbox.zip`,
-      hint: "Sites, racks, device types, devices, interfaces, then cables: in NetBox's bulk-import order.",
+      hint: "Sites, row locations, racks, device types with their ports, devices, then cables: in NetBox's bulk-import order.",
     },
     {
       key: "netbox-cables",
@@ -102,6 +102,19 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
       hint: "The cables alone, for a NetBox that already holds the devices.",
     },
   ];
+}
+
+/**
+ * What changes in NetBox from plan `baseId` (imported from its NetBox set) to its upgrade `planId`:
+ * the cables and interfaces to delete, then the device types, devices, interfaces and cables to import.
+ */
+export function netboxUpgradeLink(planId: number, baseId: number): ExportLink {
+  return {
+    key: "netbox-upgrade",
+    label: `NetBox upgrade from #${baseId} (ZIP)`,
+    href: `${API}/wiring-plans/${planId}/exports/netbox-upgrade.zip${query({ against: String(baseId) })}`,
+    hint: `Only what changes for a NetBox that holds plan #${baseId}: cables to delete, then devices and cables to import.`,
+  };
 }
 
 /**
