@@ -7,7 +7,10 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import Hall, LogicalRack, Project, Rack
 from loopline.domain import layout_rules as rules
+from loopline.domain.bom import Category
 from loopline.seed import DEMO_PROJECT, seed
+from loopline.services import wiring
+from loopline.services.access import Principal
 from loopline.services.auth import authenticate
 from loopline.services.layout_snapshot import load_fabric, load_hall
 
@@ -38,3 +41,26 @@ def test_seed_is_idempotent_and_valid(db_session: Session) -> None:
         db_session.execute(select(func.count()).select_from(LogicalRack).where(LogicalRack.hall_id == hall_id)).scalar()
         == 96
     )
+
+
+def test_the_demo_switches_stay_unpriced_and_the_bom_says_so(db_session: Session) -> None:
+    """No public list price could be cited for the builtin switch models, so none is invented: a
+    plan of the demo hall prices everything else and names its two switch models as unpriced
+    (the editor's plan list says so and offers "Set switch prices…")."""
+    seed(db_session)
+    hall_id = db_session.execute(select(Hall.id).join(Project).where(Project.name == DEMO_PROJECT)).scalar_one()
+    user = authenticate(db_session, "demo@loopline.local", "loopline-demo")
+    row = wiring.create_plan(
+        db_session, Principal(user), hall_id, wiring.PlanOptions.from_json({"name": "demo", "pattern": "single-homed"})
+    )
+    bom = wiring.bill_of_materials(db_session, row)
+    assert sorted((x.category.value, x.part_number, x.quantity) for x in bom.unpriced) == [
+        ("switch", "48x25G+8x100G ToR", 96),  # a ToR per logical rack
+        ("switch", "64x100G spine", 8),  # two per row's network rack
+    ]
+    assert not bom.complete and bom.subtotal(Category.SWITCH) == 0
+    assert all(x.unit_price is not None for x in bom.lines if x.category is not Category.SWITCH)
+    assert {w for w in bom.warnings if "no price" in w} == {
+        "no price for switch '48x25G+8x100G ToR': add it to the price book",
+        "no price for switch '64x100G spine': add it to the price book",
+    }
