@@ -304,9 +304,9 @@ def label_sheet_pdf(
     """A row of at most LABEL_PDF_CABLES cables: one PDF. The whole plan, or a larger row: a ZIP of
     PDFs of at most LABEL_FILE_CABLES cables each (whole racks by A end, a rack of more cut into
     parts; every cable once, its two labels together), each rendered and sent before the next
-    is started. `one_pdf`: the same files' pages in one PDF, each file's first label on a new
-    sheet (the same sheets as the ZIP's PDFs together), sent a few sheets at a time as they are
-    drawn, so it starts at once however large the plan."""
+    is started. `one_pdf`: the sheets of that PDF, or of the ZIP's PDFs together (each file's
+    first label on a new sheet), as one PDF sent a few sheets at a time as they are drawn, so it
+    starts at once however large the plan."""
     what = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
     names = names_for_export(session, plan.hall_id)
     order = _print_order()
@@ -318,16 +318,15 @@ def label_sheet_pdf(
         .order_by(*order)
     ).all()
     total = sum(n for _, _, n in racks)
-    if one_pdf:
-        files = label_files(((r, k, n) for r, k, n in racks), LABEL_FILE_CABLES)
-        stream = _named(_cables(session, plan.id, row, *order), names)
-        return PrintDownload(render_label_stream((islice(stream, f.cables) for f in files), what), zipped=False)
-    if row is not None and total <= LABEL_PDF_CABLES:
-        cables = _named(_cables(session, plan.id, row, *order), names)
-        return PrintDownload(_spooled(lambda out: render_label_sheet(out, cables, what)), zipped=False)
-    files = label_files(((r, k, n) for r, k, n in racks), LABEL_FILE_CABLES)
     # One cursor in print order, cut into the files' counts (the counts came from the same order).
     stream = _named(_cables(session, plan.id, row, *order), names)
+    if row is not None and total <= LABEL_PDF_CABLES:
+        if one_pdf:
+            return PrintDownload(render_label_stream([stream], what), zipped=False)
+        return PrintDownload(_spooled(lambda out: render_label_sheet(out, stream, what)), zipped=False)
+    files = label_files(((r, k, n) for r, k, n in racks), LABEL_FILE_CABLES)
+    if one_pdf:
+        return PrintDownload(render_label_stream((islice(stream, f.cables) for f in files), what), zipped=False)
 
     def members() -> Iterator[tuple[str, Iterable[bytes]]]:
         for f in files:

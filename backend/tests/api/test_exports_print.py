@@ -283,12 +283,21 @@ def test_labels_as_one_pdf_hold_the_zips_sheets_and_match_the_wiring_sheet(
         for end in "AB"
     ]
 
-    # A row: its cables only, one PDF too.
+    # A row of at most LABEL_PDF_CABLES cables: the sheets of its one PDF, streamed the same way.
     r = owner.get(url, params={"one_pdf": "true", "row": "R02"})
     assert f'filename="plan-{plan["id"]}-labels-R02.pdf"' in r.headers["content-disposition"]
-    row_ids = Counter(i for p in PdfReader(io.BytesIO(r.content), strict=True).pages for i in CABLE_ID.findall(
-        p.extract_text()))  # fmt: skip
+    row_pdf = PdfReader(io.BytesIO(r.content), strict=True)
+    row_ids = Counter(i for p in row_pdf.pages for i in CABLE_ID.findall(p.extract_text()))
     assert row_ids == Counter({c["cable_id"]: 2 for c in ordered if "R02" in (c["a"]["row"], c["b"]["row"])})
+    plain = PdfReader(io.BytesIO(owner.get(url, params={"row": "R02"}).content))
+    assert [_content(p) for p in row_pdf.pages] == [_content(p) for p in plain.pages]
+    # A larger row: the sheets of its ZIP's PDFs.
+    monkeypatch.setattr(exports, "LABEL_PDF_CABLES", 10)
+    zipped = _zip(owner.get(url, params={"row": "R02"}))
+    zip_row_pages = [p for n in zipped.namelist() for p in PdfReader(io.BytesIO(zipped.read(n))).pages]
+    got = PdfReader(io.BytesIO(owner.get(url, params={"one_pdf": "true", "row": "R02"}).content), strict=True)
+    assert len(zipped.namelist()) >= 2 and len(got.pages) == len(zip_row_pages) > len(plain.pages)
+    assert [_content(p) for p in got.pages] == [_content(p) for p in zip_row_pages]
 
 
 @given(st.lists(st.tuples(st.sampled_from("AB"), st.integers(1, 30)), max_size=12), st.integers(1, 12))
