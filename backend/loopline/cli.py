@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the layout wired Type 0 (single-homed), Type 1 and Type 2 (--pattern: the Subways "
         "pattern; Type 2 spreads each loop over --clusters, at least 2): {wiring} in -o becomes type0/type1/type2",
     )
-    build.add_argument("--routing", choices=["ecmp", "adaptive", "detour", "vlb", "grin"], default="ecmp")
+    build.add_argument("--routing", choices=["ecmp", "adaptive", "least_work", "detour", "vlb", "grin"], default="ecmp")
     wl = build.add_argument_group("workload")
     wl.add_argument("--workload", choices=WORKLOADS, default="shuffle")
     wl.add_argument(

@@ -124,8 +124,19 @@ export const PRESETS: readonly Preset[] = [
 
 export const ROUTINGS = [
   { type: "ecmp", label: "ECMP", explain: "One shortest path per flow, picked by a hash." },
-  { type: "adaptive", label: "Adaptive", explain: "Flows placed on the least-loaded path; a controller rebalances." },
-  { type: "detour", label: "Adaptive + detours", explain: "Adaptive, and hot racks borrow a neighbour's ToR." },
+  {
+    type: "adaptive",
+    label: "Adaptive",
+    explain:
+      "Each flow picks its ToRs at random, weighted by the spare capacity their counters showed (read every 10 ms).",
+  },
+  {
+    type: "least_work",
+    label: "Least work",
+    explain:
+      "Each flow takes the path with the least queued work (knows flow sizes, as hosts do not); a controller rebalances.",
+  },
+  { type: "detour", label: "Least work + detours", explain: "Least work, and hot racks borrow a neighbour's ToR." },
   { type: "vlb", label: "VLB", explain: "Each flow bounces off a random top switch (Valiant)." },
   { type: "grin", label: "GRIN multipath", explain: "Direct path plus paths through GRIN neighbours." },
 ] as const;
