@@ -295,9 +295,9 @@ def test_labels_as_one_pdf_hold_the_zips_sheets_and_match_the_wiring_sheet(
     monkeypatch.setattr(exports, "LABEL_PDF_CABLES", 10)
     zipped = _zip(owner.get(url, params={"row": "R02"}))
     zip_row_pages = [p for n in zipped.namelist() for p in PdfReader(io.BytesIO(zipped.read(n))).pages]
-    got = PdfReader(io.BytesIO(owner.get(url, params={"one_pdf": "true", "row": "R02"}).content), strict=True)
-    assert len(zipped.namelist()) >= 2 and len(got.pages) == len(zip_row_pages) > len(plain.pages)
-    assert [_content(p) for p in got.pages] == [_content(p) for p in zip_row_pages]
+    joined = PdfReader(io.BytesIO(owner.get(url, params={"one_pdf": "true", "row": "R02"}).content), strict=True)
+    assert len(zipped.namelist()) >= 2 and len(joined.pages) == len(zip_row_pages) > len(plain.pages)
+    assert [_content(p) for p in joined.pages] == [_content(p) for p in zip_row_pages]
 
 
 @given(st.lists(st.tuples(st.sampled_from("AB"), st.integers(1, 30)), max_size=12), st.integers(1, 12))
