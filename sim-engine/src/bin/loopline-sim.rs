@@ -83,7 +83,8 @@ struct GenOpts {
 enum RoutingArg {
     Ecmp,
     Adaptive,
-    /// the scenario's name, `least_work` (clap would write `least-work`)
+    /// size-aware placement on the path with the least queued work (reads flow sizes)
+    // the scenario's name (clap would write `least-work`)
     #[value(name = "least_work")]
     LeastWork,
     Detour,
