@@ -137,8 +137,9 @@ def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, 
             f"{exports.LABEL_FILE_CABLES} cables each, by A-end rack (`labels-<rack>.pdf`, "
             "`labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` "
             "for a rack of more), every cable once, each PDF rendered and sent before the next is started. "
-            "With `one_pdf=true`: one PDF (`plan-<id>-labels[-<row>].pdf`) of the same sheets, each of those "
-            "files' first label on a new sheet, sent a few sheets at a time as they are drawn.",
+            "With `one_pdf=true`: the same sheets (those of the row's PDF, or of the ZIP's PDFs together, each "
+            "file's first label on a new sheet) as one PDF (`plan-<id>-labels[-<row>].pdf`), sent a few sheets at "
+            "a time as they are drawn.",
         }
     },
     summary="Cable label sheet (PDF; the whole plan or a large row: a ZIP of a PDF per rack, or one PDF)",
