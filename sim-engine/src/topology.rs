@@ -2,8 +2,8 @@
 //! Each returns a [`NetworkSpec`] shaped like the wiring generator's export.
 
 use crate::scenario::{
-    EngineSpec, LinkSpec, NetworkSpec, NodeSpec, PacketSpec, Role, RoutingSpec, Scenario, TieOrder,
-    WorkloadSpec,
+    EngineSpec, LinkSpec, NetworkSpec, NodeSpec, PacketProfile, PacketSpec, Role, RoutingSpec,
+    Scenario, WorkloadSpec,
 };
 
 fn node(id: String, role: Role) -> NodeSpec {
@@ -575,15 +575,7 @@ pub fn tree(
 /// two side by side (README "Packet mode against htsim"): htsim's window of 10 opened by its
 /// SYN-ACK (a first flight of 11), ssthresh 100, a 250 ms minimum RTO (3 s before the first
 /// sample) checked every 10 ms, same-time events in scheduling order, only full packets.
+/// (The scenario's `"profile": "htsim"`, [`PacketProfile::Htsim`].)
 pub fn htsim_packet_settings() -> PacketSpec {
-    PacketSpec {
-        initial_window_packets: 11,
-        initial_ssthresh_packets: Some(100),
-        rto_min_ms: 250.0,
-        rto_initial_ms: Some(3000.0),
-        rto_scan_ms: Some(10.0),
-        tie_order: TieOrder::Scheduled,
-        whole_packets: true,
-        ..PacketSpec::default()
-    }
+    PacketSpec::for_profile(PacketProfile::Htsim)
 }

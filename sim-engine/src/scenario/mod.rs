@@ -50,6 +50,19 @@ impl Scenario {
                 "a scenario is a JSON object ({\"schema_version\": 1, ...}), got an array",
             ));
         }
+        if let Some(doc) = with_packet_profile(text) {
+            // a profile's values fill the packet settings the document leaves out
+            return serde_path_to_error::deserialize(doc).map_err(|e| {
+                let path = e.path().to_string();
+                let msg = e.into_inner().to_string();
+                if path == "workload" || path == "routing" {
+                    if let Some(inner) = tagged_error(text, &path) {
+                        return inner;
+                    }
+                }
+                ScenarioError::new(if path == "." { String::new() } else { path }, msg)
+            });
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
@@ -63,6 +76,28 @@ impl Scenario {
             ScenarioError::new(if path == "." { String::new() } else { path }, msg)
         })
     }
+}
+
+/// The document with `engine.packet` completed from the profile it names (`None`: no profile
+/// other than `planning` is named, or the document is not one a profile applies to; it is then
+/// read, and refused where it must be, as it stands). Keys the document gives are kept: a profile
+/// only supplies defaults.
+fn with_packet_profile(text: &str) -> Option<serde_json::Value> {
+    let mut doc: serde_json::Value = serde_json::from_str(text).ok()?;
+    let packet = doc.get_mut("engine")?.get_mut("packet")?.as_object_mut()?;
+    let profile: PacketProfile = serde_json::from_value(packet.get("profile")?.clone()).ok()?;
+    if profile == PacketProfile::Planning {
+        return None;
+    }
+    let serde_json::Value::Object(defaults) =
+        serde_json::to_value(PacketSpec::for_profile(profile)).ok()?
+    else {
+        return None;
+    };
+    for (k, v) in defaults {
+        packet.entry(k).or_insert(v);
+    }
+    Some(doc)
 }
 
 fn variant_error<T: serde::de::DeserializeOwned>(
@@ -662,11 +697,41 @@ pub struct SharedBufferSpec {
     pub alpha: f64,
 }
 
+/// A named set of packet-mode defaults (`engine.packet.profile`): every packet setting the
+/// scenario leaves out takes the profile's value; the ones it gives are kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PacketProfile {
+    /// The engine's planning defaults (each field's default below).
+    #[default]
+    Planning,
+    /// htsim's TCP as `sim-engine/compare` runs it beside the engine (the Subways and GRIN
+    /// papers' simulator): a first flight of 11 packets (window 10 opened by the SYN-ACK),
+    /// ssthresh 100 packets, minimum RTO 250 ms (3 s before the first sample) checked every
+    /// 10 ms, same-time events in scheduling order, only full packets.
+    Htsim,
+    /// A Linux host's TCP defaults: initial window 10 (RFC 6928, `TCP_INIT_CWND`), minimum RTO
+    /// 200 ms (`TCP_RTO_MIN`), 1 s before the first sample (`TCP_TIMEOUT_INIT`, RFC 6298), no
+    /// initial ssthresh; MSS 1,448 bytes (1,500-byte IP MTU less 20 IP, 20 TCP and 12 timestamp
+    /// option bytes: `net.ipv4.tcp_timestamps` is on by default, RFC 7323), counted on the wire
+    /// with Ethernet's 38 bytes per frame (14 header, 4 FCS, 8 preamble, 12 inter-frame gap:
+    /// IEEE 802.3): 1,538-byte packets of 90 header bytes and 90-byte ACKs. Not modelled:
+    /// delayed ACKs (the receiver ACKs every packet), Linux's RTO of srtt + max(4 rttvar,
+    /// 200 ms) (the engine's is max(200 ms, srtt + 4 rttvar): at most one RTT less). The switch
+    /// buffer is not set by the profile: no sourced figure for a testbed switch is at hand (see
+    /// sim-engine/README.md); give `shared_buffer` from the switch's datasheet.
+    Linux,
+}
+
 /// Packet-mode settings (`engine.packet`). The defaults match htsim's (the packet simulator of
 /// the Subways and GRIN papers) where it has one: see sim-engine/README.md.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PacketSpec {
+    /// Named defaults for the fields left out: `planning` (default), `htsim` or `linux` (see
+    /// sim-engine/README.md, "Packet mode"). Fields given explicitly override the profile's.
+    #[serde(default, skip_serializing_if = "PacketProfile::is_planning")]
+    pub profile: PacketProfile,
     /// Largest packet on the wire in bytes, headers included (default 1500).
     #[serde(default = "d_mtu")]
     pub mtu_bytes: u64,
@@ -763,9 +828,50 @@ fn d_flowlet() -> f64 {
     50.0
 }
 
+impl PacketProfile {
+    fn is_planning(&self) -> bool {
+        *self == PacketProfile::Planning
+    }
+}
+
+impl PacketSpec {
+    /// The settings a profile gives every field (the scenario's own values override them).
+    pub fn for_profile(profile: PacketProfile) -> PacketSpec {
+        let base = PacketSpec {
+            profile,
+            ..PacketSpec::default()
+        };
+        match profile {
+            PacketProfile::Planning => base,
+            PacketProfile::Htsim => PacketSpec {
+                initial_window_packets: 11,
+                initial_ssthresh_packets: Some(100),
+                rto_min_ms: 250.0,
+                rto_initial_ms: Some(3000.0),
+                rto_scan_ms: Some(10.0),
+                tie_order: TieOrder::Scheduled,
+                whole_packets: true,
+                ..base
+            },
+            PacketProfile::Linux => PacketSpec {
+                mtu_bytes: 1538,
+                header_bytes: 90,
+                ack_bytes: 90,
+                initial_window_packets: 10,
+                initial_ssthresh_packets: None,
+                rto_min_ms: 200.0,
+                rto_initial_ms: Some(1000.0),
+                rto_scan_ms: None,
+                ..base
+            },
+        }
+    }
+}
+
 impl Default for PacketSpec {
     fn default() -> Self {
         PacketSpec {
+            profile: PacketProfile::Planning,
             mtu_bytes: d_mtu(),
             header_bytes: 0,
             ack_bytes: d_ack(),
