@@ -77,6 +77,28 @@ struct GenOpts {
     /// The scenario's seed (engine.seed, and the draw of --active-fraction).
     #[arg(long, global = true, default_value_t = 1)]
     seed: u64,
+    /// Packet mode with this profile's transport defaults (engine.packet.profile): planning,
+    /// htsim or linux.
+    #[arg(long, global = true, value_enum)]
+    packet: Option<ProfileArg>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ProfileArg {
+    Planning,
+    Htsim,
+    Linux,
+}
+
+impl ProfileArg {
+    fn profile(self) -> loopline_sim::scenario::PacketProfile {
+        use loopline_sim::scenario::PacketProfile as P;
+        match self {
+            ProfileArg::Planning => P::Planning,
+            ProfileArg::Htsim => P::Htsim,
+            ProfileArg::Linux => P::Linux,
+        }
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -113,6 +135,10 @@ fn apply_gen_opts(sc: &mut Scenario, o: &GenOpts) -> Result<(), String> {
         sc.routing = r.spec();
     }
     sc.engine.seed = o.seed;
+    if let Some(p) = o.packet {
+        sc.engine.mode = loopline_sim::scenario::Mode::Packet;
+        sc.engine.packet = loopline_sim::scenario::PacketSpec::for_profile(p.profile());
+    }
     if let Some(n) = o.job_racks {
         topo::restrict_to_racks(sc, n)?;
     }

@@ -582,3 +582,30 @@ fn gen_options_set_routing_job_size_active_servers_and_grin_within_racks() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// `gen ... --packet linux` writes a packet-mode scenario whose settings are the Linux profile's
+/// (every field explicit, the profile named), so the testbed case of the README is one command.
+#[test]
+fn gen_packet_sets_packet_mode_with_a_profile() {
+    let v = gen(&[
+        "type0",
+        "--gbps",
+        "0.5",
+        "--uplink-gbps",
+        "0.5",
+        "--packet",
+        "linux",
+    ])
+    .unwrap();
+    assert_eq!(v["engine"]["mode"], "packet");
+    let p = &v["engine"]["packet"];
+    assert_eq!(p["profile"], "linux");
+    assert_eq!(p["rto_min_ms"], 200.0);
+    assert_eq!(p["initial_window_packets"], 10);
+    assert_eq!(p["mtu_bytes"], 1538);
+    let v = gen(&["type0", "--packet", "planning"]).unwrap();
+    assert_eq!(v["engine"]["mode"], "packet");
+    assert_eq!(v["engine"]["packet"]["rto_min_ms"], 1.0);
+    assert!(v["engine"]["packet"].get("profile").is_none());
+    assert_eq!(gen(&["type0", "--packet", "bsd"]).unwrap_err().0, 2);
+}
