@@ -160,6 +160,7 @@ test("a viewer sees the editing tools off and 'Read-only', and an attempted writ
   await panel.locator('button[data-testid^="plan-view-"]').first().click();
   await expect(panel.getByTestId("plan-upgrade")).toBeDisabled();
   await expect(panel.getByTestId("plans-simulate")).toBeDisabled();
+  await expect(panel.locator('button[data-testid^="plan-set-prices-"]').first()).toBeDisabled();
   await expect(viewer.getByTestId("sweep-new")).toBeDisabled();
   await panel.getByTestId("open-pricebook").click();
   const book = viewer.getByTestId("pricebook-dialog");
