@@ -1195,7 +1195,10 @@ impl<'a> PacketEngine<'a> {
             let size = self.wl.flows[f as usize].bytes.0;
             let cn = &self.conns[c as usize];
             let room = (cn.una + cn.cwnd).saturating_sub(cn.end);
-            let give = room.min(size - pf.assigned);
+            // whole segments (but the flow's last bytes): a subflow sends only full ones
+            let mss = self.cfg.tcp.mss;
+            let left = size - pf.assigned;
+            let give = if left <= room { left } else { room / mss * mss };
             if give > 0 {
                 self.conns[c as usize].end += give;
                 self.pflows[f as usize].assigned += give;

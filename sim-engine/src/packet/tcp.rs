@@ -145,12 +145,11 @@ impl Conn {
         if !self.established {
             return;
         }
-        // a segment goes out when the window has room for a full one (as htsim's TCP); an
-        // MPTCP subflow's window is a share of the flow's, often a fraction of a segment over
-        // a whole number: it sends while anything of it is free (else the flow's coupled
-        // window would be cut to whole segments per subflow)
-        let room = if self.cc == Cc::Lia { 1 } else { cfg.mss };
-        while self.nxt < self.end && self.nxt + room <= self.una + self.cwnd {
+        // a segment goes out when the window has room for a full one, as htsim's TCP and Linux
+        // (whose windows count whole segments) send; an MPTCP subflow too: sending whatever
+        // fraction of a segment its coupled window had free made GRIN permutations send 5x the
+        // packets, each a tiny segment with its own ACK, and lose to single-path TCP at load
+        while self.nxt < self.end && self.nxt + cfg.mss <= self.una + self.cwnd {
             let retx = self.nxt < self.high;
             let s = self.seg_at(self.nxt, cfg, retx);
             if retx {
