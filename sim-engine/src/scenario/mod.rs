@@ -50,21 +50,7 @@ impl Scenario {
                 "a scenario is a JSON object ({\"schema_version\": 1, ...}), got an array",
             ));
         }
-        if let Some(doc) = with_packet_profile(text) {
-            // a profile's values fill the packet settings the document leaves out
-            return serde_path_to_error::deserialize(doc).map_err(|e| {
-                let path = e.path().to_string();
-                let msg = e.into_inner().to_string();
-                if path == "workload" || path == "routing" {
-                    if let Some(inner) = tagged_error(text, &path) {
-                        return inner;
-                    }
-                }
-                ScenarioError::new(if path == "." { String::new() } else { path }, msg)
-            });
-        }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
+        let error = |e: serde_path_to_error::Error<serde_json::Error>| {
             let path = e.path().to_string();
             let msg = e.into_inner().to_string();
             // Internally tagged enums hide the inner path: find it by parsing the variant alone.
@@ -74,7 +60,18 @@ impl Scenario {
                 }
             }
             ScenarioError::new(if path == "." { String::new() } else { path }, msg)
-        })
+        };
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let sc: Scenario = serde_path_to_error::deserialize(de).map_err(error)?;
+        if sc.engine.packet.profile == PacketProfile::Planning {
+            return Ok(sc);
+        }
+        // a profile's values fill the packet settings the document leaves out (read again as a
+        // `Value`, which costs memory on large networks: only when a profile is named)
+        match with_packet_profile(text) {
+            Some(doc) => serde_path_to_error::deserialize(doc).map_err(error),
+            None => Ok(sc),
+        }
     }
 }
 

@@ -83,6 +83,18 @@ fn a_profile_fills_what_the_scenario_leaves_out() {
         serde_json::to_value(&back).unwrap(),
         serde_json::to_value(&sc).unwrap()
     );
+    // however the key is written (here a JSON escape), the profile is applied
+    let mut doc = serde_json::to_value(scenario(
+        star_100us(),
+        RoutingSpec::Ecmp,
+        many_to_many(&["S0"], &["S1"], 1, 1),
+    ))
+    .unwrap();
+    doc["engine"]["packet"] = serde_json::json!({"profile": "linux"});
+    let text = doc.to_string().replace("\"profile\"", "\"\\u0070rofile\"");
+    assert!(text.contains("u0070rofile") && !text.contains("rto_min_ms"));
+    let escaped = Scenario::from_json(&text).unwrap();
+    assert_eq!(escaped.engine.packet.rto_min_ms, 200.0);
     let e = with_packet(serde_json::json!({"profile": "bsd"}), 1).unwrap_err();
     assert_eq!(e.path, "engine.packet.profile", "{e}");
     assert!(e.to_string().contains("linux"), "{e}");
