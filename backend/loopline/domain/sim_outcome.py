@@ -55,13 +55,10 @@ def _down(scenario: dict[str, Any], end_s: float) -> tuple[set[str], set[str]]:
     return nodes, links
 
 
-def _link_id(link: dict[str, Any], index: dict[tuple[str, str], int]) -> str:
-    if link.get("id") is not None:
-        return str(link["id"])
-    key = (str(link["a"]), str(link["b"]))
-    n = index.get(key, 0)
-    index[key] = n + 1
-    return f"{key[0]}|{key[1]}#{n}"
+def _link_id(link: dict[str, Any], i: int) -> str:
+    """The engine's name of link `i` of the list: its id, else `a|b#i` (sim-engine validate.rs
+    `default_link_name`), which failures use."""
+    return str(link["id"]) if link.get("id") is not None else f"{link['a']}|{link['b']}#{i}"
 
 
 def _workload_pairs(workload: dict[str, Any], servers: list[str]) -> tuple[list[str], list[str]]:
@@ -85,10 +82,9 @@ def explain(scenario: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     role = {str(n["id"]): str(n.get("role", "")) for n in network.get("nodes") or []}
     down_nodes, down_links = _down(scenario, end_s)
     up: dict[str, set[str]] = {n: set() for n in layer}
-    seen: dict[tuple[str, str], int] = {}
-    for link in network.get("links") or []:
+    for i, link in enumerate(network.get("links") or []):
         a, b = str(link["a"]), str(link["b"])
-        if _link_id(link, seen) in down_links or a in down_nodes or b in down_nodes:
+        if _link_id(link, i) in down_links or a in down_nodes or b in down_nodes:
             continue
         if a in layer and b in layer and layer[a] != layer[b]:
             lo, hi = (a, b) if layer[a] < layer[b] else (b, a)

@@ -81,3 +81,21 @@ def test_a_recovered_link_is_not_down_at_the_end(tmp_path: Path) -> None:
     sc = split_fabric([{"at_s": 0.0, "link": "LA1", "recover_at_s": 0.001}], joined=True)
     o = classify(sc, run(tmp_path, sc))
     assert o.outcome == COMPLETE
+
+
+def test_an_unnamed_link_is_named_as_the_engine_names_it(tmp_path: Path) -> None:
+    """A link without an id is `a|b#i`, `i` its place in the whole link list (the engine's name,
+    which a failure must use), not its count among the links of the same pair."""
+    sc = split_fabric(joined=True)
+    links = sc["network"]["links"]
+    u3 = next(link for link in links if link["id"] == "U3")
+    links.remove(u3)
+    # T2's two unnamed uplinks to SP1, at places 6 and 7: the engine names them T2|SP1#6 and #7
+    links += [{"a": "T2", "b": "SP1", "gbps": 100}, {"a": "T2", "b": "SP1", "gbps": 100}]
+    sc["engine"]["failures"] = [{"at_s": 0.0, "link": "T2|SP1#6"}, {"at_s": 0.0, "link": "T2|SP1#7"}]
+    result = run(tmp_path, sc)
+    assert result["flows"]["stalled"] == 8  # both of T2's ways to SP1 down: split as before
+    o = classify(sc, result)
+    assert o.reason is not None
+    assert o.reason["down_links"] == ["T2|SP1#6", "T2|SP1#7"]
+    assert o.reason["unreachable_pairs"] == 8 == result["flows"]["stalled"]
