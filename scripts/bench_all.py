@@ -21,6 +21,7 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ("wiring: a 100,000-server p -> p+1 upgrade: summary, BOM, diff, pages", [PY, "scripts/bench_plan_diff.py"], "."),
     ("API under load: layout and cable page at 1-256 concurrent clients", [PY, "scripts/bench_load.py"], "."),
     ("exports of a 220,000-cable plan: first byte, total, API peak RSS", [PY, "scripts/bench_exports.py"], "."),
+    ("labels: one streamed PDF and the ZIP, demo hall and 17,680 cables", [PY, "scripts/bench_labels.py"], "."),
     (
         "imports: a 1,000-hall project import and a 24 MB scenario submit (request and job)",
         [PY, "scripts/bench_imports.py"],
@@ -28,6 +29,7 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ),
     ("sweeps: a 24-point sweep of the demo hall with 1 and 2 workers", [PY, "scripts/bench_sweep.py"], "."),
     ("browser: open a result with 100,000 flows (CDF and flows table)", [PY, "scripts/bench_flows.py"], "."),
+    ("browser: open the 2,000-rack hall; orbit the demo and the big hall", [PY, "scripts/bench_editor.py"], "."),
     (
         "simulation estimate: estimated vs measured events, wall time and memory, flow and packet mode",
         [PY, "scripts/calibrate_sim_estimate.py"],
@@ -48,7 +50,6 @@ def main() -> int:
         print(f"\n=== {title}\n$ {' '.join(cmd)}", flush=True)
         if subprocess.run(cmd, cwd=ROOT / cwd).returncode != 0:
             failed.append(title)
-    print("\nThe editor's benchmark needs a browser and a running stack: see frontend/README.md.")
     if failed:
         print(f"benchmarks that did not run: {', '.join(failed)}")
     return 1 if failed else 0
