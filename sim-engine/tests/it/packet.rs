@@ -383,12 +383,9 @@ fn mptcp_alone_uses_all_its_paths() {
     assert!(gbps1 <= 1.0, "{gbps1}");
 }
 
-/// MPTCP takes no more than one TCP's share at a shared bottleneck: S1 has no GRIN neighbour, so
-/// all 4 paths of S0 -> S1 enter through S1's 1G port, shared with single-path TCP flows
-/// S8 -> S1 and S9 -> S1 (flow mode gives each 1/3). Over 0.5 s the multipath flow delivers at
-/// most 1.25 times the larger TCP flow's bytes (uncoupled, its 4 subflows would take 4/6).
-#[test]
-fn mptcp_takes_one_share_at_a_shared_bottleneck() {
+/// S0 -> S1 over MPTCP (S0 has three GRIN neighbours, S1 none) beside TCP flows S8 -> S1 and
+/// S9 -> S1, for 0.5 s: every path ends at S1's 1G port.
+fn mptcp_beside_two_tcp_flows() -> Scenario {
     let mut sc = packet(scenario(
         grin_star(10, &["S2", "S3", "S4"], &[]),
         RoutingSpec::Grin(GrinParams { direct_weight: 0.5 }),
@@ -397,6 +394,16 @@ fn mptcp_takes_one_share_at_a_shared_bottleneck() {
     sc.engine.packet.transport = Transport::Mptcp;
     sc.engine.packet.rto_min_ms = 10.0;
     sc.engine.stop_time_s = Some(0.5);
+    sc
+}
+
+/// MPTCP takes no more than one TCP's share at a shared bottleneck: S1 has no GRIN neighbour, so
+/// all 4 paths of S0 -> S1 enter through S1's 1G port, shared with single-path TCP flows
+/// S8 -> S1 and S9 -> S1 (flow mode gives each 1/3). Over 0.5 s the multipath flow delivers at
+/// most 1.25 times the larger TCP flow's bytes (uncoupled, its 4 subflows would take 4/6).
+#[test]
+fn mptcp_takes_one_share_at_a_shared_bottleneck() {
+    let sc = mptcp_beside_two_tcp_flows();
     let rep = run_ok(&sc);
     let sent = |id: &str| rep.servers.iter().find(|s| s.id == id).unwrap().bytes_sent;
     let (mp, t8, t9) = (sent("S0"), sent("S8"), sent("S9"));
@@ -405,6 +412,31 @@ fn mptcp_takes_one_share_at_a_shared_bottleneck() {
     // together they keep the port busy
     let total = (mp + t8 + t9) * 8.0 / 0.5 / 1e9;
     assert!(total > 0.8, "{total} Gb/s");
+}
+
+/// An MPTCP subflow sends whole segments, as TCP does. At a bottleneck shared with two TCP
+/// flows (the test above), its coupled windows spend most of 0.5 s in congestion avoidance,
+/// where they grow by fractions of a segment: every server's data then goes out in full
+/// segments, so the packets sent are the segments delivered (at most one short one per
+/// connection), the retransmitted ones and their ACKs, plus a SYN and SYN-ACK per connection.
+/// Sending whatever fraction of a segment the window had free sent several times as many
+/// packets (and lost GRIN its gain at load).
+#[test]
+fn mptcp_subflows_send_whole_segments() {
+    let sc = mptcp_beside_two_tcp_flows();
+    let rep = run_ok(&sc);
+    let pk = rep.packet.as_ref().unwrap();
+    let mss = (sc.engine.packet.mtu_bytes - sc.engine.packet.header_bytes) as f64;
+    let bytes: f64 = rep.servers.iter().map(|s| s.bytes_sent).sum();
+    let connections = 4 + 2;
+    let segments = (bytes / mss).ceil() + (connections + pk.retransmissions) as f64;
+    let most = 2.0 * segments + 2.0 * connections as f64;
+    assert!(
+        (pk.packets_sent as f64) <= most,
+        "{} packets for {bytes} bytes and {} retransmissions (at most {most})",
+        pk.packets_sent,
+        pk.retransmissions
+    );
 }
 
 /// Spraying: one 10 MB flow between two pods of a k = 4 FatTree has 4 shortest paths (2
@@ -909,35 +941,4 @@ proptest::proptest! {
         proptest::prop_assert_eq!(rep.flows.stalled, 0);
         proptest::prop_assert_eq!(rep.flows.finished, rep.flows.total);
     }
-}
-
-/// An MPTCP subflow sends whole segments, as TCP does. At a bottleneck shared with two TCP
-/// flows (the test above), its coupled windows spend most of 0.5 s in congestion avoidance,
-/// where they grow by fractions of a segment: every server's data then goes out in full
-/// segments, so the packets sent are the segments delivered (at most one short one per
-/// connection), the retransmitted ones and their ACKs, plus a SYN and SYN-ACK per connection. Sending whatever fraction of a segment
-/// the window had free sent several times as many packets (and lost GRIN its gain at load).
-#[test]
-fn mptcp_subflows_send_whole_segments() {
-    let mut sc = packet(scenario(
-        grin_star(10, &["S2", "S3", "S4"], &[]),
-        RoutingSpec::Grin(GrinParams { direct_weight: 0.5 }),
-        many_to_many(&["S0", "S8", "S9"], &["S1"], 1, 1_000_000_000),
-    ));
-    sc.engine.packet.transport = Transport::Mptcp;
-    sc.engine.packet.rto_min_ms = 10.0;
-    sc.engine.stop_time_s = Some(0.5);
-    let rep = run_ok(&sc);
-    let pk = rep.packet.as_ref().unwrap();
-    let mss = (sc.engine.packet.mtu_bytes - sc.engine.packet.header_bytes) as f64;
-    let bytes: f64 = rep.servers.iter().map(|s| s.bytes_sent).sum();
-    let connections = 4 + 2;
-    let segments = (bytes / mss).ceil() + (connections + pk.retransmissions) as f64;
-    let most = 2.0 * segments + 2.0 * connections as f64;
-    assert!(
-        (pk.packets_sent as f64) <= most,
-        "{} packets for {bytes} bytes and {} retransmissions (at most {most})",
-        pk.packets_sent,
-        pk.retransmissions
-    );
 }
