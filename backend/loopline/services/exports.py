@@ -421,10 +421,9 @@ def _locations(hall: Hall) -> dict[str, str]:
 
 def _device_types(session: Session, plan: WiringPlanRow, hall: Hall) -> dict[str, netbox.NetboxDeviceType]:
     """Every model the plan's devices use as a NetBox device type with an interface template per
-    port: the catalog entry's ports (the hall's entries, else the project's by name), and any port
-    the plan cables that the entry lacks (a model the wiring made up, the second ToR of a parallel
-    port set, has only those), so every cable finds its interfaces. Heights: the entry's, else the
-    ToR's it doubles. Also checks the devices' names against NetBox's limits."""
+    port: the catalog entry's ports (the hall's entries, else the project's by name); a model the
+    wiring made up (the second ToR of a parallel port set) has the ports the plan cables on it, and
+    the height of the ToR it doubles. Also checks the devices' names against NetBox's limits."""
     known: dict[str, netbox.NetboxDeviceType] = {}
     servers, switches, _ = load_catalog(session, usable_in=plan.project_id)
     catalog = domain_catalog(servers, switches, {})
@@ -450,27 +449,20 @@ def _device_types(session: Session, plan: WiringPlanRow, hall: Hall) -> dict[str
             select(d.name).where(d.plan_id == plan.id).order_by(func.length(d.name).desc()).limit(1)
         ).scalar_one()
         netbox.check_length("device", name)
+    # The cabled ports of models outside the catalog only: a catalog model's ports hold every port
+    # the wiring cables (property-tested), and this join would scan every cable of a large plan.
+    unknown = [m for m, _ in kinds if m not in known]
     cabled: dict[str, list[tuple[str, float]]] = {}
-    for device, port in ((c.a_device, c.a_port), (c.b_device, c.b_port)):
+    for device, port in ((c.a_device, c.a_port), (c.b_device, c.b_port)) if unknown else ():
         stmt = (
             select(d.model, port, func.max(c.gbps))
             .join(d, (d.plan_id == c.plan_id) & (d.name == device))
-            .where(c.plan_id == plan.id)
+            .where(c.plan_id == plan.id, d.model.in_(unknown))
             .group_by(d.model, port)
         )
         for model, name, gbps in session.execute(stmt):
             cabled.setdefault(model, []).append((name, gbps))
-    types = {}
-    for model, _ in kinds:
-        entry = known.get(model)
-        ports = dict(entry.interfaces) if entry else {}
-        extra = [(p, g) for p, g in cabled.get(model, []) if p not in ports]
-        if entry is not None and not extra:
-            types[model] = entry
-            continue
-        made = netbox.cabled_type(model, entry.height_u if entry else tor_height, extra)
-        types[model] = replace(made, interfaces=(entry.interfaces if entry else ()) + made.interfaces)
-    return types
+    return {m: known[m] if m in known else netbox.cabled_type(m, tor_height, cabled.get(m, [])) for m, _ in kinds}
 
 
 def _colours(colours: Mapping[str, str] | None) -> Mapping[str, str]:
