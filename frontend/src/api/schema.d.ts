@@ -4733,7 +4733,7 @@ export interface components {
             packet?: components["schemas"]["PacketSettings"] | null;
             /**
              * Routing
-             * @description Engine routing section: `ecmp`, `adaptive`, `detour`, `vlb` or `grin` (with parameters).
+             * @description Engine routing section: `ecmp`, `adaptive`, `least_work`, `detour`, `vlb` or `grin` (with parameters).
              * @example {
              *       "type": "adaptive"
              *     }
@@ -6378,7 +6378,7 @@ export interface components {
         SweepCreate: {
             /**
              * Base
-             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin).
+             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin).
              * @example {
              *       "job_racks": 4,
              *       "workload": "shuffle"

@@ -28,7 +28,9 @@ class PlanSimulationCreate(Schema):
     name: str = Field(min_length=1, max_length=200, description="Job name.", examples=["shuffle, ecmp"])
     routing: dict[str, Any] = Field(
         default_factory=lambda: {"type": "ecmp"},
-        description="Engine routing section: `ecmp`, `adaptive`, `detour`, `vlb` or `grin` (with parameters).",
+        description=(
+            "Engine routing section: `ecmp`, `adaptive`, `least_work`, `detour`, `vlb` or `grin` (with parameters)."
+        ),
         examples=[{"type": "adaptive"}],
     )
     workload: dict[str, Any] | None = Field(

@@ -23,7 +23,7 @@ PARAMETERS_DOC = (
     "their media, the BOM and the simulated link rates follow; null = the hall's), "
     "`workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in "
     "logical racks), `bytes` (per pair or flow), `load` and `flows` "
-    "(poisson), `seed`, `routing` (ecmp, adaptive, detour, vlb, grin)"
+    "(poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin)"
 )
 
 
