@@ -205,9 +205,51 @@ fn main() {
         let med = walls[walls.len() / 2];
         println!("case ({name}): {line}");
         println!(
-            "case ({name}): median wall {med:.3} s over {runs} runs ({:.0} flows/s), peak memory {:.1} MB, walls {walls:?}",
+            "case ({name}): median wall {med:.3} s over {runs} runs ({:.0} flows/s), peak memory {:.1} MB, walls {walls:?}; {}",
             flows / med,
-            peak as f64 / 1e6
+            peak as f64 / 1e6,
+            machine()
         );
     }
+}
+
+/// The machine beside each figure, so two readers can tell a machine from a regression: CPU
+/// model, cores, cache sizes (Linux sysfs) and the load average when the case finished.
+fn machine() -> String {
+    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+    let cpuinfo = read("/proc/cpuinfo");
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let mut caches = Vec::new();
+    for i in 0..8 {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let (level, kind, size) = (
+            read(&format!("{dir}/level")),
+            read(&format!("{dir}/type")),
+            read(&format!("{dir}/size")),
+        );
+        if size.is_empty() {
+            break;
+        }
+        let kind = match kind.trim() {
+            "Data" => "d",
+            "Instruction" => "i",
+            _ => "",
+        };
+        caches.push(format!("L{}{kind} {}", level.trim(), size.trim()));
+    }
+    let load = read("/proc/loadavg");
+    let load = load.split_whitespace().next().unwrap_or("?");
+    format!(
+        "{model}, {cores} cores, {}, load {load}",
+        if caches.is_empty() {
+            "caches unknown".into()
+        } else {
+            caches.join(" ")
+        }
+    )
 }
