@@ -18,14 +18,6 @@ from loopline.services.rows import RowRecord
 
 
 @dataclass(frozen=True, slots=True)
-class HallReport:
-    errors: list[rules.Issue]
-    warnings: list[rules.Issue]
-    aisles: list[rules.Aisle]
-    oversubscription: list[rules.LayerLoad]
-
-
-@dataclass(frozen=True, slots=True)
 class HallLayoutView:
     """Everything the editor draws for one hall, and the catalog entries it uses."""
 
@@ -39,33 +31,17 @@ class HallLayoutView:
     rack_types: list[RackType]
 
 
-def _report(
-    session: Session, data: HallData, *, errors: bool = True
-) -> tuple[list[rules.Issue], list[rules.Aisle], list[rules.LayerLoad]]:
-    """Issues, aisles and oversubscription. `errors=False` skips the error rules: every write already
-    ran them, so a stored layout has none (the validation endpoint still runs them all)."""
+def _report(session: Session, data: HallData) -> tuple[list[rules.Issue], list[rules.Aisle], list[rules.LayerLoad]]:
+    """Warnings, aisles and oversubscription. The error rules are skipped: every write already ran
+    them, so a stored layout has none (the validation report, services/layout_validation.py, runs
+    them all)."""
     hall = domain_hall(data)
     fabric = load_fabric(session, data.hall.project_id)
     aisles = rules.derive_aisles(hall, data.hall.min_cold_aisle_mm, data.hall.min_hot_aisle_mm)
-    if errors:
-        issues = rules.validate_hall(
-            hall, min_cold_mm=data.hall.min_cold_aisle_mm, min_hot_mm=data.hall.min_hot_aisle_mm, fabric=fabric
-        )
-    else:
-        issues = rules.check_aisles(aisles)
-        issues += rules.check_fabric(hall, fabric)
-        issues += rules.check_network_racks(hall, fabric)
+    issues = rules.check_aisles(aisles)
+    issues += rules.check_fabric(hall, fabric)
+    issues += rules.check_network_racks(hall, fabric)
     return issues, aisles, rules.oversubscription(hall, fabric)
-
-
-def hall_validation(session: Session, hall_id: int) -> HallReport:
-    issues, aisles, layers = _report(session, load_hall_data(session, hall_id))
-    return HallReport(
-        errors=[i for i in issues if i.severity is rules.Severity.ERROR],
-        warnings=[i for i in issues if i.severity is rules.Severity.WARNING],
-        aisles=aisles,
-        oversubscription=layers,
-    )
 
 
 def hall_layout(session: Session, hall_id: int) -> HallLayoutView:
@@ -89,7 +65,7 @@ def hall_layout(session: Session, hall_id: int) -> HallLayoutView:
             used_switches.update(sw.switch_model_id for sw in sws)
             racks.append(rack_record(cat, rack, lrs, sws, lr_cache))
         rows.append(RowRecord.of(row, len(racks), racks))
-    issues, aisles, layers = _report(session, data, errors=False)
+    issues, aisles, layers = _report(session, data)
     return HallLayoutView(
         hall=data.hall,
         rows=rows,
