@@ -314,7 +314,7 @@ pub struct DetourReport {
     pub start_s: f64,
     /// End, seconds (null: still active at the end).
     pub end_s: Option<f64>,
-    /// Flows moved onto the detour.
+    /// Flows on the detour: moved onto it by the scheduler, or placed on it as they started.
     pub flows: u64,
     /// Largest number of intermediate servers on a detour path.
     pub max_intermediate_servers: u32,

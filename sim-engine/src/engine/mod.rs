@@ -375,8 +375,9 @@ impl<'a> FlowEngine<'a> {
         fl.queued = Time::MAX;
     }
 
-    /// Route a flow and attach its subflows; returns false when no path exists.
-    fn attach(&mut self, f: u32) -> bool {
+    /// Route a flow (`new`: it starts now) and attach its subflows; returns false when no path
+    /// exists.
+    fn attach(&mut self, f: u32, new: bool) -> bool {
         let spec = &self.wl.flows[f as usize];
         let (src, dst) = (spec.src, spec.dst);
         self.router
@@ -389,6 +390,7 @@ impl<'a> FlowEngine<'a> {
             };
             match self.force {
                 Some((g, b)) if g == f => self.router.route_bound(&ctx, f, src, dst, b),
+                _ if new => self.router.route_new(&ctx, f, src, dst),
                 _ => self.router.route(&ctx, f, src, dst),
             }
         };
@@ -450,7 +452,7 @@ impl<'a> FlowEngine<'a> {
                 self.attach_paths(f, routed.paths(), routed.binding)
                     .then_some((routed.extra, routed.ideal_s))
             }
-            None => self.attach(f).then(|| self.latency_terms(f)),
+            None => self.attach(f, true).then(|| self.latency_terms(f)),
         };
         self.feed = feed;
         if let Some((extra, ideal)) = attached {
@@ -488,7 +490,7 @@ impl<'a> FlowEngine<'a> {
         self.detach(f);
         self.touch(f);
         self.flows[f as usize].reroutes += 1;
-        if !self.attach(f) {
+        if !self.attach(f, false) {
             let fl = &mut self.flows[f as usize];
             fl.status = Status::Stalled;
             fl.stalled_once = true;
@@ -540,7 +542,7 @@ impl<'a> FlowEngine<'a> {
                     continue;
                 }
                 self.advance(f);
-                if self.attach(f) {
+                if self.attach(f, false) {
                     self.flows[f as usize].status = Status::Active;
                     if self.flows[f as usize].ideal_s.is_nan() {
                         let (extra, ideal) = self.latency_terms(f);

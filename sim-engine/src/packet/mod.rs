@@ -1069,7 +1069,7 @@ impl<'a> PacketEngine<'a> {
                 up: &self.up,
                 seed: self.sc.engine.seed,
             };
-            self.router.route(&ctx, f, src, dst)
+            self.router.route_new(&ctx, f, src, dst)
         };
         if route.paths.is_empty() {
             let fl = &mut self.flows[f as usize];
@@ -1081,12 +1081,26 @@ impl<'a> PacketEngine<'a> {
             return;
         }
         // MPTCP: a subflow per path; otherwise the heaviest path (the first of equals)
-        let chosen: Vec<&Vec<LinkId>> =
-            if self.cfg.mptcp && route.paths.len() > 1 && !self.udp_flow(f) {
-                route.paths.iter().map(|(p, _)| p).collect()
-            } else {
-                vec![&route.paths[heaviest(&route)].0]
-            };
+        let chosen: Vec<&[LinkId]> = if self.cfg.mptcp && route.paths.len() > 1 && !self.udp_flow(f)
+        {
+            route.paths.iter().map(|(p, _)| p.as_slice()).collect()
+        } else {
+            vec![&route.paths[heaviest(&route)].0]
+        };
+        // a new flow placed on a detour: its path ends with the budget's virtual link (flow
+        // mode's cap); packets cross the real links and their bits count against the budget
+        let real = self.net.links.len();
+        let budget = match chosen.as_slice() {
+            [p] => p.last().filter(|v| v.idx() >= real).map(|v| v.idx() - real),
+            _ => None,
+        };
+        let chosen: Vec<&[LinkId]> = chosen
+            .into_iter()
+            .map(|p| match p.last() {
+                Some(v) if v.idx() >= real => &p[..p.len() - 1],
+                _ => p,
+            })
+            .collect();
         let ideal = chosen
             .iter()
             .map(|p| self.ideal(p, bytes, self.udp_flow(f)))
@@ -1124,6 +1138,12 @@ impl<'a> PacketEngine<'a> {
             self.conn_flow.push(f);
             self.last_send.push(u64::MAX);
             self.conn_path.push((off, p.len() as u16));
+        }
+        if let (Some(v), false) = (budget, self.budget_bits.is_empty()) {
+            if self.conn_budget.len() <= conn0 as usize {
+                self.conn_budget.resize(conn0 as usize + 1, NO_BUDGET);
+            }
+            self.conn_budget[conn0 as usize] = v as u32;
         }
         let pf = &mut self.pflows[f as usize];
         pf.conn0 = conn0;

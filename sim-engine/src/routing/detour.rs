@@ -15,12 +15,40 @@ use crate::units::{LinkId, NodeId};
 pub struct Detour {
     pub p: DetourParams,
     pub ad: LeastWork,
+    /// The active detours new flows of their racks are placed on (the loop scheduler sets them
+    /// every period).
+    pub placing: Vec<Placing>,
+}
+
+/// An active detour as the router places new flows on it: a flow of one of `servers` (its
+/// source on the send side, its destination on the receive side) that would cross the fabric
+/// through one of `rack_tors` on that side takes one of `legs` with probability `share`, the
+/// share of the rack's traffic the detour is to carry (DESIGN.md: the hot rack's traffic is
+/// source-routed through the detour, new flows included, not only the flows alive at a tick).
+#[derive(Clone, Debug)]
+pub struct Placing {
+    pub side: Side,
+    pub servers: Vec<NodeId>,
+    pub rack_tors: Vec<NodeId>,
+    pub legs: Vec<DetourLeg>,
+    pub share: f64,
+    /// New flows placed on it since the scheduler last counted.
+    pub placed: u64,
+}
+
+/// A uniform number in [0, 1) from 53 bits of `x`.
+fn unit(x: u64) -> f64 {
+    (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 impl Detour {
     pub fn new(p: DetourParams, net: &Network, ud: UpDown) -> Detour {
         let ad = LeastWork::new(p.adaptive(), net, ud);
-        Detour { p, ad }
+        Detour {
+            p,
+            ad,
+            placing: Vec::new(),
+        }
     }
 
     pub fn route(
@@ -32,6 +60,49 @@ impl Detour {
         forced_src: Option<NodeId>,
     ) -> Route {
         self.ad.route(ctx, h, src, dst, forced_src)
+    }
+
+    /// Route a flow that starts now: as [`Detour::route`], then, when its rack has an active
+    /// detour on the side it would cross the fabric, onto that detour with the detour's share.
+    /// (Flows already running are moved by the scheduler only, so that re-routes after a
+    /// failure or at a flowlet gap do not put more than the share on the detour.)
+    pub fn route_new(&mut self, ctx: &RouteCtx, h: u64, src: NodeId, dst: NodeId) -> Route {
+        let r = self.ad.route(ctx, h, src, dst, None);
+        if self.placing.is_empty() {
+            return r;
+        }
+        // a flow of a detoured rack leaving (entering) through one of its ToRs and the fabric
+        let Some((p, _)) = r.paths.first() else {
+            return r;
+        };
+        if p.len() <= 2 {
+            return r;
+        }
+        let (first, last) = (ctx.net.link(p[0]).to, ctx.net.link(p[p.len() - 1]).from);
+        for k in 0..self.placing.len() {
+            let pl = &self.placing[k];
+            let (endpoint, tor) = match pl.side {
+                Side::Send => (src, first),
+                Side::Receive => (dst, last),
+            };
+            if !pl.servers.contains(&endpoint) || !pl.rack_tors.contains(&tor) {
+                continue;
+            }
+            if unit(splitmix64(h ^ 0x6465_746f_7572 ^ k as u64)) >= pl.share {
+                return r;
+            }
+            let n = pl.legs.len();
+            let start = (splitmix64(h ^ 0x006c_6567) % n as u64) as usize;
+            for t in 0..n {
+                let leg = self.placing[k].legs[(start + t) % n].clone();
+                if let Some(on) = self.route_leg(ctx, h, src, dst, &leg) {
+                    self.placing[k].placed += 1;
+                    return on;
+                }
+            }
+            return r;
+        }
+        r
     }
 
     /// The detour path of flow hash `h` on `leg`, with the remote ToR's budget link for the

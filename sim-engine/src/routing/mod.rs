@@ -102,6 +102,15 @@ impl Router {
         }
     }
 
+    /// Route flow `flow`, which starts now: as [`Router::route`], but detour routing may place
+    /// it on an active detour of its rack (running flows are moved by the scheduler).
+    pub fn route_new(&mut self, ctx: &RouteCtx, flow: u32, src: NodeId, dst: NodeId) -> Route {
+        match self {
+            Router::Detour(r) => r.route_new(ctx, flow_hash(ctx.seed, flow), src, dst),
+            _ => self.route(ctx, flow, src, dst),
+        }
+    }
+
     /// Route flow `flow` with its source ToR imposed (`b.src_tor`, least-work rebinding); as
     /// [`Router::route`] when the scheme does not rebind or that ToR gives no path.
     pub fn route_bound(

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 
 use crate::engine::plant::Plant;
 use crate::network::Network;
-use crate::routing::detour::{budget_link, Detour, DetourLeg, Side};
-use crate::routing::NONE_DETOUR;
+use crate::routing::detour::{budget_link, Detour, DetourLeg, Placing, Side};
+use crate::routing::{Router, NONE_DETOUR};
 use crate::scenario::DetourParams;
 use crate::units::{NodeId, Time};
 
@@ -337,6 +337,38 @@ impl DetourScheduler {
                 moves.push((f, di));
                 want -= rem;
             }
+        }
+        // 5. new flows of each active detour's rack are placed on it by the router, at the
+        // detour's share; count the ones placed since the last period
+        if let Router::Detour(d) = plant.router() {
+            for pl in &d.placing {
+                if let Some(leg) = pl.legs.first() {
+                    st.detours[leg.id as usize].flows += pl.placed;
+                }
+            }
+            d.placing = st
+                .detours
+                .iter()
+                .enumerate()
+                .filter(|(_, dd)| dd.end.is_none())
+                .map(|(di, dd)| Placing {
+                    side: dd.side,
+                    servers: dd.servers.clone(),
+                    rack_tors: dd.rack_tors.clone(),
+                    legs: dd
+                        .remotes
+                        .iter()
+                        .map(|(remote, chain)| DetourLeg {
+                            id: di as u32,
+                            side: dd.side,
+                            remote: *remote,
+                            chain: chain.clone(),
+                        })
+                        .collect(),
+                    share: dd.share,
+                    placed: 0,
+                })
+                .collect();
         }
         // each moved flow goes to the next remote ToR of its detour (alternating sides of the
         // hot group), or the other one when that gives it no path; else it stays
