@@ -92,6 +92,9 @@ impl Detour {
                 return r;
             }
             let n = pl.legs.len();
+            if n == 0 {
+                return r;
+            }
             let start = (splitmix64(h ^ 0x006c_6567) % n as u64) as usize;
             for t in 0..n {
                 let leg = self.placing[k].legs[(start + t) % n].clone();
