@@ -419,11 +419,27 @@ def _locations(hall: Hall) -> dict[str, str]:
     }
 
 
-def _device_types(session: Session, plan: WiringPlanRow, hall: Hall) -> dict[str, netbox.NetboxDeviceType]:
-    """Every model the plan's devices use as a NetBox device type with an interface template per
-    port: the catalog entry's ports (the hall's entries, else the project's by name); a model the
-    wiring made up (the second ToR of a parallel port set) has the ports the plan cables on it, and
-    the height of the ToR it doubles. Also checks the devices' names against NetBox's limits."""
+def _device_models(session: Session, plan: WiringPlanRow) -> list[str]:
+    """The models the plan's devices use; checks the devices' names against NetBox's limits."""
+    d = PlanDeviceRow
+    kinds = session.execute(
+        select(d.model, func.max(func.length(d.name))).where(d.plan_id == plan.id).group_by(d.model)
+    ).all()
+    if any(longest > netbox.NAME_LIMITS["device"] for _, longest in kinds):
+        name = session.execute(
+            select(d.name).where(d.plan_id == plan.id).order_by(func.length(d.name).desc()).limit(1)
+        ).scalar_one()
+        netbox.check_length("device", name)
+    return [m for m, _ in kinds]
+
+
+def _device_types(
+    session: Session, plan: WiringPlanRow, hall: Hall, models: list[str]
+) -> dict[str, netbox.NetboxDeviceType]:
+    """`models` as NetBox device types with an interface template per port: the catalog entry's
+    ports (the hall's entries, else the project's by name); a model the wiring made up (the second
+    ToR of a parallel port set) has the ports the plan cables on it, and the height of the ToR it
+    doubles."""
     known: dict[str, netbox.NetboxDeviceType] = {}
     servers, switches, _ = load_catalog(session, usable_in=plan.project_id)
     catalog = domain_catalog(servers, switches, {})
@@ -441,17 +457,9 @@ def _device_types(session: Session, plan: WiringPlanRow, hall: Hall) -> dict[str
             for fs in rack.fabric_switches:
                 known[fs.model.name] = netbox.switch_type(fs.model)
     d, c = PlanDeviceRow, PlanCableRow
-    kinds = session.execute(
-        select(d.model, func.max(func.length(d.name))).where(d.plan_id == plan.id).group_by(d.model)
-    ).all()
-    if any(longest > netbox.NAME_LIMITS["device"] for _, longest in kinds):
-        name = session.execute(
-            select(d.name).where(d.plan_id == plan.id).order_by(func.length(d.name).desc()).limit(1)
-        ).scalar_one()
-        netbox.check_length("device", name)
     # The cabled ports of models outside the catalog only: a catalog model's ports hold every port
-    # the wiring cables (property-tested), and this join would scan every cable of a large plan.
-    unknown = [m for m, _ in kinds if m not in known]
+    # the wiring cables (property-tested), and this join scans every cable of the plan.
+    unknown = [m for m in models if m not in known]
     cabled: dict[str, list[tuple[str, float]]] = {}
     for device, port in ((c.a_device, c.a_port), (c.b_device, c.b_port)) if unknown else ():
         stmt = (
@@ -462,7 +470,7 @@ def _device_types(session: Session, plan: WiringPlanRow, hall: Hall) -> dict[str
         )
         for model, name, gbps in session.execute(stmt):
             cabled.setdefault(model, []).append((name, gbps))
-    return {m: known[m] if m in known else netbox.cabled_type(m, tor_height, cabled.get(m, [])) for m, _ in kinds}
+    return {m: known[m] if m in known else netbox.cabled_type(m, tor_height, cabled.get(m, [])) for m in models}
 
 
 def _colours(colours: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -478,9 +486,14 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     locations = list(netbox.location_rows(site, hall.name, [r.name for r in hall.rows]))
     racks = list(netbox.rack_rows(site, hall.name, _racks(hall)))
     rack_locations = _locations(hall)
-    types = _device_types(session, plan, hall)
-    slugs = netbox.device_type_slugs(types)
-    device_types = "".join(netbox.device_types_yaml(types.values(), slugs))
+    models = _device_models(session, plan)
+    slugs = netbox.device_type_slugs(models)
+
+    def device_types() -> Iterator[bytes]:
+        # Read when the archive reaches it: a made-up model's ports scan the plan's cables.
+        types = _device_types(session, plan, hall, models)
+        yield "".join(netbox.device_types_yaml(types.values(), slugs)).encode()
+
     roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
     device_roles = list(netbox.device_role_rows(roles))
     _check_netbox_names(session, plan.id)
@@ -506,9 +519,7 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         *(
             (
                 name,
-                [device_types.encode()]
-                if name == netbox.DEVICE_TYPES_YAML
-                else _encoded(csv_chunks(columns, sections[name])),
+                device_types() if name == netbox.DEVICE_TYPES_YAML else _encoded(csv_chunks(columns, sections[name])),
             )
             for name, columns in netbox.FILES
         ),
@@ -550,7 +561,8 @@ def netbox_upgrade_zip(
     names = ctx.names
     gone = _plan_cables(session, old.id, [*d.removed, *(o for o, _ in d.moved), *d.changed])
     fresh = _plan_cables(session, new.id, [*d.added, *(n for _, n in d.moved), *d.changed])
-    old_types, new_types = _device_types(session, old, hall), _device_types(session, new, hall)
+    old_types = _device_types(session, old, hall, _device_models(session, old))
+    new_types = _device_types(session, new, hall, _device_models(session, new))
     change = netbox.upgrade_changes(
         [n for ns in d.hardware_added.values() for n in ns],
         [n for ns in d.hardware_removed.values() for n in ns],
