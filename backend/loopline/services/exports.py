@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, select
+from sqlalchemy import ColumnElement, Select, String, bindparam, func, select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
@@ -460,16 +461,22 @@ def _device_types(
     # The cabled ports of models outside the catalog only: a catalog model's ports hold every port
     # the wiring cables (property-tested), and this join scans every cable of the plan.
     unknown = [m for m in models if m not in known]
+    model_of = dict(
+        session.execute(select(d.name, d.model).where(d.plan_id == plan.id, d.model.in_(unknown))).tuples().all()
+        if unknown
+        else ()
+    )
     cabled: dict[str, list[tuple[str, float]]] = {}
-    for device, port in ((c.a_device, c.a_port), (c.b_device, c.b_port)) if unknown else ():
+    for device, port in ((c.a_device, c.a_port), (c.b_device, c.b_port)) if model_of else ():
+        # One scan of the plan's cables, the devices' names as one array parameter: a join on names
+        # took ~4 s a side on the 220,400-cable bench plan.
         stmt = (
-            select(d.model, port, func.max(c.gbps))
-            .join(d, (d.plan_id == c.plan_id) & (d.name == device))
-            .where(c.plan_id == plan.id, d.model.in_(unknown))
-            .group_by(d.model, port)
+            select(device, port, func.max(c.gbps))
+            .where(c.plan_id == plan.id, device == func.any(bindparam("names", list(model_of), ARRAY(String))))
+            .group_by(device, port)
         )
-        for model, name, gbps in session.execute(stmt):
-            cabled.setdefault(model, []).append((name, gbps))
+        for name, p, gbps in session.execute(stmt):
+            cabled.setdefault(model_of[name], []).append((p, gbps))
     return {m: known[m] if m in known else netbox.cabled_type(m, tor_height, cabled.get(m, [])) for m in models}
 
 
