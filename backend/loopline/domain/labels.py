@@ -1,7 +1,7 @@
 """Names, TIA-606 style labels and stable cable IDs, all derived from layout names (never DB ids).
 
 - device: ``<hall>.<row>.<rack>.U<nn>`` (lowest U of the device), e.g. ``H1.R03.K07.U22``;
-- port: ``p<n>`` on a server NIC, ``e<n>`` on a switch (server-facing ports first, uplinks after);
+- port: ``p<n>`` on a server NIC, ``e<n>`` on a switch (named by the wiring: `wiring.generate`);
 - label: ``<A device>:<A port> / <B device>:<B port>``, printed the same at both ends;
 - cable ID: ``C`` + 16 hex digits of BLAKE2b over the two port names in sorted order, so the same
   two ports give the same ID whichever end is called A, in every regeneration and upgrade.
@@ -18,14 +18,6 @@ def rack_name(hall: str, row: str, rack: str) -> str:
 
 def device_name(rack_full_name: str, u: int) -> str:
     return f"{rack_full_name}.U{u:02d}"
-
-
-def server_port(n: int) -> str:
-    return f"p{n}"
-
-
-def switch_port(n: int) -> str:
-    return f"e{n}"
 
 
 def cable_label(a_device: str, a_port: str, b_device: str, b_port: str) -> str:

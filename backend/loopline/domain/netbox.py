@@ -28,6 +28,7 @@ from loopline.domain.device_names import DeviceNames
 from loopline.domain.errors import DomainError
 from loopline.domain.exports import NETBOX_COLUMNS
 from loopline.domain.layout import ServerModel, SwitchModel
+from loopline.domain.wiring.generate import server_port, switch_port
 
 MANUFACTURER = "Generic"
 """Loopline's catalog names models, not makers; NetBox requires a manufacturer per device type."""
@@ -165,15 +166,15 @@ class NetboxDevice:
 
 
 def server_type(m: ServerModel) -> NetboxDeviceType:
-    """Ports `p1..p<nic_ports>`: the names `wiring.generate` gives server ports."""
-    return NetboxDeviceType(m.name, m.height_u, tuple((f"p{n}", m.port_gbps) for n in range(1, m.nic_ports + 1)))
+    """Ports `p1..p<nic_ports>`, named by the wiring."""
+    return NetboxDeviceType(m.name, m.height_u, tuple((server_port(n), m.port_gbps) for n in range(1, m.nic_ports + 1)))
 
 
 def switch_type(m: SwitchModel) -> NetboxDeviceType:
-    """Ports `e1..e<server_ports>` (server-facing or downlinks), then the uplinks: the names
-    `wiring.generate` gives switch ports."""
-    down = [(f"e{n}", m.server_port_gbps) for n in range(1, m.server_ports + 1)]
-    up = [(f"e{m.server_ports + n}", m.uplink_gbps) for n in range(1, m.uplink_ports + 1)]
+    """Ports `e1..e<server_ports>` (server-facing or downlinks), then the uplinks, named by the
+    wiring."""
+    down = [(switch_port(n), m.server_port_gbps) for n in range(1, m.server_ports + 1)]
+    up = [(switch_port(m.server_ports + n), m.uplink_gbps) for n in range(1, m.uplink_ports + 1)]
     return NetboxDeviceType(m.name, m.height_u, tuple(down + up))
 
 

@@ -88,6 +88,17 @@ def _port(prefix: str, n: int) -> str:
     return names[n] if n < len(names) else f"{prefix}{n}"
 
 
+def server_port(n: int) -> str:
+    """Port `n` (from 1) of a server's NIC, as the wiring names it: `p<n>`."""
+    return _port("p", n)
+
+
+def switch_port(n: int) -> str:
+    """Port `n` (from 1) of a switch, as the wiring names it: `e<n>`, the server-facing (or
+    downlink) ports first, the uplinks after."""
+    return _port("e", n)
+
+
 def _seen_left_is_increasing(row: Row) -> bool:
     """Looking at the rack fronts from the cold aisle, is 'left' the row's +direction?"""
     fx, fy = row.facing()
