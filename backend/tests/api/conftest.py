@@ -159,10 +159,25 @@ def etag(response: Any) -> str:
     return str(response.headers["etag"])
 
 
+def new_plan(client: Any, hall_id: int, **body: Any) -> dict[str, Any]:
+    """A wiring plan of the hall (201 asserted), named `base` unless `body` names it."""
+    r = client.post(f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": "base", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def new_upgrade(client: Any, plan_id: int, **body: Any) -> dict[str, Any]:
+    """An upgrade of the plan (201 asserted), named `upgrade` unless `body` names it."""
+    r = client.post(f"/api/v1/wiring-plans/{plan_id}/upgrades", json={"name": "upgrade", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
 @pytest.fixture
 def h(app: Any, cat: Catalog) -> SimpleNamespace:
     """Helpers for tests: `h.client(email)`, `h.lr(...)`, `h.template(...)`, `h.row(client, hall_id, ...)`,
-    `h.join(owner, member, project, email, role)`."""
+    `h.join(owner, member, project, email, role)`, `h.plan(client, hall_id, ...)`,
+    `h.upgrade(client, plan_id, ...)`."""
     return SimpleNamespace(
         app=app,
         cat=cat,
@@ -172,4 +187,22 @@ def h(app: Any, cat: Catalog) -> SimpleNamespace:
         row=lambda client, hall_id, name="R01", **kw: make_row(client, hall_id, cat, name, **kw),
         etag=etag,
         join=join,
+        plan=new_plan,
+        upgrade=new_upgrade,
     )
+
+
+@pytest.fixture
+def row_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
+    """One row R01 of 2 racks, each with 2 logical racks of 2 servers (2x25G, 1 port cabled), and
+    a network rack N01 with one 64x100G spine: 8 servers, 4 ToRs."""
+    lr = h.lr(servers=2, ports=1)
+    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 2,
+            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]}}  # fmt: skip
+    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
+    spine = {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}
+    r = owner.post(
+        f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [spine]}
+    )
+    assert r.status_code == 201, r.text
+    return hall

@@ -315,37 +315,6 @@ def test_names_netbox_would_refuse_are_a_422_naming_the_field(
 # --- the upgrade export -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def row_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
-    """One row R01 of 2 racks, each with 2 logical racks of 2 servers (2x25G, 1 port cabled), and
-    a network rack N01 with one 64x100G spine: 8 servers, 4 ToRs."""
-    lr = h.lr(servers=2, ports=1)
-    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 2,
-            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]}}  # fmt: skip
-    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
-    spine = {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}
-    r = owner.post(
-        f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [spine]}
-    )
-    assert r.status_code == 201, r.text
-    return hall
-
-
-def _plan(owner: TestClient, hall_id: int, **body: Any) -> dict[str, Any]:
-    r = owner.post(f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": "base", **body})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def _upgrade(owner: TestClient, plan_id: int, **body: Any) -> dict[str, Any]:
-    r = owner.post(f"/api/v1/wiring-plans/{plan_id}/upgrades", json={"name": "upgrade", **body})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-CableKey = tuple[str, ...]
-
-
 def _cable_key(row: dict[str, Any]) -> CableKey:
     return tuple(row[c] for c in NETBOX_COLUMNS)
 
@@ -381,9 +350,14 @@ def _applied(before: dict[str, CableKey], t: dict[str, list[dict[str, Any]]]) ->
     return after
 
 
-def test_upgrade_export_p_to_p_plus_1_is_the_added_cables_alone(owner: TestClient, row_hall: dict[str, Any]) -> None:
-    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
-    new = _upgrade(owner, old["id"], ports=2)
+CableKey = tuple[str, ...]
+
+
+def test_upgrade_export_p_to_p_plus_1_is_the_added_cables_alone(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = h.upgrade(owner, old["id"], ports=2)
     names, t = _upgrade_zip(owner, new["id"], old["id"])
     # Nothing moves, nothing is removed, no hardware: only the cables file.
     assert names == ["README.txt", "8-cables.csv"]
@@ -407,9 +381,11 @@ def test_upgrade_export_p_to_p_plus_1_is_the_added_cables_alone(owner: TestClien
     assert "8-cables.csv" in readme and "       8  DCIM > Cables > Import" in readme
 
 
-def test_upgrade_export_of_moved_cables_deletes_the_old_runs(owner: TestClient, row_hall: dict[str, Any]) -> None:
-    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
-    new = _upgrade(owner, old["id"], loop=2)
+def test_upgrade_export_of_moved_cables_deletes_the_old_runs(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
+    new = h.upgrade(owner, old["id"], loop=2)
     counts = new["diff"]
     assert counts["moved"] > 0 and counts["hardware_added"] == counts["hardware_removed"] == {}
     names, t = _upgrade_zip(owner, new["id"], old["id"])
@@ -429,9 +405,11 @@ def test_upgrade_export_of_moved_cables_deletes_the_old_runs(owner: TestClient, 
     assert _applied(before, t) == after
 
 
-def test_upgrade_export_with_new_tors_adds_their_type_and_devices(owner: TestClient, row_hall: dict[str, Any]) -> None:
-    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
-    new = _upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
+def test_upgrade_export_with_new_tors_adds_their_type_and_devices(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = h.upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
     assert new["diff"]["hardware_added"] == {"tor": 4}
     names, t = _upgrade_zip(owner, new["id"], old["id"])
     # The ToR role exists already: no roles file; no deletes.
@@ -456,7 +434,7 @@ def test_upgrade_export_with_new_tors_adds_their_type_and_devices(owner: TestCli
 
 
 def test_upgrade_export_refusals(owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace) -> None:
-    old = _plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
     url = f"/api/v1/wiring-plans/{old['id']}/exports/netbox-upgrade.zip"
     assert owner.get(url).status_code == 422, "against is required"
     r = owner.get(url, params={"against": 999999})

@@ -23,34 +23,6 @@ def default_price(part: str, length_m: float) -> float:
     return round(FACTOR[speed] * (base + per_m * length_m), 2)
 
 
-@pytest.fixture
-def row_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
-    """One row R01 of 2 racks, each with 2 logical racks of 2 servers (2x25G models, 1 port cabled),
-    and a network rack with one 64x100G spine."""
-    lr = h.lr(servers=2, ports=1)
-    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 2,
-            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]}}  # fmt: skip
-    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
-    spine = {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}
-    r = owner.post(
-        f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [spine]}
-    )
-    assert r.status_code == 201, r.text
-    return hall
-
-
-def plan(client: TestClient, hall_id: int, **body: Any) -> dict[str, Any]:
-    r = client.post(f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": "base", **body})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def upgrade(client: TestClient, plan_id: int, **body: Any) -> dict[str, Any]:
-    r = client.post(f"/api/v1/wiring-plans/{plan_id}/upgrades", json={"name": "upgrade", **body})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
 def diff_cables(client: TestClient, new: int, old: int, **params: Any) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     page = 1
@@ -65,10 +37,12 @@ def diff_cables(client: TestClient, new: int, old: int, **params: Any) -> list[d
         page += 1
 
 
-def test_p_to_p_plus_1_moves_nothing_and_buys_one_cable_per_server(owner: TestClient, row_hall: dict[str, Any]) -> None:
-    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+def test_p_to_p_plus_1_moves_nothing_and_buys_one_cable_per_server(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
     assert old["summary"]["cables"] == SERVERS + UPLINKS
-    new = upgrade(owner, old["id"], ports=2)
+    new = h.upgrade(owner, old["id"], ports=2)
     assert new["base_plan_id"] == old["id"] and new["spec"]["pattern"] == "side-to-side" and new["spec"]["ports"] == 2
     # p = 2: each server gains a cable to its counter-clockwise neighbour's ToR; every old cable stays
     assert new["diff"] == {
@@ -99,9 +73,11 @@ def test_p_to_p_plus_1_moves_nothing_and_buys_one_cable_per_server(owner: TestCl
     assert (freed["lines"], freed["total"], d["bom"]["net_total"]) == ([], 0.0, buy["total"])
 
 
-def test_parallel_ports_at_a_new_speed_buy_tors_nics_and_cables(owner: TestClient, row_hall: dict[str, Any]) -> None:
-    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
-    new = upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
+def test_parallel_ports_at_a_new_speed_buy_tors_nics_and_cables(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = h.upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
     # a new 100G ToR per logical rack (4), each server's new port to it or its neighbour's (8),
     # the new ToRs' uplinks (4 x 4); nothing existing moves
     assert new["diff"]["kept"] == SERVERS + UPLINKS
@@ -120,9 +96,11 @@ def test_parallel_ports_at_a_new_speed_buy_tors_nics_and_cables(owner: TestClien
     assert d["bom"]["freed"]["lines"] == []
 
 
-def test_a_shorter_loop_moves_cables_and_frees_the_old_ones(owner: TestClient, row_hall: dict[str, Any]) -> None:
-    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
-    new = upgrade(owner, old["id"], loop=2)
+def test_a_shorter_loop_moves_cables_and_frees_the_old_ones(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
+    new = h.upgrade(owner, old["id"], loop=2)
     counts = new["diff"]
     assert counts["kept"] + counts["moved"] + counts["removed"] == old["summary"]["cables"]
     assert counts["kept"] + counts["moved"] + counts["added"] == new["summary"]["cables"]
@@ -144,7 +122,7 @@ def _ends(c: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def test_upgrade_and_diff_refusals(owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace) -> None:
-    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
     r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "ports": 3})
     assert r.status_code == 422 and r.json()["detail"][0]["field"] == "ports"  # 2x25G servers: 2 NIC ports
     r = owner.post(f"/api/v1/wiring-plans/{old['id']}/upgrades", json={"name": "x", "speed": 3})
@@ -160,7 +138,9 @@ def test_upgrade_and_diff_refusals(owner: TestClient, row_hall: dict[str, Any], 
     assert viewer.get(f"/api/v1/wiring-plans/{old['id']}/diff", params={"against": old["id"]}).status_code == 200
 
 
-def test_the_work_order_of_an_upgrade_as_csv_xlsx_and_pdf(owner: TestClient, row_hall: dict[str, Any]) -> None:
+def test_the_work_order_of_an_upgrade_as_csv_xlsx_and_pdf(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any]
+) -> None:
     """Single-homed p = 2 -> MC-LAG p = 2: every server's second port moves from its own ToR to the
     other ToR of its rack (8 re-cables), nothing is added or removed; each server keeps its first
     cable while the second moves, so no server goes off. Every step is the diff's moved cable: old
@@ -170,8 +150,8 @@ def test_the_work_order_of_an_upgrade_as_csv_xlsx_and_pdf(owner: TestClient, row
 
     from openpyxl import load_workbook
 
-    old = plan(owner, row_hall["id"], pattern="single-homed", ports=2)
-    new = upgrade(owner, old["id"], pattern="mc-lag")
+    old = h.plan(owner, row_hall["id"], pattern="single-homed", ports=2)
+    new = h.upgrade(owner, old["id"], pattern="mc-lag")
     # and the spine ports of the 16 uplinks are re-patched (the ToRs come in another order)
     assert (new["diff"]["moved"], new["diff"]["added"], new["diff"]["removed"]) == (SERVERS + UPLINKS, 0, 0)
     url = f"/api/v1/wiring-plans/{new['id']}/exports/work-order"
@@ -214,7 +194,7 @@ def test_the_upgrades_a_hall_can_build(owner: TestClient, row_hall: dict[str, An
     p = 3, a parallel port and GRIN (p + n = 3) need a third NIC port, and would then build (l = 4 >= 3,
     ToRs of 48 ports >= r x p = 6): the catalog's 25G model with enough ports is the 4x25G server.
     Loops must divide the row's 4 logical racks (l = 2, 4); paired rows need a facing row."""
-    old = plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=2)
     r = owner.get(f"/api/v1/wiring-plans/{old['id']}/upgrade-options")
     assert r.status_code == 200, r.text
     got = r.json()
@@ -260,7 +240,7 @@ def test_the_upgrades_a_hall_can_build(owner: TestClient, row_hall: dict[str, An
     assert [(o["label"], o["feasible"]) for o in after if o["label"] in ("p=3", "pattern grin")] == [
         ("p=3", True), ("pattern grin", True),
     ]  # fmt: skip
-    new = upgrade(owner, old["id"], **after[0]["change"])
+    new = h.upgrade(owner, old["id"], **after[0]["change"])
     assert (new["diff"]["moved"], new["diff"]["added"]) == (0, SERVERS)
 
 
