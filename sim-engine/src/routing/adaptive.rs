@@ -12,7 +12,7 @@
 //! The draw is seeded: a function of the flow's hash and the number of readings so far, so a run
 //! is deterministic and a flow re-routed after a new reading draws again.
 
-use super::{Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
+use super::{server_link, Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
 use crate::model::Role;
 use crate::network::Network;
 use crate::rng::splitmix64;
@@ -156,22 +156,6 @@ impl Adaptive {
         tors[weighted_pick(&w, u)]
     }
 
-    /// An up link from `server` to `tor` (LAG members chosen by hash).
-    fn server_link(
-        net: &Network,
-        up: &[bool],
-        server: NodeId,
-        tor: NodeId,
-        h: u64,
-    ) -> Option<LinkId> {
-        let ls: Vec<LinkId> = net.out[server.idx()]
-            .iter()
-            .copied()
-            .filter(|&l| up[l.idx()] && net.link(l).to == tor)
-            .collect();
-        (!ls.is_empty()).then(|| ls[(h % ls.len() as u64) as usize])
-    }
-
     pub fn route(&mut self, ctx: &RouteCtx, h: u64, src: NodeId, dst: NodeId) -> Route {
         let stors = &self.server_tors[src.idx()];
         let dtors = &self.server_tors[dst.idx()];
@@ -179,8 +163,8 @@ impl Adaptive {
         if !(shares || stors.is_empty() || dtors.is_empty()) {
             let i = self.pick_tor(stors, false, h);
             let j = self.pick_tor(dtors, true, h);
-            let first = Self::server_link(ctx.net, ctx.up, src, i, h);
-            let last = Self::server_link(ctx.net, ctx.up, dst, j, h >> 7);
+            let first = server_link(ctx.net, ctx.up, src, i, h);
+            let last = server_link(ctx.net, ctx.up, dst, j, h >> 7);
             if let (Some(first), Some(last)) = (first, last) {
                 let fabric = if i == j {
                     Some(Vec::new())

@@ -26,7 +26,7 @@
 //! by what it can carry in one `T_rebind` (`backlog / (B * T_rebind)`), which equals the
 //! utilisation when the ToR is not overloaded and keeps growing with the backlog when it is.
 
-use super::{Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
+use super::{server_link, Binding, Route, RouteCtx, UpDown, NONE_DETOUR};
 use crate::model::Role;
 use crate::network::Network;
 use crate::rng::splitmix64;
@@ -105,27 +105,6 @@ impl LeastWork {
         }
     }
 
-    /// An up link from `server` to `tor` (LAG members chosen by hash).
-    fn server_link(
-        &self,
-        net: &Network,
-        up: &[bool],
-        server: NodeId,
-        tor: NodeId,
-        h: u64,
-    ) -> Option<LinkId> {
-        let ls: Vec<LinkId> = net.out[server.idx()]
-            .iter()
-            .copied()
-            .filter(|&l| up[l.idx()] && net.link(l).to == tor)
-            .collect();
-        if ls.is_empty() {
-            None
-        } else {
-            Some(ls[(h % ls.len() as u64) as usize])
-        }
-    }
-
     /// Path `src -> i -> (fabric ECMP) -> j -> dst`.
     pub fn path_via(
         &mut self,
@@ -136,8 +115,8 @@ impl LeastWork {
         j: NodeId,
         dst: NodeId,
     ) -> Option<Vec<LinkId>> {
-        let first = self.server_link(ctx.net, ctx.up, src, i, h)?;
-        let last = self.server_link(ctx.net, ctx.up, dst, j, h >> 7)?.reverse();
+        let first = server_link(ctx.net, ctx.up, src, i, h)?;
+        let last = server_link(ctx.net, ctx.up, dst, j, h >> 7)?.reverse();
         let mut p = vec![first];
         if i != j {
             p.extend(self.ud.walk(ctx.net, ctx.up, i, j, h)?);
@@ -168,8 +147,8 @@ impl LeastWork {
                 if !dtors.contains(&t) {
                     continue;
                 }
-                let a = self.server_link(ctx.net, ctx.up, src, t, h);
-                let b = self.server_link(ctx.net, ctx.up, dst, t, h >> 7);
+                let a = server_link(ctx.net, ctx.up, src, t, h);
+                let b = server_link(ctx.net, ctx.up, dst, t, h >> 7);
                 if let (Some(a), Some(b)) = (a, b) {
                     let p = vec![a, b.reverse()];
                     let score = self.score(ctx.net, &p, bits);

@@ -52,6 +52,23 @@ pub struct RouteCtx<'a> {
     pub seed: u64,
 }
 
+/// An up link from `server` to `tor`, a LAG member chosen by the hash `h`; None when all are down.
+/// (The host side of the ToR-choosing routers, adaptive and least-work.)
+pub(crate) fn server_link(
+    net: &Network,
+    up: &[bool],
+    server: NodeId,
+    tor: NodeId,
+    h: u64,
+) -> Option<LinkId> {
+    let ls: Vec<LinkId> = net.out[server.idx()]
+        .iter()
+        .copied()
+        .filter(|&l| up[l.idx()] && net.link(l).to == tor)
+        .collect();
+    (!ls.is_empty()).then(|| ls[(h % ls.len() as u64) as usize])
+}
+
 /// Per-flow ECMP hash (the fluid stand-in for a 5-tuple hash): a function of the seed and flow index.
 #[inline]
 pub fn flow_hash(seed: u64, flow: u32) -> u64 {
