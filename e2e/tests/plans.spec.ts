@@ -265,7 +265,11 @@ test("plans side by side, a p -> p+1 upgrade in 3D, a price edit in the BOM, eve
   const netboxCables = parseCsv(await zip.file(cableFile!)!.async("string")).filter((r) => r.some((f) => f !== ""));
   expect(netboxCables.length - 1).toBe(a.summary.cables);
   expect(names.some((n) => /devices\.csv$/.test(n))).toBe(true);
-  expect(names.some((n) => /interfaces\.csv$/.test(n))).toBe(true);
+  // NetBox makes the interfaces from the device types' templates: no interfaces file
+  expect(names.some((n) => /locations\.csv$/.test(n))).toBe(true);
+  const typesFile = names.find((n) => /device-types\.yaml$/.test(n));
+  expect(typesFile, `netbox set ${names}`).toBeTruthy();
+  expect(await zip.file(typesFile!)!.async("string")).toContain("interfaces:");
 
   const nb = parseCsv((await download(page, "download-netbox-cables")).body.toString("utf8")).filter((r) => r.some((f) => f !== ""));
   expect(nb.length - 1).toBe(a.summary.cables);
