@@ -6,7 +6,7 @@
  * run cancelled while the engine runs it; failures picked in the form in packet mode (a ToR down until
  * a recovery, a spine for good), the run succeeding. A real Celery worker runs the compiled engine.
  */
-import { expect, test, type Page, type Response } from "@playwright/test";
+import { expect, test, type Locator, type Page, type Response } from "@playwright/test";
 import { generate } from "./planning";
 import { login } from "./helpers";
 import { ids, simulationJobs, simulationJob } from "./simulating";
@@ -50,6 +50,19 @@ const job = simulationJob<Job>;
 const PACKET_NOTE = "packet-level simulation: TCP with drop-tail queues (see sim-engine/README.md)";
 
 /** Wall time as the form writes it (packet.ts `formatDuration`). */
+/** The simulate dialog of plan `planId` alone (from the Plans tab), set to a shuffle of 2 racks. */
+async function simulateShuffleOf(page: Page, planId: number): Promise<Locator> {
+  await page.getByRole("tab", { name: "Plans" }).click();
+  const panel = page.getByTestId("plans-panel");
+  for (const box of await panel.locator('input[data-testid^="plan-select-"]').all()) await box.uncheck();
+  await panel.getByTestId(`plan-select-${planId}`).check();
+  await page.getByTestId("plans-simulate").click();
+  const form = page.getByTestId("simulate-dialog");
+  await form.getByTestId("preset-shuffle").check();
+  await form.getByTestId("param-racks").fill("2");
+  return form;
+}
+
 function duration(s: number): string {
   if (s < 10) return `${s.toLocaleString("en", { maximumFractionDigits: 1, minimumFractionDigits: 1 })} s`;
   if (s < 120) return `${Math.round(s)} s`;
@@ -79,14 +92,7 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
   const { projectId, hallId } = ids(page);
   const plan = await generate(page, projectId, hallId, "paired-row");
 
-  await page.getByRole("tab", { name: "Plans" }).click();
-  const panel = page.getByTestId("plans-panel");
-  for (const box of await panel.locator('input[data-testid^="plan-select-"]').all()) await box.uncheck();
-  await panel.getByTestId(`plan-select-${plan.id}`).check();
-  await page.getByTestId("plans-simulate").click();
-  const form = page.getByTestId("simulate-dialog");
-  await form.getByTestId("preset-shuffle").check();
-  await form.getByTestId("param-racks").fill("2");
+  const form = await simulateShuffleOf(page, plan.id);
 
   // --- The estimate: both modes, as the API answered for the form as it stands
   let answer = estimateFor(page, perPair(1));
@@ -233,14 +239,7 @@ test("packet mode with failures: a ToR down until a recovery and a spine down fo
   const tor = nodes.find((n) => n.role === "tor" && n.logical_rack === firstRack)!;
   const spine = nodes.find((n) => n.role === "spine")!;
 
-  await page.getByRole("tab", { name: "Plans" }).click();
-  const panel = page.getByTestId("plans-panel");
-  for (const box of await panel.locator('input[data-testid^="plan-select-"]').all()) await box.uncheck();
-  await panel.getByTestId(`plan-select-${plan.id}`).check();
-  await page.getByTestId("plans-simulate").click();
-  const form = page.getByTestId("simulate-dialog");
-  await form.getByTestId("preset-shuffle").check();
-  await form.getByTestId("param-racks").fill("2");
+  const form = await simulateShuffleOf(page, plan.id);
   await form.getByTestId("param-mb").fill("1");
   await form.getByTestId("sim-mode-packet").check();
   // Packet mode offers failures as flow mode does: the first rack's ToR down from 1 ms to 3 ms, a spine from 1 ms on

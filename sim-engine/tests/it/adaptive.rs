@@ -7,7 +7,7 @@
 //! H's own flows to R (from R) are then drawn between T0 and T1 by the router the engine
 //! carries, with the spare capacities of the last reading.
 
-use super::run_ok;
+use super::{cable, node, run_ok};
 use loopline_sim::engine::plant::Plant;
 use loopline_sim::engine::{Engine, FlowEngine};
 use loopline_sim::network::Network;
@@ -17,23 +17,7 @@ use loopline_sim::topology::scenario;
 use loopline_sim::units::{NodeId, Time};
 
 fn net(x_gbps: f64) -> NetworkSpec {
-    let node = |id: &str, role: Role| NodeSpec {
-        id: id.into(),
-        role,
-        layer: None,
-        cluster: Some(0),
-        loop_id: None,
-        loop_position: None,
-        rack: None,
-        logical_rack: None,
-    };
-    let link = |a: &str, b: &str, gbps: f64| LinkSpec {
-        id: None,
-        a: a.into(),
-        b: b.into(),
-        gbps,
-        latency_ns: 0,
-    };
+    let link = |a: &str, b: &str, gbps: f64| cable(a, b, gbps, 0);
     NetworkSpec {
         nodes: vec![
             node("SP", Role::Spine),

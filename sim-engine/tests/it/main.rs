@@ -18,6 +18,31 @@ use loopline_sim::network::Network;
 use loopline_sim::scenario::*;
 use loopline_sim::{run, Report, RunLimits};
 
+/// A node of a hand-built network: cluster 0, no layer, loop or rack given.
+pub fn node(id: &str, role: Role) -> NodeSpec {
+    NodeSpec {
+        id: id.into(),
+        role,
+        layer: None,
+        cluster: Some(0),
+        loop_id: None,
+        loop_position: None,
+        rack: None,
+        logical_rack: None,
+    }
+}
+
+/// An unnamed cable `a` - `b` of a hand-built network.
+pub fn cable(a: &str, b: &str, gbps: f64, latency_ns: u64) -> LinkSpec {
+    LinkSpec {
+        id: None,
+        a: a.into(),
+        b: b.into(),
+        gbps,
+        latency_ns,
+    }
+}
+
 /// Run a scenario to the end (no run_info).
 pub fn run_ok(sc: &Scenario) -> Report {
     let mut r = run(sc, &RunLimits::default()).expect("scenario runs");

@@ -13,16 +13,6 @@ fn packet(mut sc: Scenario) -> Scenario {
 
 fn chain(hops: &[(f64, u64)]) -> NetworkSpec {
     // A - T1 - SP - T2 - B: servers, two ToRs and a spine, one (gbps, latency_ns) per cable
-    let node = |id: &str, role: Role| NodeSpec {
-        id: id.into(),
-        role,
-        layer: None,
-        cluster: Some(0),
-        loop_id: None,
-        loop_position: None,
-        rack: None,
-        logical_rack: None,
-    };
     let ids = ["A", "T1", "SP", "T2", "B"];
     let roles = [
         Role::Server,
@@ -36,13 +26,7 @@ fn chain(hops: &[(f64, u64)]) -> NetworkSpec {
         links: hops
             .iter()
             .enumerate()
-            .map(|(k, &(gbps, latency_ns))| LinkSpec {
-                id: None,
-                a: ids[k].into(),
-                b: ids[k + 1].into(),
-                gbps,
-                latency_ns,
-            })
+            .map(|(k, &(gbps, latency_ns))| cable(ids[k], ids[k + 1], gbps, latency_ns))
             .collect(),
     }
 }
@@ -719,23 +703,7 @@ fn packet_mode_runs_the_detour_controller() {
 /// Two paths between two ToRs: S0 - T0 - {SP0, SP1} - T1 - S1, every cable 10 Gb/s and
 /// 1,000 ns (a full 1,500-byte packet takes 1,200 ns to send on any hop).
 fn two_spines() -> NetworkSpec {
-    let node = |id: &str, role: Role| NodeSpec {
-        id: id.into(),
-        role,
-        layer: None,
-        cluster: Some(0),
-        loop_id: None,
-        loop_position: None,
-        rack: None,
-        logical_rack: None,
-    };
-    let link = |a: &str, b: &str| LinkSpec {
-        id: None,
-        a: a.into(),
-        b: b.into(),
-        gbps: 10.0,
-        latency_ns: 1000,
-    };
+    let link = |a: &str, b: &str| cable(a, b, 10.0, 1000);
     NetworkSpec {
         nodes: vec![
             node("S0", Role::Server),
