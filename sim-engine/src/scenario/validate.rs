@@ -426,7 +426,7 @@ impl Scenario {
                         }
                     }
                 } else {
-                    let fan_in = w.fan_in.unwrap_or(8) as usize;
+                    let fan_in = w.fan_in() as usize;
                     if fan_in == 0 || fan_in >= net.servers.len() {
                         return err(
                             "workload.fan_in",
@@ -551,19 +551,12 @@ impl Scenario {
                 )
             }
             WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
-                let default = if matches!(self.workload, WorkloadSpec::Incast(_)) {
-                    1
-                } else {
-                    100
-                };
                 let per = match &w.senders {
                     Some(s) => s.len() as u64,
-                    None => w.fan_in.unwrap_or(8) as u64,
+                    None => w.fan_in() as u64,
                 };
-                (
-                    (w.queries.unwrap_or(default) as u64).saturating_mul(per),
-                    "workload.queries",
-                )
+                let queries = self.workload.query_count().unwrap_or(0) as u64;
+                (queries.saturating_mul(per), "workload.queries")
             }
             WorkloadSpec::Memcache(w) => {
                 ((w.requests as u64).saturating_mul(2), "workload.requests")
@@ -589,13 +582,8 @@ impl Scenario {
                 }
             }
             WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
-                let default = if matches!(self.workload, WorkloadSpec::Incast(_)) {
-                    1
-                } else {
-                    100
-                };
-                let n = w.queries.unwrap_or(default) as u64;
-                check_arrivals("workload.rate_per_s", n, w.rate_per_s.unwrap_or(1000.0))?;
+                let n = self.workload.query_count().unwrap_or(0) as u64;
+                check_arrivals("workload.rate_per_s", n, w.rate_per_s())?;
             }
             WorkloadSpec::Memcache(w) => {
                 check_arrivals("workload.rate_per_s", w.requests as u64, w.rate_per_s)?;
