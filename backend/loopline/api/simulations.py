@@ -22,7 +22,7 @@ from loopline.api.schemas.simulations import (
 from loopline.api.sim_estimates import engine_section
 from loopline.db.models import Role, SimulationJob
 from loopline.domain.sim_results import FLOW_RECORDS_MAX, FlowSort, FlowStatus
-from loopline.services import simulations, wiring
+from loopline.services import simulations, wiring_plans
 from loopline.services.access import ProjectAccess, Scope
 
 register_project_resolver(
@@ -58,7 +58,7 @@ def simulate_plan(
     plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
 ) -> object:
     engine = engine_section(data)
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     return simulations.submit_for_plan(
         session, access.principal, plan, name=data.name, routing=data.routing, workload=data.workload, engine=engine,
         key=key,

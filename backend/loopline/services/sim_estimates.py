@@ -18,7 +18,7 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
 from loopline.domain.scenario import build_scenario
 from loopline.domain.sim_estimate import Estimate, Mode, ModeEstimate, Unestimable, estimate
-from loopline.services.wiring import load_plan
+from loopline.services.wiring_storage import load_plan
 from loopline.settings import get_settings
 
 BASIS = (

@@ -32,7 +32,7 @@ from loopline.queue import SIMULATE_TASK, enqueue_after_commit
 from loopline.services import audit, idempotency, sim_estimates, work_quota
 from loopline.services.access import Principal
 from loopline.services.mutations import Target, audited_update
-from loopline.services.wiring import load_plan
+from loopline.services.wiring_storage import load_plan
 from loopline.settings import get_settings
 
 _ENGINE_ERROR = re.compile(r"^error: invalid scenario: (?P<path>[^:]*): (?P<reason>.*)$")

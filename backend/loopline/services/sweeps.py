@@ -34,7 +34,7 @@ from loopline.services import audit, pricing
 from loopline.services.access import Principal
 from loopline.services.job_recovery import Claimant, claim_or_skip
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
-from loopline.services.wiring import PlanOptions, geometry_for, server_port_speeds, wiring_spec
+from loopline.services.wiring_spec import PlanOptions, geometry_for, server_port_speeds, wiring_spec
 
 ROUTINGS = ("ecmp", "adaptive", "least_work", "detour", "vlb", "grin")
 MAX_POINTS = 200
