@@ -74,7 +74,8 @@ def _read(found: Estimate) -> SimulationEstimate:
 def estimate_plan(plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimReader) -> object:
     engine = engine_section(data)
     plan = wiring_plans.get_plan(session, plan_id)
-    return _read(sim_estimates.of_plan(session, plan, routing=data.routing, workload=data.workload, engine=engine))
+    found = sim_estimates.of_plan(session, plan, routing=data.routing, workload=data.workload_request(), engine=engine)
+    return _read(found)
 
 
 @router.post(

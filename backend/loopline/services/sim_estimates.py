@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
-from loopline.domain.scenario import build_scenario
+from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
 from loopline.domain.sim_estimate import Estimate, Mode, ModeEstimate, Unestimable, estimate
 from loopline.services.wiring_storage import load_plan
 from loopline.settings import get_settings
@@ -65,11 +65,13 @@ def of_scenario(scenario: dict[str, Any], field: str = "scenario") -> Estimate:
 
 
 def of_plan(
-    session: Session, plan: WiringPlanRow, *, routing: dict[str, Any], workload: dict[str, Any] | None,
+    session: Session, plan: WiringPlanRow, *, routing: dict[str, Any], workload: PresetChoice | dict[str, Any],
     engine: dict[str, Any],
 ) -> Estimate:  # fmt: skip
     """The estimate of the scenario `submit_for_plan` would build from the same request."""
-    scenario = build_scenario(load_plan(session, plan), routing=routing, workload=workload, engine=engine)
+    domain_plan = load_plan(session, plan)
+    built = requested_workload(domain_plan, workload)
+    scenario = build_scenario(domain_plan, routing=routing, workload=built, engine=engine)
     return of_scenario(scenario, "workload")
 
 

@@ -26,7 +26,7 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate, sim_flows
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.exports import csv_chunks, to_csv
-from loopline.domain.scenario import build_scenario
+from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
 from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
 from loopline.services import audit, idempotency, sim_estimates, work_quota
@@ -157,18 +157,30 @@ def submit_for_plan(
     *,
     name: str,
     routing: dict[str, Any],
-    workload: dict[str, Any] | None,
+    workload: PresetChoice | dict[str, Any],
     engine: dict[str, Any],
     key: str | None,
 ) -> SimulationJob:
     """Idempotent: the same `Idempotency-Key` in a project returns the job it created first.
 
-    `routing`, `workload` and `engine` are the scenario's sections (engine: mode, seed, failures,
-    stop_time_s when set)."""
-    scenario = build_scenario(load_plan(session, plan), name=name, routing=routing, workload=workload, engine=engine)
+    `routing` and `engine` are the scenario's sections (engine: mode, seed, failures, stop_time_s
+    when set); the workload is built from its preset over the plan, or given raw."""
+    scenario = plan_scenario(session, plan, name=name, routing=routing, workload=workload, engine=engine)
     if (job := _existing(session, plan.project_id, key, plan.id, name, scenario)) is not None:
         return job
     return _submit(session, principal, plan.project_id, plan.id, name, scenario, key)
+
+
+def plan_scenario(
+    session: Session, plan: WiringPlanRow, *, name: str | None, routing: dict[str, Any],
+    workload: PresetChoice | dict[str, Any], engine: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """The scenario of a plan request: the plan's network, the workload built from its preset (or
+    the raw section), routing and engine as given. Submitting and estimating build it alike."""
+    domain_plan = load_plan(session, plan)
+    return build_scenario(
+        domain_plan, name=name, routing=routing, workload=requested_workload(domain_plan, workload), engine=engine
+    )
 
 
 def submit_scenario(
