@@ -21,8 +21,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Check a scenario file; prints "ok" and a summary, or the offending field and exits 2.
-    Validate { file: PathBuf },
+    /// Check a scenario file (`-` or none: stdin); prints "ok" and a summary, or the offending
+    /// field and exits 2.
+    Validate {
+        file: Option<PathBuf>,
+        /// Print what the backend needs before a run as JSON (schema/validation.schema.json):
+        /// flows, bytes and hops of the workload, the defaults applied, the links' names and the
+        /// run-time estimate's inputs.
+        #[arg(long)]
+        json: bool,
+    },
     /// Simulate a scenario; the result JSON goes to stdout or to -o FILE.
     Run {
         file: PathBuf,
@@ -50,7 +58,7 @@ enum Cmd {
         #[arg(long, requires = "seeds")]
         jobs: Option<usize>,
     },
-    /// Print a JSON Schema: `scenario` or `result`.
+    /// Print a JSON Schema: `scenario`, `result` or `validation`.
     Schema { which: String },
     /// Generate a scenario for a built-in topology (shuffle workload by default).
     Gen {
@@ -298,6 +306,74 @@ fn read(file: &PathBuf) -> Result<Scenario, String> {
     Scenario::from_json(&text).map_err(|e| format!("invalid scenario: {e}"))
 }
 
+/// The scenario's text from `file`, or from stdin for none or `-`.
+fn read_text(file: Option<&PathBuf>) -> Result<String, String> {
+    match file {
+        Some(f) if f.as_os_str() != "-" => {
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))
+        }
+        _ => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            Ok(text)
+        }
+    }
+}
+
+/// `validate`: the one-line summary, or with `--json` the preflight document.
+fn validate(file: Option<&PathBuf>, json: bool) -> ExitCode {
+    let parsed = read_text(file).and_then(|text| {
+        let sc = Scenario::from_json(&text).map_err(|e| format!("invalid scenario: {e}"))?;
+        Ok((text, sc))
+    });
+    let (text, sc) = match parsed {
+        Ok(p) => p,
+        Err(m) => {
+            eprintln!("error: {m}");
+            return ExitCode::from(2);
+        }
+    };
+    let net = match sc.validate() {
+        Ok(net) => net,
+        Err(e) => {
+            eprintln!("error: invalid scenario: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !json {
+        println!(
+            "ok: {} nodes ({} servers), {} links, routing {}, workload {}",
+            net.nodes.len(),
+            net.servers.len(),
+            net.links.len() / 2,
+            sc.routing.name(),
+            sc.workload.name()
+        );
+        return ExitCode::SUCCESS;
+    }
+    // the workload object as given (the network is skipped, not kept): which defaults applied
+    #[derive(serde::Deserialize)]
+    struct Given {
+        workload: Option<serde_json::Value>,
+    }
+    let given: Option<Given> = serde_json::from_str(&text).ok();
+    drop(text);
+    let summary = loopline_sim::preflight::summarize(
+        &sc,
+        &net,
+        given.as_ref().and_then(|g| g.workload.as_ref()),
+    );
+    let out = serde_json::to_string(&summary).expect("validation serialises");
+    match writeln!(std::io::stdout().lock(), "{out}") {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write stdout: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `1,2,7` or `1..5` (inclusive).
 fn parse_seeds(list: &str) -> Result<Vec<u64>, String> {
     let bad = || format!("--seeds: expected seeds like 1,2,3 or 1..5, got {list:?}");
@@ -376,32 +452,7 @@ fn run_many(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
-        Cmd::Validate { file } => {
-            let sc = match read(&file) {
-                Ok(s) => s,
-                Err(m) => {
-                    eprintln!("error: {m}");
-                    return ExitCode::from(2);
-                }
-            };
-            match sc.validate() {
-                Ok(net) => {
-                    println!(
-                        "ok: {} nodes ({} servers), {} links, routing {}, workload {}",
-                        net.nodes.len(),
-                        net.servers.len(),
-                        net.links.len() / 2,
-                        sc.routing.name(),
-                        sc.workload.name()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: invalid scenario: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Cmd::Validate { file, json } => validate(file.as_ref(), json),
         Cmd::Run {
             file,
             output,
@@ -473,7 +524,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             None => {
-                eprintln!("error: unknown schema \"{which}\" (scenario or result)");
+                eprintln!("error: unknown schema \"{which}\" (scenario, result or validation)");
                 ExitCode::from(2)
             }
         },

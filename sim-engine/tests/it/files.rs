@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn committed_schemas_are_current() {
-    for which in ["scenario", "result"] {
+    for which in ["scenario", "result", "validation"] {
         let path = format!("{}/schema/{which}.schema.json", env!("CARGO_MANIFEST_DIR"));
         let committed = std::fs::read_to_string(&path).unwrap();
         let generated = loopline_sim::schema_json(which).unwrap();

@@ -9,6 +9,7 @@ mod fidelity;
 mod files;
 mod fuzz;
 mod packet;
+mod preflight;
 mod profiles;
 mod props;
 mod routing;
