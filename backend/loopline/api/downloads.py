@@ -1,4 +1,5 @@
-"""A streamed file download whose body reads the database after the route has returned."""
+"""File downloads: streamed, the body reading the database after the route has returned, or bytes
+already at hand (a stored export)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ from urllib.parse import quote
 
 from sqlalchemy.orm import Session
 from starlette.background import BackgroundTask
-from starlette.responses import StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 
-def streamed_download(session: Session, body: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
+def streamed_download(
+    session: Session, body: Iterator[bytes] | bytes, media_type: str, filename: str
+) -> StreamingResponse | Response:
     """`body` as an attachment named `filename`; the session closes when the body ends or the client
-    leaves."""
+    leaves. Bytes (a stored export) are sent as one body: nothing is left to read, and the event
+    loop writes them while no Python runs for them."""
+    disposition = _disposition(filename)
+    if isinstance(body, bytes):
+        return Response(body, media_type=media_type, headers={"Content-Disposition": disposition})
 
     def chunks() -> Generator[bytes]:
         try:
@@ -21,9 +28,6 @@ def streamed_download(session: Session, body: Iterator[bytes], media_type: str, 
             session.close()
 
     stream = chunks()
-    # Names are any text (row names): an ASCII fallback, and the exact name in RFC 6266's UTF-8 form.
-    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
-    disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
     # A client that leaves mid-body: the generator is closed, which closes the session.
     return StreamingResponse(
         stream,
@@ -31,3 +35,9 @@ def streamed_download(session: Session, body: Iterator[bytes], media_type: str, 
         headers={"Content-Disposition": disposition},
         background=BackgroundTask(stream.close),
     )
+
+
+def _disposition(filename: str) -> str:
+    # Names are any text (row names): an ASCII fallback, and the exact name in RFC 6266's UTF-8 form.
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"

@@ -22,7 +22,7 @@ from loopline.db.models import Role
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain import netbox
 from loopline.domain.errors import NotFound
-from loopline.services import exports, wiring_plans
+from loopline.services import export_cache, exports, wiring_plans
 from loopline.services.access import ProjectAccess, Scope
 
 WiringReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.WIRING_READ))]
@@ -68,7 +68,10 @@ def wiring_sheet_csv(
     plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None, rack: RackFilter = None
 ) -> object:
     plan = wiring_plans.get_plan(session, plan_id)
-    body = exports.wiring_sheet_csv(session, plan, row, rack)
+    body = export_cache.cached(
+        session, plan, "wiring-sheet.csv", {"row": row, "rack": rack},
+        lambda: exports.wiring_sheet_csv(session, plan, row, rack),
+    )  # fmt: skip
     return streamed_download(session, body, CSV, _scoped(f"plan-{plan.id}-wiring", row, rack) + ".csv")
 
 
