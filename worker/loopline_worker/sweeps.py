@@ -21,7 +21,7 @@ from loopline.domain.errors import DomainError
 from loopline.domain.sim_outcome import classify
 from loopline.queue import SWEEP_DONE_TASK, SWEEP_POINT_TASK
 from loopline.services import sweeps
-from loopline.services.simulations import engine_error
+from loopline.services.sim_preflight import engine_error
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, run_engine

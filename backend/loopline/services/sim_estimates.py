@@ -18,6 +18,7 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
 from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
 from loopline.domain.sim_estimate import Estimate, Mode, ModeEstimate, Unestimable, estimate
+from loopline.services import sim_preflight
 from loopline.services.wiring_storage import load_plan
 from loopline.settings import get_settings
 
@@ -57,11 +58,17 @@ def duration(s: float) -> str:
     return f"{s / 3600:,.1f} h"
 
 
-def of_scenario(scenario: dict[str, Any], field: str = "scenario") -> Estimate:
+def of_validation(validation: dict[str, Any], field: str = "scenario") -> Estimate:
+    """The estimate from the engine's validation document (`sim_preflight.validate`)."""
     try:
-        return estimate(scenario)
+        return estimate(validation)
     except Unestimable as e:
         raise DomainError(field, f"cannot estimate the run: {e}") from e
+
+
+def of_scenario(scenario: dict[str, Any], field: str = "scenario") -> Estimate:
+    """The engine validates the scenario (a refusal names its field) and gives the estimate's inputs."""
+    return of_validation(sim_preflight.validate(scenario), field)
 
 
 def of_plan(
@@ -75,15 +82,16 @@ def of_plan(
     return of_scenario(scenario, "workload")
 
 
-def check_limits(scenario: dict[str, Any], field: str) -> None:
-    """Refuse a packet-mode scenario whose estimate exceeds the worker's limits (422 naming `field`)."""
+def check_limits(scenario: dict[str, Any], validation: dict[str, Any] | None, field: str) -> None:
+    """Refuse a packet-mode scenario whose estimate exceeds the worker's limits (422 naming `field`).
+    `validation` is the engine's document (None: not validated in the request, so not estimated)."""
     engine = scenario.get("engine")
-    if not isinstance(engine, dict) or engine.get("mode") != "packet":
+    if not isinstance(engine, dict) or engine.get("mode") != "packet" or validation is None:
         return
     try:
-        found = estimate(scenario)
+        found = estimate(validation)
     except Unestimable:
-        return  # the engine names what is wrong (in the request, or in the worker for a large scenario)
+        return  # the engine finds no path for some flow: the run reports them stalled
     reason = why_not(found.packet, limits())
     if reason is not None:
         raise DomainError(
@@ -93,12 +101,14 @@ def check_limits(scenario: dict[str, Any], field: str) -> None:
         )
 
 
-def engine_seconds(scenario: dict[str, Any]) -> float:
-    """The run's estimated wall time in its own mode; the worker's time limit when the scenario
-    cannot be estimated here (the worker's engine validates it, and stops it at that limit)."""
+def engine_seconds(scenario: dict[str, Any], validation: dict[str, Any] | None) -> float:
+    """The run's estimated wall time in its own mode; the worker's time limit when there is no
+    estimate (`validation` None: the worker's engine validates the scenario, and stops it at that limit)."""
     engine = scenario.get("engine")
     mode: Mode = "packet" if isinstance(engine, dict) and engine.get("mode") == "packet" else "flow"
+    if validation is None:
+        return float(get_settings().engine_time_limit_s)
     try:
-        return estimate(scenario).of(mode).wall_s
+        return estimate(validation).of(mode).wall_s
     except Unestimable:
         return float(get_settings().engine_time_limit_s)
