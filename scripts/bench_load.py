@@ -16,7 +16,7 @@ Prints, per level: requests, requests/s, p50 / p99 / max latency, errors (any an
 Targets: 0 errors at 1, 8, 32, 64 and 256 clients; p99 under 2 s at 64 clients for the layout and
 cable reads; `/auth/me` p99 under 100 ms at every level, slow readers included.
 
-    .venv/bin/python scripts/bench_load.py [--clients 1 8 32 64 256] [--seconds 15] [--json]
+    .venv/bin/python scripts/bench_load.py [--clients 1 8 32 64 256] [--seconds 15] [--workers 1] [--json]
 """
 
 from __future__ import annotations
@@ -165,11 +165,33 @@ async def run_level(base: str, cookies: httpx.Cookies, target: str, url: str, cl
     return level
 
 
+def _api_pids(pid: int) -> list[int]:
+    """The API process and its children (uvicorn's worker processes under `--workers`)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid, *(int(c) for c in children)]
+
+
 def _peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return float("nan")
+    """The largest peak RSS of the API's processes."""
+    peaks = [
+        int(line.split()[1]) / 1024
+        for p in _api_pids(pid)
+        for line in Path(f"/proc/{p}/status").read_text().splitlines()
+        if line.startswith("VmHWM:")
+    ]
+    return round(max(peaks), 1) if peaks else float("nan")
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the API's processes have used so far."""
+    ticks = 0
+    for p in _api_pids(pid):
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _prepare(base: str) -> tuple[httpx.Cookies, dict[str, str]]:
@@ -194,21 +216,30 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32, 64, 256])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--targets", nargs="+", choices=["layout", "cables", "export", "slow"], default=None)
+    parser.add_argument("--workers", type=int, default=1, help="API processes (uvicorn --workers)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     reports: list[dict[str, Any]] = []
-    with stack.app_stack(f"loopline_bench_load_{os.getpid()}", redis_db=6) as (base, api_pid):
+    workers = {"LOOPLINE_API_WORKERS": str(args.workers)}
+    with stack.app_stack(f"loopline_bench_load_{os.getpid()}", redis_db=6, env_extra=workers) as (base, api_pid):
         cookies, urls = _prepare(base)
         chosen = args.targets or [*urls, "slow"]
         levels = [(t, url, clients) for t, url in urls.items() if t in chosen for clients in args.clients]
         slow = [("slow readers", "", SLOW_READERS)] if "slow" in chosen else []
         for target, url, clients in [*levels, *slow]:
+            cpu0 = _cpu_s(api_pid)
             if target == "slow readers":
                 level = asyncio.run(run_slow_readers(base, cookies, urls, args.seconds))
             else:
                 level = asyncio.run(run_level(base, cookies, target, url, clients, args.seconds))
-            report = level.report() | {"api_peak_rss_mb": _peak_rss_mb(api_pid)}
+            # The API's share of the machine beside the one-minute load average: on a shared 2-core
+            # machine a slow /auth/me may be the API's own queue or every other process's.
+            report = level.report() | {
+                "api_peak_rss_mb": _peak_rss_mb(api_pid),
+                "api_cpu_pct": round(100 * (_cpu_s(api_pid) - cpu0) / level.seconds, 1),
+                "load_avg_1m": os.getloadavg()[0],
+            }
             reports.append(report)
             if not args.json:
                 print(
@@ -216,7 +247,8 @@ def main() -> int:
                     f"({report['per_s']:6.1f}/s), p50 {report['p50_s']:.3f} s, p99 {report['p99_s']:.3f} s, "
                     f"max {report['max_s']:.3f} s, errors {report['errors']} {report['error_kinds'] or ''}, "
                     f"/auth/me p50 {report['auth_me_p50_s']} s p99 {report['auth_me_p99_s']} s, "
-                    f"API peak RSS {report['api_peak_rss_mb']} MB",
+                    f"API peak RSS {report['api_peak_rss_mb']} MB, API CPU {report['api_cpu_pct']} % of a core, "
+                    f"load average {report['load_avg_1m']:.2f}",
                     flush=True,
                 )
     # A download beyond its bounded lane is shed with 503 + Retry-After, by design: not an error.

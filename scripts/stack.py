@@ -328,7 +328,9 @@ def service_env(state: dict[str, int], db: str = DB_NAME, redis_db: int = 0) -> 
 
 
 def start_api(env: dict[str, str], api_port: int) -> subprocess.Popen[bytes]:
-    """The API (uvicorn) in its own process group."""
+    """The API (uvicorn) in its own process group; `LOOPLINE_API_WORKERS` processes of it (one by
+    default), each with its own interpreter, admission lanes and connection pool."""
+    workers = int(env.get("LOOPLINE_API_WORKERS", "1"))
     return subprocess.Popen(
         [
             str(VENV_BIN / "uvicorn"),
@@ -338,6 +340,7 @@ def start_api(env: dict[str, str], api_port: int) -> subprocess.Popen[bytes]:
             "--port",
             str(api_port),
             *UVICORN_OPTS,
+            *(["--workers", str(workers)] if workers > 1 else []),
         ],
         env=env,
         cwd=ROOT,

@@ -7,6 +7,7 @@ proves it came from storage, and after a change it must be the fresh render inst
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -56,11 +57,12 @@ def _stored(db_session: Session, plan_id: int) -> dict[str, bytes]:
     found = db_session.execute(
         select(ExportCacheRow.options, ExportCacheRow.body).where(ExportCacheRow.plan_id == plan_id)
     )
-    return {options: bytes(body) for options, body in found}
+    return {options: gzip.decompress(body) for options, body in found}
 
 
 def _mark(db_session: Session, plan_id: int) -> None:
-    db_session.execute(update(ExportCacheRow).where(ExportCacheRow.plan_id == plan_id).values(body=MARKER))
+    marked = update(ExportCacheRow).where(ExportCacheRow.plan_id == plan_id).values(body=gzip.compress(MARKER))
+    db_session.execute(marked)
     db_session.commit()
 
 
@@ -84,6 +86,20 @@ def test_the_second_download_is_the_stored_first_byte_for_byte(
     only_r02 = owner.get(_url(plan), params={"row": "R02"})
     assert only_r02.content == _fresh(db_session, plan["id"], "R02") != MARKER
     assert set(_stored(db_session, plan["id"])) == {"rack=&row=", "rack=&row=R02"}
+
+
+def test_a_stored_sheet_goes_compressed_to_who_takes_gzip_and_plain_to_who_does_not(
+    owner: TestClient, plan: dict[str, Any], db_session: Session
+) -> None:
+    owner.get(_url(plan))
+    fresh = _fresh(db_session, plan["id"])
+    stored = db_session.execute(select(ExportCacheRow.body).where(ExportCacheRow.plan_id == plan["id"])).scalar_one()
+    zipped = owner.get(_url(plan), headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers["content-encoding"] == "gzip" and zipped.headers["vary"] == "Accept-Encoding"
+    assert zipped.headers["content-length"] == str(len(stored)) and zipped.content == fresh
+    plain = owner.get(_url(plan), headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.headers["content-length"] == str(len(fresh))
+    assert plain.content == fresh
 
 
 def _rack(owner: TestClient, plan: dict[str, Any]) -> dict[str, Any]:

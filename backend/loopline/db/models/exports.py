@@ -25,4 +25,5 @@ class ExportCacheRow(Base):
     stored layout, the catalog entries it uses, its device names) and of the code that rendered
     them: a body is served only while this still matches."""
     body: Mapped[bytes] = mapped_column(LargeBinary)
+    """The whole file, gzip-compressed (sent as it is to clients that take gzip)."""
     created_at: Mapped[datetime] = created_at_column()
