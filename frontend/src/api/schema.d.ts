@@ -6434,8 +6434,9 @@ export interface components {
              * Name
              * @description The value of `preset` (and of a sweep's `workload`).
              * @example shuffle
+             * @enum {string}
              */
-            name: string;
+            name: "shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache";
             /**
              * Params
              * @description Its parameters, in the form's order.

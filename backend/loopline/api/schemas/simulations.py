@@ -228,7 +228,11 @@ class RackSetRead(ReadSchema):
 
 
 class SimulationPresetRead(ReadSchema):
-    name: str = Field(description="The value of `preset` (and of a sweep's `workload`).", examples=["shuffle"])
+    name: str = Field(
+        description="The value of `preset` (and of a sweep's `workload`).",
+        examples=["shuffle"],
+        json_schema_extra={"enum": list(WORKLOADS)},
+    )
     label: str = Field(description="What the planner reads.", examples=["MapReduce shuffle"])
     explain: str = Field(description="One line: what it sends where.")
     params: list[PresetParamRead] = Field(description="Its parameters, in the form's order.")
