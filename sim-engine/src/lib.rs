@@ -202,10 +202,7 @@ fn run_packet(
     let mut rep = report::build(&eng.outcome());
     rep.model = "packet".into();
     rep.note = report::PACKET_NOTE.into();
-    for (l, lr) in rep.links.links.iter_mut().enumerate() {
-        let n = lr.util.as_ref().map_or(0, |u| u.len());
-        lr.queue_max_bytes = eng.queue_series(l, n);
-    }
+    rep.links.set_queue_series(|l, n| eng.queue_series(l, n));
     rep.packet = Some(eng.packet_report());
     rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
     Ok(rep)
