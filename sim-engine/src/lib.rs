@@ -9,6 +9,7 @@ pub mod model;
 pub mod network;
 pub mod packet;
 pub mod preflight;
+pub mod reachability;
 pub mod report;
 pub mod rng;
 pub mod routing;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::engine::control::detour::ActiveDetour;
 use crate::engine::{Outcome, Status};
 use crate::network::Network;
+use crate::reachability::Reachability;
 use crate::units::LinkId;
 use crate::workload::memcache::{self, MemcacheEstimate};
 use crate::workload::NONE;
@@ -66,6 +67,10 @@ pub struct Report {
     /// Packet mode only: transport, losses and per-port queue occupancy.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub packet: Option<PacketReport>,
+    /// The failure timeline, what was down at the end and which server groups could not reach
+    /// each other then; present when the scenario has failures or a flow did not finish.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachability: Option<Reachability>,
     /// Wall time and memory of this run: not deterministic, omitted with `--no-run-info`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_info: Option<RunInfo>,
@@ -766,6 +771,7 @@ pub fn build(o: &Outcome) -> Report {
         memcache,
         flow_records: records,
         packet: None,
+        reachability: crate::reachability::at_end(sc, net, end, finished < o.flows.len() as u64),
         run_info: None,
     }
 }

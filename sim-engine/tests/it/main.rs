@@ -12,6 +12,7 @@ mod packet;
 mod preflight;
 mod profiles;
 mod props;
+mod reachability;
 mod routing;
 
 use loopline_sim::engine::{Engine, FlowEngine};
