@@ -64,7 +64,7 @@ def sweep_point(self: Task, point_id: int) -> str:
     except EngineFailed as e:
         named = engine_error(str(e))
         return _finish(point_id, JobStatus.FAILED, worker, error=str(e), error_field=named[0] if named else None)
-    figures: dict[str, Any] = {**design, **sweeps.performance(result, classify(scenario, result))}
+    figures: dict[str, Any] = {**design, **sweeps.performance(result, classify(result))}
     return _finish(point_id, JobStatus.SUCCEEDED, worker, figures=figures)
 
 

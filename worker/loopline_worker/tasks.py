@@ -134,17 +134,17 @@ def simulate(job_id: int) -> str:
     del raw
     _finish(
         job_id, records, status=JobStatus.SUCCEEDED, result=result, error=None, flow_records=None,
-        **finished_values(scenario, result),
+        **finished_values(result),
     )  # fmt: skip
     return JobStatus.SUCCEEDED.value
 
 
-def finished_values(scenario: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+def finished_values(result: dict[str, Any]) -> dict[str, Any]:
     """The job's closing progress and outcome: a run whose flows did not all finish is `partial`,
     with how many stalled and why (never a plain success)."""
     flows = result.get("flows") or {}
     total, done = int(flows.get("total", 0)), int(flows.get("finished", 0))
-    outcome = classify(scenario, result)
+    outcome = classify(result)
     return {
         "progress": round(done / total, 4) if total else 1.0,
         "sim_time_s": result.get("simulated_time_s"),
