@@ -105,7 +105,8 @@ def bench(runs: int, which: str) -> int:
                 }
             },
             "preset": {
-                "preset": "many-to-many", "params": {"sender_racks": half, "receiver_racks": len(lists) - half, "bytes": mb},
+                "preset": "many-to-many",
+                "params": {"sender_racks": half, "receiver_racks": len(lists) - half, "bytes": mb},
             },
         },
     }  # fmt: skip
@@ -142,8 +143,8 @@ def bench(runs: int, which: str) -> int:
     for (workload, kind), xs in times.items():
         ms = sorted(x * 1000 for x in xs)
         print(
-            f"  {workload:<22} {kind:<6} body {sizes[workload, kind] / 1000:7.1f} kB  median {statistics.median(ms):6.1f} ms "
-            f"(min {ms[0]:.1f}, max {ms[-1]:.1f})"
+            f"  {workload:<22} {kind:<6} body {sizes[workload, kind] / 1000:7.1f} kB  "
+            f"median {statistics.median(ms):6.1f} ms (min {ms[0]:.1f}, max {ms[-1]:.1f})"
         )
     return 0
 
