@@ -1,6 +1,7 @@
 /**
  * Run: the simulation form for one plan, or two for a like-for-like comparison. A preset in the
- * planner's words with its parameters, a routing scheme, seeds; one job per plan and seed.
+ * planner's words with its parameters (the server's table, which also builds the workload), a routing
+ * scheme, seeds; one job per plan and seed.
  *
  * Composed by concern: the workload (SimulateDialogWorkload), its rack sets (SimulateDialogRacks),
  * routing and seeds (SimulateDialogRouting), failures (SimulateDialogFailures), the mode (ModeChoice);
@@ -40,7 +41,8 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
   const picks = useRackPicks(first, rackInfo, sets);
   const { busy, error, run } = useSubmitRuns(plans);
   const { picked } = picks;
-  const setValue = (name: string, v: Shown) => setShown((s) => ({ ...s, [kind]: { ...values, [name]: v } }));
+  const setValue = (name: string, v: Shown) =>
+    setShown((s) => ({ ...s, [kind]: { ...(s[kind] ?? (preset ? defaultsOf(preset) : {})), [name]: v } }));
   // The first plan's request for one seed, as the form stands: what the run-time estimate is of.
   const draft = useMemo(() => {
     if (!preset) return null;
