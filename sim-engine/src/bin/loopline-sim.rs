@@ -392,6 +392,26 @@ fn parse_seeds(list: &str) -> Result<Vec<u64>, String> {
         .collect()
 }
 
+/// Write a result to `to` (stdout when `None`) as it is serialised: a k = 96 fat-tree's result
+/// is 180 MB of JSON, which a string first would hold in memory a second time.
+fn write_report(rep: &loopline_sim::Report, to: Option<&PathBuf>) -> Result<(), String> {
+    match to {
+        Some(p) => std::fs::File::create(p)
+            .and_then(|f| write_json(rep, &mut std::io::BufWriter::new(f)))
+            .map_err(|e| format!("cannot write {}: {e}", p.display())),
+        None => write_json(rep, &mut std::io::stdout().lock())
+            .map_err(|e| format!("cannot write stdout: {e}")),
+    }
+}
+
+/// `rep` as one line of JSON on `w`, buffered, flushed.
+fn write_json(rep: &loopline_sim::Report, w: &mut impl Write) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer(&mut w, rep)?;
+    w.write_all(b"\n")?;
+    w.flush()
+}
+
 /// `run --seeds`: one result per seed, several runs at a time.
 fn run_many(
     sc: &Scenario,
@@ -432,14 +452,14 @@ fn run_many(
         if no_run_info {
             rep.run_info = None;
         }
-        let text = serde_json::to_string(&rep).expect("report serialises");
         let written = match &output {
-            Some(p) => {
-                let p = PathBuf::from(p.to_string_lossy().replace("{seed}", &seed.to_string()));
-                std::fs::write(&p, text + "\n")
-                    .map_err(|e| format!("cannot write {}: {e}", p.display()))
-            }
-            None => writeln!(out, "{text}").map_err(|e| format!("cannot write stdout: {e}")),
+            Some(p) => write_report(
+                &rep,
+                Some(&PathBuf::from(
+                    p.to_string_lossy().replace("{seed}", &seed.to_string()),
+                )),
+            ),
+            None => write_json(&rep, &mut out).map_err(|e| format!("cannot write stdout: {e}")),
         };
         if let Err(m) = written {
             eprintln!("error: {m}");
@@ -501,16 +521,7 @@ fn main() -> ExitCode {
                     rep.simulated_time_s, rep.flows.finished, rep.flows.total, rep.events_processed
                 );
             }
-            let text = serde_json::to_string(&rep).expect("report serialises");
-            let written = match output {
-                Some(p) => std::fs::write(&p, text + "\n")
-                    .map_err(|e| format!("cannot write {}: {e}", p.display())),
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    writeln!(out, "{text}").map_err(|e| format!("cannot write stdout: {e}"))
-                }
-            };
-            match written {
+            match write_report(&rep, output.as_ref()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(m) => {
                     eprintln!("error: {m}");
