@@ -45,11 +45,14 @@ def validate(scenario: dict[str, Any], encoded: bytes | None = None, binary: Pat
     """The engine's validation document of `scenario`; a scenario it refuses is a `DomainError`
     naming the field (`scenario.<path>`)."""
     engine = binary if binary is not None else get_settings().engine_binary
-    out = subprocess.run(
-        [str(engine), "validate", "--json", "-"],
-        input=encoded if encoded is not None else encode(scenario), capture_output=True, timeout=TIMEOUT_S,
-        check=False,
-    )  # fmt: skip
+    try:
+        out = subprocess.run(
+            [str(engine), "validate", "--json", "-"],
+            input=encoded if encoded is not None else encode(scenario), capture_output=True, timeout=TIMEOUT_S,
+            check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as e:
+        raise DomainError("scenario", f"the engine took more than {TIMEOUT_S} s to read it") from e
     if out.returncode == 0:
         document: dict[str, Any] = orjson.loads(out.stdout)
         return document

@@ -6,6 +6,7 @@ them (the same hand-derived values)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from loopline.domain import sim_estimate as se
 from loopline.domain.errors import DomainError
 from loopline.domain.sim_estimate import Estimate, Unestimable
+from loopline.services import sim_preflight
 from loopline.services.sim_preflight import validate
 
 
@@ -143,3 +145,15 @@ def test_packets_are_whole_per_flow_and_hops_are_2_or_4(per_rack: int, nbytes: i
     assert w.packets == w.flows * math.ceil(nbytes / 1500)
     within, across = 2 * per_rack * (per_rack - 1), 2 * per_rack * per_rack
     assert w.packet_hops == math.ceil(nbytes / 1500) * (2 * within + 4 * across)
+
+
+def test_an_engine_that_does_not_answer_is_a_refusal_naming_the_scenario(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow = tmp_path / "slow-engine"
+    slow.write_text("#!/bin/sh\nsleep 5\n")
+    slow.chmod(0o755)
+    monkeypatch.setattr(sim_preflight, "TIMEOUT_S", 0.2)
+    with pytest.raises(DomainError) as refused:
+        validate(scenario({"type": "shuffle", "bytes_per_pair": 1}), binary=slow)
+    assert (refused.value.field, refused.value.reason) == ("scenario", "the engine took more than 0.2 s to read it")
