@@ -23,6 +23,11 @@ use crate::units::NodeId;
 /// Version of the validation document.
 pub const VALIDATION_SCHEMA_VERSION: u32 = 1;
 
+/// Fan-ins with named senders and a random receiver are counted by generating them up to this many
+/// flows (their bound: queries x senders; 40 MB of flow specs); beyond, the bound is reported and
+/// `flows_exact` is false (a request's validation must not allocate what a run would).
+pub const EXACT_COUNT_MAX: u64 = 1_000_000;
+
 /// Mean hop counts are taken from at most this many evenly spaced source groups (servers on the
 /// same switches in the same logical rack): exact for any plan with up to 64 ToRs, a sample beyond.
 pub const MAX_SOURCE_GROUPS: usize = 64;
@@ -60,8 +65,12 @@ pub struct WorkloadSummary {
     /// Workload type (`shuffle`, `incast`, ...).
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// Flows the engine generates (exact).
+    /// Flows the engine generates (exact unless `flows_exact` is false).
     pub flows: u64,
+    /// False only for fan-ins with named senders and a random receiver of more than 1,000,000
+    /// flows: `flows` is then their bound, queries x senders (a receiver drawn among the senders
+    /// does not send to itself, so the engine generates somewhat fewer).
+    pub flows_exact: bool,
     /// Bytes of all flows (for sizes drawn from a CDF: flows x the CDF's mean).
     pub bytes: f64,
     /// Links a flow crosses, on average over the workload's bytes (null: no estimate).
@@ -143,8 +152,11 @@ impl Class {
 pub fn summarize(sc: &Scenario, net: &Network, given: Option<&serde_json::Value>) -> Validation {
     let graph = Graph::of(net);
     let mut classes = classes(sc, net, &graph);
-    if let Some(n) = drawn_fan_in_count(sc, net) {
-        classes[0].count = n;
+    let mut flows_exact = true;
+    match drawn_fan_in_count(sc, net, classes.first().map_or(0, |c| c.count)) {
+        Some(Some(n)) => classes[0].count = n,
+        Some(None) => flows_exact = false,
+        None => {}
     }
     let flows: u64 = classes.iter().map(|c| c.count).sum();
     let total_bytes: f64 = classes.iter().map(|c| c.count as f64 * c.bytes).sum();
@@ -195,6 +207,7 @@ pub fn summarize(sc: &Scenario, net: &Network, given: Option<&serde_json::Value>
         workload: WorkloadSummary {
             kind: sc.workload.name(),
             flows,
+            flows_exact,
             bytes: total_bytes,
             mean_hops: estimate.as_ref().map(|e| e.mean_hops),
             classes: classes
@@ -216,14 +229,18 @@ pub fn summarize(sc: &Scenario, net: &Network, given: Option<&serde_json::Value>
 }
 
 /// The flows of fan-ins with named senders and a random receiver: a receiver drawn among the
-/// senders does not send to itself, so the count depends on the draws (counted by generating).
-fn drawn_fan_in_count(sc: &Scenario, net: &Network) -> Option<u64> {
+/// senders does not send to itself, so the count depends on the draws (counted by generating, up
+/// to [`EXACT_COUNT_MAX`]: `Some(None)` beyond). None for other workloads.
+fn drawn_fan_in_count(sc: &Scenario, net: &Network, bound: u64) -> Option<Option<u64>> {
     match &sc.workload {
         WorkloadSpec::Incast(q) | WorkloadSpec::Query(q)
             if q.senders.is_some() && q.receiver.is_none() =>
         {
+            if bound > EXACT_COUNT_MAX {
+                return Some(None);
+            }
             let w = crate::workload::generate(&sc.workload, net, sc.engine.seed);
-            Some(w.flows.len() as u64)
+            Some(Some(w.flows.len() as u64))
         }
         _ => None,
     }

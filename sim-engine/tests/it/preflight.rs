@@ -175,7 +175,19 @@ fn fan_ins_with_named_senders_and_a_random_receiver_are_counted_as_generated() {
     let generated = loopline_sim::workload::generate(&sc.workload, &net, sc.engine.seed);
     assert_eq!(v.workload.flows, generated.flows.len() as u64);
     assert!(v.workload.flows < 30, "{}", v.workload.flows);
+    assert!(v.workload.flows_exact);
     assert_eq!(v.estimate.unwrap().flows, v.workload.flows);
+    // beyond a million flows they are not generated: the bound, 400,001 queries x 3, said inexact
+    let doc = json!({"schema_version": 1, "network": network(),
+        "workload": {"type": "query", "senders": ["s0", "s1", "s2"], "queries": 400_001,
+            "rate_per_s": 1e6, "response_bytes": 100}});
+    let sc = Scenario::from_json(&doc.to_string()).unwrap();
+    let net = sc.validate().unwrap();
+    let v = summarize(&sc, &net, Some(&doc["workload"]));
+    assert_eq!(
+        (v.workload.flows, v.workload.flows_exact),
+        (1_200_003, false)
+    );
 }
 
 #[test]
@@ -265,6 +277,7 @@ proptest! {
         let v = summarize(&sc, &net, Some(&doc["workload"]));
         let generated = loopline_sim::workload::generate(&sc.workload, &net, seed);
         prop_assert_eq!(v.workload.flows, generated.flows.len() as u64);
+        prop_assert!(v.workload.flows_exact);
         let sum: u64 = v.workload.classes.iter().map(|c| c.flows).sum();
         prop_assert_eq!(sum, v.workload.flows);
         if !v.workload.classes.iter().any(|c| c.sizes_drawn) {
