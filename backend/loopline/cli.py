@@ -22,7 +22,7 @@ from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_l
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import Hall
 from loopline.domain.routing import geometry_preset
-from loopline.domain.scenario import DEFAULT_BYTES_PER_PAIR, WORKLOADS, build_scenario, preset_of, workload
+from loopline.domain.scenario import CDFS, DEFAULT_BYTES_PER_PAIR, WORKLOADS, build_scenario, preset_of, workload
 from loopline.domain.wiring import (
     SUBWAYS_PATTERNS,
     FabricKind,
@@ -40,7 +40,6 @@ from loopline.domain.wiring import (
 EXIT_USAGE = 2
 GOODPUT_MIN = 0.01
 """The smallest goodput factor the engine takes."""
-CDFS = ["websearch", "datamining", "hadoop", "cachefollower", "webserver"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -168,9 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     wl.add_argument("--senders", type=_int(1), default=1, help="many-to-many: the first N racks send")
     wl.add_argument("--receivers", type=_int(1), default=1, help="many-to-many: to the next N racks")
     wl.add_argument(
-        "--cdf", choices=["websearch", "datamining", "hadoop", "cachefollower", "webserver"], default="websearch"
+        "--cdf", choices=[c.value for c in CDFS], default=None, help="poisson: flow sizes (the preset's default)"
     )
-    wl.add_argument("--load", type=float, default=0.4, help="poisson: share of the server link capacity")
+    wl.add_argument(
+        "--load", type=float, default=None, help="poisson: share of the server link capacity (the preset's default)"
+    )
     wl.add_argument("--flows", type=_int(1), default=10_000, help="poisson: flows")
     wl.add_argument("--inter-rack-only", action="store_true", help="poisson: only pairs in different logical racks")
     wl.add_argument("--fan-in", type=_int(1), default=None, help="incast: responders per query (the engine's default)")
