@@ -68,9 +68,11 @@ def wiring_sheet_csv(
     plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None, rack: RackFilter = None
 ) -> object:
     plan = wiring_plans.get_plan(session, plan_id)
+    # Any text may be asked for as a row or rack: a sheet of no cable (its header alone) is not kept,
+    # so only the plan's own rows and racks are stored.
     body = export_cache.cached(
         session, plan, "wiring-sheet.csv", {"row": row, "rack": rack},
-        lambda: exports.wiring_sheet_csv(session, plan, row, rack),
+        lambda: exports.wiring_sheet_csv(session, plan, row, rack), keep=lambda sheet: sheet.count(b"\n") > 1,
     )  # fmt: skip
     return streamed_download(session, body, CSV, _scoped(f"plan-{plan.id}-wiring", row, rack) + ".csv")
 

@@ -86,6 +86,11 @@ def inputs_fingerprint(session: Session, hall_id: int) -> str:
     return f"{code_fingerprint()}:{found}"
 
 
+MAX_OPTIONS_CHARS = 600
+"""The stored key's limit (`ExportCacheRow.options`): real row and rack names fit well within it;
+longer options are sent without being stored."""
+
+
 def _options(options: Mapping[str, object]) -> str:
     return "&".join(f"{k}={'' if v is None else v}" for k, v in sorted(options.items()))
 
@@ -106,13 +111,14 @@ def cached(
     export: str,
     options: Mapping[str, object],
     render: Callable[[], Iterator[bytes]],
+    keep: Callable[[bytes], bool] = lambda body: True,
 ) -> StoredExport | Iterator[bytes]:
     """The stored body of `export` with `options` while its inputs are unchanged; else `render()`
-    joined, compressed, stored (in the request's transaction) and returned. A plan above
-    `MAX_CACHED_CABLES`: `render()` itself, streamed."""
-    if int(plan.summary.get("cables", 0)) > MAX_CACHED_CABLES:
-        return render()
+    joined, compressed, stored (in the request's transaction, if `keep(body)`) and returned. A plan
+    above `MAX_CACHED_CABLES`: `render()` itself, streamed."""
     key = _options(options)
+    if int(plan.summary.get("cables", 0)) > MAX_CACHED_CABLES or len(key) > MAX_OPTIONS_CHARS:
+        return render()
     inputs = inputs_fingerprint(session, plan.hall_id)
     stored = session.execute(
         text(
@@ -123,8 +129,11 @@ def cached(
     ).scalar()
     if stored is not None:
         return StoredExport(bytes(stored))
+    plain = b"".join(render())
     # mtime 0: the same bytes give the same file, whenever they were rendered.
-    body = gzip.compress(b"".join(render()), compresslevel=6, mtime=0)
+    body = gzip.compress(plain, compresslevel=6, mtime=0)
+    if not keep(plain):
+        return StoredExport(body)
     values = {"plan_id": plan.id, "export": export, "options": key, "inputs": inputs, "body": body}
     session.execute(
         pg_insert(ExportCacheRow)

@@ -102,6 +102,17 @@ def test_a_stored_sheet_goes_compressed_to_who_takes_gzip_and_plain_to_who_does_
     assert plain.content == fresh
 
 
+def test_a_filter_that_names_no_cable_is_answered_and_not_stored(
+    owner: TestClient, plan: dict[str, Any], db_session: Session
+) -> None:
+    header = _fresh(db_session, plan["id"], "no-such-row")
+    assert header.count(b"\n") == 1
+    for row in ("no-such-row", "R" * 5000):
+        r = owner.get(_url(plan), params={"row": row})
+        assert r.status_code == 200 and r.content == header
+    assert _stored(db_session, plan["id"]) == {}
+
+
 def _rack(owner: TestClient, plan: dict[str, Any]) -> dict[str, Any]:
     layout = owner.get(f"/api/v1/halls/{plan['hall']['id']}/layout").json()
     return dict(layout["rows"][0]["racks"][0])
