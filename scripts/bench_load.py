@@ -19,7 +19,7 @@ API's peak RSS, the CPU its processes used (% of one core) and the one-minute lo
 Targets: 0 errors at 1, 8, 32, 64 and 256 clients; p99 under 2 s at 64 clients for the layout and
 cable reads; `/auth/me` p99 under 100 ms at every level, slow readers included.
 
-    .venv/bin/python scripts/bench_load.py [--clients 1 8 32 64 256] [--seconds 15] [--workers 1] [--json]
+    .venv/bin/python scripts/bench_load.py [--clients 1 8 32 64 256] [--seconds 15] [--workers 2] [--json]
 """
 
 from __future__ import annotations
@@ -263,7 +263,9 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32, 64, 256])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--targets", nargs="+", choices=["layout", "cables", "export", "slow"], default=None)
-    parser.add_argument("--workers", type=int, default=1, help="API processes (uvicorn --workers)")
+    parser.add_argument(
+        "--workers", type=int, default=stack.RUN_API_WORKERS, help="API processes (uvicorn --workers; make run's)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
