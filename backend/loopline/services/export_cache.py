@@ -46,27 +46,25 @@ FINGERPRINTED_TABLES = frozenset(
 records the tables the context queries and fails if one is missing here."""
 
 # Whole rows as text, so that a change to any column counts, in a stable order; catalog entries
-# only those the hall uses (a change to another entry prints nothing different).
-FINGERPRINT = text(
-    """
-    SELECT md5(concat_ws('|',
-      (SELECT h::text FROM halls h WHERE h.id = :hall),
-      (SELECT string_agg(r::text, ',' ORDER BY r.id) FROM rows r WHERE r.hall_id = :hall),
-      (SELECT string_agg(k::text, ',' ORDER BY k.id) FROM racks k WHERE k.hall_id = :hall),
-      (SELECT string_agg(l::text, ',' ORDER BY l.id) FROM logical_racks l WHERE l.hall_id = :hall),
-      (SELECT string_agg(f::text, ',' ORDER BY f.id) FROM fabric_switches f WHERE f.hall_id = :hall),
-      (SELECT string_agg(m::text, ',' ORDER BY m.id) FROM server_models m
-        WHERE m.id IN (SELECT server_model_id FROM logical_racks WHERE hall_id = :hall)),
-      (SELECT string_agg(m::text, ',' ORDER BY m.id) FROM switch_models m
-        WHERE m.id IN (SELECT tor_model_id FROM logical_racks WHERE hall_id = :hall
-                       UNION SELECT switch_model_id FROM fabric_switches WHERE hall_id = :hall)),
-      (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM rack_types t
-        WHERE t.id IN (SELECT rack_type_id FROM racks WHERE hall_id = :hall)),
-      (SELECT n::text FROM device_naming n WHERE n.hall_id = :hall),
-      (SELECT string_agg(o::text, ',' ORDER BY o.id) FROM device_overrides o WHERE o.hall_id = :hall)
-    ))
-    """
+# only those the hall uses (a change to another entry prints nothing different). Each table is
+# hashed on its own (md5 of NULL: none), so no table's text can run into the next's.
+_SECTIONS = (
+    "SELECT h::text FROM halls h WHERE h.id = :hall",
+    "SELECT string_agg(r::text, ',' ORDER BY r.id) FROM rows r WHERE r.hall_id = :hall",
+    "SELECT string_agg(k::text, ',' ORDER BY k.id) FROM racks k WHERE k.hall_id = :hall",
+    "SELECT string_agg(l::text, ',' ORDER BY l.id) FROM logical_racks l WHERE l.hall_id = :hall",
+    "SELECT string_agg(f::text, ',' ORDER BY f.id) FROM fabric_switches f WHERE f.hall_id = :hall",
+    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM server_models m"
+    " WHERE m.id IN (SELECT server_model_id FROM logical_racks WHERE hall_id = :hall)",
+    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM switch_models m"
+    " WHERE m.id IN (SELECT tor_model_id FROM logical_racks WHERE hall_id = :hall"
+    " UNION SELECT switch_model_id FROM fabric_switches WHERE hall_id = :hall)",
+    "SELECT string_agg(t::text, ',' ORDER BY t.id) FROM rack_types t"
+    " WHERE t.id IN (SELECT rack_type_id FROM racks WHERE hall_id = :hall)",
+    "SELECT n::text FROM device_naming n WHERE n.hall_id = :hall",
+    "SELECT string_agg(o::text, ',' ORDER BY o.id) FROM device_overrides o WHERE o.hall_id = :hall",
 )
+FINGERPRINT = text("SELECT md5(" + " || ".join(f"coalesce(md5(({section})), '-')" for section in _SECTIONS) + ")")
 
 
 @cache
