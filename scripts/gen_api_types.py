@@ -7,12 +7,13 @@ gen_api_types.py --check   fail if the committed file is not what the API descri
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from generated_file import write_or_check
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "frontend" / "src" / "api" / "schema.d.ts"
@@ -31,20 +32,5 @@ def generate(out: Path) -> None:
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    if not args.check:
-        generate(TARGET)
-        return 0
-    fresh = Path(tempfile.mkstemp(suffix=".d.ts")[1])
-    generate(fresh)
-    if not TARGET.exists() or fresh.read_text() != TARGET.read_text():
-        print("frontend/src/api/schema.d.ts is out of date: run `make api-types`", file=sys.stderr)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(write_or_check(generate, TARGET, "api-types"))

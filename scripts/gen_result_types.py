@@ -10,11 +10,11 @@ The generator is json-schema-to-typescript, pinned in frontend/package.json.
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from generated_file import write_or_check
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "sim-engine" / "schema" / "result.schema.json"
@@ -30,20 +30,5 @@ def generate(out: Path) -> None:
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    if not args.check:
-        generate(TARGET)
-        return 0
-    fresh = Path(tempfile.mkstemp(suffix=".d.ts")[1])
-    generate(fresh)
-    if not TARGET.exists() or fresh.read_text() != TARGET.read_text():
-        print("frontend/src/api/engineResult.d.ts is out of date: run `make result-types`", file=sys.stderr)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(write_or_check(generate, TARGET, "result-types"))
