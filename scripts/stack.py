@@ -38,12 +38,13 @@ DB_USER = "loopline"
 # waited its turn must not find its connection closed under it. No proxy headers: the app decides
 # whose X-Forwarded-For to believe (LOOPLINE_TRUSTED_PROXIES); uvicorn believed any loopback client.
 UVICORN_OPTS = ("--timeout-keep-alive", "75", "--no-proxy-headers")
-RUN_API_WORKERS = 2
+RUN_API_WORKERS = 1
 """API processes `make run` starts (`LOOPLINE_API_WORKERS` overrides): one interpreter runs one
 request's Python at a time, so beside 8 clients reading cable pages `/auth/me` waited ~130 ms
-(p50) for its turn, and ~6-26 ms with a second process (scripts/bench_load.py, README); the cost:
-heavy reads' p99 at 64 clients rose (connections split unevenly between the processes). The
-suites' stacks keep one."""
+(p50) for its turn, and ~6-26 ms with a second process (scripts/bench_load.py, README). One by
+default: with two, heavy reads' p99 at 64 clients rose by half (the kernel splits connections
+unevenly between the processes) and one download in ~5,000 ended in a client read error that is
+not explained yet."""
 DB_NAME = "loopline"
 SUPERVISOR_PID = RUN / "supervisor.pid"
 

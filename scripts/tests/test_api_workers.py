@@ -1,5 +1,6 @@
-"""`make run` starts several API processes (`RUN_API_WORKERS`): they all answer on the one port, and
-stopping the API stops every one of them (nothing left holding the port for the restart)."""
+"""`LOOPLINE_API_WORKERS=2` starts two API processes (`make run` starts `RUN_API_WORKERS`, one): they
+both answer on the one port, and stopping the API stops every one of them (nothing left holding
+the port for the restart)."""
 
 from __future__ import annotations
 
@@ -27,11 +28,14 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def test_make_run_serves_from_several_api_processes_and_stops_them_all() -> None:
-    assert stack.RUN_API_WORKERS == 2
+WORKERS = 2
+
+
+def test_several_api_processes_serve_one_port_and_stop_together() -> None:
+    assert stack.RUN_API_WORKERS == 1, "make run starts one API process (see stack.RUN_API_WORKERS)"
     state = stack.services()
     env = stack.service_env(state, db="loopline_api_workers_unused", redis_db=8)
-    env["LOOPLINE_API_WORKERS"] = str(stack.RUN_API_WORKERS)
+    env["LOOPLINE_API_WORKERS"] = str(WORKERS)
     port = stack.free_port()
     api = stack.start_api(env, port)
     try:
@@ -40,10 +44,10 @@ def test_make_run_serves_from_several_api_processes_and_stops_them_all() -> None
         # uvicorn's worker processes are its children started by multiprocessing's spawn.
         serving: list[int] = []
         deadline = time.monotonic() + 30
-        while len(serving) < stack.RUN_API_WORKERS and time.monotonic() < deadline:
+        while len(serving) < WORKERS and time.monotonic() < deadline:
             time.sleep(0.2)
             serving = [c for c in _children(api.pid) if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
-        assert len(serving) == stack.RUN_API_WORKERS
+        assert len(serving) == WORKERS
         with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
             assert all(client.get("/api/health/live").status_code == 200 for _ in range(10))
     finally:
