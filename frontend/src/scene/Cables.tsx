@@ -1,11 +1,11 @@
 /**
  * Cables of the chosen wiring plan: every route merged into ONE LineSegments buffer coloured per
- * vertex by medium, the Subways loops in one more, and the hovered/focused cable in a third.
+ * vertex by medium (a big plan seen from afar: one route per bundle, scene/lod.ts), the Subways loops in one more, and the hovered/focused cable in a third.
  * Hover picking runs on pointer moves (at most once per animation frame) against the segment array
  * and writes the tooltip DOM and the highlight geometry directly: no React state on pointer move.
  */
 import { useThree } from "@react-three/fiber";
-import { useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
 import { isRack, isRow, type Records } from "../model/records";
 import { formatLength } from "../model/units";
@@ -26,6 +26,7 @@ import {
 } from "../state/planDiff";
 import { FAILURE_COLOUR, pickCable, pickingCables, useFloorPick } from "../state/floorPick";
 import { HEAT_LUT, heatPercent, reportHeat, useHeat, type HeatOverlay } from "../state/heatMap";
+import { bundleCables, fullCables, useLod, type ViewPoint } from "./lod";
 import { placeRack } from "./selectors";
 
 export function describeCable(
@@ -44,15 +45,36 @@ export function describeCable(
   };
 }
 
-function cableGeometry(set: CableSet): THREE.BufferGeometry {
-  performance.mark("loopline:cable-geometry");
-  const g = new THREE.BufferGeometry();
-  g.setAttribute("position", new THREE.BufferAttribute(set.segments, 3));
-  const colours = new Float32Array(set.segments.length);
+/**
+ * The plan's routes coloured by medium: every cable, or only the given ones (the bundles of a far view,
+ * lod.ts) with their segments copied out.
+ */
+function cableGeometry(set: CableSet, only?: readonly number[]): THREE.BufferGeometry {
+  performance.mark(only ? "loopline:cable-bundles" : "loopline:cable-geometry");
   const byMedium = set.buffers.media.map((m) => new THREE.Color(MEDIUM_COLOURS[m]?.colour ?? "#ffffff"));
-  const n = set.segCable.length;
+  let positions = set.segments;
+  let cableOf = (s: number) => set.segCable[s] ?? 0;
+  if (only) {
+    let n = 0;
+    for (const i of only) n += (set.segStart[i + 1] ?? 0) - (set.segStart[i] ?? 0);
+    positions = new Float32Array(n * 6);
+    const owner = new Uint32Array(n);
+    let at = 0;
+    for (const i of only) {
+      const a = set.segStart[i] ?? 0;
+      const b = set.segStart[i + 1] ?? a;
+      positions.set(set.segments.subarray(a * 6, b * 6), at * 6);
+      owner.fill(i, at, at + b - a);
+      at += b - a;
+    }
+    cableOf = (s: number) => owner[s] ?? 0;
+  }
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.BufferAttribute(positions, 3));
+  const colours = new Float32Array(positions.length);
+  const n = positions.length / 6;
   for (let s = 0; s < n; s++) {
-    const c = byMedium[set.buffers.medium[set.segCable[s] ?? 0] ?? 0] ?? byMedium[0];
+    const c = byMedium[set.buffers.medium[cableOf(s)] ?? 0] ?? byMedium[0];
     if (!c) continue;
     for (let v = 0; v < 2; v++) {
       colours[s * 6 + v * 3] = c.r;
@@ -298,7 +320,27 @@ export function Cables() {
   const heatOn = heatMap !== null && cables !== null && heatMap.planId === cables.planId;
   // The diff colours the cables when it is the diff of the plan on screen.
   const diffOn = !heatOn && overlay !== null && cables !== null && overlay.newSet === cables;
-  const geometry = useMemo(() => (cables ? cableGeometry(cables) : null), [cables]);
+  // Level of detail: a big plan far from the camera is drawn as bundles; both geometries are built once
+  // per plan, when first shown, and kept while only the camera moves.
+  const chooseFull = useCallback((v: ViewPoint) => (cables ? fullCables(cables, v) : true), [cables]);
+  const full = useLod(chooseFull, (a, b) => a === b);
+  const lod = useMemo(
+    () => ({ full: null as THREE.BufferGeometry | null, bundles: null as THREE.BufferGeometry | null }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [cables],
+  );
+  useEffect(
+    () => () => {
+      lod.full?.dispose();
+      lod.bundles?.dispose();
+    },
+    [lod],
+  );
+  const geometry = useMemo(() => {
+    if (!cables) return null;
+    if (full) return (lod.full ??= cableGeometry(cables));
+    return (lod.bundles ??= cableGeometry(cables, bundleCables(cables)));
+  }, [cables, full, lod]);
   const diff = useMemo(() => (diffOn ? diffGeometry(overlay, showKept) : null), [diffOn, overlay, showKept]);
   const heat = useMemo(() => (heatOn ? heatGeometry(cables, heatMap) : null), [heatOn, cables, heatMap]);
   const failedLinks = useMemo(() => {
@@ -319,8 +361,12 @@ export function Cables() {
       requestAnimationFrame(() => requestAnimationFrame(() => (sceneStats.firstRenderMs = performance.now())));
     }
     invalidate();
-    return () => geometry?.dispose();
-  }, [cables, geometry, invalidate]);
+  }, [cables, invalidate]);
+  useEffect(() => {
+    sceneStats.cableLod = cables ? (full ? "full" : "bundles") : null;
+    sceneStats.cableLinesDrawn = geometry ? geometry.getAttribute("position").count / 2 : 0;
+    invalidate();
+  }, [cables, full, geometry, invalidate]);
 
   useEffect(() => {
     invalidate();

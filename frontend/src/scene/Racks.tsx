@@ -1,7 +1,7 @@
 /** Racks and their devices: one InstancedMesh each, rebuilt only when the records change. */
 import type { ThreeEvent } from "@react-three/fiber";
 import { useThree } from "@react-three/fiber";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
 import { rackPickColour, useFloorPick } from "../state/floorPick";
 import { heatColour, rackUtil, reportHeat, useHeat } from "../state/heatMap";
@@ -9,6 +9,7 @@ import type { Palette } from "../state/palette";
 import { debugHandle, sceneStats } from "../state/testHook";
 import { live } from "../tools/live";
 import { deviceGeometry } from "./deviceGeometry";
+import { nearRacks, sameRacks, useLod, type ViewPoint } from "./lod";
 import { devicesOf, type RackPlacement } from "./selectors";
 
 const tmp = new THREE.Object3D();
@@ -40,16 +41,28 @@ export function Racks({
   const heat = useHeat((s) => s.overlay);
   const bucket = useHeat((s) => s.bucket);
 
+  // The placement each instance shows (undefined: shifted by a move preview, or not written yet), so
+  // an edit rewrites only the instances whose placement changed (placements are memoised per record).
+  const drawn = useRef<{ mesh: THREE.InstancedMesh | null; at: (RackPlacement | undefined)[] }>({ mesh: null, at: [] });
   const writeMatrices = (offset: { x: number; y: number } | null) => {
     const mesh = ref.current;
     if (!mesh) return;
+    if (drawn.current.mesh !== mesh) drawn.current = { mesh, at: [] };
+    const at = drawn.current.at;
+    let written = 0;
     racks.forEach((p, i) => {
       const moving = offset && (selected.has(p.id) || selected.has(p.rowId));
+      if (!moving && at[i] === p) return;
       tmp.position.set(p.x + (moving ? offset.x / 1000 : 0), 0, p.z + (moving ? offset.y / 1000 : 0));
       tmp.scale.set(p.sx * 0.985, p.h, p.sz * 0.985);
       tmp.updateMatrix();
       mesh.setMatrixAt(i, tmp.matrix);
+      at[i] = moving ? undefined : p;
+      written++;
     });
+    at.length = racks.length;
+    if (!written && mesh.count === racks.length) return;
+    sceneStats.rackInstancesWritten = written;
     mesh.count = racks.length;
     mesh.instanceMatrix.needsUpdate = true;
     mesh.computeBoundingSphere();
@@ -130,12 +143,15 @@ export function Racks({
 }
 
 /**
- * Servers and ToRs on the port face of every rack, as ONE plain mesh (scene/deviceGeometry.ts says why
+ * Servers and ToRs on the port face of every rack (of the racks near the camera in a big hall), as ONE plain mesh (scene/deviceGeometry.ts says why
  * not instanced); not pickable, rebuilt when the racks or the palette change.
  */
 export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: Palette }) {
   const invalidate = useThree((s) => s.invalidate);
-  const devices = useMemo(() => racks.flatMap(devicesOf), [racks]);
+  // Level of detail: in a big hall only the racks near the camera show their devices.
+  const choose = useCallback((v: ViewPoint) => nearRacks(racks, v), [racks]);
+  const near = useLod(choose, sameRacks);
+  const devices = useMemo(() => near.flatMap(devicesOf), [near]);
   const geometry = useMemo(
     () => deviceGeometry(devices, new THREE.Color(palette.server), new THREE.Color(palette.tor)),
     [devices, palette],
@@ -145,12 +161,13 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
     performance.mark("loopline:racks-instanced");
     sceneStats.racks = racks.length;
     sceneStats.devices = devices.length;
+    sceneStats.deviceRacks = near.length;
     if (racks.length && sceneStats.firstHallRenderMs === null) {
       // Time to the first frame showing the racks (the cables may still be loading).
       requestAnimationFrame(() => requestAnimationFrame(() => (sceneStats.firstHallRenderMs ??= performance.now())));
     }
     invalidate();
-  }, [devices, racks, geometry, invalidate]);
+  }, [devices, near, racks, geometry, invalidate]);
   return (
     <mesh geometry={geometry} frustumCulled={false} raycast={() => null}>
       <meshStandardMaterial roughness={0.5} vertexColors />

@@ -22,6 +22,12 @@ export interface LooplineDebug {
     firstHallRenderMs: number | null;
     hoveredCable: string | null;
     lastPickMs: number | null;
+    /** Level of detail (scene/lod.ts): racks drawn with their devices, cables as "full" or "bundles" and the lines drawn. */
+    deviceRacks: number;
+    cableLod: "full" | "bundles" | null;
+    cableLinesDrawn: number;
+    /** Rack instances the last matrix write touched (an edit rewrites only the changed ones). */
+    rackInstancesWritten: number;
   };
   store: typeof editor;
   session: typeof useSession;
@@ -62,6 +68,10 @@ export const sceneStats: LooplineDebug["stats"] = {
   firstHallRenderMs: null,
   hoveredCable: null,
   lastPickMs: null,
+  deviceRacks: 0,
+  cableLod: null,
+  cableLinesDrawn: 0,
+  rackInstancesWritten: 0,
 };
 
 export function debugHandle(): LooplineDebug {
