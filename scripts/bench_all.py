@@ -29,7 +29,11 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ),
     ("sweeps: a 24-point sweep of the demo hall with 1 and 2 workers", [PY, "scripts/bench_sweep.py"], "."),
     ("browser: open a result with 100,000 flows (CDF and flows table)", [PY, "scripts/bench_flows.py"], "."),
-    ("browser: open the 2,000-rack hall; orbit the demo and the big hall", [PY, "scripts/bench_editor.py"], "."),
+    (
+        "browser: open the 2,000-rack hall; orbit the demo and the big hall; the 10,000-rack hall",
+        [PY, "scripts/bench_editor.py"],
+        ".",
+    ),
     (
         "simulation estimate: estimated vs measured events, wall time and memory, flow and packet mode",
         [PY, "scripts/calibrate_sim_estimate.py"],

@@ -10,6 +10,25 @@ import { expect, type APIRequestContext } from "@playwright/test";
 export const BIG_HALL_RACKS = 2000;
 export const BIG_HALL_CABLES = 2000 * 2 * 13 * 2;
 
+/**
+ * The campus-scale hall (issue 33): "CH", 70 x 250 m, 100 rows of 100 racks (50 facing pairs), each
+ * rack a logical rack of 12 servers and one of 13 with p = 2, so 10,000 x 25 x 2 = 500,000 cables.
+ */
+export const CAMPUS_HALL = { name: "CH", widthM: 70, depthM: 250, rows: 100, racksPerRow: 100, servers: [12, 13] } as const;
+export const CAMPUS_HALL_RACKS = 100 * 100;
+export const CAMPUS_HALL_CABLES = 10_000 * 25 * 2;
+
+/** The shape of a generated hall: facing pairs of rows along x, 2.4 m apart, logical racks of `servers` each. */
+export interface HallShape {
+  name: string;
+  widthM: number;
+  depthM: number;
+  rows: number;
+  racksPerRow: number;
+  servers: readonly number[];
+}
+const BIG_HALL: HallShape = { name: "BH", widthM: 100, depthM: 100, rows: 40, racksPerRow: 50, servers: [13, 13] };
+
 export interface BigHall {
   projectId: number;
   hallId: number;
@@ -20,7 +39,7 @@ export interface BigHall {
   planApiS: number | null;
 }
 
-export async function buildBigHall(api: APIRequestContext): Promise<BigHall> {
+export async function buildBigHall(api: APIRequestContext, shape: HallShape = BIG_HALL): Promise<BigHall> {
   const t0 = Date.now();
   const project = await (
     await api.post("/api/v1/projects", {
@@ -28,27 +47,27 @@ export async function buildBigHall(api: APIRequestContext): Promise<BigHall> {
     })
   ).json();
   expect(project.id, JSON.stringify(project)).toBeTruthy();
-  const hallRes = await api.post(`/api/v1/projects/${project.id}/halls`, { data: { name: "BH", width_m: 100, depth_m: 100 } });
+  const hallRes = await api.post(`/api/v1/projects/${project.id}/halls`, { data: { name: shape.name, width_m: shape.widthM, depth_m: shape.depthM } });
   expect(hallRes.status(), await hallRes.text()).toBe(201);
   const hall = await hallRes.json();
   const items = async (kind: string) => (await (await api.get(`/api/v1/catalog/${kind}?limit=100`)).json()).items as { id: number; name: string }[];
   const [servers, switches, racks] = [await items("server-models"), await items("switch-models"), await items("rack-types")];
   const id = (xs: { id: number; name: string }[], name: string) => xs.find((x) => x.name === name)!.id;
-  const lr = { servers: 13, server_model_id: id(servers, "2x25G server"), ports_used: 2, tor_model_id: id(switches, "48x25G+8x100G ToR"), tor_position: "top" };
-  const template = { rack_type_id: id(racks, "42U 600x1200"), logical_racks: [lr, lr] };
-  const rows = Array.from({ length: 40 }, (_, i) => ({
+  const lr = (n: number) => ({ servers: n, server_model_id: id(servers, "2x25G server"), ports_used: 2, tor_model_id: id(switches, "48x25G+8x100G ToR"), tor_position: "top" });
+  const template = { rack_type_id: id(racks, "42U 600x1200"), logical_racks: shape.servers.map(lr) };
+  const rows = Array.from({ length: shape.rows }, (_, i) => ({
     name: `R${String(i + 1).padStart(2, "0")}`,
     x_m: 2,
     // Facing pairs across 1.2 m cold aisles, 1.2 m hot aisles between pairs.
     y_m: 2 + i * 2.4,
     direction: 0,
     front: i % 2 === 0 ? "left" : "right",
-    rack_count: 50,
+    rack_count: shape.racksPerRow,
     rack_template: template,
   }));
   rows.push({
     name: "N01",
-    x_m: 40,
+    x_m: Math.max(40, 2 + shape.racksPerRow * 0.6 + 4),
     y_m: 2,
     direction: 0,
     front: "left",
@@ -72,17 +91,18 @@ export async function buildBigHall(api: APIRequestContext): Promise<BigHall> {
 }
 
 /** A big hall built earlier on this stack (by either benchmark) with its full plan, or null. */
-export async function findBigHall(api: APIRequestContext): Promise<BigHall | null> {
+export async function findBigHall(api: APIRequestContext, shape: HallShape = BIG_HALL): Promise<BigHall | null> {
+  const cables = shape.rows * shape.racksPerRow * shape.servers.reduce((a, b) => a + b, 0) * 2;
   const projects = (await (await api.get("/api/v1/projects?limit=100")).json()).items as { id: number; name: string }[];
   for (const p of projects.filter((x) => x.name.startsWith("bench ")).reverse()) {
     const halls = (await (await api.get(`/api/v1/projects/${p.id}/halls`)).json()).items as { id: number; name: string }[];
-    const hall = halls.find((h) => h.name === "BH");
+    const hall = halls.find((h) => h.name === shape.name);
     if (!hall) continue;
     const plans = (await (await api.get(`/api/v1/projects/${p.id}/wiring-plans?hall_id=${hall.id}`)).json()).items as {
       id: number;
       summary: { cables: number };
     }[];
-    const plan = plans.find((x) => x.summary.cables === BIG_HALL_CABLES);
+    const plan = plans.find((x) => x.summary.cables === cables);
     if (plan) return { projectId: p.id, hallId: hall.id, planId: plan.id, planCables: plan.summary.cables, layoutApiS: null, planApiS: null };
   }
   return null;

@@ -9,12 +9,14 @@
 import { expect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { ARTIFACTS, DEMO } from "../tests/helpers";
-import { buildBigHall } from "./bigHall";
+import { buildBigHall, findBigHall } from "./bigHall";
 
 test("2,000 racks, 100,000 cables: time to first render and draw calls", async ({ page }) => {
   const api = page.request;
   expect((await api.post("/api/v1/auth/login", { data: DEMO })).status()).toBe(200);
-  const { projectId, hallId, planId, planCables, layoutApiS, planApiS } = await buildBigHall(api);
+  // LOOPLINE_BENCH_REUSE=1 (bench_editor.py --compare): open a big hall built earlier on this stack.
+  const reuse = process.env.LOOPLINE_BENCH_REUSE === "1" ? await findBigHall(api) : null;
+  const { projectId, hallId, planId, planCables, layoutApiS, planApiS } = reuse ?? (await buildBigHall(api));
 
   // Timed: open the editor on that hall and plan (session cookie already set).
   await page.goto(`/?project=${projectId}&hall=${hallId}&plan=${planId}`);
@@ -52,16 +54,55 @@ test("2,000 racks, 100,000 cables: time to first render and draw calls", async (
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return performance.now() - t;
   });
-  const editMs = await page.evaluate(async () => {
-    const h = window.__loopline!;
-    const row = Object.values(h.store.records).find((r) => r.typeName === "row")!;
-    (h.session as unknown as { setState: (p: object) => void }).setState({ selection: [row.id] });
-    const t = performance.now();
-    window.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return performance.now() - t;
+  // Edit to frame: a keyboard nudge (the edit applied in the keydown, then two animation frames).
+  // One row of 50 racks, five times right then back; one rack (the last of row R01, so the move is free)
+  // ten times, right then left. Medians.
+  const nudge = (ids: string[], key: string) =>
+    page.evaluate(
+      async ({ ids, key }) => {
+        const h = window.__loopline!;
+        (h.session as unknown as { setState: (p: object) => void }).setState({ selection: ids });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const t = performance.now();
+        window.dispatchEvent(new KeyboardEvent("keydown", { key }));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return performance.now() - t;
+      },
+      { ids, key },
+    );
+  const records = () => page.evaluate(() => Object.values(window.__loopline!.store.records) as unknown as { id: string; typeName: string; name: string; rowId?: string; positionMm?: number }[]);
+  const all = await records();
+  const row = all.find((r) => r.typeName === "row" && r.name === "R01")!;
+  const lastRack = all.filter((r) => r.typeName === "rack" && r.rowId === row.id).sort((a, b) => b.positionMm! - a.positionMm!)[0]!;
+  const rowEdits: number[] = [];
+  for (let i = 0; i < 10; i++) rowEdits.push(await nudge([row.id], i % 2 ? "ArrowLeft" : "ArrowRight"));
+  const rackEdits: number[] = [];
+  const rackAt: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    rackEdits.push(await nudge([lastRack.id], i % 2 ? "ArrowLeft" : "ArrowRight"));
+    rackAt.push((await records()).find((r) => r.id === lastRack.id)!.positionMm!);
+  }
+  const medianOf = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b);
+    return (v[(v.length - 1) >> 1]! + v[v.length >> 1]!) / 2;
+  };
+  const editMs = medianOf(rowEdits);
+  // JS heap after a garbage collection (DevTools protocol), and the renderer WebGL runs on.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  const heap = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+  await cdp.detach();
+  const renderer = await page.evaluate(() => {
+    const gl = (window.__loopline as unknown as { renderer: { getContext: () => WebGLRenderingContext } }).renderer.getContext();
+    const ext = gl.getExtension("WEBGL_debug_renderer_info");
+    return ext ? String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : String(gl.getParameter(gl.RENDERER));
+  });
+  const lod = await page.evaluate(() => {
+    const s = window.__loopline!.stats as unknown as Record<string, unknown>;
+    return { device_racks: s.deviceRacks, devices: s.devices, cable_lod: s.cableLod, cable_lines_drawn: s.cableLinesDrawn };
   });
   const report = {
+    build: process.env.LOOPLINE_BENCH_BUILD ?? "current",
     racks: 2000,
     cables: result.stats.cables,
     cable_segments: result.stats.cableSegments,
@@ -75,7 +116,13 @@ test("2,000 racks, 100,000 cables: time to first render and draw calls", async (
     fetches_ms: result.fetches,
     marks_ms: result.marks,
     hover_pick_ms: picks.map((x) => Math.round(x * 10) / 10),
+    // A row of 50 racks nudged one tile (median of 10).
     edit_to_frame_ms: Math.round(editMs),
+    // The last rack of a row moved one rack along it and back (median of 10).
+    rack_move_to_frame_ms: Math.round(medianOf(rackEdits)),
+    js_heap_mb: Math.round(heap.usedSize / 1e5) / 10,
+    renderer,
+    lod,
     // A redraw with nothing changed: the GPU (here SwiftShader, software) share of the edit.
     redraw_frame_ms: Math.round(frameMs),
     setup: { layout_api_s: layoutApiS, plan_generation_api_s: planApiS, plan_cables: planCables },
@@ -85,5 +132,7 @@ test("2,000 racks, 100,000 cables: time to first render and draw calls", async (
   writeFileSync(`${ARTIFACTS}/bench.json`, JSON.stringify(report, null, 2));
   await page.screenshot({ path: `${ARTIFACTS}/bench-hall.png` });
   expect(result.stats.cables).toBe(planCables);
+  // The rack moved: one rack width (600 mm) on, then back, each time.
+  expect(rackAt).toEqual(Array.from({ length: 10 }, (_, i) => lastRack.positionMm! + (i % 2 ? 0 : 600)));
   await (page.evaluate(() => (window.__loopline!.sync as { idle: () => Promise<void> }).idle()));
 });

@@ -71,6 +71,7 @@ async function measure(page: Page, name: string, extra: Record<string, unknown>,
   for (let i = 0; i < RUNS; i++) drags.push(await drag(page, { x: box.x + box.width * 0.3, y: box.y + box.height * 0.08 }, box.x + box.width * 0.7, dragSteps));
   const report = {
     hall: name,
+    build: process.env.LOOPLINE_BENCH_BUILD ?? "current",
     ...extra,
     draw_calls: await page.evaluate(() => window.__loopline!.render()?.calls),
     canvas_px: [Math.round(box.width), Math.round(box.height)],
