@@ -367,7 +367,7 @@ fn walk_tables(
 mod tests {
     use super::*;
     use crate::scenario::{RandomSpec, RoutingSpec, WorkloadSpec};
-    use crate::topology::{fat_tree, scenario};
+    use crate::testkit::topology::{fat_tree, scenario};
 
     /// Walks to a single-homed server go through its parent's table; they must be exactly the
     /// walks its own table gives, hop for hop, with every link up and with an uplink down.
