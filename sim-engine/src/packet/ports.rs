@@ -129,16 +129,17 @@ impl Port {
         }
     }
 
-    /// Count an arrival in the backlog histogram (bins of `step` bytes up to the port's buffer,
-    /// or the switch's shared `buffer`, allocated at the first arrival that finds a backlog).
-    #[inline]
-    fn count_arrival(&mut self, shared_bytes: Option<u64>, step: u64) {
+    /// Count an arrival that found `backlog` bytes in the backlog histogram (bins of `step`
+    /// bytes up to the port's buffer, or the switch's `shared` buffer, allocated at the first
+    /// arrival that finds a backlog).
+    // (on every enqueue: left out of line, it cost 2% more instructions on benchmark (h))
+    #[inline(always)]
+    fn count_arrival(&mut self, backlog: u64, shared: Option<(u64, f64)>, step: u64) {
         self.arrivals += 1;
-        let backlog = self.bytes;
         if backlog > 0 {
             if self.hist.is_empty() {
-                let cap = match shared_bytes {
-                    Some(b) if self.buf != NO_BUF => b,
+                let cap = match shared {
+                    Some((b, _)) if self.buf != NO_BUF => b,
                     _ => self.cap,
                 };
                 let bins = cap.min(HIST_BINS * step) / step + 2;
@@ -275,7 +276,7 @@ impl PacketEngine<'_> {
             let used = self.buf_used[port.buf as usize];
             used + size <= total && (backlog + size) as f64 <= alpha * (total - used) as f64
         };
-        port.count_arrival(self.cfg.shared.map(|(b, _)| b), self.cfg.hist_step);
+        port.count_arrival(backlog, self.cfg.shared, self.cfg.hist_step);
         if !admit {
             port.drops += 1;
             self.c.drops += 1;
