@@ -9,7 +9,7 @@ PYPROJECTS := backend/pyproject.toml worker/pyproject.toml
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts
 ENGINE_SRC := $(shell find sim-engine/src sim-engine/Cargo.toml sim-engine/Cargo.lock -type f 2>/dev/null)
 
-.PHONY: help run test stop install system-packages python frontend e2e-deps engine api-types \
+.PHONY: help run test stop install system-packages python frontend e2e-deps engine api-types result-types \
         test-checks test-cargo test-pytest test-schema-fuzz test-vitest test-e2e test-faults netbox-check bench fuzz clean
 
 help: ## list the targets
@@ -69,6 +69,9 @@ sim-engine/target/release/loopline-sim: $(ENGINE_SRC)
 
 api-types: python frontend/node_modules/.installed ## regenerate frontend/src/api/schema.d.ts from OpenAPI
 	@$(PY) scripts/gen_api_types.py
+
+result-types: python frontend/node_modules/.installed ## regenerate frontend/src/api/engineResult.d.ts from the engine's result schema
+	@$(PY) scripts/gen_result_types.py
 
 test-checks: install ## static checks only (ruff, mypy, import-linter, clippy, tsc, ESLint)
 	@$(PY) scripts/test_all.py --only checks

@@ -54,7 +54,7 @@ const floorConfigs = FLOORS.flat().flatMap((folder) => {
 });
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "src/api/schema.d.ts"] },
+  { ignores: ["dist", "node_modules", "src/api/schema.d.ts", "src/api/engineResult.d.ts"] },
   {
     extends: [js.configs.recommended, ...tseslint.configs.strict],
     files: ["**/*.{ts,tsx}"],

@@ -3,7 +3,7 @@
 
 Starts a stack of its own (fresh database, migrated and seeded, uvicorn and a worker on free
 ports). A child process stores a plan of ~220,000 cables in the demo project, as
-`services.wiring` stores one (the hall of scripts/bench_plan_store.py: 50 rows x 50 racks x b=2 x
+`services.wiring_plans` stores one (the hall of scripts/bench_plan_store.py: 50 rows x 50 racks x b=2 x
 r=20 servers, side-to-side, p=2; generating it in the API process would leave the generator's
 memory in the figures below). The plan hangs off an empty hall made through the API: its layout
 is not stored, so rack faces default to `front` and NetBox's racks file is empty; the cable,
@@ -70,7 +70,8 @@ def store_plan(hall_id: int, rows: int = 50, racks: int = 50) -> dict[str, Any]:
     from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
     from loopline.domain.routing import DEFAULT_GEOMETRY
     from loopline.domain.wiring import Pattern, WiringSpec, generate_plan, summarize
-    from loopline.services.wiring import _store_plan, route_level_mm
+    from loopline.services.wiring_spec import route_level_mm
+    from loopline.services.wiring_storage import store_plan
 
     hall = build_abstract_layout(
         AbstractLayoutSpec(rows=rows, racks_per_row=racks, logical_per_rack=2, servers_per_logical_rack=20, ports=2)
@@ -86,7 +87,7 @@ def store_plan(hall_id: int, rows: int = 50, racks: int = 50) -> dict[str, Any]:
         )  # fmt: skip
         session.add(row)
         session.flush()
-        _store_plan(session, row.id, hall, plan)
+        store_plan(session, row.id, hall, plan)
         session.commit()
         first_row = hall.rows[0].name
         return {"plan_id": row.id, "cables": len(plan.cables), "first_row": first_row}

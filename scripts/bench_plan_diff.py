@@ -3,7 +3,7 @@
 
 Needs the local services (`python3 scripts/stack.py services`). Builds a scratch database with the
 migrations; in a fresh child process per run, stores the plans of a 100,000-server hall (50 rows x
-50 racks x b=2 x r=20, side-to-side) with p = 1 and p = 2 as `services.wiring` does, then times
+50 racks x b=2 x r=20, side-to-side) with p = 1 and p = 2 as `services.wiring_plans` does, then times
 what the plan and upgrade screens ask: the priced summary, the BOM, the diff with the upgrade's
 own BOM (`/diff`, computed: the first time a pair is asked for), and the first and last pages of
 500 added cables (`/diff/cables`, which reuse it). Prints the median of each over the runs and the
@@ -42,8 +42,9 @@ def once() -> dict[str, Any]:
     from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
     from loopline.domain.routing import DEFAULT_GEOMETRY
     from loopline.domain.wiring import DiffStatus, Pattern, WiringSpec, generate_plan, summarize
-    from loopline.services import wiring
-    from loopline.services.wiring import _store_plan, route_level_mm
+    from loopline.services import wiring_bom, wiring_compare, wiring_diff_cables
+    from loopline.services.wiring_spec import route_level_mm
+    from loopline.services.wiring_storage import store_plan
 
     hall = build_abstract_layout(
         AbstractLayoutSpec(rows=50, racks_per_row=50, logical_per_rack=2, servers_per_logical_rack=20, ports=2)
@@ -62,7 +63,7 @@ def once() -> dict[str, Any]:
             )  # fmt: skip
             session.add(row)
             session.flush()
-            _store_plan(session, row.id, hall, plan)
+            store_plan(session, row.id, hall, plan)
             out[f"cables_p{p}"] = len(plan.cables)
             rows.append(row)
             del plan
@@ -75,13 +76,19 @@ def once() -> dict[str, Any]:
             out[name] = time.perf_counter() - t
             return result
 
-        timed("summary_s", lambda: wiring.plan_view(session, new))
-        timed("bom_s", lambda: wiring.bill_of_materials(session, new))
-        c = timed("diff_s", lambda: wiring.compare_plans(session, old, new))
+        timed("summary_s", lambda: wiring_bom.plan_view(session, new))
+        timed("bom_s", lambda: wiring_bom.bill_of_materials(session, new))
+        c = timed("diff_s", lambda: wiring_compare.compare_plans(session, old, new))
         out["added"], out["moved"] = len(c.diff.added), len(c.diff.moved)
         pages = (len(c.diff.added) + 499) // 500
-        timed("first_page_s", lambda: wiring.diff_cable_page(session, old, new, DiffStatus.ADDED, page=1, limit=500))
-        timed("last_page_s", lambda: wiring.diff_cable_page(session, old, new, DiffStatus.ADDED, page=pages, limit=500))
+        timed(
+            "first_page_s",
+            lambda: wiring_diff_cables.diff_cable_page(session, old, new, DiffStatus.ADDED, page=1, limit=500),
+        )
+        timed(
+            "last_page_s",
+            lambda: wiring_diff_cables.diff_cable_page(session, old, new, DiffStatus.ADDED, page=pages, limit=500),
+        )
         for row in rows:
             session.delete(row)
         session.commit()

@@ -3,7 +3,7 @@
 
 Needs the local services (`python3 scripts/stack.py services`). Builds a scratch database with
 the migrations, then, in a fresh child process per run: builds the abstract hall (50 rows x 50
-racks x b=2 x r=20 servers), generates the plan and stores it as `services.wiring` does (plan row
+racks x b=2 x r=20 servers), generates the plan and stores it as `services.wiring_plans` does (plan row
 + COPY of devices and cables) in one committed transaction. Prints the median over the runs and
 the peak RSS of the worst run (targets: < 10 s, < 2 GB).
 
@@ -39,7 +39,8 @@ def once() -> dict[str, Any]:
     from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
     from loopline.domain.routing import DEFAULT_GEOMETRY
     from loopline.domain.wiring import Pattern, WiringSpec, generate_plan, summarize
-    from loopline.services.wiring import _store_plan, route_level_mm
+    from loopline.services.wiring_spec import route_level_mm
+    from loopline.services.wiring_storage import store_plan
 
     t0 = time.perf_counter()
     hall = build_abstract_layout(
@@ -56,7 +57,7 @@ def once() -> dict[str, Any]:
         )  # fmt: skip
         session.add(row)
         session.flush()
-        _store_plan(session, row.id, hall, plan)
+        store_plan(session, row.id, hall, plan)
         session.commit()
         t2 = time.perf_counter()
         session.delete(row)

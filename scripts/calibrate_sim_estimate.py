@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend"))
 
 from loopline.domain.sim_estimate import estimate  # noqa: E402
+from loopline.services.sim_preflight import validate  # noqa: E402
 
 LATENCY_NS = 500
 """Plans give every cable a latency (forwarding + propagation); the generators give none."""
@@ -64,7 +65,7 @@ def main() -> int:
     args = ap.parse_args()
     print(f"{'scenario':42} {'mode':6} {'events est/meas':>22} {'wall s est/med':>16} {'MB est/peak':>14} rate")
     for label, scenario in scenarios(args.engine):
-        est = estimate(scenario)
+        est = estimate(validate(scenario, binary=Path(args.engine)))
         for mode in ("flow", "packet"):
             scenario["engine"] = {**scenario.get("engine", {}), "mode": mode, "link_series": False}
             results = [run(args.engine, scenario) for _ in range(args.runs)]

@@ -38,6 +38,11 @@ DB_USER = "loopline"
 # waited its turn must not find its connection closed under it. No proxy headers: the app decides
 # whose X-Forwarded-For to believe (LOOPLINE_TRUSTED_PROXIES); uvicorn believed any loopback client.
 UVICORN_OPTS = ("--timeout-keep-alive", "75", "--no-proxy-headers")
+RUN_API_WORKERS = 2
+"""API processes `make run` starts (`LOOPLINE_API_WORKERS` overrides): one interpreter runs one
+request's Python at a time, so beside 8 clients reading cable pages `/auth/me` waited ~130 ms
+(p50) for its turn, and ~6-26 ms with a second process (scripts/bench_load.py, README). The suites'
+stacks keep one."""
 DB_NAME = "loopline"
 SUPERVISOR_PID = RUN / "supervisor.pid"
 
@@ -328,7 +333,9 @@ def service_env(state: dict[str, int], db: str = DB_NAME, redis_db: int = 0) -> 
 
 
 def start_api(env: dict[str, str], api_port: int) -> subprocess.Popen[bytes]:
-    """The API (uvicorn) in its own process group."""
+    """The API (uvicorn) in its own process group; `LOOPLINE_API_WORKERS` processes of it (one by
+    default), each with its own interpreter, admission lanes and connection pool."""
+    workers = int(env.get("LOOPLINE_API_WORKERS", "1"))
     return subprocess.Popen(
         [
             str(VENV_BIN / "uvicorn"),
@@ -338,6 +345,7 @@ def start_api(env: dict[str, str], api_port: int) -> subprocess.Popen[bytes]:
             "--port",
             str(api_port),
             *UVICORN_OPTS,
+            *(["--workers", str(workers)] if workers > 1 else []),
         ],
         env=env,
         cwd=ROOT,
@@ -467,6 +475,7 @@ def wait_http(url: str, timeout_s: float = 30.0) -> bool:
 def run() -> int:
     state = services()
     env = service_env(state)
+    env.setdefault("LOOPLINE_API_WORKERS", str(RUN_API_WORKERS))
     say("applying migrations")
     subprocess.run([str(VENV_BIN / "alembic"), "upgrade", "head"], env=env, cwd=ROOT, check=True)
     say("seeding the demo project")

@@ -93,6 +93,7 @@ def suite_checks() -> Outcome:
         "prettier": (["npx", "prettier", "--check", "."], ROOT / "frontend"),
         "tsc-e2e": (["npx", "tsc", "-p", "."], ROOT / "e2e"),
         "api-types-current": ([str(VENV / "python"), "scripts/gen_api_types.py", "--check"], ROOT),
+        "result-types-current": ([str(VENV / "python"), "scripts/gen_result_types.py", "--check"], ROOT),
     }
     outcome = Outcome("checks")
     failures = []

@@ -22,7 +22,7 @@ from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_l
 from loopline.domain.errors import DomainError
 from loopline.domain.layout import Hall
 from loopline.domain.routing import geometry_preset
-from loopline.domain.scenario import DEFAULT_BYTES_PER_PAIR, WORKLOADS, build_scenario, workload
+from loopline.domain.scenario import CDFS, DEFAULT_BYTES_PER_PAIR, WORKLOADS, build_scenario, preset_of, workload
 from loopline.domain.wiring import (
     SUBWAYS_PATTERNS,
     FabricKind,
@@ -40,7 +40,6 @@ from loopline.domain.wiring import (
 EXIT_USAGE = 2
 GOODPUT_MIN = 0.01
 """The smallest goodput factor the engine takes."""
-CDFS = ["websearch", "datamining", "hadoop", "cachefollower", "webserver"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -168,12 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
     wl.add_argument("--senders", type=_int(1), default=1, help="many-to-many: the first N racks send")
     wl.add_argument("--receivers", type=_int(1), default=1, help="many-to-many: to the next N racks")
     wl.add_argument(
-        "--cdf", choices=["websearch", "datamining", "hadoop", "cachefollower", "webserver"], default="websearch"
+        "--cdf", choices=[c.value for c in CDFS], default=None, help="poisson: flow sizes (the preset's default)"
     )
-    wl.add_argument("--load", type=float, default=0.4, help="poisson: share of the server link capacity")
+    wl.add_argument(
+        "--load", type=float, default=None, help="poisson: share of the server link capacity (the preset's default)"
+    )
     wl.add_argument("--flows", type=_int(1), default=10_000, help="poisson: flows")
     wl.add_argument("--inter-rack-only", action="store_true", help="poisson: only pairs in different logical racks")
-    wl.add_argument("--fan-in", type=_int(1), default=8, help="incast: responders per query")
+    wl.add_argument("--fan-in", type=_int(1), default=None, help="incast: responders per query (the engine's default)")
     wl.add_argument("--queries", type=_int(1), default=1, help="incast: fan-ins")
     wl.add_argument("--server-racks", type=_int(1), default=1, help="memcache: the first N racks hold the caches")
     build.add_argument(
@@ -362,25 +363,28 @@ def _scenario_build(a: argparse.Namespace) -> int:
             raise DomainError(e.field, f"the {wiring} twin cannot be built, so no file was written: {e.reason}") from e
     scenarios = []
     for wiring, ns, plan in plans:
-        params = {
+        given = {
             "bytes": ns.bytes_per_pair,
-            "job_racks": ns.job_racks if ns.job_racks is not None or ns.workload == "poisson" else 2,
-            "senders": ns.senders,
-            "receivers": ns.receivers,
+            "job_racks": ns.job_racks,
+            "sender_racks": ns.senders,
+            "receiver_racks": ns.receivers,
             "cdf": ns.cdf,
             "load": ns.load,
             "flows": ns.flows,
             "inter_rack_only": ns.inter_rack_only,
             "fan_in": ns.fan_in,
             "queries": ns.queries,
-            "server_racks": ns.server_racks,
+            "cache_racks": ns.server_racks,
         }
+        # the options the preset takes; one not given is the preset's (or the engine's) default
+        taken = {p.name for p in preset_of(ns.workload).params}
+        params = {k: v for k, v in given.items() if k in taken and v is not None}
         name = ns.name if not wiring else f"{ns.name or 'scenario'} ({wiring})"
         scenario = build_scenario(
             plan,
             name=name,
             routing={"type": ns.routing},
-            workload=workload(plan, ns.workload, **params),
+            workload=workload(plan, ns.workload, params, where=""),
             engine=_engine(ns),
         )
         scenarios.append((scenario, ns.output.replace("{wiring}", wiring) if wiring else ns.output))

@@ -9,7 +9,7 @@ from loopline.db.models import Hall, LogicalRack, Project, Rack
 from loopline.domain import layout_rules as rules
 from loopline.domain.bom import Category
 from loopline.seed import DEMO_PROJECT, seed
-from loopline.services import wiring
+from loopline.services import wiring_bom, wiring_plans, wiring_spec
 from loopline.services.access import Principal
 from loopline.services.auth import authenticate
 from loopline.services.layout_snapshot import load_fabric, load_hall
@@ -50,10 +50,13 @@ def test_the_demo_switches_stay_unpriced_and_the_bom_says_so(db_session: Session
     seed(db_session)
     hall_id = db_session.execute(select(Hall.id).join(Project).where(Project.name == DEMO_PROJECT)).scalar_one()
     user = authenticate(db_session, "demo@loopline.local", "loopline-demo")
-    row = wiring.create_plan(
-        db_session, Principal(user), hall_id, wiring.PlanOptions.from_json({"name": "demo", "pattern": "single-homed"})
+    row = wiring_plans.create_plan(
+        db_session,
+        Principal(user),
+        hall_id,
+        wiring_spec.PlanOptions.from_json({"name": "demo", "pattern": "single-homed"}),
     )
-    bom = wiring.bill_of_materials(db_session, row)
+    bom = wiring_bom.bill_of_materials(db_session, row)
     assert sorted((x.category.value, x.part_number, x.quantity) for x in bom.unpriced) == [
         ("switch", "48x25G+8x100G ToR", 96),  # a ToR per logical rack
         ("switch", "64x100G spine", 8),  # two per row's network rack

@@ -32,8 +32,8 @@ test("a result's exact completion CDF, its per-flow table and the flows CSV", as
   await page.getByTestId("plans-simulate").click();
   const form = page.getByTestId("simulate-dialog");
   await form.getByTestId("preset-shuffle").check();
-  await form.getByTestId("param-racks").fill("2");
-  await form.getByTestId("param-mb").fill("1");
+  await form.getByTestId("param-job_racks").fill("2");
+  await form.getByTestId("param-bytes").fill("1");
   await form.getByTestId("sim-routing").selectOption("ecmp");
   await form.getByTestId("sim-seeds").fill("1");
   const before = new Set((await jobs(page, projectId)).map((j) => j.id));

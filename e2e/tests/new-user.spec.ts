@@ -202,10 +202,10 @@ test("a simulation has one name in the list and its result; packet runs say so; 
   const form = page.getByTestId("simulate-dialog");
   await form.getByTestId("preset-shuffle").check();
   // The counts are logical racks, and the form says so.
-  await expect(form.getByTestId("param-racks").locator("xpath=..")).toContainText("Logical racks in the job");
+  await expect(form.getByTestId("param-job_racks").locator("xpath=..")).toContainText("Logical racks in the job");
   await expect(form.getByTestId("logical-racks-note")).toContainText("Rack counts are logical racks");
-  await form.getByTestId("param-racks").fill("2");
-  await form.getByTestId("param-mb").fill("0.2");
+  await form.getByTestId("param-job_racks").fill("2");
+  await form.getByTestId("param-bytes").fill("0.2");
   await form.getByTestId("sim-mode-packet").check();
   const listed = async () => (await (await page.request.get(`/api/v1/projects/${projectId}/simulations?limit=100`)).json()).items as { id: number; name: string; plan_id: number; status: string; model: string }[];
   await form.getByTestId("sim-run").click();

@@ -59,7 +59,7 @@ async function simulateShuffleOf(page: Page, planId: number): Promise<Locator> {
   await page.getByTestId("plans-simulate").click();
   const form = page.getByTestId("simulate-dialog");
   await form.getByTestId("preset-shuffle").check();
-  await form.getByTestId("param-racks").fill("2");
+  await form.getByTestId("param-job_racks").fill("2");
   return form;
 }
 
@@ -75,7 +75,8 @@ const kb = (bytes: number) => `${(bytes / 1000).toLocaleString("en", { maximumFr
 interface Asked {
   mode: string;
   packet?: { transport?: string; buffer_bytes?: number; ecn_threshold_bytes?: number } | null;
-  workload: { bytes_per_pair?: number };
+  preset: string;
+  params: { bytes?: number };
 }
 
 /** The form's estimate request for the request `matches` says (earlier ones may still be answering). */
@@ -84,7 +85,7 @@ function estimateFor(page: Page, matches: (body: Asked) => boolean): Promise<Res
     (r) => r.url().endsWith("/simulations/estimate") && r.request().method() === "POST" && matches(r.request().postDataJSON() as Asked),
   );
 }
-const perPair = (mb: number) => (b: Asked) => b.workload.bytes_per_pair === mb * 1_000_000;
+const perPair = (mb: number) => (b: Asked) => b.preset === "shuffle" && b.params.bytes === mb * 1_000_000;
 
 test("packet mode: the estimate before submitting, a DCTCP run's queue statistics, a long packet run's progress and its cancel", async ({ page }) => {
   test.setTimeout(300_000);
@@ -96,7 +97,7 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
 
   // --- The estimate: both modes, as the API answered for the form as it stands
   let answer = estimateFor(page, perPair(1));
-  await form.getByTestId("param-mb").fill("1");
+  await form.getByTestId("param-bytes").fill("1");
   let est: Estimate = await (await answer).json();
   expect(est.workload.flows).toBe(30 * 29); // 2 racks x 15 servers, every ordered pair
   await expect(form.getByTestId("sim-estimate-flow")).toHaveText(`flow ${estimateText(est.flow)}`);
@@ -119,14 +120,14 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
 
   // Refreshed as the form changes: ten times the bytes, ten times the packets
   answer = estimateFor(page, perPair(10));
-  await form.getByTestId("param-mb").fill("10");
+  await form.getByTestId("param-bytes").fill("10");
   const bigger: Estimate = await (await answer).json();
   expect(bigger.workload.packets).toBeCloseTo(est.workload.packets * (Math.ceil(10e6 / 1500) / Math.ceil(1e6 / 1500)), 0);
   await expect(form.getByTestId("sim-estimate-packet")).toHaveText(`packet ${estimateText(bigger.packet)}`);
 
   // A run the worker could not finish is flagged before submitting (and refused if submitted)
   answer = estimateFor(page, perPair(100_000));
-  await form.getByTestId("param-mb").fill("100000");
+  await form.getByTestId("param-bytes").fill("100000");
   est = await (await answer).json();
   expect(est.packet.fits).toBe(false);
   await expect(form.getByTestId("sim-estimate-warning")).toContainText("over the worker's limit");
@@ -136,7 +137,7 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
 
   // --- Run: 3 MB per pair in packet mode, to the end
   answer = estimateFor(page, perPair(3));
-  await form.getByTestId("param-mb").fill("3");
+  await form.getByTestId("param-bytes").fill("3");
   est = await (await answer).json();
   expect(est.packet.fits).toBe(true);
   await expect(form.getByTestId("sim-estimate-warning")).toBeHidden();
@@ -205,11 +206,11 @@ test("packet mode: the estimate before submitting, a DCTCP run's queue statistic
   await page.getByRole("tab", { name: "Plans" }).click();
   await page.getByTestId("plans-simulate").click();
   await form.getByTestId("preset-shuffle").check();
-  await form.getByTestId("param-racks").fill("2");
+  await form.getByTestId("param-job_racks").fill("2");
   await form.getByTestId("sim-mode-packet").check();
   await form.getByTestId("sim-transport").selectOption("newreno");
   answer = estimateFor(page, (b) => perPair(300)(b) && b.packet?.transport === "newreno");
-  await form.getByTestId("param-mb").fill("300");
+  await form.getByTestId("param-bytes").fill("300");
   est = await (await answer).json();
   expect(est.packet.fits && est.packet.wall_s > 90).toBe(true);
   const beforeLong = new Set((await jobs(page, projectId)).map((j) => j.id));
@@ -240,7 +241,7 @@ test("packet mode with failures: a ToR down until a recovery and a spine down fo
   const spine = nodes.find((n) => n.role === "spine")!;
 
   const form = await simulateShuffleOf(page, plan.id);
-  await form.getByTestId("param-mb").fill("1");
+  await form.getByTestId("param-bytes").fill("1");
   await form.getByTestId("sim-mode-packet").check();
   // Packet mode offers failures as flow mode does: the first rack's ToR down from 1 ms to 3 ms, a spine from 1 ms on
   await expect(form.getByTestId("sim-fail-node")).toBeEnabled();

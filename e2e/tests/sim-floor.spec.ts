@@ -79,7 +79,7 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
   await plansPanel.getByTestId(`plan-select-${plan.id}`).check();
   await plansPanel.getByTestId("plans-simulate").click();
   const form = page.getByTestId("simulate-dialog");
-  await form.getByTestId("preset-rack_to_rack").check();
+  await form.getByTestId("preset-many-to-many").check();
   await expect(form.getByTestId("sim-set-receivers-chosen")).toHaveText("None chosen: the racks after the senders.");
   await form.getByTestId("sim-pick-receivers").click();
   const bar = page.getByTestId("pick-bar");
@@ -133,13 +133,13 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
   const receivers = ["H1.R03.R03-07.L1", "H1.R03.R03-07.L2", "H1.R03.R03-06.L1", "H1.R03.R03-06.L2"];
   await expect(form.getByTestId("sim-set-receivers-chosen")).toHaveAttribute("data-logical", receivers.join(" "));
   await expect(form.getByTestId("sim-set-receivers-chosen")).toContainText("2 racks chosen (4 logical): R03-06, R03-07");
-  await expect(form.getByTestId("param-receiverRacks")).toBeDisabled();
+  await expect(form.getByTestId("param-receiver_racks")).toBeDisabled();
   await expect(form.getByTestId("sim-fail-node")).toHaveValue("H1.R04.R04-08.L2.TOR1");
   await expect(form.getByTestId("sim-failure-1")).toHaveAttribute("data-kind", "link");
   await form.screenshot({ path: "artifacts/sim-floor-form.png" });
   await form.getByTestId("sim-fail-at").fill("1");
-  await form.getByTestId("param-senderRacks").fill("1");
-  await form.getByTestId("param-mb").fill("4");
+  await form.getByTestId("param-sender_racks").fill("1");
+  await form.getByTestId("param-bytes").fill("4");
   await form.getByTestId("sim-seeds").fill("1");
   const [sent] = await Promise.all([
     page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/wiring-plans/${plan.id}/simulations`)),
@@ -147,15 +147,11 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
   ]);
   const body = sent.postDataJSON();
   expect(body.name).toBe(`rack-to-rack 1→4 chosen × 4 MB · H1.R04.R04-08.L2.TOR1 down at 1 ms, cable ${hovered} down at 0 ms · ECMP · seed 1`);
-  // Senders: the first logical rack of the plan that is not a receiver.
-  expect(body.workload).toEqual({
-    type: "many_to_many",
-    senders: serversOf(["H1.R01.R01-01.L1"]),
-    // In the order they were picked (R03-07 first: R03-06 was taken out and put back).
-    receivers: receivers.flatMap((lr) => serversOf([lr])),
-    flows_per_pair: 1,
-    bytes: 4_000_000,
-  });
+  // The preset, its params and the racks chosen by name, in the order they were picked (R03-07 first:
+  // R03-06 was taken out and put back); the server builds the workload.
+  expect(body).toMatchObject({ preset: "many-to-many", params: { sender_racks: 1, bytes: 4_000_000 } });
+  expect(body.racks).toEqual({ receivers });
+  expect(body).not.toHaveProperty("workload");
   expect(serversOf(receivers)).toHaveLength(60);
   expect(body.engine.failures).toEqual([
     { node: "H1.R04.R04-08.L2.TOR1", at_s: 0.001 },
@@ -168,6 +164,10 @@ test("pick receivers and a failed ToR on the floor; the run's heat map with its 
   await expect(sims.getByTestId(`sim-status-${jobId}`)).toHaveAttribute("data-status", "succeeded", { timeout: 90_000 });
   const job = await (await page.request.get(`/api/v1/simulations/${jobId}`)).json();
   const links = job.result.links.links as Link[];
+  // Senders: the first logical rack of the plan that is not a receiver, each to every receiver.
+  expect(job.result.flows.total).toBe(15 * 60);
+  const sending = (job.result.servers as { id: string; bytes_sent: number }[]).filter((s) => s.bytes_sent > 0).map((s) => s.id);
+  expect(sending.sort()).toEqual(serversOf(["H1.R01.R01-01.L1"]).sort());
   await sims.getByTestId(`sim-open-${jobId}`).click();
   await page.getByTestId("sim-result").getByTestId("sim-heatmap").click();
   await expect(page.getByTestId("sim-result")).toBeHidden();

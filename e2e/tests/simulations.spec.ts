@@ -54,8 +54,8 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await expect(form).toContainText(`#${b.id} ${b.name}`);
   await form.getByTestId("preset-shuffle").check();
   await expect(form).toContainText("Every server of a job of N racks sends to every other one");
-  await form.getByTestId("param-racks").fill("2");
-  await form.getByTestId("param-mb").fill("4");
+  await form.getByTestId("param-job_racks").fill("2");
+  await form.getByTestId("param-bytes").fill("4");
   await form.getByTestId("sim-routing").selectOption("ecmp");
   await form.getByTestId("sim-seeds").fill("1");
   const before = new Set((await jobs(page, projectId)).map((j) => j.id));
@@ -141,8 +141,8 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   await tickPlans(page, [c.id]);
   await page.getByTestId("plans-simulate").click();
   await form.getByTestId("preset-shuffle").check();
-  await form.getByTestId("param-racks").fill("2");
-  await form.getByTestId("param-mb").fill("1");
+  await form.getByTestId("param-job_racks").fill("2");
+  await form.getByTestId("param-bytes").fill("1");
   await form.getByTestId("sim-fail-node").selectOption(tor.id);
   await form.getByTestId("sim-fail-at").fill("0");
   const beforeCut = new Set((await jobs(page, projectId)).map((j) => j.id));
@@ -174,9 +174,9 @@ test("a shuffle on two plans of the demo hall: progress, both results, the speed
   // --- Cancel: a large all-to-all on one plan, cancelled once a worker runs it
   await tickPlans(page, [a.id]);
   await page.getByTestId("plans-simulate").click();
-  await form.getByTestId("preset-all_to_all").check();
-  await form.getByTestId("param-racks").fill("96");
-  await form.getByTestId("param-mb").fill("100");
+  await form.getByTestId("preset-all-to-all").check();
+  await form.getByTestId("param-job_racks").fill("96");
+  await form.getByTestId("param-bytes").fill("100");
   const beforeBig = new Set((await jobs(page, projectId)).map((j) => j.id));
   await form.getByTestId("sim-run").click();
   await expect(form).toBeHidden();

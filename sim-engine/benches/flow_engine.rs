@@ -11,7 +11,14 @@
 //! (d) FatTree k = 32, web-search Poisson at 40% load, 1,000,000 flows (not run by default: pass
 //!     LOOPLINE_BENCH_CASES=d). Target: < 15 s and < 1 GB.
 //!
-//! (x) FatTree of any k and flow count (LOOPLINE_BENCH_K, LOOPLINE_BENCH_FLOWS), for profiling.
+//! (i) FatTree k = 64 (65,536 servers), web search at 40%, 1,000,000 flows. Target: < 30 s, < 1 GB.
+//! (j) FatTree k = 96 (221,184 servers), the same 1,000,000 flows. Target: < 60 s, < 2 GB.
+//! (k) fixed cost at k = 96: 10 flows. Target: < 1 s, < 500 MB.
+//! Not run by default: LOOPLINE_BENCH_CASES=ijk (issue 32; (i) and (j) take minutes for 5 runs).
+//!
+//! (x) FatTree of any k and flow count (LOOPLINE_BENCH_K, LOOPLINE_BENCH_FLOWS), for profiling;
+//! LOOPLINE_BENCH_PHASES=1 with LOOPLINE_BENCH_CASE=<case> times each phase of one run in this
+//! process (validate, engine set-up, steps, report) and prints the peak memory after it.
 //! Packet mode beside flow mode on the issue-18 scenarios, with the settings sim-engine/compare
 //! matches to htsim (10G links with 1 us per hop, 150 kB switch ports, unbounded fair NICs,
 //! 1,500-byte packets all payload and all full, 40-byte ACKs, a first flight of 11 and ssthresh
@@ -63,6 +70,9 @@ fn case(name: &str) -> Scenario {
         "a" => fat_tree_websearch(16, 10.0, 0.4, 100_000),
         "c" => fat_tree_websearch(32, 10.0, 0.4, 10),
         "d" => fat_tree_websearch(32, 10.0, 0.4, 1_000_000),
+        "i" => fat_tree_websearch(64, 10.0, 0.4, 1_000_000),
+        "j" => fat_tree_websearch(96, 10.0, 0.4, 1_000_000),
+        "k" => fat_tree_websearch(96, 10.0, 0.4, 10),
         // any size, for profiling: LOOPLINE_BENCH_K (default 32), LOOPLINE_BENCH_FLOWS (100,000)
         "x" => {
             let env = |k: &str, d: u64| {
@@ -102,13 +112,18 @@ fn case(name: &str) -> Scenario {
 /// Wall time of each phase of one run (`LOOPLINE_BENCH_PHASES=1`): where a fixed cost goes.
 fn phases(sc: &Scenario) {
     use loopline_sim::engine::{Engine, FlowEngine};
+    // peak memory (MB) once the scenario exists and after each phase: what a fixed cost is made of
+    let peak_mb = || peak_memory_bytes().unwrap_or(0) as f64 / 1e6;
+    let scenario_mb = peak_mb();
     let t = Instant::now();
     let net = sc.validate().expect("valid");
     let validate = t.elapsed().as_secs_f64();
+    let validate_mb = peak_mb();
     std::thread::scope(|scope| {
         let t = Instant::now();
         let mut eng = FlowEngine::new(sc, &net);
         let new = t.elapsed().as_secs_f64();
+        let new_mb = peak_mb();
         let t = Instant::now();
         eng.route_ahead(scope);
         let ahead = t.elapsed().as_secs_f64();
@@ -116,14 +131,18 @@ fn phases(sc: &Scenario) {
         while eng.step() {}
         eng.close();
         let steps = t.elapsed().as_secs_f64();
+        let steps_mb = peak_mb();
         let t = Instant::now();
         let rep = loopline_sim::report::build(&eng.outcome());
         let report = t.elapsed().as_secs_f64();
         println!(
             "PHASES validate={validate:.4} engine_new={new:.4} route_ahead_start={ahead:.4} \
-             steps={steps:.4} report={report:.4} flows={} peak_bytes={}",
+             steps={steps:.4} report={report:.4} flows={} peak_bytes={}\n\
+             PEAK_MB scenario={scenario_mb:.0} validate={validate_mb:.0} engine_new={new_mb:.0} \
+             steps={steps_mb:.0} report={:.0}",
             rep.flows.total,
-            peak_memory_bytes().unwrap_or(0)
+            peak_memory_bytes().unwrap_or(0),
+            peak_mb()
         );
     });
 }
@@ -170,7 +189,13 @@ fn main() {
         .unwrap_or(5);
     let exe = std::env::current_exe().expect("own path");
     let cases = std::env::var("LOOPLINE_BENCH_CASES").unwrap_or_else(|_| "abc".into());
-    for name in ["a", "b", "c", "d", "e", "f", "g", "h", "x"] {
+    if std::env::var("LOOPLINE_BENCH_PHASES").is_ok() {
+        eprintln!(
+            "LOOPLINE_BENCH_PHASES needs LOOPLINE_BENCH_CASE=<case>: one run, in this process"
+        );
+        std::process::exit(2);
+    }
+    for name in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "x"] {
         if !cases.contains(name) {
             continue;
         }

@@ -8,6 +8,8 @@ pub mod engine;
 pub mod model;
 pub mod network;
 pub mod packet;
+pub mod preflight;
+pub mod reachability;
 pub mod report;
 pub mod rng;
 pub mod routing;
@@ -239,6 +241,7 @@ pub fn schema_json(which: &str) -> Option<String> {
     let schema = match which {
         "scenario" => schemars::schema_for!(Scenario),
         "result" => schemars::schema_for!(Report),
+        "validation" => schemars::schema_for!(preflight::Validation),
         _ => return None,
     };
     let mut v = serde_json::to_value(&schema).expect("schema serialises");
@@ -253,6 +256,10 @@ pub fn schema_json(which: &str) -> Option<String> {
             match which {
                 "scenario" => {
                     "Loopline simulation scenario, schema version 1 (backend -> loopline-sim)."
+                }
+                "validation" => {
+                    "What the engine reads in a valid scenario before running it, version 1 \
+                     (loopline-sim validate --json -> backend)."
                 }
                 _ => "Loopline simulation result, schema version 1 (loopline-sim -> backend).",
             }

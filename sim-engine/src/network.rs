@@ -1,7 +1,7 @@
 //! The validated network: dense node and directed-link indices, adjacency, loops and failures.
 //! Built only by [`crate::scenario::Scenario::validate`]; nothing is re-checked after it.
 
-use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 use crate::model::Role;
 use crate::units::{Gbps, LinkId, NodeId, Time};
@@ -64,16 +64,62 @@ pub struct Network {
     pub failures: Vec<Failure>,
     /// Name lookups only, never iterated (so no result depends on their order): hashed, which
     /// builds a k = 32 fat-tree's 34,000 entries several times faster than an ordered map.
-    pub(crate) index: HashMap<String, NodeId>,
-    pub(crate) link_index: HashMap<String, usize>,
+    pub(crate) index: NameIndex,
+    pub(crate) link_index: NameIndex,
+}
+
+/// Names to dense indices without a second copy of each name (a k = 96 fat-tree has 900,000):
+/// the table keeps indices and hashes and compares the names where they already live.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NameIndex {
+    table: hashbrown::HashTable<u32>,
+    hasher: RandomState,
+}
+
+impl NameIndex {
+    pub(crate) fn reserve(&mut self, n: usize) {
+        let h = &self.hasher;
+        // (empty: nothing to rehash, so no name is asked for)
+        self.table.reserve(n, |_| h.hash_one(""));
+    }
+    /// Add `i` under `name`, where `names(j)` is the name of every index already added; `false`
+    /// (and nothing added) if the name is taken.
+    pub(crate) fn insert<'n>(
+        &mut self,
+        i: u32,
+        name: &str,
+        names: impl Fn(u32) -> &'n str,
+    ) -> bool {
+        let h = &self.hasher;
+        match self.table.entry(
+            h.hash_one(name),
+            |&j| names(j) == name,
+            |&j| h.hash_one(names(j)),
+        ) {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(i);
+                true
+            }
+        }
+    }
+    pub(crate) fn get<'n>(&self, name: &str, names: impl Fn(u32) -> &'n str) -> Option<u32> {
+        self.table
+            .find(self.hasher.hash_one(name), |&j| names(j) == name)
+            .copied()
+    }
 }
 
 impl Network {
     pub fn node_id(&self, name: &str) -> Option<NodeId> {
-        self.index.get(name).copied()
+        self.index
+            .get(name, |n| &self.nodes[n as usize].name)
+            .map(NodeId)
     }
     pub fn duplex_link(&self, name: &str) -> Option<usize> {
-        self.link_index.get(name).copied()
+        self.link_index
+            .get(name, |l| &self.link_names[l as usize])
+            .map(|l| l as usize)
     }
     pub fn node(&self, n: NodeId) -> &Node {
         &self.nodes[n.idx()]
@@ -117,5 +163,37 @@ impl Network {
     }
     pub fn name(&self, n: NodeId) -> &str {
         &self.nodes[n.idx()].name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameIndex;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The index answers as a map from each name to its first index would, and refuses
+        /// exactly the repeats.
+        #[test]
+        fn name_index_is_a_map_of_first_occurrences(names in prop::collection::vec("[a-c]{0,3}", 0..200)) {
+            let mut index = NameIndex::default();
+            index.reserve(names.len() / 2);
+            let mut kept: Vec<&str> = Vec::new();
+            let mut first = std::collections::HashMap::new();
+            for name in &names {
+                let fresh = !first.contains_key(name.as_str());
+                let i = kept.len() as u32;
+                let added = index.insert(i, name, |j| kept[j as usize]);
+                prop_assert_eq!(added, fresh, "{}", name);
+                if added {
+                    first.insert(name.as_str(), i);
+                    kept.push(name);
+                }
+            }
+            for name in &names {
+                prop_assert_eq!(index.get(name, |j| kept[j as usize]), first.get(name.as_str()).copied());
+            }
+            prop_assert_eq!(index.get("zz", |j| kept[j as usize]), None);
+        }
     }
 }

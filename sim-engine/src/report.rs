@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::engine::control::detour::ActiveDetour;
 use crate::engine::{Outcome, Status};
 use crate::network::Network;
+use crate::reachability::Reachability;
 use crate::units::LinkId;
 use crate::workload::memcache::{self, MemcacheEstimate};
 use crate::workload::NONE;
@@ -66,6 +67,10 @@ pub struct Report {
     /// Packet mode only: transport, losses and per-port queue occupancy.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub packet: Option<PacketReport>,
+    /// The failure timeline, what was down at the end and which server groups could not reach
+    /// each other then; present when the scenario has failures or a flow did not finish.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachability: Option<Reachability>,
     /// Wall time and memory of this run: not deterministic, omitted with `--no-run-info`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_info: Option<RunInfo>,
@@ -179,18 +184,165 @@ pub struct GroupSummary {
     pub completion_s: Stats,
 }
 
-/// Link utilisation.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+/// Link utilisation: one row per directed link, in scenario order (a->b then b->a).
+///
+/// Kept as columns and written one row at a time ([`LinkReport::rows`]): a k = 96 fat-tree has
+/// 1.3 million directed links, and a row of owned strings each made the report the largest thing
+/// a run held (about 290 MB for 10 flows). The JSON is the same as a `Vec<LinkUtilReport>`'s.
+#[derive(Clone, Debug)]
 pub struct LinkReport {
     /// Width of one time bucket in seconds; bucket `k` covers `[k*interval_s, (k+1)*interval_s)`.
     pub interval_s: f64,
-    /// Every directed link, in scenario order (a->b then b->a).
-    pub links: Vec<LinkUtilReport>,
+    names: NameTable,
+    /// Node names (indices into `names`) at each end of every directed link.
+    ends: Vec<(u32, u32)>,
+    /// Per directed link: capacity (Gb/s), bytes, mean and peak utilisation.
+    gbps: Vec<f64>,
+    bytes: Vec<f64>,
+    mean_util: Vec<f64>,
+    peak_util: Vec<f64>,
+    /// Per directed link when `engine.link_series` is on.
+    util: Option<Vec<Vec<f64>>>,
+    /// Per directed link, packet mode with `engine.link_series` (see [`LinkReport::set_queue_series`]).
+    queue_max_bytes: Option<Vec<Option<Vec<f64>>>>,
 }
 
+/// Every name a link row prints, in one buffer: node names first, then one per duplex link.
+#[derive(Clone, Debug, Default)]
+struct NameTable {
+    text: String,
+    /// `text[starts[i]..starts[i + 1]]` is name `i`.
+    starts: Vec<u32>,
+    nodes: usize,
+}
+
+impl NameTable {
+    fn of(net: &Network) -> NameTable {
+        let names = || {
+            net.nodes
+                .iter()
+                .map(|n| n.name.as_str())
+                .chain(net.link_names.iter().map(String::as_str))
+        };
+        let mut t = NameTable {
+            text: String::with_capacity(names().map(str::len).sum()),
+            starts: Vec::with_capacity(net.nodes.len() + net.link_names.len() + 1),
+            nodes: net.nodes.len(),
+        };
+        for name in names() {
+            t.starts.push(t.text.len() as u32);
+            t.text.push_str(name);
+        }
+        t.starts.push(t.text.len() as u32);
+        t
+    }
+    fn get(&self, i: usize) -> &str {
+        &self.text[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+    fn node(&self, n: u32) -> &str {
+        self.get(n as usize)
+    }
+    fn link(&self, duplex: usize) -> &str {
+        self.get(self.nodes + duplex)
+    }
+}
+
+/// One row of [`LinkReport`], borrowed from its columns.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct LinkRow<'r> {
+    pub id: &'r str,
+    pub from: &'r str,
+    pub to: &'r str,
+    pub gbps: f64,
+    pub bytes: f64,
+    pub mean_util: f64,
+    pub peak_util: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub util: Option<&'r [f64]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_max_bytes: Option<&'r [f64]>,
+}
+
+impl LinkReport {
+    /// Number of directed links.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+    /// Row `l` (directed link `l`).
+    pub fn row(&self, l: usize) -> LinkRow<'_> {
+        let (from, to) = self.ends[l];
+        LinkRow {
+            id: self.names.link(l / 2),
+            from: self.names.node(from),
+            to: self.names.node(to),
+            gbps: self.gbps[l],
+            bytes: self.bytes[l],
+            mean_util: self.mean_util[l],
+            peak_util: self.peak_util[l],
+            util: self.util.as_ref().map(|u| u[l].as_slice()),
+            queue_max_bytes: self.queue_max_bytes.as_ref().and_then(|q| q[l].as_deref()),
+        }
+    }
+    /// Every row, in order.
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = LinkRow<'_>> + '_ {
+        (0..self.len()).map(|l| self.row(l))
+    }
+    /// Packet mode: each port's largest backlog per bucket of its `util` series, given the
+    /// directed link and the series' length (`None` where the port keeps none).
+    pub fn set_queue_series(&mut self, mut series: impl FnMut(usize, usize) -> Option<Vec<f64>>) {
+        let q: Vec<Option<Vec<f64>>> = (0..self.len())
+            .map(|l| series(l, self.util.as_ref().map_or(0, |u| u[l].len())))
+            .collect();
+        self.queue_max_bytes = q.iter().any(Option::is_some).then_some(q);
+    }
+}
+
+impl Serialize for LinkReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("LinkReport", 2)?;
+        st.serialize_field("interval_s", &self.interval_s)?;
+        st.serialize_field("links", &Rows(self))?;
+        st.end()
+    }
+}
+
+/// The rows as a JSON array, made one at a time.
+struct Rows<'r>(&'r LinkReport);
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.rows())
+    }
+}
+
+impl JsonSchema for LinkReport {
+    fn schema_name() -> String {
+        "LinkReport".into()
+    }
+    fn json_schema(g: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        LinkReportShape::json_schema(g)
+    }
+}
+
+/// Link utilisation.
+#[derive(JsonSchema)]
+#[allow(dead_code)] // the schema of [`LinkReport`]'s JSON
+struct LinkReportShape {
+    /// Width of one time bucket in seconds; bucket `k` covers `[k*interval_s, (k+1)*interval_s)`.
+    interval_s: f64,
+    /// Every directed link, in scenario order (a->b then b->a).
+    links: Vec<LinkUtilReport>,
+}
+
+// the schema of a [`LinkRow`]
 /// Utilisation of one direction of one link.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct LinkUtilReport {
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct LinkUtilReport {
     /// The cable id (or default id).
     pub id: String,
     /// Sending end node id.
@@ -486,47 +638,51 @@ pub fn build(o: &Outcome) -> Report {
         }
     });
     let width_s = o.util.width as f64 / 1e12;
-    let links = (0..net.links.len())
-        .map(|l| {
-            let link = &net.links[l];
-            let cap_bits_s = link.gbps.0 * 1e9;
-            let ratios = || {
-                o.util.series(l).enumerate().map(|(k, bits)| {
-                    let start = k as f64 * width_s;
-                    let w = (dur - start).min(width_s);
-                    if w > 0.0 {
-                        (bits / (cap_bits_s * w)).min(1.0)
-                    } else {
-                        0.0
-                    }
-                })
-            };
-            // (rounding keeps the order of values: the peak of the rounded series is the rounded
-            // peak, so a series that is not reported is not rounded)
-            let util = sc.engine.link_series.then(|| ratios().map(r6).collect());
-            let peak = match o.util.peak_gbps(l) {
-                // no series kept: the peak instantaneous utilisation
-                Some(g) => r6((g / link.gbps.0).min(1.0)),
-                None => r6(ratios().fold(0.0, f64::max)),
-            };
-            let total = o.util.total_bits(l);
-            LinkUtilReport {
-                id: net.link_names[l / 2].clone(),
-                from: net.name(link.from).to_string(),
-                to: net.name(link.to).to_string(),
-                gbps: link.gbps.0,
-                bytes: r6(total / 8.0),
-                mean_util: if dur > 0.0 {
-                    r6((total / (cap_bits_s * dur)).min(1.0))
+    let n = net.links.len();
+    let mut links = LinkReport {
+        interval_s: width_s,
+        names: NameTable::of(net),
+        ends: net.links.iter().map(|k| (k.from.0, k.to.0)).collect(),
+        gbps: Vec::with_capacity(n),
+        bytes: Vec::with_capacity(n),
+        mean_util: Vec::with_capacity(n),
+        peak_util: Vec::with_capacity(n),
+        util: sc.engine.link_series.then(|| Vec::with_capacity(n)),
+        queue_max_bytes: None,
+    };
+    for (l, link) in net.links.iter().enumerate() {
+        let cap_bits_s = link.gbps.0 * 1e9;
+        let ratios = || {
+            o.util.series(l).enumerate().map(|(k, bits)| {
+                let start = k as f64 * width_s;
+                let w = (dur - start).min(width_s);
+                if w > 0.0 {
+                    (bits / (cap_bits_s * w)).min(1.0)
                 } else {
                     0.0
-                },
-                peak_util: peak,
-                util,
-                queue_max_bytes: None,
-            }
-        })
-        .collect();
+                }
+            })
+        };
+        // (rounding keeps the order of values: the peak of the rounded series is the rounded
+        // peak, so a series that is not reported is not rounded)
+        if let Some(u) = links.util.as_mut() {
+            u.push(ratios().map(r6).collect());
+        }
+        let peak = match o.util.peak_gbps(l) {
+            // no series kept: the peak instantaneous utilisation
+            Some(g) => r6((g / link.gbps.0).min(1.0)),
+            None => r6(ratios().fold(0.0, f64::max)),
+        };
+        let total = o.util.total_bits(l);
+        links.gbps.push(link.gbps.0);
+        links.bytes.push(r6(total / 8.0));
+        links.mean_util.push(if dur > 0.0 {
+            r6((total / (cap_bits_s * dur)).min(1.0))
+        } else {
+            0.0
+        });
+        links.peak_util.push(peak);
+    }
     let servers = net
         .servers
         .iter()
@@ -604,10 +760,7 @@ pub fn build(o: &Outcome) -> Report {
             by_size,
         },
         groups,
-        links: LinkReport {
-            interval_s: width_s,
-            links,
-        },
+        links,
         servers,
         routing_stats: rs,
         solver: SolverStats {
@@ -618,6 +771,7 @@ pub fn build(o: &Outcome) -> Report {
         memcache,
         flow_records: records,
         packet: None,
+        reachability: crate::reachability::at_end(sc, net, end, finished < o.flows.len() as u64),
         run_info: None,
     }
 }

@@ -21,7 +21,7 @@ from loopline.domain.errors import DomainError
 from loopline.domain.sim_outcome import classify
 from loopline.queue import SWEEP_DONE_TASK, SWEEP_POINT_TASK
 from loopline.services import sweeps
-from loopline.services.simulations import engine_error
+from loopline.services.sim_preflight import engine_error
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, run_engine
@@ -64,7 +64,7 @@ def sweep_point(self: Task, point_id: int) -> str:
     except EngineFailed as e:
         named = engine_error(str(e))
         return _finish(point_id, JobStatus.FAILED, worker, error=str(e), error_field=named[0] if named else None)
-    figures: dict[str, Any] = {**design, **sweeps.performance(result, classify(scenario, result))}
+    figures: dict[str, Any] = {**design, **sweeps.performance(result, classify(result))}
     return _finish(point_id, JobStatus.SUCCEEDED, worker, figures=figures)
 
 

@@ -16,11 +16,14 @@ from sqlalchemy.exc import OperationalError
 
 from loopline.db.models import JobStatus, SimulationJob
 from loopline.db.session import session_scope
+from loopline.domain.errors import DomainError
 from loopline.domain.sim_outcome import classify
-from loopline.domain.sim_results import wants_flow_records
+from loopline.domain.sim_results import FLOW_RECORDS_MAX
 from loopline.queue import SIMULATE_TASK
+from loopline.services import sim_preflight
 from loopline.services.job_recovery import claim_or_skip
-from loopline.services.simulations import engine_error, keep_flow_records
+from loopline.services.sim_preflight import engine_error
+from loopline.services.simulations import keep_flow_records
 from loopline.settings import get_settings
 from loopline_worker.app import celery_app
 from loopline_worker.engine import Cancelled, EngineFailed, EngineLimits, Progress, run_engine_raw
@@ -97,8 +100,15 @@ def simulate(job_id: int) -> str:
 
     settings = get_settings()
     limits = EngineLimits(wall_s=settings.engine_time_limit_s, memory_mb=settings.engine_memory_limit_mb)
-    # per-flow records for runs of up to FLOW_RECORDS_MAX flows (the stored scenario stays as sent)
-    run = {**scenario, "engine": {**(scenario.get("engine") or {}), "flow_records": wants_flow_records(scenario)}}
+    # The engine counts the flows (and validates a scenario too large to validate in the request:
+    # a refusal names the field). Per-flow records for runs of up to FLOW_RECORDS_MAX flows (the
+    # stored scenario stays as sent).
+    try:
+        flows = int(sim_preflight.validate(scenario)["workload"]["flows"])
+    except DomainError as refused:
+        _finish(job_id, status=JobStatus.FAILED, error=f"{refused.field}: {refused.reason}", error_field=refused.field)
+        return JobStatus.FAILED.value
+    run = {**scenario, "engine": {**(scenario.get("engine") or {}), "flow_records": flows <= FLOW_RECORDS_MAX}}
     try:
         with heartbeat(SimulationJob, job_id):
             raw = run_engine_raw(
@@ -113,7 +123,7 @@ def simulate(job_id: int) -> str:
             session.execute(update(SimulationJob).where(SimulationJob.id == job_id).values(finished_at=_now()))
         return JobStatus.CANCELLED.value
     except EngineFailed as failure:
-        # A large scenario is validated here, by the engine itself: name the field it refused.
+        # (the validation above names a refused field; a run's own refusal is named the same way)
         named = engine_error(str(failure))
         if named is not None:
             _finish(job_id, status=JobStatus.FAILED, error=f"{named[0]}: {named[1]}", error_field=named[0])
@@ -124,17 +134,17 @@ def simulate(job_id: int) -> str:
     del raw
     _finish(
         job_id, records, status=JobStatus.SUCCEEDED, result=result, error=None, flow_records=None,
-        **finished_values(scenario, result),
+        **finished_values(result),
     )  # fmt: skip
     return JobStatus.SUCCEEDED.value
 
 
-def finished_values(scenario: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+def finished_values(result: dict[str, Any]) -> dict[str, Any]:
     """The job's closing progress and outcome: a run whose flows did not all finish is `partial`,
     with how many stalled and why (never a plain success)."""
     flows = result.get("flows") or {}
     total, done = int(flows.get("total", 0)), int(flows.get("finished", 0))
-    outcome = classify(scenario, result)
+    outcome = classify(result)
     return {
         "progress": round(done / total, 4) if total else 1.0,
         "sim_time_s": result.get("simulated_time_s"),

@@ -15,8 +15,10 @@ Three lanes, each with slots of its own, so that the cheap never wait behind the
   streamed bodies read the database while the client downloads them;
 - `default`: everything else.
 A response that is not streamed has finished its work when it starts: its slot is handed on then,
-not when a slow client has read the last byte. A client that stops reading for `send_timeout_s`
-is disconnected, so a download nobody reads cannot hold its slot and its connection for ever.
+not when a slow client has read the last byte. So has a download whose length is known when it
+starts (`Content-Length`: a stored export, sent whole, reads nothing more). A client that stops
+reading for `send_timeout_s` is disconnected, so a download nobody reads cannot hold its slot and
+its connection for ever.
 """
 
 from __future__ import annotations
@@ -105,6 +107,11 @@ class FifoGate:
         self.free += 1
 
 
+def _whole(start: Message) -> bool:
+    """Whether the response's whole body is in hand: its length is known before it is sent."""
+    return any(name.lower() == b"content-length" for name, _ in start.get("headers", ()))
+
+
 def _give_up(turn: asyncio.Future[bool]) -> None:
     if not turn.done():
         turn.set_result(False)
@@ -150,7 +157,7 @@ class AdmissionControl:
 
         async def admitted_send(message: Message) -> None:
             nonlocal held
-            if message["type"] == "http.response.start" and lane is not Lane.EXPORT:
+            if message["type"] == "http.response.start" and (lane is not Lane.EXPORT or _whole(message)):
                 # The handler's work is done (its session closed): the slot goes to the next request.
                 gate.leave()
                 held = False

@@ -22,7 +22,7 @@ from loopline.db.models import Role
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain import netbox
 from loopline.domain.errors import NotFound
-from loopline.services import exports, wiring
+from loopline.services import export_cache, exports, wiring_plans
 from loopline.services.access import ProjectAccess, Scope
 
 WiringReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.WIRING_READ))]
@@ -67,8 +67,13 @@ def _scoped(stem: str, row: str | None, rack: str | None) -> str:
 def wiring_sheet_csv(
     plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None, rack: RackFilter = None
 ) -> object:
-    plan = wiring.get_plan(session, plan_id)
-    body = exports.wiring_sheet_csv(session, plan, row, rack)
+    plan = wiring_plans.get_plan(session, plan_id)
+    # Any text may be asked for as a row or rack: a sheet of no cable (its header alone) is not kept,
+    # so only the plan's own rows and racks are stored.
+    body = export_cache.cached(
+        session, plan, "wiring-sheet.csv", {"row": row, "rack": rack},
+        lambda: exports.wiring_sheet_csv(session, plan, row, rack), keep=lambda sheet: sheet.count(b"\n") > 1,
+    )  # fmt: skip
     return streamed_download(session, body, CSV, _scoped(f"plan-{plan.id}-wiring", row, rack) + ".csv")
 
 
@@ -96,7 +101,7 @@ def wiring_sheet_xlsx(
         Query(description="One worksheet of the cables with an end in this rack (`<hall>.<row>.<rack>`)."),
     ] = None,
 ) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     body = exports.wiring_sheet_xlsx(session, plan, per_row, rack)
     return streamed_download(session, body, XLSX, _scoped(f"plan-{plan.id}-wiring", None, rack) + ".xlsx")
 
@@ -117,7 +122,7 @@ def wiring_sheet_xlsx(
     summary="Wiring sheet (PDF; the whole plan: a ZIP of a PDF per row)",
 )
 def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, row: RowFilter = None) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     got = exports.wiring_sheet_pdf(session, plan, row)
     if got.zipped:
         return streamed_download(session, got.body, ZIP, f"plan-{plan.id}-wiring-sheets.zip")
@@ -153,7 +158,7 @@ def label_sheet_pdf(
         bool, Query(description="One PDF of every label, streamed as it is drawn, instead of a ZIP.")
     ] = False,
 ) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     got = exports.label_sheet_pdf(session, plan, row, one_pdf)
     name = f"plan-{plan.id}-labels{'-' + row if row else ''}"
     return streamed_download(session, got.body, ZIP if got.zipped else PDF, f"{name}.{'zip' if got.zipped else 'pdf'}")
@@ -172,7 +177,7 @@ def label_sheet_pdf(
     summary="Pull list (CSV)",
 )
 def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     return streamed_download(session, exports.pull_list_csv(session, plan), CSV, f"plan-{plan.id}-pull-list.csv")
 
 
@@ -188,7 +193,7 @@ def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> 
     summary="NetBox cable import (CSV)",
 )
 def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader, cable_colours: CableColours = None) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     body = exports.netbox_csv(session, plan, netbox.cable_colours(cable_colours))
     return streamed_download(session, body, CSV, f"plan-{plan.id}-netbox-cables.csv")
 
@@ -210,7 +215,7 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader, cable_
     summary="NetBox import, every object (ZIP of CSVs and a YAML)",
 )
 def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader, cable_colours: CableColours = None) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     body = exports.netbox_zip(session, plan, netbox.cable_colours(cable_colours))
     return streamed_download(session, body, ZIP, f"plan-{plan.id}-netbox.zip")
 
@@ -256,7 +261,7 @@ AgainstPlan = Annotated[int, Query(ge=1, le=MAX_ID, description="The plan this o
 
 
 def _pair(session: DbSession, plan_id: int, against: int) -> tuple[WiringPlanRow, WiringPlanRow]:
-    new = wiring.get_plan(session, plan_id)
+    new = wiring_plans.get_plan(session, plan_id)
     old = session.get(WiringPlanRow, against)
     if old is None or old.project_id != new.project_id:
         raise NotFound("against", f"wiring plan {against} not found")

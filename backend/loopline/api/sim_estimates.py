@@ -13,7 +13,7 @@ from loopline.api.schemas.simulations import PlanSimulationCreate, ScenarioSimul
 from loopline.db.models import Role
 from loopline.domain.errors import DomainError
 from loopline.domain.sim_estimate import DEFAULT_BUFFER_BYTES, Estimate, ModeEstimate
-from loopline.services import sim_estimates, wiring
+from loopline.services import sim_estimates, wiring_plans
 from loopline.services.access import ProjectAccess, Scope
 
 SimReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.SIM_READ))]
@@ -73,8 +73,9 @@ def _read(found: Estimate) -> SimulationEstimate:
 )
 def estimate_plan(plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimReader) -> object:
     engine = engine_section(data)
-    plan = wiring.get_plan(session, plan_id)
-    return _read(sim_estimates.of_plan(session, plan, routing=data.routing, workload=data.workload, engine=engine))
+    plan = wiring_plans.get_plan(session, plan_id)
+    found = sim_estimates.of_plan(session, plan, routing=data.routing, workload=data.workload_request(), engine=engine)
+    return _read(found)
 
 
 @router.post(

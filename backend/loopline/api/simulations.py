@@ -9,7 +9,15 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 from sqlalchemy import select
 from starlette.responses import StreamingResponse
 
-from loopline.api.deps import DbSession, JobId, Paging, PlanId, register_project_resolver, require_project_role
+from loopline.api.deps import (
+    DbSession,
+    JobId,
+    Paging,
+    PlanId,
+    register_project_resolver,
+    require_project_role,
+    require_scope,
+)
 from loopline.api.downloads import streamed_download
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.simulations import (
@@ -17,13 +25,14 @@ from loopline.api.schemas.simulations import (
     PlanSimulationCreate,
     ScenarioSimulationCreate,
     SimulationDetail,
+    SimulationPresets,
     SimulationRead,
 )
 from loopline.api.sim_estimates import engine_section
 from loopline.db.models import Role, SimulationJob
 from loopline.domain.sim_results import FLOW_RECORDS_MAX, FlowSort, FlowStatus
-from loopline.services import simulations, wiring
-from loopline.services.access import ProjectAccess, Scope
+from loopline.services import sim_presets, simulations, wiring_plans
+from loopline.services.access import Principal, ProjectAccess, Scope
 
 register_project_resolver(
     "job_id", lambda s, i: s.execute(select(SimulationJob.project_id).where(SimulationJob.id == i)).scalar()
@@ -31,6 +40,7 @@ register_project_resolver(
 
 SimReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.SIM_READ))]
 SimWriter = Annotated[ProjectAccess, Depends(require_project_role(Role.EDITOR, Scope.SIM_WRITE))]
+PresetReader = Annotated[Principal, Depends(require_scope(Scope.SIM_READ))]
 IdempotencyKey = Annotated[
     str | None,
     Header(
@@ -46,6 +56,19 @@ router = APIRouter(
 )
 
 
+@router.get(
+    "/simulation-presets",
+    response_model=SimulationPresets,
+    summary="Workload presets of a plan simulation",
+    description="The table a plan simulation's `preset` and `params` follow (and a sweep's `workload`): each "
+    "preset's parameters with their kind, unit, bounds, default and help, and the rack sets it may be given by name. "
+    "A default the engine applies itself is read from the engine's scenario schema (`engine_field`). The editor "
+    "draws its simulation form from this table.",
+)
+def simulation_presets(principal: PresetReader) -> object:
+    return {"presets": sim_presets.table()}
+
+
 @router.post(
     "/wiring-plans/{plan_id}/simulations",
     response_model=SimulationRead,
@@ -58,10 +81,10 @@ def simulate_plan(
     plan_id: PlanId, data: PlanSimulationCreate, session: DbSession, access: SimWriter, key: IdempotencyKey = None
 ) -> object:
     engine = engine_section(data)
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     return simulations.submit_for_plan(
-        session, access.principal, plan, name=data.name, routing=data.routing, workload=data.workload, engine=engine,
-        key=key,
+        session, access.principal, plan, name=data.name, routing=data.routing, workload=data.workload_request(),
+        engine=engine, key=key,
     )  # fmt: skip
 
 

@@ -38,7 +38,15 @@ from loopline.domain.bom import bom_csv
 from loopline.domain.errors import NotFound
 from loopline.domain.media import Medium
 from loopline.domain.wiring import DiffStatus, LinkClass
-from loopline.services import wiring
+from loopline.services import (
+    wiring_bom,
+    wiring_cables,
+    wiring_compare,
+    wiring_diff_cables,
+    wiring_feasibility,
+    wiring_plans,
+    wiring_scenario,
+)
 from loopline.services.access import ProjectAccess, Scope
 
 register_project_resolver(
@@ -67,9 +75,9 @@ router = APIRouter(
 def create_plan(
     hall_id: int, data: WiringPlanCreate, session: DbSession, access: WiringWriter, response: Response
 ) -> object:
-    plan = wiring.create_plan(session, access.principal, hall_id, data.to_options())
+    plan = wiring_plans.create_plan(session, access.principal, hall_id, data.to_options())
     response.headers["ETag"] = etag(plan.version)
-    return wiring.plan_view(session, plan)
+    return wiring_bom.plan_view(session, plan)
 
 
 @router.post(
@@ -85,10 +93,10 @@ def create_plan(
 def create_upgrade(
     plan_id: PlanId, data: PlanUpgradeCreate, session: DbSession, access: WiringWriter, response: Response
 ) -> object:
-    base = wiring.get_plan(session, plan_id)
-    plan = wiring.create_upgrade(session, access.principal, base, data.name, data.changes())
+    base = wiring_plans.get_plan(session, plan_id)
+    plan = wiring_plans.create_upgrade(session, access.principal, base, data.name, data.changes())
     response.headers["ETag"] = etag(plan.version)
-    return wiring.plan_view(session, plan)
+    return wiring_bom.plan_view(session, plan)
 
 
 @router.get(
@@ -101,7 +109,7 @@ def create_upgrade(
     "(`needs_hardware`). `preselected`: the first buildable option.",
 )
 def upgrade_options(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
-    return WiringOptions.of(wiring.upgrade_options(session, wiring.get_plan(session, plan_id)))
+    return WiringOptions.of(wiring_feasibility.upgrade_options(session, wiring_plans.get_plan(session, plan_id)))
 
 
 @router.get(
@@ -113,7 +121,7 @@ def upgrade_options(plan_id: PlanId, session: DbSession, access: WiringReader) -
     "needs when only the servers' ports prevent it.",
 )
 def wiring_options(hall_id: HallId, session: DbSession, access: WiringReader) -> object:
-    return WiringOptions.of(wiring.pattern_options(session, hall_id))
+    return WiringOptions.of(wiring_feasibility.pattern_options(session, hall_id))
 
 
 @router.get(
@@ -128,7 +136,7 @@ def list_plans(
     paging: Paging,
     hall_id: Annotated[int | None, Query(ge=1, le=MAX_ID, description="Only the plans of this hall.")] = None,
 ) -> object:
-    return wiring.list_plan_views(session, project_id, page=paging.page, limit=paging.limit, hall_id=hall_id)
+    return wiring_bom.list_plan_views(session, project_id, page=paging.page, limit=paging.limit, hall_id=hall_id)
 
 
 @router.get(
@@ -139,9 +147,9 @@ def list_plans(
     "(`cost.price_book_version`); unpriced parts are listed and warned about, never counted as 0.",
 )
 def get_plan(plan_id: PlanId, session: DbSession, access: WiringReader, response: Response) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     response.headers["ETag"] = etag(plan.version)
-    return wiring.plan_view(session, plan)
+    return wiring_bom.plan_view(session, plan)
 
 
 @router.patch(
@@ -158,11 +166,11 @@ def update_plan(
     if_match: IfMatch,
     response: Response,
 ) -> object:
-    plan = wiring.get_plan(session, plan_id)
+    plan = wiring_plans.get_plan(session, plan_id)
     if data.name is not None:
-        wiring.rename_plan(session, access.principal, plan, data.name, if_match)
+        wiring_plans.rename_plan(session, access.principal, plan, data.name, if_match)
     response.headers["ETag"] = etag(plan.version)
-    return wiring.plan_view(session, plan)
+    return wiring_bom.plan_view(session, plan)
 
 
 @router.delete(
@@ -173,7 +181,7 @@ def update_plan(
     responses={428: ERROR_RESPONSES[428]},
 )
 def delete_plan(plan_id: PlanId, session: DbSession, access: WiringWriter, if_match: IfMatch) -> None:
-    wiring.delete_plan(session, access.principal, wiring.get_plan(session, plan_id), if_match)
+    wiring_plans.delete_plan(session, access.principal, wiring_plans.get_plan(session, plan_id), if_match)
 
 
 @router.get(
@@ -200,7 +208,7 @@ def list_cables(
     ] = None,
     include_route: Annotated[bool, Query(description="Include each cable's route polyline.")] = False,
 ) -> object:
-    filters = wiring.CableFilters(
+    filters = wiring_cables.CableFilters(
         row=row,
         rack=rack,
         medium=medium,
@@ -208,12 +216,14 @@ def list_cables(
         min_length_mm=None if min_length_m is None else round(min_length_m * 1000),
         max_length_mm=None if max_length_m is None else round(max_length_m * 1000),
     )
-    plan = wiring.get_plan(session, plan_id)
-    return wiring.list_cables(session, plan, filters, page=paging.page, limit=paging.limit, include_route=include_route)
+    plan = wiring_plans.get_plan(session, plan_id)
+    return wiring_cables.list_cables(
+        session, plan, filters, page=paging.page, limit=paging.limit, include_route=include_route
+    )
 
 
 def _against(session: DbSession, plan_id: int, against: int) -> tuple[WiringPlanRow, WiringPlanRow]:
-    new = wiring.get_plan(session, plan_id)
+    new = wiring_plans.get_plan(session, plan_id)
     old = session.get(WiringPlanRow, against)
     if old is None or old.project_id != new.project_id:
         raise NotFound("against", f"wiring plan {against} not found")
@@ -233,7 +243,7 @@ Against = Annotated[int, Query(ge=1, le=MAX_ID, description="The older plan to d
 )
 def diff_plans(plan_id: PlanId, session: DbSession, access: WiringReader, against: Against) -> object:
     old, new = _against(session, plan_id, against)
-    c = wiring.compare_plans(session, old, new)
+    c = wiring_compare.compare_plans(session, old, new)
     d = c.diff
     return {
         "old_plan_id": old.id,
@@ -264,7 +274,7 @@ def diff_cables(
     status: Annotated[DiffStatus | None, Query(description="Only cables of this status.")] = None,
 ) -> object:
     old, new = _against(session, plan_id, against)
-    return wiring.diff_cable_page(session, old, new, status, page=paging.page, limit=paging.limit)
+    return wiring_diff_cables.diff_cable_page(session, old, new, status, page=paging.page, limit=paging.limit)
 
 
 @router.get(
@@ -274,7 +284,7 @@ def diff_cables(
 )
 def render(plan_id: PlanId, session: DbSession, access: WiringReader) -> Response:
     # 100,000 cables make ~10 MB of numbers: orjson encodes them in a fraction of the stdlib's time.
-    body = orjson.dumps(wiring.render_buffers(session, wiring.get_plan(session, plan_id)))
+    body = orjson.dumps(wiring_cables.render_buffers(session, wiring_plans.get_plan(session, plan_id)))
     return Response(body, media_type="application/json")
 
 
@@ -285,7 +295,7 @@ def render(plan_id: PlanId, session: DbSession, access: WiringReader) -> Respons
     "the first two logical racks) and engine (flow mode, seed 1) sections.",
 )
 def scenario(plan_id: PlanId, session: DbSession, access: WiringReader) -> dict[str, Any]:
-    return wiring.scenario(session, wiring.get_plan(session, plan_id))
+    return wiring_scenario.scenario(session, wiring_plans.get_plan(session, plan_id))
 
 
 BomReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.BOM_READ))]
@@ -310,7 +320,7 @@ _CSV_BOM = "text/csv"
 def bill_of_materials(plan_id: PlanId, session: DbSession, access: BomReader, request: Request) -> Response:
     if _wants_csv(request.headers.get("accept", "")):
         return _bom_csv(session, plan_id, request)
-    b = wiring.bill_of_materials(session, wiring.get_plan(session, plan_id))
+    b = wiring_bom.bill_of_materials(session, wiring_plans.get_plan(session, plan_id))
     body = orjson.dumps(BomRead.model_validate(b.to_json()).model_dump(mode="json"))
     return _conditional(request, body, "application/json", None)
 
@@ -332,8 +342,8 @@ def bill_of_materials_csv(plan_id: PlanId, session: DbSession, access: BomReader
 
 
 def _bom_csv(session: DbSession, plan_id: int, request: Request) -> Response:
-    plan = wiring.get_plan(session, plan_id)
-    body = bom_csv(wiring.bill_of_materials(session, plan)).encode()
+    plan = wiring_plans.get_plan(session, plan_id)
+    body = bom_csv(wiring_bom.bill_of_materials(session, plan)).encode()
     return _conditional(request, body, _CSV_BOM, f'attachment; filename="plan-{plan.id}-bom.csv"')
 
 

@@ -3,11 +3,23 @@ default scenario, so the topology the simulator sees is the one the cabling team
 
 Every cable becomes one link (parallel links, e.g. a LAG, stay separate) with its cable ID, its
 Gb/s and its latency (hop forwarding + 5 ns/m propagation + any forced RS-FEC).
+
+The workload comes from a preset (`PRESETS`): a traffic pattern in the planner's words, its
+parameters and the rack sets it may be given by name. This module is the only builder of a
+workload from a preset (single runs, sweeps and the CLI call `workload`), and the preset table is
+served to the editor, which draws its form from it. A default that the engine applies itself (incast
+`fan_in`, memcache rates and sizes, ...) is the engine's: the table reads it from the engine's
+scenario schema (`preset_table`), and a workload built without that parameter leaves the field out,
+so the engine applies it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from loopline.domain.errors import DomainError
 from loopline.domain.wiring.model import LAYER, Role, WiringPlan
@@ -56,81 +68,402 @@ def logical_racks(plan: WiringPlan) -> list[tuple[str, list[str]]]:
     return list(racks.items())
 
 
-def _first_racks(plan: WiringPlan, n: int, field: str) -> list[tuple[str, list[str]]]:
-    racks = logical_racks(plan)
+# --- presets: the one table of workloads a planner picks, and the one builder of their workloads ----
+
+ParamKind = Literal["integer", "number", "boolean", "choice"]
+Value = int | float | str | bool
+RackSetName = Literal["job", "senders", "receivers", "cache"]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineDefault:
+    """A default the engine applies itself: the `default` of `field` of the workload of type `variant`
+    in the engine's scenario schema (`WorkloadSpec`)."""
+
+    variant: str
+    field: str
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a preset. Values are in the API's units (`unit`); the form shows them divided
+    by `display_scale`, in `display_unit` (bytes as MB, say)."""
+
+    name: str
+    label: str
+    kind: ParamKind
+    help: str
+    default: Value | EngineDefault | None = None
+    unit: str | None = None
+    minimum: float | None = None
+    exclusive_minimum: bool = False
+    maximum: float | None = None
+    choices: tuple[Choice, ...] = ()
+    display_unit: str | None = None
+    display_scale: float = 1
+    step: float = 1
+    engine_field: str | None = None
+    """Where an engine-owned default was read (`workload.query.fan_in`); None: the preset's own."""
+
+
+@dataclass(frozen=True, slots=True)
+class RackSet:
+    """Racks a preset may be given by name; when given, they replace the counts in `replaces`."""
+
+    name: RackSetName
+    label: str
+    replaces: tuple[str, ...]
+    otherwise: str
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    label: str
+    explain: str
+    params: tuple[Param, ...]
+    rack_sets: tuple[RackSet, ...] = ()
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+_PLACEMENTS = (Choice("contiguous", "side by side"), Choice("spread", "spread over the hall"))
+CDFS = (
+    Choice("websearch", "web search"),
+    Choice("datamining", "data mining"),
+    Choice("hadoop", "hadoop"),
+    Choice("cachefollower", "cache"),
+    Choice("webserver", "web server"),
+)
+
+
+def _job_racks(minimum: int, default: int, label: str, help: str) -> Param:
+    return Param("job_racks", label, "integer", help, default, unit="logical racks", minimum=minimum)
+
+
+def _bytes(label: str, default: int, display_unit: str, scale: float, step: float, help: str) -> Param:
+    return Param(
+        "bytes", label, "integer", help, default, unit="bytes", minimum=1, display_unit=display_unit,
+        display_scale=scale, step=step,
+    )  # fmt: skip
+
+
+_JOB = _job_racks(
+    1, 2, "Logical racks in the job", "The job's logical racks: the first N in layout order, or N spread."
+)
+_PLACEMENT = Param(
+    "placement", "Racks placed", "choice", "The first N racks side by side, or N spread evenly over the hall.",
+    "contiguous", choices=_PLACEMENTS,
+)  # fmt: skip
+_MB = _bytes("MB per flow (per pair)", DEFAULT_BYTES_PER_PAIR, "MB", 1e6, 0.1, "Bytes each flow carries.")
+_JOB_SET = RackSet("job", "Racks of the job", ("job_racks", "placement"), "the racks counted above")
+_RATE = "rate_per_s"
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        "shuffle", "MapReduce shuffle",
+        "Every server of a job of N racks sends to every other one at once (mapper to reducer).",
+        (_JOB, _PLACEMENT, _MB), (_JOB_SET,),
+    ),
+    Preset(
+        "permutation", "Permutation",
+        "Each server of N racks sends one flow to another, chosen at random (no two to the same one).",
+        (_JOB, _PLACEMENT, _MB), (_JOB_SET,),
+    ),
+    Preset(
+        "all-to-all", "All-to-all",
+        "Every server of N racks sends to every other one, the same amount each way.",
+        (_JOB, _PLACEMENT, _MB), (_JOB_SET,),
+    ),
+    Preset(
+        "many-to-many", "Rack to rack",
+        "The servers of the first sender racks send to every server of the receiver racks next to them.",
+        (
+            Param("sender_racks", "Sender logical racks", "integer", "Racks whose servers send.", 1,
+                  unit="logical racks", minimum=1),
+            Param("receiver_racks", "Receiver logical racks", "integer", "Racks whose servers receive.", 1,
+                  unit="logical racks", minimum=1),
+            _MB,
+        ),
+        (
+            RackSet("senders", "Sender racks", ("sender_racks",), "the first racks that are not receivers"),
+            RackSet("receivers", "Receiver racks", ("receiver_racks",), "the racks after the senders"),
+        ),
+    ),
+    Preset(
+        "poisson", "Background traffic",
+        "Flow sizes drawn from a measured distribution, arriving at random at a share of the server links.",
+        (
+            Param("cdf", "Flow sizes from", "choice", "A measured flow-size distribution.", "websearch",
+                  choices=CDFS),
+            Param("load", "Load (share of server links)", "number", "Offered load, a share of the server links.",
+                  0.4, unit="share", minimum=0, exclusive_minimum=True, maximum=1, step=0.05),
+            Param("flows", "Flows", "integer", "Flows drawn.", 2000, unit="flows", minimum=1),
+            _job_racks(0, 0, "Logical racks (0 = whole hall)", "The first N logical racks; 0: every server."),
+            Param("inter_rack_only", "Only between racks", "boolean",
+                  "Only flows between servers of different logical racks.",
+                  EngineDefault("poisson", "inter_rack_only")),
+        ),
+        (_JOB_SET,),
+    ),
+    Preset(
+        "incast", "Incast / query",
+        "Queries fan in: several servers answer one at once, repeatedly at a rate.",
+        (
+            Param("fan_in", "Fan-in (servers answering)", "integer", "Servers answering each query.",
+                  EngineDefault("query", "fan_in"), unit="servers", minimum=1),
+            _bytes("Response KB", 64_000, "KB", 1e3, 1, "Bytes of each answer."),
+            Param("queries", "Queries", "integer", "Queries simulated.", EngineDefault("query", "queries"),
+                  unit="queries", minimum=1),
+            Param(_RATE, "Rate per second", "number", "Queries per second, arriving at random.",
+                  EngineDefault("query", _RATE), unit="1/s", minimum=0, exclusive_minimum=True),
+        ),
+    ),
+    Preset(
+        "memcache", "Memcache",
+        "Clients in the other racks ask cache racks; finds the highest request rate within a latency bound.",
+        (
+            Param("cache_racks", "Cache logical racks", "integer", "The first N logical racks hold the caches.", 1,
+                  unit="logical racks", minimum=1),
+            Param("request_bytes", "Request bytes", "integer", "Bytes of each request.",
+                  EngineDefault("memcache", "request_bytes"), unit="bytes", minimum=1),
+            Param("response_bytes", "Response KB", "integer", "Bytes of each response.",
+                  EngineDefault("memcache", "response_bytes"), unit="bytes", minimum=1, display_unit="KB",
+                  display_scale=1e3),
+            Param(_RATE, "Rate per second", "number", "Requests per second over all clients.",
+                  EngineDefault("memcache", _RATE), unit="1/s", minimum=0, exclusive_minimum=True),
+            Param("latency_bound_us", "Latency bound (µs)", "number", "Mean latency the highest rate must keep.",
+                  EngineDefault("memcache", "latency_bound_us"), unit="µs", minimum=0, exclusive_minimum=True),
+        ),
+        (RackSet("cache", "Cache racks", ("cache_racks",), "the first racks of the plan"),),
+    ),
+)  # fmt: skip
+WORKLOADS = tuple(p.name for p in PRESETS)
+_BY_NAME = {p.name: p for p in PRESETS}
+
+
+def preset_of(name: str, field: str = "preset") -> Preset:
+    found = _BY_NAME.get(name)
+    if found is None:
+        raise DomainError(field, f"unknown workload {name!r} (one of {', '.join(WORKLOADS)})")
+    return found
+
+
+def engine_defaults(schema: Mapping[str, Any]) -> dict[tuple[str, str], Value | None]:
+    """Every workload field's `default` in the engine's scenario schema, by (type, field); None where
+    the schema gives none (the engine then says its default only in words)."""
+    out: dict[tuple[str, str], Value | None] = {}
+    for variant in schema["definitions"]["WorkloadSpec"]["oneOf"]:
+        props = variant["properties"]
+        kind = props["type"]["enum"][0]
+        for name, spec in props.items():
+            if name != "type":
+                out[kind, name] = spec.get("default")
+    return out
+
+
+def preset_table(schema: Mapping[str, Any]) -> tuple[Preset, ...]:
+    """The presets with every engine-owned default read from the engine's scenario schema."""
+    found = engine_defaults(schema)
+
+    def resolve(p: Param) -> Param:
+        if not isinstance(p.default, EngineDefault):
+            return p
+        key = (p.default.variant, p.default.field)
+        if key not in found:
+            raise DomainError("engine", f"the engine's schema has no workload field {key[0]}.{key[1]}")
+        return replace(p, default=found[key], engine_field=f"workload.{key[0]}.{key[1]}")
+
+    return tuple(replace(pr, params=tuple(resolve(p) for p in pr.params)) for pr in PRESETS)
+
+
+def _dotted(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _checked(p: Param, value: Any, field: str) -> Value:
+    if p.kind == "boolean":
+        if not isinstance(value, bool):
+            raise DomainError(field, "must be true or false")
+        return value
+    if p.kind == "choice":
+        options = [c.value for c in p.choices]
+        if value not in options:
+            raise DomainError(field, f"must be one of {', '.join(options)}, got {value!r}")
+        return str(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DomainError(field, "must be a whole number" if p.kind == "integer" else "must be a number")
+    if p.kind == "integer" and not (isinstance(value, int) or value.is_integer()):
+        raise DomainError(field, f"must be a whole number, got {value}")
+    number: int | float = int(value) if p.kind == "integer" else float(value)
+    if p.minimum is not None and (number <= p.minimum if p.exclusive_minimum else number < p.minimum):
+        raise DomainError(field, f"must be {'more than' if p.exclusive_minimum else 'at least'} {p.minimum:g}")
+    if p.maximum is not None and number > p.maximum:
+        raise DomainError(field, f"must be at most {p.maximum:g}")
+    return number
+
+
+def preset_params(preset: Preset, given: Mapping[str, Any] | None, where: str = "params") -> dict[str, Value | None]:
+    """Every parameter of the preset: the value given (checked: kind, bounds), else the preset's
+    default; None for an engine-owned one not given (the workload then leaves it to the engine).
+    A name the preset does not take is refused."""
+    given = given or {}
+    for name in given:
+        if preset.param(name) is None:
+            names = ", ".join(p.name for p in preset.params)
+            raise DomainError(_dotted(where, name), f"not a parameter of {preset.name} (it takes {names})")
+    out: dict[str, Value | None] = {}
+    for p in preset.params:
+        value = given.get(p.name)
+        if value is not None:
+            out[p.name] = _checked(p, value, _dotted(where, p.name))
+        else:
+            out[p.name] = None if isinstance(p.default, EngineDefault) else p.default
+    return out
+
+
+Rack = tuple[str, list[str]]
+
+
+def _counted(racks: list[Rack], n: int, placement: Any, field: str) -> list[Rack]:
+    """`n` of the plan's racks: the first n, or n spread evenly (first and last included when n > 1)."""
     if n < 1 or n > len(racks):
         raise DomainError(field, f"needs 1..{len(racks)} logical racks (the layout has {len(racks)}), got {n}")
-    return racks[:n]
+    if placement != "spread" or n == 1:
+        return racks[:n]
+    step = (len(racks) - 1) / (n - 1)
+    return [racks[math.floor(i * step + 0.5)] for i in range(n)]
 
 
-def default_workload(
-    plan: WiringPlan, bytes_per_pair: int = DEFAULT_BYTES_PER_PAIR, job_racks: int = 2
+def _named(racks: list[Rack], names: Sequence[str], field: str) -> list[Rack]:
+    by_name = dict(racks)
+    out: list[Rack] = []
+    for i, name in enumerate(names):
+        if name not in by_name:
+            raise DomainError(f"{field}[{i}]", f"rack {name} is not in this plan")
+        if name in names[:i]:
+            raise DomainError(f"{field}[{i}]", f"rack {name} is chosen twice")
+        out.append((name, by_name[name]))
+    return out
+
+
+def _servers(racks: list[Rack]) -> list[str]:
+    return [s for _, ss in racks for s in ss]
+
+
+def _given(out: dict[str, Any], **fields: Value | None) -> dict[str, Any]:
+    """The workload with the fields given; one left None is the engine's default, so it is left out."""
+    out.update({k: v for k, v in fields.items() if v is not None})
+    return out
+
+
+def workload(
+    plan: WiringPlan,
+    kind: str,
+    params: Mapping[str, Any] | None = None,
+    racks: Mapping[str, Sequence[str]] | None = None,
+    *,
+    where: str = "params",
 ) -> dict[str, Any]:
-    """Shuffle among the servers of the plan's first `job_racks` logical racks (in layout order)."""
-    servers = [s for _, ss in _first_racks(plan, job_racks, "job_racks") for s in ss]
-    if len(servers) < 2:
-        raise DomainError("workload.servers", "a shuffle needs at least two servers")
-    return {"type": "shuffle", "servers": servers, "bytes_per_pair": bytes_per_pair}
+    """The engine workload of preset `kind` over the plan's logical racks (in layout order): its
+    `params` (checked, defaults filled: `preset_params`) and, for the rack sets it takes, racks chosen
+    by name (`racks`: set -> logical rack names; an empty or missing set falls back to the counts).
+    Errors name `<where>.<param>` or `racks.<set>[i]`."""
+    preset = preset_of(kind)
+    p = preset_params(preset, params, where)
+    chosen: dict[str, list[Rack]] = {}
+    all_racks = logical_racks(plan)
+    taken = {s.name for s in preset.rack_sets}
+    for name, names in (racks or {}).items():
+        if name not in taken:
+            sets = ", ".join(sorted(taken)) or "none"
+            raise DomainError(f"racks.{name}", f"{kind} takes no such rack set (it takes: {sets})")
+        if names:
+            chosen[name] = _named(all_racks, names, f"racks.{name}")
 
+    def job() -> list[Rack]:
+        if "job" in chosen:
+            return chosen["job"]
+        return _counted(all_racks, int(p["job_racks"] or 0), p.get("placement"), _dotted(where, "job_racks"))
 
-WORKLOADS = ("shuffle", "permutation", "many-to-many", "poisson", "incast", "memcache")
-
-
-def workload(plan: WiringPlan, kind: str, **p: Any) -> dict[str, Any]:
-    """An engine workload over the plan's logical racks (in layout order), by name:
-
-    - ``shuffle``: all-to-all among the servers of the first ``job_racks`` racks (``bytes``);
-    - ``permutation``: a random derangement among those servers (``bytes`` per flow);
-    - ``many-to-many``: the servers of the first ``senders`` racks to those of the next
-      ``receivers`` racks (``bytes`` per pair);
-    - ``poisson``: flow sizes from the bundled CDF ``cdf`` at ``load`` of the server links, ``flows``
-      flows, among the first ``job_racks`` racks (all racks when None), only between different
-      racks with ``inter_rack_only``;
-    - ``incast``: ``queries`` fan-ins of ``fan_in`` responses of ``bytes`` to random receivers;
-    - ``memcache``: clients in every rack but the first ``server_racks``, which hold the caches.
-    """
-    nbytes = int(p.get("bytes", DEFAULT_BYTES_PER_PAIR))
-    if kind == "shuffle":
-        return default_workload(plan, nbytes, int(p.get("job_racks", 2)))
-    if kind == "permutation":
-        servers = [s for _, ss in _first_racks(plan, int(p.get("job_racks", 2)), "job_racks") for s in ss]
-        return {"type": "permutation", "servers": servers, "bytes": nbytes}
+    if kind in ("shuffle", "permutation", "all-to-all"):
+        servers = _servers(job())
+        if kind == "shuffle":
+            if len(servers) < 2:
+                raise DomainError("workload.servers", "a shuffle needs at least two servers")
+            return {"type": "shuffle", "servers": servers, "bytes_per_pair": p["bytes"]}
+        return {"type": kind.replace("-", "_"), "servers": servers, "bytes": p["bytes"]}
     if kind == "many-to-many":
-        a, b = int(p.get("senders", 1)), int(p.get("receivers", 1))
-        racks = _first_racks(plan, a + b, "senders")
-        return {
-            "type": "many_to_many",
-            "senders": [s for _, ss in racks[:a] for s in ss],
-            "receivers": [s for _, ss in racks[a:] for s in ss],
-            "flows_per_pair": 1,
-            "bytes": nbytes,
-        }
+        return _many_to_many(all_racks, chosen, p, where)
     if kind == "poisson":
-        out: dict[str, Any] = {
-            "type": "poisson",
-            "cdf": p.get("cdf", "websearch"),
-            "load": float(p.get("load", 0.4)),
-            "flows": int(p.get("flows", 10_000)),
-        }
-        if p.get("inter_rack_only"):
+        out: dict[str, Any] = {"type": "poisson", "cdf": p["cdf"], "load": p["load"], "flows": p["flows"]}
+        if "job" in chosen or p["job_racks"]:
+            out["servers"] = _servers(job())
+        if p["inter_rack_only"]:
             out["inter_rack_only"] = True
-        if p.get("job_racks") is not None:
-            out["servers"] = [s for _, ss in _first_racks(plan, int(p["job_racks"]), "job_racks") for s in ss]
         return out
     if kind == "incast":
-        return {
-            "type": "incast",
-            "fan_in": int(p.get("fan_in", 8)),
-            "response_bytes": nbytes,
-            "queries": int(p.get("queries", 100)),
-        }
-    if kind == "memcache":
-        n = int(p.get("server_racks", 1))
-        racks = logical_racks(plan)
-        if not 1 <= n < len(racks):
-            raise DomainError("server_racks", f"needs 1..{len(racks) - 1} cache racks (clients in the rest), got {n}")
-        return {"type": "memcache", "server_racks": [name for name, _ in racks[:n]]}
-    raise DomainError("workload", f"unknown workload {kind!r} (one of {', '.join(WORKLOADS)})")
+        # repeated fan-ins at a rate: the engine's `query` (its `incast` is the same with one query)
+        return _given({"type": "query"}, fan_in=p["fan_in"], response_bytes=p["bytes"], queries=p["queries"],
+                      rate_per_s=p[_RATE])  # fmt: skip
+    assert kind == "memcache"
+    cache = chosen.get("cache")
+    n = len(cache) if cache else int(p["cache_racks"] or 0)
+    if n >= len(all_racks):
+        field = "racks.cache" if cache else _dotted(where, "cache_racks")
+        raise DomainError(field, f"at most {len(all_racks) - 1}: clients need a rack of their own")
+    return _given(
+        {"type": "memcache", "server_racks": [name for name, _ in (cache or all_racks[:n])]},
+        request_bytes=p["request_bytes"], response_bytes=p["response_bytes"], rate_per_s=p[_RATE],
+        latency_bound_us=p["latency_bound_us"],
+    )  # fmt: skip
+
+
+def _many_to_many(
+    all_racks: list[Rack], chosen: dict[str, list[Rack]], p: Mapping[str, Any], where: str
+) -> dict[str, Any]:
+    """Senders and receivers chosen by name; a set not chosen is the first racks in layout order that
+    are not in the other set."""
+    chosen_a, chosen_b = chosen.get("senders"), chosen.get("receivers")
+    a = len(chosen_a) if chosen_a else int(p["sender_racks"])
+    b = len(chosen_b) if chosen_b else int(p["receiver_racks"])
+    if a + b > len(all_racks):
+        raise DomainError(
+            _dotted(where, "receiver_racks"), f"sender and receiver racks together exceed the plan's {len(all_racks)}"
+        )
+    senders = chosen_a or [r for r in all_racks if r not in (chosen_b or [])][:a]
+    receivers = chosen_b or [r for r in all_racks if r not in senders][:b]
+    if any(r in receivers for r in senders):
+        raise DomainError("racks.receivers", "a rack cannot both send and receive")
+    # one flow per pair: the engine's default `flows_per_pair`
+    return {"type": "many_to_many", "senders": _servers(senders), "receivers": _servers(receivers), "bytes": p["bytes"]}
+
+
+@dataclass(frozen=True, slots=True)
+class PresetChoice:
+    """A workload asked for by preset: its name, parameters and racks chosen by name (`workload`)."""
+
+    preset: str
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    racks: Mapping[str, Sequence[str]] = dataclasses.field(default_factory=dict)
+
+
+def requested_workload(plan: WiringPlan, request: PresetChoice | dict[str, Any]) -> dict[str, Any]:
+    """The workload section of a request: built from its preset, or the raw section as given."""
+    if isinstance(request, PresetChoice):
+        return workload(plan, request.preset, request.params, request.racks)
+    return request
+
+
+_preset_workload = workload  # `build_scenario` takes a `workload` argument
 
 
 def build_scenario(
@@ -141,13 +474,13 @@ def build_scenario(
     workload: dict[str, Any] | None = None,
     engine: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A complete scenario: the plan's network + routing (default ecmp), workload (default
-    shuffle of the first two logical racks, 15 MB per pair) and engine (flow mode, seed 1)."""
+    """A complete scenario: the plan's network + routing (default ecmp), workload (default: the
+    `shuffle` preset's, the first two logical racks, 15 MB per pair) and engine (flow mode, seed 1)."""
     scenario: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
     if name is not None:
         scenario["name"] = name
     scenario["network"] = network_from_plan(plan)
     scenario["routing"] = routing or {"type": "ecmp"}
-    scenario["workload"] = workload or default_workload(plan)
+    scenario["workload"] = workload or _preset_workload(plan, "shuffle")
     scenario["engine"] = engine or {"mode": "flow", "seed": 1, "failures": []}
     return scenario

@@ -2,8 +2,8 @@
 
 The engine's flow-mode result holds per-server throughput, per-link utilisation and per-size-bucket
 completion times. Its per-flow records (`engine.flow_records`, asked for by the worker for runs of
-up to `FLOW_RECORDS_MAX` flows) are stored apart, one row a flow; `FLOW_COLUMNS` and
-`workload_flows` are their shape and the count that decides whether a run keeps them.
+up to `FLOW_RECORDS_MAX` flows, as the engine counts them: `loopline-sim validate --json`) are
+stored apart, one row a flow; `FLOW_COLUMNS` is their shape.
 """
 
 from __future__ import annotations
@@ -61,51 +61,6 @@ FLOW_COLUMNS: tuple[str, ...] = ("index", "src", "dst", "bytes", "start_s", "fct
 
 FlowSort = Literal["index", "fct_s", "slowdown"]
 FlowStatus = Literal["all", "finished", "unfinished"]
-
-
-def workload_flows(scenario: dict[str, Any]) -> int | None:
-    """How many flows the scenario's workload generates, counted as the engine counts them
-    (sim-engine `Scenario::workload_flows`); None when the workload is not one it knows."""
-    workload = scenario.get("workload") or {}
-    nodes = (scenario.get("network") or {}).get("nodes") or []
-
-    def count(ids: object) -> int:
-        if isinstance(ids, list):
-            return len(ids)
-        return sum(1 for n in nodes if isinstance(n, dict) and n.get("role") == "server")
-
-    def number(key: str, default: int | None = None) -> int | None:
-        value = workload.get(key, default)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    kind = workload.get("type")
-    if kind in ("shuffle", "all_to_all"):
-        n = count(workload.get("servers"))
-        return n * max(n - 1, 0)
-    if kind == "permutation":
-        return count(workload.get("servers"))
-    if kind in ("random", "poisson"):
-        return number("flows")
-    if kind == "many_to_many":
-        senders, receivers = workload.get("senders") or [], workload.get("receivers") or []
-        per_pair = number("flows_per_pair", 1)
-        both = sum(1 for s in senders if s in receivers)
-        return None if per_pair is None else max(len(senders) * len(receivers) - both, 0) * per_pair
-    if kind in ("incast", "query"):
-        senders = workload.get("senders")
-        per = len(senders) if isinstance(senders, list) else number("fan_in", 8)
-        queries = number("queries", 1 if kind == "incast" else 100)
-        return None if per is None or queries is None else per * queries
-    if kind == "memcache":
-        requests = number("requests")
-        return None if requests is None else 2 * requests
-    return None
-
-
-def wants_flow_records(scenario: dict[str, Any]) -> bool:
-    """Whether a run of this scenario keeps its per-flow records: at most `FLOW_RECORDS_MAX` flows."""
-    flows = workload_flows(scenario)
-    return flows is not None and flows <= FLOW_RECORDS_MAX
 
 
 def flow_cells(row: Sequence[object]) -> list[object]:

@@ -45,7 +45,7 @@ from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
 from loopline.domain.print_sheets import work_order_pdf as render_work_order
 from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
-from loopline.services import wiring
+from loopline.services import wiring_compare, wiring_diff_cables
 from loopline.services.device_naming import names_for_export
 from loopline.services.layout_snapshot import domain_catalog, load_catalog, load_hall
 
@@ -556,11 +556,11 @@ def netbox_upgrade_zip(
     session: Session, old: WiringPlanRow, new: WiringPlanRow, colours: Mapping[str, str] | None = None
 ) -> Iterator[bytes]:
     """What changes in a NetBox that holds `old` (its netbox.zip) to make it hold `new`, from the
-    plans' diff (`wiring.plan_diff`, the one the comparison and the work order read): cables to
+    plans' diff (`wiring_compare.plan_diff`, the one the comparison and the work order read): cables to
     delete (removed, a moved cable's old run, a changed cable's old part) and to add (added, moved,
     changed), devices and the interfaces of kept devices whose model changed, device types and roles
     the new devices need. Small (an upgrade's size), so built at once; refusals come before any byte."""
-    d = wiring.plan_diff(session, old, new)
+    d = wiring_compare.plan_diff(session, old, new)
     ctx, hall = _context(session, new)
     site = ctx.site
     netbox.check_length("site", site)
@@ -628,7 +628,7 @@ _PHASE_SHEETS = {Phase.PLUG: "1 plug", Phase.RECABLE: "2 re-cable", Phase.UNPLUG
 
 
 def _work_order(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> list[WorkStep]:
-    return wiring.work_order_steps(session, old, new)
+    return wiring_diff_cables.work_order_steps(session, old, new)
 
 
 def work_order_csv(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> Iterator[bytes]:

@@ -16,9 +16,10 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
-from loopline.domain.scenario import build_scenario
+from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
 from loopline.domain.sim_estimate import Estimate, Mode, ModeEstimate, Unestimable, estimate
-from loopline.services.wiring import load_plan
+from loopline.services import sim_preflight
+from loopline.services.wiring_storage import load_plan
 from loopline.settings import get_settings
 
 BASIS = (
@@ -57,31 +58,40 @@ def duration(s: float) -> str:
     return f"{s / 3600:,.1f} h"
 
 
-def of_scenario(scenario: dict[str, Any], field: str = "scenario") -> Estimate:
+def of_validation(validation: dict[str, Any], field: str = "scenario") -> Estimate:
+    """The estimate from the engine's validation document (`sim_preflight.validate`)."""
     try:
-        return estimate(scenario)
+        return estimate(validation)
     except Unestimable as e:
         raise DomainError(field, f"cannot estimate the run: {e}") from e
 
 
+def of_scenario(scenario: dict[str, Any], field: str = "scenario") -> Estimate:
+    """The engine validates the scenario (a refusal names its field) and gives the estimate's inputs."""
+    return of_validation(sim_preflight.validate(scenario), field)
+
+
 def of_plan(
-    session: Session, plan: WiringPlanRow, *, routing: dict[str, Any], workload: dict[str, Any] | None,
+    session: Session, plan: WiringPlanRow, *, routing: dict[str, Any], workload: PresetChoice | dict[str, Any],
     engine: dict[str, Any],
 ) -> Estimate:  # fmt: skip
     """The estimate of the scenario `submit_for_plan` would build from the same request."""
-    scenario = build_scenario(load_plan(session, plan), routing=routing, workload=workload, engine=engine)
+    domain_plan = load_plan(session, plan)
+    built = requested_workload(domain_plan, workload)
+    scenario = build_scenario(domain_plan, routing=routing, workload=built, engine=engine)
     return of_scenario(scenario, "workload")
 
 
-def check_limits(scenario: dict[str, Any], field: str) -> None:
-    """Refuse a packet-mode scenario whose estimate exceeds the worker's limits (422 naming `field`)."""
+def check_limits(scenario: dict[str, Any], validation: dict[str, Any] | None, field: str) -> None:
+    """Refuse a packet-mode scenario whose estimate exceeds the worker's limits (422 naming `field`).
+    `validation` is the engine's document (None: not validated in the request, so not estimated)."""
     engine = scenario.get("engine")
-    if not isinstance(engine, dict) or engine.get("mode") != "packet":
+    if not isinstance(engine, dict) or engine.get("mode") != "packet" or validation is None:
         return
     try:
-        found = estimate(scenario)
+        found = estimate(validation)
     except Unestimable:
-        return  # the engine names what is wrong (in the request, or in the worker for a large scenario)
+        return  # the engine finds no path for some flow: the run reports them stalled
     reason = why_not(found.packet, limits())
     if reason is not None:
         raise DomainError(
@@ -91,12 +101,14 @@ def check_limits(scenario: dict[str, Any], field: str) -> None:
         )
 
 
-def engine_seconds(scenario: dict[str, Any]) -> float:
-    """The run's estimated wall time in its own mode; the worker's time limit when the scenario
-    cannot be estimated here (the worker's engine validates it, and stops it at that limit)."""
+def engine_seconds(scenario: dict[str, Any], validation: dict[str, Any] | None) -> float:
+    """The run's estimated wall time in its own mode; the worker's time limit when there is no
+    estimate (`validation` None: the worker's engine validates the scenario, and stops it at that limit)."""
     engine = scenario.get("engine")
     mode: Mode = "packet" if isinstance(engine, dict) and engine.get("mode") == "packet" else "flow"
+    if validation is None:
+        return float(get_settings().engine_time_limit_s)
     try:
-        return estimate(scenario).of(mode).wall_s
+        return estimate(validation).of(mode).wall_s
     except Unestimable:
         return float(get_settings().engine_time_limit_s)

@@ -2,22 +2,18 @@
 
 A scenario of up to `VALIDATE_INLINE_BYTES` of JSON is validated by the engine inside the request
 (a bad one is a 422 naming the field, and no job). A larger one gets only an outline check there
-(`check_outline`: the sections the engine needs, of the right kinds) and is validated by the
+(`check_outline`: the sections the engine needs, of the right kinds) and is refused only by the
 engine in the worker, before it runs: a bad one makes the job `failed`, with `error_field` naming
-the field. Submitting 24 MB then costs what storing it costs, not a full validation.
+the field. The engine's validation (`sim_preflight`: about 0.2 s for 5 MB) also gives the run-time
+estimate, so a large scenario is still estimated when it is valid.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import tempfile
+import contextlib
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
-import orjson
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -26,56 +22,17 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate, sim_flows
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.exports import csv_chunks, to_csv
-from loopline.domain.scenario import build_scenario
+from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
 from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
-from loopline.services import audit, idempotency, sim_estimates, work_quota
+from loopline.services import audit, idempotency, sim_estimates, sim_preflight, work_quota
 from loopline.services.access import Principal
 from loopline.services.mutations import Target, audited_update
-from loopline.services.wiring import load_plan
-from loopline.settings import get_settings
-
-_ENGINE_ERROR = re.compile(r"^error: invalid scenario: (?P<path>[^:]*): (?P<reason>.*)$")
-
+from loopline.services.sim_preflight import encode
+from loopline.services.wiring_storage import load_plan
 
 VALIDATE_INLINE_BYTES = 2 * 1024 * 1024
 """Scenarios up to this size (as JSON) are validated by the engine in the request (well under a second)."""
-
-
-def engine_error(message: str) -> tuple[str, str] | None:
-    """The field and reason of the engine's `error: invalid scenario: <path>: <reason>` line."""
-    match = _ENGINE_ERROR.match(message if message.startswith("error: ") else f"error: {message}")
-    if match is None:
-        return None
-    path = match["path"].strip()
-    return (f"scenario.{path}" if path else "scenario"), match["reason"]
-
-
-def encode(scenario: dict[str, Any]) -> bytes:
-    try:
-        return orjson.dumps(scenario)
-    except orjson.JSONEncodeError:  # integers beyond 64 bits: the engine names them, so pass them on
-        return json.dumps(scenario).encode()
-
-
-def validate_scenario(scenario: dict[str, Any], encoded: bytes | None = None) -> None:
-    """Ask the engine itself (`loopline-sim validate`), so the API and the engine never disagree."""
-    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
-        f.write(encoded if encoded is not None else encode(scenario))
-    try:
-        out = subprocess.run(
-            [str(get_settings().engine_binary), "validate", f.name],
-            capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
-    finally:
-        Path(f.name).unlink(missing_ok=True)
-    if out.returncode == 0:
-        return
-    message = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"engine exited {out.returncode}"
-    found = engine_error(message)
-    if found:
-        raise DomainError(*found)
-    raise DomainError("scenario", message.removeprefix("error: "))
 
 
 _OUTLINE: tuple[tuple[str, type, bool], ...] = (
@@ -127,14 +84,17 @@ def _submit(
     session: Session, principal: Principal, project_id: int, plan_id: int | None, name: str,
     scenario: dict[str, Any], key: str | None,
 ) -> SimulationJob:  # fmt: skip
-    # before the engine's validation: cheaper, and the clearer refusal (this build's engine refuses packet mode)
-    sim_estimates.check_limits(scenario, "mode" if plan_id is not None else "scenario.engine.mode")
+    # one engine call validates the scenario and gives the estimate's inputs
     encoded = encode(scenario)
+    validation: dict[str, Any] | None = None
     if len(encoded) <= VALIDATE_INLINE_BYTES:
-        validate_scenario(scenario, encoded)
+        validation = sim_preflight.validate(scenario, encoded)
     else:
         check_outline(scenario)
-    work_s = sim_estimates.engine_seconds(scenario)
+        with contextlib.suppress(DomainError):  # refused: the worker's engine run names the field
+            validation = sim_preflight.validate(scenario, encoded)
+    sim_estimates.check_limits(scenario, validation, "mode" if plan_id is not None else "scenario.engine.mode")
+    work_s = sim_estimates.engine_seconds(scenario, validation)
     work_quota.check(session, principal.user.id, project_id, work_s)
     job = SimulationJob(
         project_id=project_id, plan_id=plan_id, name=name, status=JobStatus.QUEUED, scenario=scenario,
@@ -157,18 +117,30 @@ def submit_for_plan(
     *,
     name: str,
     routing: dict[str, Any],
-    workload: dict[str, Any] | None,
+    workload: PresetChoice | dict[str, Any],
     engine: dict[str, Any],
     key: str | None,
 ) -> SimulationJob:
     """Idempotent: the same `Idempotency-Key` in a project returns the job it created first.
 
-    `routing`, `workload` and `engine` are the scenario's sections (engine: mode, seed, failures,
-    stop_time_s when set)."""
-    scenario = build_scenario(load_plan(session, plan), name=name, routing=routing, workload=workload, engine=engine)
+    `routing` and `engine` are the scenario's sections (engine: mode, seed, failures, stop_time_s
+    when set); the workload is built from its preset over the plan, or given raw."""
+    scenario = plan_scenario(session, plan, name=name, routing=routing, workload=workload, engine=engine)
     if (job := _existing(session, plan.project_id, key, plan.id, name, scenario)) is not None:
         return job
     return _submit(session, principal, plan.project_id, plan.id, name, scenario, key)
+
+
+def plan_scenario(
+    session: Session, plan: WiringPlanRow, *, name: str | None, routing: dict[str, Any],
+    workload: PresetChoice | dict[str, Any], engine: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """The scenario of a plan request: the plan's network, the workload built from its preset (or
+    the raw section), routing and engine as given. Submitting and estimating build it alike."""
+    domain_plan = load_plan(session, plan)
+    return build_scenario(
+        domain_plan, name=name, routing=routing, workload=requested_workload(domain_plan, workload), engine=engine
+    )
 
 
 def submit_scenario(

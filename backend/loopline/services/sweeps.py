@@ -25,7 +25,7 @@ from loopline.domain import bom, port_speeds
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.exports import to_csv
 from loopline.domain.media import PriceBook
-from loopline.domain.scenario import WORKLOADS, build_scenario, workload
+from loopline.domain.scenario import WORKLOADS, build_scenario, preset_of, workload
 from loopline.domain.sim_outcome import Outcome
 from loopline.domain.wiring import Pattern, WiringPlan, generate_plan
 from loopline.domain.wiring.summary import PlanSummary, summarize
@@ -34,7 +34,7 @@ from loopline.services import audit, pricing
 from loopline.services.access import Principal
 from loopline.services.job_recovery import Claimant, claim_or_skip
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
-from loopline.services.wiring import PlanOptions, geometry_for, server_port_speeds, wiring_spec
+from loopline.services.wiring_spec import PlanOptions, geometry_for, server_port_speeds, wiring_spec
 
 ROUTINGS = ("ecmp", "adaptive", "least_work", "detour", "vlb", "grin")
 MAX_POINTS = 200
@@ -317,12 +317,14 @@ def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tu
     priced when read; cables, lengths)."""
     plan, summary = point_plan(session, sweep, params)
     kind = params["workload"]
-    wl_params: dict[str, Any] = {"bytes": params["bytes"], "load": params["load"], "flows": params["flows"]}
-    if params.get("job_racks") is not None:
-        wl_params["job_racks"] = params["job_racks"]
+    # the point's workload parameters its preset takes; a null job size is the preset's default
+    taken = {p.name for p in preset_of(kind).params}
+    wl_params = {
+        k: v for k in ("job_racks", "bytes", "load", "flows") if k in taken and (v := params.get(k)) is not None
+    }
     scenario = build_scenario(
-        plan, name=f"sweep {sweep.id}", routing={"type": params["routing"]}, workload=workload(plan, kind, **wl_params),
-        engine={"mode": "flow", "seed": params["seed"], "failures": []},
+        plan, name=f"sweep {sweep.id}", routing={"type": params["routing"]}, workload=workload(plan, kind, wl_params,
+        where=""), engine={"mode": "flow", "seed": params["seed"], "failures": []},
     )  # fmt: skip
     design = {
         "materials": summary.materials.to_json(), "cables": summary.cables,

@@ -183,14 +183,14 @@ def test_a_response_that_started_hands_its_slot_on_but_a_download_keeps_it() -> 
     """The first request of each pair has sent its headers and waits to send its body (a slow
     client); the second arrives meanwhile with one slot in the lane."""
 
-    async def second_ran_while_first_was_sending(path: str) -> bool:
+    async def second_ran_while_first_was_sending(path: str, headers: list[tuple[bytes, bytes]] | None = None) -> bool:
         sending = asyncio.Event()
         done = asyncio.Event()
         ran: list[str] = []
 
         async def inner(scope: Scope, receive: Receive, send: Send) -> None:
             ran.append(scope["path"])
-            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.start", "status": 200, "headers": headers or []})
             if len(ran) == 1:
                 sending.set()
                 await done.wait()
@@ -218,6 +218,9 @@ def test_a_response_that_started_hands_its_slot_on_but_a_download_keeps_it() -> 
 
     assert asyncio.run(second_ran_while_first_was_sending("/api/v1/wiring-plans/3/cables")) is True
     assert asyncio.run(second_ran_while_first_was_sending("/api/v1/wiring-plans/3/exports/pull-list.csv")) is False
+    # A download sent whole (a stored export: its length known at the start) reads nothing more.
+    whole = [(b"content-type", b"text/csv"), (b"content-length", b"1")]
+    assert asyncio.run(second_ran_while_first_was_sending("/api/v1/wiring-plans/3/exports/pull-list.csv", whole))
 
 
 def test_a_client_that_stops_reading_is_disconnected_and_frees_its_slot() -> None:

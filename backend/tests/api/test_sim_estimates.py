@@ -100,15 +100,17 @@ def named(item: dict[str, Any]) -> str:
             "packet.ecn_threshold_bytes",
         ),  # fmt: skip
         ({"mode": "packet", "packet": {"mtu_bytes": 9000}}, "packet.mtu_bytes"),  # not a planner's setting
-        ({"mode": "packet", "workload": {"type": "shuffle", "servers": ["A", "B"], "bytes_per_pair": 1}}, "workload"),
+        # the engine names the workload's field, in the estimate as when submitting
+        (
+            {"mode": "packet", "workload": {"type": "shuffle", "servers": ["A", "B"], "bytes_per_pair": 1}},
+            "scenario.workload.servers[0]",
+        ),
     ],
 )
 def test_bad_packet_requests_are_refused_naming_the_field(
     owner: TestClient, plan: dict[str, Any], change: dict[str, Any], field: str
 ) -> None:
     for url in ("simulations/estimate", "simulations"):
-        if url == "simulations" and field == "workload":
-            continue  # the engine names the workload's field when submitting
         r = owner.post(f"/api/v1/wiring-plans/{plan['id']}/{url}", json={"name": "bad", **change})
         assert r.status_code == 422, r.text
         assert named(r.json()["detail"][0]) == field, r.text

@@ -50,7 +50,7 @@ def stored(db_session: Session, project: int, result: dict[str, Any] | None, sta
     sc = scenario()
     job = SimulationJob(project_id=project, name="r", status=status, scenario=sc, result=result)
     if result is not None:
-        o = classify(sc, result)
+        o = classify(result)
         job.outcome, job.stalled_flows, job.unfinished_flows = o.outcome, o.stalled, o.unfinished
     db_session.add(job)
     db_session.commit()

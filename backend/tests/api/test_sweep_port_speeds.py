@@ -105,7 +105,7 @@ def test_the_engine_sees_the_speed_a_shuffle_bound_by_the_nic_takes_half_as_long
         servers = {n["id"] for n in scenario["network"]["nodes"] if n["role"] == "server"}
         assert {x["gbps"] for x in scenario["network"]["links"] if {x["a"], x["b"]} & servers} == {gbps}
         result = run_engine(scenario, tmp_path)
-        perf = sweeps.performance(result, classify(scenario, result))
+        perf = sweeps.performance(result, classify(result))
         assert perf["outcome"] == "complete" and perf["flows_total"] == 8 * 7
         # Each server sends 7 MB through its own link and receives 7 MB through it (the ToRs' 4 x 100G
         # uplinks carry at most 4 x 50G): every flow gets G / 7, all end at 7 x 8e6 bits / G.

@@ -21,7 +21,7 @@ from loopline.domain.errors import DomainError
 from loopline.domain.wiring import Pattern, generate_plan
 from loopline.seed import DEMO_PROJECT, seed
 from loopline.services.layout_snapshot import load_fabric, load_hall
-from loopline.services.wiring import PlanOptions, wiring_spec
+from loopline.services.wiring_spec import PlanOptions, wiring_spec
 
 
 def demo(app: Any, db_session: Session) -> tuple[TestClient, int]:

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from loopline.domain import sim_estimate as se
+from loopline.services.sim_preflight import validate
 from loopline.settings import get_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -27,7 +28,7 @@ def submit(client: TestClient, project: int, name: str) -> Any:
 
 
 def test_the_run_is_estimated_as_derived_by_hand() -> None:
-    assert se.estimate(shuffle("flow")).flow.wall_s == pytest.approx(RUN_S, rel=1e-12)
+    assert se.estimate(validate(shuffle("flow"))).flow.wall_s == pytest.approx(RUN_S, rel=1e-12)
 
 
 def test_a_user_over_the_quota_is_refused_until_work_ends(

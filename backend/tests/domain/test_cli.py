@@ -222,7 +222,7 @@ def test_scenario_build_twins(tmp_path: Path) -> None:
         (["--workload", "poisson", "--cdf", "datamining", "--load", "0.3", "--flows", "500", "--inter-rack-only"],
          {"type": "poisson", "cdf": "datamining", "load": 0.3, "flows": 500, "inter_rack_only": True}),
         (["--workload", "incast", "--fan-in", "5", "--queries", "3", "--bytes", "20000"],
-         {"type": "incast", "fan_in": 5, "queries": 3, "response_bytes": 20000}),
+         {"type": "query", "fan_in": 5, "queries": 3, "response_bytes": 20000}),
         (["--workload", "memcache", "--server-racks", "2"], {"type": "memcache", "n_server_racks": 2}),
     ],
 )  # fmt: skip

@@ -45,7 +45,7 @@ def test_disjoint_spines_leave_the_cross_pairs_stalled_and_named(tmp_path: Path)
     result = run(tmp_path, sc)
     # 12 ordered pairs; the 8 across the two ToRs have no path
     assert (result["flows"]["total"], result["flows"]["stalled"]) == (12, 8)
-    o = classify(sc, result)
+    o = classify(result)
     assert (o.outcome, o.stalled, o.unfinished) == (PARTIAL, 8, 0)
     assert o.reason is not None
     assert o.reason["unreachable_pairs"] == 8 == result["flows"]["stalled"]
@@ -58,14 +58,14 @@ def test_disjoint_spines_leave_the_cross_pairs_stalled_and_named(tmp_path: Path)
 
 def test_a_joined_fabric_is_complete(tmp_path: Path) -> None:
     sc = split_fabric(joined=True)
-    o = classify(sc, run(tmp_path, sc))
+    o = classify(run(tmp_path, sc))
     assert (o.outcome, o.stalled, o.unfinished, o.reason) == (COMPLETE, 0, 0, None)
 
 
 def test_a_link_down_for_good_names_the_link_and_the_cut_off_server(tmp_path: Path) -> None:
     sc = split_fabric([{"at_s": 0.0, "link": "LA1"}], joined=True)
     result = run(tmp_path, sc)
-    o = classify(sc, result)
+    o = classify(result)
     assert o.outcome == PARTIAL and o.stalled == result["flows"]["stalled"] == 6  # A1 to and from 3 others
     assert o.reason is not None
     assert o.reason["down_links"] == ["LA1"] and o.reason["servers_cut_off"] == ["A1"]
@@ -79,7 +79,7 @@ def test_a_link_down_for_good_names_the_link_and_the_cut_off_server(tmp_path: Pa
 
 def test_a_recovered_link_is_not_down_at_the_end(tmp_path: Path) -> None:
     sc = split_fabric([{"at_s": 0.0, "link": "LA1", "recover_at_s": 0.001}], joined=True)
-    o = classify(sc, run(tmp_path, sc))
+    o = classify(run(tmp_path, sc))
     assert o.outcome == COMPLETE
 
 
@@ -95,7 +95,50 @@ def test_an_unnamed_link_is_named_as_the_engine_names_it(tmp_path: Path) -> None
     sc["engine"]["failures"] = [{"at_s": 0.0, "link": "T2|SP1#6"}, {"at_s": 0.0, "link": "T2|SP1#7"}]
     result = run(tmp_path, sc)
     assert result["flows"]["stalled"] == 8  # both of T2's ways to SP1 down: split as before
-    o = classify(sc, result)
+    o = classify(result)
     assert o.reason is not None
     assert o.reason["down_links"] == ["T2|SP1#6", "T2|SP1#7"]
     assert o.reason["unreachable_pairs"] == 8 == result["flows"]["stalled"]
+
+
+def test_a_link_failed_by_its_ends_is_named_and_cut(tmp_path: Path) -> None:
+    """`{"a", "b"}` names the first link joining them: the engine's report calls it by its id and
+    counts it down (the Python copy wrote the object as its name and kept the link up, so it found
+    every pair reachable)."""
+    sc = split_fabric([{"at_s": 0.0, "link": {"a": "SP1", "b": "T2"}}], joined=True)
+    result = run(tmp_path, sc)
+    assert result["flows"]["stalled"] == 8  # U3 down: split as the disjoint fabric
+    o = classify(result)
+    assert o.reason is not None
+    assert o.reason["down_links"] == ["U3"]
+    assert o.reason["unreachable_pairs"] == 8
+    assert result["reachability"]["timeline"] == [
+        {"at_s": 0.0, "recover_at_s": None, "link": "U3", "links_down": 1, "down_at_end": True}
+    ]
+
+
+def test_layers_left_out_are_the_roles(tmp_path: Path) -> None:
+    """Nodes without `layer` take their role's (the Python copy read 0, so no server reached any
+    switch and every pair was unreachable)."""
+    sc = split_fabric()
+    for n in sc["network"]["nodes"]:
+        del n["layer"]
+    o = classify(run(tmp_path, sc))
+    assert o.reason is not None
+    assert o.reason["unreachable_pairs"] == 8 and o.reason["servers_cut_off_count"] == 0
+    [g] = o.reason["unreachable_groups"]
+    assert (g["via_a"], g["reaches_a"], g["via_b"], g["reaches_b"]) == (["T1"], ["SP1"], ["T2"], ["SP2"])
+
+
+def test_a_node_failure_is_in_the_timeline_and_down_at_the_end(tmp_path: Path) -> None:
+    sc = split_fabric([{"at_s": 0.0, "node": "SP1"}, {"at_s": 0.0, "node": "SP2", "recover_at_s": 0.0001}])
+    result = run(tmp_path, sc)
+    reach = result["reachability"]
+    assert reach["down_nodes"] == ["SP1"] and reach["down_links"] == []
+    # SP1's one link (U1) and SP2's (U2); SP2 back after 0.1 ms
+    assert [(e["node"], e["links_down"], e["down_at_end"]) for e in reach["timeline"]] == [
+        ("SP1", 1, True), ("SP2", 1, False),
+    ]  # fmt: skip
+    o = classify(result)
+    assert o.reason is not None and o.reason["summary"].startswith("8 of 12 flows stalled")
+    assert "Down at the end: SP1" in o.reason["summary"]

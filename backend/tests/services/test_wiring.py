@@ -12,7 +12,7 @@ from loopline.db.models import Hall, Project
 from loopline.domain.wiring import LinkClass, generate_plan
 from loopline.seed import DEMO_PROJECT, seed
 from loopline.services.layout_snapshot import load_fabric, load_hall
-from loopline.services.wiring import PlanOptions, geometry_for, wiring_spec
+from loopline.services.wiring_spec import PlanOptions, geometry_for, wiring_spec
 
 
 @pytest.mark.parametrize(

@@ -1094,6 +1094,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/simulation-presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Workload presets of a plan simulation
+         * @description The table a plan simulation's `preset` and `params` follow (and a sweep's `workload`): each preset's parameters with their kind, unit, bounds, default and help, and the rack sets it may be given by name. A default the engine applies itself is read from the engine's scenario schema (`engine_field`). The editor draws its simulation form from this table.
+         */
+        get: operations["simulation_presets_api_v1_simulation_presets_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/simulations/{job_id}": {
         parameters: {
             query?: never;
@@ -4732,6 +4752,25 @@ export interface components {
             /** @description Packet mode: transport, buffer, ECN threshold. */
             packet?: components["schemas"]["PacketSettings"] | null;
             /**
+             * Params
+             * @description The preset's parameters, in its units (bytes, logical racks, ...); one left out takes the preset's default, or the engine's where the engine owns it. A name the preset does not take is refused (422 naming `params.<name>`).
+             * @example {
+             *       "bytes": 4000000,
+             *       "job_racks": 4
+             *     }
+             */
+            params?: {
+                [key: string]: boolean | number | string | null;
+            };
+            /**
+             * Preset
+             * @description The workload by preset (`GET /simulation-presets`: names, parameters, bounds, defaults); the server builds it over the plan's logical racks. Default (neither `preset` nor `workload`): `shuffle` with its defaults, the first two logical racks, 15 MB per pair.
+             * @example shuffle
+             */
+            preset?: ("shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache") | null;
+            /** @description Racks chosen by name, per set the preset takes. */
+            racks?: components["schemas"]["RackChoice"] | null;
+            /**
              * Routing
              * @description Engine routing section: `ecmp`, `adaptive`, `least_work`, `detour`, `vlb` or `grin` (with parameters).
              * @example {
@@ -4743,7 +4782,7 @@ export interface components {
             };
             /**
              * Workload
-             * @description Engine workload section; default: a shuffle of the plan's first two logical racks, 15 MB per pair.
+             * @description A raw engine workload section instead of a preset (sim-engine/schema), for programs that build their own; not with `preset`.
              * @example {
              *       "bytes": 100000000,
              *       "type": "permutation"
@@ -4927,6 +4966,97 @@ export interface components {
              *     ]
              */
             server_gbps: number[];
+        };
+        /** PresetChoiceRead */
+        PresetChoiceRead: {
+            /**
+             * Label
+             * @description What the planner reads.
+             */
+            label: string;
+            /**
+             * Value
+             * @description The value sent.
+             */
+            value: string;
+        };
+        /** PresetParamRead */
+        PresetParamRead: {
+            /**
+             * Choices
+             * @description The values a `choice` takes.
+             */
+            choices: components["schemas"]["PresetChoiceRead"][];
+            /**
+             * Default
+             * @description Used when the parameter is left out. Null: none known here (an engine-owned default the engine's schema states only in words); the engine applies its own.
+             */
+            default: boolean | number | string | null;
+            /**
+             * Display Scale
+             * @description The form shows value / display_scale, in display_unit.
+             */
+            display_scale: number;
+            /**
+             * Display Unit
+             * @description The unit the form shows (`MB` for bytes, say).
+             */
+            display_unit: string | null;
+            /**
+             * Engine Field
+             * @description Where an engine-owned default comes from (the engine's scenario schema, `workload.<type>.<field>`); null: the preset's own default.
+             * @example workload.query.fan_in
+             */
+            engine_field: string | null;
+            /**
+             * Exclusive Minimum
+             * @description The value must be more than `minimum`, not equal to it.
+             */
+            exclusive_minimum: boolean;
+            /**
+             * Help
+             * @description One line on what it does.
+             */
+            help: string;
+            /**
+             * Kind
+             * @description What the value is.
+             * @enum {string}
+             */
+            kind: "integer" | "number" | "boolean" | "choice";
+            /**
+             * Label
+             * @description The form's label.
+             * @example Logical racks in the job
+             */
+            label: string;
+            /**
+             * Maximum
+             * @description Highest value, included.
+             */
+            maximum: number | null;
+            /**
+             * Minimum
+             * @description Lowest value (see `exclusive_minimum`).
+             */
+            minimum: number | null;
+            /**
+             * Name
+             * @description The name in `params`.
+             * @example job_racks
+             */
+            name: string;
+            /**
+             * Step
+             * @description The form's step, in display units.
+             */
+            step: number;
+            /**
+             * Unit
+             * @description The value's unit in `params`.
+             * @example bytes
+             */
+            unit: string | null;
         };
         /** PriceBookCsvIn */
         PriceBookCsvIn: {
@@ -5267,6 +5397,33 @@ export interface components {
              */
             name?: string | null;
         };
+        /**
+         * RackChoice
+         * @description Logical racks chosen by name (the scenario's `logical_rack`), per set; an empty or missing set
+         *     falls back to the preset's counts. Which sets a preset takes: `GET /simulation-presets`.
+         */
+        RackChoice: {
+            /**
+             * Cache
+             * @description Cache racks (`memcache`).
+             */
+            cache?: string[] | null;
+            /**
+             * Job
+             * @description The job's racks.
+             */
+            job?: string[] | null;
+            /**
+             * Receivers
+             * @description Receiver racks (`many-to-many`).
+             */
+            receivers?: string[] | null;
+            /**
+             * Senders
+             * @description Sender racks (`many-to-many`).
+             */
+            senders?: string[] | null;
+        };
         /** RackCreate */
         RackCreate: {
             /**
@@ -5366,6 +5523,30 @@ export interface components {
          * @enum {string}
          */
         RackRole: "compute" | "network";
+        /** RackSetRead */
+        RackSetRead: {
+            /**
+             * Label
+             * @description What the planner reads.
+             */
+            label: string;
+            /**
+             * Name
+             * @description The key in `racks`.
+             * @enum {string}
+             */
+            name: "job" | "senders" | "receivers" | "cache";
+            /**
+             * Otherwise
+             * @description What is used while none is chosen.
+             */
+            otherwise: string;
+            /**
+             * Replaces
+             * @description The parameters a chosen set replaces.
+             */
+            replaces: string[];
+        };
         /** RackSpec */
         RackSpec: {
             /**
@@ -6236,6 +6417,45 @@ export interface components {
             /** @description What the estimate counted. */
             workload: components["schemas"]["WorkloadSizeRead"];
         };
+        /** SimulationPresetRead */
+        SimulationPresetRead: {
+            /**
+             * Explain
+             * @description One line: what it sends where.
+             */
+            explain: string;
+            /**
+             * Label
+             * @description What the planner reads.
+             * @example MapReduce shuffle
+             */
+            label: string;
+            /**
+             * Name
+             * @description The value of `preset` (and of a sweep's `workload`).
+             * @example shuffle
+             * @enum {string}
+             */
+            name: "shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache";
+            /**
+             * Params
+             * @description Its parameters, in the form's order.
+             */
+            params: components["schemas"]["PresetParamRead"][];
+            /**
+             * Rack Sets
+             * @description Racks it may be given by name (`racks`).
+             */
+            rack_sets: components["schemas"]["RackSetRead"][];
+        };
+        /** SimulationPresets */
+        SimulationPresets: {
+            /**
+             * Presets
+             * @description Every preset, in the form's order.
+             */
+            presets: components["schemas"]["SimulationPresetRead"][];
+        };
         /** SimulationRead */
         SimulationRead: {
             /**
@@ -6378,7 +6598,7 @@ export interface components {
         SweepCreate: {
             /**
              * Base
-             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin).
+             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, all-to-all, many-to-many, poisson, incast, memcache: the presets of `GET /simulation-presets`, with their own defaults for what a sweep does not set), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin).
              * @example {
              *       "job_racks": 4,
              *       "workload": "shuffle"
@@ -14951,6 +15171,82 @@ export interface operations {
             };
             /** @description The body is not sent as `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulation_presets_api_v1_simulation_presets_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationPresets"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,47 +1,57 @@
 /**
  * Run: the simulation form for one plan, or two for a like-for-like comparison. A preset in the
- * planner's words with its parameters, a routing scheme, seeds; one job per plan and seed.
+ * planner's words with its parameters (the server's table, which also builds the workload), a routing
+ * scheme, seeds; one job per plan and seed.
  *
  * Composed by concern: the workload (SimulateDialogWorkload), its rack sets (SimulateDialogRacks),
  * routing and seeds (SimulateDialogRouting), failures (SimulateDialogFailures), the mode (ModeChoice);
  * the state lives in hooks (SimulateDialogHooks), the pure rules in SimulateDialogForm.
  */
 import { useMemo, useState } from "react";
+import type { PickSet } from "../state/floorPick";
 import { Dialog } from "../widgets/Dialog";
 import type { WiringPlan } from "./api";
 import { ModeChoice } from "./ModeChoice";
 import { FLOW_MODE, type ModeSettings } from "./packet";
 import { PickBar } from "./PickBar";
-import { DEFAULT_PARAMS, presetOf, requestsFor, type Params, type PresetKind, type RoutingType } from "./presets";
+import { defaultsOf, paramsOf, requestsFor, type RoutingType, type Shown, type ShownValues } from "./presets";
 import { Failures } from "./SimulateDialogFailures";
-import { chosenOf, replacedBy, SETS_OF, shownAtField } from "./SimulateDialogForm";
-import { usePlanNetwork, useRackPicks, useSubmitRuns } from "./SimulateDialogHooks";
+import { chosenOf, replacedBy, setsOf, shownAtField } from "./SimulateDialogForm";
+import { usePlanNetwork, usePresets, useRackPicks, useSubmitRuns } from "./SimulateDialogHooks";
 import { RackSets } from "./SimulateDialogRacks";
 import { RoutingAndSeeds } from "./SimulateDialogRouting";
 import { WorkloadChoice, WorkloadParams } from "./SimulateDialogWorkload";
 
+const NO_SETS: readonly PickSet[] = [];
+
 export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClose: () => void }) {
-  const [kind, setKind] = useState<PresetKind>("shuffle");
-  const [params, setParams] = useState<Params>(DEFAULT_PARAMS);
+  const { presets, error: presetsError } = usePresets();
+  const [chosenKind, setKind] = useState<string | null>(null);
+  // Each preset's fields as the planner left them (a preset not yet shown starts at the table's defaults).
+  const [shown, setShown] = useState<Record<string, ShownValues>>({});
   const [routing, setRouting] = useState<RoutingType>("ecmp");
   const [seeds, setSeeds] = useState("1");
   const [mode, setMode] = useState<ModeSettings>(FLOW_MODE);
   const first = plans[0];
-  const sets = SETS_OF[kind];
+  const preset = presets?.find((p) => p.name === chosenKind) ?? presets?.[0] ?? null;
+  const kind = preset?.name ?? "";
+  const values = useMemo(() => (preset ? (shown[preset.name] ?? defaultsOf(preset)) : {}), [preset, shown]);
+  const sets = useMemo(() => (preset ? setsOf(preset) : NO_SETS), [preset]);
   const { network, rackInfo } = usePlanNetwork(first);
   const picks = useRackPicks(first, rackInfo, sets);
   const { busy, error, run } = useSubmitRuns(plans);
   const { picked } = picks;
-  const setParam = <K extends keyof Params>(k: K, v: Params[K]) => setParams((p) => ({ ...p, [k]: v }));
+  const setValue = (name: string, v: Shown) =>
+    setShown((s) => ({ ...s, [kind]: { ...(s[kind] ?? (preset ? defaultsOf(preset) : {})), [name]: v } }));
   // The first plan's request for one seed, as the form stands: what the run-time estimate is of.
   const draft = useMemo(() => {
-    if (!network) return null;
+    if (!preset) return null;
     try {
-      return requestsFor(kind, params, routing, [1], network.racks, null, chosenOf(sets, picked))[0] ?? null;
+      return requestsFor(preset, paramsOf(preset, values), routing, [1], null, chosenOf(sets, picked))[0] ?? null;
     } catch {
       return null; // the form says what is wrong when it is submitted
     }
-  }, [network, kind, params, routing, sets, picked]);
+  }, [preset, values, routing, sets, picked]);
 
   // While picking on the floor the form steps aside (its state stays here) for the bar over the hall.
   if (picks.picking) return <PickBar onDone={picks.finishPick} />;
@@ -61,16 +71,26 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
           ? "Packet-level runs: TCP, queues and losses; slower."
           : "Fluid estimate; tails, incast and latency bounds need packet mode."}
       </p>
-      <WorkloadChoice kind={kind} onKind={setKind} />
-      <WorkloadParams
-        kind={kind}
-        params={params}
-        onParam={setParam}
-        replaced={(k) => replacedBy(sets, picked, k)}
-        error={error}
-      />
+      {presetsError && (
+        <p className="field-error" role="alert" data-testid="sim-presets-error">
+          The workload presets could not be read: {presetsError}
+        </p>
+      )}
+      {!preset && !presetsError && <p className="muted small">Loading the workload presets…</p>}
+      {preset && presets && (
+        <>
+          <WorkloadChoice presets={presets} kind={kind} onKind={setKind} />
+          <WorkloadParams
+            preset={preset}
+            values={values}
+            onValue={setValue}
+            replaced={(k) => replacedBy(preset, picked, k)}
+            error={error}
+          />
+        </>
+      )}
       <RackSets
-        sets={sets}
+        sets={preset?.rack_sets ?? []}
         picked={picked}
         rackInfo={rackInfo}
         onPick={(k) => void picks.beginPick(k)}
@@ -87,7 +107,7 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
         error={error}
       />
       <ModeChoice planId={first?.id} draft={draft} value={mode} onChange={setMode} />
-      {error && !shownAtField(error, presetOf(kind).params) && (
+      {error && !shownAtField(error, preset?.params.map((p) => p.name) ?? []) && (
         <p className="field-error" role="alert" data-testid="sim-error">
           {error.field && <code>{error.field}</code>} {error.text}
         </p>
@@ -96,8 +116,10 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
         <button
           type="button"
           className="primary"
-          disabled={busy}
-          onClick={() => void run({ kind, params, routing, seeds, mode, sets, picked, failures: picks.failures })}
+          disabled={busy || !preset}
+          onClick={() =>
+            preset && void run({ preset, values, routing, seeds, mode, sets, picked, failures: picks.failures })
+          }
           data-testid="sim-run"
         >
           {busy ? "Submitting…" : "Run simulation"}

@@ -1,18 +1,32 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_CHOSEN } from "../state/floorPick";
 import { ApiError } from "../sync/http";
-import { PresetError } from "./presets";
-import { chosenOf, failuresOf, formErrorOf, replacedBy, SETS_OF, shownAtField, tid } from "./SimulateDialogForm";
+import { PresetError, type Preset } from "./presets";
+import { chosenOf, failuresOf, formErrorOf, replacedBy, setsOf, shownAtField, tid } from "./SimulateDialogForm";
+
+/** Presets as the server's table gives them: their rack sets and what each replaces. */
+const preset = (name: Preset["name"], rack_sets: Preset["rack_sets"]): Preset => ({
+  name,
+  label: name,
+  explain: "",
+  params: [],
+  rack_sets,
+});
+const R2R = preset("many-to-many", [
+  { name: "senders", label: "", replaces: ["sender_racks"], otherwise: "" },
+  { name: "receivers", label: "", replaces: ["receiver_racks"], otherwise: "" },
+]);
+const SHUFFLE = preset("shuffle", [{ name: "job", label: "", replaces: ["job_racks", "placement"], otherwise: "" }]);
 
 describe("the simulation form's rules", () => {
   it("a chosen rack set replaces the counts it stands for, only for the workload that takes it", () => {
     const picked = { ...EMPTY_CHOSEN, senders: ["R01-01/1"], job: [] };
-    expect(replacedBy(SETS_OF.rack_to_rack, picked, "senderRacks")).toBe(true);
-    expect(replacedBy(SETS_OF.rack_to_rack, picked, "receiverRacks")).toBe(false);
-    expect(replacedBy(SETS_OF.shuffle, picked, "racks")).toBe(false);
-    expect(replacedBy(SETS_OF.shuffle, { ...picked, job: ["R01-01/1"] }, "placement")).toBe(true);
-    expect(chosenOf(SETS_OF.rack_to_rack, picked)).toEqual({ senders: ["R01-01/1"], receivers: [] });
-    expect(chosenOf(SETS_OF.incast, picked)).toEqual({});
+    expect(replacedBy(R2R, picked, "sender_racks")).toBe(true);
+    expect(replacedBy(R2R, picked, "receiver_racks")).toBe(false);
+    expect(replacedBy(SHUFFLE, picked, "job_racks")).toBe(false);
+    expect(replacedBy(SHUFFLE, { ...picked, job: ["R01-01/1"] }, "placement")).toBe(true);
+    expect(chosenOf(setsOf(R2R), picked)).toEqual({ senders: ["R01-01/1"], receivers: [] });
+    expect(chosenOf(setsOf(preset("incast", [])), picked)).toEqual({});
   });
 
   it("failures go to the request as a node or a link with their times; test ids keep the first row plain", () => {
@@ -31,13 +45,16 @@ describe("the simulation form's rules", () => {
   it("a refusal goes under its field, or above the Run button", () => {
     const seeds = formErrorOf(new PresetError("seeds", "seeds must be whole numbers"));
     expect(seeds).toEqual({ field: "seeds", text: "seeds must be whole numbers" });
-    expect(shownAtField(seeds, ["racks"])).toBe(true);
+    expect(shownAtField(seeds, ["job_racks"])).toBe(true);
     const api = formErrorOf(
       new ApiError(422, [{ loc: ["body", "workload"], field: "workload.flows", msg: "too many" }]),
     );
     expect(api).toEqual({ field: "workload.flows", text: "too many" });
-    expect(shownAtField(api, ["racks", "mb"])).toBe(false);
-    expect(shownAtField({ field: "mb", text: "x" }, ["racks", "mb"])).toBe(true);
+    expect(shownAtField(api, ["job_racks", "bytes"])).toBe(false);
+    // the server names a preset's parameter params.<name>: shown at the field <name>
+    const param = formErrorOf(new ApiError(422, [{ loc: [], field: "params.bytes", msg: "must be at least 1" }]));
+    expect(param).toEqual({ field: "bytes", text: "must be at least 1" });
+    expect(shownAtField(param, ["job_racks", "bytes"])).toBe(true);
     expect(formErrorOf(new Error("network down"))).toEqual({ field: "", text: "network down" });
   });
 });

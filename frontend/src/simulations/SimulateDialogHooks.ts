@@ -15,15 +15,42 @@ import {
   type RackPickInfo,
 } from "../state/floorPick";
 import { notify } from "../state/session";
-import { networkOfPlan, submit, type PlanNetwork, type WiringPlan } from "./api";
+import { networkOfPlan, presetTable, submit, type PlanNetwork, type WiringPlan } from "./api";
 import { showPlanCables } from "./floor";
 import { rackPickInfo } from "./hallRacks";
 import { withMode, type ModeSettings } from "./packet";
-import { parseSeeds, PresetError, requestsFor, type Params, type PresetKind, type RoutingType } from "./presets";
+import {
+  paramsOf,
+  parseSeeds,
+  PresetError,
+  requestsFor,
+  type Preset,
+  type RoutingType,
+  type ShownValues,
+} from "./presets";
 import { chosenOf, failuresOf, formErrorOf, type FailureRow, type FormError } from "./SimulateDialogForm";
 import { useSimulations } from "./store";
 
 export type RackInfo = Map<string, RackPickInfo>;
+
+/** The server's presets (null while they load), and why they could not be read. */
+export function usePresets(): { presets: Preset[] | null; error: string | null } {
+  const [state, setState] = useState<{ presets: Preset[] | null; error: string | null }>({
+    presets: null,
+    error: null,
+  });
+  useEffect(() => {
+    let live = true;
+    presetTable().then(
+      (t) => live && setState({ presets: t.presets, error: null }),
+      (e: unknown) => live && setState({ presets: null, error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}
 
 /** The first plan's network, and the hall's racks as that plan has them. */
 export function usePlanNetwork(first: WiringPlan | undefined): {
@@ -115,8 +142,9 @@ export function useRackPicks(
 
 /** The form as it stands when Run is pressed. */
 export interface RunInput {
-  kind: PresetKind;
-  params: Params;
+  preset: Preset;
+  /** The preset's fields as shown. */
+  values: ShownValues;
   routing: RoutingType;
   seeds: string;
   mode: ModeSettings;
@@ -130,6 +158,7 @@ export interface RunInput {
  * submits nothing. Resolves to the submitted job ids.
  */
 export async function submitRuns(plans: readonly WiringPlan[], input: RunInput): Promise<number[]> {
+  const params = paramsOf(input.preset, input.values);
   const seedList = parseSeeds(input.seeds);
   const failureList = failuresOf(input.failures);
   const chosen = chosenOf(input.sets, input.picked);
@@ -143,7 +172,7 @@ export async function submitRuns(plans: readonly WiringPlan[], input: RunInput):
           "failures",
           `${missing.kind === "link" ? "cable" : "switch"} ${missing.id} is not in plan #${p.id}`,
         );
-      const reqs = requestsFor(input.kind, input.params, input.routing, seedList, net.racks, failureList, chosen);
+      const reqs = requestsFor(input.preset, params, input.routing, seedList, failureList, chosen);
       return { plan: p, reqs: reqs.map((r) => withMode(r, input.mode)) };
     }),
   );

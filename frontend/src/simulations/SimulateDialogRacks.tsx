@@ -1,6 +1,6 @@
 /** The rack sets of the simulation form (senders, receivers, job, cache): picked on the floor or from a list. */
 import { PICK_SETS, type PickMode, type PickSet } from "../state/floorPick";
-import { SET_FIELDS } from "./SimulateDialogForm";
+import type { RackSet } from "./presets";
 import type { RackInfo } from "./SimulateDialogHooks";
 
 export function RackSets({
@@ -11,7 +11,8 @@ export function RackSets({
   onClear,
   onToggle,
 }: {
-  sets: readonly PickSet[];
+  /** The preset's rack sets (the server's table: what each replaces, what is used while none is chosen). */
+  sets: readonly RackSet[];
   picked: Record<PickSet, readonly string[]>;
   rackInfo: RackInfo | null;
   onPick: (mode: PickMode) => void;
@@ -22,7 +23,8 @@ export function RackSets({
   return (
     <>
       <h3>Racks</h3>
-      {sets.map((k) => {
+      {sets.map((set) => {
+        const k = set.name;
         const names = picked[k];
         const chosenRacks = rackInfo
           ? [...rackInfo.values()].filter((r) => r.logical.some((l) => names.includes(l)))
@@ -35,7 +37,7 @@ export function RackSets({
             <p className="small" data-testid={`sim-set-${k}-chosen`} data-logical={names.join(" ")}>
               {names.length
                 ? `${chosenRacks.length} rack${chosenRacks.length === 1 ? "" : "s"} chosen (${names.length} logical): ${chosenRacks.map((r) => r.name).join(", ")}`
-                : `None chosen: ${SET_FIELDS[k].otherwise}.`}
+                : `None chosen: ${set.otherwise}.`}
             </p>
             <div className="button-row">
               <button type="button" disabled={!rackInfo} onClick={() => onPick(k)} data-testid={`sim-pick-${k}`}>

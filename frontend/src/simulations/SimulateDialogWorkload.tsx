@@ -1,21 +1,32 @@
-/** The workload part of the simulation form: the preset in the planner's words, and its parameters. */
-import { BUNDLED_CDFS, PRESETS, presetOf, type Params, type PresetKind } from "./presets";
+/**
+ * The workload part of the simulation form, drawn from the server's preset table: the presets in the
+ * planner's words, and each parameter's field with its label, unit, bounds and default.
+ */
+import type { Preset, PresetParam, Shown, ShownValues } from "./presets";
 import { FieldError } from "./SimulateDialogFieldError";
-import { FIELDS, LOGICAL_COUNTS, type FormError } from "./SimulateDialogForm";
+import { isLogicalCount, type FormError } from "./SimulateDialogForm";
 
-export function WorkloadChoice({ kind, onKind }: { kind: PresetKind; onKind: (k: PresetKind) => void }) {
+export function WorkloadChoice({
+  presets,
+  kind,
+  onKind,
+}: {
+  presets: readonly Preset[];
+  kind: string;
+  onKind: (k: string) => void;
+}) {
   return (
     <>
       <h3>Workload</h3>
       <div className="sim-presets" role="radiogroup" aria-label="Workload">
-        {PRESETS.map((p) => (
-          <label key={p.kind} className={`sim-preset${p.kind === kind ? " active" : ""}`}>
+        {presets.map((p) => (
+          <label key={p.name} className={`sim-preset${p.name === kind ? " active" : ""}`}>
             <input
               type="radio"
               name="preset"
-              checked={p.kind === kind}
-              onChange={() => onKind(p.kind)}
-              data-testid={`preset-${p.kind}`}
+              checked={p.name === kind}
+              onChange={() => onKind(p.name)}
+              data-testid={`preset-${p.name}`}
             />
             <strong>{p.label}</strong>
             <span className="muted small">{p.explain}</span>
@@ -26,74 +37,86 @@ export function WorkloadChoice({ kind, onKind }: { kind: PresetKind; onKind: (k:
   );
 }
 
+/** A bound in the field's display unit (`min`/`max` of a number input). */
+const shownBound = (p: PresetParam, x: number | null) => (x === null ? undefined : x / (p.display_scale || 1));
+
+/** One parameter's field, as the table describes it (the sweep form draws the fields it shares with it). */
+export function ParamInput({
+  p,
+  value,
+  onValue,
+  off = false,
+  testId = `param-${p.name}`,
+}: {
+  p: PresetParam;
+  value: Shown | undefined;
+  onValue: (v: Shown) => void;
+  off?: boolean;
+  testId?: string;
+}) {
+  if (p.kind === "choice")
+    return (
+      <select value={String(value)} onChange={(e) => onValue(e.target.value)} disabled={off} data-testid={testId}>
+        {p.choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    );
+  if (p.kind === "boolean")
+    return (
+      <input
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => onValue(e.target.checked)}
+        disabled={off}
+        data-testid={testId}
+      />
+    );
+  const n = typeof value === "number" ? value : NaN;
+  return (
+    <input
+      type="number"
+      value={Number.isNaN(n) ? "" : n}
+      step={p.step}
+      min={shownBound(p, p.minimum)}
+      max={shownBound(p, p.maximum)}
+      placeholder={p.default === null ? "engine default" : undefined}
+      onChange={(e) => onValue(e.target.valueAsNumber)}
+      disabled={off}
+      title={off ? "the chosen racks below are used instead" : undefined}
+      data-testid={testId}
+    />
+  );
+}
+
 export function WorkloadParams({
-  kind,
-  params,
-  onParam,
+  preset,
+  values,
+  onValue,
   replaced,
   error,
 }: {
-  kind: PresetKind;
-  params: Params;
-  onParam: <K extends keyof Params>(k: K, v: Params[K]) => void;
+  preset: Preset;
+  values: ShownValues;
+  onValue: (name: string, v: Shown) => void;
   /** A count replaced by a chosen rack set: its input is off. */
-  replaced: (k: keyof Params) => boolean;
+  replaced: (name: string) => boolean;
   error: FormError | null;
 }) {
-  const preset = presetOf(kind);
   return (
     <>
       <div className="sim-params">
-        {preset.params.map((k) => (
-          <label key={k} className="sim-param">
-            <span>{kind === "background" && k === "racks" ? "Logical racks (0 = whole hall)" : FIELDS[k].label}</span>
-            {k === "placement" ? (
-              <select
-                value={params.placement}
-                onChange={(e) => onParam("placement", e.target.value as Params["placement"])}
-                disabled={replaced("placement")}
-                data-testid="param-placement"
-              >
-                <option value="contiguous">side by side</option>
-                <option value="spread">spread over the hall</option>
-              </select>
-            ) : k === "cdf" ? (
-              <select
-                value={params.cdf}
-                onChange={(e) => onParam("cdf", e.target.value as Params["cdf"])}
-                data-testid="param-cdf"
-              >
-                {BUNDLED_CDFS.map((c) => (
-                  <option key={c.value} value={c.value}>
-                    {c.label}
-                  </option>
-                ))}
-              </select>
-            ) : k === "interRackOnly" ? (
-              <input
-                type="checkbox"
-                checked={params.interRackOnly}
-                onChange={(e) => onParam("interRackOnly", e.target.checked)}
-                data-testid="param-interRackOnly"
-              />
-            ) : (
-              <input
-                type="number"
-                value={params[k] as number}
-                step={FIELDS[k].step ?? 1}
-                min={FIELDS[k].min}
-                max={FIELDS[k].max}
-                onChange={(e) => onParam(k, e.target.valueAsNumber as never)}
-                disabled={replaced(k)}
-                title={replaced(k) ? "the chosen racks below are used instead" : undefined}
-                data-testid={`param-${k}`}
-              />
-            )}
-            <FieldError error={error} field={k} />
+        {preset.params.map((p) => (
+          <label key={p.name} className="sim-param" title={p.help}>
+            <span>{p.label}</span>
+            <ParamInput p={p} value={values[p.name]} onValue={(v) => onValue(p.name, v)} off={replaced(p.name)} />
+            <FieldError error={error} field={p.name} />
           </label>
         ))}
       </div>
-      {preset.params.some((k) => LOGICAL_COUNTS.has(k)) && (
+      {preset.params.some(isLogicalCount) && (
         <p className="muted small" data-testid="logical-racks-note">
           Rack counts are logical racks: the servers wired alike with their own ToR (a physical rack holds one or more).
         </p>

@@ -9,7 +9,10 @@ import { useWiring } from "../state/wiring";
 import { ApiError, request } from "../sync/http";
 import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
+import { defaultsOf, paramsOf, PresetError, type Preset, type Shown } from "./presets";
 import { formatSeconds } from "./results";
+import { usePresets } from "./SimulateDialogHooks";
+import { ParamInput } from "./SimulateDialogWorkload";
 import {
   configRows,
   costTimeSeries,
@@ -30,13 +33,27 @@ const COST_SERIES = [
   { label: "Pareto frontier", colour: "#e0b341" },
 ];
 const SPREAD_COLOUR = "#8fa3bf";
+/** The shuffle's parameters a sweep's base shares with the simulation form (the server's table). */
+const SHARED = [
+  { name: "job_racks", testId: "sweep-job-racks" },
+  { name: "bytes", testId: "sweep-mb" },
+] as const;
+const sharedOf = (shuffle: Preset): Preset => ({
+  ...shuffle,
+  params: shuffle.params.filter((p) => SHARED.some((s) => s.name === p.name)),
+});
 const over = (s: SweepDetail) => s.status === "succeeded" || s.status === "failed" || s.status === "cancelled";
 
 function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: SweepDetail) => void }) {
   const [name, setName] = useState("sweep");
   const [pattern, setPattern] = useState("single-homed");
-  const [jobRacks, setJobRacks] = useState(2);
-  const [mb, setMb] = useState(4);
+  const { presets } = usePresets();
+  const shuffle = useMemo(() => {
+    const found = presets?.find((p) => p.name === "shuffle");
+    return found ? sharedOf(found) : null;
+  }, [presets]);
+  const [shown, setShown] = useState<Record<string, Shown> | null>(null);
+  const values = shown ?? (shuffle ? defaultsOf(shuffle) : {});
   const [rows, setRows] = useState<{ param: SweepParam; values: string }[]>([
     { param: "pattern", values: "single-homed, side-to-side" },
     { param: "seed", values: "1, 2, 3" },
@@ -53,10 +70,11 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
     setBusy(true);
     try {
       const grid = gridOf(rows, speeds);
-      const base = { pattern, workload: "shuffle", job_racks: jobRacks, bytes: Math.round(mb * 1e6) };
+      if (!shuffle) throw new Error("the workload presets are not read yet");
+      const base = { pattern, workload: "shuffle", ...paramsOf(shuffle, values) };
       onCreated(await request<SweepDetail>("POST", `/halls/${hallId}/sweeps`, { body: { name, base, grid } }));
     } catch (e) {
-      if (e instanceof GridError) setError({ field: e.field, text: e.message });
+      if (e instanceof GridError || e instanceof PresetError) setError({ field: e.field, text: e.message });
       else if (e instanceof ApiError) setError({ field: e.items[0]?.field ?? "", text: e.message });
       else setError({ field: "", text: String(e) });
     } finally {
@@ -83,27 +101,22 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
             ))}
           </select>
         </label>
-        <label className="sim-param">
-          <span>Logical racks in the job</span>
-          <input
-            type="number"
-            min={1}
-            value={jobRacks}
-            onChange={(e) => setJobRacks(e.target.valueAsNumber)}
-            data-testid="sweep-job-racks"
-          />
-        </label>
-        <label className="sim-param">
-          <span>MB per pair</span>
-          <input
-            type="number"
-            min={0}
-            step={0.1}
-            value={mb}
-            onChange={(e) => setMb(e.target.valueAsNumber)}
-            data-testid="sweep-mb"
-          />
-        </label>
+        {SHARED.map(({ name: key, testId }) => {
+          const p = shuffle?.params.find((x) => x.name === key);
+          return (
+            p && (
+              <label key={key} className="sim-param" title={p.help}>
+                <span>{p.label}</span>
+                <ParamInput
+                  p={p}
+                  value={values[key]}
+                  onValue={(v) => setShown({ ...values, [key]: v })}
+                  testId={testId}
+                />
+              </label>
+            )
+          );
+        })}
       </div>
       <h3>Vary</h3>
       {rows.map((r, i) => (

@@ -1,8 +1,17 @@
-/** The simulations API: submit on a plan, follow, cancel, list; a plan's logical racks (from its scenario). */
+/**
+ * The simulations API: the preset table, submit on a plan, follow, cancel, list; a plan's logical
+ * racks (from its scenario).
+ */
 import type { components } from "../api/schema";
 import { request } from "../sync/http";
 import type { NetworkNode } from "./hallRacks";
-import { racksOfNetwork, switchesOfNetwork, type LogicalRack, type PlanSimulationCreate } from "./presets";
+import {
+  racksOfNetwork,
+  switchesOfNetwork,
+  type LogicalRack,
+  type PlanSimulationCreate,
+  type PresetTable,
+} from "./presets";
 
 export type Job = components["schemas"]["SimulationRead"];
 export type JobDetail = components["schemas"]["SimulationDetail"];
@@ -37,6 +46,17 @@ export function networkOfPlan(planId: number): Promise<PlanNetwork> {
     networks.set(planId, p);
   }
   return p;
+}
+
+let presets: Promise<PresetTable> | null = null;
+
+/** The workload presets the form is drawn from (the server's table; read once, again after a failure). */
+export function presetTable(): Promise<PresetTable> {
+  if (!presets) {
+    presets = request<PresetTable>("GET", "/simulation-presets");
+    presets.catch(() => (presets = null));
+  }
+  return presets;
 }
 
 export function submit(planId: number, body: PlanSimulationCreate): Promise<Job> {

@@ -11,6 +11,7 @@ import {
   type PacketResult,
 } from "./packet";
 import type { PlanSimulationCreate } from "./presets";
+import { engineResult, linkReport, serverReport } from "./results.fixture";
 
 const req: PlanSimulationCreate = {
   name: "shuffle 2 racks × 15 MB · ECMP · seed 1",
@@ -62,21 +63,22 @@ describe("estimate in words", () => {
   });
 });
 
-const result = (extra: Partial<PacketResult>): PacketResult => ({
-  simulated_time_s: 0.01,
-  flows: {
-    total: 1,
-    finished: 1,
-    unfinished: 0,
-    stalled: 0,
-    not_started: 0,
-    rerouted: 0,
-    fct_s: { count: 1 },
-    slowdown: { count: 1 },
-    by_size: [],
-  },
-  ...extra,
-});
+const result = (extra: Partial<PacketResult>): PacketResult =>
+  engineResult({
+    simulated_time_s: 0.01,
+    flows: {
+      total: 1,
+      finished: 1,
+      unfinished: 0,
+      stalled: 0,
+      not_started: 0,
+      rerouted: 0,
+      fct_s: { count: 1 },
+      slowdown: { count: 1 },
+      by_size: [],
+    },
+    ...extra,
+  });
 
 describe("packetReport", () => {
   it("is null for a flow-mode result", () => {
@@ -119,13 +121,11 @@ describe("packetReport", () => {
     const r = packetReport(
       result({
         model: "packet",
-        servers: [
-          { id: "S1", tx_gbps: 1, rx_gbps: 1 },
-          { id: "S3", tx_gbps: 1, rx_gbps: 1 },
-        ],
+        servers: [serverReport("S1", 1), serverReport("S3", 1)],
         packet: {
           transport: "newreno",
           mtu_bytes: 1500,
+          packets_sent: 0,
           drops: 0,
           retransmissions: 0,
           timeouts: 0,
@@ -155,7 +155,7 @@ describe("packetReport", () => {
   });
 });
 
-const link = (id: string, from: string, to: string) => ({ id, from, to, mean_util: 0.5, peak_util: 1 });
+const link = (id: string, from: string, to: string) => linkReport(id, from, to);
 
 describe("queueOccupancy", () => {
   const links = {

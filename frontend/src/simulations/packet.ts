@@ -97,33 +97,8 @@ export interface PacketReport {
   queues: QueueRow[];
 }
 
-interface RawQueue {
-  link: string;
-  from: string;
-  to: string;
-  max_bytes: number;
-  p99_bytes: number;
-  drops: number;
-}
-
-interface RawPacket {
-  transport: string;
-  mtu_bytes: number;
-  packets_sent?: number;
-  drops: number;
-  retransmissions: number;
-  timeouts: number;
-  ecn_marks: number;
-  queues: RawQueue[];
-}
-
-type EngineLink = NonNullable<EngineResult["links"]>["links"][number];
-
-/** A result as packet mode writes it: `packet`, and per link its queue's largest backlog per bucket. */
-export type PacketResult = Omit<EngineResult, "links"> & {
-  packet?: RawPacket | null;
-  links?: { interval_s: number; links: (EngineLink & { queue_max_bytes?: number[] | null })[] };
-};
+/** A result as packet mode writes it: `packet`, and per link its queue's largest backlog per bucket (the engine's result). */
+export type PacketResult = EngineResult;
 
 /** The packet statistics of a result (null for a flow-mode result). */
 export function packetReport(result: PacketResult | null | undefined): PacketReport | null {

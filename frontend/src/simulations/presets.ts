@@ -1,12 +1,17 @@
 /**
- * Workload presets in the planner's words, and the simulation requests they become (pure: tested in
- * presets.test.ts). Each preset maps to one of the engine's workload kinds (sim-engine/README.md,
- * "Workloads"; schema/scenario.schema.json `WorkloadSpec`) over the plan's logical racks, in layout
- * order as the plan's scenario lists its servers.
+ * Workload presets as the server serves them (`GET /simulation-presets`, owner: the backend's
+ * domain/scenario.py), the form's values of their parameters, and the simulation requests they become
+ * (pure: tested in presets.test.ts). The server builds the engine workload from `{preset, params,
+ * racks}`: nothing here knows how a preset turns into flows, nor any default the table does not give.
  */
 import type { components } from "../api/schema";
+import type { PickSet } from "../state/floorPick";
 
 export type PlanSimulationCreate = components["schemas"]["PlanSimulationCreate"];
+export type Preset = components["schemas"]["SimulationPresetRead"];
+export type PresetParam = components["schemas"]["PresetParamRead"];
+export type RackSet = components["schemas"]["RackSetRead"];
+export type PresetTable = components["schemas"]["SimulationPresets"];
 
 /** A logical rack of the plan: its name and its servers' node ids (the scenario's `logical_rack`). */
 export interface LogicalRack {
@@ -14,113 +19,11 @@ export interface LogicalRack {
   servers: string[];
 }
 
-export type PresetKind =
-  "shuffle" | "permutation" | "all_to_all" | "rack_to_rack" | "background" | "incast" | "memcache";
-
-export const BUNDLED_CDFS = [
-  { value: "websearch", label: "web search" },
-  { value: "datamining", label: "data mining" },
-  { value: "hadoop", label: "hadoop" },
-  { value: "cachefollower", label: "cache" },
-  { value: "webserver", label: "web server" },
-] as const;
-export type CdfName = (typeof BUNDLED_CDFS)[number]["value"];
-
-export interface Params {
-  /** Racks the job spans (shuffle, permutation, all-to-all; background: 0 = the whole hall). */
-  racks: number;
-  /** `contiguous`: the first N racks in layout order; `spread`: N racks evenly spaced over the hall. */
-  placement: "contiguous" | "spread";
-  /** Megabytes per flow (per mapper-reducer pair for a shuffle). */
-  mb: number;
-  senderRacks: number;
-  receiverRacks: number;
-  cdf: CdfName;
-  /** Fraction (0, 1] of the server links' capacity. */
-  load: number;
-  flows: number;
-  interRackOnly: boolean;
-  fanIn: number;
-  responseKb: number;
-  queries: number;
-  ratePerS: number;
-  cacheRacks: number;
-  requestBytes: number;
-  latencyBoundUs: number;
-}
-
-export const DEFAULT_PARAMS: Params = {
-  racks: 2,
-  placement: "contiguous",
-  mb: 15,
-  senderRacks: 1,
-  receiverRacks: 1,
-  cdf: "websearch",
-  load: 0.4,
-  flows: 2000,
-  interRackOnly: false,
-  fanIn: 8,
-  responseKb: 64,
-  queries: 100,
-  ratePerS: 1000,
-  cacheRacks: 1,
-  requestBytes: 100,
-  latencyBoundUs: 1000,
-};
-
-export interface Preset {
-  kind: PresetKind;
-  label: string;
-  /** One line: what the preset sends where. */
-  explain: string;
-  /** The parameters the form shows for it. */
-  params: readonly (keyof Params)[];
-}
-
-export const PRESETS: readonly Preset[] = [
-  {
-    kind: "shuffle",
-    label: "MapReduce shuffle",
-    explain: "Every server of a job of N racks sends to every other one at once (mapper to reducer).",
-    params: ["racks", "placement", "mb"],
-  },
-  {
-    kind: "permutation",
-    label: "Permutation",
-    explain: "Each server of N racks sends one flow to another, chosen at random (no two to the same one).",
-    params: ["racks", "placement", "mb"],
-  },
-  {
-    kind: "all_to_all",
-    label: "All-to-all",
-    explain: "Every server of N racks sends to every other one, the same amount each way.",
-    params: ["racks", "placement", "mb"],
-  },
-  {
-    kind: "rack_to_rack",
-    label: "Rack to rack",
-    explain: "The servers of the first sender racks send to every server of the receiver racks next to them.",
-    params: ["senderRacks", "receiverRacks", "mb"],
-  },
-  {
-    kind: "background",
-    label: "Background traffic",
-    explain: "Flow sizes drawn from a measured distribution, arriving at random at a share of the server links.",
-    params: ["cdf", "load", "flows", "racks", "interRackOnly"],
-  },
-  {
-    kind: "incast",
-    label: "Incast / query",
-    explain: "Queries fan in: several servers answer one at once, repeatedly at a rate.",
-    params: ["fanIn", "responseKb", "queries", "ratePerS"],
-  },
-  {
-    kind: "memcache",
-    label: "Memcache",
-    explain: "Clients in the other racks ask cache racks; finds the highest request rate within a latency bound.",
-    params: ["cacheRacks", "requestBytes", "responseKb", "ratePerS", "latencyBoundUs"],
-  },
-];
+/** A form field as shown: a number in the field's display unit (NaN while empty), a choice, a flag. */
+export type Shown = number | string | boolean;
+export type ShownValues = Readonly<Record<string, Shown>>;
+/** A request's `params`: in the table's units (bytes, logical racks, ...). */
+export type ParamValues = Record<string, number | string | boolean>;
 
 export const ROUTINGS = [
   { type: "ecmp", label: "ECMP", explain: "One shortest path per flow, picked by a hash." },
@@ -142,173 +45,107 @@ export const ROUTINGS = [
 ] as const;
 export type RoutingType = (typeof ROUTINGS)[number]["type"];
 
-const BY_KIND = Object.fromEntries(PRESETS.map((p) => [p.kind, p])) as Record<PresetKind, Preset>;
-export const presetOf = (kind: PresetKind): Preset => BY_KIND[kind];
-
 /** A refusal that names the form field, as the API's are. */
 export class PresetError extends Error {
   constructor(
-    readonly field: keyof Params | "seeds" | "failAtMs" | "failures",
+    readonly field: string,
     message: string,
   ) {
     super(message);
   }
 }
 
-/** `n` of `racks`: the first n, or n spread evenly (first and last included when n > 1). */
-export function pickRacks(racks: readonly LogicalRack[], n: number, placement: Params["placement"]): LogicalRack[] {
-  if (!Number.isInteger(n) || n < 1 || n > racks.length)
-    throw new PresetError("racks", `needs 1 to ${racks.length} racks (the plan has ${racks.length})`);
-  if (placement === "contiguous" || n === 1) return racks.slice(0, n);
-  const step = (racks.length - 1) / (n - 1);
-  return Array.from({ length: n }, (_, i) => racks[Math.round(i * step)]).filter((r) => r !== undefined);
-}
+const scaleOf = (p: PresetParam) => p.display_scale || 1;
 
-const servers = (racks: readonly LogicalRack[]) => racks.flatMap((r) => r.servers);
-const bytesOf = (mb: number, field: keyof Params = "mb") => {
-  if (!(mb > 0)) throw new PresetError(field, "must be more than 0");
-  return Math.round(mb * 1_000_000);
-};
-const positiveInt = (x: number, field: keyof Params) => {
-  if (!Number.isInteger(x) || x < 1) throw new PresetError(field, "must be a whole number of at least 1");
-  return x;
-};
+/** The form's first values of a preset: the table's defaults, in display units (NaN: none known, the engine's own applies). */
+export function defaultsOf(preset: Preset): Record<string, Shown> {
+  return Object.fromEntries(
+    preset.params.map((p) => {
+      const d = p.default;
+      if (p.kind === "boolean") return [p.name, d === true];
+      if (p.kind === "choice") return [p.name, typeof d === "string" ? d : (p.choices[0]?.value ?? "")];
+      return [p.name, typeof d === "number" ? d / scaleOf(p) : NaN];
+    }),
+  );
+}
 
 /**
- * Racks chosen by name (on the floor or from the list), per set; an empty or missing set falls back to
- * the counts (`racks`, `senderRacks`, ...).
+ * The request's `params` from the form: every field in the table's units. The checks mirror the
+ * table (kind, bounds) and word their refusals as the server does; an empty number field with no
+ * default in the table is left out, for the engine's own default.
  */
-export type PickedRacks = Partial<Record<"job" | "senders" | "receivers" | "cache", readonly string[]>>;
-
-/** The named logical racks of the plan, in the order given; a name the plan lacks is refused. */
-export function namedRacks(
-  racks: readonly LogicalRack[],
-  names: readonly string[],
-  field: keyof Params,
-): LogicalRack[] {
-  const byName = new Map(racks.map((r) => [r.name, r]));
-  return names.map((n) => {
-    const r = byName.get(n);
-    if (!r) throw new PresetError(field, `rack ${n} is not in this plan`);
-    return r;
-  });
+export function paramsOf(preset: Preset, shown: ShownValues): ParamValues {
+  const out: ParamValues = {};
+  for (const p of preset.params) {
+    const v = shown[p.name];
+    if (p.kind === "boolean" || p.kind === "choice") {
+      if (v !== undefined) out[p.name] = v;
+      continue;
+    }
+    if (typeof v !== "number" || Number.isNaN(v)) {
+      if (p.default === null) continue;
+      throw new PresetError(p.name, p.kind === "integer" ? "must be a whole number" : "must be a number");
+    }
+    // a scaled whole number (MB of bytes) is rounded to the unit; an unscaled one must be whole
+    const x = p.kind === "integer" && scaleOf(p) !== 1 ? Math.round(v * scaleOf(p)) : v * scaleOf(p);
+    if (p.kind === "integer" && !Number.isInteger(x)) throw new PresetError(p.name, `must be a whole number, got ${x}`);
+    if (p.minimum !== null && (p.exclusive_minimum ? x <= p.minimum : x < p.minimum))
+      throw new PresetError(p.name, `must be ${p.exclusive_minimum ? "more than" : "at least"} ${p.minimum}`);
+    if (p.maximum !== null && x > p.maximum) throw new PresetError(p.name, `must be at most ${p.maximum}`);
+    out[p.name] = x;
+  }
+  return out;
 }
+
+/** Racks chosen by name (on the floor or from the list), per set; an empty or missing set uses the counts. */
+export type PickedRacks = Partial<Record<PickSet, readonly string[]>>;
 
 const has = (xs: readonly string[] | undefined): xs is readonly string[] => xs !== undefined && xs.length > 0;
+const num = (x: unknown) =>
+  typeof x === "number" ? x.toLocaleString("en", { maximumFractionDigits: 3 }) : String(x ?? "default");
 
-/** The racks of the job: the chosen ones, else N in layout order (side by side or spread). */
-function jobRacks(racks: readonly LogicalRack[], p: Params, picked: PickedRacks): LogicalRack[] {
-  return has(picked.job) ? namedRacks(racks, picked.job, "racks") : pickRacks(racks, p.racks, p.placement);
+/** Each preset's words in a job's name; a preset the editor has no words for is named by its values. */
+const LABELS: Record<string, (v: Readonly<Record<string, unknown>>, picked: PickedRacks) => string> = {
+  shuffle: (v, picked) => `shuffle ${where(v, picked)} × ${mb(v.bytes)} MB`,
+  permutation: (v, picked) => `permutation ${where(v, picked)} × ${mb(v.bytes)} MB`,
+  "all-to-all": (v, picked) => `all-to-all ${where(v, picked)} × ${mb(v.bytes)} MB`,
+  "many-to-many": (v, picked) => {
+    const a = picked.senders?.length || v.sender_racks;
+    const b = picked.receivers?.length || v.receiver_racks;
+    const chosen = has(picked.senders) || has(picked.receivers) ? " chosen" : "";
+    return `rack-to-rack ${num(a)}→${num(b)}${chosen} × ${mb(v.bytes)} MB`;
+  },
+  poisson: (v, picked) =>
+    `background ${String(v.cdf)} at ${num((v.load as number) * 100)}% × ${num(v.flows)} flows${
+      (v.job_racks as number) > 0 || has(picked.job) ? ` on ${where(v, picked)}` : ""
+    }${v.inter_rack_only === true ? " inter-rack" : ""}`,
+  incast: (v) => `incast ${num(v.fan_in)}→1 × ${kb(v.bytes)} KB, ${num(v.queries)} at ${num(v.rate_per_s)}/s`,
+  memcache: (v, picked) => {
+    const n = picked.cache?.length || (v.cache_racks as number);
+    return `memcache ${n}${has(picked.cache) ? " chosen" : ""} cache rack${n === 1 ? "" : "s"}, ${num(v.request_bytes)} B / ${kb(v.response_bytes)} KB, ${num(v.latency_bound_us)} µs`;
+  },
+};
+const mb = (bytes: unknown) => num(typeof bytes === "number" ? bytes / 1e6 : bytes);
+const kb = (bytes: unknown) => num(typeof bytes === "number" ? bytes / 1e3 : bytes);
+function where(v: Readonly<Record<string, unknown>>, picked: PickedRacks): string {
+  const job = picked.job?.length ?? 0;
+  if (job > 0) return `${job} chosen rack${job === 1 ? "" : "s"}`;
+  const n = v.job_racks as number;
+  return `${num(n)} rack${n === 1 ? "" : "s"}${v.placement === "spread" && n > 1 ? " spread" : ""}`;
 }
-
-/** The engine workload section of a preset over a plan's logical racks. */
-export function workloadOf(
-  kind: PresetKind,
-  p: Params,
-  racks: readonly LogicalRack[],
-  picked: PickedRacks = {},
-): Record<string, unknown> {
-  switch (kind) {
-    case "shuffle":
-      return { type: "shuffle", servers: servers(jobRacks(racks, p, picked)), bytes_per_pair: bytesOf(p.mb) };
-    case "permutation":
-      return { type: "permutation", servers: servers(jobRacks(racks, p, picked)), bytes: bytesOf(p.mb) };
-    case "all_to_all":
-      return { type: "all_to_all", servers: servers(jobRacks(racks, p, picked)), bytes: bytesOf(p.mb) };
-    case "rack_to_rack": {
-      // Chosen senders / receivers by name; a set not chosen is the first racks in layout order that
-      // are not in the other set.
-      const chosenA = has(picked.senders) ? namedRacks(racks, picked.senders, "senderRacks") : null;
-      const chosenB = has(picked.receivers) ? namedRacks(racks, picked.receivers, "receiverRacks") : null;
-      const a = chosenA ? chosenA.length : positiveInt(p.senderRacks, "senderRacks");
-      const b = chosenB ? chosenB.length : positiveInt(p.receiverRacks, "receiverRacks");
-      if (a + b > racks.length)
-        throw new PresetError("receiverRacks", `sender and receiver racks together exceed the plan's ${racks.length}`);
-      const senders = chosenA ?? racks.filter((r) => !chosenB?.includes(r)).slice(0, a);
-      const receivers = chosenB ?? racks.filter((r) => !senders.includes(r)).slice(0, b);
-      if (senders.some((r) => receivers.includes(r)))
-        throw new PresetError("receiverRacks", "a rack cannot both send and receive");
-      return {
-        type: "many_to_many",
-        senders: servers(senders),
-        receivers: servers(receivers),
-        flows_per_pair: 1,
-        bytes: bytesOf(p.mb),
-      };
-    }
-    case "background": {
-      if (!(p.load > 0 && p.load <= 1)) throw new PresetError("load", "must be more than 0 and at most 1");
-      const out: Record<string, unknown> = {
-        type: "poisson",
-        cdf: p.cdf,
-        load: p.load,
-        flows: positiveInt(p.flows, "flows"),
-      };
-      if (p.racks > 0 || has(picked.job)) out.servers = servers(jobRacks(racks, p, picked));
-      if (p.interRackOnly) out.inter_rack_only = true;
-      return out;
-    }
-    case "incast":
-      if (!(p.ratePerS > 0)) throw new PresetError("ratePerS", "must be more than 0");
-      return {
-        type: "query",
-        fan_in: positiveInt(p.fanIn, "fanIn"),
-        response_bytes: bytesOf(p.responseKb / 1000, "responseKb"),
-        queries: positiveInt(p.queries, "queries"),
-        rate_per_s: p.ratePerS,
-      };
-    case "memcache": {
-      const cache = has(picked.cache) ? namedRacks(racks, picked.cache, "cacheRacks") : null;
-      const n = cache ? cache.length : positiveInt(p.cacheRacks, "cacheRacks");
-      if (n >= racks.length)
-        throw new PresetError("cacheRacks", `at most ${racks.length - 1}: clients need a rack of their own`);
-      if (!(p.latencyBoundUs > 0)) throw new PresetError("latencyBoundUs", "must be more than 0");
-      return {
-        type: "memcache",
-        server_racks: (cache ?? racks.slice(0, n)).map((r) => r.name),
-        request_bytes: positiveInt(p.requestBytes, "requestBytes"),
-        response_bytes: bytesOf(p.responseKb / 1000, "responseKb"),
-        rate_per_s: p.ratePerS,
-        latency_bound_us: p.latencyBoundUs,
-      };
-    }
-  }
-}
-
-const num = (x: number) => x.toLocaleString("en", { maximumFractionDigits: 3 });
 
 /**
  * The workload in words, the same for every plan and seed: runs with the same label are comparable.
- * Chosen racks are counted and said to be chosen (the same names on every plan of the hall).
+ * Values left out are the table's defaults; chosen racks are counted and said to be chosen.
  */
-export function workloadLabel(kind: PresetKind, p: Params, picked: PickedRacks = {}): string {
-  const job = picked.job?.length ?? 0;
-  const where = (n: number) =>
-    job > 0
-      ? `${job} chosen rack${job === 1 ? "" : "s"}`
-      : `${n} rack${n === 1 ? "" : "s"}${p.placement === "spread" && n > 1 ? " spread" : ""}`;
-  switch (kind) {
-    case "shuffle":
-      return `shuffle ${where(p.racks)} × ${num(p.mb)} MB`;
-    case "permutation":
-      return `permutation ${where(p.racks)} × ${num(p.mb)} MB`;
-    case "all_to_all":
-      return `all-to-all ${where(p.racks)} × ${num(p.mb)} MB`;
-    case "rack_to_rack": {
-      const a = picked.senders?.length || p.senderRacks;
-      const b = picked.receivers?.length || p.receiverRacks;
-      const chosen = has(picked.senders) || has(picked.receivers) ? " chosen" : "";
-      return `rack-to-rack ${a}→${b}${chosen} × ${num(p.mb)} MB`;
-    }
-    case "background":
-      return `background ${p.cdf} at ${num(p.load * 100)}% × ${p.flows} flows${p.racks > 0 || job > 0 ? ` on ${where(p.racks)}` : ""}${p.interRackOnly ? " inter-rack" : ""}`;
-    case "incast":
-      return `incast ${p.fanIn}→1 × ${num(p.responseKb)} KB, ${p.queries} at ${num(p.ratePerS)}/s`;
-    case "memcache": {
-      const n = picked.cache?.length || p.cacheRacks;
-      return `memcache ${n}${has(picked.cache) ? " chosen" : ""} cache rack${n === 1 ? "" : "s"}, ${p.requestBytes} B / ${num(p.responseKb)} KB, ${num(p.latencyBoundUs)} µs`;
-    }
-  }
+export function workloadLabel(preset: Preset, params: ParamValues, picked: PickedRacks = {}): string {
+  const v: Record<string, unknown> = {
+    ...Object.fromEntries(preset.params.map((p) => [p.name, p.default])),
+    ...params,
+  };
+  const words = LABELS[preset.name];
+  if (words) return words(v, picked);
+  return `${preset.name} ${preset.params.map((p) => `${p.name}=${num(v[p.name])}`).join(" ")}`;
 }
 
 /** `1, 2, 5..7` -> [1, 2, 5, 6, 7] (distinct, in order given). */
@@ -369,22 +206,25 @@ export const failureLabel = (f: Failure): string =>
 
 /** One request per seed, for one plan (the same for every plan of a like-for-like comparison). */
 export function requestsFor(
-  kind: PresetKind,
-  p: Params,
+  preset: Preset,
+  params: ParamValues,
   routing: RoutingType,
   seeds: readonly number[],
-  racks: readonly LogicalRack[],
   failure: Failure | readonly Failure[] | null = null,
   picked: PickedRacks = {},
 ): PlanSimulationCreate[] {
-  const workload = workloadOf(kind, p, racks, picked);
   const list: readonly Failure[] = failure === null ? [] : "atMs" in failure ? [failure] : failure;
   const failures = list.map(failureSpec);
-  const label = workloadLabel(kind, p, picked) + (list.length ? ` · ${list.map(failureLabel).join(", ")}` : "");
+  const label = workloadLabel(preset, params, picked) + (list.length ? ` · ${list.map(failureLabel).join(", ")}` : "");
+  const chosen = Object.fromEntries(
+    Object.entries(picked).flatMap(([set, names]) => (has(names) ? [[set, [...names]]] : [])),
+  );
   return seeds.map((seed) => ({
     name: jobName(label, routing, seed),
+    preset: preset.name,
+    params,
+    racks: Object.keys(chosen).length ? chosen : null,
     routing: { type: routing },
-    workload,
     engine: { seed, stop_time_s: null, failures },
     mode: "flow",
   }));

@@ -13,6 +13,7 @@ import {
   runPlan,
   runTitle,
 } from "./results";
+import { engineResult, linkReport, serverReport } from "./results.fixture";
 
 const stats = (mean: number, p99: number, max = p99, count = 1) => ({ count, mean, p50: mean, p99, max });
 
@@ -30,7 +31,7 @@ function result(
 ): EngineResult {
   const total = p.total ?? 10;
   const finished = p.finished ?? total;
-  return {
+  return engineResult({
     simulated_time_s: 1,
     job_completion_s: p.jc === undefined ? 0.5 : p.jc,
     flows: {
@@ -48,8 +49,8 @@ function result(
         { bucket: ">=10MB", min_bytes: 1e7, fct_s: stats(0.4, 0.5), slowdown: stats(2, 4) },
       ],
     },
-    servers: (p.tx ?? [10, 20]).map((t) => ({ tx_gbps: t, rx_gbps: t })),
-  };
+    servers: (p.tx ?? [10, 20]).map((t, i) => serverReport(`S${i}`, t)),
+  });
 }
 
 describe("headline", () => {
@@ -97,9 +98,9 @@ describe("series", () => {
     r.links = {
       interval_s: 0.002,
       links: [
-        { id: "a", from: "x", to: "y", util: [0.2, 1, 0], mean_util: 0, peak_util: 0 },
-        { id: "b", from: "y", to: "x", util: [0.6, 0, 0.3], mean_util: 0, peak_util: 0 },
-        { id: "c", from: "y", to: "z", util: null, mean_util: 0, peak_util: 0 },
+        linkReport("a", "x", "y", { util: [0.2, 1, 0] }),
+        linkReport("b", "y", "x", { util: [0.6, 0, 0.3] }),
+        linkReport("c", "y", "z", { util: null }),
       ],
     };
     const s = utilisationSeries(r)!;
@@ -113,14 +114,7 @@ describe("series", () => {
     const util = Array.from({ length: 128 }, (_, k) => k / 128);
     r.links = {
       interval_s: 0.001,
-      links: Array.from({ length: 100_000 }, (_, i) => ({
-        id: `${i}`,
-        from: "a",
-        to: "b",
-        util,
-        mean_util: 0,
-        peak_util: 0,
-      })),
+      links: Array.from({ length: 100_000 }, (_, i) => linkReport(`${i}`, "a", "b", { util })),
     };
     const s = utilisationSeries(r)!;
     expect(s[0].length).toBe(128);

@@ -3,6 +3,7 @@
  * the chart series, the speedup table against a baseline, and the cost/performance Pareto frontier.
  * Pure: tested in results.test.ts.
  */
+import type { Report, SizeBucket, Stats } from "../api/engineResult";
 import { splitName } from "./presets";
 
 /** What names a run: the job as the API reads it. */
@@ -27,49 +28,9 @@ export function runPlan(job: RunNaming, planName?: string): string {
   return job.plan_id === null ? "no plan" : `on plan #${job.plan_id}${planName ? ` ${planName}` : ""}`;
 }
 
-export interface Stats {
-  count: number;
-  mean?: number | null;
-  p50?: number | null;
-  p99?: number | null;
-  max?: number | null;
-}
-
-export interface SizeBucket {
-  bucket: string;
-  min_bytes: number;
-  max_bytes?: number | null;
-  fct_s: Stats;
-  slowdown: Stats;
-}
-
-/** The parts of the engine's result this view reads (the API passes the engine's document through). */
-export interface EngineResult {
-  note?: string;
-  model?: string;
-  workload?: string;
-  routing?: string;
-  seed?: number;
-  job_completion_s?: number | null;
-  simulated_time_s: number;
-  flows: {
-    total: number;
-    finished: number;
-    unfinished: number;
-    stalled: number;
-    not_started: number;
-    rerouted: number;
-    fct_s: Stats;
-    slowdown: Stats;
-    by_size: SizeBucket[];
-  };
-  links?: {
-    interval_s: number;
-    links: { id: string; from: string; to: string; util?: number[] | null; mean_util: number; peak_util: number }[];
-  };
-  servers?: { id?: string; tx_gbps: number; rx_gbps: number }[];
-  memcache?: { max_rate_per_s?: number | null } | null;
-}
+/** The engine's result and its parts: generated from its JSON Schema (`make result-types`). */
+export type EngineResult = Report;
+export type { SizeBucket, Stats };
 
 export type Verdict = "complete" | "incomplete";
 

@@ -21,8 +21,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Check a scenario file; prints "ok" and a summary, or the offending field and exits 2.
-    Validate { file: PathBuf },
+    /// Check a scenario file (`-` or none: stdin); prints "ok" and a summary, or the offending
+    /// field and exits 2.
+    Validate {
+        file: Option<PathBuf>,
+        /// Print what the backend needs before a run as JSON (schema/validation.schema.json):
+        /// flows, bytes and hops of the workload, the defaults applied, the links' names and the
+        /// run-time estimate's inputs.
+        #[arg(long)]
+        json: bool,
+    },
     /// Simulate a scenario; the result JSON goes to stdout or to -o FILE.
     Run {
         file: PathBuf,
@@ -50,7 +58,7 @@ enum Cmd {
         #[arg(long, requires = "seeds")]
         jobs: Option<usize>,
     },
-    /// Print a JSON Schema: `scenario` or `result`.
+    /// Print a JSON Schema: `scenario`, `result` or `validation`.
     Schema { which: String },
     /// Generate a scenario for a built-in topology (shuffle workload by default).
     Gen {
@@ -298,6 +306,74 @@ fn read(file: &PathBuf) -> Result<Scenario, String> {
     Scenario::from_json(&text).map_err(|e| format!("invalid scenario: {e}"))
 }
 
+/// The scenario's text from `file`, or from stdin for none or `-`.
+fn read_text(file: Option<&PathBuf>) -> Result<String, String> {
+    match file {
+        Some(f) if f.as_os_str() != "-" => {
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))
+        }
+        _ => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            Ok(text)
+        }
+    }
+}
+
+/// `validate`: the one-line summary, or with `--json` the preflight document.
+fn validate(file: Option<&PathBuf>, json: bool) -> ExitCode {
+    let parsed = read_text(file).and_then(|text| {
+        let sc = Scenario::from_json(&text).map_err(|e| format!("invalid scenario: {e}"))?;
+        Ok((text, sc))
+    });
+    let (text, sc) = match parsed {
+        Ok(p) => p,
+        Err(m) => {
+            eprintln!("error: {m}");
+            return ExitCode::from(2);
+        }
+    };
+    let net = match sc.validate() {
+        Ok(net) => net,
+        Err(e) => {
+            eprintln!("error: invalid scenario: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !json {
+        println!(
+            "ok: {} nodes ({} servers), {} links, routing {}, workload {}",
+            net.nodes.len(),
+            net.servers.len(),
+            net.links.len() / 2,
+            sc.routing.name(),
+            sc.workload.name()
+        );
+        return ExitCode::SUCCESS;
+    }
+    // the workload object as given (the network is skipped, not kept): which defaults applied
+    #[derive(serde::Deserialize)]
+    struct Given {
+        workload: Option<serde_json::Value>,
+    }
+    let given: Option<Given> = serde_json::from_str(&text).ok();
+    drop(text);
+    let summary = loopline_sim::preflight::summarize(
+        &sc,
+        &net,
+        given.as_ref().and_then(|g| g.workload.as_ref()),
+    );
+    let out = serde_json::to_string(&summary).expect("validation serialises");
+    match writeln!(std::io::stdout().lock(), "{out}") {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write stdout: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `1,2,7` or `1..5` (inclusive).
 fn parse_seeds(list: &str) -> Result<Vec<u64>, String> {
     let bad = || format!("--seeds: expected seeds like 1,2,3 or 1..5, got {list:?}");
@@ -314,6 +390,26 @@ fn parse_seeds(list: &str) -> Result<Vec<u64>, String> {
     list.split(',')
         .map(|x| x.trim().parse().map_err(|_| bad()))
         .collect()
+}
+
+/// Write a result to `to` (stdout when `None`) as it is serialised: a k = 96 fat-tree's result
+/// is 180 MB of JSON, which a string first would hold in memory a second time.
+fn write_report(rep: &loopline_sim::Report, to: Option<&PathBuf>) -> Result<(), String> {
+    match to {
+        Some(p) => std::fs::File::create(p)
+            .and_then(|f| write_json(rep, &mut std::io::BufWriter::new(f)))
+            .map_err(|e| format!("cannot write {}: {e}", p.display())),
+        None => write_json(rep, &mut std::io::stdout().lock())
+            .map_err(|e| format!("cannot write stdout: {e}")),
+    }
+}
+
+/// `rep` as one line of JSON on `w`, buffered, flushed.
+fn write_json(rep: &loopline_sim::Report, w: &mut impl Write) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer(&mut w, rep)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }
 
 /// `run --seeds`: one result per seed, several runs at a time.
@@ -356,14 +452,14 @@ fn run_many(
         if no_run_info {
             rep.run_info = None;
         }
-        let text = serde_json::to_string(&rep).expect("report serialises");
         let written = match &output {
-            Some(p) => {
-                let p = PathBuf::from(p.to_string_lossy().replace("{seed}", &seed.to_string()));
-                std::fs::write(&p, text + "\n")
-                    .map_err(|e| format!("cannot write {}: {e}", p.display()))
-            }
-            None => writeln!(out, "{text}").map_err(|e| format!("cannot write stdout: {e}")),
+            Some(p) => write_report(
+                &rep,
+                Some(&PathBuf::from(
+                    p.to_string_lossy().replace("{seed}", &seed.to_string()),
+                )),
+            ),
+            None => write_json(&rep, &mut out).map_err(|e| format!("cannot write stdout: {e}")),
         };
         if let Err(m) = written {
             eprintln!("error: {m}");
@@ -376,32 +472,7 @@ fn run_many(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
-        Cmd::Validate { file } => {
-            let sc = match read(&file) {
-                Ok(s) => s,
-                Err(m) => {
-                    eprintln!("error: {m}");
-                    return ExitCode::from(2);
-                }
-            };
-            match sc.validate() {
-                Ok(net) => {
-                    println!(
-                        "ok: {} nodes ({} servers), {} links, routing {}, workload {}",
-                        net.nodes.len(),
-                        net.servers.len(),
-                        net.links.len() / 2,
-                        sc.routing.name(),
-                        sc.workload.name()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: invalid scenario: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Cmd::Validate { file, json } => validate(file.as_ref(), json),
         Cmd::Run {
             file,
             output,
@@ -450,16 +521,7 @@ fn main() -> ExitCode {
                     rep.simulated_time_s, rep.flows.finished, rep.flows.total, rep.events_processed
                 );
             }
-            let text = serde_json::to_string(&rep).expect("report serialises");
-            let written = match output {
-                Some(p) => std::fs::write(&p, text + "\n")
-                    .map_err(|e| format!("cannot write {}: {e}", p.display())),
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    writeln!(out, "{text}").map_err(|e| format!("cannot write stdout: {e}"))
-                }
-            };
-            match written {
+            match write_report(&rep, output.as_ref()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(m) => {
                     eprintln!("error: {m}");
@@ -473,7 +535,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             None => {
-                eprintln!("error: unknown schema \"{which}\" (scenario or result)");
+                eprintln!("error: unknown schema \"{which}\" (scenario, result or validation)");
                 ExitCode::from(2)
             }
         },

@@ -22,6 +22,7 @@ pub mod plant;
 mod route_ahead;
 pub mod solver;
 pub mod util;
+mod zeroed;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -38,6 +38,7 @@
 
 use super::cache_hint::prefetch;
 use super::level_queue::LevelQueue;
+use super::zeroed::ZeroedSlice;
 use crate::units::LinkId;
 
 /// A subflow: one path of a flow (see `FlowNet::path_of`), with a weight (a flow's subflow
@@ -259,7 +260,7 @@ impl FlowNet {
 /// cache line per link (48-byte records straddled two lines every other link, and the marks in
 /// arrays of their own cost a miss more; once the links outgrow the caches, as the 49,152
 /// directed links of a k = 32 fat-tree do, each of those is a trip to memory).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 struct LinkFill {
     /// Capacity left for the unfrozen region subflows, Gb/s.
@@ -320,7 +321,7 @@ pub struct Solver {
     /// Fill state of each subflow.
     sf: Vec<SubFill>,
     /// Water-filling state of each link (one record, so a link costs one cache line).
-    links: Vec<LinkFill>,
+    links: ZeroedSlice<LinkFill>,
     /// The region `R`, in the order its subflows joined.
     r_list: Vec<u32>,
     /// Subflows that joined R but wait for the next round to enter the fill.
@@ -372,7 +373,8 @@ fn moved(old: f64, new: f64) -> bool {
 impl Solver {
     pub fn new(links: usize) -> Solver {
         Solver {
-            links: vec![LinkFill::default(); links],
+            // zeroed (as `default()`), not written: the pages of links no flow crosses stay unmapped
+            links: ZeroedSlice::new(links),
             ..Default::default()
         }
     }

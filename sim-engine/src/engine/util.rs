@@ -11,6 +11,7 @@
 //! peak instantaneous utilisation instead of the peak bucket.
 
 use super::cache_hint::prefetch;
+use super::zeroed::ZeroedSlice;
 
 pub const MAX_BUCKETS: usize = 128;
 
@@ -31,12 +32,12 @@ pub struct LinkUtil {
     n: usize,
     /// Per link: carried bits, load and peak (one record: a change touches one cache line, where
     /// four arrays cost four misses once the links outgrow the cache, as on a k = 32 fat-tree).
-    totals: Vec<Totals>,
+    totals: ZeroedSlice<Totals>,
 }
 
 /// A link's carried bits without series: bits carried up to `last`, load since then (bits per
 /// ps), peak load (bits per ps).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable)]
 #[repr(C, align(32))]
 struct Totals {
     tot: f64,
@@ -46,7 +47,7 @@ struct Totals {
 }
 
 /// The load changes of one link within one bucket.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable)]
 struct Changes {
     /// Sum of the changes, bits per ps.
     delta: f64,
@@ -70,14 +71,15 @@ impl LinkUtil {
         }
         LinkUtil {
             width,
-            acc: vec![Changes::default(); if keep_series { links * MAX_BUCKETS } else { 0 }],
+            // zeroed, not written: the pages of links that never carry a flow stay unmapped
+            acc: bytemuck::zeroed_vec(if keep_series { links * MAX_BUCKETS } else { 0 }),
             used: vec![0; if keep_series { links } else { 0 }],
             now: 0,
             cur: 0,
             cur_end: width,
             keep_series,
             n: links,
-            totals: vec![Totals::default(); if keep_series { 0 } else { links }],
+            totals: ZeroedSlice::new(if keep_series { 0 } else { links }),
         }
     }
 

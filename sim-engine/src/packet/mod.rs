@@ -280,10 +280,7 @@ impl<'a> PacketEngine<'a> {
         let mut rep = crate::report::build(&self.outcome());
         rep.model = "packet".into();
         rep.note = crate::report::PACKET_NOTE.into();
-        for (l, lr) in rep.links.links.iter_mut().enumerate() {
-            let n = lr.util.as_ref().map_or(0, |u| u.len());
-            lr.queue_max_bytes = self.qseries.of(l, n);
-        }
+        rep.links.set_queue_series(|l, n| self.qseries.of(l, n));
         rep.packet = Some(self.packet_report());
         rep
     }

@@ -339,8 +339,8 @@ fn d_hot() -> f64 {
 fn d_two() -> u32 {
     2
 }
-fn d_one() -> u32 {
-    1
+fn d_flows_per_pair() -> u32 {
+    DEFAULT_FLOWS_PER_PAIR
 }
 fn d_true() -> bool {
     true
@@ -361,7 +361,7 @@ pub enum WorkloadSpec {
     /// `flows_per_pair` parallel flows of `bytes` from every sender to every receiver.
     ManyToMany(ManyToManySpec),
     /// One fan-in (by default): `fan_in` senders each send `response_bytes` to one receiver at once.
-    Incast(QuerySpec),
+    Incast(#[schemars(schema_with = "incast_schema")] QuerySpec),
     /// Repeated fan-ins (partition-aggregate queries) at `rate_per_s`.
     Query(QuerySpec),
     /// Flow sizes from an empirical CDF, Poisson arrivals at a target load of the server links.
@@ -382,6 +382,15 @@ impl WorkloadSpec {
             WorkloadSpec::Query(_) => "query",
             WorkloadSpec::Poisson(_) => "poisson",
             WorkloadSpec::Memcache(_) => "memcache",
+        }
+    }
+
+    /// The fan-ins of an `incast` or `query` workload, its default filled in (None for others).
+    pub fn query_count(&self) -> Option<u32> {
+        match self {
+            WorkloadSpec::Incast(q) => Some(q.queries.unwrap_or(DEFAULT_INCAST_QUERIES)),
+            WorkloadSpec::Query(q) => Some(q.queries.unwrap_or(DEFAULT_QUERY_QUERIES)),
+            _ => None,
         }
     }
 }
@@ -447,11 +456,36 @@ pub struct ManyToManySpec {
     /// Receiving server ids (a sender that is also a receiver does not send to itself).
     pub receivers: Vec<String>,
     /// Parallel flows per (sender, receiver) pair (default 1).
-    #[serde(default = "d_one")]
+    #[serde(default = "d_flows_per_pair")]
     pub flows_per_pair: u32,
     /// Bytes per flow.
     pub bytes: u64,
 }
+
+// The workload defaults: the engine is their one owner. The scenario schema carries each as its
+// field's `"default"` (the backend and the editor read them there, or from `loopline-sim validate
+// --json`'s `defaults_applied`), and scripts/check_rule_owners.py fails on a copy elsewhere.
+
+/// Responders per query or incast when `senders` is absent.
+pub const DEFAULT_FAN_IN: u32 = 8;
+/// Fan-ins of an `incast` workload when `queries` is absent.
+pub const DEFAULT_INCAST_QUERIES: u32 = 1;
+/// Fan-ins of a `query` workload when `queries` is absent.
+pub const DEFAULT_QUERY_QUERIES: u32 = 100;
+/// Query (and incast) arrival rate per second when `rate_per_s` is absent.
+pub const DEFAULT_QUERY_RATE_PER_S: f64 = 1000.0;
+/// Parallel flows per (sender, receiver) pair of `many_to_many`.
+pub const DEFAULT_FLOWS_PER_PAIR: u32 = 1;
+/// Memcache request size in bytes.
+pub const DEFAULT_MEMCACHE_REQUEST_BYTES: u64 = 100;
+/// Memcache response size in bytes.
+pub const DEFAULT_MEMCACHE_RESPONSE_BYTES: u64 = 100_000;
+/// Memcache request rate per second over all clients.
+pub const DEFAULT_MEMCACHE_RATE_PER_S: f64 = 10_000.0;
+/// Memcache requests simulated as flows.
+pub const DEFAULT_MEMCACHE_REQUESTS: u32 = 1000;
+/// Memcache mean-latency bound in microseconds.
+pub const DEFAULT_MEMCACHE_LATENCY_BOUND_US: f64 = 1000.0;
 
 /// Incast / query (partition-aggregate) parameters.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -464,16 +498,55 @@ pub struct QuerySpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub senders: Option<Vec<String>>,
     /// Number of responders per query when `senders` is absent (default 8).
+    // (`schemars` only: the field stays `None` when absent, so a scenario reads and writes as before)
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(default = "d_fan_in")]
     pub fan_in: Option<u32>,
     /// Bytes of each response.
     pub response_bytes: u64,
     /// Number of queries (default 1 for incast, 100 for query).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(default = "d_query_queries")]
     pub queries: Option<u32>,
     /// Query rate per second, Poisson arrivals (default: 1000 per second).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(default = "d_query_rate")]
     pub rate_per_s: Option<f64>,
+}
+
+impl QuerySpec {
+    /// Responders per query when `senders` is absent.
+    pub fn fan_in(&self) -> u32 {
+        self.fan_in.unwrap_or(DEFAULT_FAN_IN)
+    }
+
+    /// Query arrivals per second.
+    pub fn rate_per_s(&self) -> f64 {
+        self.rate_per_s.unwrap_or(DEFAULT_QUERY_RATE_PER_S)
+    }
+}
+
+fn d_fan_in() -> Option<u32> {
+    Some(DEFAULT_FAN_IN)
+}
+fn d_query_queries() -> Option<u32> {
+    Some(DEFAULT_QUERY_QUERIES)
+}
+fn d_query_rate() -> Option<f64> {
+    Some(DEFAULT_QUERY_RATE_PER_S)
+}
+
+/// `incast` reads the same fields as `query` with its own default count (one fan-in): the
+/// schema says so on the variant.
+fn incast_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+    let mut schema = QuerySpec::json_schema(gen);
+    if let schemars::schema::Schema::Object(o) = &mut schema {
+        if let Some(schemars::schema::Schema::Object(q)) = o.object().properties.get_mut("queries")
+        {
+            q.metadata().default = Some(DEFAULT_INCAST_QUERIES.into());
+        }
+    }
+    schema
 }
 
 /// An empirical flow-size CDF: a bundled name or explicit points.
@@ -550,19 +623,19 @@ pub struct MemcacheSpec {
 }
 
 fn d_req() -> u64 {
-    100
+    DEFAULT_MEMCACHE_REQUEST_BYTES
 }
 fn d_resp() -> u64 {
-    100_000
+    DEFAULT_MEMCACHE_RESPONSE_BYTES
 }
 fn d_rate() -> f64 {
-    10_000.0
+    DEFAULT_MEMCACHE_RATE_PER_S
 }
 fn d_requests() -> u32 {
-    1000
+    DEFAULT_MEMCACHE_REQUESTS
 }
 fn d_bound() -> f64 {
-    1000.0
+    DEFAULT_MEMCACHE_LATENCY_BOUND_US
 }
 
 /// Engine mode.

@@ -151,13 +151,15 @@ impl Scenario {
         // (a k = 32 fat-tree has 34,000 nodes and links: error paths are only written out for
         // an error, and the indices are hashed, not ordered)
         net.index.reserve(spec.nodes.len());
+        net.nodes.reserve_exact(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
             let path = || format!("network.nodes[{i}]");
             if n.id.is_empty() {
                 return err(format!("{}.id", path()), "node id must not be empty");
             }
             let id = NodeId(i as u32);
-            if net.index.insert(n.id.clone(), id).is_some() {
+            let nodes = &net.nodes;
+            if !net.index.insert(id.0, &n.id, |j| &nodes[j as usize].name) {
                 return err(
                     format!("{}.id", path()),
                     format!("duplicate node id \"{}\"", n.id),
@@ -195,14 +197,16 @@ impl Scenario {
         }
         net.out = vec![Vec::new(); net.nodes.len()];
         net.link_index.reserve(spec.links.len());
+        net.links.reserve_exact(2 * spec.links.len());
+        net.link_names.reserve_exact(spec.links.len());
         for (i, l) in spec.links.iter().enumerate() {
             let path = || format!("network.links[{i}]");
-            let a = match net.index.get(&l.a) {
-                Some(&a) => a,
+            let a = match net.node_id(&l.a) {
+                Some(a) => a,
                 None => return err(format!("{}.a", path()), format!("unknown node \"{}\"", l.a)),
             };
-            let b = match net.index.get(&l.b) {
-                Some(&b) => b,
+            let b = match net.node_id(&l.b) {
+                Some(b) => b,
                 None => return err(format!("{}.b", path()), format!("unknown node \"{}\"", l.b)),
             };
             if a == b {
@@ -223,7 +227,11 @@ impl Scenario {
             let name =
                 l.id.clone()
                     .unwrap_or_else(|| default_link_name(&l.a, &l.b, i));
-            if net.link_index.insert(name.clone(), i).is_some() {
+            let names = &net.link_names;
+            if !net
+                .link_index
+                .insert(i as u32, &name, |j| &names[j as usize])
+            {
                 return err(
                     format!("{}.id", path()),
                     format!("duplicate link id \"{name}\""),
@@ -426,7 +434,7 @@ impl Scenario {
                         }
                     }
                 } else {
-                    let fan_in = w.fan_in.unwrap_or(8) as usize;
+                    let fan_in = w.fan_in() as usize;
                     if fan_in == 0 || fan_in >= net.servers.len() {
                         return err(
                             "workload.fan_in",
@@ -551,19 +559,12 @@ impl Scenario {
                 )
             }
             WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
-                let default = if matches!(self.workload, WorkloadSpec::Incast(_)) {
-                    1
-                } else {
-                    100
-                };
                 let per = match &w.senders {
                     Some(s) => s.len() as u64,
-                    None => w.fan_in.unwrap_or(8) as u64,
+                    None => w.fan_in() as u64,
                 };
-                (
-                    (w.queries.unwrap_or(default) as u64).saturating_mul(per),
-                    "workload.queries",
-                )
+                let queries = self.workload.query_count().unwrap_or(0) as u64;
+                (queries.saturating_mul(per), "workload.queries")
             }
             WorkloadSpec::Memcache(w) => {
                 ((w.requests as u64).saturating_mul(2), "workload.requests")
@@ -589,13 +590,8 @@ impl Scenario {
                 }
             }
             WorkloadSpec::Incast(w) | WorkloadSpec::Query(w) => {
-                let default = if matches!(self.workload, WorkloadSpec::Incast(_)) {
-                    1
-                } else {
-                    100
-                };
-                let n = w.queries.unwrap_or(default) as u64;
-                check_arrivals("workload.rate_per_s", n, w.rate_per_s.unwrap_or(1000.0))?;
+                let n = self.workload.query_count().unwrap_or(0) as u64;
+                check_arrivals("workload.rate_per_s", n, w.rate_per_s())?;
             }
             WorkloadSpec::Memcache(w) => {
                 check_arrivals("workload.rate_per_s", w.requests as u64, w.rate_per_s)?;

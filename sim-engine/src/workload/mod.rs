@@ -125,8 +125,10 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
                 w.flows.push(flow(Time::from_secs_f64(t), a, b, size));
             }
         }
-        WorkloadSpec::Incast(q) => queries(&mut w, q, net, &mut rng, 1),
-        WorkloadSpec::Query(q) => queries(&mut w, q, net, &mut rng, 100),
+        WorkloadSpec::Incast(q) | WorkloadSpec::Query(q) => {
+            let n = spec.query_count().expect("a query workload has a count");
+            queries(&mut w, q, net, &mut rng, n)
+        }
         WorkloadSpec::Memcache(m) => memcache::generate(&mut w, m, net, &mut rng),
     }
     finish(&mut w);
@@ -174,15 +176,15 @@ fn inter_rack_pair(rng: &mut Rng, servers: &[NodeId], net: &Network) -> (NodeId,
     }
 }
 
-fn queries(w: &mut Workload, q: &QuerySpec, net: &Network, rng: &mut Rng, default_queries: u32) {
-    let n = q.queries.unwrap_or(default_queries);
-    let rate = q.rate_per_s.unwrap_or(1000.0);
+/// `n` fan-ins (the count with its default applied by [`WorkloadSpec::query_count`]).
+fn queries(w: &mut Workload, q: &QuerySpec, net: &Network, rng: &mut Rng, n: u32) {
+    let rate = q.rate_per_s();
     let fixed_rcv = q.receiver.as_ref().and_then(|r| net.node_id(r));
     let fixed_snd: Option<Vec<NodeId>> = q
         .senders
         .as_ref()
         .map(|s| s.iter().filter_map(|x| net.node_id(x)).collect());
-    let fan_in = q.fan_in.unwrap_or(8) as usize;
+    let fan_in = q.fan_in() as usize;
     let mut t = 0.0;
     for g in 0..n {
         if g > 0 {

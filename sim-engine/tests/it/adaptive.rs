@@ -184,8 +184,7 @@ fn a_run_places_every_flow_on_one_drawn_tor_and_repeats_itself() {
     );
     let bytes = |from: &str, to: &str| {
         a.links
-            .links
-            .iter()
+            .rows()
             .find(|l| l.from == from && l.to == to)
             .unwrap()
             .bytes

@@ -102,6 +102,14 @@ fn bad_scenarios_name_the_field() {
         ),
         r#"network.nodes[1].id: duplicate node id "A""#,
     );
+    // a link id equal to another link's default name ("A|T#0") is a duplicate too
+    fails_with(
+        &GOOD.replace(
+            r#"{"a": "B", "b": "T", "gbps": 10}"#,
+            r#"{"a": "B", "b": "T", "gbps": 10, "id": "A|T#0"}"#,
+        ),
+        r#"network.links[1].id: duplicate link id "A|T#0""#,
+    );
     fails_with(
         &GOOD.replace(
             r#""bytes_per_pair": 1250000}"#,

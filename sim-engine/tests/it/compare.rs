@@ -77,8 +77,7 @@ fn vlb_balances_intermediate_links() {
     let per_spine: Vec<f64> = (0..4)
         .map(|k| {
             rep.links
-                .links
-                .iter()
+                .rows()
                 .filter(|l| l.to == format!("SP{k}"))
                 .map(|l| l.bytes)
                 .sum()

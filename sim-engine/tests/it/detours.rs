@@ -79,7 +79,7 @@ fn issue_26_detour_reproduction_finishes_within_capacity() {
         serde_json::to_string(d).unwrap()
     );
     // and no link's utilisation went out of [0, 1]
-    for l in &rep.links.links {
+    for l in rep.links.rows() {
         assert!(
             (0.0..=1.0 + 1e-9).contains(&l.peak_util),
             "{} peak {}",

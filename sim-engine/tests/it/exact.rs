@@ -26,11 +26,49 @@ fn one_bottleneck_shared_by_n_flows() {
     // the receiver's downlink is fully used for the whole 4 ms
     let down = rep
         .links
-        .links
-        .iter()
+        .rows()
         .find(|l| l.from == "SW" && l.to == "S0")
         .unwrap();
     assert_approx(down.mean_util, 1.0, 1e-6);
+}
+
+/// The link rows are kept as columns and written one at a time: the JSON is still one object per
+/// directed link, keys in the documented order, the series only where kept. Star of 2 servers,
+/// one 1.25 MB flow S1 -> S0 at 10 Gb/s: 1 ms, each link on its path full for all of it.
+#[test]
+fn link_rows_serialise_as_one_object_per_directed_link() {
+    let mut sc = scenario(
+        star(2, 10.0),
+        RoutingSpec::Ecmp,
+        many_to_many(&["S1"], &["S0"], 1, 1_250_000),
+    );
+    sc.engine.link_series = false;
+    let text = serde_json::to_string(&run_ok(&sc)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let links = json["links"]["links"].as_array().unwrap();
+    assert_eq!(links.len(), 4);
+    let names: Vec<(&str, &str)> = links
+        .iter()
+        .map(|l| (l["from"].as_str().unwrap(), l["to"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [("S0", "SW"), ("SW", "S0"), ("S1", "SW"), ("SW", "S1")]
+    );
+    // as written, keys in order (the parsed value above sorts them)
+    assert!(
+        text.contains(
+            r#"{"id":"S0|SW#0","from":"SW","to":"S0","gbps":10.0,"bytes":1250000.0,"mean_util":1.0,"peak_util":1.0}"#
+        ),
+        "{text}"
+    );
+    assert_eq!(links[0]["id"], links[1]["id"], "one id per cable");
+    // with series kept: `util` per row (its own length), no queue series in flow mode
+    sc.engine.link_series = true;
+    let json = serde_json::to_value(run_ok(&sc)).unwrap();
+    let down = &json["links"]["links"][1];
+    assert!(down["util"].as_array().is_some_and(|u| !u.is_empty()));
+    assert!(down.get("queue_max_bytes").is_none());
 }
 
 /// Parking lot with hops of 10, 30 and 12 Gb/s; a long flow crosses all three hops, hop 0 has one
@@ -130,8 +168,7 @@ fn failed_link_is_rerouted() {
     // nothing crosses SP0 after the failure: its links carry exactly what passed before 2 ms
     let via_sp0: f64 = rep
         .links
-        .links
-        .iter()
+        .rows()
         .filter(|l| l.to == "SP0")
         .map(|l| l.bytes)
         .sum();
@@ -250,7 +287,7 @@ fn peak_utilisation_with_and_without_the_series() {
     sc.engine.link_series = false;
     let without = run_ok(&sc);
     let mut busy = 0;
-    for (a, b) in with.links.links.iter().zip(&without.links.links) {
+    for (a, b) in with.links.rows().zip(without.links.rows()) {
         let series = a.util.as_ref().expect("series reported");
         let max = series.iter().copied().fold(0.0, f64::max);
         assert_eq!(a.peak_util, max, "{}", a.id);
@@ -280,7 +317,7 @@ fn goodput_factor_scales_the_payload_capacity() {
     }
     let rep = run_ok(&sc);
     assert_approx(rep.job_completion_s.unwrap(), 0.004, 1e-9);
-    let down = rep.links.links.iter().find(|l| l.to == "S0").unwrap();
+    let down = rep.links.rows().find(|l| l.to == "S0").unwrap();
     assert_approx(down.mean_util, 0.9, 1e-6);
     for bad in [0.0, 1.5, f64::NAN] {
         sc.engine.goodput_factor = bad;

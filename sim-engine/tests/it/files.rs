@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn committed_schemas_are_current() {
-    for which in ["scenario", "result"] {
+    for which in ["scenario", "result", "validation"] {
         let path = format!("{}/schema/{which}.schema.json", env!("CARGO_MANIFEST_DIR"));
         let committed = std::fs::read_to_string(&path).unwrap();
         let generated = loopline_sim::schema_json(which).unwrap();
@@ -14,6 +14,54 @@ fn committed_schemas_are_current() {
             "regenerate with: loopline-sim schema {which} > {path}"
         );
     }
+}
+
+/// Each workload default is written once, as the engine's constant, and the committed scenario
+/// schema carries it as its field's `"default"` (what the backend and the editor read).
+#[test]
+fn schema_defaults_are_the_engines_constants() {
+    let path = format!("{}/schema/scenario.schema.json", env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let variants = schema["definitions"]["WorkloadSpec"]["oneOf"]
+        .as_array()
+        .unwrap();
+    let default_of = |kind: &str, field: &str| -> serde_json::Value {
+        let v = variants
+            .iter()
+            .find(|v| v["properties"]["type"]["enum"][0] == kind)
+            .unwrap_or_else(|| panic!("no variant {kind}"));
+        v["properties"][field]["default"].clone()
+    };
+    use serde_json::json;
+    assert_eq!(default_of("incast", "fan_in"), json!(DEFAULT_FAN_IN));
+    assert_eq!(default_of("query", "fan_in"), json!(8));
+    assert_eq!(
+        default_of("incast", "queries"),
+        json!(DEFAULT_INCAST_QUERIES)
+    );
+    assert_eq!(default_of("incast", "queries"), json!(1));
+    assert_eq!(default_of("query", "queries"), json!(DEFAULT_QUERY_QUERIES));
+    assert_eq!(default_of("query", "queries"), json!(100));
+    assert_eq!(default_of("query", "rate_per_s"), json!(1000.0));
+    assert_eq!(
+        default_of("incast", "rate_per_s"),
+        json!(DEFAULT_QUERY_RATE_PER_S)
+    );
+    assert_eq!(default_of("many_to_many", "flows_per_pair"), json!(1));
+    assert_eq!(default_of("memcache", "request_bytes"), json!(100));
+    assert_eq!(default_of("memcache", "response_bytes"), json!(100_000));
+    assert_eq!(default_of("memcache", "rate_per_s"), json!(10_000.0));
+    assert_eq!(default_of("memcache", "requests"), json!(1000));
+    assert_eq!(default_of("memcache", "latency_bound_us"), json!(1000.0));
+    // the defaults stay out of a scenario read without them: it writes back as it came
+    let q: WorkloadSpec =
+        serde_json::from_value(json!({"type": "incast", "response_bytes": 10})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&q).unwrap(),
+        json!({"type": "incast", "response_bytes": 10})
+    );
+    assert_eq!(q.query_count(), Some(1));
 }
 
 #[test]

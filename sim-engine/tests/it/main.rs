@@ -9,8 +9,10 @@ mod fidelity;
 mod files;
 mod fuzz;
 mod packet;
+mod preflight;
 mod profiles;
 mod props;
+mod reachability;
 mod routing;
 
 use loopline_sim::engine::{Engine, FlowEngine};

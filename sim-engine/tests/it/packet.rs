@@ -258,10 +258,9 @@ fn ecmp_paths_are_the_flow_modes() {
     let pk = run_ok(&packet(sc));
     let used = |r: &Report| -> Vec<(String, String)> {
         r.links
-            .links
-            .iter()
+            .rows()
             .filter(|l| l.bytes > 0.0)
-            .map(|l| (l.from.clone(), l.to.clone()))
+            .map(|l| (l.from.to_string(), l.to.to_string()))
             .collect()
     };
     let f = used(&fluid);
@@ -357,7 +356,7 @@ fn mptcp_alone_uses_all_its_paths() {
     let rep = run_ok(&sc);
     let gbps = 10_000_000.0 * 8.0 / rep.job_completion_s.unwrap() / 1e9;
     assert!(gbps > 3.0, "{gbps} Gb/s");
-    for l in rep.links.links.iter().filter(|l| l.from == "S0") {
+    for l in rep.links.rows().filter(|l| l.from == "S0") {
         assert!(l.bytes > 1_000_000.0, "{} -> {}: {}", l.from, l.to, l.bytes);
     }
     // NewReno on the same route takes the heaviest (direct) path only: one link's worth
@@ -436,8 +435,7 @@ fn spraying_spreads_one_flow_over_its_equal_cost_paths() {
     ));
     let cores = |r: &Report| -> Vec<f64> {
         r.links
-            .links
-            .iter()
+            .rows()
             .filter(|l| l.from.starts_with("P0.A") && l.to.starts_with('C'))
             .map(|l| l.bytes)
             .collect()
@@ -737,8 +735,7 @@ fn two_spines_flow(packets: u64) -> Scenario {
 
 fn bytes_on(rep: &Report, from: &str, to: &str) -> f64 {
     rep.links
-        .links
-        .iter()
+        .rows()
         .find(|l| l.from == from && l.to == to)
         .map(|l| l.bytes)
         .expect("link in the report")

@@ -116,8 +116,7 @@ fn linux_sends_ten_packets_in_the_first_round_trip() {
     assert_eq!((pk.packets_sent, pk.drops, pk.timeouts), (22, 0, 0));
     let sent: f64 = ten
         .links
-        .links
-        .iter()
+        .rows()
         .filter(|l| l.from == "S0")
         .map(|l| l.bytes)
         .sum();

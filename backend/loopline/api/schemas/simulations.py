@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ModelWrapValidatorHandler, model_validator
+from pydantic.config import JsonDict
 
 from loopline.api.schemas.common import ReadSchema, Schema
 from loopline.api.schemas.sim_estimates import PACKET_NOTE, PacketSettings
 from loopline.db.models import JobStatus
+from loopline.domain.errors import DomainError
+from loopline.domain.scenario import WORKLOADS, PresetChoice
 
 FLUID_NOTE = "fluid estimate: tails, incast and latency bounds need packet mode"
 
@@ -24,6 +27,26 @@ class EngineSettings(Schema):
     )
 
 
+def _preset_names(schema: JsonDict) -> None:
+    """The document lists the preset names on the string branch of `preset` (the domain owns them)."""
+    branches = schema.get("anyOf")
+    if isinstance(branches, list) and branches and isinstance(branches[0], dict):
+        branches[0]["enum"] = list(WORKLOADS)
+
+
+RackNames = list[Annotated[str, Field(min_length=1, max_length=200)]]
+
+
+class RackChoice(Schema):
+    """Logical racks chosen by name (the scenario's `logical_rack`), per set; an empty or missing set
+    falls back to the preset's counts. Which sets a preset takes: `GET /simulation-presets`."""
+
+    job: RackNames | None = Field(None, max_length=10_000, description="The job's racks.")
+    senders: RackNames | None = Field(None, max_length=10_000, description="Sender racks (`many-to-many`).")
+    receivers: RackNames | None = Field(None, max_length=10_000, description="Receiver racks (`many-to-many`).")
+    cache: RackNames | None = Field(None, max_length=10_000, description="Cache racks (`memcache`).")
+
+
 class PlanSimulationCreate(Schema):
     name: str = Field(min_length=1, max_length=200, description="Job name.", examples=["shuffle, ecmp"])
     routing: dict[str, Any] = Field(
@@ -33,10 +56,26 @@ class PlanSimulationCreate(Schema):
         ),
         examples=[{"type": "adaptive"}],
     )
+    preset: str | None = Field(
+        None,
+        description="The workload by preset (`GET /simulation-presets`: names, parameters, bounds, defaults); the "
+        "server builds it over the plan's logical racks. Default (neither `preset` nor `workload`): `shuffle` with "
+        "its defaults, the first two logical racks, 15 MB per pair.",
+        examples=["shuffle"],
+        json_schema_extra=_preset_names,
+    )
+    params: dict[str, bool | int | float | str | None] = Field(
+        default_factory=dict,
+        description="The preset's parameters, in its units (bytes, logical racks, ...); one left out takes the "
+        "preset's default, or the engine's where the engine owns it. A name the preset does not take is refused "
+        "(422 naming `params.<name>`).",
+        examples=[{"job_racks": 4, "bytes": 4000000}],
+    )
+    racks: RackChoice | None = Field(None, description="Racks chosen by name, per set the preset takes.")
     workload: dict[str, Any] | None = Field(
         None,
-        description="Engine workload section; default: a shuffle of the plan's first two logical racks, "
-        "15 MB per pair.",
+        description="A raw engine workload section instead of a preset (sim-engine/schema), for programs that build "
+        "their own; not with `preset`.",
         examples=[{"type": "permutation", "bytes": 100000000}],
     )
     engine: EngineSettings = Field(default_factory=EngineSettings, description="Seed, stop time, failures.")
@@ -47,6 +86,15 @@ class PlanSimulationCreate(Schema):
         "limit is refused (422 naming `mode`).",
     )
     packet: PacketSettings | None = Field(None, description="Packet mode: transport, buffer, ECN threshold.")
+
+    def workload_request(self) -> PresetChoice | dict[str, Any]:
+        """What to build the workload from: the preset (default `shuffle`) or the raw section."""
+        if self.workload is not None:
+            if self.preset is not None or self.params or self.racks is not None:
+                raise DomainError("workload", "give a preset (with params, racks) or a raw workload, not both")
+            return self.workload
+        racks = self.racks.model_dump(exclude_none=True) if self.racks is not None else {}
+        return PresetChoice(self.preset or "shuffle", self.params, racks)
 
 
 class ScenarioSimulationCreate(Schema):
@@ -138,3 +186,58 @@ class FlowRecordRead(Schema):
     start_s: float = Field(description="Start time, seconds (a flow that never started: its arrival time).")
     fct_s: float | None = Field(description="Completion time, seconds; null: the flow did not finish.")
     slowdown: float | None = Field(description="Completion time over the ideal (alone on its path); null: unfinished.")
+
+
+# --- the preset table ------------------------------------------------------------------------------
+
+
+class PresetChoiceRead(ReadSchema):
+    value: str = Field(description="The value sent.")
+    label: str = Field(description="What the planner reads.")
+
+
+class PresetParamRead(ReadSchema):
+    name: str = Field(description="The name in `params`.", examples=["job_racks"])
+    label: str = Field(description="The form's label.", examples=["Logical racks in the job"])
+    kind: Literal["integer", "number", "boolean", "choice"] = Field(description="What the value is.")
+    help: str = Field(description="One line on what it does.")
+    default: bool | int | float | str | None = Field(
+        description="Used when the parameter is left out. Null: none known here (an engine-owned default the "
+        "engine's schema states only in words); the engine applies its own."
+    )
+    engine_field: str | None = Field(
+        description="Where an engine-owned default comes from (the engine's scenario schema, "
+        "`workload.<type>.<field>`); null: the preset's own default.",
+        examples=["workload.query.fan_in"],
+    )
+    unit: str | None = Field(description="The value's unit in `params`.", examples=["bytes"])
+    minimum: float | None = Field(description="Lowest value (see `exclusive_minimum`).")
+    exclusive_minimum: bool = Field(description="The value must be more than `minimum`, not equal to it.")
+    maximum: float | None = Field(description="Highest value, included.")
+    choices: list[PresetChoiceRead] = Field(description="The values a `choice` takes.")
+    display_unit: str | None = Field(description="The unit the form shows (`MB` for bytes, say).")
+    display_scale: float = Field(description="The form shows value / display_scale, in display_unit.")
+    step: float = Field(description="The form's step, in display units.")
+
+
+class RackSetRead(ReadSchema):
+    name: Literal["job", "senders", "receivers", "cache"] = Field(description="The key in `racks`.")
+    label: str = Field(description="What the planner reads.")
+    replaces: list[str] = Field(description="The parameters a chosen set replaces.")
+    otherwise: str = Field(description="What is used while none is chosen.")
+
+
+class SimulationPresetRead(ReadSchema):
+    name: str = Field(
+        description="The value of `preset` (and of a sweep's `workload`).",
+        examples=["shuffle"],
+        json_schema_extra={"enum": list(WORKLOADS)},
+    )
+    label: str = Field(description="What the planner reads.", examples=["MapReduce shuffle"])
+    explain: str = Field(description="One line: what it sends where.")
+    params: list[PresetParamRead] = Field(description="Its parameters, in the form's order.")
+    rack_sets: list[RackSetRead] = Field(description="Racks it may be given by name (`racks`).")
+
+
+class SimulationPresets(ReadSchema):
+    presets: list[SimulationPresetRead] = Field(description="Every preset, in the form's order.")

@@ -10,6 +10,7 @@ from pydantic.config import JsonDict
 
 from loopline.api.schemas.common import ReadSchema, Schema
 from loopline.db.models import JobStatus
+from loopline.domain.scenario import WORKLOADS
 from loopline.services.sweeps import PARAMETERS
 
 # The document names the parameters a sweep knows, so a key outside them is schema-invalid too.
@@ -21,9 +22,9 @@ PARAMETERS_DOC = (
     "to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media "
     "catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, "
     "their media, the BOM and the simulated link rates follow; null = the hall's), "
-    "`workload` (shuffle, permutation, many-to-many, poisson, incast, memcache), `job_racks` (job size in "
-    "logical racks), `bytes` (per pair or flow), `load` and `flows` "
-    "(poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin)"
+    f"`workload` ({', '.join(WORKLOADS)}: the presets of `GET /simulation-presets`, with their own defaults for "
+    "what a sweep does not set), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and "
+    "`flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin)"
 )
 
 

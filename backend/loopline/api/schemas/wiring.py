@@ -11,7 +11,7 @@ from loopline.api.schemas.common import MAX_ID, ReadSchema, Schema
 from loopline.domain.bom import Category, MediaClass
 from loopline.domain.media import Medium, PriceSource
 from loopline.domain.wiring import DiffStatus, GrinScope, LinkClass, Pattern
-from loopline.services.wiring import ParallelOptions, PlanOptions
+from loopline.services.wiring_spec import ParallelOptions, PlanOptions
 
 
 class ParallelPortsIn(Schema):

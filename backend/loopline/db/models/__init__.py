@@ -5,6 +5,7 @@ from __future__ import annotations
 from loopline.db.base import Base
 from loopline.db.models.accounts import ApiToken, AuthSession, User
 from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
+from loopline.db.models.exports import ExportCacheRow
 from loopline.db.models.imports import ImportJob
 from loopline.db.models.layout import DeviceNaming, DeviceOverride, FabricSwitch, Hall, LogicalRack, Rack, Row
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
@@ -20,6 +21,7 @@ __all__ = [
     "Base",
     "DeviceNaming",
     "DeviceOverride",
+    "ExportCacheRow",
     "FabricSettingsRow",
     "FabricSwitch",
     "Hall",

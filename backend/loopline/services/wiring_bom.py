@@ -1,0 +1,82 @@
+"""A plan's summary and bill of materials, priced whenever read.
+
+Prices are never stored with a plan: its summary keeps the plan's materials (parts and quantities,
+`domain.bom.Materials`), and every read prices them with the project's current price book, naming
+the book version. A plan generated last year is compared with today's prices, like every other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models.wiring import WiringPlanRow
+from loopline.db.repositories import Page, paginate
+from loopline.domain import bom
+from loopline.domain.media import PriceBook
+from loopline.domain.wiring import summarize
+from loopline.domain.wiring.summary import SUMMARY_FORMAT
+from loopline.services import pricing
+from loopline.services.wiring_spec import hall_server_speeds
+from loopline.services.wiring_storage import load_plan
+
+
+@dataclass(frozen=True, slots=True)
+class PlanView:
+    """A stored plan as the API shows it: its summary priced with the project's current book."""
+
+    id: int
+    project_id: int
+    hall_id: int
+    name: str
+    spec: dict[str, Any]
+    base_plan_id: int | None
+    summary: dict[str, Any]
+    diff: dict[str, Any] | None
+    loops: list[Any]
+    created_at: datetime
+    version: int
+
+
+def current_summary(session: Session, row: WiringPlanRow) -> dict[str, Any]:
+    """The stored summary; one of an older format (no materials) is recomputed once and stored."""
+    if row.summary.get("format") != SUMMARY_FORMAT:
+        row.summary = summarize(load_plan(session, row), hall_server_speeds(session, row.hall_id)).to_json()
+        session.flush()
+    return row.summary
+
+
+def plan_materials(session: Session, row: WiringPlanRow) -> bom.Materials:
+    return bom.Materials.from_json(current_summary(session, row)["materials"])
+
+
+def plan_view(session: Session, row: WiringPlanRow, book: PriceBook | None = None) -> PlanView:
+    book = book or pricing.price_book(session, row.project_id)
+    summary = dict(current_summary(session, row))
+    priced = bom.price(bom.Materials.from_json(summary.pop("materials")), book)
+    summary["cost"] = priced.cost_summary()
+    summary["warnings"] = [*summary.get("warnings", []), *priced.warnings]
+    return PlanView(
+        row.id, row.project_id, row.hall_id, row.name, row.spec, row.base_plan_id, summary, row.diff, row.loops,
+        row.created_at, row.version,
+    )  # fmt: skip
+
+
+def list_plan_views(
+    session: Session, project_id: int, *, page: int, limit: int, hall_id: int | None = None
+) -> Page[PlanView]:
+    stmt = select(WiringPlanRow).where(WiringPlanRow.project_id == project_id)
+    if hall_id is not None:
+        stmt = stmt.where(WiringPlanRow.hall_id == hall_id)
+    found = paginate(session, stmt.order_by(WiringPlanRow.id.desc()), page=page, limit=limit)
+    book = pricing.price_book(session, project_id)
+    return Page([plan_view(session, r, book) for r in found.items], found.total, found.page, found.limit)
+
+
+def bill_of_materials(session: Session, plan: WiringPlanRow) -> bom.Bom:
+    """Priced from the plan's stored materials: no cable is read, whatever the plan's size."""
+    return bom.price(plan_materials(session, plan), pricing.price_book(session, plan.project_id))

@@ -1,0 +1,52 @@
+"""`make run` starts several API processes (`RUN_API_WORKERS`): they all answer on the one port, and
+stopping the API stops every one of them (nothing left holding the port for the restart)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import stack
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_make_run_serves_from_several_api_processes_and_stops_them_all() -> None:
+    assert stack.RUN_API_WORKERS == 2
+    state = stack.services()
+    env = stack.service_env(state, db="loopline_api_workers_unused", redis_db=8)
+    env["LOOPLINE_API_WORKERS"] = str(stack.RUN_API_WORKERS)
+    port = stack.free_port()
+    api = stack.start_api(env, port)
+    try:
+        # Liveness touches nothing (no database is needed for it).
+        assert stack.wait_http(f"http://127.0.0.1:{port}/api/health/live", timeout_s=60)
+        # uvicorn's worker processes are its children started by multiprocessing's spawn.
+        serving: list[int] = []
+        deadline = time.monotonic() + 30
+        while len(serving) < stack.RUN_API_WORKERS and time.monotonic() < deadline:
+            time.sleep(0.2)
+            serving = [c for c in _children(api.pid) if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+        assert len(serving) == stack.RUN_API_WORKERS
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+            assert all(client.get("/api/health/live").status_code == 200 for _ in range(10))
+    finally:
+        stack.stop_processes([api])
+    assert not _alive(api.pid)
+    assert [pid for pid in serving if _alive(pid)] == []
