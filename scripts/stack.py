@@ -41,8 +41,9 @@ UVICORN_OPTS = ("--timeout-keep-alive", "75", "--no-proxy-headers")
 RUN_API_WORKERS = 2
 """API processes `make run` starts (`LOOPLINE_API_WORKERS` overrides): one interpreter runs one
 request's Python at a time, so beside 8 clients reading cable pages `/auth/me` waited ~130 ms
-(p50) for its turn, and ~6-26 ms with a second process (scripts/bench_load.py, README). The suites'
-stacks keep one."""
+(p50) for its turn, and ~6-26 ms with a second process (scripts/bench_load.py, README); the cost:
+heavy reads' p99 at 64 clients rose (connections split unevenly between the processes). The
+suites' stacks keep one."""
 DB_NAME = "loopline"
 SUPERVISOR_PID = RUN / "supervisor.pid"
 

@@ -200,12 +200,19 @@ fn detours_relieve_a_hot_rack_on_either_side() {
             td < 0.85 * ta,
             "{side}: detour {td} vs adaptive {ta}: {summary}"
         );
+        // the rack's detour (set up again when it ended as its ToRs cooled and its flows,
+        // back on them, heated them again), one at a time
         let on: Vec<_> = d.iter().filter(|x| x.rack == "L6").collect();
-        assert_eq!(on.len(), 1, "{summary}");
-        assert_eq!(on[0].side, side);
-        assert_eq!(on[0].remote_tors, ["L4.TOR", "L7.TOR"]);
-        assert_eq!(on[0].max_intermediate_servers, 1);
-        assert!(on[0].flows > 0);
+        assert!(!on.is_empty(), "{summary}");
+        for (k, x) in on.iter().enumerate() {
+            assert_eq!(x.side, side, "{summary}");
+            assert_eq!(x.remote_tors, ["L4.TOR", "L7.TOR"], "{summary}");
+            assert_eq!(x.max_intermediate_servers, 1);
+            if let Some(next) = on.get(k + 1) {
+                assert!(x.end_s.is_some_and(|e| e <= next.start_s), "{summary}");
+            }
+        }
+        assert!(on.iter().map(|x| x.flows).sum::<u64>() > 0);
         let saved: f64 = d.iter().map(|x| x.time_saved_s).sum();
         assert!(
             saved >= ta - td && saved <= 1.5 * (ta - td),

@@ -24,6 +24,11 @@ use crate::routing::{Router, NONE_DETOUR};
 use crate::scenario::DetourParams;
 use crate::units::{NodeId, Time};
 
+/// Servers forward a detour only while their NICs are used below this share of the hot
+/// threshold: a ToR merely under the threshold is usually one of the same job about to be hot,
+/// whose servers are busy with their own traffic and would forward the detour at its expense.
+const COOL: f64 = 0.5;
+
 /// Smallest detour budget worth setting up, as a share of the remote ToR's uplink capacity.
 const MIN_BUDGET: f64 = 0.01;
 
@@ -73,9 +78,12 @@ pub struct DetourScheduler {
     /// Consecutive hot periods per node: uplinks (`[0]`) and downlinks (`[1]`).
     hot_ticks: [Vec<u32>; 2],
     prev_bits: [Vec<f64>; 2],
+    /// Bits each server's NIC had carried (sent plus received) at the last period.
+    prev_nic_bits: Vec<f64>,
     detours: Vec<ActiveDetour>,
-    /// remote ToR -> index of the active detour using it
-    owner: BTreeMap<NodeId, usize>,
+    /// (direction, remote ToR) -> index of the active detour using it: a send and a receive
+    /// detour use opposite directions of its links and of the forwarding servers' (full duplex)
+    owner: BTreeMap<(usize, NodeId), usize>,
     /// logical racks: (name, servers, ToRs in loop order)
     racks: Vec<(String, Vec<NodeId>, Vec<NodeId>)>,
     /// (loop index, position) of each loop ToR
@@ -117,6 +125,7 @@ impl DetourScheduler {
             server_tors: server_tors.clone(),
             hot_ticks: [vec![0; n], vec![0; n]],
             prev_bits: [vec![0.0; n], vec![0.0; n]],
+            prev_nic_bits: vec![0.0; n],
             detours: Vec::new(),
             owner: BTreeMap::new(),
             racks,
@@ -163,6 +172,23 @@ impl DetourScheduler {
                 }
             }
         }
+        // each server's NIC utilisation over the last period, the busier direction (a detour's
+        // forwarding servers must have room for it: a busy server forwards at its own expense)
+        let mut nic_util = vec![0.0f64; net.nodes.len()];
+        for &sv in &net.servers {
+            let (mut bits, mut cap) = (0.0, 0.0);
+            for &l in &net.out[sv.idx()] {
+                bits += plant.carried_bits(l) + plant.carried_bits(l.reverse());
+                cap += net.link(l).gbps.0;
+            }
+            let carried = bits - st.prev_nic_bits[sv.idx()];
+            st.prev_nic_bits[sv.idx()] = bits;
+            if cap > 0.0 {
+                // (sent plus received over twice one direction's capacity: a lower bound of the
+                // busier direction, exact when the two are alike, as in a shuffle)
+                nic_util[sv.idx()] = (carried / (2.0 * cap * 1e9 * period)).clamp(0.0, 1.0);
+            }
+        }
         let need = (p.t_detect_s / period).ceil().max(1.0) as u32;
         let dir = |side: Side| (side == Side::Receive) as usize;
         let hot = |t: NodeId, side: Side, hot_ticks: &[Vec<u32>; 2]| {
@@ -182,9 +208,20 @@ impl DetourScheduler {
                     .sum();
                 st.detours[i].end = Some(now);
                 st.detours[i].end_bits = Some(bits);
+                let side = dir(st.detours[i].side);
                 let remotes: Vec<NodeId> = st.detours[i].remotes.iter().map(|r| r.0).collect();
                 for r in remotes {
-                    st.owner.remove(&r);
+                    st.owner.remove(&(side, r));
+                }
+                // its flows go back to the fabric: left on it, they would keep crossing a budget
+                // set for a hot spot that is over (or share the next detour's)
+                let stay: Vec<u32> = plant
+                    .active_flows()
+                    .filter(|f| f.binding.is_some_and(|b| b.detour == i as u32))
+                    .map(|f| f.id)
+                    .collect();
+                for f in stay {
+                    plant.reroute(f, None);
                 }
             }
         }
@@ -236,20 +273,41 @@ impl DetourScheduler {
                 };
                 for r in [left, right] {
                     if remotes.iter().any(|(x, _): &(NodeId, Vec<NodeId>)| *x == r)
-                        || st.owner.contains_key(&r)
+                        || st.owner.contains_key(&(dir(side), r))
                         || hot(r, side, &st.hot_ticks)
                         || tors.contains(&r)
                         || budget(r) <= 0.0
                     {
                         continue;
                     }
-                    if let Some(chain) = tor_chain(
+                    let Some(chain) = tor_chain(
                         net,
                         &st.server_tors,
                         &tors,
                         r,
                         p.max_intermediate_servers as usize,
+                    ) else {
+                        continue;
+                    };
+                    if !forwarders_idle(
+                        net,
+                        &st.server_tors,
+                        &chain,
+                        &nic_util,
+                        COOL * p.hot_threshold,
                     ) {
+                        continue;
+                    }
+                    // the design's rule: the rack of the hot group nearest the remote ToR
+                    // detours to it (the left-most rack left, the right-most right), through
+                    // idle neighbours' servers rather than a busy neighbour's
+                    let nearer = st.racks.iter().enumerate().any(|(rj, (_, _, other))| {
+                        rj != ri
+                            && other.iter().all(|&t| group.contains(&t))
+                            && tor_chain(net, &st.server_tors, other, r, chain.len() - 2)
+                                .is_some_and(|c| c.len() < chain.len())
+                    });
+                    if !nearer {
                         remotes.push((r, chain));
                     }
                 }
@@ -260,7 +318,7 @@ impl DetourScheduler {
                 let mut vcap = 0.0;
                 let mut base_bits = 0.0;
                 for (r, _) in &remotes {
-                    st.owner.insert(*r, idx);
+                    st.owner.insert((dir(side), *r), idx);
                     let c = budget(*r);
                     plant.set_detour_cap(*r, side, c);
                     base_bits += plant.carried_bits(budget_link(net, side, *r));
@@ -390,6 +448,28 @@ impl DetourScheduler {
             }
         }
     }
+}
+
+/// Whether the servers that can forward along `chain` (those on two consecutive ToRs of it) are,
+/// on average for each hop, used below `limit`.
+fn forwarders_idle(
+    net: &Network,
+    server_tors: &[Vec<NodeId>],
+    chain: &[NodeId],
+    nic_util: &[f64],
+    limit: f64,
+) -> bool {
+    chain.windows(2).all(|hop| {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for &l in &net.out[hop[0].idx()] {
+            let sv = net.link(l).to;
+            if net.is_server(sv) && server_tors[sv.idx()].contains(&hop[1]) {
+                sum += nic_util[sv.idx()];
+                n += 1;
+            }
+        }
+        n > 0 && sum / (n as f64) < limit
+    })
 }
 
 /// Shortest chain of loop ToRs from one of `from` to `to`, consecutive ToRs sharing a server;
