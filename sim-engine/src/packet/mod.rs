@@ -456,7 +456,12 @@ fn ports(net: &Network, p: &PacketSpec, cfg: &Cfg) -> Vec<Port> {
             } else {
                 p.buffer_bytes
             };
-            Port::new(l, host, fair, cap, buf, if to_switch { sw_ps } else { 0 })
+            let hist_cap = match cfg.shared {
+                Some((b, _)) if buf != NO_BUF => b,
+                _ => cap,
+            };
+            let delay = if to_switch { sw_ps } else { 0 };
+            Port::new(l, (host, fair), (cap, buf, hist_cap), delay)
         })
         .collect()
 }

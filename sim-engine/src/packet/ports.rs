@@ -85,15 +85,23 @@ pub(super) struct Port {
     arrivals: u64,
     /// Backlog seen by arriving packets with something queued, in bins of `hist_step` (lazy).
     hist: Vec<u32>,
+    /// The buffer the histogram spans: the port's, or its switch's shared buffer.
+    hist_cap: u64,
     /// Packets on the wire: arrival time, packet.
     wire: VecDeque<(u64, u32)>,
 }
 
 impl Port {
     /// The port in front of link `l`: a server's NIC (`host`; `fair`: its flows in turn) or a
-    /// switch port, with buffer `cap` bytes or a share of switch buffer `buf`, and `switch_ps`
-    /// of switching latency where the link ends at a switch.
-    pub fn new(l: &Link, host: bool, fair: bool, cap: u64, buf: u32, switch_ps: u64) -> Port {
+    /// switch port, with buffer `cap` bytes or a share of switch buffer `buf` (of `hist_cap`
+    /// bytes; else `hist_cap` is `cap`), and `switch_ps` of switching latency where the link
+    /// ends at a switch.
+    pub fn new(
+        l: &Link,
+        (host, fair): (bool, bool),
+        (cap, buf, hist_cap): (u64, u32, u64),
+        switch_ps: u64,
+    ) -> Port {
         Port {
             q: ClassQueue::new(fair),
             qa: ClassQueue::new(fair),
@@ -115,6 +123,7 @@ impl Port {
             queued: false,
             arrivals: 0,
             hist: Vec::new(),
+            hist_cap,
             wire: VecDeque::new(),
         }
     }
@@ -130,19 +139,14 @@ impl Port {
     }
 
     /// Count an arrival that found `backlog` bytes in the backlog histogram (bins of `step`
-    /// bytes up to the port's buffer, or the switch's `shared` buffer, allocated at the first
-    /// arrival that finds a backlog).
+    /// bytes up to `hist_cap`, allocated at the first arrival that finds a backlog).
     // (on every enqueue: left out of line, it cost 2% more instructions on benchmark (h))
     #[inline(always)]
-    fn count_arrival(&mut self, backlog: u64, shared: Option<(u64, f64)>, step: u64) {
+    fn count_arrival(&mut self, backlog: u64, step: u64) {
         self.arrivals += 1;
         if backlog > 0 {
             if self.hist.is_empty() {
-                let cap = match shared {
-                    Some((b, _)) if self.buf != NO_BUF => b,
-                    _ => self.cap,
-                };
-                let bins = cap.min(HIST_BINS * step) / step + 2;
+                let bins = self.hist_cap.min(HIST_BINS * step) / step + 2;
                 self.hist = vec![0; bins as usize];
             }
             let k = (backlog.div_ceil(step) as usize).min(self.hist.len() - 1);
@@ -276,7 +280,7 @@ impl PacketEngine<'_> {
             let used = self.buf_used[port.buf as usize];
             used + size <= total && (backlog + size) as f64 <= alpha * (total - used) as f64
         };
-        port.count_arrival(backlog, self.cfg.shared, self.cfg.hist_step);
+        port.count_arrival(backlog, self.cfg.hist_step);
         if !admit {
             port.drops += 1;
             self.c.drops += 1;
