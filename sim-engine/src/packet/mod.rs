@@ -451,17 +451,13 @@ fn ports(net: &Network, p: &PacketSpec, cfg: &Cfg) -> Vec<Port> {
             };
             let host = net.is_server(l.from);
             let fair = host && p.host_queue == HostQueue::Fair;
-            let cap = if host {
-                p.host_buffer_bytes.unwrap_or(u64::MAX)
-            } else {
-                p.buffer_bytes
-            };
-            let hist_cap = match cfg.shared {
+            let cap = match cfg.shared {
                 Some((b, _)) if buf != NO_BUF => b,
-                _ => cap,
+                _ if host => p.host_buffer_bytes.unwrap_or(u64::MAX),
+                _ => p.buffer_bytes,
             };
             let delay = if to_switch { sw_ps } else { 0 };
-            Port::new(l, (host, fair), (cap, buf, hist_cap), delay)
+            Port::new(l, (host, fair), cap, buf, delay)
         })
         .collect()
 }

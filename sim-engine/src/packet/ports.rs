@@ -65,7 +65,9 @@ pub(super) struct Port {
     pub serving: u32,
     /// Backlog in bytes, the packet being sent included.
     pub bytes: u64,
-    /// Drop-tail limit, bytes (per-port buffer).
+    /// Drop-tail limit, bytes: the port's own buffer, or with `buf` its switch's whole shared
+    /// buffer (admission then reads the switch's occupancy, see `PacketEngine::enqueue`); the
+    /// backlog histogram spans it.
     pub cap: u64,
     /// Shared buffer of the sending switch (`NO_BUF`: per-port).
     pub buf: u32,
@@ -85,23 +87,15 @@ pub(super) struct Port {
     arrivals: u64,
     /// Backlog seen by arriving packets with something queued, in bins of `hist_step` (lazy).
     hist: Vec<u32>,
-    /// The buffer the histogram spans: the port's, or its switch's shared buffer.
-    hist_cap: u64,
     /// Packets on the wire: arrival time, packet.
     wire: VecDeque<(u64, u32)>,
 }
 
 impl Port {
     /// The port in front of link `l`: a server's NIC (`host`; `fair`: its flows in turn) or a
-    /// switch port, with buffer `cap` bytes or a share of switch buffer `buf` (of `hist_cap`
-    /// bytes; else `hist_cap` is `cap`), and `switch_ps` of switching latency where the link
-    /// ends at a switch.
-    pub fn new(
-        l: &Link,
-        (host, fair): (bool, bool),
-        (cap, buf, hist_cap): (u64, u32, u64),
-        switch_ps: u64,
-    ) -> Port {
+    /// switch port, with buffer `cap` bytes of its own or in switch buffer `buf`, and
+    /// `switch_ps` of switching latency where the link ends at a switch.
+    pub fn new(l: &Link, (host, fair): (bool, bool), cap: u64, buf: u32, switch_ps: u64) -> Port {
         Port {
             q: ClassQueue::new(fair),
             qa: ClassQueue::new(fair),
@@ -123,7 +117,6 @@ impl Port {
             queued: false,
             arrivals: 0,
             hist: Vec::new(),
-            hist_cap,
             wire: VecDeque::new(),
         }
     }
@@ -139,14 +132,14 @@ impl Port {
     }
 
     /// Count an arrival that found `backlog` bytes in the backlog histogram (bins of `step`
-    /// bytes up to `hist_cap`, allocated at the first arrival that finds a backlog).
+    /// bytes up to the buffer, allocated at the first arrival that finds a backlog).
     // (on every enqueue: left out of line, it cost 2% more instructions on benchmark (h))
     #[inline(always)]
     fn count_arrival(&mut self, backlog: u64, step: u64) {
         self.arrivals += 1;
         if backlog > 0 {
             if self.hist.is_empty() {
-                let bins = self.hist_cap.min(HIST_BINS * step) / step + 2;
+                let bins = self.cap.min(HIST_BINS * step) / step + 2;
                 self.hist = vec![0; bins as usize];
             }
             let k = (backlog.div_ceil(step) as usize).min(self.hist.len() - 1);
