@@ -14,7 +14,9 @@ pub mod report;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
-pub mod topology;
+#[cfg(any(test, feature = "testkit"))]
+#[path = "../testkit/mod.rs"]
+pub mod testkit;
 pub mod units;
 pub mod workload;
 
@@ -23,6 +25,9 @@ use std::time::{Duration, Instant};
 
 pub use report::Report;
 pub use scenario::{Scenario, ScenarioError};
+/// The scenario builders of [`testkit`] under the path the CLI's `gen` and the tests use.
+#[cfg(any(test, feature = "testkit"))]
+pub use testkit::topology;
 
 use engine::{Engine, FlowEngine};
 
@@ -96,30 +101,44 @@ pub fn run_with_progress(
 ) -> Result<Report, SimError> {
     let t0 = Instant::now();
     let net = scenario.validate()?;
-    if scenario.engine.mode == scenario::Mode::Packet {
-        return run_packet(scenario, &net, limits, progress, t0);
-    }
-    std::thread::scope(|scope| {
-        let mut eng = FlowEngine::new(scenario, &net);
-        if !limits.single_thread {
-            eng.route_ahead(scope);
-        }
-        let mut watch = Watch::new(limits, t0, &mut progress);
-        let mut steps = 0u64;
-        while eng.step() {
-            steps += 1;
-            if steps % 1024 == 0 {
-                watch.look(eng.now(), eng.events(), eng.flows_done(), eng.flows_total())?;
+    let mut watch = Watch::new(limits, t0, &mut progress);
+    let mut rep = if scenario.engine.mode == scenario::Mode::Packet {
+        let mut eng = packet::PacketEngine::new(scenario, &net);
+        drive(&mut eng, &mut watch)?;
+        eng.report()
+    } else {
+        std::thread::scope(|scope| {
+            let mut eng = FlowEngine::new(scenario, &net);
+            if !limits.single_thread {
+                eng.route_ahead(scope);
             }
+            drive(&mut eng, &mut watch)?;
+            Ok::<_, SimError>(report::build(&eng.outcome()))
+        })?
+    };
+    rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
+    Ok(rep)
+}
+
+/// The run loop of either engine: step to the end, looking at the limits and the progress clock
+/// every [`Engine::LOOK_EVERY`] steps; then refuse a state that must not be reported, or close
+/// the engine for its report.
+fn drive<E: Engine, P: FnMut(&Progress)>(
+    eng: &mut E,
+    watch: &mut Watch<'_, P>,
+) -> Result<(), SimError> {
+    let mut steps = 0u64;
+    while eng.step() {
+        steps += 1;
+        if steps % E::LOOK_EVERY == 0 {
+            watch.look(eng.now(), eng.events(), eng.flows_done(), eng.flows_total())?;
         }
-        if let Some(m) = eng.stuck_flows() {
-            return Err(SimError::Engine(m));
-        }
-        eng.close();
-        let mut rep = report::build(&eng.outcome());
-        rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
-        Ok(rep)
-    })
+    }
+    if let Some(m) = eng.stuck_flows() {
+        return Err(SimError::Engine(m));
+    }
+    eng.close();
+    Ok(())
 }
 
 /// The run limits and progress samples of an engine's loop, looked at every so many steps.
@@ -179,34 +198,6 @@ impl<'a, P: FnMut(&Progress)> Watch<'a, P> {
         }
         Ok(())
     }
-}
-
-/// Packet mode's loop: the same limits, progress samples and report as flow mode's.
-fn run_packet(
-    scenario: &Scenario,
-    net: &network::Network,
-    limits: &RunLimits,
-    mut progress: impl FnMut(&Progress),
-    t0: Instant,
-) -> Result<Report, SimError> {
-    let mut eng = packet::PacketEngine::new(scenario, net);
-    let mut watch = Watch::new(limits, t0, &mut progress);
-    let mut steps = 0u64;
-    while eng.step() {
-        steps += 1;
-        // a packet event is ~100x cheaper than a flow-mode step: look at the clock less often
-        if steps % 65_536 == 0 {
-            watch.look(eng.now(), eng.events(), eng.flows_done(), eng.flows_total())?;
-        }
-    }
-    eng.close();
-    let mut rep = report::build(&eng.outcome());
-    rep.model = "packet".into();
-    rep.note = report::PACKET_NOTE.into();
-    rep.links.set_queue_series(|l, n| eng.queue_series(l, n));
-    rep.packet = Some(eng.packet_report());
-    rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
-    Ok(rep)
 }
 
 /// Run `scenario` once for each of `seeds` (its `engine.seed` replaced), on up to `jobs` threads

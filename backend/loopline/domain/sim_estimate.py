@@ -27,7 +27,7 @@ API's ECN-threshold check compares with."""
 
 EVENTS_PER_PACKET_HOP = 4.0
 """A data packet's departure from a port and its arrival at the far end of the wire, and the same
-for its ACK on the way back: 4 events per link crossed (sim-engine/src/packet/mod.rs, `EV_DEPART`,
+for its ACK on the way back: 4 events per link crossed (sim-engine/src/packet/events.rs, `EV_DEPART`,
 `EV_WIRE`); retransmissions and timers add a few per cent (measured: see the calibration script)."""
 
 PACKET_EVENTS_PER_S = 3_000_000.0

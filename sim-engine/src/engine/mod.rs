@@ -17,6 +17,7 @@ mod cache_hint;
 pub mod control;
 mod latency;
 mod level_queue;
+pub mod links;
 pub mod plant;
 mod route_ahead;
 pub mod solver;
@@ -36,14 +37,21 @@ use cache_hint::prefetch;
 use control::detour::ActiveDetour;
 use control::Controller;
 use latency::LatencyModel;
+use links::LinkState;
 use plant::{ActiveFlow, Plant};
 use route_ahead::RouteFeed;
 use solver::{FlowNet, Solver};
 use util::LinkUtil;
 
-/// A simulation engine that can be stepped. Flow mode is the only implementation in this build.
+/// A simulation engine that can be stepped: flow mode ([`FlowEngine`]) and packet mode
+/// (`packet::PacketEngine`). Both run through one loop (`crate::run`), which reads the progress
+/// accessors below (all read from [`Engine::outcome`]) and builds the report from the outcome.
 pub trait Engine {
-    /// Process every event of the next timestamp. Returns false when the run is over.
+    /// Steps between two looks at the run limits and the progress clock (a look reads the wall
+    /// clock: packet events are ~100x cheaper than flow-mode steps, so packet mode looks less often).
+    const LOOK_EVERY: u64;
+    /// Process the next events (flow mode: every event of the next timestamp; packet mode: one
+    /// event). Returns false when the run is over.
     fn step(&mut self) -> bool;
     /// Step until simulated time `t` (inclusive) or the end of the run.
     fn step_until(&mut self, t: Time) -> bool {
@@ -61,6 +69,31 @@ pub trait Engine {
     }
     /// Time of the next event, if any.
     fn next_time(&self) -> Option<Time>;
+    /// The run's outcome so far (the report's input; call [`Engine::close`] first at the end).
+    fn outcome(&self) -> Outcome<'_>;
+    /// At the end of the run: close the link series and settle what the report reads.
+    fn close(&mut self);
+    /// After the run has ended: why its result must not be reported (flows left with nothing
+    /// to finish them), or `None`.
+    fn stuck_flows(&self) -> Option<String> {
+        None
+    }
+    /// Current simulated time.
+    fn now(&self) -> Time {
+        self.outcome().now
+    }
+    /// Events processed so far.
+    fn events(&self) -> u64 {
+        self.outcome().events
+    }
+    /// Flows finished so far.
+    fn flows_done(&self) -> u64 {
+        self.outcome().flows_done
+    }
+    /// Flows in the workload.
+    fn flows_total(&self) -> u64 {
+        self.outcome().flows.len() as u64
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +130,30 @@ pub struct FlowSt {
     pub fct_end: Time,
     pub ideal_s: f64,
     pub binding: Option<Binding>,
+}
+
+impl FlowSt {
+    /// A flow that has not arrived yet.
+    pub fn waiting() -> FlowSt {
+        FlowSt {
+            rem_bits: 0.0,
+            last: Time::ZERO,
+            rate: 0.0,
+            due: Time::MAX,
+            queued: Time::MAX,
+            touched: 0,
+            status: Status::Waiting,
+            stalled_once: false,
+            subs: SubIds::default(),
+            extra: Time::ZERO,
+            reroutes: 0,
+            start: Time::ZERO,
+            done_at: Time::ZERO,
+            fct_end: Time::ZERO,
+            ideal_s: 0.0,
+            binding: None,
+        }
+    }
 }
 
 /// A flow's subflow ids: the first in place (most routers give a flow one path), any others in a
@@ -142,6 +199,21 @@ const ROUTE_AHEAD_MIN: usize = 1024;
 /// An event: `time (ps) << 64 | kind << 32 | subject`.
 type Ev = Reverse<u128>;
 
+/// When the scenario stops the run (`MAX`: at the end of its work).
+pub fn stop_time(sc: &Scenario) -> Time {
+    sc.engine
+        .stop_time_s
+        .map(Time::from_secs_f64)
+        .unwrap_or(Time::MAX)
+}
+
+/// The last root flow's arrival, ps: how long the link series must reach at first.
+pub fn last_arrival(wl: &Workload) -> u64 {
+    wl.roots
+        .last()
+        .map_or(0, |&f| wl.flows[f as usize].arrival.0)
+}
+
 /// Fluid max-min flow engine. Its state is private: the controller acts on it through
 /// [`Plant`], the report reads [`FlowEngine::outcome`].
 pub struct FlowEngine<'a> {
@@ -149,8 +221,7 @@ pub struct FlowEngine<'a> {
     net: &'a Network,
     wl: Workload,
     router: Router,
-    up: Vec<bool>,
-    down_cnt: Vec<u32>,
+    links: LinkState,
     fnet: FlowNet,
     solver: Solver,
     util: LinkUtil,
@@ -195,6 +266,8 @@ pub struct Outcome<'e> {
     pub now: Time,
     /// Events processed.
     pub events: u64,
+    /// Flows finished.
+    pub flows_done: u64,
     /// Per-link carried bits and utilisation series.
     pub util: &'e LinkUtil,
     /// Controller periods run.
@@ -229,49 +302,22 @@ impl<'a> FlowEngine<'a> {
         }
         let nv = caps.len();
         let n_flows = wl.flows.len();
-        let horizon = wl
-            .roots
-            .last()
-            .map_or(0, |&f| wl.flows[f as usize].arrival.0);
+        let horizon = last_arrival(&wl);
         let mut e = FlowEngine {
             sc,
             net,
             router,
-            up: vec![true; nl],
-            down_cnt: vec![0; nl / 2],
+            links: LinkState::new(nl),
             fnet: FlowNet::new(caps.clone()),
             solver: Solver::new(nv),
             util: LinkUtil::with_series(nv, horizon, sc.engine.link_series),
-            flows: (0..n_flows)
-                .map(|_| FlowSt {
-                    subs: SubIds::default(),
-                    rem_bits: 0.0,
-                    last: Time::ZERO,
-                    rate: 0.0,
-                    status: Status::Waiting,
-                    start: Time::ZERO,
-                    done_at: Time::ZERO,
-                    fct_end: Time::ZERO,
-                    extra: Time::ZERO,
-                    ideal_s: 0.0,
-                    binding: None,
-                    due: Time::MAX,
-                    queued: Time::MAX,
-                    reroutes: 0,
-                    stalled_once: false,
-                    touched: 0,
-                })
-                .collect(),
+            flows: (0..n_flows).map(|_| FlowSt::waiting()).collect(),
             wl,
             heap: BinaryHeap::new(),
             pending: 0,
             next_root: 0,
             now: Time::ZERO,
-            stop: sc
-                .engine
-                .stop_time_s
-                .map(Time::from_secs_f64)
-                .unwrap_or(Time::MAX),
+            stop: stop_time(sc),
             events: 0,
             done: 0,
             stalled: Vec::new(),
@@ -315,11 +361,7 @@ impl<'a> FlowEngine<'a> {
     }
 
     pub fn ctx(&self) -> RouteCtx<'_> {
-        RouteCtx {
-            net: self.net,
-            up: &self.up,
-            seed: self.sc.engine.seed,
-        }
+        self.links.ctx(self.net, self.sc.engine.seed)
     }
 
     /// Bring a flow's progress up to `now`.
@@ -384,11 +426,7 @@ impl<'a> FlowEngine<'a> {
         self.router
             .note_size(self.flows[f as usize].rem_bits.max(0.0));
         let route = {
-            let ctx = RouteCtx {
-                net: self.net,
-                up: &self.up,
-                seed: self.sc.engine.seed,
-            };
+            let ctx = self.links.ctx(self.net, self.sc.engine.seed);
             match self.force {
                 Some((g, b)) if g == f => self.router.route_bound(&ctx, f, src, dst, b),
                 _ if new => self.router.route_new(&ctx, f, src, dst),
@@ -502,21 +540,8 @@ impl<'a> FlowEngine<'a> {
     fn set_links(&mut self, fi: usize, down: bool) {
         self.feed = None; // routes worked out ahead assumed every link up
         let mut affected = Vec::new();
-        for k in 0..self.net.failures[fi].links.len() {
-            let d = self.net.failures[fi].links[k];
-            if down {
-                self.down_cnt[d] += 1;
-                if self.down_cnt[d] != 1 {
-                    continue;
-                }
-            } else {
-                self.down_cnt[d] -= 1;
-                if self.down_cnt[d] != 0 {
-                    continue;
-                }
-            }
+        for d in self.links.set(&self.net.failures[fi].links, down) {
             for l in [2 * d, 2 * d + 1] {
-                self.up[l] = !down;
                 self.fnet
                     .set_cap(l, if down { 0.0 } else { self.nominal_cap[l] });
                 self.seeds.push(LinkId(l as u32));
@@ -625,7 +650,7 @@ impl<'a> FlowEngine<'a> {
             self.sc.routing,
             RoutingSpec::Ecmp | RoutingSpec::Vlb | RoutingSpec::Grin(_)
         );
-        let started = self.next_root > 0 || self.up.iter().any(|&u| !u);
+        let started = self.next_root > 0 || self.links.up.iter().any(|&u| !u);
         if !pure || started || self.wl.roots.len() < ROUTE_AHEAD_MIN {
             return;
         }
@@ -649,8 +674,69 @@ impl<'a> FlowEngine<'a> {
         ));
     }
 
-    /// The run's outcome so far (the report's input; call [`FlowEngine::close`] first at the end).
-    pub fn outcome(&self) -> Outcome<'_> {
+    /// Flows started on a route worked out by the helper thread.
+    pub fn routed_ahead(&self) -> u64 {
+        self.routed_ahead
+    }
+
+    /// The subflows and links the solver works on (for tests that re-solve from scratch).
+    pub fn flow_net(&self) -> &FlowNet {
+        &self.fnet
+    }
+
+    /// A directed link as the report names it, or a detour budget (virtual link) by its ToR.
+    fn link_label(&self, l: LinkId) -> String {
+        let n = self.net.links.len();
+        if l.idx() < n {
+            let k = self.net.link(l);
+            return format!(
+                "{} ({} Gb/s, load {} Gb/s)",
+                format_args!("{}>{}", self.net.name(k.from), self.net.name(k.to)),
+                self.fnet.cap(l.idx()),
+                self.fnet.load(l.idx())
+            );
+        }
+        let v = l.idx() - n;
+        let (side, tor) = if v < self.net.nodes.len() {
+            ("send", v)
+        } else {
+            ("receive", v - self.net.nodes.len())
+        };
+        format!(
+            "detour budget {side} {} ({} Gb/s, load {} Gb/s)",
+            self.net.name(NodeId(tor as u32)),
+            self.fnet.cap(l.idx()),
+            self.fnet.load(l.idx())
+        )
+    }
+
+    /// Check the invariants (for tests): link capacity respected; rates consistent.
+    pub fn invariant_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for l in 0..self.fnet.link_count() {
+            let ld = self.fnet.load(l);
+            let sum: f64 = self.fnet.link_subs[l]
+                .iter()
+                .map(|&s| self.fnet.subs[s as usize].rate)
+                .sum();
+            if sum > self.fnet.cap(l) * (1.0 + 1e-6) + 1e-9 {
+                v.push(format!(
+                    "link {l}: rates {sum} exceed capacity {}",
+                    self.fnet.cap(l)
+                ));
+            }
+            if (sum - ld).abs() > 1e-6 * sum.max(1.0) {
+                v.push(format!("link {l}: load {ld} != sum of rates {sum}"));
+            }
+        }
+        v
+    }
+}
+
+impl Engine for FlowEngine<'_> {
+    const LOOK_EVERY: u64 = 1024;
+
+    fn outcome(&self) -> Outcome<'_> {
         Outcome {
             scenario: self.sc,
             net: self.net,
@@ -658,6 +744,7 @@ impl<'a> FlowEngine<'a> {
             flows: &self.flows,
             now: self.now,
             events: self.events,
+            flows_done: self.done,
             util: &self.util,
             controller_ticks: self.ctl.ticks(),
             rebinds: self.router.rebinds(),
@@ -669,38 +756,8 @@ impl<'a> FlowEngine<'a> {
         }
     }
 
-    /// Current simulated time.
-    pub fn now(&self) -> Time {
-        self.now
-    }
-
-    /// Events processed so far.
-    pub fn events(&self) -> u64 {
-        self.events
-    }
-
-    /// Flows finished so far.
-    pub fn flows_done(&self) -> u64 {
-        self.done
-    }
-
-    /// Flows in the workload.
-    pub fn flows_total(&self) -> u64 {
-        self.flows.len() as u64
-    }
-
-    /// Flows started on a route worked out by the helper thread.
-    pub fn routed_ahead(&self) -> u64 {
-        self.routed_ahead
-    }
-
-    /// The subflows and links the solver works on (for tests that re-solve from scratch).
-    pub fn flow_net(&self) -> &FlowNet {
-        &self.fnet
-    }
-
     /// Close the link utilisation series at the end of the run.
-    pub fn close(&mut self) {
+    fn close(&mut self) {
         let fnet = &self.fnet;
         self.util.close(self.now.0, |l| fnet.load(l));
     }
@@ -710,7 +767,7 @@ impl<'a> FlowEngine<'a> {
     /// completion ahead and nothing will change its rate again, so a report would be a silent
     /// wrong answer. `None` when every flow finished or stalled on a failure (stalled flows are
     /// reported as such), or the run was cut at the stop time.
-    pub fn stuck_flows(&self) -> Option<String> {
+    fn stuck_flows(&self) -> Option<String> {
         if !self.finished || self.stopped {
             return None;
         }
@@ -782,56 +839,6 @@ impl<'a> FlowEngine<'a> {
         Some(m)
     }
 
-    /// A directed link as the report names it, or a detour budget (virtual link) by its ToR.
-    fn link_label(&self, l: LinkId) -> String {
-        let n = self.net.links.len();
-        if l.idx() < n {
-            let k = self.net.link(l);
-            return format!(
-                "{} ({} Gb/s, load {} Gb/s)",
-                format_args!("{}>{}", self.net.name(k.from), self.net.name(k.to)),
-                self.fnet.cap(l.idx()),
-                self.fnet.load(l.idx())
-            );
-        }
-        let v = l.idx() - n;
-        let (side, tor) = if v < self.net.nodes.len() {
-            ("send", v)
-        } else {
-            ("receive", v - self.net.nodes.len())
-        };
-        format!(
-            "detour budget {side} {} ({} Gb/s, load {} Gb/s)",
-            self.net.name(NodeId(tor as u32)),
-            self.fnet.cap(l.idx()),
-            self.fnet.load(l.idx())
-        )
-    }
-
-    /// Check the invariants (for tests): link capacity respected; rates consistent.
-    pub fn invariant_violations(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        for l in 0..self.fnet.link_count() {
-            let ld = self.fnet.load(l);
-            let sum: f64 = self.fnet.link_subs[l]
-                .iter()
-                .map(|&s| self.fnet.subs[s as usize].rate)
-                .sum();
-            if sum > self.fnet.cap(l) * (1.0 + 1e-6) + 1e-9 {
-                v.push(format!(
-                    "link {l}: rates {sum} exceed capacity {}",
-                    self.fnet.cap(l)
-                ));
-            }
-            if (sum - ld).abs() > 1e-6 * sum.max(1.0) {
-                v.push(format!("link {l}: load {ld} != sum of rates {sum}"));
-            }
-        }
-        v
-    }
-}
-
-impl Engine for FlowEngine<'_> {
     fn next_time(&self) -> Option<Time> {
         if self.finished {
             return None;
@@ -920,7 +927,7 @@ impl Engine for FlowEngine<'_> {
                     // the controller is set aside while it acts on the engine through `Plant`
                     let mut ctl = std::mem::take(&mut self.ctl);
                     let net = self.net;
-                    ctl.tick(self, net);
+                    ctl.tick(self, net, t);
                     self.ctl = ctl;
                     if let Some(p) = self.ctl.period() {
                         self.push(t.saturating_add(p), EV_TICK, 0);
@@ -935,10 +942,6 @@ impl Engine for FlowEngine<'_> {
 }
 
 impl Plant for FlowEngine<'_> {
-    fn now(&self) -> Time {
-        self.now
-    }
-
     fn active_flows(&self) -> impl Iterator<Item = ActiveFlow<'_>> {
         let now = self.now;
         self.flows
@@ -979,11 +982,7 @@ impl Plant for FlowEngine<'_> {
 
     fn reroute_detour(&mut self, f: u32, leg: &DetourLeg) -> bool {
         let spec = &self.wl.flows[f as usize];
-        let ctx = RouteCtx {
-            net: self.net,
-            up: &self.up,
-            seed: self.sc.engine.seed,
-        };
+        let ctx = self.links.ctx(self.net, self.sc.engine.seed);
         let Some(route) = self.router.route_leg(&ctx, f, spec.src, spec.dst, leg) else {
             return false;
         };

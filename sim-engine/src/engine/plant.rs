@@ -5,7 +5,7 @@
 
 use crate::routing::detour::{DetourLeg, Side};
 use crate::routing::{Binding, Router};
-use crate::units::{LinkId, NodeId, Time};
+use crate::units::{LinkId, NodeId};
 
 /// An active flow as a controller sees it.
 #[derive(Clone, Copy, Debug)]
@@ -25,9 +25,8 @@ pub struct ActiveFlow<'a> {
 }
 
 /// What a controller may see of the running engine and ask of it.
+/// (The time is given with each controller period: `Engine::now` is the one clock.)
 pub trait Plant {
-    /// Current simulated time.
-    fn now(&self) -> Time;
     /// Every active flow, in flow index order.
     fn active_flows(&self) -> impl Iterator<Item = ActiveFlow<'_>>;
     /// Bits directed link `l` has carried so far.

@@ -448,7 +448,7 @@ fn walk_tables(
 mod tests {
     use super::*;
     use crate::scenario::{RandomSpec, RoutingSpec, WorkloadSpec};
-    use crate::topology::{fat_tree, scenario, subways_type1, Cluster};
+    use crate::testkit::topology::{fat_tree, scenario, subways_type1, Cluster};
 
     /// Every node's distances towards `dst` straight from the definitions, over all nodes (the
     /// tables keep switches only and derive servers').

@@ -810,6 +810,34 @@ fn a_spine_failing_mid_flow_drops_what_is_on_it_and_the_flow_finishes_over_the_o
     assert!(rep.job_completion_s.unwrap() > 1e-3);
 }
 
+/// Packet mode through the flow engine's `Engine` trait, the interface `run`'s loop drives:
+/// `step_until(5 us)` on the case above stops with every event up to the spine's failure done
+/// (its 3 drops counted, the clock at 5 us exactly) and the next event after it; stepping on to
+/// the end and closing gives `run`'s report byte for byte, with the accessors the loop reads.
+#[test]
+fn packet_mode_steps_through_the_engine_trait_as_run_drives_it() {
+    let sc = two_spines_flow(10);
+    let (used, _) = spines_used(&sc);
+    let mut sc = sc;
+    sc.engine.failures = vec![fail_node(used, 5e-6, None)];
+    let net = sc.validate().expect("valid");
+    let mut e = PacketEngine::new(&sc, &net);
+    assert!(e.step_until(Time(5_000_000)), "the run goes on past 5 us");
+    assert_eq!(e.now(), Time(5_000_000));
+    assert!(e.next_time().expect("events after the failure") > Time(5_000_000));
+    assert_eq!(e.failure_drops(), 3);
+    assert_eq!((e.flows_done(), e.flows_total()), (0, 1));
+    let events = e.events();
+    assert!(!e.step_until(Time::MAX), "the run ends");
+    assert!(e.events() > events);
+    assert_eq!((e.flows_done(), e.next_time()), (1, None));
+    e.close();
+    assert_eq!(
+        serde_json::to_string(&e.report()).unwrap(),
+        serde_json::to_string(&run_ok(&sc)).unwrap()
+    );
+}
+
 /// A flow of one packet: sent at 0, it crosses the four hops in 4 x (1,200 + 1,000) =
 /// 8,800 ns and its 40-byte ACK comes back in 4 x (32 + 1,000) = 4,128 ns. At 5 us, while the
 /// spine sends it ([4.4, 5.6] us), T1-S1 fails: no path is left (S1 has one cable), the flow

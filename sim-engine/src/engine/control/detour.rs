@@ -138,13 +138,12 @@ impl DetourScheduler {
         &self.detours
     }
 
-    /// The detour part of a controller period (after the adaptive update).
-    pub fn tick(&mut self, plant: &mut impl Plant, net: &Network, period: Time) {
+    /// The detour part of a controller period (after the adaptive update), at time `now`.
+    pub fn tick(&mut self, plant: &mut impl Plant, net: &Network, period: Time, now: Time) {
         let st = self;
         let p = &st.p;
         let cap_up = &st.cap_up;
         let period = period.as_secs_f64();
-        let now = plant.now();
         // 1. carried utilisation of every loop ToR over the last period, up and down
         let mut util = [vec![0.0f64; net.nodes.len()], vec![0.0f64; net.nodes.len()]];
         for lp in &net.loops {

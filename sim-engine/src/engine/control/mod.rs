@@ -60,15 +60,15 @@ impl Controller {
         self.detour.as_ref().map_or(&[], |d| d.detours())
     }
 
-    /// One controller period.
-    pub fn tick(&mut self, plant: &mut impl Plant, net: &Network) {
+    /// One controller period, at time `now`.
+    pub fn tick(&mut self, plant: &mut impl Plant, net: &Network, now: Time) {
         self.ticks += 1;
         let Some(period) = self.period else { return };
         if adaptive::tick(plant, period) || !least_work::tick(plant, net, period) {
             return;
         }
         if let Some(d) = &mut self.detour {
-            d.tick(plant, net, period);
+            d.tick(plant, net, period, now);
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Topology builders for tests, examples and the benchmark (no external generator needed).
+//! Topology builders for tests, the benchmarks and `loopline-sim gen` (see [`super`]).
 //! Each returns a [`NetworkSpec`] shaped like the wiring generator's export.
 
 use crate::scenario::{
