@@ -137,7 +137,9 @@ export function Racks({
       onPointerMove={handlers.onPointerMove}
       onPointerUp={handlers.onPointerUp}
     >
-      <meshStandardMaterial roughness={0.75} metalness={0.1} />
+      {/* Lambert, not the PBR standard material: under software GL (SwiftShader) the racks' pixels cost
+          most of a frame with it; the picture differs only by the faint specular highlight. */}
+      <meshLambertMaterial />
     </instancedMesh>
   );
 }
@@ -170,7 +172,7 @@ export function Devices({ racks, palette }: { racks: RackPlacement[]; palette: P
   }, [devices, near, racks, geometry, invalidate]);
   return (
     <mesh geometry={geometry} frustumCulled={false} raycast={() => null}>
-      <meshStandardMaterial roughness={0.5} vertexColors />
+      <meshLambertMaterial vertexColors />
     </mesh>
   );
 }
