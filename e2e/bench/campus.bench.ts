@@ -2,7 +2,7 @@
  * The campus-scale hall (issue 33): 10,000 racks and 500,000 cables (bigHall.ts CAMPUS_HALL, built
  * through the API). Opens it with its plan, reports the time to first render, draw calls, JS heap and
  * what the level of detail drew, then checks the editor still works at that size: a far rack is picked
- * on the floor by a click (against the instanced rack boxes), moved one rack along its row with the
+ * on the floor by clicks (against the instanced rack boxes: its row, then the rack), moved one rack along its row with the
  * keyboard, and the move reaches the API. Correctness is asserted, timings are only printed
  * (`BENCH_CAMPUS {...}`, artifacts/bench-campus.json). Long: `make bench`, not `make test`.
  */
@@ -83,8 +83,12 @@ test("10,000 racks, 500,000 cables: opens, a far rack is picked and moved", asyn
     // Column-major: translation in 12..14, the height (y scale, no rotation) in 5.
     return h.project(e[12]! * 1000, e[14]! * 1000, e[5]! * 1000);
   }, rack.id);
+  // A click on a rack selects its row first, the rack itself with a second click (tools/tools.ts).
+  const selection = () => page.evaluate(() => window.__loopline!.session.getState().selection);
   await page.mouse.click(px.x, px.y);
-  await expect.poll(() => page.evaluate(() => window.__loopline!.session.getState().selection)).toEqual([rack.id]);
+  await expect.poll(selection).toEqual([row.id]);
+  await page.mouse.click(px.x, px.y);
+  await expect.poll(selection).toEqual([rack.id]);
 
   // One rack width along the row (the last rack: the place is free), then saved.
   await page.keyboard.press("ArrowRight");
