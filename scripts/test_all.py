@@ -86,6 +86,11 @@ def suite_checks() -> Outcome:
         "import-linter": ([str(VENV / "lint-imports")], ROOT),
         "clippy": (["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"], ROOT / "sim-engine"),
         "rustfmt": (["cargo", "fmt", "--check"], ROOT / "sim-engine"),
+        # the engine builds without its test and benchmark builders (testkit: no floors in it)
+        "engine-without-testkit": (
+            ["cargo", "check", "--release", "--lib", "--no-default-features"],
+            ROOT / "sim-engine",
+        ),
         "engine-module-cycles": ([str(VENV / "python"), "scripts/check_engine_modules.py"], ROOT),
         "rule-owners": ([str(VENV / "python"), "scripts/check_rule_owners.py"], ROOT),
         "tsc": (["npx", "tsc", "-b"], ROOT / "frontend"),
