@@ -348,10 +348,6 @@ def interface_rows(ends: Iterable[tuple[str, str, float]]) -> Iterator[Sequence[
         yield (device, port, interface_type(gbps), round(gbps * 1_000_000), "true")
 
 
-def check_cable_label(label: str) -> None:
-    check_length("label", label)
-
-
 def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None) -> str:
     lines = [
         f"NetBox import of Loopline plan {plan} (hall {hall})",
