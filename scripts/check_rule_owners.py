@@ -148,13 +148,20 @@ def copies(root: Path, rules: tuple[Rule, ...] = RULES) -> list[str]:
     return found
 
 
+def _finds(root: Path, files: dict[str, str], want: list[str]) -> None:
+    """Write `files` (paths under `root`) and check that exactly `want` is reported."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    got = copies(root)
+    assert got == want, got
+
+
 def self_test() -> None:
     """A planted copy of the aisle minimums is found; lengths that only look alike are not."""
+    src = "frontend/src/"
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        src = root / "frontend" / "src"
-        (src / "api").mkdir(parents=True)
-        (src / "model").mkdir()
         clean = {
             "api/schema.d.ts": "/** @example 1.2 */ min_cold_aisle_m: number; // cold aisle 1.2",
             "model/records.ts": 'export const RACK = { name: "42U 600x1200", depthMm: 1200 };\n'
@@ -163,24 +170,22 @@ def self_test() -> None:
             "model/testing.ts": "export const HALL = { minColdAisleMm: 1200, minHotAisleMm: 900 };",
             "model/aisle.ts": "const coldAisleMm = 12000; const hot = 0.95; const cold = 10.9;",
         }
-        for name, text in clean.items():
-            (src / name).write_text(text)
-        got = copies(root)
-        assert got == [], got
+        _finds(root, {src + k: v for k, v in clean.items()}, [])
         planted = {
             "model/geometry.ts": "export const MIN_AISLE_MM = {\n  cold: 1200,\n  hot: 900,\n};",
             "model/layout.ts": "export const DEFAULT_COLD_AISLE_MM = 1_200;",
             "model/form.tsx": 'const v = { min_hot_aisle_m: "0.9" };',
         }
-        for name, text in planted.items():
-            (src / name).write_text(text)
-        got = copies(root)
-        assert got == [
-            'frontend/src/model/form.tsx:1: aisle minimums: const v = { min_hot_aisle_m: "0.9" };',
-            "frontend/src/model/geometry.ts:2: aisle minimums: cold: 1200,",
-            "frontend/src/model/geometry.ts:3: aisle minimums: hot: 900,",
-            "frontend/src/model/layout.ts:1: aisle minimums: export const DEFAULT_COLD_AISLE_MM = 1_200;",
-        ], got
+        _finds(
+            root,
+            {src + k: v for k, v in planted.items()},
+            [
+                'frontend/src/model/form.tsx:1: aisle minimums: const v = { min_hot_aisle_m: "0.9" };',
+                "frontend/src/model/geometry.ts:2: aisle minimums: cold: 1200,",
+                "frontend/src/model/geometry.ts:3: aisle minimums: hot: 900,",
+                "frontend/src/model/layout.ts:1: aisle minimums: export const DEFAULT_COLD_AISLE_MM = 1_200;",
+            ],
+        )
 
 
 def self_test_workload_defaults() -> None:
@@ -197,27 +202,24 @@ def self_test_workload_defaults() -> None:
             "frontend/src/simulations/presets.test.ts": "expect(defaults).toEqual({ fan_in: 8 });",
             "frontend/src/simulations/form.ts": "const opts = { fanIn: p.fanIn ?? 28 };",
         }
-        for name, text in files.items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_text(text)
-        got = copies(root)
-        assert got == [], got
+        _finds(root, files, [])
         planted = {
             "sim-engine/src/workload/gen.rs": "let n = q.fan_in.unwrap_or(8);",
             "backend/loopline/domain/sim.py": 'per = w.get("fan_in", 8)\nrate = w.get("rate_per_s", 1000.0)\n',
             "frontend/src/simulations/form.tsx": "export const D = {\n  queries: 100,\n  responseKb: 100,\n};",
         }
-        for name, text in planted.items():
-            (root / name).write_text(text)
-        got = copies(root)
-        assert got == [
-            "sim-engine/src/workload/gen.rs:1: workload defaults (fan_in 8): let n = q.fan_in.unwrap_or(8);",
-            'backend/loopline/domain/sim.py:1: workload defaults (fan_in 8): per = w.get("fan_in", 8)',
-            "frontend/src/simulations/form.tsx:2: workload defaults (query count 100): queries: 100,",
-            "backend/loopline/domain/sim.py:2: workload defaults (query and memcache rates): "
-            'rate = w.get("rate_per_s", 1000.0)',
-            "frontend/src/simulations/form.tsx:3: workload defaults (memcache response size): responseKb: 100,",
-        ], got
+        _finds(
+            root,
+            planted,
+            [
+                "sim-engine/src/workload/gen.rs:1: workload defaults (fan_in 8): let n = q.fan_in.unwrap_or(8);",
+                'backend/loopline/domain/sim.py:1: workload defaults (fan_in 8): per = w.get("fan_in", 8)',
+                "frontend/src/simulations/form.tsx:2: workload defaults (query count 100): queries: 100,",
+                "backend/loopline/domain/sim.py:2: workload defaults (query and memcache rates): "
+                'rate = w.get("rate_per_s", 1000.0)',
+                "frontend/src/simulations/form.tsx:3: workload defaults (memcache response size): responseKb: 100,",
+            ],
+        )
 
 
 def main() -> int:
