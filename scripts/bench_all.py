@@ -40,6 +40,11 @@ BENCHES: list[tuple[str, list[str], str]] = [
         ".",
     ),
     (
+        "engine: detours against least-work alone on the issue-26 shuffles, 1-12 racks, seeds 1-5",
+        [PY, "sim-engine/compare/detour_shuffles.py"],
+        ".",
+    ),
+    (
         "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
         ["cargo", "bench", "--bench", "flow_engine"],
         "sim-engine",
