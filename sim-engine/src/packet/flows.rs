@@ -172,11 +172,7 @@ impl PacketEngine<'_> {
                 break;
             }
             let hk = crate::rng::splitmix64(h ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let Some(p) = self
-                .router
-                .updown()
-                .walk(self.net, &self.links.up, src, dst, hk)
-            else {
+            let Some(p) = self.router.updown().walk(&self.links.up, src, dst, hk) else {
                 break;
             };
             if p.len() == first.len() && p != first && !found.contains(&p) {

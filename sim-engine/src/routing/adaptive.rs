@@ -169,7 +169,7 @@ impl Adaptive {
                 let fabric = if i == j {
                     Some(Vec::new())
                 } else {
-                    self.ud.walk(ctx.net, ctx.up, i, j, h)
+                    self.ud.walk(ctx.up, i, j, h)
                 };
                 if let Some(fabric) = fabric {
                     let mut p = Vec::with_capacity(fabric.len() + 2);
@@ -189,7 +189,7 @@ impl Adaptive {
         }
         // a shared ToR (the one-switch path), a server without ToRs, or the drawn ToRs give no
         // path after a failure: ECMP's shortest path
-        match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
+        match self.ud.walk(ctx.up, src, dst, h) {
             Some(p) => Route::single(p),
             None => Route::default(),
         }

@@ -161,11 +161,11 @@ impl Detour {
         if leg.side == Side::Send {
             path = vec![link(src, first)?];
             path.extend(mid);
-            path.extend(self.ad.ud.walk(net, up, leg.remote, dst, h)?);
+            path.extend(self.ad.ud.walk(up, leg.remote, dst, h)?);
             let j = net.link(path[path.len() - 1]).from;
             binding = (first, j);
         } else {
-            path = self.ad.ud.walk(net, up, src, leg.remote, h)?;
+            path = self.ad.ud.walk(up, src, leg.remote, h)?;
             path.extend(mid);
             path.push(link(last, dst)?);
             binding = (net.link(path[0]).to, last);

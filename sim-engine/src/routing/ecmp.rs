@@ -11,7 +11,7 @@ pub struct Ecmp {
 
 impl Ecmp {
     pub fn route(&mut self, ctx: &RouteCtx, hash: u64, src: NodeId, dst: NodeId) -> Route {
-        match self.ud.walk(ctx.net, ctx.up, src, dst, hash) {
+        match self.ud.walk(ctx.up, src, dst, hash) {
             Some(p) => Route::single(p),
             None => Route::default(),
         }

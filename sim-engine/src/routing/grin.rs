@@ -65,7 +65,7 @@ impl Grin {
                     } else {
                         hash ^ ((i as u64 + 1) | (j as u64 + 1) << 20)
                     };
-                    match self.ud.walk(net, ctx.up, x, y, h) {
+                    match self.ud.walk(ctx.up, x, y, h) {
                         Some(mid) => p.extend(mid),
                         None => continue,
                     }

@@ -119,7 +119,7 @@ impl LeastWork {
         let last = server_link(ctx.net, ctx.up, dst, j, h >> 7)?.reverse();
         let mut p = vec![first];
         if i != j {
-            p.extend(self.ud.walk(ctx.net, ctx.up, i, j, h)?);
+            p.extend(self.ud.walk(ctx.up, i, j, h)?);
         }
         p.push(last);
         Some(p)
@@ -163,7 +163,7 @@ impl LeastWork {
             }
         }
         if forced_src.is_none() && shares || stors.is_empty() || dtors.is_empty() {
-            return match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
+            return match self.ud.walk(ctx.up, src, dst, h) {
                 Some(p) => Route::single(p),
                 None => Route::default(),
             };
@@ -207,7 +207,7 @@ impl LeastWork {
                 }),
             };
         }
-        match self.ud.walk(ctx.net, ctx.up, src, dst, h) {
+        match self.ud.walk(ctx.up, src, dst, h) {
             Some(p) => Route::single(p),
             None => Route::default(),
         }

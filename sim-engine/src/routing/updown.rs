@@ -167,16 +167,6 @@ impl UpDown {
         }
     }
 
-    /// The tables are of the network they are asked about (its adjacency was copied in `new`).
-    #[inline]
-    fn check(&self, net: &Network) {
-        debug_assert_eq!(
-            net.nodes.len(),
-            self.adj.layer.len(),
-            "tables of another network"
-        );
-    }
-
     /// Forget every table (after a failure or recovery).
     pub fn invalidate(&mut self) {
         for t in &mut self.tables {
@@ -259,53 +249,46 @@ impl UpDown {
     }
 
     /// Length of the shortest valley-free path from `src` to `dst` (INF if none).
-    pub fn dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
-        self.check(net);
+    pub fn dist(&mut self, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
         self.distance(up, src, dst, |d| d.vf)
     }
 
     /// Length of the shortest strictly descending path from `src` to `dst` (INF if none).
-    pub fn down_dist(&mut self, net: &Network, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
-        self.check(net);
+    pub fn down_dist(&mut self, up: &[bool], src: NodeId, dst: NodeId) -> u8 {
         self.distance(up, src, dst, |d| d.down)
     }
 
     /// Walk one shortest valley-free path from `src` to `dst`, choosing by `hash` at each hop.
     pub fn walk(
         &mut self,
-        net: &Network,
         up: &[bool],
         src: NodeId,
         dst: NodeId,
         hash: u64,
     ) -> Option<Vec<LinkId>> {
-        self.check(net);
         self.walk_from(up, src, dst, hash, true)
     }
 
     /// Walk a strictly descending path from `src` down to `dst`.
     pub fn walk_down(
         &mut self,
-        net: &Network,
         up: &[bool],
         src: NodeId,
         dst: NodeId,
         hash: u64,
     ) -> Option<Vec<LinkId>> {
-        self.check(net);
         self.walk_from(up, src, dst, hash, false)
     }
 
     /// A strictly ascending path from `src` up to `top` (the reverse of a descending path).
     pub fn walk_up(
         &mut self,
-        net: &Network,
         up: &[bool],
         src: NodeId,
         top: NodeId,
         hash: u64,
     ) -> Option<Vec<LinkId>> {
-        let p = self.walk_down(net, up, top, src, hash)?;
+        let p = self.walk_down(up, top, src, hash)?;
         Some(p.iter().rev().map(|l| l.reverse()).collect())
     }
 }
@@ -581,16 +564,13 @@ mod tests {
                 let own = build(&ud.adj, &up, dst);
                 for n in (0..net.nodes.len() as u32).map(NodeId) {
                     // descents from every switch, as VLB reads them
-                    assert_eq!(
-                        ud.down_dist(&net, &up, n, dst),
-                        own.at(&ud.adj, &up, n).down
-                    );
+                    assert_eq!(ud.down_dist(&up, n, dst), own.at(&ud.adj, &up, n).down);
                 }
                 for &src in &net.servers {
-                    assert_eq!(ud.dist(&net, &up, src, dst), own.at(&ud.adj, &up, src).vf);
+                    assert_eq!(ud.dist(&up, src, dst), own.at(&ud.adj, &up, src).vf);
                     for hash in [1u64, 7, 12345, u64::MAX] {
                         let expected = walk_tables(&ud.adj, &up, &own, src, dst, hash, true);
-                        assert_eq!(ud.walk(&net, &up, src, dst, hash), expected);
+                        assert_eq!(ud.walk(&up, src, dst, hash), expected);
                     }
                 }
             }

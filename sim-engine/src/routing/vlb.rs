@@ -24,35 +24,32 @@ impl Vlb {
     }
 
     pub fn route(&mut self, ctx: &RouteCtx, hash: u64, src: NodeId, dst: NodeId) -> Route {
-        let d = self.ud.dist(ctx.net, ctx.up, src, dst);
+        let d = self.ud.dist(ctx.up, src, dst);
         if d <= 2 || self.tops.is_empty() {
-            return match self.ud.walk(ctx.net, ctx.up, src, dst, hash) {
+            return match self.ud.walk(ctx.up, src, dst, hash) {
                 Some(p) => Route::single(p),
                 None => Route::default(),
             };
         }
         let mut cands = Vec::new();
         for &m in &self.tops {
-            let a = self.ud.down_dist(ctx.net, ctx.up, m, src);
-            let b = self.ud.down_dist(ctx.net, ctx.up, m, dst);
+            let a = self.ud.down_dist(ctx.up, m, src);
+            let b = self.ud.down_dist(ctx.up, m, dst);
             if a != super::updown::INF && b != super::updown::INF {
                 cands.push(m);
             }
         }
         if cands.is_empty() {
-            return match self.ud.walk(ctx.net, ctx.up, src, dst, hash) {
+            return match self.ud.walk(ctx.up, src, dst, hash) {
                 Some(p) => Route::single(p),
                 None => Route::default(),
             };
         }
         let m = cands[(splitmix64(hash ^ 0x0056_4c42) % cands.len() as u64) as usize];
-        let Some(mut p) = self.ud.walk_up(ctx.net, ctx.up, src, m, hash) else {
+        let Some(mut p) = self.ud.walk_up(ctx.up, src, m, hash) else {
             return Route::default();
         };
-        let Some(q) = self
-            .ud
-            .walk_down(ctx.net, ctx.up, m, dst, hash.rotate_left(7))
-        else {
+        let Some(q) = self.ud.walk_down(ctx.up, m, dst, hash.rotate_left(7)) else {
             return Route::default();
         };
         p.extend(q);

@@ -103,7 +103,7 @@ pub fn estimate(spec: &MemcacheSpec, net: &Network, routed: Option<&[f64]>) -> M
                 continue;
             }
             let h = splitmix64(((c.0 as u64) << 32) | s.0 as u64);
-            if let (Some(a), Some(b)) = (ud.walk(net, &up, c, s, h), ud.walk(net, &up, s, c, h)) {
+            if let (Some(a), Some(b)) = (ud.walk(&up, c, s, h), ud.walk(&up, s, c, h)) {
                 pairs.push((a, b));
             }
         }
