@@ -13,13 +13,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from kombu.exceptions import KombuError
 from redis import RedisError
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from loopline.db.session import session_scope
+from loopline.db.session import get_engine, session_scope
 from loopline.queue import waiting_messages
 from loopline.services.job_recovery import RECOVERED_TASKS, Claimant, Job, Lost, lost_jobs
 from loopline.settings import get_settings
@@ -108,3 +108,12 @@ def _start_reconciler(**_: object) -> None:
 @worker_shutdown.connect
 def _stop_reconciler(**_: object) -> None:
     _stop.set()
+
+
+@worker_process_init.connect
+def _own_connections(**_: object) -> None:
+    """A pool process is forked from the main process, whose reconciler has database connections
+    open: the child must not use them (two processes on one socket garble both: a job's COPY failed
+    with "no error details available" as the reconciler's round failed, and the job ran a third
+    time). It drops them without closing (they stay the parent's) and opens its own."""
+    get_engine().dispose(close=False)

@@ -100,20 +100,23 @@ def simulate(job_id: int) -> str:
 
     settings = get_settings()
     limits = EngineLimits(wall_s=settings.engine_time_limit_s, memory_mb=settings.engine_memory_limit_mb)
-    # The engine counts the flows (and validates a scenario too large to validate in the request:
-    # a refusal names the field). Per-flow records for runs of up to FLOW_RECORDS_MAX flows (the
-    # stored scenario stays as sent).
     try:
-        flows = int(sim_preflight.validate(scenario)["workload"]["flows"])
-    except DomainError as refused:
-        _finish(job_id, status=JobStatus.FAILED, error=f"{refused.field}: {refused.reason}", error_field=refused.field)
-        return JobStatus.FAILED.value
-    run = {**scenario, "engine": {**(scenario.get("engine") or {}), "flow_records": flows <= FLOW_RECORDS_MAX}}
-    try:
+        # (the heart beats from here: the engine's count below can take seconds on a big scenario,
+        # and a silent claim would look lost to the reconciler, which would send the job again)
         with heartbeat(SimulationJob, job_id):
+            # The engine counts the flows (and validates a scenario too large to validate in the
+            # request: a refusal names the field). Per-flow records for runs of up to
+            # FLOW_RECORDS_MAX flows (the stored scenario stays as sent).
+            try:
+                flows = int(sim_preflight.validate(scenario)["workload"]["flows"])
+            except DomainError as refused:
+                error = f"{refused.field}: {refused.reason}"
+                _finish(job_id, status=JobStatus.FAILED, error=error, error_field=refused.field)
+                return JobStatus.FAILED.value
+            engine = {**(scenario.get("engine") or {}), "flow_records": flows <= FLOW_RECORDS_MAX}
             raw = run_engine_raw(
                 settings.engine_binary,
-                run,
+                {**scenario, "engine": engine},
                 limits,
                 on_progress=on_progress,
                 should_cancel=lambda: _status(job_id) is JobStatus.CANCELLED,
