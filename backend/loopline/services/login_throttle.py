@@ -100,7 +100,11 @@ def _attempt(client: redis.Redis, limits: Sequence[Limit]) -> None:
             failures, last = cast(list[bytes | None], pipe.hmget(limit.key, ["failures", "last"]))
             if failures is None or last is None:
                 continue
-            wait = backoff_s(int(failures), limit.free, limit.cap) - (now - float(last))
+            backoff = backoff_s(int(failures), limit.free, limit.cap)
+            if backoff == 0:
+                continue
+            # A concurrent `failed()` may have stamped `last` after `now` was read: not a wait.
+            wait = backoff - max(0.0, now - float(last))
             if wait > 0:
                 seconds = int(wait) + 1
                 raise TooManyAttempts(limit.field, limit.reason.format(seconds=seconds), retry_after_s=seconds)

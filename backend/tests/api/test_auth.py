@@ -7,6 +7,7 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -155,6 +156,27 @@ def test_failed_logins_on_an_account_are_throttled_with_backoff(app: Any, monkey
     # A success clears the account's count: one more failure is free again.
     assert client.post("/api/v1/auth/login", json=wrong).status_code == 401
     assert client.post("/api/v1/auth/login", json=wrong).status_code == 401
+
+
+def test_a_failure_stamped_after_the_attempt_began_refuses_nobody_within_the_free_ones(app: Any) -> None:
+    """A fresh-clone run answered 429 "from your address" with 5 of 20 used: between reading `now`
+    and the address's `last`, a parallel wrong password stamped `last` later than `now`, and
+    0 - (now - last) came out positive. Within its free failures a limit never waits."""
+    from loopline.services import login_throttle
+    from loopline.settings import get_settings
+
+    throttle = login_throttle.LoginThrottle.of(get_settings().broker_url)
+    account, by_address = throttle._keys("later@example.com", "192.0.2.7")
+    for key in (account, by_address):
+        throttle.client.hset(key, mapping={"failures": 1, "last": repr(time.time() + 5)})
+    throttle.attempt("later@example.com", "192.0.2.7")  # raised TooManyAttempts (wait 5 s)
+    assert int(throttle.client.hget(by_address, "failures") or 0) == 2
+    # Past the free ones a future stamp counts as "just now": the whole backoff, not more.
+    throttle.client.hset(account, mapping={"failures": login_throttle.FREE_FAILURES, "last": repr(time.time() + 30)})
+    with pytest.raises(login_throttle.TooManyAttempts) as refused:
+        throttle.attempt("later@example.com", "192.0.2.7")
+    assert refused.value.retry_after_s == login_throttle.backoff_s(login_throttle.FREE_FAILURES, 5) + 1
+    throttle.client.delete(account, by_address)
 
 
 def test_failed_logins_from_one_address_are_throttled(app: Any, monkeypatch: Any) -> None:
