@@ -1,0 +1,259 @@
+"""The physical plant of a hall as the facility checks see it: feeds, cooling, load limits, trays.
+
+Pure, immutable values. The database layer builds them (with every default filled in); the checks
+(`loopline.domain.facility.checks`) read only these and the layout (`loopline.domain.layout`).
+
+Units: watts, kilograms, millimetres, volts, amperes; kW only where a person types a budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from loopline.domain.layout import Hall
+from loopline.domain.layout_rules import Issue
+
+
+class Airflow(StrEnum):
+    """Which way air crosses a device, from the rack's front (the face the layout calls `front`)."""
+
+    FRONT_TO_REAR = "front-to-rear"
+    REAR_TO_FRONT = "rear-to-front"
+    SIDE = "side"
+
+
+class CoolingKind(StrEnum):
+    AIR = "air"
+    REAR_DOOR = "rear-door"
+    LIQUID = "liquid"
+
+
+class TrayLevel(StrEnum):
+    ABOVE_RACKS = "above-racks"
+    """Overhead, along the rows (the tray a cable reaches first when it leaves its rack)."""
+    CROSS_AISLE = "cross-aisle"
+    """Overhead, across the rows and aisles."""
+    UNDER_FLOOR = "under-floor"
+    """In the raised-floor void (plans routed `via` floor)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFacts:
+    """What the checks need of a server, switch or PDU model. None: the catalog does not know it
+    (a check that needs it says so and which model lacks it; it never guesses)."""
+
+    typical_w: float | None = None
+    max_w: float | None = None
+    weight_kg: float | None = None
+    airflow: Airflow | None = None
+    source: str = ""
+    """Datasheet or standard the figures come from (URL or document name); "" for a user's entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class CableFacts:
+    """What the tray and weight checks need of a cable part (DAC, AOC, fibre cord/trunk)."""
+
+    od_mm: float | None = None
+    kg_per_m: float | None = None
+    min_bend_radius_mm: float | None = None
+    """Loaded (installed under tension), the larger of a datasheet's two figures."""
+    signal_only: bool = True
+    """Data cable (a tray of only these may fill to the signal-only limit)."""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OpticFacts:
+    """A transceiver: watts per module (one at each end of a fibre link)."""
+
+    max_w: float | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PduModel:
+    name: str
+    outlets: int
+    weight_kg: float | None
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """One power feed of a rack. `voltage_v` is line-to-neutral: a feed carries
+    `voltage_v x breaker_a x phases x power_factor` W, continuously at most `continuous_fraction` of that."""
+
+    name: str
+    """"A" or "B"."""
+    voltage_v: float = 230.0
+    phases: int = 1
+    breaker_a: float = 32.0
+    pdu: str | None = None
+    """PDU model name (a `PduModel` in the catalog); None: none specified (no PDU weight counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RackFacility:
+    feeds: tuple[Feed, ...] = (Feed("A"), Feed("B"))
+    """One feed, or two (A/B, N+N: each alone must carry the whole rack)."""
+    power_budget_kw: float | None = None
+    """None: no budget of its own beyond its feeds."""
+    cooling_kw: float | None = None
+    """None: cooled by the row's (or the hall's) cooling only."""
+    cooling_kind: CoolingKind = CoolingKind.AIR
+    static_load_kg: float | None = None
+    """None: the rack type's rating when the catalog knows it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraySpec:
+    width_mm: int
+    usable_depth_mm: int
+    load_kg_per_m: float
+
+    @property
+    def area_mm2(self) -> int:
+        return self.width_mm * self.usable_depth_mm
+
+
+@dataclass(frozen=True, slots=True)
+class HallFacility:
+    floor_load_kg_m2: float = 1200.0
+    row_cooling_kw: dict[str, float] = field(default_factory=dict)
+    """Row name -> cooling of that row (kW); rows not named share `hall_cooling_kw`."""
+    hall_cooling_kw: float | None = None
+    power_factor: float = 1.0
+    continuous_fraction: float = 0.8
+    """Continuous load as a fraction of a feed's capacity (80 %: NEC 210.20(A) / common practice)."""
+    max_phase_imbalance_pct: float = 10.0
+    max_tray_fill_pct: float = 40.0
+    max_signal_tray_fill_pct: float = 50.0
+    tray_bend_radius_mm: float = 50.0
+    """Inside radius of the trays' corner fittings and waterfalls: the radius every routed bend takes."""
+    trays: dict[TrayLevel, TraySpec] = field(
+        default_factory=lambda: {
+            TrayLevel.ABOVE_RACKS: TraySpec(300, 100, 75.0),
+            TrayLevel.CROSS_AISLE: TraySpec(300, 100, 75.0),
+            TrayLevel.UNDER_FLOOR: TraySpec(300, 100, 75.0),
+        }
+    )
+    """The tray every run of a level has unless `tray_runs` names it."""
+    tray_runs: dict[str, TraySpec] = field(default_factory=dict)
+    """Run name (e.g. "T3") -> its own tray, edited in the editor."""
+
+
+Point3 = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RoutedCable:
+    """One cable of a plan as routed (`loopline.domain.cable_routes.route_points`)."""
+
+    label: str
+    part_number: str
+    points: tuple[Point3, ...]
+    rack_a: str
+    rack_b: str
+    """The racks of its two ends (equal for an in-rack cable): its length inside a rack (the
+    vertical runs from a port to the tray) weighs on that rack, and each end's optic draws there."""
+    optic: str | None = None
+    """Part whose watts per end each end draws (a fibre link's transceiver, an AOC or active copper
+    cable itself, keyed in `Plant.optics`); None for passive copper."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plant:
+    """Everything the checks read besides the layout itself."""
+
+    hall: Hall
+    facility: HallFacility
+    racks: dict[str, RackFacility]
+    """Rack name -> its facility (every rack of the hall)."""
+    servers: dict[str, DeviceFacts]
+    """Server model name -> facts."""
+    switches: dict[str, DeviceFacts]
+    rack_types: dict[str, DeviceFacts]
+    """Rack type name -> its own weight (`weight_kg`) and source; static load in `rack_static_load_kg`."""
+    rack_static_load_kg: dict[str, float]
+    pdus: dict[str, PduModel]
+    cables: dict[str, CableFacts] = field(default_factory=dict)
+    optics: dict[str, OpticFacts] = field(default_factory=dict)
+    routed: tuple[RoutedCable, ...] = ()
+    """Empty without a plan: the checks then cover devices only (no optics, cables or trays)."""
+
+
+# --- What the checks answer (`checks.facility_report`) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FeedLoad:
+    feed: str
+    capacity_w: float
+    """V x A x phases x power factor."""
+    limit_w: float
+    """capacity x continuous fraction (80 %)."""
+    load_w: float
+    """What this feed must carry: the whole rack's maximum draw (alone, when the rack has two)."""
+    phase_w: tuple[float, ...]
+    """Per phase (one entry for a single-phase feed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RackLoad:
+    rack: str
+    row: str
+    typical_w: float
+    max_w: float
+    """Devices + optics at their maximum: the draw the feeds, the budget and the cooling must take."""
+    budget_w: float | None
+    cooling_w: float | None
+    """The rack's own cooling, None when it has none (the row's or hall's then applies)."""
+    weight_kg: float
+    static_load_kg: float | None
+    floor_kg_m2: float
+    """(weight + the rack's own) over its footprint."""
+    feeds: tuple[FeedLoad, ...]
+    worst_pct: float
+    """The highest of its ratios (draw / budget, feed load / limit, heat / cooling, weight / load
+    limit, floor / rating) in %: what the heat map colours."""
+    worst: str
+    """Which ratio `worst_pct` is, in words (e.g. "feed A at 476 % of its 80 % limit")."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraySegmentLoad:
+    name: str
+    """Run and segment, e.g. "T3-12"."""
+    run: str
+    level: TrayLevel
+    start: Point3
+    end: Point3
+    cables: int
+    fill_pct: float
+    limit_pct: float
+    kg_per_m: float
+    load_kg_per_m: float
+    """The tray's rating."""
+
+
+@dataclass(frozen=True, slots=True)
+class FacilityTotals:
+    typical_w: float
+    max_w: float
+    heat_w: float
+    weight_kg: float
+    fullest_tray: str | None
+    fullest_tray_pct: float
+
+
+@dataclass(frozen=True, slots=True)
+class FacilityReport:
+    issues: tuple[Issue, ...]
+    """Layout-rule format (`loopline.domain.layout_rules.Issue`); errors and warnings both
+    reported, neither refuses a write: an over-budget rack is a finding, not malformed input."""
+    racks: tuple[RackLoad, ...]
+    trays: tuple[TraySegmentLoad, ...]
+    """Segments that carry at least one cable."""
+    totals: FacilityTotals
