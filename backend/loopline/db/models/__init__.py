@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from loopline.db.base import Base
 from loopline.db.models.accounts import ApiToken, AuthSession, User
-from loopline.db.models.catalog import RackType, ServerModel, SwitchModel
+from loopline.db.models.catalog import PduModel, RackType, ServerModel, SwitchModel
 from loopline.db.models.exports import ExportCacheRow
 from loopline.db.models.imports import ImportJob
-from loopline.db.models.layout import DeviceNaming, DeviceOverride, FabricSwitch, Hall, LogicalRack, Rack, Row
+from loopline.db.models.layout import (
+    DeviceNaming,
+    DeviceOverride,
+    FabricSwitch,
+    Hall,
+    LogicalRack,
+    Rack,
+    RackFeed,
+    Row,
+    TrayRun,
+)
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Invitation, Membership, Project, Role
 from loopline.db.models.sim_flows import SimulationFlow, SimulationFlowValues
@@ -30,12 +40,14 @@ __all__ = [
     "JobStatus",
     "LogicalRack",
     "Membership",
+    "PduModel",
     "PlanCableRow",
     "PlanDeviceRow",
     "PriceBookRow",
     "PriceBookVersionRow",
     "Project",
     "Rack",
+    "RackFeed",
     "RackType",
     "Role",
     "Row",
@@ -46,6 +58,7 @@ __all__ = [
     "Sweep",
     "SweepPoint",
     "SwitchModel",
+    "TrayRun",
     "User",
     "WiringPlanRow",
 ]

@@ -1,4 +1,4 @@
-"""The device catalog: server models, switch models and rack types.
+"""The device catalog: server models, switch models, rack types and PDU models.
 
 `builtin` entries are seeded, read-only and global (no owner); users add their own, which belong
 to them (`owner_id`): listed and usable by their owner, and in the projects the owner is a member
@@ -7,11 +7,26 @@ of. A name is unique among the global entries and among one owner's entries.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from loopline.db.base import Base
-from loopline.db.models._columns import version_column
+from loopline.db.models._columns import enum_column, version_column
+from loopline.domain.facility.model import Airflow
+
+
+def _source_column() -> Mapped[str]:
+    """The datasheet or standard the entry's facts come from (URL or document name); "" for none."""
+    return mapped_column(Text, default="", server_default="")
+
+
+def _device_fact_checks() -> tuple[CheckConstraint, ...]:
+    """Facts are optional (NULL: not known); those given are sane."""
+    return (
+        CheckConstraint("typical_w >= 0 AND max_w >= 0", name="power_not_negative"),
+        CheckConstraint("max_w >= typical_w", name="max_at_least_typical"),
+        CheckConstraint("weight_kg >= 0", name="weight_not_negative"),
+    )
 
 
 def _unique_names(table: str) -> tuple[UniqueConstraint, Index]:
@@ -27,6 +42,7 @@ class ServerModel(Base):
     __table_args__ = (
         CheckConstraint("nic_ports >= 1", name="nic_ports_positive"),
         CheckConstraint("height_u >= 1", name="height_positive"),
+        *_device_fact_checks(),
         *_unique_names("server_models"),
     )
 
@@ -35,6 +51,12 @@ class ServerModel(Base):
     nic_ports: Mapped[int]
     port_gbps: Mapped[float]
     height_u: Mapped[int] = mapped_column(default=1)
+    typical_w: Mapped[float | None]
+    """Facility facts (None: not known): typical and maximum draw (W), weight (kg), airflow."""
+    max_w: Mapped[float | None]
+    weight_kg: Mapped[float | None]
+    airflow: Mapped[Airflow | None] = enum_column(Airflow, "airflow", nullable=True)
+    source: Mapped[str] = _source_column()
     builtin: Mapped[bool] = mapped_column(default=False)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -49,6 +71,7 @@ class SwitchModel(Base):
     __table_args__ = (
         CheckConstraint("server_ports >= 0 AND uplink_ports >= 0", name="ports_not_negative"),
         CheckConstraint("height_u >= 1", name="height_positive"),
+        *_device_fact_checks(),
         *_unique_names("switch_models"),
     )
 
@@ -60,6 +83,12 @@ class SwitchModel(Base):
     uplink_ports: Mapped[int]
     uplink_gbps: Mapped[float]
     height_u: Mapped[int] = mapped_column(default=1)
+    typical_w: Mapped[float | None]
+    """Facility facts (None: not known): typical and maximum draw (W), weight (kg), airflow."""
+    max_w: Mapped[float | None]
+    weight_kg: Mapped[float | None]
+    airflow: Mapped[Airflow | None] = enum_column(Airflow, "airflow", nullable=True)
+    source: Mapped[str] = _source_column()
     builtin: Mapped[bool] = mapped_column(default=False)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -73,6 +102,7 @@ class RackType(Base):
     __tablename__ = "rack_types"
     __table_args__ = (
         CheckConstraint("width_mm > 0 AND depth_mm > 0 AND height_u > 0", name="size_positive"),
+        CheckConstraint("weight_kg >= 0 AND static_load_kg > 0", name="loads_valid"),
         *_unique_names("rack_types"),
     )
 
@@ -81,6 +111,37 @@ class RackType(Base):
     width_mm: Mapped[int]
     depth_mm: Mapped[int]
     height_u: Mapped[int]
+    weight_kg: Mapped[float | None]
+    """The empty rack's own weight, kg (None: not known)."""
+    static_load_kg: Mapped[float | None]
+    """Load rating: what the rack may carry standing on its feet, kg (None: not known)."""
+    source: Mapped[str] = _source_column()
+    builtin: Mapped[bool] = mapped_column(default=False)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    """None: a global entry (builtin), visible to everyone."""
+    version: Mapped[int] = version_column()
+
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class PduModel(Base):
+    """A rack power distribution unit: what a feed plugs into (its weight counts on the rack)."""
+
+    __tablename__ = "pdu_models"
+    __table_args__ = (
+        CheckConstraint("outlets >= 1", name="outlets_positive"),
+        CheckConstraint("phases IN (1, 3)", name="phases_one_or_three"),
+        CheckConstraint("weight_kg >= 0", name="weight_not_negative"),
+        *_unique_names("pdu_models"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    outlets: Mapped[int]
+    phases: Mapped[int] = mapped_column(default=1)
+    weight_kg: Mapped[float | None]
+    source: Mapped[str] = _source_column()
     builtin: Mapped[bool] = mapped_column(default=False)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
