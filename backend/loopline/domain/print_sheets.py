@@ -27,6 +27,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from loopline.domain.exports import SheetCable, SheetContext, bundle_of, netbox_length
+from loopline.domain.facility.power_sheet import PowerSheetLine
 from loopline.domain.labels import label_halves
 from loopline.domain.pdf_stream import joined_pdf
 from loopline.domain.wiring.work_order import PHASE_TITLES, WorkStep
@@ -102,9 +103,15 @@ def wiring_cells(c: SheetCable, ctx: SheetContext) -> tuple[str, ...]:
 
 class _WiringSheet:
     def __init__(
-        self, out: BinaryIO, title: str, ctx: SheetContext, columns: tuple[Column, ...] = WIRING_COLUMNS
+        self,
+        out: BinaryIO,
+        title: str,
+        ctx: SheetContext,
+        columns: tuple[Column, ...] = WIRING_COLUMNS,
+        head: str | None = None,
     ) -> None:
         self.columns = columns
+        self.head = head
         self.canvas = Canvas(out, pagesize=landscape(A4), pageCompression=1)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Loopline")
@@ -126,16 +133,19 @@ class _WiringSheet:
         if section != self.section[0] or self.page == 1:
             c.bookmarkPage(f"row-{self.page}")
             c.addOutlineEntry(section, f"row-{self.page}", level=0)
-        if (section, rack) != self.section:
+        if rack and (section, rack) != self.section:
             c.bookmarkPage(f"rack-{self.page}")
             c.addOutlineEntry(f"Row {row} rack {rack}" if heading else rack, f"rack-{self.page}", level=1)
         self.section = (section, rack)
         top = self.height - MARGIN
         c.setFont(BOLD, 13)
-        title = f"{heading}   Row {row}   Rack {rack}" if heading else f"Row {row}   Rack {rack}"
+        title = f"{heading}   Row {row}" if heading else f"Row {row}"
+        title += f"   Rack {rack}" if rack else ""
         c.drawString(MARGIN, top - 12, *fit(title, BOLD, 13, 600)[:1])
         c.setFont(FONT, 8)
-        head = f"{self.title}   site {self.ctx.site}   hall {self.ctx.hall}   cables between racks: {self.ctx.via}"
+        head = f"{self.title}   site {self.ctx.site}   hall {self.ctx.hall}   " + (
+            self.head if self.head is not None else f"cables between racks: {self.ctx.via}"
+        )
         text, size = fit(head, FONT, 8, self.width - 2 * MARGIN - 80)
         c.setFont(FONT, size)
         c.drawString(MARGIN, top - 25, text)
@@ -203,6 +213,54 @@ def wiring_sheet_pdf(out: BinaryIO, cables: Iterable[SheetCable], ctx: SheetCont
         sheet.add(wiring_cells(c, ctx))
     if sheet.page == 0:
         sheet.start_page("-", "no cables")
+    sheet.finish_page()
+    sheet.canvas.save()
+    return sheet.page
+
+
+# --- power sheet --------------------------------------------------------------------------------
+
+POWER_PDF_COLUMNS: tuple[Column, ...] = (
+    Column("Rack", 92),
+    Column("Feed", 28),
+    Column("V", 30, right=True),
+    Column("Phases", 30, right=True),
+    Column("Breaker A", 42, right=True),
+    Column("PDU model", 112),
+    Column("Load W", 50, right=True),
+    Column("Capacity W", 52, right=True),
+    Column("Limit W", 50, right=True),
+    Column("% of limit", 44, right=True),
+    Column("Per phase W", 84),
+    Column("Typical W", 50, right=True),
+    Column("Status", 36),
+    Column("Done", 22),
+)
+
+
+def _watts(w: float) -> str:
+    return f"{round(w):,}"
+
+
+def power_cells(line: PowerSheetLine) -> tuple[str, ...]:
+    return (
+        line.rack, line.feed, f"{line.voltage_v:g}", str(line.phases), f"{line.breaker_a:g}", line.pdu_model or "-",
+        _watts(line.load_w), _watts(line.capacity_w), _watts(line.limit_w), f"{line.pct_of_limit:.1f} %",
+        " / ".join(_watts(w) for w in line.phase_w), _watts(line.typical_w), line.status.upper(), "[  ]",
+    )  # fmt: skip
+
+
+def power_sheet_pdf(out: BinaryIO, lines: Iterable[PowerSheetLine], ctx: SheetContext, title: str, head: str) -> int:
+    """The power sheet to print: a section per row (an outline entry), a line per rack feed with
+    what it must carry against its limit, the status in capitals and a box to tick. `head`: how
+    capacity and limit are reckoned, printed under the title. Returns the number of pages."""
+    sheet = _WiringSheet(out, title, ctx, POWER_PDF_COLUMNS, head=head)
+    for line in lines:
+        if sheet.page == 0 or f"Row {line.row}" != sheet.section[0] or sheet.full:
+            sheet.start_page(line.row, "")
+        sheet.add(power_cells(line))
+    if sheet.page == 0:
+        sheet.start_page("-", "no racks")
     sheet.finish_page()
     sheet.canvas.save()
     return sheet.page
