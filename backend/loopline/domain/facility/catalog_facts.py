@@ -3,16 +3,117 @@
 The builtin catalog's entries are generic ("48x25G+8x100G ToR"); each is given the figures of one
 named product of that kind, and says which. A figure no source gives stays None: the check that
 needs it then says which fact is missing instead of guessing.
+
+Where a figure was read from the NetBox community device-type library (YAML transcribed from the
+vendor's datasheet), `source` names both the datasheet the YAML cites and the YAML's path. In that
+library a power port's `maximum_draw` is the device's maximum draw and `allocated_draw` its typical
+(budgeted) draw, in W; a device with two redundant PSUs lists the same figures on each port (each
+PSU alone can carry the device), so they are the device's figures, not a half share.
+
+Airflow is read from the rack's front, the face the layout's `port_face` normally is (the cold
+aisle). For a switch the vendor's "front" is its port side, so "front-to-rear" (port-side intake)
+suits ports facing the rack front; for a server the vendor's front is its bezel, mounted at the rack
+front. Where a product comes in both directions, the front-to-rear variant is the one named.
 """
 
 from __future__ import annotations
 
-from loopline.domain.facility.model import CableFacts, DeviceFacts, OpticFacts, PduModel, TraySpec
+from loopline.domain.facility.model import (
+    Airflow,
+    CableFacts,
+    DeviceFacts,
+    OpticFacts,
+    PduModel,
+    TraySpec,
+)
 
-SERVER_FACTS: dict[str, DeviceFacts] = {}
-"""Builtin server model name -> facts."""
-SWITCH_FACTS: dict[str, DeviceFacts] = {}
+LB_KG = 0.45359237
+"""One avoirdupois pound in kg (exact by definition): datasheets in lb are converted with it."""
+
+_DTL = "netbox-community/devicetype-library"
+
+
+def _lb(pounds: float) -> float:
+    return round(pounds * LB_KG, 3)
+
+
+SWITCH_FACTS: dict[str, DeviceFacts] = {
+    "48x25G+8x100G ToR": DeviceFacts(
+        typical_w=310.0,
+        max_w=647.0,
+        source=(
+            "Dell PowerSwitch S5248F-ON (1U, 48x25G SFP28 + 4x100G QSFP28 + 2x QSFP28-DD = 8x100G):"
+            " Dell EMC PowerSwitch S5200-ON Series spec sheet,"
+            " https://www.delltechnologies.com/asset/en-in/products/networking/technical-support/"
+            "dell_emc_networking-s5200_on_spec_sheet.pdf, as transcribed in"
+            f" {_DTL} device-types/Dell/PowerSwitch-s5248f-on.yaml (power ports: maximum_draw 647 W,"
+            " allocated_draw 310 W). Weight and airflow: not in that source (None)."
+        ),
+    ),
+    "48x10G+6x40G ToR": DeviceFacts(
+        weight_kg=_lb(17.3),
+        airflow=Airflow.FRONT_TO_REAR,
+        source=(
+            "Arista DCS-7050SX-72Q-F (1U, 48x10G SFP+ + 6x40G QSFP+, front-to-rear airflow):"
+            " Arista 7050SX Data Sheet, https://www.arista.com/assets/data/pdf/Datasheets/"
+            f"7050SX-128_64_Datasheet_S.pdf, as transcribed in {_DTL}"
+            " device-types/Arista/DCS-7050SX-72Q-F.yaml (weight 17.3 lb x 0.45359237 = 7.847 kg,"
+            " airflow front-to-rear). Typical and maximum power: not in that source (None)."
+        ),
+    ),
+    "32x100G switch": DeviceFacts(
+        typical_w=360.0,
+        max_w=635.0,
+        source=(
+            "Dell PowerSwitch S5232F-ON (1U, 32x100G QSFP28): Dell EMC PowerSwitch S5200-ON Series"
+            " spec sheet, https://www.delltechnologies.com/asset/en-in/products/networking/"
+            "technical-support/dell_emc_networking-s5200_on_spec_sheet.pdf, as transcribed in"
+            f" {_DTL} device-types/Dell/PowerSwitch-s5232f-on.yaml (power ports: maximum_draw 635 W,"
+            " allocated_draw 360 W). Weight and airflow: not in that source (None)."
+        ),
+    ),
+    "64x100G spine": DeviceFacts(
+        typical_w=314.0,
+        max_w=616.0,
+        weight_kg=_lb(34),
+        airflow=Airflow.FRONT_TO_REAR,
+        source=(
+            "Arista DCS-7260CX3-64-F (2U, 64x100G QSFP100, front-to-rear airflow): Arista 7060X and"
+            " 7260X Series Data Sheet, https://www.arista.com/assets/data/pdf/Datasheets/"
+            f"7060X_7260X_DS.pdf, as transcribed in {_DTL} device-types/Arista/DCS-7260CX3-64-F.yaml"
+            " (power ports: maximum_draw 616 W, allocated_draw 314 W; weight 34 lb x 0.45359237 ="
+            " 15.422 kg; airflow front-to-rear)."
+        ),
+    ),
+    "32x100G+32x100G aggregation": DeviceFacts(
+        typical_w=375.0,
+        max_w=965.0,
+        weight_kg=22.2,
+        source=(
+            "Huawei CloudEngine CE8850-64CQ-EI (2U, 64x100G QSFP28, split 32 down + 32 up):"
+            " Huawei CE8850-64CQ-EI hardware description,"
+            " https://support.huawei.com/enterprise/en/doc/EDOC1000019246/56d573f4/ce8850-64cq-ei,"
+            f" as transcribed in {_DTL} device-types/Huawei/CE8850-64CQ-EI.yaml (power ports:"
+            " maximum_draw 965 W, allocated_draw 375 W; weight 22.2 kg). Airflow: not in that"
+            " source (None)."
+        ),
+    ),
+}
 """Builtin switch model name -> facts."""
+
+SERVER_FACTS: dict[str, DeviceFacts] = {
+    "2x25G server": DeviceFacts(
+        weight_kg=21.0,
+        source=(
+            "Dell PowerEdge R650 (1U, 2x25G OCP NIC): PowerEdge R650 Spec Sheet,"
+            " https://i.dell.com/sites/csdocuments/Product_Docs/en/poweredge-r650-spec-sheet.pdf,"
+            f" as transcribed in {_DTL} device-types/Dell/PowerEdge-R650.yaml (weight 21 kg)."
+            " Power and airflow: not in that source (None)."
+        ),
+    ),
+}
+"""Builtin server model name -> facts."""
+
 RACK_TYPE_FACTS: dict[str, DeviceFacts] = {}
 """Builtin rack type name -> its own weight (`weight_kg`) and source."""
 RACK_TYPE_STATIC_LOAD_KG: dict[str, float] = {}
