@@ -9,7 +9,7 @@ import pytest
 
 from loopline.domain.facility import catalog_facts as cf
 from loopline.domain.facility.model import Airflow, DeviceFacts
-from loopline.services.catalog import BUILTIN_SWITCH_MODELS
+from loopline.services.catalog import BUILTIN_RACK_TYPES, BUILTIN_SWITCH_MODELS
 
 
 def _figures(f: DeviceFacts) -> list[float]:
@@ -20,7 +20,20 @@ def test_every_builtin_switch_has_facts() -> None:
     assert {m["name"] for m in BUILTIN_SWITCH_MODELS} <= set(cf.SWITCH_FACTS)
 
 
-@pytest.mark.parametrize("table", ["SWITCH_FACTS", "SERVER_FACTS"])
+def test_every_builtin_rack_type_has_its_weight_and_load_rating() -> None:
+    names = {r["name"] for r in BUILTIN_RACK_TYPES}
+    assert names <= set(cf.RACK_TYPE_FACTS)
+    assert names <= set(cf.RACK_TYPE_STATIC_LOAD_KG)
+    # Conteg Ri7 data sheet: 116 / 128 / 143 kg, load rating 800 kg each.
+    assert {n: cf.RACK_TYPE_FACTS[n].weight_kg for n in names} == {
+        "42U 600x1200": 116.0,
+        "48U 600x1200": 128.0,
+        "42U 800x1200": 143.0,
+    }
+    assert set(cf.RACK_TYPE_STATIC_LOAD_KG.values()) == {800.0}
+
+
+@pytest.mark.parametrize("table", ["SWITCH_FACTS", "SERVER_FACTS", "RACK_TYPE_FACTS"])
 def test_device_figures_are_positive_and_sourced(table: str) -> None:
     facts: dict[str, DeviceFacts] = getattr(cf, table)
     for name, f in facts.items():
@@ -48,3 +61,26 @@ def test_switch_spot_checks_match_the_cited_figures() -> None:
     assert "DCS-7260CX3-64" in spine.source
     agg = cf.SWITCH_FACTS["32x100G+32x100G aggregation"]
     assert (agg.max_w, agg.weight_kg) == (965.0, 22.2)
+
+
+def test_pdus_are_named_sourced_and_weighed() -> None:
+    by_name = {p.name: p for p in cf.PDU_MODELS}
+    assert len(by_name) == len(cf.PDU_MODELS) >= 2
+    for p in cf.PDU_MODELS:
+        assert p.outlets > 0 and p.source.strip(), p.name
+        assert p.weight_kg is None or p.weight_kg > 0
+    # AP8653: (21) C13 + (3) C19, 8.23 kg; AP8888: 30 C13 + 12 C19, 30.97 lb -> 14.048 kg.
+    assert (by_name["APC AP8653"].outlets, by_name["APC AP8653"].weight_kg) == (24, 8.23)
+    assert (by_name["APC AP8888"].outlets, by_name["APC AP8888"].weight_kg) == (42, 14.048)
+
+
+def test_default_tray_and_floor_are_the_cited_figures() -> None:
+    tray = cf.DEFAULT_TRAY
+    assert tray is not None and cf.DEFAULT_TRAY_SOURCE.strip()
+    # Cablofil 4 x 12 in tray, 44 lb/ft on 8 ft spans: 44 x 0.45359237 / 0.3048 = 65.479 kg/m.
+    assert (tray.width_mm, tray.usable_depth_mm) == (305, 102)
+    assert tray.load_kg_per_m == pytest.approx(44 * cf.LB_KG / 0.3048, abs=0.05)
+    # TIA-942 Rated-3: 12 kPa / g = 1,223.66 kg/m2.
+    floor = cf.DEFAULT_FLOOR_LOAD_KG_M2
+    assert floor == pytest.approx(12_000 / 9.80665, abs=0.05)
+    assert "TIA-942" in cf.DEFAULT_FLOOR_LOAD_SOURCE

@@ -114,15 +114,75 @@ SERVER_FACTS: dict[str, DeviceFacts] = {
 }
 """Builtin server model name -> facts."""
 
-RACK_TYPE_FACTS: dict[str, DeviceFacts] = {}
+
+def _ri7(model: str, size: str, yaml_file: str, weight_kg: float) -> DeviceFacts:
+    return DeviceFacts(
+        weight_kg=weight_kg,
+        source=(
+            f"Conteg {model} ({size} mm): Conteg iSEVEN Ri7 data sheet,"
+            " https://www.conteg.com/files/datasheets/iSEVEN_Ri7.pdf, as transcribed in"
+            f" {_DTL} rack-types/Conteg/{yaml_file} (weight {weight_kg:g} kg, load rating 800 kg)."
+        ),
+    )
+
+
+RACK_TYPE_FACTS: dict[str, DeviceFacts] = {
+    "42U 600x1200": _ri7("Ri7-42-60/120", "42U, 600 x 1200", "RI7-42-60-120.yaml", 116.0),
+    "48U 600x1200": _ri7("Ri7-48-60/120", "48U, 600 x 1200", "RI7-48-60-120.yaml", 128.0),
+    "42U 800x1200": _ri7("Ri7-42-80/120", "42U, 800 x 1200", "rI7-42-80-120.yaml", 143.0),
+}
 """Builtin rack type name -> its own weight (`weight_kg`) and source."""
-RACK_TYPE_STATIC_LOAD_KG: dict[str, float] = {}
-PDU_MODELS: tuple[PduModel, ...] = ()
+RACK_TYPE_STATIC_LOAD_KG: dict[str, float] = {
+    "42U 600x1200": 800.0,
+    "48U 600x1200": 800.0,
+    "42U 800x1200": 800.0,
+}
+"""Builtin rack type name -> the cabinet's load rating (kg), from the same source as its weight."""
+
+PDU_MODELS: tuple[PduModel, ...] = (
+    PduModel(
+        "APC AP8653",
+        outlets=24,
+        weight_kg=8.23,
+        source=(
+            "APC AP8653 Rack PDU 2G, Switched, ZeroU, 32 A, 230 V single-phase (IEC 60309 2P+E),"
+            " (21) C13 & (3) C19: 24 outlets as listed in"
+            f" {_DTL} device-types/APC/AP8653.yaml; weight 8.23 kg as transcribed in"
+            " nautobot/devicetype-library device-types/APC/AP8653.yaml (a fork of that library)."
+        ),
+    ),
+    PduModel(
+        "APC AP8888",
+        outlets=42,
+        weight_kg=_lb(30.97),
+        source=(
+            "APC AP8888 NetShelter Metered Rack PDU, 0U, 400 V 3-phase input (IEC 60309 3P+N+E),"
+            " 23 kVA, 230 V output, 30 x C13 and 12 x C19 (product page"
+            f" https://www.apc.com/us/en/product/AP8888/), as transcribed in {_DTL}"
+            " device-types/APC/AP8888.yaml (42 outlets; weight 30.97 lb x 0.45359237 = 14.048 kg)."
+        ),
+    ),
+)
 CABLE_FACTS: dict[str, CableFacts] = {}
 """Media part number (`loopline.domain.media`) -> facts."""
 OPTIC_FACTS: dict[str, OpticFacts] = {}
 """Transceiver, AOC or active copper part number -> watts per end."""
-DEFAULT_TRAY: TraySpec | None = None
-DEFAULT_TRAY_SOURCE = ""
-DEFAULT_FLOOR_LOAD_KG_M2: float | None = None
-DEFAULT_FLOOR_LOAD_SOURCE = ""
+# 44 lb/ft -> kg/m: x 0.45359237 kg/lb / 0.3048 m/ft = 65.479 kg/m.
+DEFAULT_TRAY: TraySpec | None = TraySpec(width_mm=305, usable_depth_mm=102, load_kg_per_m=65.5)
+DEFAULT_TRAY_SOURCE = (
+    "Legrand Cablofil wire mesh tray, 4 x 12 in: Legrand, Cablofil Loading"
+    " Performance, https://www.legrand.us/cablofil/tech_resources/loading-performance.aspx"
+    " (recommended cable load of the 4x12 tray on 8 ft support spans, tested to NEMA VE-1 /"
+    " IEC 61537: 44 lb/ft = 65.5 kg/m). Width 12 in = 305 mm; usable depth taken as the 4 in"
+    " (102 mm) side height."
+)
+DEFAULT_FLOOR_LOAD_KG_M2: float | None = 1223.7
+DEFAULT_FLOOR_LOAD_SOURCE = (
+    "ANSI/TIA-942, floor loading capacity for superimposed live load of a Rated-3 data centre:"
+    " 12 kPa (250 lbf/ft2), as stated by EPI (TIA-942 certification body),"
+    " https://www.epi-ap.com/content/28/641/The_data_centre_is_not_meeting_the_12kPa_floor_loading"
+    "_capability_as_per_TIA-942_Rated-3_Will_this_data_centre_fail_the_certification? (the same"
+    " 12.0 kPa is TIA-569's minimum for equipment rooms, as quoted by the US GSA P100,"
+    " http://www.gsa.gov/portal/content/101221); the TIA-942 section number is not confirmed here;"
+    " 12,000 N/m2 / 9.80665 m/s2 = 1,223.7 kg/m2."
+)
