@@ -5,7 +5,8 @@ Two steps, so a plan's quantities are counted once (at generation) and priced wh
   cables per (part number, ordered length), transceivers (two per optical `Medium.FIBRE` cable),
   switches per model (ToRs, aggregation, spine, core) and NICs: a server port at a speed its
   model does not have (a parallel-port upgrade at a new speed) needs an added NIC, one
-  `NIC-<k>x<speed>G` per server with k such ports.
+  `NIC-<k>x<speed>G` per server with k such ports. The hall's rack PDUs (`pdu_materials`, one per
+  feed naming a PDU model) are counted from its facility when the BOM is read, not with the plan.
 - `price(materials, book)` -> `Bom`: each line priced from the book (cables: base + per metre at
   the ordered length), with where the price came from (default book or project book version).
   A line the book does not price stays in the BOM with no price; it is listed in `unpriced`,
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from loopline.domain.facility.model import Feed
 from loopline.domain.media import (
     COPPER,
     MediaCatalog,
@@ -49,6 +51,8 @@ class Category(StrEnum):
     TRANSCEIVER = "transceiver"
     SWITCH = "switch"
     NIC = "nic"
+    PDU = "pdu"
+    """Rack PDUs: one per rack feed that names a PDU model (the hall's facility, not the wiring)."""
 
 
 class MediaClass(StrEnum):
@@ -212,6 +216,15 @@ def nic_materials(nics: Mapping[str, tuple[str, ...]]) -> Materials:
     return _collect(counts)
 
 
+def pdu_materials(feeds: Iterable[Feed]) -> Materials:
+    """A line per PDU model: one PDU per rack feed that names one (a feed without adds none)."""
+    counts: Counter[tuple[Category, str, int | None, MediaClass | None]] = Counter()
+    for feed in feeds:
+        if feed.pdu is not None:
+            counts[(Category.PDU, feed.pdu, None, None)] += 1
+    return _collect(counts)
+
+
 def combine(*parts: Materials) -> Materials:
     return _collect(_merge(*parts))
 
@@ -283,6 +296,7 @@ class Bom:
             "transceivers": self.subtotal(Category.TRANSCEIVER),
             "switches": self.subtotal(Category.SWITCH),
             "nics": self.subtotal(Category.NIC),
+            "pdus": self.subtotal(Category.PDU),
             "copper": self.media_subtotal(MediaClass.COPPER),
             "optical": self.media_subtotal(MediaClass.OPTICAL),
             "total": self.total,
@@ -334,6 +348,8 @@ def _description(x: Material, names: Mapping[str, str]) -> str:
     if x.category is Category.NIC:
         ports, _, speed = x.part_number.removeprefix("NIC-").partition("x")
         return f"server NIC, {ports} x {speed} port(s)"
+    if x.category is Category.PDU:
+        return f"rack PDU {x.part_number}"
     return x.part_number
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import select, union
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from loopline.db.models import FabricSwitch, Hall, LogicalRack, SwitchModel
+from loopline.db.models import FabricSwitch, Hall, LogicalRack, PduModel, RackFeed, SwitchModel
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
@@ -263,15 +263,25 @@ def priced_parts(session: Session, project_id: int) -> list[PricedPart]:
         .join(Hall, Hall.id == FabricSwitch.hall_id).where(Hall.project_id == project_id),
     )  # fmt: skip
     switches = set(session.execute(placed).scalars())
+    # The rack PDUs the halls' feeds name are BOM lines too (`wiring_bom.hall_pdus`): priced as `other`.
+    pdus = set(
+        session.execute(
+            select(PduModel.name).join(RackFeed, RackFeed.pdu_model_id == PduModel.id)
+            .join(Hall, Hall.id == RackFeed.hall_id).where(Hall.project_id == project_id)
+        ).scalars()
+    )  # fmt: skip
     own = {e.part_number: e for e in state.entries}
     parts: list[PricedPart] = []
     default_currency = defaults.currency == state.currency
-    for pn in sorted(defaults.prices.keys() | own.keys() | used.keys() | switches):
+    for pn in sorted(defaults.prices.keys() | own.keys() | used.keys() | switches | pdus):
         p = book.prices.get(pn)
         d = defaults.prices.get(pn) if default_currency else None
         e = own.get(pn)
         category = (
-            e.category if e else used.get(pn) or (PartCategory.SWITCH if pn in switches else _default_category(pn))
+            e.category
+            if e
+            else used.get(pn)
+            or (PartCategory.SWITCH if pn in switches else PartCategory.OTHER if pn in pdus else _default_category(pn))
         )
         description = e.description if e and e.description else names.get(pn, "")
         parts.append(

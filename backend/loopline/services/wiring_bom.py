@@ -14,9 +14,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from loopline.db.models.catalog import PduModel
+from loopline.db.models.layout import RackFeed
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.domain import bom
+from loopline.domain.facility.model import Feed
 from loopline.domain.media import PriceBook
 from loopline.domain.wiring import summarize
 from loopline.domain.wiring.summary import SUMMARY_FORMAT
@@ -54,10 +57,25 @@ def plan_materials(session: Session, row: WiringPlanRow) -> bom.Materials:
     return bom.Materials.from_json(current_summary(session, row)["materials"])
 
 
-def plan_view(session: Session, row: WiringPlanRow, book: PriceBook | None = None) -> PlanView:
+def hall_pdus(session: Session, hall_id: int) -> bom.Materials:
+    """The hall's rack PDUs: one per rack feed that names a PDU model. They belong to the hall's
+    facility, not to a plan, so every plan of the hall counts them as they are now."""
+    stmt = (
+        select(PduModel.name)
+        .join(RackFeed, RackFeed.pdu_model_id == PduModel.id)
+        .where(RackFeed.hall_id == hall_id)
+        .order_by(PduModel.name)
+    )
+    return bom.pdu_materials(Feed("A", pdu=name) for name in session.execute(stmt).scalars())
+
+
+def plan_view(
+    session: Session, row: WiringPlanRow, book: PriceBook | None = None, pdus: bom.Materials | None = None
+) -> PlanView:
     book = book or pricing.price_book(session, row.project_id)
     summary = dict(current_summary(session, row))
-    priced = bom.price(bom.Materials.from_json(summary.pop("materials")), book)
+    needed = bom.Materials.from_json(summary.pop("materials"))
+    priced = bom.price(bom.combine(needed, pdus if pdus is not None else hall_pdus(session, row.hall_id)), book)
     summary["cost"] = priced.cost_summary()
     summary["warnings"] = [*summary.get("warnings", []), *priced.warnings]
     return PlanView(
@@ -74,9 +92,15 @@ def list_plan_views(
         stmt = stmt.where(WiringPlanRow.hall_id == hall_id)
     found = paginate(session, stmt.order_by(WiringPlanRow.id.desc()), page=page, limit=limit)
     book = pricing.price_book(session, project_id)
-    return Page([plan_view(session, r, book) for r in found.items], found.total, found.page, found.limit)
+    pdus: dict[int, bom.Materials] = {}
+    for hall_id in {r.hall_id for r in found.items}:
+        pdus[hall_id] = hall_pdus(session, hall_id)
+    views = [plan_view(session, r, book, pdus[r.hall_id]) for r in found.items]
+    return Page(views, found.total, found.page, found.limit)
 
 
 def bill_of_materials(session: Session, plan: WiringPlanRow) -> bom.Bom:
-    """Priced from the plan's stored materials: no cable is read, whatever the plan's size."""
-    return bom.price(plan_materials(session, plan), pricing.price_book(session, plan.project_id))
+    """Priced from the plan's stored materials and the hall's rack PDUs as they are now: no cable
+    is read, whatever the plan's size."""
+    needed = bom.combine(plan_materials(session, plan), hall_pdus(session, plan.hall_id))
+    return bom.price(needed, pricing.price_book(session, plan.project_id))

@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models import PduModel, Rack, RackFeed
 
 TOR = "48x25G+8x100G ToR"
 SPINE = "64x100G spine"
@@ -81,7 +85,7 @@ def test_bom_totals_by_hand_and_a_project_price_changes_them(owner: TestClient, 
     # DAC 10 + 2 x 0.5 = 11 each; the AOCs keep their default price
     assert bom["total"] == 2 * 11 + 1120 + 9000 + 30000
     assert bom["complete"] is True and bom["price_book_version"] == 1
-    assert bom["subtotals"] == {"cable": 1142.0, "transceiver": 0.0, "switch": 39000.0, "nic": 0.0}
+    assert bom["subtotals"] == {"cable": 1142.0, "transceiver": 0.0, "switch": 39000.0, "nic": 0.0, "pdu": 0.0}
     sources = {x["part_number"]: x["price_source"] for x in bom["lines"]}
     assert sources == {"AOC-100G": "default", "DAC-25G": "project", TOR: "project", SPINE: "project"}
     listed = owner.get(f"/api/v1/projects/{project}/wiring-plans").json()["items"][0]["summary"]["cost"]
@@ -259,3 +263,55 @@ def test_the_price_table_lists_the_switch_models_of_the_layout_before_any_plan(
     tor = next(p for p in items if p["part_number"] == TOR)
     assert (tor["category"], tor["base_price"], tor["source"], tor["used"]) == ("switch", None, None, False)
     assert SPINE not in {p["part_number"] for p in items}, "only the models the project's halls hold"
+
+
+def add_pdus(session: Session, hall_id: int, feeds: dict[str, tuple[str | None, ...]]) -> None:
+    """Rack name -> its feeds' PDU models (A, then B), written as the facility's rack feeds."""
+    models: dict[str, int] = {}
+    for name in sorted({m for ms in feeds.values() for m in ms if m}):
+        pdu = PduModel(name=name, outlets=24, phases=1, weight_kg=4.5)
+        session.add(pdu)
+        session.flush()
+        models[name] = pdu.id
+    for rack, pdus in feeds.items():
+        rack_id = session.execute(select(Rack.id).where(Rack.hall_id == hall_id, Rack.name == rack)).scalar_one()
+        for feed, model in zip("AB", pdus, strict=False):
+            session.add(RackFeed(hall_id=hall_id, rack_id=rack_id, name=feed, pdu_model_id=model and models[model]))
+    session.commit()
+
+
+def test_the_halls_rack_pdus_are_bom_lines_priced_by_the_book_or_shown_unpriced(
+    owner: TestClient, small_plan: dict[str, Any], db_session: Session
+) -> None:
+    # R01-01 has feeds A and B with a PDU each, N01 feed A with one and feed B without: 3 PDUs.
+    add_pdus(db_session, small_plan["hall_id"], {"R01-01": ("PDU-24", "PDU-24"), "N01": ("PDU-24", None)})
+    bom = owner.get(f"/api/v1/wiring-plans/{small_plan['id']}/bom").json()
+    (pdu,) = [x for x in bom["lines"] if x["category"] == "pdu"]
+    assert pdu == {
+        "category": "pdu", "part_number": "PDU-24", "description": "rack PDU PDU-24", "length_m": None,
+        "media_class": None, "quantity": 3, "unit_price": None, "total": None, "price_source": None,
+    }  # fmt: skip
+    assert bom["lines"][-1] == pdu, "PDUs come after switches and NICs"
+    assert {"category": "pdu", "part_number": "PDU-24"} in bom["unpriced"] and bom["complete"] is False
+    assert "no price for pdu 'PDU-24': add it to the price book" in bom["warnings"]
+    assert bom["total"] == 49.5 + 1120.0, "an unpriced PDU adds nothing to the total"
+    text = owner.get(f"/api/v1/wiring-plans/{small_plan['id']}/bom.csv").text
+    (line,) = [r for r in csv.DictReader(io.StringIO(text)) if r["category"] == "pdu"]
+    assert (line["quantity"], line["unit_price"], line["price_source"]) == ("3", "", "unpriced")
+    table = {p["part_number"]: p for p in owner.get(f"{book_url(small_plan['project_id'])}/parts").json()["items"]}
+    assert (table["PDU-24"]["category"], table["PDU-24"]["base_price"]) == ("other", None), "listed to be priced"
+
+    r = owner.patch(
+        book_url(small_plan["project_id"]),
+        json={"upsert": [{"part_number": "PDU-24", "category": "other", "base_price": 450}]},
+        headers={"If-Match": '"0"'},
+    )
+    assert r.status_code == 200, r.text
+    bom = owner.get(f"/api/v1/wiring-plans/{small_plan['id']}/bom").json()
+    (pdu,) = [x for x in bom["lines"] if x["category"] == "pdu"]
+    assert (pdu["unit_price"], pdu["total"], pdu["price_source"]) == (450.0, 1350.0, "project")
+    assert bom["subtotals"]["pdu"] == 1350.0 and bom["total"] == 49.5 + 1120.0 + 1350.0
+    cost = owner.get(f"/api/v1/wiring-plans/{small_plan['id']}").json()["summary"]["cost"]
+    assert (cost["pdus"], cost["total"]) == (1350.0, bom["total"])
+    listed = owner.get(f"/api/v1/projects/{small_plan['project_id']}/wiring-plans").json()["items"][0]
+    assert listed["summary"]["cost"]["pdus"] == 1350.0

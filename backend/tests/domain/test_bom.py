@@ -47,3 +47,29 @@ def test_bom_project_prices() -> None:
     dac = next(x for x in bom.lines if x.part_number == "DAC-25G")
     assert (dac.unit_price, dac.price_source) == (10.0, "project")
     assert bom.to_json()["total"] == bom.total
+
+
+def test_pdus_are_counted_one_per_feed_naming_a_model_and_priced_only_from_the_book() -> None:
+    from loopline.domain.bom import Category, combine, pdu_materials, price
+    from loopline.domain.facility.model import Feed
+    from loopline.domain.media import Price, PriceBook
+
+    feeds = [Feed("A", pdu="PDU-B"), Feed("B", pdu="PDU-A"), Feed("A"), Feed("B", pdu="PDU-B")]
+    got = pdu_materials(feeds)
+    assert [(x.category, x.part_number, x.quantity) for x in got.lines] == [
+        (Category.PDU, "PDU-A", 1),
+        (Category.PDU, "PDU-B", 2),
+    ]
+    bom = price(got)  # the default book prices no PDU: shown without a price, never a made-up one
+    assert [(x.unit_price, x.total, x.description) for x in bom.lines] == [
+        (None, None, "rack PDU PDU-A"),
+        (None, None, "rack PDU PDU-B"),
+    ]
+    assert not bom.complete and bom.warnings == [
+        "no price for pdu 'PDU-A': add it to the price book",
+        "no price for pdu 'PDU-B': add it to the price book",
+    ]
+    book = PriceBook({"PDU-B": Price(612.5, source="project")}, version=3)
+    bom = price(combine(got, pdu_materials([Feed("A", pdu="PDU-B")])), book)
+    assert [(x.part_number, x.quantity, x.total) for x in bom.lines] == [("PDU-A", 1, None), ("PDU-B", 3, 1837.5)]
+    assert bom.subtotal(Category.PDU) == 1837.5 and bom.cost_summary()["pdus"] == 1837.5

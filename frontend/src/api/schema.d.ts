@@ -1985,7 +1985,7 @@ export interface components {
             currency: string;
             /**
              * Lines
-             * @description Cables per part and ordered length, then transceivers, switches, NICs; unpriced lines included.
+             * @description Cables per part and ordered length, then transceivers, switches, NICs, rack PDUs; unpriced lines included.
              */
             lines: components["schemas"]["BomLineRead"][];
             /** @description Copper vs optical (transceivers are optical). */
@@ -2025,6 +2025,11 @@ export interface components {
              * @description NICs.
              */
             nic: number;
+            /**
+             * Pdu
+             * @description Rack PDUs (one per rack feed naming a PDU model).
+             */
+            pdu: number;
             /**
              * Switch
              * @description Switches.
@@ -2150,7 +2155,7 @@ export interface components {
          * Category
          * @enum {string}
          */
-        Category: "cable" | "transceiver" | "switch" | "nic";
+        Category: "cable" | "transceiver" | "switch" | "nic" | "pdu";
         /** ClassStatsRead */
         ClassStatsRead: {
             /**
@@ -4657,6 +4662,11 @@ export interface components {
              * @description AOCs, fibre and transceivers.
              */
             optical: number;
+            /**
+             * Pdus
+             * @description Rack PDUs: one per rack feed of the hall that names a PDU model.
+             */
+            pdus: number;
             /**
              * Price Book Version
              * @description The project price book version that priced it; null: the default book alone.

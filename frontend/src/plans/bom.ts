@@ -12,6 +12,7 @@ export const CATEGORIES: readonly { key: string; label: string }[] = [
   { key: "transceiver", label: "Transceivers" },
   { key: "switch", label: "Switches" },
   { key: "nic", label: "Server NICs" },
+  { key: "pdu", label: "Rack PDUs" },
 ];
 
 export interface BomGroup {

@@ -186,6 +186,7 @@ class PlanCostRead(BaseModel):
     transceivers: float = Field(description="Optics: the transceivers at both ends of fibre links.")
     switches: float = Field(description="ToRs and fabric switches.")
     nics: float = Field(description="NICs added to servers whose model lacks the ports (parallel ports).")
+    pdus: float = Field(description="Rack PDUs: one per rack feed of the hall that names a PDU model.")
     copper: float = Field(description="Copper cables.")
     optical: float = Field(description="AOCs, fibre and transceivers.")
     total: float = Field(description="Sum of the priced parts; with `complete: false` some are missing.")
@@ -241,6 +242,7 @@ class BomSubtotals(BaseModel):
     transceiver: float = Field(description="Transceivers.")
     switch: float = Field(description="Switches.")
     nic: float = Field(description="NICs.")
+    pdu: float = Field(description="Rack PDUs (one per rack feed naming a PDU model).")
 
 
 class MediaSubtotals(BaseModel):
@@ -250,7 +252,8 @@ class MediaSubtotals(BaseModel):
 
 class BomRead(BaseModel):
     lines: list[BomLineRead] = Field(
-        description="Cables per part and ordered length, then transceivers, switches, NICs; unpriced lines included."
+        description="Cables per part and ordered length, then transceivers, switches, NICs, rack PDUs; unpriced "
+        "lines included."
     )
     currency: str = Field(description="ISO 4217 currency of every price.", examples=["USD"])
     price_book_version: int | None = Field(
