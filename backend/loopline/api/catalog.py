@@ -1,4 +1,4 @@
-"""`/api/v1/catalog`: server models, switch models and rack types: the global (builtin) entries and
+"""`/api/v1/catalog`: server models, switch models, rack types and PDU models: the global (builtin) entries and
 the caller's own; another user's entry is 404."""
 
 from typing import Annotated, Any
@@ -8,6 +8,9 @@ from pydantic import BaseModel
 
 from loopline.api.deps import DbSession, EntryId, IfMatch, Paging, etag, require_scope
 from loopline.api.schemas.catalog import (
+    PduModelCreate,
+    PduModelRead,
+    PduModelUpdate,
     RackTypeCreate,
     RackTypeRead,
     RackTypeUpdate,
@@ -20,7 +23,7 @@ from loopline.api.schemas.catalog import (
     columns,
 )
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
-from loopline.db.models import RackType, ServerModel, SwitchModel
+from loopline.db.models import PduModel, RackType, ServerModel, SwitchModel
 from loopline.services import catalog
 from loopline.services.access import Principal, Scope
 
@@ -96,3 +99,4 @@ def _routes(
 _routes("server-models", "server model", ServerModel, ServerModelCreate, ServerModelUpdate, ServerModelRead)
 _routes("switch-models", "switch model", SwitchModel, SwitchModelCreate, SwitchModelUpdate, SwitchModelRead)
 _routes("rack-types", "rack type", RackType, RackTypeCreate, RackTypeUpdate, RackTypeRead)
+_routes("pdu-models", "PDU model", PduModel, PduModelCreate, PduModelUpdate, PduModelRead)

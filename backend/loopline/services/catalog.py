@@ -1,30 +1,46 @@
-"""The device catalog. Builtin entries are global and read-only; the others belong to their owner.
+"""The device catalog (server and switch models, rack types, PDU models). Builtin entries are
+global and read-only; the others belong to their owner.
 
 A user sees (lists, reads) the global entries and their own; another user's entry is 404 to them.
 A layout may use the global entries and those of any member of its project
 (`layout_snapshot.load_catalog(usable_in=...)`), so a team can share a model its owner made.
 Names are unique among the global entries and within one owner's: a user's entry cannot take a
 global name, and two users may each have their own "GPU server".
+
+The builtin entries' facility facts (power, weight, airflow, load ratings, each with its source)
+are owned by `domain.facility.catalog_facts`: `ensure_builtin_catalog` writes them, onto builtin
+rows that predate them too.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import ColumnElement, exists, or_, select
 from sqlalchemy.orm import Session
 
-from loopline.db.models import FabricSwitch, LogicalRack, Rack, RackType, ServerModel, SwitchModel
+from loopline.db.models import FabricSwitch, LogicalRack, PduModel, Rack, RackFeed, RackType, ServerModel, SwitchModel
 from loopline.db.repositories import Page, paginate
-from loopline.domain.errors import Conflict, NotFound
+from loopline.domain.errors import Conflict, DomainError, NotFound
+from loopline.domain.facility import catalog_facts
+from loopline.domain.facility.model import DeviceFacts
 from loopline.services import audit
 from loopline.services.access import Forbidden, Principal
 from loopline.services.mutations import Target, audited_delete, audited_update
 
-CatalogModel = ServerModel | SwitchModel | RackType
-M = TypeVar("M", ServerModel, SwitchModel, RackType)
+CatalogModel = ServerModel | SwitchModel | RackType | PduModel
+M = TypeVar("M", ServerModel, SwitchModel, RackType, PduModel)
 
-KIND = {ServerModel: "server_model", SwitchModel: "switch_model", RackType: "rack_type"}
+KIND = {ServerModel: "server_model", SwitchModel: "switch_model", RackType: "rack_type", PduModel: "pdu_model"}
+
+FACT_KEYS: dict[type[CatalogModel], frozenset[str]] = {
+    ServerModel: frozenset({"typical_w", "max_w", "weight_kg", "airflow", "source"}),
+    SwitchModel: frozenset({"typical_w", "max_w", "weight_kg", "airflow", "source"}),
+    RackType: frozenset({"weight_kg", "static_load_kg", "source"}),
+    PduModel: frozenset({"outlets", "phases", "weight_kg", "source"}),
+}
+"""What an entry says about itself without changing any layout that uses it: editable while in use.
+(A PDU is only ever weighed and counted, so all of it is.)"""
 
 
 def _snapshot(obj: CatalogModel) -> dict[str, Any]:
@@ -91,6 +107,8 @@ def _in_use(session: Session, model: type[CatalogModel], entry_id: int) -> bool:
         q = exists().where(LogicalRack.tor_model_id == entry_id) | exists().where(
             FabricSwitch.switch_model_id == entry_id
         )
+    elif model is PduModel:
+        q = exists().where(RackFeed.pdu_model_id == entry_id)
     else:
         q = exists().where(Rack.rack_type_id == entry_id)
     return bool(session.execute(select(q)).scalar())
@@ -99,19 +117,25 @@ def _in_use(session: Session, model: type[CatalogModel], entry_id: int) -> bool:
 def update_entry(
     session: Session, principal: Principal, model: type[M], entry_id: int, values: dict[str, Any], if_match: int
 ) -> M:
-    """`values`: the stored values to set; only the name of an entry in use may change."""
+    """`values`: the stored values to set; of an entry in use only the name and the facts
+    (`FACT_KEYS`) may change, not what its layouts were planned with."""
     obj = get_entry(session, principal, model, entry_id)
     _may_change(principal, obj)
 
     def change(obj: M) -> None:
         if "name" in values:
             _unique(session, principal, model, values["name"], exclude=entry_id)
-        if set(values) - {"name"} and _in_use(session, model, entry_id):
+        if set(values) - {"name"} - FACT_KEYS[model] and _in_use(session, model, entry_id):
             raise Conflict(
-                "id", f"{obj.name!r} is used in a layout: only its name can change; create a new model instead"
+                "id",
+                f"{obj.name!r} is used in a layout: only its name and facts can change; create a new model instead",
             )
         for key, value in values.items():
             setattr(obj, key, value)
+        if isinstance(obj, ServerModel | SwitchModel):
+            typical, most = obj.typical_w, obj.max_w
+            if typical is not None and most is not None and most < typical:
+                raise DomainError("max_w", f"must be at least typical_w ({typical:g} W), got {most:g} W")
 
     audited_update(session, obj, if_match, _target(principal, model, entry_id), snapshot=_snapshot, change=change)
     return obj
@@ -188,19 +212,80 @@ BUILTIN_RACK_TYPES: list[dict[str, Any]] = [
 ]
 
 
+def _device_facts(facts: DeviceFacts | None) -> dict[str, Any]:
+    f = facts or DeviceFacts()
+    return {
+        "typical_w": f.typical_w,
+        "max_w": f.max_w,
+        "weight_kg": f.weight_kg,
+        "airflow": f.airflow,
+        "source": f.source,
+    }
+
+
+def builtin_facts() -> dict[type[CatalogModel], dict[str, dict[str, Any]]]:
+    """Per catalog kind, builtin entry name -> its facts as stored (from `catalog_facts`; an entry it
+    does not name has none)."""
+    racks = {t["name"]: catalog_facts.RACK_TYPE_FACTS.get(t["name"]) for t in BUILTIN_RACK_TYPES}
+    return {
+        ServerModel: {
+            e["name"]: _device_facts(catalog_facts.SERVER_FACTS.get(e["name"])) for e in BUILTIN_SERVER_MODELS
+        },
+        SwitchModel: {
+            e["name"]: _device_facts(catalog_facts.SWITCH_FACTS.get(e["name"])) for e in BUILTIN_SWITCH_MODELS
+        },
+        RackType: {
+            name: {
+                "weight_kg": None if f is None else f.weight_kg,
+                "static_load_kg": catalog_facts.RACK_TYPE_STATIC_LOAD_KG.get(name),
+                "source": "" if f is None else f.source,
+            }
+            for name, f in racks.items()
+        },
+        PduModel: {
+            # The domain's PduModel names no phases (a PDU is weighed and counted, its feed says
+            # the phases); the catalog row keeps 1 unless the domain's figure says otherwise.
+            p.name: {
+                "outlets": p.outlets,
+                "phases": getattr(p, "phases", 1),
+                "weight_kg": p.weight_kg,
+                "source": p.source,
+            }
+            for p in catalog_facts.PDU_MODELS
+        },
+    }
+
+
 def ensure_builtin_catalog(session: Session) -> int:
-    """Insert the builtin catalog entries that are missing (by name); returns how many were added."""
+    """Insert the builtin catalog entries that are missing (by name) and bring the facts of every
+    builtin entry to `catalog_facts` (a database seeded before the facts existed gets them; a
+    changed figure is updated, with a new version). Returns how many entries were added."""
     added = 0
-    for model, entries in (
+    facts = builtin_facts()
+    pdus: list[dict[str, Any]] = [{"name": name, **values} for name, values in facts[PduModel].items()]
+    kinds: list[tuple[type[CatalogModel], list[dict[str, Any]]]] = [
         (ServerModel, BUILTIN_SERVER_MODELS),
         (SwitchModel, BUILTIN_SWITCH_MODELS),
         (RackType, BUILTIN_RACK_TYPES),
-    ):
-        have = set(session.execute(select(model.name).where(model.owner_id.is_(None))).scalars())
+        (PduModel, pdus),
+    ]
+    for model, entries in kinds:
+        found = session.execute(select(model).where(model.owner_id.is_(None), model.builtin.is_(True))).scalars()
+        have: dict[str, CatalogModel] = {e.name: e for e in cast("list[CatalogModel]", list(found))}
+        global_names = set(session.execute(select(model.name).where(model.owner_id.is_(None))).scalars())
         for entry in entries:
-            if entry["name"] not in have:
-                session.add(model(**entry, builtin=True))
-                added += 1
+            values = {**entry, **facts[model].get(entry["name"], {})}
+            row = have.get(entry["name"])
+            if row is None:
+                if entry["name"] not in global_names:
+                    session.add(model(**values, builtin=True))
+                    added += 1
+                continue
+            changed = {k: v for k, v in facts[model].get(entry["name"], {}).items() if getattr(row, k) != v}
+            if changed:
+                for key, value in changed.items():
+                    setattr(row, key, value)
+                row.version += 1
     session.flush()
     return added
 

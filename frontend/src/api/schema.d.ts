@@ -206,6 +206,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/catalog/pdu-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List PDU models: the global ones and yours */
+        get: operations["list_pdu_models_api_v1_catalog_pdu_models_get"];
+        put?: never;
+        /** Add a PDU model */
+        post: operations["create_pdu_models_api_v1_catalog_pdu_models_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/pdu-models/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a PDU model */
+        get: operations["get_pdu_models_api_v1_catalog_pdu_models__entry_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete an unused PDU model */
+        delete: operations["delete_pdu_models_api_v1_catalog_pdu_models__entry_id__delete"];
+        options?: never;
+        head?: never;
+        /** Change a PDU model (yours, not builtin) */
+        patch: operations["update_pdu_models_api_v1_catalog_pdu_models__entry_id__patch"];
+        trace?: never;
+    };
     "/api/v1/catalog/rack-types": {
         parameters: {
             query?: never;
@@ -1819,6 +1856,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Airflow
+         * @description Which way air crosses a device, from the rack's front (the face the layout calls `front`).
+         * @enum {string}
+         */
+        Airflow: "front-to-rear" | "rear-to-front" | "side";
         /** AisleRead */
         AisleRead: {
             /**
@@ -4251,6 +4294,32 @@ export interface components {
              */
             total: number;
         };
+        /** Page[PduModelRead] */
+        Page_PduModelRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["PduModelRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
         /** Page[PriceBookVersionRead] */
         Page_PriceBookVersionRead_: {
             /**
@@ -4626,6 +4695,123 @@ export interface components {
          * @enum {string}
          */
         Pattern: "single-homed" | "mc-lag" | "side-to-side" | "paired-row" | "inter-chassis" | "grin";
+        /** PduModelCreate */
+        PduModelCreate: {
+            /**
+             * Name
+             * @description Catalog name, unique among the global entries and yours.
+             * @example Metered PDU 1ph 32A 24xC13
+             */
+            name: string;
+            /**
+             * Outlets
+             * @description Outlets.
+             * @example 24
+             */
+            outlets: number;
+            /**
+             * Phases
+             * @description Phases it takes: 1 or 3.
+             * @default 1
+             * @example 1
+             * @enum {integer}
+             */
+            phases: 1 | 3;
+            /**
+             * Source
+             * @description Datasheet the facts come from (URL or name).
+             * @default
+             */
+            source: string;
+            /**
+             * Weight Kg
+             * @description Weight, kg (null: not known).
+             * @example 5.2
+             */
+            weight_kg?: number | null;
+        };
+        /** PduModelRead */
+        PduModelRead: {
+            /**
+             * Builtin
+             * @description Seeded default; read-only.
+             */
+            builtin: boolean;
+            /**
+             * Id
+             * @description Catalog id.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Name
+             * @description Catalog name, unique among the global entries and yours.
+             * @example Metered PDU 1ph 32A 24xC13
+             */
+            name: string;
+            /**
+             * Outlets
+             * @description Outlets.
+             * @example 24
+             */
+            outlets: number;
+            /**
+             * Owner Id
+             * @description The user this entry belongs to (only they see it in the catalog; members of their projects can use it there); null for a global entry.
+             */
+            owner_id: number | null;
+            /**
+             * Phases
+             * @description Phases it takes: 1 or 3.
+             * @example 1
+             */
+            phases: number;
+            /**
+             * Source
+             * @description Datasheet the facts come from; empty when none is given.
+             */
+            source: string;
+            /**
+             * Version
+             * @description Version for `If-Match`.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Weight Kg
+             * @description Weight, kg (null: not known).
+             * @example 5.2
+             */
+            weight_kg: number | null;
+        };
+        /** PduModelUpdate */
+        PduModelUpdate: {
+            /**
+             * Name
+             * @description Catalog name, unique among the global entries and yours.
+             */
+            name?: string | null;
+            /**
+             * Outlets
+             * @description Outlets.
+             */
+            outlets?: number | null;
+            /**
+             * Phases
+             * @description Phases it takes: 1 or 3.
+             */
+            phases?: (1 | 3) | null;
+            /**
+             * Source
+             * @description Datasheet the facts come from.
+             */
+            source?: string | null;
+            /**
+             * Weight Kg
+             * @description Weight, kg; null clears it.
+             */
+            weight_kg?: number | null;
+        };
         /**
          * PlanCostRead
          * @description The plan priced with the project's price book as it is now (never a stored figure).
@@ -5619,6 +5805,24 @@ export interface components {
              */
             name: string;
             /**
+             * Source
+             * @description Datasheet or standard the facts come from (URL or name).
+             * @default
+             */
+            source: string;
+            /**
+             * Static Load Kg
+             * @description Static load rating, kg (null: not known).
+             * @example 1500
+             */
+            static_load_kg?: number | null;
+            /**
+             * Weight Kg
+             * @description The empty rack's own weight, kg (null: not known).
+             * @example 130
+             */
+            weight_kg?: number | null;
+            /**
              * Width M
              * @description Width along the row, metres.
              * @default 0.6
@@ -5663,11 +5867,28 @@ export interface components {
              */
             owner_id: number | null;
             /**
+             * Source
+             * @description Datasheet or standard the facts come from; empty when none is given.
+             */
+            source: string;
+            /**
+             * Static Load Kg
+             * @description Static load rating, kg (null: not known).
+             * @example 1500
+             */
+            static_load_kg: number | null;
+            /**
              * Version
              * @description Version for `If-Match`.
              * @example 1
              */
             version: number;
+            /**
+             * Weight Kg
+             * @description The empty rack's own weight, kg (null: not known).
+             * @example 130
+             */
+            weight_kg: number | null;
             /**
              * Width M
              * @description Width along the row, metres.
@@ -5692,6 +5913,21 @@ export interface components {
              * @description Catalog name, unique among the global entries and yours.
              */
             name?: string | null;
+            /**
+             * Source
+             * @description Datasheet or standard the facts come from.
+             */
+            source?: string | null;
+            /**
+             * Static Load Kg
+             * @description Static load rating, kg; null clears it.
+             */
+            static_load_kg?: number | null;
+            /**
+             * Weight Kg
+             * @description Own weight, kg; null clears it.
+             */
+            weight_kg?: number | null;
             /**
              * Width M
              * @description Width along the row, metres.
@@ -6155,6 +6391,8 @@ export interface components {
         };
         /** ServerModelCreate */
         ServerModelCreate: {
+            /** @description Which way air crosses it, from the rack's front (null: not known). */
+            airflow?: components["schemas"]["Airflow"] | null;
             /**
              * Height U
              * @description Height in rack units.
@@ -6162,6 +6400,12 @@ export interface components {
              * @example 1
              */
             height_u: number;
+            /**
+             * Max W
+             * @description Maximum power draw, W; at least `typical_w` (null: not known).
+             * @example 700
+             */
+            max_w?: number | null;
             /**
              * Name
              * @description Catalog name, unique among the global entries and yours.
@@ -6180,9 +6424,29 @@ export interface components {
              * @example 25
              */
             port_gbps: number;
+            /**
+             * Source
+             * @description Datasheet or standard the facts come from (URL or name).
+             * @default
+             */
+            source: string;
+            /**
+             * Typical W
+             * @description Typical power draw, W (null: not known).
+             * @example 350
+             */
+            typical_w?: number | null;
+            /**
+             * Weight Kg
+             * @description Weight, kg (null: not known).
+             * @example 18.5
+             */
+            weight_kg?: number | null;
         };
         /** ServerModelRead */
         ServerModelRead: {
+            /** @description Airflow from the rack's front (null: not known). */
+            airflow: components["schemas"]["Airflow"] | null;
             /**
              * Builtin
              * @description Seeded default; read-only.
@@ -6200,6 +6464,12 @@ export interface components {
              * @example 1
              */
             id: number;
+            /**
+             * Max W
+             * @description Maximum power draw, W (null: not known).
+             * @example 700
+             */
+            max_w: number | null;
             /**
              * Name
              * @description Catalog name, unique among the global entries and yours.
@@ -6224,19 +6494,43 @@ export interface components {
              */
             port_gbps: number;
             /**
+             * Source
+             * @description Datasheet or standard the facts come from; empty when none is given.
+             */
+            source: string;
+            /**
+             * Typical W
+             * @description Typical power draw, W (null: not known).
+             * @example 350
+             */
+            typical_w: number | null;
+            /**
              * Version
              * @description Version for `If-Match`.
              * @example 1
              */
             version: number;
+            /**
+             * Weight Kg
+             * @description Weight, kg (null: not known).
+             * @example 18.5
+             */
+            weight_kg: number | null;
         };
         /** ServerModelUpdate */
         ServerModelUpdate: {
+            /** @description Airflow from the rack's front; null clears it. */
+            airflow?: components["schemas"]["Airflow"] | null;
             /**
              * Height U
              * @description Height in rack units.
              */
             height_u?: number | null;
+            /**
+             * Max W
+             * @description Maximum power draw, W (at least `typical_w`); null clears it.
+             */
+            max_w?: number | null;
             /**
              * Name
              * @description Catalog name, unique among the global entries and yours.
@@ -6252,6 +6546,21 @@ export interface components {
              * @description Speed of each NIC port, Gb/s.
              */
             port_gbps?: number | null;
+            /**
+             * Source
+             * @description Datasheet or standard the facts come from.
+             */
+            source?: string | null;
+            /**
+             * Typical W
+             * @description Typical power draw, W; null clears it.
+             */
+            typical_w?: number | null;
+            /**
+             * Weight Kg
+             * @description Weight, kg; null clears it.
+             */
+            weight_kg?: number | null;
         };
         /**
          * Side
@@ -6842,6 +7151,8 @@ export interface components {
         };
         /** SwitchModelCreate */
         SwitchModelCreate: {
+            /** @description Which way air crosses it, from the rack's front (null: not known). */
+            airflow?: components["schemas"]["Airflow"] | null;
             /**
              * Height U
              * @description Height in rack units.
@@ -6849,6 +7160,12 @@ export interface components {
              * @example 1
              */
             height_u: number;
+            /**
+             * Max W
+             * @description Maximum power draw, W; at least `typical_w` (null: not known).
+             * @example 700
+             */
+            max_w?: number | null;
             /**
              * Name
              * @description Catalog name, unique among the global entries and yours.
@@ -6868,6 +7185,18 @@ export interface components {
              */
             server_ports: number;
             /**
+             * Source
+             * @description Datasheet or standard the facts come from (URL or name).
+             * @default
+             */
+            source: string;
+            /**
+             * Typical W
+             * @description Typical power draw, W (null: not known).
+             * @example 350
+             */
+            typical_w?: number | null;
+            /**
              * Uplink Gbps
              * @description Speed of each uplink port, Gb/s.
              * @example 100
@@ -6879,9 +7208,17 @@ export interface components {
              * @example 8
              */
             uplink_ports: number;
+            /**
+             * Weight Kg
+             * @description Weight, kg (null: not known).
+             * @example 18.5
+             */
+            weight_kg?: number | null;
         };
         /** SwitchModelRead */
         SwitchModelRead: {
+            /** @description Airflow from the rack's front (null: not known). */
+            airflow: components["schemas"]["Airflow"] | null;
             /**
              * Builtin
              * @description Seeded default; read-only.
@@ -6899,6 +7236,12 @@ export interface components {
              * @example 2
              */
             id: number;
+            /**
+             * Max W
+             * @description Maximum power draw, W (null: not known).
+             * @example 700
+             */
+            max_w: number | null;
             /**
              * Name
              * @description Catalog name, unique among the global entries and yours.
@@ -6923,6 +7266,17 @@ export interface components {
              */
             server_ports: number;
             /**
+             * Source
+             * @description Datasheet or standard the facts come from; empty when none is given.
+             */
+            source: string;
+            /**
+             * Typical W
+             * @description Typical power draw, W (null: not known).
+             * @example 350
+             */
+            typical_w: number | null;
+            /**
              * Uplink Gbps
              * @description Speed of each uplink port, Gb/s.
              * @example 100
@@ -6940,14 +7294,27 @@ export interface components {
              * @example 1
              */
             version: number;
+            /**
+             * Weight Kg
+             * @description Weight, kg (null: not known).
+             * @example 18.5
+             */
+            weight_kg: number | null;
         };
         /** SwitchModelUpdate */
         SwitchModelUpdate: {
+            /** @description Airflow from the rack's front; null clears it. */
+            airflow?: components["schemas"]["Airflow"] | null;
             /**
              * Height U
              * @description Height in rack units.
              */
             height_u?: number | null;
+            /**
+             * Max W
+             * @description Maximum power draw, W (at least `typical_w`); null clears it.
+             */
+            max_w?: number | null;
             /**
              * Name
              * @description Catalog name, unique among the global entries and yours.
@@ -6964,6 +7331,16 @@ export interface components {
              */
             server_ports?: number | null;
             /**
+             * Source
+             * @description Datasheet or standard the facts come from.
+             */
+            source?: string | null;
+            /**
+             * Typical W
+             * @description Typical power draw, W; null clears it.
+             */
+            typical_w?: number | null;
+            /**
              * Uplink Gbps
              * @description Speed of each uplink port, Gb/s.
              */
@@ -6973,6 +7350,11 @@ export interface components {
              * @description Uplink ports towards the fabric.
              */
             uplink_ports?: number | null;
+            /**
+             * Weight Kg
+             * @description Weight, kg; null clears it.
+             */
+            weight_kg?: number | null;
         };
         /** TokenCreate */
         TokenCreate: {
@@ -7991,6 +8373,511 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_pdu_models_api_v1_catalog_pdu_models_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_PduModelRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_pdu_models_api_v1_catalog_pdu_models_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PduModelCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PduModelRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_pdu_models_api_v1_catalog_pdu_models__entry_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalog entry id. */
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PduModelRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_pdu_models_api_v1_catalog_pdu_models__entry_id__delete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Catalog entry id. */
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_pdu_models_api_v1_catalog_pdu_models__entry_id__patch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Catalog entry id. */
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PduModelUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PduModelRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
