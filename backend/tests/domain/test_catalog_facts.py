@@ -9,15 +9,25 @@ import pytest
 
 from loopline.domain.facility import catalog_facts as cf
 from loopline.domain.facility.model import Airflow, DeviceFacts
-from loopline.services.catalog import BUILTIN_RACK_TYPES, BUILTIN_SWITCH_MODELS
+from loopline.services.catalog import BUILTIN_RACK_TYPES, BUILTIN_SERVER_MODELS, BUILTIN_SWITCH_MODELS
 
 
 def _figures(f: DeviceFacts) -> list[float]:
     return [x for x in (f.typical_w, f.max_w, f.weight_kg) if x is not None]
 
 
-def test_every_builtin_switch_has_facts() -> None:
+def test_every_builtin_switch_and_server_has_facts() -> None:
     assert {m["name"] for m in BUILTIN_SWITCH_MODELS} <= set(cf.SWITCH_FACTS)
+    assert {m["name"] for m in BUILTIN_SERVER_MODELS} <= set(cf.SERVER_FACTS)
+
+
+def test_server_spot_checks_match_the_cited_figures() -> None:
+    # Dell R640: 39.0 lb -> 17.69 kg, 750 W PSU; Gigabyte G292-Z46: 36.89 kg, 2200 W PSU.
+    r640 = cf.SERVER_FACTS["2x10G server"]
+    assert (r640.weight_kg, r640.max_w, r640.typical_w) == (17.69, 750.0, None)
+    gpu = cf.SERVER_FACTS["2x100G GPU server"]
+    assert (gpu.weight_kg, gpu.max_w, gpu.airflow) == (36.89, 2200.0, Airflow.FRONT_TO_REAR)
+    assert "G292-Z46" in gpu.source and "rated output" in gpu.source
 
 
 def test_every_builtin_rack_type_has_its_weight_and_load_rating() -> None:

@@ -103,12 +103,66 @@ SWITCH_FACTS: dict[str, DeviceFacts] = {
 
 SERVER_FACTS: dict[str, DeviceFacts] = {
     "2x25G server": DeviceFacts(
+        max_w=800.0,
         weight_kg=21.0,
         source=(
             "Dell PowerEdge R650 (1U, 2x25G OCP NIC): PowerEdge R650 Spec Sheet,"
             " https://i.dell.com/sites/csdocuments/Product_Docs/en/poweredge-r650-spec-sheet.pdf,"
             f" as transcribed in {_DTL} device-types/Dell/PowerEdge-R650.yaml (weight 21 kg)."
-            " Power and airflow: not in that source (None)."
+            " max_w: maximum_draw 800 W on each of its two PSU power ports as transcribed in"
+            " nautobot/devicetype-library device-types/Dell/PowerEdge-R650.yaml (a fork of that"
+            " library), i.e. the rated output of the 800 W PSU, an upper bound, not a measured draw."
+            " Typical power and airflow: not in these sources (None)."
+        ),
+    ),
+    "1x25G server": DeviceFacts(
+        weight_kg=13.04,
+        airflow=Airflow.FRONT_TO_REAR,
+        source=(
+            "HPE ProLiant DL360 Gen10 (1U, P19766-B21; 25G via FlexibleLOM/PCIe NIC): HPE ProLiant"
+            " DL360 Gen10 QuickSpecs, https://www.hpe.com/psnow/doc/a00008159enw, as transcribed in"
+            f" {_DTL} device-types/HPE/ProLiant-DL360-Gen10.yaml (weight 13.04 kg, the minimum"
+            " configuration: one drive, one PSU, one processor; airflow front-to-rear)."
+            " Power: not in that source (None)."
+        ),
+    ),
+    "4x25G server": DeviceFacts(
+        weight_kg=20.2,
+        airflow=Airflow.FRONT_TO_REAR,
+        source=(
+            "Lenovo ThinkSystem SR645 (1U, 7D2X; 4x25G OCP 3.0 NIC): Lenovo Press product guide,"
+            f" https://lenovopress.lenovo.com/lp1280.pdf, as transcribed in {_DTL}"
+            " device-types/Lenovo/ThinkSystem-SR645.yaml (weight 20.2 kg, airflow front-to-rear)."
+            " Power: not in that source (None)."
+        ),
+    ),
+    "2x10G server": DeviceFacts(
+        max_w=750.0,
+        weight_kg=_lb(39.0),
+        airflow=Airflow.FRONT_TO_REAR,
+        source=(
+            "Dell PowerEdge R640 (1U, 2x10GbE + 2x1GbE rNDC): PowerEdge R640 Technical Guide,"
+            " https://i.dell.com/sites/csdocuments/Shared-Content_data-Sheets_Documents/en/us/"
+            f"PowerEdge-R640-Technical-Guide.pdf, as transcribed in {_DTL}"
+            " device-types/Dell/PowerEdge-R640.yaml (weight 39.0 lb x 0.45359237 = 17.69 kg;"
+            " airflow front-to-rear; power ports maximum_draw 750 W, the rated output of the"
+            " 750 W Platinum PSU it is modelled with: an upper bound for that configuration, not"
+            " a measured draw; 1100 W and 1600 W PSUs exist for heavier ones)."
+            " Typical power: not in that source (None)."
+        ),
+    ),
+    "2x100G GPU server": DeviceFacts(
+        max_w=2200.0,
+        weight_kg=36.89,
+        airflow=Airflow.FRONT_TO_REAR,
+        source=(
+            "Gigabyte G292-Z46 (2U GPU server, 4 x PCIe 4.0 x16 GPU slots, 2x100G NIC in a"
+            " low-profile x16 slot): Gigabyte G292-Z46 specifications,"
+            " https://www.gigabyte.com/Enterprise/GPU-Server/G292-Z46-rev-A00#Specifications,"
+            f" as transcribed in {_DTL} device-types/Gigabyte/gigabyte-g292-z46.yml (weight"
+            " 36.89 kg; airflow front-to-rear; PSU1/PSU2: 2200 W 80 PLUS Platinum). max_w is the"
+            " PSU's rated output (each of the two can carry the server alone): an upper bound on"
+            " its load, not a measured draw. Typical power: not in that source (None)."
         ),
     ),
 }
