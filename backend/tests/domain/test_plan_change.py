@@ -1,0 +1,40 @@
+"""A plan's facility totals against another's, in numbers and words (issue 28 item 5), hand-derived."""
+
+from __future__ import annotations
+
+from loopline.domain.facility.model import FacilityTotals
+from loopline.domain.facility.plan_change import facility_change
+
+
+def totals(typical: float, most: float, kg: float, tray: str | None, pct: float) -> FacilityTotals:
+    return FacilityTotals(typical_w=typical, max_w=most, heat_w=most, weight_kg=kg, fullest_tray=tray,
+                          fullest_tray_pct=pct)  # fmt: skip
+
+
+def test_an_upgrade_that_adds_power_weight_and_fills_a_tray() -> None:
+    # 128,000 - 90,000 = 38,000 W at most; 84,000 - 60,000 = 24,000 W typical; 12,120 - 12,000 = 120 kg.
+    got = facility_change(totals(60_000, 90_000, 12_000, "T3-12", 31.2), totals(84_000, 128_000, 12_120, "T3-12", 47.4))
+    assert (got.max_w, got.typical_w, got.heat_w, got.weight_kg) == (38_000, 24_000, 38_000, 120)
+    assert (got.fullest_tray, got.fullest_tray_pct, got.was_fullest_tray, got.was_fullest_tray_pct) == (
+        "T3-12", 47.4, "T3-12", 31.2,
+    )  # fmt: skip
+    assert got.words == "adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)"
+
+
+def test_a_plan_that_draws_less_and_moves_the_fullest_tray() -> None:
+    got = facility_change(totals(9_000, 12_000, 500, "T2-3", 12.0), totals(8_000, 9_500, 470, "T1-1", 10.4))
+    assert (got.max_w, got.typical_w, got.weight_kg) == (-2_500, -1_000, -30)
+    assert got.words == (
+        "removes 2.5 kW at most (1 kW typical), takes off 30 kg, and fills tray T1-1 to 10 % "
+        "(the fullest was T2-3 at 12 %)"
+    )
+
+
+def test_no_change_and_no_trays() -> None:
+    same = totals(1_000, 1_500, 80, None, 0.0)
+    assert facility_change(same, same).words == "draws the same power"
+    got = facility_change(same, totals(1_000, 1_500, 80, "T1-2", 3.0))
+    assert got.words == "draws the same power, and fills tray T1-2 to 3 % (no cable in a tray before)"
+    assert facility_change(totals(1_000, 1_500, 80, "T1-2", 3.0), same).words == (
+        "draws the same power, and leaves every tray empty"
+    )
