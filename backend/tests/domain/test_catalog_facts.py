@@ -9,6 +9,7 @@ import pytest
 
 from loopline.domain.facility import catalog_facts as cf
 from loopline.domain.facility.model import Airflow, DeviceFacts
+from loopline.domain.media import Medium, default_catalog
 from loopline.services.catalog import BUILTIN_RACK_TYPES, BUILTIN_SERVER_MODELS, BUILTIN_SWITCH_MODELS
 
 
@@ -94,3 +95,46 @@ def test_default_tray_and_floor_are_the_cited_figures() -> None:
     floor = cf.DEFAULT_FLOOR_LOAD_KG_M2
     assert floor == pytest.approx(12_000 / 9.80665, abs=0.05)
     assert "TIA-942" in cf.DEFAULT_FLOOR_LOAD_SOURCE
+
+
+def _media_parts() -> tuple[set[str], set[str]]:
+    """(cable part numbers, parts that draw watts per end) as `loopline.domain.media` builds them."""
+    cables: set[str] = set()
+    optics: set[str] = set()
+    for o in default_catalog().options:
+        cables.add(o.part_number)
+        if o.transceiver is not None:
+            optics.add(o.transceiver)
+        elif o.medium in (Medium.AOC, Medium.ACC, Medium.AEC):
+            optics.add(o.part_number)
+    return cables, optics
+
+
+def test_every_media_part_has_cable_and_optic_entries() -> None:
+    cables, optics = _media_parts()
+    assert cables == set(cf.CABLE_FACTS)
+    assert optics == set(cf.OPTIC_FACTS)
+    assert all(c.signal_only for c in cf.CABLE_FACTS.values())
+
+
+def test_cable_and_optic_figures_are_positive_and_sourced() -> None:
+    for pn, c in cf.CABLE_FACTS.items():
+        figures = [x for x in (c.od_mm, c.kg_per_m, c.min_bend_radius_mm) if x is not None]
+        assert all(math.isfinite(x) and x > 0 for x in figures), pn
+        assert bool(figures) == bool(c.source.strip()), pn
+    for pn, o in cf.OPTIC_FACTS.items():
+        assert (o.max_w is None) == (not o.source.strip()), pn
+        assert o.max_w is None or 0 < o.max_w < 50, pn
+
+
+def test_cable_and_optic_spot_checks_match_the_cited_figures() -> None:
+    # Datasheet maxima: 25G SFP28 SR 1.0 W, 100G QSFP28 SR4 3.5 W, LR4 4.0 W, 400G SR4 9 W,
+    # 800G twin-port DR 17 W; a 100G QSFP28 AOC 2.5 W per end.
+    watts = {pn: o.max_w for pn, o in cf.OPTIC_FACTS.items()}
+    assert (watts["XCVR-25G-SR"], watts["XCVR-100G-SR"], watts["XCVR-100G-LR"]) == (1.0, 3.5, 4.0)
+    assert (watts["XCVR-400G-SR"], watts["XCVR-800G-DR"], watts["AOC-100G"]) == (9.0, 17.0, 2.5)
+    # Passive copper draws nothing from the optic budget: no DAC is keyed as an optic.
+    assert not any(pn.startswith("DAC-") for pn in cf.OPTIC_FACTS)
+    aoc = cf.CABLE_FACTS["AOC-100G"]
+    assert (aoc.od_mm, aoc.min_bend_radius_mm, aoc.kg_per_m) == (3.0, 30.0, None)
+    assert cf.CABLE_FACTS["FIB-OM4"].min_bend_radius_mm == 25.0 == cf.CABLE_FACTS["FIB-OS2"].min_bend_radius_mm

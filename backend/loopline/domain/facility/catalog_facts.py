@@ -217,9 +217,145 @@ PDU_MODELS: tuple[PduModel, ...] = (
         ),
     ),
 )
-CABLE_FACTS: dict[str, CableFacts] = {}
-"""Media part number (`loopline.domain.media`) -> facts."""
-OPTIC_FACTS: dict[str, OpticFacts] = {}
+_SPEEDS = ("10G", "25G", "40G", "50G", "100G", "200G", "400G", "800G")
+"""The speeds `loopline.domain.media` builds parts for (its part numbers end in these)."""
+
+_AOC_3MM = (
+    "Skyward Telecom 100G QSFP28 to 4xSFP28 active optical cable specification,"
+    " https://www.skywardtel.com/100G-QSFP28-TO-4xSFP28-Active-Optical-Cables-specification.html"
+    " (cable diameter 3 mm, minimum bend radius 30 mm). Weight per metre: not in that source (None)."
+)
+_FIBRE_CORD_BEND = (
+    "Minimum bend radius: ANSI/TIA-568.0-D's 25 mm (1 in) minimum inside bend radius for optical"
+    " fibre cord cable, as quoted by Cabling Installation & Maintenance, 'Practical impacts of bend"
+    " radius on twisted-pair cable installation',"
+    " https://www.cablinginstall.com/design-install/article/16466578/practical-impacts-of-bend-radius-on-twistedpair-cable-installation"
+    " (no separate loaded figure is quoted). Outer diameter and weight per metre of a duplex cord:"
+    " no source found (None)."
+)
+
+CABLE_FACTS: dict[str, CableFacts] = {
+    # Parts without any sourced figure: every fact None (the checks say which one is missing).
+    **{f"DAC-{g}": CableFacts() for g in _SPEEDS},
+    "DAC-25G-RSFEC": CableFacts(),
+    **{f"ACC-{g}": CableFacts() for g in ("10G", "25G", "40G", "50G", "100G")},
+    **{f"AEC-{g}": CableFacts() for g in ("200G", "400G", "800G")},
+    **{f"AOC-{g}": CableFacts() for g in _SPEEDS},
+    "DAC-100G": CableFacts(
+        od_mm=6.7,
+        source=(
+            "Shenzhen Sinovo PS-QSFP28/QSFP28*2 QSFP28 passive DAC product specification (2015),"
+            " https://www.scribd.com/document/374561956/QSFP28-100G-to-2-QSFP28-50G-DAC-Product-"
+            "Specification-Tim-from-Sinovo, section 2: cable diameter 6.7 mm for 26 AWG PVC (the gauge"
+            " of the longer lengths; 30 AWG: 5.4 mm). Weight per metre and bend radius: not in that"
+            " source (None)."
+        ),
+    ),
+    "AOC-100G": CableFacts(od_mm=3.0, min_bend_radius_mm=30.0, source=_AOC_3MM),
+    "FIB-OM4": CableFacts(min_bend_radius_mm=25.0, source=_FIBRE_CORD_BEND),
+    "FIB-OS2": CableFacts(min_bend_radius_mm=25.0, source=_FIBRE_CORD_BEND),
+}
+"""Media part number (`loopline.domain.media`) -> facts. All are data cables (`signal_only`)."""
+
+
+def _optic(max_w: float, source: str) -> OpticFacts:
+    return OpticFacts(max_w=max_w, source=source)
+
+
+OPTIC_FACTS: dict[str, OpticFacts] = {
+    # Parts without a sourced figure: max_w None (the checks say which part lacks it).
+    **{f"XCVR-{g}-{kind}": OpticFacts() for g in _SPEEDS for kind in ("SR", "LR")},
+    **{f"XCVR-{g}-DR": OpticFacts() for g in ("100G", "200G", "400G", "800G")},
+    **{f"AOC-{g}": OpticFacts() for g in _SPEEDS},
+    **{f"ACC-{g}": OpticFacts() for g in ("10G", "25G", "40G", "50G", "100G")},
+    **{f"AEC-{g}": OpticFacts() for g in ("200G", "400G", "800G")},
+    "XCVR-10G-SR": _optic(
+        1.0,
+        "HDV Fiber SFP+-10G-SR (10GBASE-SR SFP+) datasheet, https://www.hdv-fiber.com/fa/"
+        "10g-spf-850nm-mode-dual-fiber-300m-optical-module-sfp-10g-sr.html: power dissipation 1 W.",
+    ),
+    "XCVR-10G-LR": _optic(
+        1.0,
+        "HDV Fiber SFP+-10G-L10 (10GBASE-LR SFP+, 10 km) datasheet, https://hdv-fiber.com/"
+        "10g-sfp-dual-fiber-sm-1310nm-10km-10g-lr-optical-transceiver-module-compatible-with-cisco-switch.html:"
+        " power dissipation 1 W.",
+    ),
+    "XCVR-25G-SR": _optic(
+        1.0,
+        "Plexda SFP-25G-SR (25GBASE-SR SFP28) datasheet, http://chinasgd.com/en/25gsfp28sr/312.html:"
+        " power consumption less than 1.0 W.",
+    ),
+    "XCVR-25G-LR": _optic(
+        1.2,
+        "Beijing Peilian 25G SFP28 1310 nm 10 km (25GBASE-LR) datasheet,"
+        " https://beijingpeilian.com/en/25g40g100ghighspeedopticalmodu/50-132.html:"
+        " power consumption < 1.2 W.",
+    ),
+    "XCVR-40G-SR": _optic(
+        1.5,
+        "Grass Valley QSFP-40G-SR4 (40GBASE-SR4 QSFP+) specifications,"
+        " https://www.grassvalley.com/products/router-control-systems/"
+        "qsfp-pluggable-short-range-transceiver-module-sr4/: power consumption 1.5 W.",
+    ),
+    "XCVR-40G-LR": _optic(
+        3.5,
+        "FastFOM FF-QSFP+LR4 (40GBASE-LR4 QSFP+, 10 km) datasheet,"
+        " https://www.fastfom.net/product/qsfp-lr4-40g-transceiver-fiber-module/: power dissipation < 3.5 W.",
+    ),
+    "XCVR-100G-SR": _optic(
+        3.5,
+        "FTTA 100G-QSFP28-SR4 (100GBASE-SR4) datasheet, https://www.fttacable.com/100g-qsfp28-sr4.html:"
+        " power consumption 3.5 W (max).",
+    ),
+    "XCVR-100G-DR": _optic(
+        3.5,
+        "FluxLight QSFP-100G-DR-S-FL (100GBASE-DR QSFP28, 500 m) datasheet,"
+        " https://www.fluxlight.com/content/Tech-Docs/Cisco%20QSFP-100G-DR-S-FL%20Datasheet.html:"
+        " maximum power consumption 3.5 W.",
+    ),
+    "XCVR-100G-LR": _optic(
+        4.0,
+        "RQS-103G-LR4-LW (100GBASE-LR4 QSFP28, 10 km) datasheet,"
+        " https://dtechtrading.com.np/sfp-100g-lr4-dual-lc-sm-ddm: power dissipation 4.0 W max.",
+    ),
+    "XCVR-400G-SR": _optic(
+        9.0,
+        "NVIDIA MMA1Z00-NS400 (400G SR4, QSFP112; the 400G form factor here is QSFP-DD) product"
+        " specifications, https://docs.nvidia.com/networking/display/MMA1Z00NS400T/Overview:"
+        " 9 W maximum in 400 Gb/s mode.",
+    ),
+    "XCVR-400G-DR": _optic(
+        9.0,
+        "NVIDIA MMS4X00-NS400 (400G DR4, single-port OSFP) product specifications,"
+        " https://docs.nvidia.com/networking/display/mms4x00ns400/overview: 9 W maximum in 400 Gb/s mode.",
+    ),
+    "XCVR-800G-SR": _optic(
+        15.0,
+        "NVIDIA MMA4Z00-NS-T (800G twin-port OSFP, 2x400G multimode SR4) product specifications,"
+        " https://docs.nvidia.com/networking/display/800gmma4z00nst/overview: 15 W in all configurations.",
+    ),
+    "XCVR-800G-DR": _optic(
+        17.0,
+        "NVIDIA MMS4X00-NS-T (800G twin-port OSFP, 2x400G single-mode DR4) product specifications,"
+        " https://docs.nvidia.com/networking/display/800gmms4x00nst/overview: 17 W in all configurations.",
+    ),
+    "AOC-25G": _optic(
+        1.0,
+        "Oikwan SFP28-AOC-XXX 25 Gb/s SFP28 active optical cable datasheet,"
+        " http://en.oikwan.com.cn/product/guiyang_874.html: maximum power consumption per end 1.0 W.",
+    ),
+    "AOC-40G": _optic(
+        1.5,
+        "PHQAOC768XX 40G QSFP+ active optical cable specification,"
+        " https://fttd.net/product/specification/PHQAOC768XX.html: power consumption 1.5 W max"
+        " (each end is a QSFP+ module; read as per end).",
+    ),
+    "AOC-100G": _optic(
+        2.5,
+        "Oikwan QSFP28-AOC-XXX 100 Gb/s QSFP28 active optical cable datasheet,"
+        " http://en.oikwan.com.cn/product/bazhong_866.html: power dissipation < 2.5 W per cable end.",
+    ),
+}
 """Transceiver, AOC or active copper part number -> watts per end."""
 # 44 lb/ft -> kg/m: x 0.45359237 kg/lb / 0.3048 m/ft = 65.479 kg/m.
 DEFAULT_TRAY: TraySpec | None = TraySpec(width_mm=305, usable_depth_mm=102, load_kg_per_m=65.5)
