@@ -84,11 +84,12 @@ def test_a_load_exactly_at_its_limit_is_ok_and_one_watt_more_is_over() -> None:
         assert (line.status, line.pct_of_limit) == (status, pct)
 
 
-def test_a_report_naming_a_rack_or_feed_the_plant_lacks_is_refused_by_name() -> None:
+def test_a_rack_without_facility_has_the_default_feeds_and_a_feed_the_rack_lacks_is_refused() -> None:
     racks, report = example()
-    with pytest.raises(DomainError) as e:
-        power_sheet_lines({HOT: racks[HOT]}, report)
-    assert e.value.field == "rack" and COOL in e.value.reason
+    lines = power_sheet_lines({HOT: racks[HOT]}, report)
+    assert [(x.rack, x.feed, x.voltage_v, x.phases, x.breaker_a, x.pdu_model) for x in lines][2] == (
+        COOL, "A", 230.0, 1, 32.0, "",
+    ), "the defaults: 230 V, single-phase, 32 A, no PDU"  # fmt: skip
     with pytest.raises(DomainError) as e:
         power_sheet_lines({HOT: RackFacility(feeds=(Feed("A"),)), COOL: racks[COOL]}, report)
     assert e.value.field == "feed" and "no feed B" in e.value.reason

@@ -81,10 +81,8 @@ def pct_of_limit(load_w: float, limit_w: float) -> float:
 
 
 def _feed(racks: Mapping[str, RackFacility], rack: RackLoad, load: FeedLoad) -> Feed:
-    facility = racks.get(rack.rack)
-    if facility is None:
-        raise DomainError("rack", f"the facility report names rack {rack.rack}, which the hall's plant does not hold")
-    for feed in facility.feeds:
+    # A rack the plant has no facility for has the defaults, as the checks read it.
+    for feed in racks.get(rack.rack, RackFacility()).feeds:
         if feed.name == load.feed:
             return feed
     raise DomainError("feed", f"rack {rack.rack} has no feed {load.feed}")
@@ -92,7 +90,7 @@ def _feed(racks: Mapping[str, RackFacility], rack: RackLoad, load: FeedLoad) -> 
 
 def power_sheet_lines(racks: Mapping[str, RackFacility], report: FacilityReport) -> list[PowerSheetLine]:
     """A line per feed of every rack of `report`, by row, rack and feed name; `racks`: the plant's
-    racks (`Plant.racks`), whose feeds give voltage, phases, breaker and PDU model."""
+    racks by rack name (`Plant.racks`), whose feeds give voltage, phases, breaker and PDU model."""
     lines: list[PowerSheetLine] = []
     for rack in sorted(report.racks, key=lambda r: (r.row, r.rack)):
         for load in sorted(rack.feeds, key=lambda f: f.feed):
