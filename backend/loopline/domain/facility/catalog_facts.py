@@ -5,15 +5,20 @@ named product of that kind, and says which. A figure no source gives stays None:
 needs it then says which fact is missing instead of guessing.
 
 Where a figure was read from the NetBox community device-type library (YAML transcribed from the
-vendor's datasheet), `source` names both the datasheet the YAML cites and the YAML's path. In that
-library a power port's `maximum_draw` is the device's maximum draw and `allocated_draw` its typical
-(budgeted) draw, in W; a device with two redundant PSUs lists the same figures on each port (each
-PSU alone can carry the device), so they are the device's figures, not a half share.
+vendor's datasheet), `source` names both the datasheet the YAML cites and the YAML's path. A power
+port's `maximum_draw` (W) is taken as max_w and its `allocated_draw` (NetBox's budgeting figure) as
+typical_w; a device with two redundant PSUs lists the same figures on each port, read as the whole
+device's (each PSU alone can carry it), not a half share. Where a server's `maximum_draw` is only its
+PSU's rating, its `source` says so: an upper bound, not a measured draw.
 
 Airflow is read from the rack's front, the face the layout's `port_face` normally is (the cold
-aisle). For a switch the vendor's "front" is its port side, so "front-to-rear" (port-side intake)
-suits ports facing the rack front; for a server the vendor's front is its bezel, mounted at the rack
-front. Where a product comes in both directions, the front-to-rear variant is the one named.
+aisle). Vendors disagree on which face of a switch is its "front" (Cisco has called the fan side of
+some Nexus models the front), so only switches whose front is known to be the port side carry an
+airflow here: Arista's, whose fans and power supplies are on the rear panel (Arista EOS manual,
+Environment Control Overview, https://www.arista.com/en/um-eos/eos-environment-control-overview),
+so their "-F" (front-to-rear) models take air in on the port side. A server's front is its bezel,
+taken as mounted at the rack front (the usual mounting). Where a product comes in both directions,
+the front-to-rear variant is the one named.
 """
 
 from __future__ import annotations
