@@ -83,11 +83,12 @@ SWITCH_FACTS: dict[str, DeviceFacts] = {
         weight_kg=_lb(34),
         airflow=Airflow.FRONT_TO_REAR,
         source=(
-            "Arista DCS-7260CX3-64-F (2U, 64x100G QSFP100, front-to-rear airflow): Arista 7060X and"
-            " 7260X Series Data Sheet, https://www.arista.com/assets/data/pdf/Datasheets/"
-            f"7060X_7260X_DS.pdf, as transcribed in {_DTL} device-types/Arista/DCS-7260CX3-64-F.yaml"
-            " (power ports: maximum_draw 616 W, allocated_draw 314 W; weight 34 lb x 0.45359237 ="
-            " 15.422 kg; airflow front-to-rear)."
+            "Arista DCS-7260CX3-64-F (2U, 64x100G QSFP100, front-to-rear airflow): Arista 7260X3 Data"
+            " Sheet, https://www.arista.com/assets/data/pdf/Datasheets/7260X3_Datasheet.pdf, as"
+            f" transcribed in {_DTL} device-types/Arista/DCS-7260CX3-64-F.yaml: power ports"
+            " maximum_draw 616 W, allocated_draw 314 W in its version at commit 24f3cf89; weight"
+            " 34 lb x 0.45359237 = 15.422 kg and airflow front-to-rear in the version mirrored by"
+            " nautobot/devicetype-library (same path)."
         ),
     ),
     "32x100G+32x100G aggregation": DeviceFacts(
@@ -98,9 +99,10 @@ SWITCH_FACTS: dict[str, DeviceFacts] = {
             "Huawei CloudEngine CE8850-64CQ-EI (2U, 64x100G QSFP28, split 32 down + 32 up):"
             " Huawei CE8850-64CQ-EI hardware description,"
             " https://support.huawei.com/enterprise/en/doc/EDOC1000019246/56d573f4/ce8850-64cq-ei,"
-            f" as transcribed in {_DTL} device-types/Huawei/CE8850-64CQ-EI.yaml (power ports:"
-            " maximum_draw 965 W, allocated_draw 375 W; weight 22.2 kg). Airflow: not in that"
-            " source (None)."
+            f" as transcribed in {_DTL} device-types/Huawei/CE8850-64CQ-EI.yaml: power ports"
+            " maximum_draw 965 W, allocated_draw 375 W in its version at commit 1f31f7ac; weight"
+            " 22.2 kg (and the link above) in the version mirrored by nautobot/devicetype-library"
+            " (same path). Airflow: not in that source (None)."
         ),
     ),
 }
