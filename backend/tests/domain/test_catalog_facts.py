@@ -133,6 +133,7 @@ def test_cable_and_optic_spot_checks_match_the_cited_figures() -> None:
     watts = {pn: o.max_w for pn, o in cf.OPTIC_FACTS.items()}
     assert (watts["XCVR-25G-SR"], watts["XCVR-100G-SR"], watts["XCVR-100G-LR"]) == (1.0, 3.5, 4.0)
     assert (watts["XCVR-400G-SR"], watts["XCVR-800G-DR"], watts["AOC-100G"]) == (9.0, 17.0, 2.5)
+    assert (watts["XCVR-50G-LR"], watts["XCVR-400G-LR"]) == (2.0, 12.0)
     # Passive copper draws nothing from the optic budget: no DAC is keyed as an optic.
     assert not any(pn.startswith("DAC-") for pn in cf.OPTIC_FACTS)
     aoc = cf.CABLE_FACTS["AOC-100G"]

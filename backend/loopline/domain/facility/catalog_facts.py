@@ -309,6 +309,12 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
         "FastFOM FF-QSFP+LR4 (40GBASE-LR4 QSFP+, 10 km) datasheet,"
         " https://www.fastfom.net/product/qsfp-lr4-40g-transceiver-fiber-module/: power dissipation < 3.5 W.",
     ),
+    "XCVR-50G-LR": _optic(
+        2.0,
+        "FluxLight SFP-50G-LR-A-FL (50GBASE-LR SFP56, 10 km) datasheet,"
+        " https://fluxlight.com/content/Tech-Docs/Arista%20SFP-50G-LR-A-FL%20Datasheet.html:"
+        " power consumption lower than 2 W.",
+    ),
     "XCVR-100G-SR": _optic(
         3.5,
         "FTTA 100G-QSFP28-SR4 (100GBASE-SR4) datasheet, https://www.fttacable.com/100g-qsfp28-sr4.html:"
@@ -335,6 +341,12 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
         9.0,
         "NVIDIA MMS4X00-NS400 (400G DR4, single-port OSFP) product specifications,"
         " https://docs.nvidia.com/networking/display/mms4x00ns400/overview: 9 W maximum in 400 Gb/s mode.",
+    ),
+    "XCVR-400G-LR": _optic(
+        12.0,
+        "FiberWDM RQ-400G-LR4 (400G QSFP-DD LR4, 10 km) datasheet,"
+        " https://fiberwdm.com/400g-qsfp-dd-lr4-10km-optical-transceiver_p221.html:"
+        " power consumption 12 W max.",
     ),
     "XCVR-800G-SR": _optic(
         15.0,
