@@ -109,7 +109,7 @@ def facility_report(plant: Plant) -> FacilityReport:
     hall, facility = plant.hall, plant.facility
     missing = MissingFacts()
     optics = optic_ends(plant.routed)
-    cable_mm = in_rack_cable_mm(plant.routed)
+    in_rack = in_rack_cable_mm(plant.routed)
     intake = intakes(hall)
     issues: list[Issue] = []
     racks: list[RackLoad] = []
@@ -134,7 +134,7 @@ def facility_report(plant: Plant) -> FacilityReport:
             issues += check_rack_cooling(path, rack.name, cooling_w, max_w)
             heat_by_row[row.name] += left_to_room_w(max_w, cooling_w)
             issues += check_airflow(path, rack.name, row, intake.get(row.name), groups, missing)
-            weight = rack_weight(plant, rack, rf, groups, cable_mm.get(rack.name), missing)
+            weight = rack_weight(plant, rack, rf, groups, in_rack.get(rack.name), missing)
             static_kg = static_load_kg(plant, rack, rf, missing)
             issues += check_static_load(path, rack.name, weight, static_kg)
             issues += check_floor_load(path, rack, weight, facility.floor_load_kg_m2)

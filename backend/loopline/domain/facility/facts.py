@@ -28,10 +28,8 @@ Kind = tuple[str, str]
 
 @dataclass(slots=True)
 class _Gap:
-    noun: str
-    """What went uncounted: "server", "cable", "cable end", "rack"."""
-    counts: dict[str, int] = field(default_factory=dict)
-    """Check -> how many items it could not count (each check meets the same items)."""
+    counts: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Check -> how many of what ("server", "cable", "cable end", "rack") it could not count."""
 
 
 @dataclass(slots=True)
@@ -42,23 +40,25 @@ class MissingFacts:
         """`count` `noun`s of `model` went uncounted in `check`."""
         gap = self._gaps.get((kind, model, fact))
         if gap is None:
-            gap = self._gaps[(kind, model, fact)] = _Gap(noun)
-        gap.counts[check] = gap.counts.get(check, 0) + count
+            gap = self._gaps[(kind, model, fact)] = _Gap()
+        before = gap.counts.get(check, (0, noun))[0]
+        gap.counts[check] = (before + count, noun)
 
     def issues(self) -> list[Issue]:
         """One warning per (model, fact), ordered by kind, model and fact."""
         out: list[Issue] = []
         for (kind, model, fact), gap in sorted(self._gaps.items(), key=lambda kv: kv[0]):
             path, words = kind
-            n = max(gap.counts.values())
+            uncounted = "; ".join(
+                f"the {check} check counted nothing for {plural(n, noun)} of it"
+                for check, (n, noun) in gap.counts.items()
+            )
             out.append(
                 Issue(
                     Severity.WARNING,
                     "fact_missing",
                     f"catalog.{path}[{model}].{fact}",
-                    f"{words} {model!r} has no {fact}: the {_and(list(gap.counts))} "
-                    f"{'check' if len(gap.counts) == 1 else 'checks'} counted nothing for "
-                    f"{plural(n, gap.noun)} of it",
+                    f"{words} {model!r} has no {fact}: {uncounted}",
                 )
             )
         return out
@@ -67,7 +67,3 @@ class MissingFacts:
 def plural(n: int, noun: str) -> str:
     """``1 server``, ``40 servers``, ``2 switches``."""
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}{'es' if noun.endswith(('ch', 'sh', 's')) else 's'}"
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -50,15 +50,17 @@ def _vertical(p: tuple[int, int, int], q: tuple[int, int, int]) -> bool:
     return p[0] == q[0] and p[1] == q[1]
 
 
-def in_rack_cable_mm(cables: Iterable[RoutedCable]) -> dict[str, Counter[str]]:
-    """Rack -> cable part -> mm of such cables inside the rack (see the module docstring)."""
-    out: dict[str, Counter[str]] = {}
+def in_rack_cable_mm(cables: Iterable[RoutedCable]) -> dict[str, tuple[Counter[str], Counter[str]]]:
+    """Rack -> (cable part -> mm of such cables inside the rack, cable part -> how many cable ends
+    (or in-rack cables) those mm are); see the module docstring."""
+    out: dict[str, tuple[Counter[str], Counter[str]]] = {}
 
     def add(rack: str, part: str, mm: int) -> None:
-        counter = out.get(rack)
-        if counter is None:
-            counter = out[rack] = Counter()
-        counter[part] += mm
+        counters = out.get(rack)
+        if counters is None:
+            counters = out[rack] = (Counter(), Counter())
+        counters[0][part] += mm
+        counters[1][part] += 1
 
     for c in cables:
         pts = c.points
@@ -85,7 +87,7 @@ def rack_weight(
     rack: Rack,
     facility: RackFacility,
     groups: list[DeviceGroup],
-    cable_mm: Counter[str] | None,
+    in_rack: tuple[Counter[str], Counter[str]] | None,
     missing: MissingFacts,
 ) -> RackWeight:
     devices = 0.0
@@ -104,10 +106,11 @@ def rack_weight(
         else:
             pdus += model.weight_kg
     cables = 0.0
-    for part, mm in (cable_mm or {}).items():
+    cable_mm, cable_ends = in_rack if in_rack is not None else (Counter[str](), Counter[str]())
+    for part, mm in cable_mm.items():
         kg_per_m = plant.cables.get(part, _UNKNOWN_CABLE).kg_per_m
         if kg_per_m is None:
-            missing.note(CatalogKind.CABLE, part, "kg_per_m", WEIGHT_CHECK, -(-mm // 1000), "metre")
+            missing.note(CatalogKind.CABLE, part, "kg_per_m", WEIGHT_CHECK, cable_ends[part], "cable end")
         else:
             cables += mm / 1000 * kg_per_m
     type_name = rack.rack_type.name
