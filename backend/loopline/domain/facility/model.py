@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from loopline.domain.layout import Hall
 from loopline.domain.layout_rules import Issue
@@ -118,9 +119,19 @@ class TraySpec:
         return self.width_mm * self.usable_depth_mm
 
 
+def _sourced_default(name: str) -> Any:
+    """A default that is a catalog fact, from its one owner (imported late: it imports this module)."""
+    from loopline.domain.facility import catalog_facts
+
+    value = getattr(catalog_facts, name)
+    assert value is not None, f"catalog_facts.{name} has no sourced value"
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class HallFacility:
-    floor_load_kg_m2: float = 1200.0
+    floor_load_kg_m2: float = field(default_factory=lambda: _sourced_default("DEFAULT_FLOOR_LOAD_KG_M2"))
+    """TIA-942's recommended distributed floor load (`catalog_facts.DEFAULT_FLOOR_LOAD_SOURCE`)."""
     row_cooling_kw: dict[str, float] = field(default_factory=dict)
     """Row name -> cooling of that row (kW); rows not named share `hall_cooling_kw`."""
     hall_cooling_kw: float | None = None
@@ -133,13 +144,10 @@ class HallFacility:
     tray_bend_radius_mm: float = 50.0
     """Inside radius of the trays' corner fittings and waterfalls: the radius every routed bend takes."""
     trays: dict[TrayLevel, TraySpec] = field(
-        default_factory=lambda: {
-            TrayLevel.ABOVE_RACKS: TraySpec(300, 100, 75.0),
-            TrayLevel.CROSS_AISLE: TraySpec(300, 100, 75.0),
-            TrayLevel.UNDER_FLOOR: TraySpec(300, 100, 75.0),
-        }
+        default_factory=lambda: dict.fromkeys(TrayLevel, _sourced_default("DEFAULT_TRAY"))
     )
-    """The tray every run of a level has unless `tray_runs` names it."""
+    """The tray every run of a level has unless `tray_runs` names it; by default the named product
+    of `catalog_facts.DEFAULT_TRAY_SOURCE` at every level."""
     tray_runs: dict[str, TraySpec] = field(default_factory=dict)
     """Run name (e.g. "T3") -> its own tray, edited in the editor."""
 

@@ -20,6 +20,8 @@ from loopline.domain.facility.model import (
     Plant,
     RackFacility,
     RoutedCable,
+    TrayLevel,
+    TraySpec,
 )
 from loopline.domain.layout import U_MM, Hall, LogicalRack, Point, Rack, Row, ServerModel, Side, SwitchModel
 from loopline.domain.routing import DEFAULT_GEOMETRY, Via, device_z_mm, face_xy, tray_z_mm
@@ -51,6 +53,10 @@ def hall(*rows: Row, tile_mm: int = 600) -> Hall:
     return Hall("H1", 20_000, 20_000, rows=rows, tile_mm=tile_mm)
 
 
+TEST_FACILITY = HallFacility(floor_load_kg_m2=1_200.0, trays=dict.fromkeys(TrayLevel, TraySpec(300, 100, 75.0)))
+"""Round figures for hand-derived tests (the hall defaults are sourced catalog figures: 1,223.7 kg/m², 305 x 102 mm)."""
+
+
 def plant(
     h: Hall,
     *,
@@ -68,7 +74,7 @@ def plant(
     """A plant where every fact not given is known and adds nothing (no fact_missing noise)."""
     return Plant(
         hall=h,
-        facility=facility or HallFacility(),
+        facility=facility or TEST_FACILITY,
         racks=racks if racks is not None else {rk.name: RackFacility() for r in h.rows for rk in r.racks},
         servers=servers if servers is not None else {SERVER.name: OK_SERVER},
         switches=switches if switches is not None else {TOR.name: OK_SWITCH},
