@@ -27,6 +27,11 @@ BENCHES: list[tuple[str, list[str], str]] = [
         [PY, "scripts/bench_imports.py"],
         ".",
     ),
+    (
+        "facility checks: the demo hall and a 2,000-rack hall with 100,000 cables",
+        [PY, "scripts/bench_facility.py"],
+        ".",
+    ),
     ("sweeps: a 24-point sweep of the demo hall with 1 and 2 workers", [PY, "scripts/bench_sweep.py"], "."),
     ("browser: open a result with 100,000 flows (CDF and flows table)", [PY, "scripts/bench_flows.py"], "."),
     (

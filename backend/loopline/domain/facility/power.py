@@ -28,8 +28,8 @@ _UNKNOWN_OPTIC = OpticFacts()
 
 
 def kw(watts: float) -> str:
-    """Watts as kW for a message: ``5.888``, ``28``."""
-    return f"{watts / 1000:,.6g}"
+    """Watts as kW for a message, to the watt: ``5.888``, ``28``, ``1.56``."""
+    return f"{round(watts) / 1000:,.3f}".rstrip("0").rstrip(".")
 
 
 def feed_capacity_w(feed: Feed, facility: HallFacility) -> float:
