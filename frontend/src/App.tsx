@@ -21,6 +21,7 @@ import { Legend } from "./ui/Legend";
 import { Login, type Me } from "./ui/Login";
 import { PropertyPanel } from "./ui/PropertyPanel";
 import { DeviceNamesPanel } from "./ui/DeviceNames";
+import { FacilityPanel } from "./ui/FacilityPanel";
 import { editor } from "./state/editor";
 import { useWiring } from "./state/wiring";
 import { notify, useSession } from "./state/session";
@@ -287,11 +288,22 @@ function Editor() {
             >
               Names
             </button>
+            <button
+              role="tab"
+              type="button"
+              aria-selected={panel === "facility"}
+              className={panel === "facility" ? "active" : ""}
+              onClick={() => useSession.setState({ panel: "facility" })}
+            >
+              Facility
+            </button>
           </div>
           {panel === "layout" ? (
             <PropertyPanel />
           ) : panel === "names" ? (
             <DeviceNamesPanel />
+          ) : panel === "facility" ? (
+            <FacilityPanel />
           ) : panel === "wiring" ? (
             <WiringPanel />
           ) : (

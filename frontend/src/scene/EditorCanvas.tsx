@@ -19,6 +19,7 @@ import { aisleLabel, reportedAisles, useValidation } from "../sync/validation";
 import { PICK_TOOL } from "../tools/pick";
 import { TOOLS, type Target } from "../tools/tools";
 import { Cables } from "./Cables";
+import { FacilityTrays } from "./FacilityTrays";
 import { Aisles, BoxPreview, DrawPreview, LabelProjector } from "./Overlays";
 import { Devices, Racks, type RackPointerHandlers } from "./Racks";
 import { placements } from "./selectors";
@@ -351,6 +352,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
         <DrawPreview palette={pal} depthM={depthM} />
         <BoxPreview palette={pal} />
         <Cables />
+        <FacilityTrays />
         {children}
       </Floor>
       <OrbitControls

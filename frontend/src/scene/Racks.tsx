@@ -3,6 +3,7 @@ import type { ThreeEvent } from "@react-three/fiber";
 import { useThree } from "@react-three/fiber";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
+import { rackFacilityColour, reportFacility, useFacility } from "../state/facility";
 import { rackPickColour, useFloorPick } from "../state/floorPick";
 import { heatColour, rackUtil, reportHeat, useHeat } from "../state/heatMap";
 import type { Palette } from "../state/palette";
@@ -36,10 +37,13 @@ export function Racks({
   const invalidate = useThree((s) => s.invalidate);
   const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(racks.length + 1)));
   const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1).translate(0, 0.5, 0), []);
-  // Overlays that recolour the racks: picking a simulation's racks, then a simulation's heat map.
+  // Overlays that recolour the racks: picking a simulation's racks, then a simulation's heat map, then
+  // the facility heat map (each rack in its band's colour; instance colours, no material per rack).
   const pick = useFloorPick((s) => s.session);
   const heat = useHeat((s) => s.overlay);
   const bucket = useHeat((s) => s.bucket);
+  const facility = useFacility((s) => (s.shown ? s.view : null));
+  const facilityReport = useFacility((s) => s.received);
 
   // The placement each instance shows (undefined: shifted by a move preview, or not written yet), so
   // an edit rewrites only the instances whose placement changed (placements are memoised per record).
@@ -84,7 +88,7 @@ export function Racks({
       else if (heat && !(sel && blocked)) {
         const u = rackUtil(heat, p.id, bucket);
         c = u === null ? palette.rack : heatColour(u);
-      }
+      } else if (facility && !(sel && blocked)) c = rackFacilityColour(facility, p.rack.name);
       colour.set(c);
       mesh.setColorAt(i, colour);
     });
@@ -95,8 +99,18 @@ export function Racks({
   useLayoutEffect(() => {
     writeMatrices(null);
     paint(false);
+    if (facility) {
+      reportFacility({ racks: facilityReport });
+      // The first frame with the heat map's colours (the benchmark times it from the toggle).
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          const f = window.__loopline?.facility;
+          if (f && f.paintedAt === null) f.paintedAt = performance.now();
+        }),
+      );
+    } else reportFacility({ racks: null, paintedAt: null });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [racks, selected, palette, capacity, pick, heat, bucket]);
+  }, [racks, selected, palette, capacity, pick, heat, bucket, facility, facilityReport]);
 
   // Tests read the colours as drawn, by rack name.
   useEffect(() => {

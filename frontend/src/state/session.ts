@@ -33,7 +33,7 @@ export interface SessionState {
   frameRequest: number;
   /** Row shown in the elevation view (the selection's row by default). */
   elevationRowId: RecordId | null;
-  panel: "layout" | "wiring" | "plans" | "names";
+  panel: "layout" | "wiring" | "plans" | "names" | "facility";
   /** Open project and hall (server ids). */
   projectId: number | null;
   /** The open project's role is viewer: every write control is disabled and edits are refused here. */

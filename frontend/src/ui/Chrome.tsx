@@ -9,6 +9,7 @@ import { live } from "../tools/live";
 import { useRecords } from "../state/editor";
 import { runCommand } from "../state/perform";
 import { dismiss, READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
+import { FacilityStatus } from "./FacilityStatus";
 import {
   aisleWarning,
   oversubscriptionText,
@@ -80,6 +81,7 @@ export function StatusBar() {
           ⚠ {portShortage(l)}: wiring will fail
         </span>
       ))}
+      <FacilityStatus />
       <span className="spacer" />
       {ratios && (
         <span data-testid="oversubscription" title="Oversubscription per layer: capacity from below over capacity up">

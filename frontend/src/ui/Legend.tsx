@@ -1,4 +1,6 @@
+import { useFacility } from "../state/facility";
 import { useHeat } from "../state/heatMap";
+import { FacilityLegendScale } from "./FacilityPanel";
 import { DIFF_COLOURS, DIFF_STATUSES, useDiff } from "../state/planDiff";
 import { MEDIUM_COLOURS, PALETTES } from "../state/palette";
 import { useSession } from "../state/session";
@@ -12,12 +14,19 @@ export function Legend({ media }: { media: boolean }) {
   const diff = overlay && overlay.newSet === showing ? overlay : null;
   // A simulation's heat map colours the cables by utilisation (its own scale is in its panel).
   const heat = useHeat((s) => s.overlay);
+  // The facility heat map colours the racks (and trays) by their tightest limit.
+  const facility = useFacility((s) => s.shown);
   return (
     <div className="legend" data-testid="legend">
       <span className="sw" style={{ background: pal.cold }} /> cold aisle
       <span className="sw" style={{ background: pal.hot }} /> hot aisle
       <span className="sw" style={{ background: pal.tor }} /> ToR
       <span className="sw" style={{ background: pal.server }} /> server
+      {facility && !heat && (
+        <span className="legend-item">
+          facility: <FacilityLegendScale />
+        </span>
+      )}
       {diff && (
         <span className="legend-item" data-testid="diff-legend">
           plan #{diff.newPlanId} vs #{diff.oldPlanId}:

@@ -26,6 +26,7 @@ import { useCatalog } from "../state/catalog";
 import { editor, useRecords } from "../state/editor";
 import { perform, rowOfSelection } from "../state/perform";
 import { READ_ONLY_TITLE, setErrors, useReadOnly, useSession } from "../state/session";
+import { RackFacilitySection } from "./RackFacility";
 
 type Scope = "selection" | "row";
 
@@ -98,6 +99,7 @@ export function PropertyPanel() {
       ) : (
         <ContentsForm key={firstKey} first={first} racks={racks} targets={targets} scope={scope} setScope={setScope} />
       )}
+      {one && <RackFacilitySection rack={one} />}
     </fieldset>
   );
 }

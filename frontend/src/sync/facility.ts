@@ -1,0 +1,222 @@
+/**
+ * The facility report and settings through the API: the report (`GET /halls/{id}/facility`, with the
+ * viewed plan's cables when one is viewed) fetched after every change that can move it, and the
+ * facility fields of a rack, of the hall and of a tray run written under their versions.
+ *
+ * A rack's facility fields are not editor records (nothing to undo on the floor): they are written
+ * straight to the API, and the layout sync then reads the hall again, so the rack's new version is
+ * the one its next layout edit sends (as `serverModels.ts` does for a model switch).
+ */
+import { isRack } from "../model/records";
+import { useCatalog } from "../state/catalog";
+import { editor } from "../state/editor";
+import {
+  facilityChanged,
+  facilityView,
+  modelsOfRack,
+  useFacility,
+  type FacilityReportApi,
+  type RackModels,
+} from "../state/facility";
+import { activeSync } from "./active";
+import { ApiError, request } from "./http";
+
+let asked = 0;
+
+/** Fetch the report; an answer to an older question than the last one is dropped. */
+export async function refreshFacility(hallId: number, planId: number | null): Promise<void> {
+  const mine = ++asked;
+  useFacility.setState({ pending: true });
+  try {
+    const api = await request<FacilityReportApi>(
+      "GET",
+      `/halls/${hallId}/facility${planId === null ? "" : `?plan_id=${planId}`}`,
+    );
+    if (mine === asked)
+      useFacility.setState((s) => ({
+        view: facilityView(hallId, planId, api, rackModels()),
+        error: null,
+        received: s.received + 1,
+      }));
+  } catch (e) {
+    if (mine === asked) useFacility.setState({ error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    if (mine === asked) useFacility.setState({ pending: false });
+  }
+}
+
+/** Each rack's catalog models by rack name, from the layout on screen (the report names models, not racks). */
+function rackModels(): (rack: string) => RackModels | undefined {
+  const switches = new Map(useCatalog.getState().switchModels.map((m) => [m.id, m.name]));
+  const byName = new Map<string, RackModels>();
+  for (const r of Object.values(editor.records))
+    if (isRack(r))
+      byName.set(
+        r.name,
+        modelsOfRack(r, (id) => (id === undefined ? undefined : switches.get(id))),
+      );
+  return (rack) => byName.get(rack);
+}
+
+/** A write's refusal as `{field: message}` (the API names the field in `loc`). */
+export function refusals(e: unknown): Record<string, string> {
+  if (!(e instanceof ApiError)) return { "": e instanceof Error ? e.message : String(e) };
+  const out: Record<string, string> = {};
+  for (const i of e.items) {
+    // `["body", "facility", "feeds", 0, "breaker_a"]` -> `feeds.0.breaker_a`.
+    const loc = i.loc.filter((p, k) => !(k === 0 && p === "body") && !(k === 1 && p === "facility"));
+    const key = loc.join(".");
+    out[key] ??= e.conflict ? `${i.msg} (someone else saved first: reload and try again)` : i.msg;
+  }
+  if (!Object.keys(out).length) out[""] = e.message;
+  return out;
+}
+
+/** PATCH a rack's facility fields (its version read first), then let the layout sync read the hall again. */
+export async function saveRackFacility(rackId: number, body: Record<string, unknown>): Promise<void> {
+  // Edits on the floor first: their versions are the ones the rack is at.
+  await activeSync()?.idle();
+  const rack = await request<{ version: number }>("GET", `/racks/${rackId}`);
+  await request("PATCH", `/racks/${rackId}`, { body: { facility: body }, version: rack.version });
+  await activeSync()?.reload({ clearHistory: false });
+  facilityChanged();
+}
+
+/** PATCH the hall's facility settings under the version it was read at. */
+export async function saveHallFacility(hallId: number, version: number, body: Record<string, unknown>): Promise<void> {
+  await request("PATCH", `/halls/${hallId}`, { body, version });
+  facilityChanged();
+}
+
+/** A tray run's own tray (width x usable depth, rating), replacing its level's; null: back to the level's. */
+export async function saveTrayRun(
+  hallId: number,
+  run: string,
+  tray: { width_mm: number; usable_depth_mm: number; load_kg_per_m: number } | null,
+): Promise<void> {
+  const path = `/halls/${hallId}/tray-runs/${encodeURIComponent(run)}`;
+  if (tray) await request("PUT", path, { body: tray });
+  else await request("DELETE", path);
+  facilityChanged();
+}
+
+// --- Settings as the API reads them -----------------------------------------------------------
+// TEMPORARY: the hall/rack facility fields' shapes until the API's schemas land (then the generated
+// types replace these reads; the forms read `SettingValue`s only).
+
+/** A setting's effective value and whether it is the domain's default. */
+export interface SettingValue {
+  value: number | string | null;
+  isDefault: boolean;
+}
+
+export const TRAY_LEVELS = ["above-racks", "cross-aisle", "under-floor"] as const;
+export type TrayLevel = (typeof TRAY_LEVELS)[number];
+
+export interface TraySpec {
+  width_mm: number;
+  usable_depth_mm: number;
+  load_kg_per_m: number;
+}
+
+export interface HallSettings {
+  version: number;
+  /** By API field name; a level's tray as `tray.<level>.<field>`. */
+  values: Record<string, SettingValue>;
+}
+
+export interface FeedSettings {
+  name: "A" | "B";
+  values: Record<string, SettingValue>;
+}
+
+export interface RackSettings {
+  id: number;
+  version: number;
+  values: Record<string, SettingValue>;
+  feeds: FeedSettings[];
+}
+
+export interface PduModel {
+  id: number;
+  name: string;
+  outlets: number;
+}
+
+type Raw = Record<string, unknown>;
+const settingOf = (raw: Raw, key: string, defaults: ReadonlySet<string>, prefix = ""): SettingValue => ({
+  value: (raw[key] as number | string | null | undefined) ?? null,
+  isDefault: defaults.has(`${prefix}${key}`),
+});
+
+export const HALL_SETTING_KEYS = [
+  "floor_load_kg_m2",
+  "hall_cooling_kw",
+  "power_factor",
+  "max_phase_imbalance_pct",
+  "max_tray_fill_pct",
+  "max_signal_tray_fill_pct",
+  "tray_bend_radius_mm",
+] as const;
+const TRAY_FIELDS = ["width_mm", "usable_depth_mm", "load_kg_per_m"] as const;
+
+/** The hall's facility settings in effect (`HallRead.facility`), which are defaults, and its version. */
+export async function loadHallSettings(hallId: number): Promise<HallSettings> {
+  const hall = await request<{ version: number; facility: Raw }>("GET", `/halls/${hallId}`);
+  const f = hall.facility;
+  const defaults = new Set((f.defaults as string[] | undefined) ?? []);
+  const values: Record<string, SettingValue> = {};
+  for (const k of HALL_SETTING_KEYS) values[k] = settingOf(f, k, defaults);
+  for (const t of (f.trays as Raw[] | undefined) ?? []) {
+    const level = String(t.level);
+    for (const k of TRAY_FIELDS) values[`tray.${level}.${k}`] = settingOf(t, k, defaults, `trays.${level}.`);
+  }
+  return { version: hall.version, values };
+}
+
+/** The hall PATCH body from the settings form's changes (`tray.<level>.<field>` regrouped per level). */
+export function hallPatch(changes: Record<string, number | string | null>): Record<string, unknown> {
+  const facility: Record<string, unknown> = {};
+  const trays: Record<string, Record<string, unknown>> = {};
+  for (const [k, v] of Object.entries(changes)) {
+    const m = /^tray\.([^.]+)\.(.+)$/.exec(k);
+    if (m) (trays[m[1] ?? ""] ??= {})[m[2] ?? ""] = v;
+    else facility[k] = v;
+  }
+  if (Object.keys(trays).length) facility.trays = trays;
+  return { facility };
+}
+
+export const RACK_SETTING_KEYS = ["power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg"] as const;
+export const FEED_SETTING_KEYS = ["voltage_v", "phases", "breaker_a", "pdu_model_id"] as const;
+
+/** A rack's facility settings in effect (`RackRead.facility`) and its version. */
+export async function loadRackSettings(rackId: number): Promise<RackSettings> {
+  const rack = await request<{ version: number; facility: Raw }>("GET", `/racks/${rackId}`);
+  const f = rack.facility;
+  const defaults = new Set((f.defaults as string[] | undefined) ?? []);
+  const values: Record<string, SettingValue> = {};
+  for (const k of RACK_SETTING_KEYS) values[k] = settingOf(f, k, defaults);
+  // Default feeds (none set) are each wholly default.
+  const feeds = ((f.feeds as Raw[] | undefined) ?? []).map((feed) => {
+    const own = new Set(defaults.has("feeds") ? FEED_SETTING_KEYS : ((feed.defaults as string[] | undefined) ?? []));
+    const v: Record<string, SettingValue> = {};
+    for (const k of FEED_SETTING_KEYS) v[k] = settingOf(feed, k, own);
+    return { name: feed.name as "A" | "B", values: v };
+  });
+  return { id: rackId, version: rack.version, values, feeds };
+}
+
+export async function loadTrayRuns(hallId: number): Promise<Map<string, TraySpec>> {
+  const raw = await request<{ items: (TraySpec & { name: string })[] } | (TraySpec & { name: string })[]>(
+    "GET",
+    `/halls/${hallId}/tray-runs`,
+  );
+  const items = Array.isArray(raw) ? raw : raw.items;
+  return new Map(items.map((r) => [r.name, r]));
+}
+
+export async function loadPduModels(): Promise<PduModel[]> {
+  const res = await request<{ items: PduModel[] }>("GET", "/catalog/pdu-models?limit=200");
+  return res.items;
+}
