@@ -8,6 +8,8 @@ x = origin.x + 600 k + 300 for its k-th rack (k from 0). The tray is at 42U (1,8
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from loopline.domain.cable_routes import route_points
 from loopline.domain.facility.model import (
     Airflow,
@@ -55,6 +57,11 @@ def hall(*rows: Row, tile_mm: int = 600) -> Hall:
 
 TEST_FACILITY = HallFacility(floor_load_kg_m2=1_200.0, trays=dict.fromkeys(TrayLevel, TraySpec(300, 100, 75.0)))
 """Round figures for hand-derived tests (the hall defaults are sourced catalog figures: 1,223.7 kg/m², 305 x 102 mm)."""
+
+
+def hall_facility(**changes: object) -> HallFacility:
+    """`TEST_FACILITY` with the settings a test is about."""
+    return replace(TEST_FACILITY, **changes)  # type: ignore[arg-type]
 
 
 def plant(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from facility_plants import OK_SERVER, OK_SWITCH, SERVER, TOR, feeds, hall, lr, plant, row
+from facility_plants import OK_SERVER, OK_SWITCH, SERVER, TOR, feeds, hall, hall_facility, lr, plant, row
 
 from loopline.domain.facility.checks import facility_report
-from loopline.domain.facility.model import Airflow, DeviceFacts, HallFacility, RackFacility
+from loopline.domain.facility.model import Airflow, DeviceFacts, RackFacility
 from loopline.domain.layout import Hall, ServerModel, Side, SwitchModel
 from loopline.domain.layout_rules import Issue, Severity
 
@@ -39,7 +39,7 @@ def test_a_rack_over_its_own_cooling() -> None:
 def test_a_row_over_its_cooling_counts_what_rack_cooling_leaves_to_the_room() -> None:
     # Two racks of 10 x 800 W = 8 kW each: 16 kW into a row cooled for 15 kW -> error naming the row.
     h = hall(row("R01", 1200, [(lr(10),), (lr(10),)]))
-    cool = HallFacility(row_cooling_kw={"R01": 15.0})
+    cool = hall_facility(row_cooling_kw={"R01": 15.0})
     report = facility_report(plant(h, facility=cool, racks=big(h), servers=watts(800.0)))
     assert report.issues == (
         Issue(
@@ -58,7 +58,7 @@ def test_a_row_over_its_cooling_counts_what_rack_cooling_leaves_to_the_room() ->
 def test_the_hall_cooling_takes_the_rows_without_their_own() -> None:
     # R01 (8 kW) has its own 10 kW; R02 (2 racks, 16 kW) shares the hall's 12 kW -> error for the hall only.
     h = hall(row("R01", 1200, [(lr(10),)]), row("R02", 6000, [(lr(10),), (lr(10),)]))
-    cool = HallFacility(row_cooling_kw={"R01": 10.0}, hall_cooling_kw=12.0)
+    cool = hall_facility(row_cooling_kw={"R01": 10.0}, hall_cooling_kw=12.0)
     report = facility_report(plant(h, facility=cool, racks=big(h), servers=watts(800.0)))
     assert report.issues == (
         Issue(
@@ -69,7 +69,7 @@ def test_the_hall_cooling_takes_the_rows_without_their_own() -> None:
         ),
     )
     # Without row cooling the hall's takes every row: 24 kW against 30 kW is fine, against 20 kW not.
-    cool30, cool20 = HallFacility(hall_cooling_kw=30.0), HallFacility(hall_cooling_kw=20.0)
+    cool30, cool20 = hall_facility(hall_cooling_kw=30.0), hall_facility(hall_cooling_kw=20.0)
     assert facility_report(plant(h, facility=cool30, racks=big(h), servers=watts(800.0))).issues == ()
     (issue,) = facility_report(plant(h, facility=cool20, racks=big(h), servers=watts(800.0))).issues
     assert issue.message.startswith("every row of the hall put up to 24 kW of heat into the room")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from facility_plants import OK_SERVER, OK_SWITCH, SERVER, TOR, cable, feeds, hall, lr, plant, row
+from facility_plants import OK_SERVER, OK_SWITCH, SERVER, TOR, cable, feeds, hall, hall_facility, lr, plant, row
 
 from loopline.domain.facility.checks import facility_report
-from loopline.domain.facility.model import DeviceFacts, FeedLoad, OpticFacts, RackFacility
+from loopline.domain.facility.model import DeviceFacts, FacilityReport, FeedLoad, OpticFacts, RackFacility
 from loopline.domain.layout_rules import Issue, Severity
 
 RACK = "rows[R01].racks[R01-01]"
@@ -16,7 +16,7 @@ def servers_at(max_w: float, typical_w: float = 0.0) -> dict[str, DeviceFacts]:
     return {SERVER.name: DeviceFacts(typical_w=typical_w, max_w=max_w, weight_kg=0.0, airflow=OK_SERVER.airflow)}
 
 
-def one_rack(servers: int, rack: RackFacility, server_w: float, **kw: object) -> object:
+def one_rack(servers: int, rack: RackFacility, server_w: float, **kw: object) -> FacilityReport:
     h = hall(row("R01", 1200, [(lr(servers),)]))
     return facility_report(plant(h, racks={"R01-01": rack}, servers=servers_at(server_w), **kw))  # type: ignore[arg-type]
 
@@ -26,7 +26,7 @@ def test_the_issue_example_n_plus_n_names_the_rack_and_both_feeds() -> None:
     # 2 x (230 V, 32 A, 1 phase) at PF 1: 7.36 kW each, continuous limit 0.8 x 7.36 = 5.888 kW.
     report = one_rack(40, RackFacility(feeds=feeds(("A", 230, 1, 32), ("B", 230, 1, 32))), 700.0)
     terms = "80 % of 230 V x 32 A x 1 phase x PF 1 = 7.36 kW"
-    assert report.issues == (  # type: ignore[attr-defined]
+    assert report.issues == (
         Issue(
             Severity.ERROR,
             "feed_not_redundant",
@@ -35,7 +35,7 @@ def test_the_issue_example_n_plus_n_names_the_rack_and_both_feeds() -> None:
             f"feeds A and B cannot: feed A takes at most 5.888 kW ({terms}); feed B takes at most 5.888 kW ({terms})",
         ),
     )
-    (load,) = report.racks  # type: ignore[attr-defined]
+    (load,) = report.racks
     assert load.max_w == 28_000
     assert [f.feed for f in load.feeds] == ["A", "B"]
     for f in load.feeds:
@@ -51,7 +51,7 @@ def test_the_issue_example_n_plus_n_names_the_rack_and_both_feeds() -> None:
 def test_n_plus_n_names_only_the_feed_that_cannot_carry_the_rack() -> None:
     # 8 servers x 700 W = 5.6 kW: feed A (32 A, limit 5.888 kW) carries it, feed B (16 A, 2.944 kW) cannot.
     report = one_rack(8, RackFacility(feeds=feeds(("A", 230, 1, 32), ("B", 230, 1, 16))), 700.0)
-    (issue,) = report.issues  # type: ignore[attr-defined]
+    (issue,) = report.issues
     assert (issue.code, issue.field) == ("feed_not_redundant", f"{RACK}.feeds")
     assert "but feed B cannot: feed B takes at most 2.944 kW (80 % of 230 V x 16 A x 1 phase x PF 1 = 3.68 kW)" in (
         issue.message
@@ -63,7 +63,7 @@ def test_a_single_feed_over_its_continuous_limit() -> None:
     # 230 V x 16 A = 3.68 kW, limit 2.944 kW. 10 x 300 W = 3.0 kW: 102 %; 9 x 300 W = 2.7 kW fits.
     single = RackFacility(feeds=feeds(("A", 230, 1, 16)))
     report = one_rack(10, single, 300.0)
-    assert report.issues == (  # type: ignore[attr-defined]
+    assert report.issues == (
         Issue(
             Severity.ERROR,
             "feed_over_limit",
@@ -72,17 +72,15 @@ def test_a_single_feed_over_its_continuous_limit() -> None:
             "(80 % of 230 V x 16 A x 1 phase x PF 1 = 3.68 kW)",
         ),
     )
-    assert one_rack(9, single, 300.0).issues == ()  # type: ignore[attr-defined]
+    assert one_rack(9, single, 300.0).issues == ()
 
 
 def test_the_power_factor_and_the_continuous_fraction_are_the_halls() -> None:
     # PF 0.9, 100 % continuous: 230 x 16 x 0.9 = 3,312 W. 11 x 300 W = 3.3 kW fits, 12 (3.6 kW) does not.
-    from loopline.domain.facility.model import HallFacility
-
     single = RackFacility(feeds=feeds(("A", 230, 1, 16)))
-    hf = HallFacility(power_factor=0.9, continuous_fraction=1.0)
-    assert one_rack(11, single, 300.0, facility=hf).issues == ()  # type: ignore[attr-defined]
-    (issue,) = one_rack(12, single, 300.0, facility=hf).issues  # type: ignore[attr-defined]
+    hf = hall_facility(power_factor=0.9, continuous_fraction=1.0)
+    assert one_rack(11, single, 300.0, facility=hf).issues == ()
+    (issue,) = one_rack(12, single, 300.0, facility=hf).issues
     assert issue.code == "feed_over_limit"
     assert "3.312 kW continuous limit of feed A (100 % of 230 V x 16 A x 1 phase x PF 0.9 = 3.312 kW)" in issue.message
 
@@ -91,7 +89,7 @@ def test_the_rack_power_budget() -> None:
     # Budget 5 kW; 20 x 260 W = 5.2 kW (104 %) over it; 19 x 260 W = 4.94 kW within. The feeds (5.888 kW) carry both.
     budget = RackFacility(power_budget_kw=5.0)
     report = one_rack(20, budget, 260.0)
-    assert report.issues == (  # type: ignore[attr-defined]
+    assert report.issues == (
         Issue(
             Severity.ERROR,
             "rack_power_budget",
@@ -99,9 +97,9 @@ def test_the_rack_power_budget() -> None:
             "rack 'R01-01' draws up to 5.2 kW, over its power budget of 5 kW (104 %)",
         ),
     )
-    assert report.racks[0].budget_w == 5_000  # type: ignore[attr-defined]
-    assert report.racks[0].worst == "draw at 104 % of its 5 kW budget"  # type: ignore[attr-defined]
-    assert one_rack(19, budget, 260.0).issues == ()  # type: ignore[attr-defined]
+    assert report.racks[0].budget_w == 5_000
+    assert report.racks[0].worst == "draw at 104 % of its 5 kW budget"
+    assert one_rack(19, budget, 260.0).issues == ()
 
 
 def test_phase_imbalance_on_a_three_phase_feed() -> None:
@@ -110,7 +108,7 @@ def test_phase_imbalance_on_a_three_phase_feed() -> None:
     # the farthest phase 333.3 W from it: 50 % > 10 %.
     three = RackFacility(feeds=feeds(("A", 230, 3, 16)))
     report = one_rack(4, three, 500.0)
-    assert report.issues == (  # type: ignore[attr-defined]
+    assert report.issues == (
         Issue(
             Severity.WARNING,
             "phase_imbalance",
@@ -119,10 +117,10 @@ def test_phase_imbalance_on_a_three_phase_feed() -> None:
             "banks alternate): feed A: 1 / 0.5 / 0.5 kW, 50.0 % from the mean; the hall allows 10 %",
         ),
     )
-    (load,) = report.racks[0].feeds  # type: ignore[attr-defined]
+    (load,) = report.racks[0].feeds
     assert load == FeedLoad("A", pytest.approx(11_040), pytest.approx(8_832), 2_000, (1_000, 500, 500))  # type: ignore[arg-type]
     # Three servers: 500 W on each phase (the ToR's 0 W on L1): balanced.
-    assert one_rack(3, three, 500.0).issues == ()  # type: ignore[attr-defined]
+    assert one_rack(3, three, 500.0).issues == ()
 
 
 def test_optics_draw_in_the_rack_of_each_end() -> None:
@@ -158,7 +156,7 @@ def test_an_optic_without_watts_is_named_never_counted_as_zero() -> None:
 
 def test_a_rack_with_devices_and_no_feed() -> None:
     report = one_rack(2, RackFacility(feeds=()), 100.0)
-    assert report.issues == (  # type: ignore[attr-defined]
+    assert report.issues == (
         Issue(
             Severity.ERROR, "rack_no_feed", f"{RACK}.feeds", "rack 'R01-01' draws up to 0.2 kW but has no power feed"
         ),

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 
 import pytest
-from facility_plants import TRAY_Z, cable, hall, lr, plant, row
+from facility_plants import TRAY_Z, cable, hall, hall_facility, lr, plant, row
 
 from loopline.domain.facility.checks import facility_report
 from loopline.domain.facility.model import (
     CableFacts,
     FacilityReport,
-    HallFacility,
     RoutedCable,
     TrayLevel,
     TraySegmentLoad,
@@ -107,7 +106,7 @@ def test_tray_weight_over_its_rating() -> None:
 
 def test_a_run_of_its_own_overrides_the_levels_tray() -> None:
     h = one_row()
-    wide = HallFacility(tray_runs={"T1": TraySpec(600, 100, 150.0)})
+    wide = hall_facility(tray_runs={"T1": TraySpec(600, 100, 150.0)})
     report = report_for(
         h, bundle(h, 1200, "P"), CableFacts(od_mm=3.0, kg_per_m=0.1, min_bend_radius_mm=20.0), facility=wide
     )
@@ -166,7 +165,7 @@ def test_a_bend_tighter_than_the_cables_minimum_names_the_cable_and_the_corner()
     # cable by label and its first corner, where it turns from its climb onto the tray (x = 900: T1-1).
     h = one_row()
     routed = bundle(h, 3, "P")
-    hf = HallFacility(tray_bend_radius_mm=20.0)
+    hf = hall_facility(tray_bend_radius_mm=20.0)
     facts = CableFacts(od_mm=3.0, kg_per_m=0.01, min_bend_radius_mm=25.0)
     report = report_for(h, routed, facts, facility=hf)
     assert report.issues == (
@@ -180,7 +179,7 @@ def test_a_bend_tighter_than_the_cables_minimum_names_the_cable_and_the_corner()
         ),
     )
     # At 25 mm (or wider) the fibre bends within its minimum: no warning.
-    assert report_for(h, routed, facts, facility=HallFacility(tray_bend_radius_mm=25.0)).issues == ()
+    assert report_for(h, routed, facts, facility=hall_facility(tray_bend_radius_mm=25.0)).issues == ()
 
 
 def test_a_corner_at_the_far_end_of_a_leg_is_named_by_the_tile_the_leg_ends_in() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from facility_plants import OK_SWITCH, RACK_TYPE, SERVER, TOR, TRAY_Z, cable, hall, lr, plant, row
+from facility_plants import OK_SWITCH, RACK_TYPE, SERVER, TOR, TRAY_Z, cable, hall, hall_facility, lr, plant, row
 
 from loopline.domain.facility.checks import facility_report
 from loopline.domain.facility.model import (
@@ -116,10 +116,9 @@ def test_a_rack_over_the_floor_rating() -> None:
     assert load.worst == "floor load at 134 % of the floor's 1,200 kg/m²"
     assert report.totals.weight_kg == 1_160.0
     # 36 servers: 150 + 900 + 10 = 1,060 kg / 0.72 = 1,472 kg/m²; a 1,500 kg/m² floor holds it.
-    from loopline.domain.facility.model import HallFacility
 
     h36 = hall(row("R01", 1200, [(lr(36),)]))
-    strong = HallFacility(floor_load_kg_m2=1_500.0)
+    strong = hall_facility(floor_load_kg_m2=1_500.0)
     rt = {RACK_TYPE: DeviceFacts(weight_kg=150.0)}
     assert facility_report(plant(h36, facility=strong, rack_types=rt, **heavy(25.0, 10.0))).issues == ()  # type: ignore[arg-type]
 
