@@ -11,7 +11,7 @@ from loopline.db.models import Hall
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import Conflict, DomainError
 from loopline.domain.units import m
-from loopline.services import audit
+from loopline.services import audit, facility
 from loopline.services.access import ProjectAccess
 from loopline.services.layout_snapshot import get_hall_or_404
 from loopline.services.layout_validation import validate_hall_or_raise
@@ -31,6 +31,7 @@ def hall_json(h: Hall) -> dict[str, Any]:
         "raised_floor": h.raised_floor,
         "raised_floor_height_m": m(h.raised_floor_mm),
         **{f"{k}_m": m(getattr(h, f"{k}_mm")) for k in LENGTHS[2:]},
+        "facility": facility.settings_json(facility.hall_settings(h)),
         "version": h.version,
     }
 
@@ -44,7 +45,7 @@ def _unique_hall_name(session: Session, project_id: int, name: str, exclude: int
 
 
 def create_hall(session: Session, access: ProjectAccess, columns: dict[str, Any]) -> Hall:
-    """`columns`: the hall's stored values (name, site, `*_mm` lengths, raised_floor)."""
+    """`columns`: the hall's stored values (name, site, `*_mm` lengths, raised_floor, facility settings)."""
     _unique_hall_name(session, access.project_id, columns["name"])
     hall = Hall(project_id=access.project_id, **columns)
     session.add(hall)
@@ -67,7 +68,8 @@ def list_halls(session: Session, project_id: int, *, page: int, limit: int) -> P
 
 
 def update_hall(session: Session, access: ProjectAccess, hall_id: int, changes: dict[str, Any], if_match: int) -> Hall:
-    """`changes`: stored values to set; a hall without a raised floor gets a void of 0."""
+    """`changes`: stored values to set (facility settings: None is the default); a hall without a
+    raised floor gets a void of 0."""
     hall = get_hall_or_404(session, hall_id)
 
     def change(hall: Hall) -> None:

@@ -20,7 +20,9 @@ from loopline.db.models import (
     Hall,
     LogicalRack,
     Membership,
+    PduModel,
     Rack,
+    RackFeed,
     RackType,
     Row,
     ServerModel,
@@ -40,12 +42,13 @@ class HallData:
     racks_by_row: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
     lrs_by_rack: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
     switches_by_rack: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
+    feeds_by_rack: dict[int, list[SqlRow[Any]]] = field(default_factory=dict)
     server_models: dict[int, ServerModel] = field(default_factory=dict)
     switch_models: dict[int, SwitchModel] = field(default_factory=dict)
     rack_types: dict[int, RackType] = field(default_factory=dict)
 
 
-ROW_COLS = (Row.id, Row.hall_id, Row.name, Row.x_mm, Row.y_mm, Row.direction, Row.front, Row.version)
+ROW_COLS = (Row.id, Row.hall_id, Row.name, Row.x_mm, Row.y_mm, Row.direction, Row.front, Row.version, Row.cooling_kw)
 RACK_COLS = (
     Rack.id,
     Rack.row_id,
@@ -56,6 +59,10 @@ RACK_COLS = (
     Rack.role,
     Rack.port_face,
     Rack.version,
+    Rack.power_budget_kw,
+    Rack.cooling_kw,
+    Rack.cooling_kind,
+    Rack.static_load_kg,
 )
 LR_COLS = (
     LogicalRack.rack_id,
@@ -66,6 +73,14 @@ LR_COLS = (
     LogicalRack.tor_model_id,
     LogicalRack.tor_position,
     LogicalRack.base_u,
+)
+FEED_COLS = (
+    RackFeed.rack_id,
+    RackFeed.name,
+    RackFeed.voltage_v,
+    RackFeed.phases,
+    RackFeed.breaker_a,
+    RackFeed.pdu_model_id,
 )
 FS_COLS = (
     FabricSwitch.rack_id,
@@ -91,7 +106,9 @@ def get_row_or_404(session: Session, row_id: int) -> Row:
     return row
 
 
-def usable_in_project(model: type[ServerModel | SwitchModel | RackType], project_id: int) -> ColumnElement[bool]:
+def usable_in_project(
+    model: type[ServerModel | SwitchModel | RackType | PduModel], project_id: int
+) -> ColumnElement[bool]:
     """Catalog entries a layout of the project may reference: the global ones, those of the
     project's members, and those it already uses (an entry of a member who left stays valid).
     The last test is an EXISTS on the reference's index, reached only for other users' entries."""
@@ -105,6 +122,8 @@ def usable_in_project(model: type[ServerModel | SwitchModel | RackType], project
         uses = [used(LogicalRack.server_model_id, LogicalRack)]
     elif model is SwitchModel:
         uses = [used(LogicalRack.tor_model_id, LogicalRack), used(FabricSwitch.switch_model_id, FabricSwitch)]
+    elif model is PduModel:
+        uses = [used(RackFeed.pdu_model_id, RackFeed)]
     else:
         uses = [used(Rack.rack_type_id, Rack)]
     return or_(
@@ -151,7 +170,12 @@ def load_hall_data(session: Session, hall_id: int) -> HallData:
         select(*FS_COLS).where(FabricSwitch.hall_id == hall_id).order_by(FabricSwitch.rack_id, FabricSwitch.u)
     ):
         switches[sw[0]].append(sw)
-    data.racks_by_row, data.lrs_by_rack, data.switches_by_rack = racks, lrs, switches
+    feeds: dict[int, list[SqlRow[Any]]] = defaultdict(list)
+    for f in conn.execute(
+        select(*FEED_COLS).where(RackFeed.hall_id == hall_id).order_by(RackFeed.rack_id, RackFeed.name)
+    ):
+        feeds[f[0]].append(f)
+    data.racks_by_row, data.lrs_by_rack, data.switches_by_rack, data.feeds_by_rack = racks, lrs, switches, feeds
     data.server_models, data.switch_models, data.rack_types = load_catalog(session)
     return data
 
@@ -241,7 +265,7 @@ def domain_hall(data: HallData) -> dl.Hall:
 
 
 def load_hall(session: Session, hall_id: int) -> dl.Hall:
-    """The hall as the pure domain sees it: rows (by name), racks (along the row), contents. 8 queries."""
+    """The hall as the pure domain sees it: rows (by name), racks (along the row), contents. 9 queries."""
     return domain_hall(load_hall_data(session, hall_id))
 
 

@@ -13,14 +13,14 @@ from sqlalchemy import ColumnElement, delete, func, select, update
 from sqlalchemy.engine import Row as SqlRow
 from sqlalchemy.orm import Session
 
-from loopline.db.models import FabricSwitch, LogicalRack, Rack, Row
+from loopline.db.models import FabricSwitch, LogicalRack, Rack, RackFeed, Row
 from loopline.db.repositories import Page
 from loopline.db.repositories import layout as layout_repo
 from loopline.domain import layout as dl
 from loopline.domain import rack_planning as rp
 from loopline.domain.errors import DomainError, NotFound
 from loopline.domain.units import m
-from loopline.services import audit
+from loopline.services import audit, facility
 from loopline.services.access import ProjectAccess
 from loopline.services.layout_snapshot import FS_COLS, LR_COLS, RACK_COLS, get_row_or_404, load_domain_catalog
 from loopline.services.layout_validation import check_unique_names, validate_hall_or_raise
@@ -62,6 +62,8 @@ class RackRecord:
     version: int
     logical_racks: tuple[LogicalRackRecord, ...]
     fabric_switches: tuple[rp.PlannedSwitch, ...]
+    facility: facility.RackSettings
+    """Feeds, budgets, cooling, load limit in effect, and which are the domain's defaults."""
 
 
 def rack_record(
@@ -69,6 +71,7 @@ def rack_record(
     rack: Any,
     lrs: Any,
     switches: Any,
+    feeds: Any = (),
     cache: dict[tuple[Any, ...], LogicalRackRecord] | None = None,
 ) -> RackRecord:
     """`cache` shares the records of identical logical racks (a row usually repeats one)."""
@@ -95,6 +98,7 @@ def rack_record(
         version=rack.version,
         logical_racks=records,
         fabric_switches=tuple(rp.PlannedSwitch(*(getattr(sw, f) for f in SWITCH_FIELDS)) for sw in switches),
+        facility=facility.rack_settings(rack, feeds),
     )
 
 
@@ -112,11 +116,12 @@ def rack_json(rack: RackRecord) -> dict[str, Any]:
         "version": rack.version,
         "logical_racks": [{f: getattr(lr, f) for f in (*LR_FIELDS, "top_u", "tor_u")} for lr in rack.logical_racks],
         "fabric_switches": [{f: getattr(sw, f) for f in SWITCH_FIELDS} for sw in rack.fabric_switches],
+        "facility": facility.settings_json(rack.facility),
     }
 
 
 def load_racks(session: Session, where: ColumnElement[bool], cat: rp.Catalog | None = None) -> list[RackRecord]:
-    """Racks matching `where` with their contents: three queries (plus the catalog)."""
+    """Racks matching `where` with their contents and feeds: four queries (plus the catalog)."""
     cat = cat or load_domain_catalog(session)
     racks = session.execute(select(*RACK_COLS).where(where).order_by(Rack.row_id, Rack.position_mm, Rack.id)).all()
     ids = [r.id for r in racks]
@@ -131,7 +136,8 @@ def load_racks(session: Session, where: ColumnElement[bool], cat: rp.Catalog | N
             select(*FS_COLS).where(FabricSwitch.rack_id.in_(ids)).order_by(FabricSwitch.rack_id, FabricSwitch.u)
         ):
             sws[sw.rack_id].append(sw)
-    return [rack_record(cat, r, lrs[r.id], sws[r.id]) for r in racks]
+    feeds = facility.load_feeds(session, RackFeed.rack_id.in_(ids)) if ids else {}
+    return [rack_record(cat, r, lrs[r.id], sws[r.id], feeds.get(r.id, ())) for r in racks]
 
 
 def get_rack_or_404(session: Session, rack_id: int) -> Rack:
@@ -194,8 +200,10 @@ def create_rack(session: Session, access: ProjectAccess, row_id: int, spec: rp.R
 def update_rack(
     session: Session, access: ProjectAccess, rack_id: int, changes: dict[str, Any], if_match: int
 ) -> RackRecord:
-    """`changes`: name, row_id, rack_type_id, position_mm, role, port_face (stored values) and
-    `logical_racks` / `fabric_switches` (domain specs) replacing the rack's contents."""
+    """`changes`: name, row_id, rack_type_id, position_mm, role, port_face (stored values),
+    `logical_racks` / `fabric_switches` (domain specs) replacing the rack's contents, the facility
+    settings (`facility.RACK_SETTINGS`: None sets the domain's default) and `feeds`
+    (`facility.FeedSpec`s replacing the rack's feeds; empty: the default feeds)."""
     rack = get_rack_or_404(session, rack_id)
     cat = load_domain_catalog(session, usable_in=access.project_id)
 
@@ -216,6 +224,11 @@ def update_rack(
         for key in ("position_mm", "role", "port_face"):
             if changes.get(key) is not None:
                 values[key] = changes[key]
+        for key in facility.RACK_SETTINGS:
+            if key in changes:
+                values[key] = changes[key]
+        if changes.get("feeds"):
+            facility.check_feeds(session, access.project_id, changes["feeds"])
         # Core UPDATE guarded by the version: a concurrent writer that got here first makes it match nothing.
         done = session.execute(
             update(Rack)
@@ -235,6 +248,8 @@ def update_rack(
             if switches:
                 check_unique_names(session, rack.hall_id, [], [], [s.name for s in switches])
                 layout_repo.insert_fabric_switches(session, rack.hall_id, rack_id, switches)
+        if "feeds" in changes:
+            facility.replace_feeds(session, rack.hall_id, rack_id, changes["feeds"])
         session.expire(rack)
 
     hall_id = rack.hall_id

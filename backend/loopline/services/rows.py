@@ -19,7 +19,7 @@ from loopline.db.repositories import layout as layout_repo
 from loopline.domain import layout as dl
 from loopline.domain import rack_planning as rp
 from loopline.domain.units import m
-from loopline.services import audit
+from loopline.services import audit, facility
 from loopline.services.access import ProjectAccess
 from loopline.services.layout_snapshot import ROW_COLS, get_hall_or_404, get_row_or_404, load_domain_catalog
 from loopline.services.layout_validation import check_new_rows, check_unique_names, validate_hall_or_raise
@@ -40,13 +40,14 @@ class RowRecord:
     front: dl.Side
     version: int
     rack_count: int
+    facility: facility.RowSettings
     racks: tuple[RackRecord, ...] = ()
 
     @classmethod
     def of(cls, row: Any, rack_count: int, racks: Sequence[RackRecord] = ()) -> RowRecord:
         return cls(
             row.id, row.hall_id, row.name, row.x_mm, row.y_mm, row.direction, row.front, row.version,
-            rack_count, tuple(racks),
+            rack_count, facility.row_settings(row), tuple(racks),
         )  # fmt: skip
 
 
@@ -62,6 +63,7 @@ def row_json(row: RowRecord) -> dict[str, Any]:
         "front": row.front,
         "version": row.version,
         "rack_count": row.rack_count,
+        "facility": facility.settings_json(row.facility),
     }
 
 
@@ -160,7 +162,8 @@ def create_row_pair(session: Session, access: ProjectAccess, hall_id: int, pair:
 def update_row(
     session: Session, access: ProjectAccess, row_id: int, changes: dict[str, Any], if_match: int
 ) -> RowRecord:
-    """`changes`: name, x_mm, y_mm, direction, front (stored values; the racks move with the row)."""
+    """`changes`: name, x_mm, y_mm, direction, front (stored values; the racks move with the row)
+    and `cooling_kw` (None: the row shares the hall's cooling)."""
     row = get_row_or_404(session, row_id)
     count = rack_count(session, row_id)
 
@@ -168,7 +171,7 @@ def update_row(
         if changes.get("name") is not None and changes["name"] != row.name:
             check_unique_names(session, row.hall_id, [changes["name"]], [], [])
         for key, value in changes.items():
-            if value is not None:
+            if value is not None or key == "cooling_kw":
                 setattr(row, key, value)
 
     audited_update(

@@ -439,6 +439,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/facility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Power, heat, weight and tray findings of a hall, with a plan's cables */
+        get: operations["get_facility_api_v1_halls__hall_id__facility_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/halls/{hall_id}/layout": {
         parameters: {
             query?: never;
@@ -543,6 +560,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/tray-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tray runs with their own tray */
+        get: operations["list_tray_runs_api_v1_halls__hall_id__tray_runs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/tray-runs/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Give a tray run its own tray (under the hall's version) */
+        put: operations["put_tray_run_api_v1_halls__hall_id__tray_runs__name__put"];
+        post?: never;
+        /** A tray run takes its level's tray again (under the hall's version) */
+        delete: operations["delete_tray_run_api_v1_halls__hall_id__tray_runs__name__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2234,6 +2286,11 @@ export interface components {
              */
             min_raw_length_m: number;
         };
+        /**
+         * CoolingKind
+         * @enum {string}
+         */
+        CoolingKind: "air" | "rear-door" | "liquid";
         /** DeviceNameRead */
         DeviceNameRead: {
             /**
@@ -3027,6 +3084,162 @@ export interface components {
          * @enum {string}
          */
         Face: "front" | "rear";
+        /** FacilityReportRead */
+        FacilityReportRead: {
+            /**
+             * Errors
+             * @description Findings over a limit (a rack over its feeds, a tray overfull).
+             */
+            errors: components["schemas"]["IssueRead"][];
+            /**
+             * Racks
+             * @description Every rack's loads against its limits.
+             */
+            racks: components["schemas"]["RackLoadRead"][];
+            /** @description The hall's totals. */
+            totals: components["schemas"]["FacilityTotalsRead"];
+            /**
+             * Trays
+             * @description Tray segments that carry at least one cable.
+             */
+            trays: components["schemas"]["TraySegmentRead"][];
+            /**
+             * Warnings
+             * @description Findings worth a look (missing catalog facts, airflow).
+             */
+            warnings: components["schemas"]["IssueRead"][];
+        };
+        /** FacilityTotalsRead */
+        FacilityTotalsRead: {
+            /**
+             * Fullest Tray
+             * @description The fullest tray segment (null without a plan).
+             */
+            fullest_tray: string | null;
+            /**
+             * Fullest Tray Pct
+             * @description Its fill, %.
+             */
+            fullest_tray_pct: number;
+            /**
+             * Heat W
+             * @description Heat to remove (every watt drawn), W.
+             */
+            heat_w: number;
+            /**
+             * Max W
+             * @description IT power at most, W.
+             */
+            max_w: number;
+            /**
+             * Typical W
+             * @description IT power, typical, W.
+             */
+            typical_w: number;
+            /**
+             * Weight Kg
+             * @description What the racks carry, kg.
+             */
+            weight_kg: number;
+        };
+        /** FeedIn */
+        FeedIn: {
+            /**
+             * Breaker A
+             * @description Breaker, A; null: the default.
+             * @example 32
+             */
+            breaker_a?: number | null;
+            /**
+             * Name
+             * @description Feed name: `A` or `B`.
+             * @enum {string}
+             */
+            name: "A" | "B";
+            /**
+             * Pdu Model Id
+             * @description Catalog PDU model (its weight counts on the rack); null: none.
+             */
+            pdu_model_id?: number | null;
+            /**
+             * Phases
+             * @description 1 or 3; null: the default.
+             * @example 1
+             */
+            phases?: (1 | 3) | null;
+            /**
+             * Voltage V
+             * @description Line-to-neutral voltage, V; null: the default.
+             * @example 230
+             */
+            voltage_v?: number | null;
+        };
+        /** FeedLoadRead */
+        FeedLoadRead: {
+            /**
+             * Capacity W
+             * @description V x A x phases x power factor, W.
+             * @example 7360
+             */
+            capacity_w: number;
+            /**
+             * Feed
+             * @description `A` or `B`.
+             */
+            feed: string;
+            /**
+             * Limit W
+             * @description Capacity x the continuous fraction (80 %), W.
+             * @example 5888
+             */
+            limit_w: number;
+            /**
+             * Load W
+             * @description What this feed must carry (alone, for an A/B rack: the whole rack), W.
+             */
+            load_w: number;
+            /**
+             * Phase W
+             * @description Per phase, W (one entry for a single-phase feed).
+             */
+            phase_w: number[];
+        };
+        /** FeedRead */
+        FeedRead: {
+            /**
+             * Breaker A
+             * @description Breaker, A.
+             * @example 32
+             */
+            breaker_a: number;
+            /**
+             * Defaults
+             * @description The fields that are the default (not set).
+             */
+            defaults: string[];
+            /**
+             * Name
+             * @description `A` or `B`.
+             */
+            name: string;
+            /**
+             * Pdu Model Id
+             * @description Catalog PDU model; null: none.
+             */
+            pdu_model_id: number | null;
+            /**
+             * Phases
+             * @description 1 or 3.
+             * @example 1
+             */
+            phases: number;
+            /**
+             * Voltage V
+             * @description Line-to-neutral voltage, V.
+             * @example 230
+             */
+            voltage_v: number;
+        };
         /**
          * FlowRecordRead
          * @description One flow of a result (the engine's `flow_records` format).
@@ -3081,6 +3294,8 @@ export interface components {
              * @example 20
              */
             depth_m: number;
+            /** @description Facility settings (power, cooling, floor, trays); those left out are the defaults. */
+            facility?: components["schemas"]["HallFacilityUpdate"] | null;
             /**
              * Min Cold Aisle M
              * @description Narrower cold aisles are reported as warnings.
@@ -3139,6 +3354,113 @@ export interface components {
              * @example 30
              */
             width_m: number;
+        };
+        /** HallFacilityRead */
+        HallFacilityRead: {
+            /**
+             * Continuous Fraction
+             * @description Continuous load as a fraction of a feed's capacity (fixed: 80 %).
+             * @example 0.8
+             */
+            continuous_fraction: number;
+            /**
+             * Defaults
+             * @description Settings that are the default (not set), e.g. `power_factor`, `trays.above-racks.width_mm`.
+             */
+            defaults: string[];
+            /**
+             * Floor Load Kg M2
+             * @description Floor load rating, kg/m².
+             * @example 1200
+             */
+            floor_load_kg_m2: number;
+            /**
+             * Hall Cooling Kw
+             * @description Cooling of the rows without their own, kW (null: none stated).
+             */
+            hall_cooling_kw: number | null;
+            /**
+             * Max Phase Imbalance Pct
+             * @description Largest phase imbalance, %.
+             * @example 10
+             */
+            max_phase_imbalance_pct: number;
+            /**
+             * Max Signal Tray Fill Pct
+             * @description Fill limit of a data-only tray, %.
+             * @example 50
+             */
+            max_signal_tray_fill_pct: number;
+            /**
+             * Max Tray Fill Pct
+             * @description Tray fill limit, %.
+             * @example 40
+             */
+            max_tray_fill_pct: number;
+            /**
+             * Power Factor
+             * @description Power factor of every feed.
+             * @example 1
+             */
+            power_factor: number;
+            /**
+             * Tray Bend Radius Mm
+             * @description Inside radius of the trays' corners, mm.
+             * @example 50
+             */
+            tray_bend_radius_mm: number;
+            /**
+             * Trays
+             * @description The tray of each level.
+             */
+            trays: components["schemas"]["TrayRead"][];
+        };
+        /** HallFacilityUpdate */
+        HallFacilityUpdate: {
+            /**
+             * Floor Load Kg M2
+             * @description Floor load rating, kg/m²; null: the default.
+             * @example 1200
+             */
+            floor_load_kg_m2?: number | null;
+            /**
+             * Hall Cooling Kw
+             * @description Cooling of the rows without their own, kW; null: none stated.
+             */
+            hall_cooling_kw?: number | null;
+            /**
+             * Max Phase Imbalance Pct
+             * @description Largest phase imbalance of a 3-phase feed, %; null: the default.
+             */
+            max_phase_imbalance_pct?: number | null;
+            /**
+             * Max Signal Tray Fill Pct
+             * @description Fill limit of a tray of data cables only, %, in (0, 100]; null: default.
+             */
+            max_signal_tray_fill_pct?: number | null;
+            /**
+             * Max Tray Fill Pct
+             * @description Tray fill limit, % of the usable cross-section, in (0, 100]; null: default.
+             */
+            max_tray_fill_pct?: number | null;
+            /**
+             * Power Factor
+             * @description Power factor of every feed, in (0, 1]; null: the default.
+             * @example 0.95
+             */
+            power_factor?: number | null;
+            /**
+             * Tray Bend Radius Mm
+             * @description Inside radius of the trays' corners and waterfalls, mm; null: default.
+             */
+            tray_bend_radius_mm?: number | null;
+            /**
+             * Trays
+             * @description The tray of each level (`above-racks`, `cross-aisle`, `under-floor`); null: the defaults.
+             */
+            trays?: {
+                [key: string]: components["schemas"]["TrayUpdate"] | null;
+            } | null;
         };
         /** HallLayout */
         HallLayout: {
@@ -3206,6 +3528,8 @@ export interface components {
              * @example 20
              */
             depth_m: number;
+            /** @description Facility settings in effect, and which are defaults. */
+            facility: components["schemas"]["HallFacilityRead"];
             /**
              * Id
              * @description Hall id.
@@ -3285,6 +3609,8 @@ export interface components {
              * @description Floor depth (y), metres.
              */
             depth_m?: number | null;
+            /** @description Facility settings to change: a setting sent as null goes back to its default. */
+            facility?: components["schemas"]["HallFacilityUpdate"] | null;
             /**
              * Min Cold Aisle M
              * @description Minimum cold aisle width, metres.
@@ -3786,6 +4112,8 @@ export interface components {
              * @example 0
              */
             direction: number;
+            /** @description The row's cooling, and whether it is set. */
+            facility: components["schemas"]["RowFacilityRead"];
             /** @description Which side the fronts face. */
             front: components["schemas"]["Side"];
             /**
@@ -4561,6 +4889,32 @@ export interface components {
              * @description The items of this page.
              */
             items: components["schemas"]["TokenRead"][];
+            /**
+             * Limit
+             * @description Items per page.
+             * @example 50
+             */
+            limit: number;
+            /**
+             * Page
+             * @description This page's number, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * Total
+             * @description How many items there are in all pages.
+             * @example 48
+             */
+            total: number;
+        };
+        /** Page[TrayRunRead] */
+        Page_TrayRunRead_: {
+            /**
+             * Items
+             * @description The items of this page.
+             */
+            items: components["schemas"]["TrayRunRead"][];
             /**
              * Limit
              * @description Items per page.
@@ -5659,6 +6013,126 @@ export interface components {
              */
             role: components["schemas"]["RackRole"];
         };
+        /** RackFacilityRead */
+        RackFacilityRead: {
+            /** @description `air`, `rear-door` or `liquid`. */
+            cooling_kind: components["schemas"]["CoolingKind"];
+            /**
+             * Cooling Kw
+             * @description Own cooling, kW (null: the row's or hall's).
+             */
+            cooling_kw: number | null;
+            /**
+             * Defaults
+             * @description Settings not set (`feeds`: the rack has the default feeds).
+             */
+            defaults: string[];
+            /**
+             * Feeds
+             * @description Feeds in effect (the default A/B feeds when none are set).
+             */
+            feeds: components["schemas"]["FeedRead"][];
+            /**
+             * Power Budget Kw
+             * @description Power budget, kW (null: none beyond its feeds).
+             */
+            power_budget_kw: number | null;
+            /**
+             * Static Load Kg
+             * @description Static load limit, kg (null: the rack type's rating).
+             */
+            static_load_kg: number | null;
+        };
+        /** RackFacilityUpdate */
+        RackFacilityUpdate: {
+            /** @description `air`, `rear-door` or `liquid`; null: the default. */
+            cooling_kind?: components["schemas"]["CoolingKind"] | null;
+            /**
+             * Cooling Kw
+             * @description The rack's own cooling, kW; null: the row's or hall's.
+             */
+            cooling_kw?: number | null;
+            /**
+             * Feeds
+             * @description The rack's feeds, replacing its list: one, or two named `A` and `B` (each alone carries the whole rack); null: the default feeds.
+             */
+            feeds?: components["schemas"]["FeedIn"][] | null;
+            /**
+             * Power Budget Kw
+             * @description The rack's power budget, kW; null: none beyond its feeds.
+             */
+            power_budget_kw?: number | null;
+            /**
+             * Static Load Kg
+             * @description Static load limit, kg; null: the rack type's rating.
+             */
+            static_load_kg?: number | null;
+        };
+        /** RackLoadRead */
+        RackLoadRead: {
+            /**
+             * Budget W
+             * @description The rack's power budget, W (null: none).
+             */
+            budget_w: number | null;
+            /**
+             * Cooling W
+             * @description The rack's own cooling, W (null: the row's or hall's applies).
+             */
+            cooling_w: number | null;
+            /**
+             * Feeds
+             * @description Each feed's load against its limit.
+             */
+            feeds: components["schemas"]["FeedLoadRead"][];
+            /**
+             * Floor Kg M2
+             * @description (Weight + the rack's own) over its footprint, kg/m².
+             */
+            floor_kg_m2: number;
+            /**
+             * Max W
+             * @description Maximum draw of its devices and optics, W: what feeds and cooling must take.
+             */
+            max_w: number;
+            /**
+             * Rack
+             * @description Rack name.
+             * @example R01-01
+             */
+            rack: string;
+            /**
+             * Row
+             * @description Row name.
+             * @example R01
+             */
+            row: string;
+            /**
+             * Static Load Kg
+             * @description Its static load limit, kg (null: not known).
+             */
+            static_load_kg: number | null;
+            /**
+             * Typical W
+             * @description Typical draw of its devices and optics, W.
+             */
+            typical_w: number;
+            /**
+             * Weight Kg
+             * @description What it carries (devices, PDUs, the cables inside it), kg.
+             */
+            weight_kg: number;
+            /**
+             * Worst
+             * @description Which ratio `worst_pct` is, in words.
+             */
+            worst: string;
+            /**
+             * Worst Pct
+             * @description The highest of its ratios (draw, feeds, heat, weight, floor), %.
+             */
+            worst_pct: number;
+        };
         /** RackRead */
         RackRead: {
             /**
@@ -5666,6 +6140,8 @@ export interface components {
              * @description Fabric switches, bottom up.
              */
             fabric_switches: components["schemas"]["FabricSwitchRead"][];
+            /** @description Feeds, budget, cooling and load limit in effect; which are defaults. */
+            facility: components["schemas"]["RackFacilityRead"];
             /**
              * Hall Id
              * @description Hall id.
@@ -5941,6 +6417,8 @@ export interface components {
              * @description Replaces the switches.
              */
             fabric_switches?: components["schemas"]["FabricSwitchSpec"][] | null;
+            /** @description Facility settings to change (feeds, budget, cooling, load): null goes back to the default. */
+            facility?: components["schemas"]["RackFacilityUpdate"] | null;
             /**
              * Logical Racks
              * @description Replaces the logical racks.
@@ -6124,6 +6602,8 @@ export interface components {
              * @example 0
              */
             direction: number;
+            /** @description The row's cooling, and whether it is set. */
+            facility: components["schemas"]["RowFacilityRead"];
             /** @description Which side the fronts face. */
             front: components["schemas"]["Side"];
             /**
@@ -6204,6 +6684,27 @@ export interface components {
              */
             y_m: number;
         };
+        /** RowFacilityRead */
+        RowFacilityRead: {
+            /**
+             * Cooling Kw
+             * @description The row's own cooling, kW; null: it shares the hall's.
+             */
+            cooling_kw: number | null;
+            /**
+             * Defaults
+             * @description Settings not set.
+             */
+            defaults: string[];
+        };
+        /** RowFacilityUpdate */
+        RowFacilityUpdate: {
+            /**
+             * Cooling Kw
+             * @description The row's own cooling, kW; null: it shares the hall's.
+             */
+            cooling_kw?: number | null;
+        };
         /**
          * RowPairCreate
          * @description Two rows facing each other across a cold aisle: A's fronts look at B's fronts.
@@ -6269,6 +6770,8 @@ export interface components {
              * @example 0
              */
             direction: number;
+            /** @description The row's cooling, and whether it is set. */
+            facility: components["schemas"]["RowFacilityRead"];
             /** @description Which side the fronts face. */
             front: components["schemas"]["Side"];
             /**
@@ -6319,6 +6822,8 @@ export interface components {
              * @description Direction, degrees: 0, 90, 180 or 270.
              */
             direction?: (0 | 90 | 180 | 270) | null;
+            /** @description The row's cooling: null goes back to the hall's. */
+            facility?: components["schemas"]["RowFacilityUpdate"] | null;
             /** @description Which side the fronts face. */
             front?: components["schemas"]["Side"] | null;
             /**
@@ -7485,6 +7990,157 @@ export interface components {
          * @enum {string}
          */
         TorPosition: "top" | "middle" | "bottom";
+        /**
+         * TrayLevel
+         * @enum {string}
+         */
+        TrayLevel: "above-racks" | "cross-aisle" | "under-floor";
+        /** TrayRead */
+        TrayRead: {
+            /**
+             * Defaults
+             * @description The fields that are the default (not set).
+             */
+            defaults: string[];
+            /** @description Tray level. */
+            level: components["schemas"]["TrayLevel"];
+            /**
+             * Load Kg Per M
+             * @description Load rating, kg/m.
+             * @example 75
+             */
+            load_kg_per_m: number;
+            /**
+             * Usable Depth Mm
+             * @description Usable depth, mm.
+             * @example 100
+             */
+            usable_depth_mm: number;
+            /**
+             * Width Mm
+             * @description Width, mm.
+             * @example 300
+             */
+            width_mm: number;
+        };
+        /** TrayRunPut */
+        TrayRunPut: {
+            /**
+             * Load Kg Per M
+             * @description Load rating, kg/m.
+             * @example 120
+             */
+            load_kg_per_m: number;
+            /**
+             * Usable Depth Mm
+             * @description Usable depth, mm.
+             * @example 100
+             */
+            usable_depth_mm: number;
+            /**
+             * Width Mm
+             * @description Tray width, mm.
+             * @example 600
+             */
+            width_mm: number;
+        };
+        /** TrayRunRead */
+        TrayRunRead: {
+            /**
+             * Load Kg Per M
+             * @description Load rating, kg/m.
+             * @example 120
+             */
+            load_kg_per_m: number;
+            /**
+             * Name
+             * @description Run name, e.g. `T3`.
+             * @example T3
+             */
+            name: string;
+            /**
+             * Usable Depth Mm
+             * @description Usable depth, mm.
+             * @example 100
+             */
+            usable_depth_mm: number;
+            /**
+             * Width Mm
+             * @description Tray width, mm.
+             * @example 600
+             */
+            width_mm: number;
+        };
+        /** TraySegmentRead */
+        TraySegmentRead: {
+            /**
+             * Cables
+             * @description Cables routed through it.
+             */
+            cables: number;
+            /**
+             * End M
+             * @description x, y, z of the other end, metres.
+             */
+            end_m: number[];
+            /**
+             * Fill Pct
+             * @description Sum of the cables' cross-sections over the usable cross-section, %.
+             */
+            fill_pct: number;
+            /**
+             * Kg Per M
+             * @description Weight of its cables per metre, kg/m.
+             */
+            kg_per_m: number;
+            /** @description Tray level. */
+            level: components["schemas"]["TrayLevel"];
+            /**
+             * Limit Pct
+             * @description Its fill limit, %.
+             */
+            limit_pct: number;
+            /**
+             * Load Kg Per M
+             * @description The tray's rating, kg/m.
+             */
+            load_kg_per_m: number;
+            /**
+             * Name
+             * @description Run and segment, e.g. `T3-12`.
+             * @example T3-12
+             */
+            name: string;
+            /**
+             * Run
+             * @description The tray run.
+             * @example T3
+             */
+            run: string;
+            /**
+             * Start M
+             * @description x, y, z of one end, metres.
+             */
+            start_m: number[];
+        };
+        /** TrayUpdate */
+        TrayUpdate: {
+            /**
+             * Load Kg Per M
+             * @description Load rating, kg per metre of tray; null: the default.
+             */
+            load_kg_per_m?: number | null;
+            /**
+             * Usable Depth Mm
+             * @description Usable depth (the fill height), mm; null: the default.
+             */
+            usable_depth_mm?: number | null;
+            /**
+             * Width Mm
+             * @description Tray width, mm; null: the default.
+             */
+            width_mm?: number | null;
+        };
         /** UnpricedPart */
         UnpricedPart: {
             /** @description What kind of part. */
@@ -11121,6 +11777,88 @@ export interface operations {
             };
         };
     };
+    get_facility_api_v1_halls__hall_id__facility_get: {
+        parameters: {
+            query?: {
+                /** @description A wiring plan of this hall: its optics, cables and trays are checked too. */
+                plan_id?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FacilityReportRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_layout_api_v1_halls__hall_id__layout_get: {
         parameters: {
             query?: never;
@@ -11783,6 +12521,305 @@ export interface operations {
             };
             /** @description Invalid input: each entry names the field and the reason. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_tray_runs_api_v1_halls__hall_id__tray_runs_get: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_TrayRunRead_"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_tray_run_api_v1_halls__hall_id__tray_runs__name__put: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+                /** @description Tray run name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrayRunPut"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrayRunRead"];
+                };
+            };
+            /** @description The body is not UTF-8 text. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the API accepts (`LOOPLINE_MAX_BODY_MB`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_tray_run_api_v1_halls__hall_id__tray_runs__name__delete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version (ETag) you read, e.g. `"3"`; a stale one gets 409. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+                /** @description Tray run name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` header required for this write. */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,11 +9,20 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from loopline.api.schemas.catalog import RackTypeRead, ServerModelRead, SwitchModelRead
 from loopline.api.schemas.common import MAX_ID, FromMillimetres, ReadSchema, Schema
+from loopline.api.schemas.facility import (
+    HallFacilityRead,
+    HallFacilityUpdate,
+    RackFacilityRead,
+    RackFacilityUpdate,
+    RowFacilityRead,
+    RowFacilityUpdate,
+)
 from loopline.api.schemas.projects import LayerLoadRead
 from loopline.domain import rack_planning as rp
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
 from loopline.domain.layout_rules import DEFAULT_MIN_COLD_AISLE_MM, DEFAULT_MIN_HOT_AISLE_MM
 from loopline.domain.units import m, mm
+from loopline.services import facility
 
 Direction = Literal[0, 90, 180, 270]
 MAX_FLOOR_M = 1000.0
@@ -49,6 +58,9 @@ class HallCreate(Schema):
     min_hot_aisle_m: float = Field(
         m(DEFAULT_MIN_HOT_AISLE_MM), ge=0, le=10, description="Narrower hot aisles are reported as warnings."
     )
+    facility: HallFacilityUpdate | None = Field(
+        None, description="Facility settings (power, cooling, floor, trays); those left out are the defaults."
+    )
 
     @model_validator(mode="after")
     def _raised_floor_height(self) -> HallCreate:
@@ -56,8 +68,11 @@ class HallCreate(Schema):
         return self
 
     def columns(self) -> dict[str, Any]:
-        """The hall's stored values (millimetres)."""
-        return hall_columns(self.model_dump())
+        """The hall's stored values (millimetres, facility settings as columns)."""
+        return {
+            **hall_columns(self.model_dump(exclude={"facility"})),
+            **(self.facility.columns() if self.facility else {}),
+        }
 
 
 def hall_columns(values: dict[str, Any]) -> dict[str, Any]:
@@ -90,10 +105,14 @@ class HallUpdate(Schema):
     tile_m: float | None = Field(None, ge=0.3, le=1.5, description="Floor tile size, metres.")
     min_cold_aisle_m: float | None = Field(None, ge=0, le=10, description="Minimum cold aisle width, metres.")
     min_hot_aisle_m: float | None = Field(None, ge=0, le=10, description="Minimum hot aisle width, metres.")
+    facility: HallFacilityUpdate | None = Field(
+        None, description="Facility settings to change: a setting sent as null goes back to its default."
+    )
 
     def changes(self) -> dict[str, Any]:
-        """The values sent and not null, as stored (millimetres)."""
-        return hall_columns({k: v for k, v in self.model_dump(exclude_unset=True).items() if v is not None})
+        """The values sent and not null, as stored (millimetres); facility settings sent, null included."""
+        sent = {k: v for k, v in self.model_dump(exclude_unset=True, exclude={"facility"}).items() if v is not None}
+        return {**hall_columns(sent), **(self.facility.columns() if self.facility else {})}
 
 
 class HallRead(ReadSchema):
@@ -121,7 +140,27 @@ class HallRead(ReadSchema):
     min_hot_aisle_m: Annotated[float, FromMillimetres("min_hot_aisle_mm")] = Field(
         description="Minimum hot aisle width, metres.", examples=[0.9]
     )
+    facility: HallFacilityRead = Field(description="Facility settings in effect, and which are defaults.")
     version: int = Field(description="Version for `If-Match`.", examples=[1])
+
+    @model_validator(mode="before")
+    @classmethod
+    def _with_facility(cls, data: Any) -> Any:
+        # A stored hall holds its settings as columns (NULL: default): read them in effect.
+        if isinstance(data, dict) or hasattr(data, "facility"):
+            return data
+        return _WithFacility(data, facility.hall_settings(data))
+
+
+class _WithFacility:
+    """A stored hall with its facility settings in effect as `facility`."""
+
+    def __init__(self, hall: Any, settings: facility.HallSettings) -> None:
+        self._hall = hall
+        self.facility = settings
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hall, name)
 
 
 # ---------------------------------------------------------------- rack contents
@@ -240,11 +279,15 @@ class RackUpdate(Schema):
     port_face: Face | None = Field(None, description="Face the ports are on.")
     logical_racks: list[LogicalRackSpec] | None = Field(None, max_length=16, description="Replaces the logical racks.")
     fabric_switches: list[FabricSwitchSpec] | None = Field(None, max_length=64, description="Replaces the switches.")
+    facility: RackFacilityUpdate | None = Field(
+        None, description="Facility settings to change (feeds, budget, cooling, load): null goes back to the default."
+    )
 
     def changes(self) -> dict[str, Any]:
-        """The values sent and not null, as stored (millimetres, contents as domain specs)."""
-        out: dict[str, Any] = {}
-        for key, value in self.model_dump(exclude_unset=True).items():
+        """The values sent and not null, as stored (millimetres, contents as domain specs); facility
+        settings sent, null included (`facility.RACK_SETTINGS`, `feeds`)."""
+        out: dict[str, Any] = {} if self.facility is None else self.facility.changes()
+        for key, value in self.model_dump(exclude_unset=True, exclude={"facility"}).items():
             if value is None:
                 continue
             if key == "position_m":
@@ -272,6 +315,9 @@ class RackRead(ReadSchema):
     version: int = Field(description="Version for `If-Match`; covers the contents.", examples=[1])
     logical_racks: list[LogicalRackRead] = Field(description="Logical racks, bottom up.")
     fabric_switches: list[FabricSwitchRead] = Field(description="Fabric switches, bottom up.")
+    facility: RackFacilityRead = Field(
+        description="Feeds, budget, cooling and load limit in effect; which are defaults."
+    )
 
 
 # ---------------------------------------------------------------- row
@@ -322,11 +368,14 @@ class RowUpdate(Schema):
     y_m: float | None = Field(None, ge=0, le=MAX_FLOOR_M, description="y of the row origin, metres.")
     direction: Direction | None = Field(None, description="Direction, degrees: 0, 90, 180 or 270.")
     front: Side | None = Field(None, description="Which side the fronts face.")
+    facility: RowFacilityUpdate | None = Field(None, description="The row's cooling: null goes back to the hall's.")
 
     def changes(self) -> dict[str, Any]:
-        """The values sent and not null, as stored (millimetres)."""
+        """The values sent and not null, as stored (millimetres); `cooling_kw` when sent, null included."""
         out: dict[str, Any] = {}
-        for key, value in self.model_dump(exclude_unset=True).items():
+        if self.facility is not None and "cooling_kw" in self.facility.model_fields_set:
+            out["cooling_kw"] = self.facility.cooling_kw
+        for key, value in self.model_dump(exclude_unset=True, exclude={"facility"}).items():
             if value is None:
                 continue
             if key in ("x_m", "y_m"):
@@ -346,6 +395,7 @@ class RowRead(ReadSchema):
     front: Side = Field(description="Which side the fronts face.")
     version: int = Field(description="Version for `If-Match`.", examples=[1])
     rack_count: int = Field(description="Racks in the row.", examples=[12])
+    facility: RowFacilityRead = Field(description="The row's cooling, and whether it is set.")
 
 
 class RowDetail(RowRead):

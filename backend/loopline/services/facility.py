@@ -1,0 +1,459 @@
+"""The physical plant of a hall: stored facility settings -> the domain's `Plant`, and the report.
+
+Settings are stored NULL when not set; every default is the domain's (`HallFacility()`,
+`RackFacility()`, `Feed()`), filled in here. The `*Settings` records carry the effective values
+and which of them are defaults (`defaults`: the names not set), so a reader can show
+"230 V (default)".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from loopline.db.models import Hall, PduModel, PlanCableRow, PlanDeviceRow, RackFeed, TrayRun, WiringPlanRow
+from loopline.db.models.layout import TRAY_LEVEL_COLUMNS
+from loopline.domain import layout as dl
+from loopline.domain.cable_routes import route_points
+from loopline.domain.errors import DomainError, NotFound
+from loopline.domain.facility import catalog_facts, checks
+from loopline.domain.facility.model import (
+    CoolingKind,
+    DeviceFacts,
+    FacilityReport,
+    Feed,
+    HallFacility,
+    Plant,
+    RackFacility,
+    RoutedCable,
+    TrayLevel,
+    TraySpec,
+)
+from loopline.domain.facility.model import PduModel as DomainPdu
+from loopline.domain.labels import rack_name
+from loopline.domain.media import Medium
+from loopline.domain.routing import Via
+from loopline.services.access import ProjectAccess
+from loopline.services.layout_snapshot import FEED_COLS, domain_hall, load_hall_data, usable_in_project
+from loopline.services.mutations import Target, audited_update
+
+HALL_SETTINGS = (
+    "floor_load_kg_m2",
+    "hall_cooling_kw",
+    "power_factor",
+    "max_phase_imbalance_pct",
+    "max_tray_fill_pct",
+    "max_signal_tray_fill_pct",
+    "tray_bend_radius_mm",
+)
+"""Hall columns named as the `HallFacility` fields they set."""
+TRAY_FIELDS = ("width_mm", "usable_depth_mm", "load_kg_per_m")
+RACK_SETTINGS = ("power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg")
+"""Rack columns named as the `RackFacility` fields they set."""
+FEED_SETTINGS = ("voltage_v", "phases", "breaker_a")
+
+
+def tray_column(level: TrayLevel, name: str) -> str:
+    return f"{TRAY_LEVEL_COLUMNS[level]}_{name}"
+
+
+HALL_COLUMNS = (*HALL_SETTINGS, *(tray_column(lv, f) for lv in TRAY_LEVEL_COLUMNS for f in TRAY_FIELDS))
+"""Every stored facility column of a hall."""
+
+
+def _defaults(cls: type[Any]) -> dict[str, Any]:
+    """A domain dataclass's field defaults (`fields()` of an instance built with no arguments)."""
+    instance = cls() if cls is not Feed else Feed("A")
+    return {f.name: getattr(instance, f.name) for f in fields(instance)}
+
+
+# ---------------------------------------------------------------- effective settings
+
+
+@dataclass(frozen=True, slots=True)
+class TraySettings:
+    level: TrayLevel
+    width_mm: int
+    usable_depth_mm: int
+    load_kg_per_m: float
+    defaults: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HallSettings:
+    """A hall's facility settings in effect (`facility`) and which are the domain's defaults."""
+
+    facility: HallFacility
+    defaults: tuple[str, ...]
+    trays: tuple[TraySettings, ...]
+
+    def __getattr__(self, name: str) -> Any:
+        # Read schemas read the settings by name (`floor_load_kg_m2`, ...): the domain object's.
+        return getattr(self.facility, name)
+
+
+def hall_settings(
+    hall: Any, row_cooling_kw: Mapping[str, float] | None = None, tray_runs: Mapping[str, TraySpec] | None = None
+) -> HallSettings:
+    """`hall`: anything with the stored facility columns (ORM row, Core row)."""
+    stored = {k: getattr(hall, k) for k in HALL_SETTINGS}
+    defaults = [k for k, v in stored.items() if v is None]
+    base = HallFacility()
+    trays: dict[TrayLevel, TraySpec] = {}
+    tray_settings = []
+    for level, spec in base.trays.items():
+        values = {f: getattr(hall, tray_column(level, f)) for f in TRAY_FIELDS}
+        unset = tuple(f for f, v in values.items() if v is None)
+        trays[level] = TraySpec(**{f: getattr(spec, f) if v is None else v for f, v in values.items()})
+        t = trays[level]
+        tray_settings.append(TraySettings(level, t.width_mm, t.usable_depth_mm, t.load_kg_per_m, unset))
+        defaults += [f"trays.{level.value}.{f}" for f in unset]
+    facility = HallFacility(
+        **{k: v for k, v in stored.items() if v is not None},
+        row_cooling_kw=dict(row_cooling_kw or {}),
+        trays=trays,
+        tray_runs=dict(tray_runs or {}),
+    )
+    return HallSettings(facility, tuple(defaults), tuple(tray_settings))
+
+
+@dataclass(frozen=True, slots=True)
+class FeedSettings:
+    name: str
+    voltage_v: float
+    phases: int
+    breaker_a: float
+    pdu_model_id: int | None
+    defaults: tuple[str, ...]
+
+    def domain(self, pdu_names: Mapping[int, str]) -> Feed:
+        pdu = None if self.pdu_model_id is None else pdu_names.get(self.pdu_model_id)
+        return Feed(self.name, self.voltage_v, self.phases, self.breaker_a, pdu)
+
+
+def feed_settings(feed: Any) -> FeedSettings:
+    """A stored feed (`FEED_COLS`) with the domain's defaults for what it leaves unset."""
+    base = _defaults(Feed)
+    values = {k: getattr(feed, k) for k in FEED_SETTINGS}
+    effective = {k: base[k] if v is None else v for k, v in values.items()}
+    return FeedSettings(
+        name=feed.name,
+        voltage_v=effective["voltage_v"],
+        phases=effective["phases"],
+        breaker_a=effective["breaker_a"],
+        pdu_model_id=feed.pdu_model_id,
+        defaults=tuple(k for k, v in values.items() if v is None),
+    )
+
+
+def default_feeds() -> tuple[FeedSettings, ...]:
+    return tuple(
+        FeedSettings(f.name, f.voltage_v, f.phases, f.breaker_a, None, FEED_SETTINGS) for f in RackFacility().feeds
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RackSettings:
+    power_budget_kw: float | None
+    cooling_kw: float | None
+    cooling_kind: CoolingKind
+    static_load_kg: float | None
+    feeds: tuple[FeedSettings, ...]
+    defaults: tuple[str, ...]
+    """Settings not set (`feeds` when the rack has no feeds of its own)."""
+
+    def domain(self, pdu_names: Mapping[int, str]) -> RackFacility:
+        return RackFacility(
+            feeds=tuple(f.domain(pdu_names) for f in self.feeds),
+            power_budget_kw=self.power_budget_kw,
+            cooling_kw=self.cooling_kw,
+            cooling_kind=self.cooling_kind,
+            static_load_kg=self.static_load_kg,
+        )
+
+
+def rack_settings(rack: Any, feeds: Sequence[Any]) -> RackSettings:
+    """`rack`: anything with the stored facility columns; `feeds`: its stored feeds (`FEED_COLS`)."""
+    base = _defaults(RackFacility)
+    stored = {k: getattr(rack, k) for k in RACK_SETTINGS}
+    unset = [k for k, v in stored.items() if v is None]
+    if not feeds:
+        unset.append("feeds")
+    return RackSettings(
+        **{k: base[k] if v is None else v for k, v in stored.items()},
+        feeds=tuple(feed_settings(f) for f in sorted(feeds, key=lambda f: f.name)) if feeds else default_feeds(),
+        defaults=tuple(unset),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RowSettings:
+    cooling_kw: float | None
+    defaults: tuple[str, ...]
+
+
+def row_settings(row: Any) -> RowSettings:
+    return RowSettings(row.cooling_kw, () if row.cooling_kw is not None else ("cooling_kw",))
+
+
+def settings_json(settings: Any) -> dict[str, Any]:
+    """A settings record as the audit log keeps it (the API's shape)."""
+    out: dict[str, Any] = {}
+    for name in type(settings).__slots__:
+        value = getattr(settings, name)
+        if name == "facility":
+            continue
+        if isinstance(value, tuple) and value and hasattr(value[0], "__slots__"):
+            value = [settings_json(v) for v in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = value
+    if isinstance(settings, HallSettings):
+        out.update({k: getattr(settings.facility, k) for k in HALL_SETTINGS})
+    return out
+
+
+# ---------------------------------------------------------------- feeds
+
+
+def load_feeds(session: Session, where: Any) -> dict[int, list[Any]]:
+    """Stored feeds by rack id, for the racks `where` selects (one query)."""
+    out: dict[int, list[Any]] = {}
+    for f in session.execute(select(*FEED_COLS).where(where).order_by(RackFeed.rack_id, RackFeed.name)):
+        out.setdefault(f.rack_id, []).append(f)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FeedSpec:
+    """A feed as written: None leaves a setting to the domain's default."""
+
+    name: str
+    voltage_v: float | None = None
+    phases: int | None = None
+    breaker_a: float | None = None
+    pdu_model_id: int | None = None
+
+
+def check_feeds(session: Session, project_id: int, feeds: Sequence[FeedSpec], path: str = "facility.feeds") -> None:
+    """One or two feeds, named "A"/"B" once each, PDUs the project's layouts may use."""
+    if not 1 <= len(feeds) <= 2:
+        raise DomainError(path, f"a rack has one or two feeds (A/B), got {len(feeds)}")
+    seen: set[str] = set()
+    for i, f in enumerate(feeds):
+        if f.name in seen:
+            raise DomainError(f"{path}[{i}].name", f"two feeds named {f.name!r}: name them 'A' and 'B'")
+        seen.add(f.name)
+    wanted = {f.pdu_model_id for f in feeds if f.pdu_model_id is not None}
+    if wanted:
+        usable = set(
+            session.execute(
+                select(PduModel.id).where(PduModel.id.in_(wanted), usable_in_project(PduModel, project_id))
+            ).scalars()
+        )
+        for i, f in enumerate(feeds):
+            if f.pdu_model_id is not None and f.pdu_model_id not in usable:
+                raise DomainError(f"{path}[{i}].pdu_model_id", f"unknown PDU model {f.pdu_model_id}")
+
+
+def replace_feeds(session: Session, hall_id: int, rack_id: int, feeds: Sequence[FeedSpec]) -> None:
+    """The rack's feeds become `feeds` (empty: the domain's default feeds)."""
+    session.execute(delete(RackFeed).where(RackFeed.rack_id == rack_id))
+    insert_feeds(session, hall_id, {rack_id: feeds})
+
+
+def insert_feeds(session: Session, hall_id: int, feeds: Mapping[int, Sequence[FeedSpec]]) -> None:
+    rows = [
+        {"hall_id": hall_id, "rack_id": rack_id, "name": f.name, "voltage_v": f.voltage_v, "phases": f.phases,
+         "breaker_a": f.breaker_a, "pdu_model_id": f.pdu_model_id}
+        for rack_id, specs in feeds.items()
+        for f in specs
+    ]  # fmt: skip
+    if rows:
+        session.execute(insert(RackFeed), rows)
+
+
+def stored_feed_specs(feeds: Iterable[Any]) -> tuple[FeedSpec, ...]:
+    """Stored feeds (`FEED_COLS`) as written, NULLs kept (a copy keeps the defaults defaults)."""
+    return tuple(FeedSpec(f.name, f.voltage_v, f.phases, f.breaker_a, f.pdu_model_id) for f in feeds)
+
+
+# ---------------------------------------------------------------- tray runs
+
+
+def list_tray_runs(session: Session, hall_id: int) -> list[TrayRun]:
+    return list(session.execute(select(TrayRun).where(TrayRun.hall_id == hall_id).order_by(TrayRun.name)).scalars())
+
+
+def get_tray_run(session: Session, hall_id: int, name: str) -> TrayRun:
+    run = session.execute(select(TrayRun).where(TrayRun.hall_id == hall_id, TrayRun.name == name)).scalar()
+    if run is None:
+        raise NotFound("name", f"tray run {name!r} not found in this hall")
+    return run
+
+
+def tray_runs_of(session: Session, hall_id: int) -> dict[str, TraySpec]:
+    return {r.name: TraySpec(r.width_mm, r.usable_depth_mm, r.load_kg_per_m) for r in list_tray_runs(session, hall_id)}
+
+
+def hall_of(session: Session, hall_id: int) -> Hall:
+    hall = session.get(Hall, hall_id)
+    if hall is None:
+        raise NotFound("hall_id", f"hall {hall_id} not found")
+    return hall
+
+
+def _tray_run_json(run: TrayRun | None) -> dict[str, Any] | None:
+    if run is None:
+        return None
+    return {"name": run.name, "width_mm": run.width_mm, "usable_depth_mm": run.usable_depth_mm,
+            "load_kg_per_m": run.load_kg_per_m}  # fmt: skip
+
+
+def put_tray_run(
+    session: Session, access: ProjectAccess, hall_id: int, name: str, spec: TraySpec, if_match: int
+) -> tuple[TrayRun, Hall]:
+    """Create or replace the hall's tray run `name`, under the hall's version (which it bumps)."""
+    hall = hall_of(session, hall_id)
+    existing = session.execute(select(TrayRun).where(TrayRun.hall_id == hall_id, TrayRun.name == name)).scalar()
+    run = existing or TrayRun(hall_id=hall_id, name=name)
+    before = _tray_run_json(existing)
+
+    def change(_hall: Hall) -> None:
+        run.width_mm, run.usable_depth_mm, run.load_kg_per_m = spec.width_mm, spec.usable_depth_mm, spec.load_kg_per_m
+        if existing is None:
+            session.add(run)
+
+    calls: list[int] = []
+
+    def snapshot(_hall: Hall) -> dict[str, Any]:
+        calls.append(1)
+        return {"hall_id": hall_id, "tray_run": before if len(calls) == 1 else _tray_run_json(run)}
+
+    audited_update(
+        session,
+        hall,
+        if_match,
+        Target(access.principal, access.project_id, "tray_run", hall_id, f"hall {hall_id}"),
+        snapshot=snapshot,
+        change=change,
+    )
+    return run, hall
+
+
+def delete_tray_run(session: Session, access: ProjectAccess, hall_id: int, name: str, if_match: int) -> Hall:
+    """Remove the hall's tray run `name` (its segments take their level's tray again); bumps the hall's version."""
+    hall = hall_of(session, hall_id)
+    run = get_tray_run(session, hall_id, name)
+    gone: list[bool] = []
+
+    def change(_hall: Hall) -> None:
+        session.delete(run)
+        gone.append(True)
+
+    audited_update(
+        session,
+        hall,
+        if_match,
+        Target(access.principal, access.project_id, "tray_run", hall_id, f"hall {hall_id}"),
+        snapshot=lambda _h: {"hall_id": hall_id, "tray_run": None if gone else _tray_run_json(run)},
+        change=change,
+    )
+    return hall
+
+
+# ---------------------------------------------------------------- the plant and its report
+
+
+def _device_facts(entry: Any) -> DeviceFacts:
+    return DeviceFacts(entry.typical_w, entry.max_w, entry.weight_kg, entry.airflow, entry.source)
+
+
+def _routed_cables(session: Session, plan: WiringPlanRow, hall: dl.Hall) -> tuple[RoutedCable, ...]:
+    """The plan's cables along the polylines the 3D editor draws (`cable_routes.route_points`, as
+    `wiring_cables` calls it), their racks by the layout's rack names. Two Core queries."""
+    conn = session.connection()
+    rack_names = {rack_name(hall.name, row.name, rack.name): rack.name for row in hall.rows for rack in row.racks}
+    positions = {
+        name: ((x, y, z), rack)
+        for name, x, y, z, rack in conn.execute(
+            select(PlanDeviceRow.name, PlanDeviceRow.x_mm, PlanDeviceRow.y_mm, PlanDeviceRow.z_mm, PlanDeviceRow.rack)
+            .where(PlanDeviceRow.plan_id == plan.id)
+        )
+    }  # fmt: skip
+    via = Via(plan.via)
+    stmt = select(
+        PlanCableRow.label, PlanCableRow.part_number, PlanCableRow.medium, PlanCableRow.transceiver,
+        PlanCableRow.a_device, PlanCableRow.b_device,
+    ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
+    out: list[RoutedCable] = []
+    for label, part, medium, transceiver, a_dev, b_dev in conn.execute(stmt):
+        (a, a_rack), (b, b_rack) = positions[a_dev], positions[b_dev]
+        # Each end draws its optic: a fibre link's transceiver, or an active cable's own ends.
+        optic = transceiver if transceiver is not None else (part if medium in _ACTIVE_CABLES else None)
+        out.append(
+            RoutedCable(
+                label=label,
+                part_number=part,
+                points=tuple(route_points(via, plan.tray_z_mm, a_rack == b_rack, a, b)),
+                rack_a=rack_names.get(a_rack, a_rack),
+                rack_b=rack_names.get(b_rack, b_rack),
+                optic=optic,
+            )
+        )
+    return tuple(out)
+
+
+_ACTIVE_CABLES = frozenset({Medium.AOC.value, Medium.ACC.value, Medium.AEC.value})
+
+
+def load_plant(session: Session, hall_id: int, plan_id: int | None) -> Plant:
+    """The hall as the facility checks see it: the layout (`layout_snapshot.domain_hall`), every
+    setting with the domain's defaults filled in, the catalog's facts, and with a plan its cables
+    as routed. A dozen queries whatever the hall's size."""
+    data = load_hall_data(session, hall_id)
+    plan: WiringPlanRow | None = None
+    if plan_id is not None:
+        plan = session.get(WiringPlanRow, plan_id)
+        if plan is None or plan.hall_id != hall_id:
+            raise NotFound("plan_id", f"wiring plan {plan_id} not found in hall {hall_id}")
+    hall = domain_hall(data)
+    rows = {row.id: row for row in data.rows}
+    settings = hall_settings(
+        data.hall,
+        {row.name: row.cooling_kw for row in data.rows if row.cooling_kw is not None},
+        tray_runs_of(session, hall_id),
+    )
+    pdu_ids = {f.pdu_model_id for fs in data.feeds_by_rack.values() for f in fs if f.pdu_model_id is not None}
+    pdu_rows = session.execute(select(PduModel).where(PduModel.id.in_(pdu_ids))).scalars() if pdu_ids else ()
+    pdus = {p.id: DomainPdu(p.name, p.outlets, p.weight_kg, p.source) for p in pdu_rows}
+    pdu_names = {i: p.name for i, p in pdus.items()}
+    racks = {
+        rack.name: rack_settings(rack, data.feeds_by_rack.get(rack.id, ())).domain(pdu_names)
+        for row_id in rows
+        for rack in data.racks_by_row.get(row_id, ())
+    }
+    return Plant(
+        hall=hall,
+        facility=settings.facility,
+        racks=racks,
+        servers={s.name: _device_facts(s) for s in data.server_models.values()},
+        switches={s.name: _device_facts(s) for s in data.switch_models.values()},
+        rack_types={t.name: DeviceFacts(weight_kg=t.weight_kg, source=t.source) for t in data.rack_types.values()},
+        rack_static_load_kg={
+            t.name: t.static_load_kg for t in data.rack_types.values() if t.static_load_kg is not None
+        },
+        pdus={p.name: p for p in pdus.values()},
+        cables=dict(catalog_facts.CABLE_FACTS),
+        optics=dict(catalog_facts.OPTIC_FACTS),
+        routed=() if plan is None else _routed_cables(session, plan, hall),
+    )
+
+
+def facility_report(session: Session, hall_id: int, plan_id: int | None) -> FacilityReport:
+    """What the facility checks (`domain.facility.checks`) find in the hall, with a plan's cables."""
+    return checks.facility_report(load_plant(session, hall_id, plan_id))
