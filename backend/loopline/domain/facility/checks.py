@@ -56,17 +56,19 @@ DEFAULT_RACK = RackFacility()
 def _validate(plant: Plant) -> None:
     f = plant.facility
     if f.floor_load_kg_m2 <= 0:
-        raise DomainError("facility.floor_load_kg_m2", "must be > 0")
+        raise DomainError("floor_load_kg_m2", "must be > 0")
     if not 0 < f.power_factor <= 1:
-        raise DomainError("facility.power_factor", "must be > 0 and at most 1")
+        raise DomainError("power_factor", "must be > 0 and at most 1")
     if not 0 < f.continuous_fraction <= 1:
-        raise DomainError("facility.continuous_fraction", "must be > 0 and at most 1")
+        raise DomainError("continuous_fraction", "must be > 0 and at most 1")
     for row in plant.hall.rows:
         for rack in row.racks:
             for feed in plant.racks.get(rack.name, DEFAULT_RACK).feeds:
                 field = f"{rack_path(row, rack)}.feeds[{feed.name}]"
-                if feed.voltage_v <= 0 or feed.breaker_a <= 0:
-                    raise DomainError(field, "voltage and breaker amps must be > 0")
+                if feed.voltage_v <= 0:
+                    raise DomainError(f"{field}.voltage_v", f"must be > 0, not {feed.voltage_v:g}")
+                if feed.breaker_a <= 0:
+                    raise DomainError(f"{field}.breaker_a", f"must be > 0, not {feed.breaker_a:g}")
                 if feed.phases not in (1, 2, 3):
                     raise DomainError(f"{field}.phases", f"must be 1, 2 or 3, not {feed.phases}")
 

@@ -133,11 +133,13 @@ def _level(axis: int, z: int, along_rows: int) -> int:
 
 
 def _spec(facility: HallFacility, name: str, level: TrayLevel) -> TraySpec:
-    spec = facility.tray_runs.get(name) or facility.trays.get(level)
+    own = facility.tray_runs.get(name)
+    spec = own if own is not None else facility.trays.get(level)
+    field = f"tray_runs[{name}]" if own is not None else f"trays[{level.value}]"
     if spec is None:
-        raise DomainError(f"facility.trays[{level.value}]", f"the hall has no tray for level {level.value}")
-    if spec.area_mm2 <= 0 or spec.load_kg_per_m <= 0:
-        raise DomainError(f"facility.trays[{level.value}]", "width, usable depth and load rating must be > 0")
+        raise DomainError(field, f"the hall has no tray for level {level.value}")
+    if spec.width_mm <= 0 or spec.usable_depth_mm <= 0 or spec.load_kg_per_m <= 0:
+        raise DomainError(field, "width, usable depth and load rating must be > 0")
     return spec
 
 
