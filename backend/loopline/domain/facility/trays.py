@@ -201,8 +201,8 @@ def _segments(
     area = [0.0] * size
     weight = [0.0] * size
     count = [0] * size
-    power = [0] * size
-    """Cables that are not signal-only (they hold the segment to the general limit)."""
+    # Cables that are not signal-only: one holds its segment to the general limit.
+    other = [0] * size
     for low, high, part, n in legs:
         a, w, p = per_part[part]
         i, j = low // tile - first, (high - 1) // tile - first + 1
@@ -213,22 +213,22 @@ def _segments(
         count[i] += n
         count[j] -= n
         if p:
-            power[i] += n
-            power[j] -= n
+            other[i] += n
+            other[j] -= n
     out: list[TraySegmentLoad] = []
     spec = run.spec
     s_area = s_weight = 0.0
-    s_count = s_power = 0
+    s_count = s_other = 0
     for k in range(size - 1):
         s_area += area[k]
         s_weight += weight[k]
         s_count += count[k]
-        s_power += power[k]
+        s_other += other[k]
         if s_count <= 0:
             continue
         start = max((first + k) * tile, run.low_mm)
         end = min((first + k + 1) * tile, run.high_mm)
-        limit = facility.max_tray_fill_pct if s_power else facility.max_signal_tray_fill_pct
+        limit = facility.max_tray_fill_pct if s_other else facility.max_signal_tray_fill_pct
         out.append(
             TraySegmentLoad(
                 name=f"{run.name}-{k + 1}",
@@ -305,8 +305,9 @@ def _where(system: TraySystem, cable: RoutedCable, i: int) -> str:
                     coord = pts[i][axis]
                     t = low // system.tile_mm if coord == low else (high - 1) // system.tile_mm
                     return f"on tray segment {system.segment_name(key, t)}"
+    # Off the trays: inside a rack, or along the rack faces (paper geometry).
     rack = cable.rack_a if i <= len(pts) // 2 else cable.rack_b
-    return f"at rack {rack}"
+    return f"off the trays, by rack {rack}"
 
 
 def check_bends(plant: Plant, system: TraySystem, parts: Counter[str], missing: MissingFacts) -> list[Issue]:
@@ -353,7 +354,7 @@ def check_bends(plant: Plant, system: TraySystem, parts: Counter[str], missing: 
                 "bend_too_tight",
                 f"cables[{cable.label}].points[{i}]",
                 f"cable {cable.label!r} ({part}, minimum bend radius {tight[part]:g} mm) turns at ({x}, {y}, {z}) mm "
-                f"{_where(system, cable, i)}{also} on the trays' {radius:g} mm bend radius{others}",
+                f"{_where(system, cable, i)}{also} bent at the hall's {radius:g} mm radius{others}",
             )
         )
     return issues

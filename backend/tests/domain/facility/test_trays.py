@@ -174,7 +174,7 @@ def test_a_bend_tighter_than_the_cables_minimum_names_the_cable_and_the_corner()
             "bend_too_tight",
             "cables[P-00000].points[1]",
             f"cable 'P-00000' (P, minimum bend radius 25 mm) turns at (900, 2400, {TRAY_Z}) mm on tray segment T1-1 "
-            "(and 1 more corner of its own) on the trays' 20 mm bend radius; 2 more cables of this part turn at "
+            "(and 1 more corner of its own) bent at the hall's 20 mm radius; 2 more cables of this part turn at "
             "4 more corners",
         ),
     )
@@ -211,3 +211,17 @@ def test_cable_facts_the_trays_need_are_named() -> None:
             "cable part 'P' has no od_mm: the tray fill check counted nothing for 4 cables of it",
         ),
     ]
+
+
+def test_a_bend_off_the_trays_is_named_by_its_rack() -> None:
+    # Along the rack faces (paper): up from U1 (22 mm) to U5's height (200 mm) at R01-01, then along x.
+    h = one_row()
+    c = cable(h, ("R01-01", 1), ("R01-03", 5), "P", via=Via.FACES, label="faces")
+    assert c.points == ((900, 2400, 22), (900, 2400, 200), (2100, 2400, 200))
+    facts = CableFacts(od_mm=3.0, kg_per_m=0.01, min_bend_radius_mm=25.0)
+    (issue,) = report_for(h, (c,), facts, facility=hall_facility(tray_bend_radius_mm=20.0)).issues
+    assert (issue.field, issue.message) == (
+        "cables[faces].points[1]",
+        "cable 'faces' (P, minimum bend radius 25 mm) turns at (900, 2400, 200) mm off the trays, by rack R01-01 "
+        "bent at the hall's 20 mm radius",
+    )
