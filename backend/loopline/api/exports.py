@@ -1,6 +1,6 @@
 """Exports of a wiring plan for cabling teams: wiring sheets (CSV, XLSX, PDF), label sheets (PDF),
 pull list (CSV), NetBox import (cables CSV, or every object as a ZIP), and an upgrade's re-cabling
-work order (CSV, XLSX, PDF). All streamed.
+work order (CSV, XLSX, PDF); a hall's power sheet for electricians (CSV, XLSX, PDF). All streamed.
 
 FastAPI (0.115) ends a yield-dependency, here the request's transaction, before a streamed body is
 sent. The route reads and checks everything it may refuse inside that transaction (so a refusal
@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from starlette.responses import StreamingResponse
 
-from loopline.api.deps import DbSession, PlanId, require_project_role
+from loopline.api.deps import DbSession, HallId, LayoutReader, PlanId, require_project_role
 from loopline.api.downloads import streamed_download
 from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID
 from loopline.db.models import Role
@@ -311,3 +311,65 @@ def work_order_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, ag
     old, new = _pair(session, plan_id, against)
     body = exports.work_order_pdf(session, old, new)
     return streamed_download(session, body, PDF, f"plan-{new.id}-from-{old.id}-work-order.pdf")
+
+
+# --- power sheet of a hall -----------------------------------------------------------------------
+
+_POWER_SHEET = (
+    "The hall's power sheet for electricians: a line per rack and feed (A/B) with its rack, row, voltage "
+    "(line-to-neutral), phases, breaker amps and PDU model, the load the feed must carry alone (the whole "
+    "rack's maximum draw: with A and B feeds each carries the rack by itself, N+N), its capacity (V x A x "
+    "phases x power factor), its continuous limit (80 % of capacity, the hall's setting), the load as % of "
+    "the limit, the load per phase, the rack's typical draw and a status (`ok`, or `over` the limit). The "
+    "figures are the facility checks' own (`GET /halls/{hall_id}/facility`). With `plan_id`, the plan's "
+    "optics draw in their racks too."
+)
+PowerPlan = Annotated[
+    int | None,
+    Query(ge=1, le=MAX_ID, description="A wiring plan of this hall: its optics' watts count in their racks."),
+]
+
+
+@router.get(
+    "/halls/{hall_id}/exports/power-sheet.csv",
+    response_class=StreamingResponse,
+    responses={200: {"content": _CSV, "description": "One line per rack feed."}},
+    summary="Power sheet (CSV)",
+    description=_POWER_SHEET,
+    tags=["facility"],
+)
+def power_sheet_csv(hall_id: HallId, session: DbSession, access: LayoutReader, plan_id: PowerPlan = None) -> object:
+    sheet = exports.power_sheet(session, hall_id, plan_id)
+    return streamed_download(session, exports.power_sheet_csv(sheet), CSV, f"{sheet.stem}.csv")
+
+
+@router.get(
+    "/halls/{hall_id}/exports/power-sheet.xlsx",
+    response_class=StreamingResponse,
+    responses={200: {"content": {XLSX: {}}, "description": "A worksheet per row, the feeds in rack order."}},
+    summary="Power sheet (XLSX)",
+    description=_POWER_SHEET,
+    tags=["facility"],
+)
+def power_sheet_xlsx(hall_id: HallId, session: DbSession, access: LayoutReader, plan_id: PowerPlan = None) -> object:
+    sheet = exports.power_sheet(session, hall_id, plan_id)
+    return streamed_download(session, exports.power_sheet_xlsx(sheet), XLSX, f"{sheet.stem}.xlsx")
+
+
+@router.get(
+    "/halls/{hall_id}/exports/power-sheet.pdf",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {PDF: {}},
+            "description": "To print (A4 landscape): a section per row, a line per rack feed, the status in "
+            "capitals and a box to tick.",
+        }
+    },
+    summary="Power sheet (PDF)",
+    description=_POWER_SHEET,
+    tags=["facility"],
+)
+def power_sheet_pdf(hall_id: HallId, session: DbSession, access: LayoutReader, plan_id: PowerPlan = None) -> object:
+    sheet = exports.power_sheet(session, hall_id, plan_id)
+    return streamed_download(session, exports.power_sheet_pdf(sheet), PDF, f"{sheet.stem}.pdf")

@@ -20,6 +20,7 @@ Pure: domain values in, rows out.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,13 +49,18 @@ NAME_LIMITS = {
     "interface": 64,  # dcim/models/device_components.py ComponentModel.name
     "label": 100,  # dcim/models/cables.py Cable.label
     "description": 200,
+    "power_panel": 100,  # dcim/models/power.py PowerPanel.name
+    "power_feed": 100,  # dcim/models/power.py PowerFeed.name
 }
 SLUG_MAX = 100
 RACK_U_MAX = 100
 """dcim/constants.py RACK_U_HEIGHT_MAX: Rack.u_height and Device.position validators."""
 
-ROLE_NAMES = {"server": "Server", "tor": "ToR", "agg": "Aggregation", "spine": "Spine", "core": "Core"}
-ROLE_COLOURS = {"server": "2196f3", "tor": "4caf50", "agg": "ff9800", "spine": "9c27b0", "core": "f44336"}
+PDU_ROLE = "pdu"
+ROLE_NAMES = {"server": "Server", "tor": "ToR", "agg": "Aggregation", "spine": "Spine", "core": "Core", PDU_ROLE: "PDU"}
+ROLE_COLOURS = {
+    "server": "2196f3", "tor": "4caf50", "agg": "ff9800", "spine": "9c27b0", "core": "f44336", PDU_ROLE: "795548",
+}  # fmt: skip
 
 # Interface type by port speed (Gb/s): dcim/choices.py InterfaceTypeChoices, the pluggable forms
 # the catalog's switches and NICs use (SFP+, SFP28, SFP56, QSFP+, QSFP28, QSFP56, QSFP-DD).
@@ -84,6 +90,17 @@ DEVICE_COLUMNS = (
     "description", "asset_tag",
 )  # fmt: skip
 INTERFACE_COLUMNS = ("device", "name", "type", "speed", "enabled")
+POWER_PANEL_COLUMNS = ("site", "location", "name", "description")
+POWER_FEED_COLUMNS = (
+    "site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase", "voltage", "amperage",
+    "max_utilization", "description",
+)  # fmt: skip
+POWER_CABLE_COLUMNS = (
+    "side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name",
+    "side_b_site", "side_b_device", "side_b_type", "side_b_name", "type", "status",
+)  # fmt: skip
+"""NetBox's `CableImportForm` again, with `side_a_power_panel`: a power feed is found by its panel and
+name (`_clean_side`), a PDU outlet or a device's power port by device and name."""
 DEVICE_TYPES_YAML = "05-device-types.yaml"
 
 FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -95,9 +112,15 @@ FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("06-device-roles.csv", DEVICE_ROLE_COLUMNS),
     ("07-devices.csv", DEVICE_COLUMNS),
     ("08-cables.csv", NETBOX_COLUMNS),
+    ("09-power-panels.csv", POWER_PANEL_COLUMNS),
+    ("10-power-feeds.csv", POWER_FEED_COLUMNS),
+    ("11-power-cables.csv", POWER_CABLE_COLUMNS),
 )
 """NetBox's import order: each file refers only to objects of the files before it. No interfaces
-file: the device types carry interface templates, so NetBox creates every port with its device."""
+file: the device types carry interface, power-port and power-outlet templates, so NetBox creates
+every port with its device. The power files come last: panels (one per row, in the row's
+location), feeds (one per rack feed, in its rack), then the power cables (feed -> PDU input, PDU
+outlet -> device power supply)."""
 IMPORT_PAGES = {
     "sites": "DCIM > Sites > Import",
     "locations": "DCIM > Locations > Import",
@@ -108,6 +131,9 @@ IMPORT_PAGES = {
     "devices": "DCIM > Devices > Import",
     "interfaces": "DCIM > Interfaces > Import",
     "cables": "DCIM > Cables > Import",
+    "power-panels": "DCIM > Power Panels > Import",
+    "power-feeds": "DCIM > Power Feeds > Import",
+    "power-cables": "DCIM > Cables > Import",
 }
 
 
@@ -144,13 +170,28 @@ class NetboxRack:
 
 
 @dataclass(frozen=True, slots=True)
+class PowerPortTemplate:
+    """A power inlet of a device type; draws in whole watts (NetBox's `PositiveIntegerField`s), None:
+    not known."""
+
+    name: str
+    maximum_draw: int | None = None
+    allocated_draw: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class NetboxDeviceType:
-    """A catalog model as a NetBox device type with an interface template per port."""
+    """A catalog model as a NetBox device type with an interface template per port (and its power
+    inlets; a PDU's outlets, each fed by one of its inlets)."""
 
     model: str
     height_u: int
     interfaces: tuple[tuple[str, float], ...]
     """(port name, Gb/s) in port order."""
+    power_ports: tuple[PowerPortTemplate, ...] = ()
+    power_outlets: tuple[tuple[str, str], ...] = ()
+    """(outlet name, the power port feeding it)."""
+    full_depth: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,13 +344,23 @@ def device_types_yaml(types: Iterable[NetboxDeviceType], slugs: Mapping[str, str
             f"model: {_yaml_text(t.model)}",
             f"slug: {_yaml_text(slugs[t.model])}",
             f"u_height: {t.height_u}",
-            "is_full_depth: true",
+            f"is_full_depth: {'true' if t.full_depth else 'false'}",
         ]
         if t.interfaces:
             lines.append("interfaces:")
         for port, gbps in t.interfaces:
             check_length("interface", port)
             lines += [f"  - name: {_yaml_text(port)}", f"    type: {interface_type(gbps)}"]
+        if t.power_ports:
+            lines.append("power-ports:")
+        for pp in t.power_ports:
+            lines.append(f"  - name: {_yaml_text(pp.name)}")
+            draws = (("maximum_draw", pp.maximum_draw), ("allocated_draw", pp.allocated_draw))
+            lines += [f"    {k}: {v}" for k, v in draws if v is not None]
+        if t.power_outlets:
+            lines.append("power-outlets:")
+        for outlet, inlet in t.power_outlets:
+            lines += [f"  - name: {_yaml_text(outlet)}", f"    power_port: {_yaml_text(inlet)}"]
         yield "\n".join(lines) + "\n"
 
 
@@ -348,7 +399,206 @@ def interface_rows(ends: Iterable[tuple[str, str, float]]) -> Iterator[Sequence[
         yield (device, port, interface_type(gbps), round(gbps * 1_000_000), "true")
 
 
-def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None) -> str:
+# --- power: panels, feeds, PDUs and what plugs into them -------------------------------------------
+
+POWER_SUPPLIES = ("PSU1", "PSU2")
+"""Every server and switch is given two power supplies (the redundant pair the catalog's models
+ship with): on a rack with A and B feeds PSU1 plugs into PDU A and PSU2 into PDU B, so either feed
+alone keeps the device up (N+N); on a rack with one feed both plug into its PDU."""
+PDU_INLET = "input"
+POWER_CABLE = "power"
+"""dcim/choices.py CableTypeChoices.TYPE_POWER."""
+FEED_TYPES = {"A": "primary", "B": "redundant"}
+"""dcim/choices.py PowerFeedTypeChoices."""
+SUPPLY_AC = "ac"
+PHASES = {1: "single-phase", 3: "three-phase"}
+"""dcim/choices.py PowerFeedPhaseChoices."""
+
+
+@dataclass(frozen=True, slots=True)
+class NetboxFeed:
+    """One power feed of a rack (`facility.model.Feed` with the rack it feeds)."""
+
+    rack: str
+    """Full rack name (`H1.R01.K03`), as in 03-racks.csv."""
+    row: str
+    feed: str
+    """"A" or "B"."""
+    voltage_v: float
+    """Line-to-neutral."""
+    phases: int
+    breaker_a: float
+    pdu: str | None
+
+
+def psu_templates(max_w: float | None, typical_w: float | None) -> tuple[PowerPortTemplate, ...]:
+    """A server's or switch's two supplies. Each may have to carry the whole device (its partner's
+    feed down), so each one's maximum draw is the device's maximum; in normal running they share
+    it, so each is allocated half the typical draw. Whole watts, rounded up; unknown stays unknown."""
+    most = math.ceil(max_w) if max_w is not None and max_w >= 1 else None
+    share = math.ceil(typical_w / 2) if typical_w is not None and typical_w >= 2 else None
+    if most is not None and share is not None:
+        share = min(share, most)
+    return tuple(PowerPortTemplate(name, most, share) for name in POWER_SUPPLIES)
+
+
+def outlet_name(n: int) -> str:
+    return f"outlet{n}"
+
+
+def pdu_type(model: str, outlets: int) -> NetboxDeviceType:
+    """A rack PDU: zero-U (mounted in the rack's side channel), one inlet feeding every outlet."""
+    sockets = tuple((outlet_name(n), PDU_INLET) for n in range(1, outlets + 1))
+    return NetboxDeviceType(model, 0, (), (PowerPortTemplate(PDU_INLET),), sockets, full_depth=False)
+
+
+def power_panel_name(hall: str, row: str) -> str:
+    """One panel per row (the row's remote power panel), named after its location: `H1.R01.PP`."""
+    return f"{location_name(hall, row)}.PP"
+
+
+def power_feed_name(f: NetboxFeed) -> str:
+    return f"{f.rack}-{f.feed}"
+
+
+def pdu_name(f: NetboxFeed) -> str:
+    return f"{f.rack}-PDU-{f.feed}"
+
+
+def power_panel_rows(site: str, hall: str, rows: Iterable[str]) -> Iterator[Sequence[object]]:
+    for row in rows:
+        name = power_panel_name(hall, row)
+        check_length("power_panel", name)
+        description = f"Loopline: the feeds of row {row} of hall {hall}"[: NAME_LIMITS["description"]]
+        yield (site, location_name(hall, row), name, description)
+
+
+def _whole(value: float, field: str, what: str) -> int:
+    if not float(value).is_integer():
+        raise DomainError(field, f"NetBox stores a feed's {what} as a whole number; {value:g} is not one")
+    return int(value)
+
+
+def netbox_voltage(f: NetboxFeed) -> int:
+    """NetBox reckons a three-phase feed's power as voltage x amperage x 1.732: its voltage is
+    line-to-line (230 V line-to-neutral -> 398 V); a single-phase feed's is the one it has."""
+    if f.phases == 3:
+        return round(f.voltage_v * math.sqrt(3))
+    return _whole(f.voltage_v, f"racks.{f.rack}.feeds.{f.feed}.voltage_v", "voltage")
+
+
+def power_feed_rows(
+    site: str, hall: str, feeds: Iterable[NetboxFeed], continuous_fraction: float
+) -> Iterator[Sequence[object]]:
+    """A feed per rack feed, from its row's panel into its rack (in the rack's location, where
+    NetBox's import looks the rack up), planned, AC; `max_utilization` is the hall's continuous
+    limit (80 %)."""
+    utilisation = round(continuous_fraction * 100)
+    if not 1 <= utilisation <= 100:
+        raise DomainError("continuous_fraction", f"NetBox's max utilisation is 1 to 100 %; {utilisation} % is not")
+    for f in feeds:
+        name = power_feed_name(f)
+        check_length("power_feed", name)
+        if f.phases not in PHASES:
+            raise DomainError(
+                f"racks.{f.rack}.feeds.{f.feed}.phases", f"a feed is single- or three-phase, not {f.phases}"
+            )
+        amperage = _whole(f.breaker_a, f"racks.{f.rack}.feeds.{f.feed}.breaker_a", "breaker amperage")
+        yield (
+            site, power_panel_name(hall, f.row), location_name(hall, f.row), f.rack, name, STATUS,
+            FEED_TYPES.get(f.feed, "primary"), SUPPLY_AC, PHASES[f.phases], netbox_voltage(f), amperage, utilisation,
+            f"{f.voltage_v:g} V {PHASES[f.phases]}, {f.breaker_a:g} A breaker",
+        )  # fmt: skip
+
+
+def pdu_device_rows(site: str, feeds: Iterable[NetboxFeed], locations: Mapping[str, str]) -> Iterator[Sequence[object]]:
+    """A PDU per feed that names a model, in its rack without a position (zero-U)."""
+    for f in feeds:
+        if f.pdu is None:
+            continue
+        name = pdu_name(f)
+        check_length("device", name)
+        yield (
+            name, role_name(PDU_ROLE), MANUFACTURER, f.pdu, STATUS, site, locations.get(f.rack, ""), f.rack, "", "",
+            f"feed {f.feed} PDU", "",
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Plugged:
+    """Where a device's supply plugs in: `pdu`'s outlet number `outlet`."""
+
+    device: str
+    supply: str
+    pdu: str
+    outlet: int
+
+
+def plugging(rack_feeds: Sequence[NetboxFeed], devices: Sequence[str], outlets: Mapping[str, int]) -> list[Plugged]:
+    """A rack's devices (in U order, bottom up) onto its PDUs' outlets in order: with A and B feeds,
+    PSU1 on PDU A's outlet k and PSU2 on PDU B's for the k-th device; with one feed, PSU1 and PSU2
+    on its outlets 2k-1 and 2k. A supply with no outlet left, or no PDU on its feed, is not plugged."""
+    with_pdu = [f for f in sorted(rack_feeds, key=lambda f: f.feed) if f.pdu is not None]
+    out: list[Plugged] = []
+    if len(rack_feeds) >= 2:
+        for f, supply in zip(sorted(rack_feeds, key=lambda f: f.feed), POWER_SUPPLIES, strict=False):
+            if f.pdu is None:
+                continue
+            most = outlets.get(f.pdu, 0)
+            out += [Plugged(d, supply, pdu_name(f), k) for k, d in enumerate(devices, 1) if k <= most]
+    elif with_pdu:
+        (f,) = with_pdu
+        most = outlets.get(f.pdu or "", 0)
+        k = 0
+        for d in devices:
+            for supply in POWER_SUPPLIES:
+                k += 1
+                if k <= most:
+                    out.append(Plugged(d, supply, pdu_name(f), k))
+    return out
+
+
+def unplugged(feeds: Iterable[NetboxFeed], devices_per_rack: Mapping[str, int], outlets: Mapping[str, int]) -> int:
+    """Supplies `plugging` leaves without an outlet (too few outlets, or a feed without a PDU)."""
+    by_rack: dict[str, list[NetboxFeed]] = {}
+    for f in feeds:
+        by_rack.setdefault(f.rack, []).append(f)
+    left = 0
+    for rack, n in devices_per_rack.items():
+        fs = by_rack.get(rack, [])
+        names = [str(i) for i in range(n)]
+        left += n * len(POWER_SUPPLIES) - len(plugging(fs, names, outlets)) if fs else n * len(POWER_SUPPLIES)
+    return left
+
+
+def power_cable_rows(
+    site: str,
+    hall: str,
+    feeds: Sequence[NetboxFeed],
+    racks: Iterable[tuple[str, Sequence[str]]],
+    outlets: Mapping[str, int],
+) -> Iterator[Sequence[object]]:
+    """Each feed to its PDU's inlet, then (rack by rack, `racks`: rack -> its devices' host names in
+    U order) each device's supplies to PDU outlets (`plugging`). NetBox finds a feed by its panel
+    and name, an outlet or supply by its device and name; a cable on a port that has one is refused
+    (a second import adds nothing)."""
+    by_rack: dict[str, list[NetboxFeed]] = {}
+    for f in feeds:
+        by_rack.setdefault(f.rack, []).append(f)
+        if f.pdu is not None:
+            yield (
+                site, "", power_panel_name(hall, f.row), "dcim.powerfeed", power_feed_name(f),
+                site, pdu_name(f), "dcim.powerport", PDU_INLET, POWER_CABLE, STATUS,
+            )  # fmt: skip
+    for rack, devices in racks:
+        for p in plugging(by_rack.get(rack, []), devices, outlets):
+            yield (
+                site, p.pdu, "", "dcim.poweroutlet", outlet_name(p.outlet),
+                site, p.device, "dcim.powerport", p.supply, POWER_CABLE, STATUS,
+            )  # fmt: skip
+
+
+def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None, unplugged_supplies: int = 0) -> str:
     lines = [
         f"NetBox import of Loopline plan {plan} (hall {hall})",
         "",
@@ -368,6 +618,20 @@ def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None)
         "with two decimals; cable colours go by type:",
         *(f"  {kind:<12} #{colour}" for kind, colour in (cable_colours or CABLE_COLOURS).items()),
         "Names starting with = + - @ are prefixed with ' in every file alike (spreadsheet safety).",
+        "",
+        "Power: a power panel per row (hall.row.PP, in the row's location) and a power feed per rack",
+        "feed (rack-A primary, rack-B redundant), planned, AC, with the breaker's amperage; a three-",
+        "phase feed's voltage is line-to-line (NetBox multiplies by 1.732), its max utilisation the",
+        "hall's continuous limit. A PDU per feed that names a PDU model is a zero-U device in its rack",
+        "(no position), with an input and its outlets; servers and switches have two supplies, PSU1",
+        "and PSU2, with their maximum draw and half their typical draw each (either may carry the",
+        "device alone). The power cables join each feed to its PDU's input and, in U order, PSU1 to",
+        "PDU A and PSU2 to PDU B (both to the one PDU of a single-feed rack).",
+        *(
+            [f"{unplugged_supplies} supplies are left unplugged: their feed has no PDU or its PDU no outlet left."]
+            if unplugged_supplies
+            else []
+        ),
         "",
         "Importing the files again adds nothing: NetBox refuses each file whole at its first object",
         "that already exists (names of sites, locations in a site, racks in a location, devices in",

@@ -1,5 +1,6 @@
 """Exports of a stored plan, streamed from the database: wiring sheet (CSV, XLSX, PDF), label sheet
-(PDF), pull list (CSV), NetBox import (the cables CSV, or every object as a ZIP of CSVs).
+(PDF), pull list (CSV), NetBox import (the cables CSV, or every object as a ZIP of CSVs); and a
+hall's power sheet (CSV, XLSX, PDF), with a plan's optics when one is named.
 
 Each function checks what can be refused (names NetBox would refuse, a label sheet too big to
 print at once) and loads the hall before it returns, so a refusal is a 4xx before any byte is
@@ -13,7 +14,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import islice
+from itertools import chain, groupby, islice
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, String, bindparam, func, select
@@ -36,18 +37,29 @@ from loopline.domain.exports import (
     pull_list_rows,
     wiring_sheet_rows,
 )
+from loopline.domain.facility.checks import facility_report
+from loopline.domain.facility.model import DeviceFacts, Plant, RackFacility
+from loopline.domain.facility.power_sheet import (
+    POWER_SHEET_COLUMNS,
+    POWER_SHEET_LAYOUT,
+    PowerSheetLine,
+    power_sheet_lines,
+    power_sheet_rows,
+    rows_by_row,
+)
 from loopline.domain.labels import rack_name
 from loopline.domain.layout import Hall
 from loopline.domain.media import Medium
 from loopline.domain.print_sheets import label_sheet_pdf as render_label_sheet
 from loopline.domain.print_sheets import label_sheet_stream as render_label_stream
+from loopline.domain.print_sheets import power_sheet_pdf as render_power_sheet
 from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
 from loopline.domain.print_sheets import work_order_pdf as render_work_order
 from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
-from loopline.services import wiring_compare, wiring_diff_cables
+from loopline.services import facility, wiring_compare, wiring_diff_cables
 from loopline.services.device_naming import names_for_export
-from loopline.services.layout_snapshot import domain_catalog, load_catalog, load_hall
+from loopline.services.layout_snapshot import domain_catalog, get_hall_or_404, load_catalog, load_hall
 
 YIELD_PER = 2000
 """Cables fetched per round trip of the server-side cursor."""
@@ -484,6 +496,37 @@ def _colours(colours: Mapping[str, str] | None) -> Mapping[str, str]:
     return colours if colours is not None else netbox.CABLE_COLOURS
 
 
+def _feeds(hall: Hall, plant: Plant) -> list[netbox.NetboxFeed]:
+    """Every rack's feeds (a rack the plant holds no facility for has the defaults, as the checks
+    read it), in the hall's row and rack order."""
+    return [
+        netbox.NetboxFeed(
+            rack_name(hall.name, row.name, rack.name), row.name, f.name, f.voltage_v, f.phases, f.breaker_a, f.pdu
+        )  # fmt: skip
+        for row in hall.rows
+        for rack in row.racks
+        for f in plant.racks.get(rack.name, RackFacility()).feeds
+    ]
+
+
+def _powered(types: Mapping[str, netbox.NetboxDeviceType], plant: Plant) -> dict[str, netbox.NetboxDeviceType]:
+    """Device types with their two power supplies, drawn from the catalog's facts (unknown: no draw)."""
+    facts = {**plant.switches, **plant.servers}
+    out = {}
+    for model, t in types.items():
+        f = facts.get(model, DeviceFacts())
+        out[model] = replace(t, power_ports=netbox.psu_templates(f.max_w, f.typical_w))
+    return out
+
+
+def _devices_by_rack(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[tuple[str, list[str]]]:
+    """(rack, its devices' host names bottom up), rack by rack: what plugs into the rack's PDUs."""
+    d = PlanDeviceRow
+    stmt = select(d.rack, d.name).where(d.plan_id == plan.id).order_by(_c(d.rack), d.u, _c(d.name))
+    for rack, group in groupby(_stream(session, stmt), key=lambda r: str(r[0])):
+        yield rack, [names.host(name) for _, name in group]
+
+
 def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str] | None = None) -> Iterator[bytes]:
     """Every object NetBox needs, one file per object type in import order, and a README."""
     ctx, hall = _context(session, plan)
@@ -494,19 +537,35 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     racks = list(netbox.rack_rows(site, hall.name, _racks(hall)))
     rack_locations = _locations(hall)
     models = _device_models(session, plan)
-    slugs = netbox.device_type_slugs(models)
+    plant = facility.load_plant(session, plan.hall_id, None)
+    feeds = _feeds(hall, plant)
+    pdu_models = sorted({f.pdu for f in feeds if f.pdu is not None})
+    if clash := set(pdu_models) & set(models):
+        raise DomainError(
+            "pdu_model", f"PDU model {min(clash)!r} has the name of a device model: NetBox needs them apart"
+        )
+    slugs = netbox.device_type_slugs([*models, *pdu_models])
+    outlets = {name: plant.pdus[name].outlets for name in pdu_models}
+    power_panels = list(netbox.power_panel_rows(site, hall.name, [r.name for r in hall.rows]))
+    power_feeds = list(netbox.power_feed_rows(site, hall.name, feeds, plant.facility.continuous_fraction))
+    pdus = list(netbox.pdu_device_rows(site, feeds, rack_locations))
+    d = PlanDeviceRow
+    per_rack = dict(
+        session.execute(select(d.rack, func.count()).where(d.plan_id == plan.id).group_by(d.rack)).tuples().all()
+    )
+    unplugged = netbox.unplugged(feeds, per_rack, outlets)
 
     def device_types() -> Iterator[bytes]:
         # Read when the archive reaches it: a made-up model's ports scan the plan's cables.
-        types = _device_types(session, plan, hall, models)
+        types = _powered(_device_types(session, plan, hall, models), plant)
+        types |= {name: netbox.pdu_type(name, n) for name, n in outlets.items()}
         yield "".join(netbox.device_types_yaml(types.values(), slugs)).encode()
 
     roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
-    device_roles = list(netbox.device_role_rows(roles))
+    device_roles = list(netbox.device_role_rows([*roles, *([netbox.PDU_ROLE] if pdus else [])]))
     _check_netbox_names(session, plan.id)
 
     def devices() -> Iterator[netbox.NetboxDevice]:
-        d = PlanDeviceRow
         stmt = select(d.name, d.role, d.rack, d.u, d.model).where(d.plan_id == plan.id)
         for name, role, rack, u, model in _stream(session, stmt.order_by(_c(d.rack), d.u, _c(d.name))):
             face = ctx.rack_face.get(rack, "front")
@@ -518,11 +577,16 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         "03-racks.csv": racks,
         "04-manufacturers.csv": list(netbox.manufacturer_rows()),
         "06-device-roles.csv": device_roles,
-        "07-devices.csv": netbox.device_rows(site, devices(), rack_locations),
+        "07-devices.csv": chain(netbox.device_rows(site, devices(), rack_locations), pdus),
         "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site, ctx.names, _colours(colours)),
+        "09-power-panels.csv": power_panels,
+        "10-power-feeds.csv": power_feeds,
+        "11-power-cables.csv": netbox.power_cable_rows(
+            site, hall.name, feeds, _devices_by_rack(session, plan, ctx.names), outlets
+        ),
     }
     members: list[tuple[str, Iterable[bytes]]] = [
-        ("README.txt", [netbox.readme(plan.name, hall.name, _colours(colours)).encode()]),
+        ("README.txt", [netbox.readme(plan.name, hall.name, _colours(colours), unplugged).encode()]),
         *(
             (
                 name,
@@ -568,8 +632,9 @@ def netbox_upgrade_zip(
     names = ctx.names
     gone = _plan_cables(session, old.id, [*d.removed, *(o for o, _ in d.moved), *d.changed])
     fresh = _plan_cables(session, new.id, [*d.added, *(n for _, n in d.moved), *d.changed])
-    old_types = _device_types(session, old, hall, _device_models(session, old))
-    new_types = _device_types(session, new, hall, _device_models(session, new))
+    plant = facility.load_plant(session, new.hall_id, None)
+    old_types = _powered(_device_types(session, old, hall, _device_models(session, old)), plant)
+    new_types = _powered(_device_types(session, new, hall, _device_models(session, new)), plant)
     change = netbox.upgrade_changes(
         [n for ns in d.hardware_added.values() for n in ns],
         [n for ns in d.hardware_removed.values() for n in ns],
@@ -608,6 +673,56 @@ def netbox_upgrade_zip(
         body = [device_types.encode()] if name.endswith(".yaml") else _encoded(csv_chunks(columns, sections[name]))
         members.append((name, body))
     return zip_stream(members)
+
+
+# --- power sheet of a hall ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PowerSheet:
+    """A hall's power sheet, computed in the request (a line per rack feed: small), rendered as sent."""
+
+    ctx: SheetContext
+    stem: str
+    """File name without its extension."""
+    title: str
+    head: str
+    """How the figures are reckoned, printed under the PDF's title."""
+    lines: list[PowerSheetLine]
+
+
+def power_sheet(session: Session, hall_id: int, plan_id: int | None) -> PowerSheet:
+    """The hall's facility report (`checks.facility_report` of `facility.load_plant`), with the
+    optics of plan `plan_id` (of this hall) when given, laid out a line per rack feed."""
+    get_hall_or_404(session, hall_id)
+    plant = facility.load_plant(session, hall_id, plan_id)  # refuses a plan of another hall (`plan_id`)
+    plan = None if plan_id is None else session.get(WiringPlanRow, plan_id)
+    report = facility_report(plant)
+    f = plant.facility
+    head = (
+        f"limit {f.continuous_fraction * 100:g} % of V x A x phases x PF {f.power_factor:g}; "
+        "with A and B feeds each feed alone carries the whole rack (N+N); "
+        + (f"devices and the optics of plan {plan.name}" if plan else "devices only (no plan: no optics)")
+    )
+    what = f"Power sheet: hall {plant.hall.name}" + (f", plan {plan.name}" if plan else "")
+    stem = f"hall-{hall_id}-power-sheet" + (f"-plan-{plan.id}" if plan else "")
+    ctx = SheetContext(site=plant.hall.site, hall=plant.hall.name, via="", rack_face={})
+    return PowerSheet(ctx, stem, what, head, power_sheet_lines(plant.racks, report))
+
+
+def power_sheet_csv(sheet: PowerSheet) -> Iterator[bytes]:
+    return _encoded(csv_chunks(POWER_SHEET_COLUMNS, power_sheet_rows(sheet.lines)))
+
+
+def power_sheet_xlsx(sheet: PowerSheet) -> Iterator[bytes]:
+    """A worksheet per row."""
+    sheets = [(row, power_sheet_rows(lines)) for row, lines in rows_by_row(sheet.lines)]
+    return workbook_stream(sheets, POWER_SHEET_LAYOUT)
+
+
+def power_sheet_pdf(sheet: PowerSheet) -> Iterator[bytes]:
+    """A section per row, to print and tick."""
+    return _spooled(lambda out: render_power_sheet(out, sheet.lines, sheet.ctx, sheet.title, sheet.head))
 
 
 # --- re-cabling work order of an upgrade ---------------------------------------------------------

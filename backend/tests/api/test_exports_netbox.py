@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import zipfile
 from decimal import Decimal
@@ -20,8 +21,12 @@ from typing import Any
 import pytest
 import yaml
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
+from loopline.db.models import PduModel, Rack, RackFeed
 from loopline.domain.exports import NETBOX_COLUMNS
+from loopline.domain.facility.catalog_facts import SERVER_FACTS, SWITCH_FACTS
 
 # netbox/dcim/forms/bulk_import.py: each import form's Meta.fields (the CSV columns it reads).
 FORM_FIELDS = {
@@ -47,7 +52,20 @@ FORM_FIELDS = {
                       "side_b_site", "side_b_device", "side_b_power_panel", "side_b_type", "side_b_name", "type",
                       "status", "profile", "tenant", "bundle", "label", "color", "length", "length_unit",
                       "description", "owner", "comments", "tags"},
+    "09-power-panels.csv": {"site", "location", "name", "description", "owner", "comments", "tags"},
+    "10-power-feeds.csv": {"site", "power_panel", "location", "rack", "name", "status", "type", "mark_connected",
+                           "supply", "phase", "voltage", "amperage", "max_utilization", "tenant", "description",
+                           "owner", "comments", "tags"},
 }  # fmt: skip
+FORM_FIELDS["11-power-cables.csv"] = FORM_FIELDS["08-cables.csv"]
+# dcim/views.py DeviceTypeImportView.related_object_forms: the component lists a device type's YAML may hold.
+FORM_FIELDS["05-device-types.yaml"] |= {"console-ports", "console-server-ports", "power-ports", "power-outlets",
+                                        "rear-ports", "front-ports", "port-mappings", "module-bays", "device-bays",
+                                        "inventory-items"}  # fmt: skip
+# dcim/forms/object_import.py PowerPortTemplateImportForm, PowerOutletTemplateImportForm (less the device
+# type, which the YAML nests them under).
+POWER_PORT_TEMPLATE_FORM = {"name", "label", "type", "maximum_draw", "allocated_draw", "description"}
+POWER_OUTLET_TEMPLATE_FORM = {"name", "label", "type", "power_port", "feed_leg", "description"}
 INTERFACE_FORM = {"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled",
                   "mark_connected", "wwn", "vdcs", "mtu", "mgmt_only", "description", "poe_mode", "poe_type",
                   "mode", "vlan_group", "untagged_vlan", "tagged_vlans", "qinq_svlan", "vrf", "rf_role",
@@ -66,7 +84,16 @@ REQUIRED = {
     "06-device-roles.csv": {"name", "slug"},
     "07-devices.csv": {"role", "manufacturer", "device_type", "status", "site"},
     "08-cables.csv": {"side_a_type", "side_a_name", "side_b_type", "side_b_name"},
+    "09-power-panels.csv": {"site", "name"},
+    # PowerFeedImportForm declares status, type, supply and phase as required choice fields; voltage,
+    # amperage and max_utilization are model fields with a default (written all the same).
+    "10-power-feeds.csv": {"site", "power_panel", "name", "status", "type", "supply", "phase"},
+    "11-power-cables.csv": {"side_a_type", "side_a_name", "side_b_type", "side_b_name"},
 }
+POWER_FEED_STATUS = {"offline", "active", "planned", "failed"}  # dcim/choices.py PowerFeedStatusChoices
+POWER_FEED_TYPE = {"primary", "redundant"}
+POWER_FEED_SUPPLY = {"ac", "dc"}
+POWER_FEED_PHASE = {"single-phase", "three-phase"}
 # netbox/dcim/choices.py
 SITE_STATUS = {"planned", "staging", "active", "decommissioning", "retired"}
 RACK_STATUS = {"reserved", "available", "planned", "active", "deprecated"}
@@ -92,7 +119,8 @@ LENGTH = re.compile(r"^\d{1,6}\.\d{2}$")  # dcim/models/cables.py Cable.length: 
 # cables.py Cable.label 100, racks.py Rack.name 100, sites.py Site.name 100, devices.py DeviceType.model 100.
 MAX_LEN = {("07-devices.csv", "name"): 64, ("08-cables.csv", "label"): 100, ("02-locations.csv", "name"): 100,
            ("03-racks.csv", "name"): 100, ("01-sites.csv", "name"): 100, ("05-device-types.yaml", "model"): 100,
-           ("07-devices.csv", "description"): 200, ("03-racks.csv", "description"): 200}  # fmt: skip
+           ("07-devices.csv", "description"): 200, ("03-racks.csv", "description"): 200,
+           ("09-power-panels.csv", "name"): 100, ("10-power-feeds.csv", "name"): 100}  # fmt: skip
 LOCATION_STATUS = {"planned", "staging", "active", "decommissioning", "retired"}
 RACK_U_MAX = 100  # dcim/constants.py RACK_U_HEIGHT_MAX
 
@@ -246,6 +274,137 @@ def test_netbox_zip_is_every_object_in_import_order_by_netbox_rules(owner: TestC
     with zipfile.ZipFile(io.BytesIO(r.content)) as z:
         readme = z.read("README.txt").decode()
     assert all(readme.index(a) < readme.index(b) for a, b in zip(FORM_FIELDS, list(FORM_FIELDS)[1:], strict=False))
+
+
+def test_netbox_zip_holds_the_power_model_connected_by_netbox_rules(
+    owner: TestClient, plan: dict[str, Any], db_session: Session
+) -> None:
+    """R01-01: feeds A and B with a 4-outlet PDU each; R01-02: one 230 V 16 A three-phase feed with a
+    48-outlet PDU; the other racks the default feeds (A and B, 230 V 32 A single-phase, no PDU)."""
+    small = PduModel(name="PDU-4", outlets=4, phases=1, weight_kg=3.0)
+    big = PduModel(name="PDU-48", outlets=48, phases=3, weight_kg=9.0)
+    db_session.add_all([small, big])
+    db_session.flush()
+    rack_id = {
+        name: i for i, name in db_session.execute(select(Rack.id, Rack.name).where(Rack.hall_id == plan["hall_id"]))
+    }
+    feeds = [("R01-01", "A", 1, 32, small.id), ("R01-01", "B", 1, 32, small.id), ("R01-02", "A", 3, 16, big.id)]
+    for rack, feed, phases, amps, pdu in feeds:
+        db_session.add(RackFeed(hall_id=plan["hall_id"], rack_id=rack_id[rack], name=feed, voltage_v=230,
+                                phases=phases, breaker_a=amps, pdu_model_id=pdu))  # fmt: skip
+    db_session.commit()
+
+    r = owner.get(f"/api/v1/wiring-plans/{plan['id']}/exports/netbox.zip")
+    assert r.status_code == 200, r.text
+    names, t, headers = read_zip(r.content)
+    assert names == ["README.txt", *FORM_FIELDS]
+    for name, columns in headers.items():
+        assert set(columns) <= FORM_FIELDS[name], f"{name}: columns NetBox's import form does not read"
+        assert REQUIRED[name] <= set(columns), f"{name}: a required column is missing"
+        for row in t[name]:
+            assert all(row[c] for c in REQUIRED[name]) or name == "11-power-cables.csv", (name, row)
+    for (name, column), limit in MAX_LEN.items():
+        assert all(len(row[column]) <= limit for row in t[name]), (name, column)
+
+    # A panel per row, in the row's location.
+    assert t["09-power-panels.csv"] == [
+        {
+            "site": "S1",
+            "location": f"H1.{r}",
+            "name": f"H1.{r}.PP",
+            "description": f"Loopline: the feeds of row {r} of hall H1",
+        }
+        for r in ("R01", "R02")
+    ]
+    # A feed per rack feed, in its rack and the rack's location. Three-phase: 230 x sqrt(3) = 398 V line-to-line.
+    power_feeds = {x["name"]: x for x in t["10-power-feeds.csv"]}
+    racks = {x["name"]: x for x in t["03-racks.csv"]}
+    assert set(power_feeds) == {f"{k}-{f}" for k in racks for f in "AB"} - {"H1.R01.R01-02-B"}
+    for x in power_feeds.values():
+        assert x["site"] == "S1" and x["rack"] in racks and x["location"] == racks[x["rack"]]["location"]
+        assert x["power_panel"] == f"{x['location']}.PP"
+        assert x["status"] in POWER_FEED_STATUS and x["type"] in POWER_FEED_TYPE
+        assert x["supply"] in POWER_FEED_SUPPLY and x["phase"] in POWER_FEED_PHASE
+        assert 1 <= int(x["max_utilization"]) <= 100 and int(x["amperage"]) >= 1 and int(x["voltage"]) > 0
+    assert {k: (v["type"], v["phase"], v["voltage"], v["amperage"], v["max_utilization"])
+            for k, v in power_feeds.items() if k.startswith(("H1.R01.R01-01", "H1.R01.R01-02"))} == {
+        "H1.R01.R01-01-A": ("primary", "single-phase", "230", "32", "80"),
+        "H1.R01.R01-01-B": ("redundant", "single-phase", "230", "32", "80"),
+        "H1.R01.R01-02-A": ("primary", "three-phase", "398", "16", "80"),
+    }  # fmt: skip
+
+    # PDU types: zero-U, an input feeding every outlet; servers and switches with two supplies.
+    types = {x["model"]: x for x in t["05-device-types.yaml"]}
+    for dt in types.values():
+        for x in dt.get("power-ports", []):
+            assert set(x) <= POWER_PORT_TEMPLATE_FORM and x.get("allocated_draw", 0) <= x.get("maximum_draw", 1e9)
+            assert all(isinstance(x[k], int) and x[k] >= 1 for k in ("maximum_draw", "allocated_draw") if k in x)
+        for x in dt.get("power-outlets", []):
+            assert set(x) <= POWER_OUTLET_TEMPLATE_FORM
+            assert x["power_port"] in {p["name"] for p in dt["power-ports"]}, "an outlet's inlet is on its type"
+    assert types["PDU-4"] == {
+        "manufacturer": "Generic", "model": "PDU-4", "slug": "pdu-4", "u_height": 0, "is_full_depth": False,
+        "power-ports": [{"name": "input"}],
+        "power-outlets": [{"name": f"outlet{n}", "power_port": "input"} for n in range(1, 5)],
+    }  # fmt: skip
+    assert len(types["PDU-48"]["power-outlets"]) == 48
+    # The builtin ToR's datasheet figures (e.g. 647 W max, 310 W typical: 647 and ceil(310 / 2) = 155 a
+    # supply); the 4x25G server's datasheet gives no power: its supplies carry no draw.
+    tor = SWITCH_FACTS["48x25G+8x100G ToR"]
+    assert tor.max_w is not None and tor.typical_w is not None
+    psu = {"maximum_draw": math.ceil(tor.max_w), "allocated_draw": math.ceil(tor.typical_w / 2)}
+    assert types["48x25G+8x100G ToR"]["power-ports"] == [{"name": n, **psu} for n in ("PSU1", "PSU2")]
+    assert SERVER_FACTS["4x25G server"].max_w is None
+    assert types["4x25G server"]["power-ports"] == [{"name": "PSU1"}, {"name": "PSU2"}]
+    assert [p["name"] for p in types["64x100G spine"]["power-ports"]] == ["PSU1", "PSU2"]
+
+    # The PDUs: devices in their racks without a position, role PDU.
+    roles = {x["name"] for x in t["06-device-roles.csv"]}
+    assert roles == {"Server", "ToR", "Spine", "PDU"}
+    devices = {x["name"]: x for x in t["07-devices.csv"]}
+    pdus = {k: v for k, v in devices.items() if v["role"] == "PDU"}
+    assert {k: (v["device_type"], v["rack"], v["location"], v["position"], v["face"]) for k, v in pdus.items()} == {
+        "H1.R01.R01-01-PDU-A": ("PDU-4", "H1.R01.R01-01", "H1.R01", "", ""),
+        "H1.R01.R01-01-PDU-B": ("PDU-4", "H1.R01.R01-01", "H1.R01", "", ""),
+        "H1.R01.R01-02-PDU-A": ("PDU-48", "H1.R01.R01-02", "H1.R01", "", ""),
+    }  # fmt: skip
+
+    # Power cables: every end exists in an earlier file (a panel's feed, a device's port from its type).
+    ports = {(name, p["name"]) for name, d in devices.items()
+             for kind in ("power-ports", "power-outlets") for p in types[d["device_type"]].get(kind, [])}  # fmt: skip
+    cables = t["11-power-cables.csv"]
+    for c in cables:
+        assert c["type"] == "power" and c["status"] in LINK_STATUS
+        if c["side_a_type"] == "dcim.powerfeed":
+            assert c["side_a_device"] == "" and c["side_a_name"] in power_feeds
+            assert power_feeds[c["side_a_name"]]["power_panel"] == c["side_a_power_panel"]
+        else:
+            assert c["side_a_type"] == "dcim.poweroutlet" and (c["side_a_device"], c["side_a_name"]) in ports
+        assert c["side_b_type"] == "dcim.powerport" and (c["side_b_device"], c["side_b_name"]) in ports
+    ends = [(c[f"side_{s}_device"] or c["side_a_power_panel"], c[f"side_{s}_name"]) for c in cables for s in "ab"]
+    assert len(ends) == len(set(ends)), "no port or feed carries two cables"
+    feed_cables = [(c["side_a_name"], c["side_b_device"]) for c in cables if c["side_a_type"] == "dcim.powerfeed"]
+    assert feed_cables == [
+        ("H1.R01.R01-01-A", "H1.R01.R01-01-PDU-A"), ("H1.R01.R01-01-B", "H1.R01.R01-01-PDU-B"),
+        ("H1.R01.R01-02-A", "H1.R01.R01-02-PDU-A"),
+    ]  # fmt: skip
+    # A rack of 2 logical racks x (15 servers + ToR + its parallel twin) = 34 devices. R01-01: the 4
+    # lowest on the 4 outlets of PDU A (PSU1) and of PDU B (PSU2); R01-02, one feed: 48 outlets take
+    # both supplies of its 24 lowest devices.
+    in_rack = {k: [d for d in devices.values() if d["rack"] == k and d["role"] != "PDU"] for k in racks}
+    assert len(in_rack["H1.R01.R01-01"]) == len(in_rack["H1.R01.R01-02"]) == 34
+    plugged = [(c["side_a_device"], c["side_a_name"], c["side_b_name"]) for c in cables
+               if c["side_a_device"].startswith("H1.R01.R01-01")]  # fmt: skip
+    assert plugged == [
+        *(("H1.R01.R01-01-PDU-A", f"outlet{k}", "PSU1") for k in range(1, 5)),
+        *(("H1.R01.R01-01-PDU-B", f"outlet{k}", "PSU2") for k in range(1, 5)),
+    ]
+    assert sum(c["side_a_device"] == "H1.R01.R01-02-PDU-A" for c in cables) == 48
+    # Unplugged supplies: R01-01 68 - 8 = 60, R01-02 68 - 48 = 20, R02-01 and R02-02 (no PDU) 68 each,
+    # N01's two spines 4: 220.
+    with zipfile.ZipFile(io.BytesIO(r.content)) as z:
+        readme = z.read("README.txt").decode()
+    assert "220 supplies are left unplugged" in readme and "power panel per row" in readme
 
 
 # The default colours, by cable type: black passive copper, grey active copper, orange AOC, aqua

@@ -102,3 +102,93 @@ def test_cable_colours_default_and_override() -> None:
         with pytest.raises(DomainError) as refused:
             netbox.cable_colours(bad)
         assert refused.value.field == "cable_colours" and reason in refused.value.reason
+
+
+# --- power ----------------------------------------------------------------------------------------
+
+A2 = netbox.NetboxFeed("H1.R01.K01", "R01", "A", 230, 1, 32, "PDU-4")
+B2 = netbox.NetboxFeed("H1.R01.K01", "R01", "B", 230, 1, 32, "PDU-4")
+ONE = netbox.NetboxFeed("H1.R02.K01", "R02", "A", 230, 3, 16, "PDU-4")
+
+
+def test_feeds_in_netboxs_words_three_phase_voltage_line_to_line() -> None:
+    rows = list(netbox.power_feed_rows("S1", "H1", [A2, B2, ONE], 0.8))
+    assert rows == [
+        ("S1", "H1.R01.PP", "H1.R01", "H1.R01.K01", "H1.R01.K01-A", "planned", "primary", "ac", "single-phase", 230,
+         32, 80, "230 V single-phase, 32 A breaker"),
+        ("S1", "H1.R01.PP", "H1.R01", "H1.R01.K01", "H1.R01.K01-B", "planned", "redundant", "ac", "single-phase", 230,
+         32, 80, "230 V single-phase, 32 A breaker"),
+        # 230 V line-to-neutral x sqrt(3) = 398.37 V line-to-line: NetBox's 398 x 16 x 1.732 x 0.8 = 8,824 W
+        # available against the domain's 230 x 16 x 3 x 0.8 = 8,832 W.
+        ("S1", "H1.R02.PP", "H1.R02", "H1.R02.K01", "H1.R02.K01-A", "planned", "primary", "ac", "three-phase", 398,
+         16, 80, "230 V three-phase, 16 A breaker"),
+    ]  # fmt: skip
+    assert list(netbox.power_panel_rows("S1", "H1", ["R01", "R02"])) == [
+        ("S1", "H1.R01", "H1.R01.PP", "Loopline: the feeds of row R01 of hall H1"),
+        ("S1", "H1.R02", "H1.R02.PP", "Loopline: the feeds of row R02 of hall H1"),
+    ]
+    with pytest.raises(DomainError) as e:
+        list(netbox.power_feed_rows("S1", "H1", [netbox.NetboxFeed("H1.R01.K01", "R01", "A", 230, 1, 16.5, None)], 0.8))
+    assert e.value.field == "racks.H1.R01.K01.feeds.A.breaker_a" and "16.5" in e.value.reason
+
+
+def test_supplies_draw_the_whole_device_at_most_and_half_its_typical_draw() -> None:
+    # A 700 W max / 451 W typical server: each supply 700 W max, ceil(451 / 2) = 226 W allocated.
+    assert netbox.psu_templates(700, 451) == (
+        netbox.PowerPortTemplate("PSU1", 700, 226),
+        netbox.PowerPortTemplate("PSU2", 700, 226),
+    )
+    assert netbox.psu_templates(None, None) == (netbox.PowerPortTemplate("PSU1"), netbox.PowerPortTemplate("PSU2"))
+    # 1.2 W max -> 2 W; 3 W typical -> ceil(1.5) = 2 W a supply: never above the maximum (NetBox refuses that).
+    assert netbox.psu_templates(1.2, 3) == (
+        netbox.PowerPortTemplate("PSU1", 2, 2),
+        netbox.PowerPortTemplate("PSU2", 2, 2),
+    )
+
+
+def test_a_pdu_type_is_zero_u_with_an_input_feeding_every_outlet() -> None:
+    t = netbox.pdu_type("PDU-4", 4)
+    yaml_text = "".join(netbox.device_types_yaml([t], {"PDU-4": "pdu-4"}))
+    assert yaml_text == (
+        '---\nmanufacturer: "Generic"\nmodel: "PDU-4"\nslug: "pdu-4"\nu_height: 0\nis_full_depth: false\n'
+        'power-ports:\n  - name: "input"\npower-outlets:\n'
+        + "".join(f'  - name: "outlet{n}"\n    power_port: "input"\n' for n in range(1, 5))
+    )
+
+
+def test_ab_racks_plug_psu1_into_pdu_a_and_psu2_into_pdu_b_in_u_order_while_outlets_last() -> None:
+    devices = ["srv1", "srv2", "srv3", "srv4", "srv5"]  # 5 devices on 4-outlet PDUs: the fifth is left out
+    got = netbox.plugging([B2, A2], devices, {"PDU-4": 4})
+    assert [(p.device, p.supply, p.pdu, p.outlet) for p in got] == [
+        *((d, "PSU1", "H1.R01.K01-PDU-A", k) for k, d in enumerate(devices[:4], 1)),
+        *((d, "PSU2", "H1.R01.K01-PDU-B", k) for k, d in enumerate(devices[:4], 1)),
+    ]
+    # One feed: both supplies into its PDU, outlets 2k-1 and 2k.
+    got = netbox.plugging([ONE], ["sw1", "sw2", "sw3"], {"PDU-4": 4})
+    assert [(p.device, p.supply, p.outlet) for p in got] == [
+        ("sw1", "PSU1", 1), ("sw1", "PSU2", 2), ("sw2", "PSU1", 3), ("sw2", "PSU2", 4),
+    ]  # fmt: skip
+    assert netbox.plugging(
+        [netbox.NetboxFeed("H1.R01.K01", "R01", "A", 230, 1, 32, None), B2], ["s"], {"PDU-4": 4}
+    ) == [netbox.Plugged("s", "PSU2", "H1.R01.K01-PDU-B", 1)], "a feed without a PDU plugs nothing"
+    # unplugged: rack 1 has 5 devices (10 supplies, 8 plugged), rack 2 has 3 (6 supplies, 4 plugged),
+    # and a rack without feeds of its own listed has 1 device (2 supplies, none plugged).
+    assert netbox.unplugged([A2, B2, ONE], {"H1.R01.K01": 5, "H1.R02.K01": 3, "H1.R03.K01": 1}, {"PDU-4": 4}) == 6
+
+
+def test_power_cables_join_feeds_to_pdus_and_supplies_to_outlets() -> None:
+    rows = list(netbox.power_cable_rows("S1", "H1", [A2, B2], [("H1.R01.K01", ["srv1"])], {"PDU-4": 4}))
+    assert [dict(zip(netbox.POWER_CABLE_COLUMNS, r, strict=True)) for r in rows] == [
+        {"side_a_site": "S1", "side_a_device": "", "side_a_power_panel": "H1.R01.PP", "side_a_type": "dcim.powerfeed",
+         "side_a_name": "H1.R01.K01-A", "side_b_site": "S1", "side_b_device": "H1.R01.K01-PDU-A",
+         "side_b_type": "dcim.powerport", "side_b_name": "input", "type": "power", "status": "planned"},
+        {"side_a_site": "S1", "side_a_device": "", "side_a_power_panel": "H1.R01.PP", "side_a_type": "dcim.powerfeed",
+         "side_a_name": "H1.R01.K01-B", "side_b_site": "S1", "side_b_device": "H1.R01.K01-PDU-B",
+         "side_b_type": "dcim.powerport", "side_b_name": "input", "type": "power", "status": "planned"},
+        {"side_a_site": "S1", "side_a_device": "H1.R01.K01-PDU-A", "side_a_power_panel": "",
+         "side_a_type": "dcim.poweroutlet", "side_a_name": "outlet1", "side_b_site": "S1", "side_b_device": "srv1",
+         "side_b_type": "dcim.powerport", "side_b_name": "PSU1", "type": "power", "status": "planned"},
+        {"side_a_site": "S1", "side_a_device": "H1.R01.K01-PDU-B", "side_a_power_panel": "",
+         "side_a_type": "dcim.poweroutlet", "side_a_name": "outlet1", "side_b_site": "S1", "side_b_device": "srv1",
+         "side_b_type": "dcim.powerport", "side_b_name": "PSU2", "type": "power", "status": "planned"},
+    ]  # fmt: skip
