@@ -8,7 +8,7 @@ import math
 import pytest
 
 from loopline.domain.facility import catalog_facts as cf
-from loopline.domain.facility.model import Airflow, DeviceFacts
+from loopline.domain.facility.model import Airflow, CableFacts, DeviceFacts
 from loopline.domain.media import Medium, default_catalog
 from loopline.services.catalog import BUILTIN_RACK_TYPES, BUILTIN_SERVER_MODELS, BUILTIN_SWITCH_MODELS
 
@@ -139,3 +139,23 @@ def test_cable_and_optic_spot_checks_match_the_cited_figures() -> None:
     aoc = cf.CABLE_FACTS["AOC-100G"]
     assert (aoc.od_mm, aoc.min_bend_radius_mm, aoc.kg_per_m) == (3.0, 30.0, None)
     assert cf.CABLE_FACTS["FIB-OM4"].min_bend_radius_mm == 25.0 == cf.CABLE_FACTS["FIB-OS2"].min_bend_radius_mm
+
+
+def test_dac_figures_are_the_cited_gauge_figures() -> None:
+    facts = cf.CABLE_FACTS
+    # SFP+ 7 m: Juniper's sustained bend radius for 24 AWG, 38 mm (no diameter cited).
+    assert (facts["DAC-10G"].od_mm, facts["DAC-10G"].min_bend_radius_mm) == (None, 38.0)
+    assert "24 AWG" in facts["DAC-10G"].source
+    # QSFP28 5 m: Sinovo 26 AWG PVC, 6.7 mm.
+    assert facts["DAC-100G"].od_mm == 6.7
+    # QSFP-DD 3 m: PHILISUN 28 AWG, 7.9 mm; bend radius 10 x OD (the larger of 5x single, 10x repeated).
+    dac400 = facts["DAC-400G"]
+    assert (dac400.od_mm, dac400.min_bend_radius_mm, dac400.kg_per_m) == (7.9, 79.0, None)
+    assert dac400.min_bend_radius_mm == pytest.approx(10 * 7.9)
+    # OSFP 800G: NVIDIA's copper planning figures, 9.43 mm and 0.03 lb/ft = 0.045 kg/m.
+    dac800 = facts["DAC-800G"]
+    assert (dac800.od_mm, dac800.kg_per_m, dac800.min_bend_radius_mm) == (9.43, 0.045, None)
+    assert dac800.kg_per_m == pytest.approx(0.03 * cf.LB_KG / 0.3048, abs=0.001)
+    # No source found for these gauges: every fact stays None.
+    for pn in ("DAC-25G", "DAC-25G-RSFEC", "DAC-40G", "DAC-50G", "DAC-200G"):
+        assert facts[pn] == CableFacts(), pn

@@ -241,6 +241,16 @@ _FIBRE_CORD_BEND = (
     " no source found (None)."
 )
 
+# A DAC part covers every sold length up to its reach (`loopline.domain.media`); its gauge, and so its
+# diameter, grows with length, so each part takes the figures of the gauge its longest length needs.
+_NVIDIA_SUPERPOD_CABLES = (
+    "NVIDIA DGX SuperPOD: Data Center Design Featuring NVIDIA DGX H100 Systems, Networking, 'Cable Weights',"
+    " Table 18 (Cable Weights by Type; given for sizing cable trays and their load, 'a general guide'),"
+    " https://docs.nvidia.com/dgx-superpod/design-guides/dgx-superpod-data-center-design-h100/latest/networking.html,"
+    " read in its mirror https://docs.nvda.net.cn/dgx-superpod/design-guides/dgx-superpod-data-center-design-h100/"
+    "latest/networking.html"
+)
+
 CABLE_FACTS: dict[str, CableFacts] = {
     # Parts without any sourced figure: every fact None (the checks say which one is missing).
     **{f"DAC-{g}": CableFacts() for g in _SPEEDS},
@@ -248,6 +258,41 @@ CABLE_FACTS: dict[str, CableFacts] = {
     **{f"ACC-{g}": CableFacts() for g in ("10G", "25G", "40G", "50G", "100G")},
     **{f"AEC-{g}": CableFacts() for g in ("200G", "400G", "800G")},
     **{f"AOC-{g}": CableFacts() for g in _SPEEDS},
+    "DAC-10G": CableFacts(
+        min_bend_radius_mm=38.0,
+        source=(
+            "SFP+ passive DAC, 7 m reach: Juniper Networks' SFP+ DAC cable specifications (sustained bend"
+            " radius by wire gauge: 24 AWG 38 mm, 26 AWG 33 mm, 28 AWG 25 mm, 30 AWG 23 mm) as quoted in"
+            " a blog post on AWG and DAC cable thickness (in Japanese), https://blog.cles.jp/item/9339."
+            " The 24 AWG figure is taken: the thickest gauge of the table, for the longest (7 m) lengths."
+            " It is the only (sustained) figure quoted. Outer diameter and weight per metre: not in that"
+            " source (None)."
+        ),
+    ),
+    "DAC-400G": CableFacts(
+        od_mm=7.9,
+        min_bend_radius_mm=79.0,
+        source=(
+            "QSFP-DD passive DAC, 3 m reach: PHILISUN 400G QSFP-DD passive DAC specifications,"
+            " https://www.philisun.com/products/400g-qsfp-dd-2-200g-qsfp56-dac (0.5-3 m; wire 28 or 30 AWG;"
+            " cable OD 28 AWG 7.9 mm, 30 AWG 6.7 mm; minimum bend radius 5 x OD single, 10 x OD repeated)."
+            " The page is the QSFP-DD to 2 x QSFP56 breakout; its 8-pair cable is taken for the straight"
+            " QSFP-DD DAC. 28 AWG, the thicker gauge, for the 3 m reach: OD 7.9 mm; bend radius the larger"
+            " figure, 10 x 7.9 = 79 mm. Weight per metre: not in that source (None)."
+        ),
+    ),
+    "DAC-800G": CableFacts(
+        od_mm=9.43,
+        kg_per_m=0.045,
+        source=(
+            f"{_NVIDIA_SUPERPOD_CABLES}: copper, average single cable diameter 9.43 mm (+/- 0.4 mm), weight"
+            " 0.03 lb per linear foot = 0.045 kg per linear metre. The guide gives one figure for every copper"
+            " cable of that 400G/800G OSFP generation; it is taken for the 800G OSFP DAC, whose 2 m reach is"
+            " 26 AWG (NVIDIA LinkX 100G-PAM4 product line overview: 30 AWG below 2 m, 26 AWG up to 3 m,"
+            " https://docs.nvidia.com/networking/display/400g100gpam4ovpub/linkx-100g-pam4-product-line-overview)."
+            " Bend radius: not in that source (None)."
+        ),
+    ),
     "DAC-100G": CableFacts(
         od_mm=6.7,
         source=(
