@@ -137,7 +137,7 @@ def test_cable_and_optic_spot_checks_match_the_cited_figures() -> None:
     # Passive copper draws nothing from the optic budget: no DAC is keyed as an optic.
     assert not any(pn.startswith("DAC-") for pn in cf.OPTIC_FACTS)
     aoc = cf.CABLE_FACTS["AOC-100G"]
-    assert (aoc.od_mm, aoc.min_bend_radius_mm, aoc.kg_per_m) == (3.0, 30.0, None)
+    assert (aoc.od_mm, aoc.min_bend_radius_mm, aoc.kg_per_m) == (3.0, 30.0, 0.009)
     assert cf.CABLE_FACTS["FIB-OM4"].min_bend_radius_mm == 25.0 == cf.CABLE_FACTS["FIB-OS2"].min_bend_radius_mm
 
 
@@ -159,3 +159,19 @@ def test_dac_figures_are_the_cited_gauge_figures() -> None:
     # No source found for these gauges: every fact stays None.
     for pn in ("DAC-25G", "DAC-25G-RSFEC", "DAC-40G", "DAC-50G", "DAC-200G"):
         assert facts[pn] == CableFacts(), pn
+
+
+def test_aoc_figures_are_nvidias_planning_figures_plus_the_parts_own() -> None:
+    # NVIDIA SuperPOD Table 18: an AOC's fibre cable is 3.0 mm and 0.006 lb/ft = 0.009 kg/m, any speed.
+    for g in ("10G", "25G", "40G", "50G", "100G", "200G", "400G", "800G"):
+        aoc = cf.CABLE_FACTS[f"AOC-{g}"]
+        assert (aoc.od_mm, aoc.kg_per_m) == (3.0, 0.009), g
+        assert "Table 18" in aoc.source, g
+    assert cf.CABLE_FACTS["AOC-800G"].kg_per_m == pytest.approx(0.006 * cf.LB_KG / 0.3048, abs=0.0005)
+    # Bend radius only where a part's datasheet gives one: 100G 30 mm (Skyward), 400G 60 mm along the run
+    # (FluxLight; 105 mm applies only within 100 mm of a module).
+    bends = {g: cf.CABLE_FACTS[f"AOC-{g}"].min_bend_radius_mm for g in ("10G", "25G", "100G", "400G", "800G")}
+    assert bends == {"10G": None, "25G": None, "100G": 30.0, "400G": 60.0, "800G": None}
+    # Watts per end: 200G QSFP56 5 W (Alpha Bridge), 400G QSFP-DD < 10 W (FluxLight).
+    watts = {g: cf.OPTIC_FACTS[f"AOC-{g}"].max_w for g in ("10G", "50G", "200G", "400G", "800G")}
+    assert watts == {"10G": None, "50G": None, "200G": 5.0, "400G": 10.0, "800G": None}

@@ -230,7 +230,18 @@ _SPEEDS = ("10G", "25G", "40G", "50G", "100G", "200G", "400G", "800G")
 _AOC_3MM = (
     "Skyward Telecom 100G QSFP28 to 4xSFP28 active optical cable specification,"
     " https://www.skywardtel.com/100G-QSFP28-TO-4xSFP28-Active-Optical-Cables-specification.html"
-    " (cable diameter 3 mm, minimum bend radius 30 mm). Weight per metre: not in that source (None)."
+    " (cable diameter 3 mm, minimum bend radius 30 mm)."
+)
+_NVIDIA_SUPERPOD_CABLES = (
+    "NVIDIA DGX SuperPOD: Data Center Design Featuring NVIDIA DGX H100 Systems, Networking, 'Cable Weights',"
+    " Table 18 (Cable Weights by Type; given for sizing cable trays and their load, 'a general guide'),"
+    " https://docs.nvidia.com/dgx-superpod/design-guides/dgx-superpod-data-center-design-h100/latest/networking.html,"
+    " read in its mirror https://docs.nvda.net.cn/dgx-superpod/design-guides/dgx-superpod-data-center-design-h100/"
+    "latest/networking.html"
+)
+_AOC_NVIDIA = (
+    f"{_NVIDIA_SUPERPOD_CABLES}: AOC fibre, average single cable diameter 3.0 mm (+/- 0.4 mm), 0.006 lb per linear"
+    " foot = 0.009 kg per linear metre. The guide gives one figure for every AOC cable, whatever its speed."
 )
 _FIBRE_CORD_BEND = (
     "Minimum bend radius: ANSI/TIA-568.0-D's 25 mm (1 in) minimum inside bend radius for optical"
@@ -243,13 +254,6 @@ _FIBRE_CORD_BEND = (
 
 # A DAC part covers every sold length up to its reach (`loopline.domain.media`); its gauge, and so its
 # diameter, grows with length, so each part takes the figures of the gauge its longest length needs.
-_NVIDIA_SUPERPOD_CABLES = (
-    "NVIDIA DGX SuperPOD: Data Center Design Featuring NVIDIA DGX H100 Systems, Networking, 'Cable Weights',"
-    " Table 18 (Cable Weights by Type; given for sizing cable trays and their load, 'a general guide'),"
-    " https://docs.nvidia.com/dgx-superpod/design-guides/dgx-superpod-data-center-design-h100/latest/networking.html,"
-    " read in its mirror https://docs.nvda.net.cn/dgx-superpod/design-guides/dgx-superpod-data-center-design-h100/"
-    "latest/networking.html"
-)
 
 CABLE_FACTS: dict[str, CableFacts] = {
     # Parts without any sourced figure: every fact None (the checks say which one is missing).
@@ -257,7 +261,6 @@ CABLE_FACTS: dict[str, CableFacts] = {
     "DAC-25G-RSFEC": CableFacts(),
     **{f"ACC-{g}": CableFacts() for g in ("10G", "25G", "40G", "50G", "100G")},
     **{f"AEC-{g}": CableFacts() for g in ("200G", "400G", "800G")},
-    **{f"AOC-{g}": CableFacts() for g in _SPEEDS},
     "DAC-10G": CableFacts(
         min_bend_radius_mm=38.0,
         source=(
@@ -303,7 +306,34 @@ CABLE_FACTS: dict[str, CableFacts] = {
             " source (None)."
         ),
     ),
-    "AOC-100G": CableFacts(od_mm=3.0, min_bend_radius_mm=30.0, source=_AOC_3MM),
+    # Every AOC: NVIDIA's planning figures for an AOC's fibre cable (given by cable type, whatever the
+    # speed), with a part's own datasheet figures added where one gives them.
+    **{f"AOC-{g}": CableFacts(od_mm=3.0, kg_per_m=0.009, source=_AOC_NVIDIA) for g in _SPEEDS},
+    "AOC-10G": CableFacts(
+        od_mm=3.0,
+        kg_per_m=0.009,
+        source=(
+            "Avago (Broadcom) AFBR-2CARxxZ 10G SFP+ active optical cable: external diameter 3 mm as listed"
+            " by the distributor page https://novapart.co/products/AFBR-2CAR01Z/active-optical-cable-sfp-10gbe-1m"
+            f" (which quotes the AFBR-2CARxxZ data sheet); weight per metre: {_AOC_NVIDIA}. Bend radius: not in"
+            " these sources (None)."
+        ),
+    ),
+    "AOC-100G": CableFacts(
+        od_mm=3.0, kg_per_m=0.009, min_bend_radius_mm=30.0, source=f"{_AOC_3MM} Weight per metre: {_AOC_NVIDIA}"
+    ),
+    "AOC-400G": CableFacts(
+        od_mm=3.0,
+        kg_per_m=0.009,
+        min_bend_radius_mm=60.0,
+        source=(
+            "FluxLight QSFP56-DD-QSFP56-DD-AOC-xM-FL (400G QSFP-DD AOC, multimode round fibre cable)"
+            " datasheet, https://fluxlight.com/content/Tech-Docs/400GBase%20QSFP56-DD-QSFP56-DD%20AOC.html:"
+            " no mechanical load on the module needs a cable bend radius above 105 mm within 100 mm of either"
+            " end and above 60 mm on the rest of the cable; 60 mm is taken, the figure for a bend along a"
+            f" routed run (a tray corner), not at the module. Diameter and weight per metre: {_AOC_NVIDIA}"
+        ),
+    ),
     "FIB-OM4": CableFacts(min_bend_radius_mm=25.0, source=_FIBRE_CORD_BEND),
     "FIB-OS2": CableFacts(min_bend_radius_mm=25.0, source=_FIBRE_CORD_BEND),
 }
@@ -413,6 +443,18 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
         "PHQAOC768XX 40G QSFP+ active optical cable specification,"
         " https://fttd.net/product/specification/PHQAOC768XX.html: power consumption 1.5 W max"
         " (each end is a QSFP+ module; read as per end).",
+    ),
+    "AOC-200G": _optic(
+        5.0,
+        "Alpha Bridge AQS56-F-xx-AK 200G QSFP56 active optical cable datasheet,"
+        " https://alphabridge.tech/products/dac-aoc/aoc-cable-4/200g-qsfp56-aoc/aqs56-f-03-ak-2: maximum power"
+        " consumption 5 W (each end is a QSFP56 module; read as per end).",
+    ),
+    "AOC-400G": _optic(
+        10.0,
+        "FluxLight QSFP56-DD-QSFP56-DD-AOC-xM-FL (400G QSFP-DD AOC) datasheet,"
+        " https://fluxlight.com/content/Tech-Docs/400GBase%20QSFP56-DD-QSFP56-DD%20AOC.html:"
+        " power dissipation < 10 W per cable end.",
     ),
     "AOC-100G": _optic(
         2.5,
