@@ -175,3 +175,13 @@ def test_aoc_figures_are_nvidias_planning_figures_plus_the_parts_own() -> None:
     # Watts per end: 200G QSFP56 5 W (Alpha Bridge), 400G QSFP-DD < 10 W (FluxLight).
     watts = {g: cf.OPTIC_FACTS[f"AOC-{g}"].max_w for g in ("10G", "50G", "200G", "400G", "800G")}
     assert watts == {"10G": None, "50G": None, "200G": 5.0, "400G": 10.0, "800G": None}
+
+
+def test_active_copper_figures_are_the_cited_ones() -> None:
+    # Watts per end: HDR 200G QSFP56 ACC 3.5 W (NVIDIA MCA1J00-H), 800G OSFP LACC 1.5 W (NVIDIA LinkX).
+    watts = {pn: cf.OPTIC_FACTS[pn].max_w for pn in ("ACC-10G", "ACC-100G", "AEC-200G", "AEC-400G", "AEC-800G")}
+    assert watts == {"ACC-10G": None, "ACC-100G": None, "AEC-200G": 3.5, "AEC-400G": None, "AEC-800G": 1.5}
+    # The 800G active copper cable is the copper cable of NVIDIA's planning table (9.43 mm, 0.045 kg/m).
+    aec = cf.CABLE_FACTS["AEC-800G"]
+    assert (aec.od_mm, aec.kg_per_m, aec.min_bend_radius_mm) == (9.43, 0.045, None)
+    assert all(cf.CABLE_FACTS[f"ACC-{g}"] == CableFacts() for g in ("10G", "25G", "40G", "50G", "100G"))

@@ -296,6 +296,17 @@ CABLE_FACTS: dict[str, CableFacts] = {
             " Bend radius: not in that source (None)."
         ),
     ),
+    "AEC-800G": CableFacts(
+        od_mm=9.43,
+        kg_per_m=0.045,
+        source=(
+            f"{_NVIDIA_SUPERPOD_CABLES}: copper, average single cable diameter 9.43 mm (+/- 0.4 mm), weight"
+            " 0.03 lb per linear foot = 0.045 kg per linear metre, one figure for every copper cable of that"
+            " 400G/800G OSFP generation; taken for the 800G OSFP active copper cable, a DAC cable with a signal"
+            " booster in each end (NVIDIA LinkX 100G-PAM4 product line overview, LACC). Bend radius: not in"
+            " that source (None)."
+        ),
+    ),
     "DAC-100G": CableFacts(
         od_mm=6.7,
         source=(
@@ -443,6 +454,18 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
         "PHQAOC768XX 40G QSFP+ active optical cable specification,"
         " https://fttd.net/product/specification/PHQAOC768XX.html: power consumption 1.5 W max"
         " (each end is a QSFP+ module; read as per end).",
+    ),
+    "AEC-200G": _optic(
+        3.5,
+        "NVIDIA MCA1J00-H0xxE (HDR 200Gb/s QSFP56 active copper cable) product specifications,"
+        " https://docs.nvidia.com/networking/display/mca1j00h0xxe200/specifications: power consumption"
+        " 3.5 W maximum at a 200 Gb/s end (2.5 W at an HDR100 100 Gb/s end).",
+    ),
+    "AEC-800G": _optic(
+        1.5,
+        "NVIDIA LinkX 100G-PAM4 product line overview (800G twin-port OSFP LACC, linear active copper,"
+        " 3-5 m), https://docs.nvidia.com/networking/display/400g100gpam4ovpub/linkx-100g-pam4-product-line-overview:"
+        " 1.5 W on the 800G end.",
     ),
     "AOC-200G": _optic(
         5.0,
