@@ -417,6 +417,17 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
         "RQS-103G-LR4-LW (100GBASE-LR4 QSFP28, 10 km) datasheet,"
         " https://dtechtrading.com.np/sfp-100g-lr4-dual-lc-sm-ddm: power dissipation 4.0 W max.",
     ),
+    "XCVR-200G-SR": _optic(
+        5.5,
+        "TSCOM TSQS-852HG01-MC (200G QSFP56 SR4, 100 m on OM4) product page,"
+        " https://pt.china-tscom.com/products/200g-qsfp56-sr4-100m: power dissipation < 5.5 W.",
+    ),
+    "XCVR-200G-DR": _optic(
+        5.5,
+        "Gigalight GQS-SPO201-DR4CZ (200GBASE-DR4 QSFP56, 500 m) datasheet Rev. V0 (2020),"
+        " https://pdfslide.us/documents/200gbase-dr4-qsfp56-optical-transceiver-module-gqs-en-550322015-"
+        "en-550242010a12015.html: power dissipation < 5.5 W.",
+    ),
     "XCVR-400G-SR": _optic(
         9.0,
         "NVIDIA MMA1Z00-NS400 (400G SR4, QSFP112; the 400G form factor here is QSFP-DD) product"
