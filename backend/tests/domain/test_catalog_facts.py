@@ -168,10 +168,10 @@ def test_aoc_figures_are_nvidias_planning_figures_plus_the_parts_own() -> None:
         assert (aoc.od_mm, aoc.kg_per_m) == (3.0, 0.009), g
         assert "Table 18" in aoc.source, g
     assert cf.CABLE_FACTS["AOC-800G"].kg_per_m == pytest.approx(0.006 * cf.LB_KG / 0.3048, abs=0.0005)
-    # Bend radius only where a part's datasheet gives one: 100G 30 mm (Skyward), 400G 60 mm along the run
-    # (FluxLight; 105 mm applies only within 100 mm of a module).
-    bends = {g: cf.CABLE_FACTS[f"AOC-{g}"].min_bend_radius_mm for g in ("10G", "25G", "100G", "400G", "800G")}
-    assert bends == {"10G": None, "25G": None, "100G": 30.0, "400G": 60.0, "800G": None}
+    # Bend radius only where a part's datasheet gives one: 40G 3 cm (Optone), 100G 30 mm (Skyward), 400G 60 mm
+    # along the run (FluxLight; 105 mm applies only within 100 mm of a module).
+    bends = {g: cf.CABLE_FACTS[f"AOC-{g}"].min_bend_radius_mm for g in ("10G", "25G", "40G", "100G", "400G", "800G")}
+    assert bends == {"10G": None, "25G": None, "40G": 30.0, "100G": 30.0, "400G": 60.0, "800G": None}
     # Watts per end: 200G QSFP56 5 W (Alpha Bridge), 400G QSFP-DD < 10 W (FluxLight).
     watts = {g: cf.OPTIC_FACTS[f"AOC-{g}"].max_w for g in ("10G", "50G", "200G", "400G", "800G")}
     assert watts == {"10G": None, "50G": None, "200G": 5.0, "400G": 10.0, "800G": None}

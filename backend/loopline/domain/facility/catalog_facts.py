@@ -330,6 +330,16 @@ CABLE_FACTS: dict[str, CableFacts] = {
             " these sources (None)."
         ),
     ),
+    "AOC-40G": CableFacts(
+        od_mm=3.0,
+        kg_per_m=0.009,
+        min_bend_radius_mm=30.0,
+        source=(
+            "Optone 40G QSFP+ active optical cable datasheet, https://www.scribd.com/document/604530143/40G-QSFP-AOC"
+            " (recommended operating conditions: fiber bend radius 3 cm). Diameter and weight per metre:"
+            f" {_AOC_NVIDIA}"
+        ),
+    ),
     "AOC-100G": CableFacts(
         od_mm=3.0, kg_per_m=0.009, min_bend_radius_mm=30.0, source=f"{_AOC_3MM} Weight per metre: {_AOC_NVIDIA}"
     ),
