@@ -39,6 +39,7 @@ from loopline.domain.errors import NotFound
 from loopline.domain.media import Medium
 from loopline.domain.wiring import DiffStatus, LinkClass
 from loopline.services import (
+    plan_facility,
     wiring_bom,
     wiring_cables,
     wiring_compare,
@@ -255,6 +256,7 @@ def diff_plans(plan_id: PlanId, session: DbSession, access: WiringReader, agains
         "hardware_added": d.hardware_added,
         "hardware_removed": d.hardware_removed,
         "bom": {"buy": c.buy.to_json(), "freed": c.freed.to_json(), "net_total": round(c.buy.total - c.freed.total, 2)},
+        "facility": plan_facility.change_json(c.facility),
     }
 
 

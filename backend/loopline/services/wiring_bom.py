@@ -20,10 +20,11 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.domain import bom
 from loopline.domain.facility.model import Feed
+from loopline.domain.facility.plan_change import facility_change
 from loopline.domain.media import PriceBook
 from loopline.domain.wiring import summarize
 from loopline.domain.wiring.summary import SUMMARY_FORMAT
-from loopline.services import pricing
+from loopline.services import plan_facility, pricing
 from loopline.services.wiring_spec import hall_server_speeds
 from loopline.services.wiring_storage import load_plan
 
@@ -69,14 +70,33 @@ def hall_pdus(session: Session, hall_id: int) -> bom.Materials:
     return bom.pdu_materials(Feed("A", pdu=name) for name in session.execute(stmt).scalars())
 
 
+def facility_summary(session: Session, row: WiringPlanRow, fingerprint: str | None = None) -> dict[str, Any]:
+    """The plan's facility totals and, for an upgrade, what it changes from its base plan."""
+    fingerprint = fingerprint or plan_facility.hall_fingerprint(session, row.hall_id)
+    totals = plan_facility.plan_totals(session, row, fingerprint)
+    base = None if row.base_plan_id is None else session.get(WiringPlanRow, row.base_plan_id)
+    change = None
+    if base is not None and base.hall_id == row.hall_id:
+        change = plan_facility.change_json(
+            facility_change(plan_facility.plan_totals(session, base, fingerprint), totals)
+        )
+    return {**plan_facility.totals_json(totals), "change": change}
+
+
 def plan_view(
-    session: Session, row: WiringPlanRow, book: PriceBook | None = None, pdus: bom.Materials | None = None
+    session: Session,
+    row: WiringPlanRow,
+    book: PriceBook | None = None,
+    pdus: bom.Materials | None = None,
+    fingerprint: str | None = None,
 ) -> PlanView:
+    """`pdus`, `fingerprint`: the hall's PDUs and plant fingerprint, when a list has read them once."""
     book = book or pricing.price_book(session, row.project_id)
     summary = dict(current_summary(session, row))
     needed = bom.Materials.from_json(summary.pop("materials"))
     priced = bom.price(bom.combine(needed, pdus if pdus is not None else hall_pdus(session, row.hall_id)), book)
     summary["cost"] = priced.cost_summary()
+    summary["facility"] = facility_summary(session, row, fingerprint)
     summary["warnings"] = [*summary.get("warnings", []), *priced.warnings]
     return PlanView(
         row.id, row.project_id, row.hall_id, row.name, row.spec, row.base_plan_id, summary, row.diff, row.loops,
@@ -93,9 +113,11 @@ def list_plan_views(
     found = paginate(session, stmt.order_by(WiringPlanRow.id.desc()), page=page, limit=limit)
     book = pricing.price_book(session, project_id)
     pdus: dict[int, bom.Materials] = {}
-    for hall_id in {r.hall_id for r in found.items}:
-        pdus[hall_id] = hall_pdus(session, hall_id)
-    views = [plan_view(session, r, book, pdus[r.hall_id]) for r in found.items]
+    fingerprints: dict[int, str] = {}
+    for each in {r.hall_id for r in found.items}:
+        pdus[each] = hall_pdus(session, each)
+        fingerprints[each] = plan_facility.hall_fingerprint(session, each)
+    views = [plan_view(session, r, book, pdus[r.hall_id], fingerprints[r.hall_id]) for r in found.items]
     return Page(views, found.total, found.page, found.limit)
 
 

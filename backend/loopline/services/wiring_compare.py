@@ -1,6 +1,6 @@
-"""Two plans of a hall compared: the diff (`domain.wiring.diff_cables`) and the bill of materials of
-the change alone, priced. The comparison, its cable pages, the work order and NetBox's upgrade files
-all read the same cached diff."""
+"""Two plans of a hall compared: the diff (`domain.wiring.diff_cables`), the bill of materials of
+the change alone, priced, and what the change asks of the hall's plant (`plan_facility`). The
+comparison, its cable pages, the work order and NetBox's upgrade files all read the same cached diff."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 from loopline.domain import bom
 from loopline.domain.errors import Conflict
+from loopline.domain.facility.plan_change import FacilityChange
 from loopline.domain.wiring import PlanDiff, UpgradeMaterials, diff_cables, upgrade_materials
-from loopline.services import pricing
+from loopline.services import plan_facility, pricing
 from loopline.services.wiring_spec import hall_server_speeds
 
 _DIFF_COLUMNS = (
@@ -47,6 +48,8 @@ class Comparison:
     diff: PlanDiff
     buy: bom.Bom
     freed: bom.Bom
+    facility: FacilityChange
+    """What `new` asks of the hall's plant beyond `old` (power, heat, weight, fullest tray)."""
 
 
 def check_pair(old: WiringPlanRow, new: WiringPlanRow) -> None:
@@ -58,7 +61,8 @@ def compare_plans(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> C
     check_pair(old, new)
     d, change = computed_diff(session, old, new)
     book = pricing.price_book(session, new.project_id)
-    return Comparison(old, new, d, bom.price(change.buy, book), bom.price(change.freed, book))
+    plant = plan_facility.plan_change(session, old, new)
+    return Comparison(old, new, d, bom.price(change.buy, book), bom.price(change.freed, book), plant)
 
 
 _DIFF_CACHE: OrderedDict[tuple[object, ...], tuple[PlanDiff, UpgradeMaterials]] = OrderedDict()

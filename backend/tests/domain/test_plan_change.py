@@ -38,3 +38,10 @@ def test_no_change_and_no_trays() -> None:
     assert facility_change(totals(1_000, 1_500, 80, "T1-2", 3.0), same).words == (
         "draws the same power, and leaves every tray empty"
     )
+
+
+def test_under_a_kilowatt_the_change_is_in_watts() -> None:
+    got = facility_change(totals(1_470, 2_320, 80, None, 0.0), totals(1_490, 2_340, 80, None, 0.0))
+    assert got.words == "adds 20 W at most (20 W typical)"
+    got = facility_change(totals(1_000, 1_500, 80, None, 0.0), totals(1_000, 2_500, 80, None, 0.0))
+    assert got.words == "adds 1 kW at most"

@@ -194,6 +194,38 @@ class PlanCostRead(BaseModel):
     unpriced: list[UnpricedPart] = Field(description="Parts with no price (also in `warnings`).")
 
 
+class FacilityChangeRead(BaseModel):
+    """One plan against another of the same hall: what it asks more (negative: less) of the plant."""
+
+    typical_w: float = Field(description="IT power, typical draw: this plan's minus the other's, W.")
+    max_w: float = Field(description="IT power at maximum draw (what feeds and cooling must take), W.")
+    heat_w: float = Field(description="Heat (every watt drawn), W.")
+    weight_kg: float = Field(description="Weight on the floor (devices, PDUs, cables in racks, racks), kg.")
+    fullest_tray: str | None = Field(
+        description="This plan's fullest tray segment (e.g. `T3-12`); null: no cable in a tray."
+    )
+    fullest_tray_pct: float = Field(description="Its fill, % of the tray's usable cross-section.")
+    was_fullest_tray: str | None = Field(description="The other plan's fullest tray segment.")
+    was_fullest_tray_pct: float = Field(description="Its fill, %.")
+    words: str = Field(
+        description="The difference in a sentence that reads after its subject ('This upgrade ...').",
+        examples=["adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)"],
+    )
+
+
+class PlanFacilityRead(BaseModel):
+    """What the plan asks of its hall's plant, from the facility checks with the plan's cables, as the
+    hall's facility is now (never a stored figure)."""
+
+    typical_w: float = Field(description="Total IT power, typical draw (devices and optics), W.")
+    max_w: float = Field(description="Total IT power at maximum draw, W.")
+    heat_w: float = Field(description="Heat: every watt drawn at most, W.")
+    weight_kg: float = Field(description="Weight on the floor: devices, PDUs, cables in racks and the racks, kg.")
+    fullest_tray: str | None = Field(description="The fullest tray segment (e.g. `T3-12`); null: no cable in a tray.")
+    fullest_tray_pct: float = Field(description="Its fill, % of the tray's usable cross-section.")
+    change: FacilityChangeRead | None = Field(description="An upgrade against its base plan; null for other plans.")
+
+
 class PlanSummaryRead(BaseModel):
     """The figures a planner compares plans by; lengths in metres."""
 
@@ -220,6 +252,7 @@ class PlanSummaryRead(BaseModel):
         description="Min and max over ToRs of server-facing / uplink bandwidth; null without uplinks."
     )
     cost: PlanCostRead = Field(description="Cost subtotals priced now with the project's price book.")
+    facility: PlanFacilityRead = Field(description="IT power, heat, weight and the fullest tray, reckoned now.")
     warnings: list[str] = Field(description="Generator notes and unpriced parts.")
 
 
@@ -286,6 +319,9 @@ class PlanDiffRead(BaseModel):
     hardware_added: dict[str, list[str]] = Field(description="Names of new devices per role.")
     hardware_removed: dict[str, list[str]] = Field(description="Names of devices gone, per role.")
     bom: UpgradeBomRead = Field(description="The bill of materials of the change alone, priced.")
+    facility: FacilityChangeRead = Field(
+        description="What the new plan asks more of the hall's plant, in numbers and words."
+    )
 
 
 class WiringPlanRead(ReadSchema):

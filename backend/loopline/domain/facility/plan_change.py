@@ -27,9 +27,11 @@ class FacilityChange:
     words: str
 
 
-def _kw(watts: float) -> str:
-    """38,400 W -> "38.4", 38,000 -> "38", 250 -> "0.3"."""
-    return f"{round(abs(watts) / 1000, 1):g}"
+def _power(watts: float) -> str:
+    """38,400 W -> "38.4 kW", 38,000 -> "38 kW", 1,000 -> "1 kW"; under a kW in watts: 20 -> "20 W"."""
+    if round(abs(watts)) < 1000:
+        return f"{round(abs(watts))} W"
+    return f"{round(abs(watts) / 1000, 1):g} kW"
 
 
 def _kg(kg: float) -> str:
@@ -40,8 +42,8 @@ def _power_words(max_w: float, typical_w: float) -> str:
     if round(max_w) == 0 and round(typical_w) == 0:
         return "draws the same power"
     verb = "adds" if max_w > 0 or (round(max_w) == 0 and typical_w > 0) else "removes"
-    typical = f" ({_kw(typical_w)} kW typical)" if round(typical_w) != 0 else ""
-    return f"{verb} {_kw(max_w)} kW at most{typical}"
+    typical = f" ({_power(typical_w)} typical)" if round(typical_w) != 0 else ""
+    return f"{verb} {_power(max_w)} at most{typical}"
 
 
 def _weight_words(kg: float) -> str:

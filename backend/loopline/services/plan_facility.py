@@ -1,0 +1,80 @@
+"""What a plan asks of its hall's plant: the facility report's totals (IT power typical/max, heat,
+weight, fullest tray) with the plan's cables, for plan summaries, comparisons and upgrades.
+
+A plan never changes, but its hall's facility does (feeds, PDUs, trays, the catalog's facts), so
+the totals are computed when read (`facility.facility_report`: the hall and the plan's routed
+cables). A plan list or a comparison reads the same few plans again and again: a small per-process
+cache keeps each plan's totals under a fingerprint of everything else the checks read (the hall's
+plant without cables, `facility.load_plant(..., None)`), so any change to the hall, its settings or
+the catalog computes them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+from sqlalchemy.orm import Session
+
+from loopline.db.models.wiring import WiringPlanRow
+from loopline.domain.facility.model import FacilityTotals
+from loopline.domain.facility.plan_change import FacilityChange, facility_change
+from loopline.services import facility
+
+_CACHE: OrderedDict[tuple[int, str], FacilityTotals] = OrderedDict()
+_CACHE_SIZE = 64
+_LOCK = threading.Lock()
+
+
+def hall_fingerprint(session: Session, hall_id: int) -> str:
+    """A digest of the hall's plant without cables: the layout, every facility setting and the
+    catalog facts the checks read (their dataclasses' reprs list every field, in the loader's order)."""
+    return hashlib.sha256(repr(facility.load_plant(session, hall_id, None)).encode()).hexdigest()
+
+
+def plan_totals(session: Session, plan: WiringPlanRow, fingerprint: str | None = None) -> FacilityTotals:
+    """`plan`'s facility totals; `fingerprint`: its hall's (`hall_fingerprint`), when already taken."""
+    key = (plan.id, fingerprint or hall_fingerprint(session, plan.hall_id))
+    with _LOCK:
+        found = _CACHE.get(key)
+        if found is not None:
+            _CACHE.move_to_end(key)
+            return found
+    totals = facility.facility_report(session, plan.hall_id, plan.id).totals
+    with _LOCK:
+        _CACHE[key] = totals
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return totals
+
+
+def totals_json(t: FacilityTotals) -> dict[str, object]:
+    return {
+        "typical_w": round(t.typical_w, 1),
+        "max_w": round(t.max_w, 1),
+        "heat_w": round(t.heat_w, 1),
+        "weight_kg": round(t.weight_kg, 1),
+        "fullest_tray": t.fullest_tray,
+        "fullest_tray_pct": round(t.fullest_tray_pct, 1),
+    }
+
+
+def change_json(c: FacilityChange) -> dict[str, object]:
+    return {
+        "typical_w": round(c.typical_w, 1),
+        "max_w": round(c.max_w, 1),
+        "heat_w": round(c.heat_w, 1),
+        "weight_kg": round(c.weight_kg, 1),
+        "fullest_tray": c.fullest_tray,
+        "fullest_tray_pct": round(c.fullest_tray_pct, 1),
+        "was_fullest_tray": c.was_fullest_tray,
+        "was_fullest_tray_pct": round(c.was_fullest_tray_pct, 1),
+        "words": c.words,
+    }
+
+
+def plan_change(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> FacilityChange:
+    """`new` against `old` (plans of one hall)."""
+    fingerprint = hall_fingerprint(session, new.hall_id)
+    return facility_change(plan_totals(session, old, fingerprint), plan_totals(session, new, fingerprint))

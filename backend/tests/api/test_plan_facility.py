@@ -1,0 +1,86 @@
+"""Plan summaries, compare and upgrades carry what a plan asks of the plant (issue 28 item 5): IT
+power typical/max, heat, weight, the fullest tray, and an upgrade's difference in numbers and words.
+Hand-derived from the hall's devices and the plans' optics."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+@pytest.fixture
+def hall_with_plan(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
+    """Rack R01-01: one logical rack of 2 servers (700 W max, 450 W typical) and its ToR (400 / 250 W);
+    network rack N01 beside it: a spine (500 / 300 W). Plan `a`: single-homed, p = 1, 4 ToR uplinks
+    (the project's leaf-spine default), each a 5 m AOC-100G (as in test_pricing_and_bom), 2.5 W an end."""
+    server = owner.post("/api/v1/catalog/server-models", json={
+        "name": "S700", "nic_ports": 2, "port_gbps": 25, "typical_w": 450, "max_w": 700})  # fmt: skip
+    tor = owner.post("/api/v1/catalog/switch-models", json={
+        "name": "T400", "server_ports": 48, "server_port_gbps": 25, "uplink_ports": 8, "uplink_gbps": 100,
+        "typical_w": 250, "max_w": 400})  # fmt: skip
+    spine = owner.post("/api/v1/catalog/switch-models", json={
+        "name": "SP500", "server_ports": 64, "server_port_gbps": 100, "uplink_ports": 0, "uplink_gbps": 100,
+        "typical_w": 300, "max_w": 500})  # fmt: skip
+    assert {server.status_code, tor.status_code, spine.status_code} == {201}, (server.text, tor.text, spine.text)
+    lr = h.lr(servers=2, ports=1, server_model_id=server.json()["id"], tor_model_id=tor.json()["id"])
+    body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 1,
+            "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr]}}  # fmt: skip
+    row = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).json()
+    sp = {"name": "SP1", "role": "spine", "switch_model_id": spine.json()["id"], "u": 20}
+    r = owner.post(f"/api/v1/rows/{row['id']}/racks", json={"name": "N01", "role": "network", "fabric_switches": [sp]})
+    assert r.status_code == 201, r.text
+    plan = h.plan(owner, hall["id"], name="a", pattern="single-homed", ports=1)
+    return {"hall": hall, "plan": plan, "server_id": server.json()["id"]}
+
+
+def test_a_plans_summary_carries_its_power_heat_weight_and_fullest_tray(
+    owner: TestClient, hall_with_plan: dict[str, Any]
+) -> None:
+    plan = hall_with_plan["plan"]
+    f = owner.get(f"/api/v1/wiring-plans/{plan['id']}").json()["summary"]["facility"]
+    # 2 x 700 + 400 + 500 + 8 AOC ends x 2.5 = 2,320 W at most; 2 x 450 + 250 + 300 + 20 = 1,470 W typical.
+    assert (f["max_w"], f["typical_w"], f["heat_w"]) == (2320.0, 1470.0, 2320.0)
+    assert f["change"] is None, "not an upgrade"
+    # The same figures as the hall's facility report with this plan, and in the plan list.
+    report = owner.get(f"/api/v1/halls/{plan['hall_id']}/facility", params={"plan_id": plan["id"]}).json()["totals"]
+    assert {k: f[k] for k in report} == {k: round(v, 1) if isinstance(v, float) else v for k, v in report.items()}
+    assert f["fullest_tray"] is not None and f["fullest_tray_pct"] > 0, "the uplinks run in a tray"
+    listed = owner.get(f"/api/v1/projects/{plan['project_id']}/wiring-plans").json()["items"][0]
+    assert listed["summary"]["facility"] == f
+
+    # The catalog's figures are read now, not stored with the plan: a server of 800 W max adds 2 x 100 W.
+    sid = hall_with_plan["server_id"]
+    version = owner.get(f"/api/v1/catalog/server-models/{sid}").headers["etag"]
+    r = owner.patch(f"/api/v1/catalog/server-models/{sid}", json={"max_w": 800}, headers={"If-Match": version})
+    assert r.status_code == 200, r.text
+    assert owner.get(f"/api/v1/wiring-plans/{plan['id']}").json()["summary"]["facility"]["max_w"] == 2520.0
+
+
+def test_an_upgrade_and_the_diff_say_what_it_adds_in_numbers_and_words(
+    owner: TestClient, hall_with_plan: dict[str, Any], h: SimpleNamespace
+) -> None:
+    base = hall_with_plan["plan"]
+    project = base["project_id"]
+    fabric = owner.get(f"/api/v1/projects/{project}/fabric")
+    r = owner.patch(f"/api/v1/projects/{project}/fabric", json={"tor_uplinks": 8},
+                    headers={"If-Match": fabric.headers["etag"]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    upgrade = h.upgrade(owner, base["id"])
+    # 8 uplinks instead of 4: 4 more AOCs, 8 more ends x 2.5 W = 20 W more at most and typical.
+    f = upgrade["summary"]["facility"]
+    assert (f["max_w"], f["typical_w"]) == (2340.0, 1490.0)
+    change = f["change"]
+    assert (change["max_w"], change["typical_w"], change["heat_w"]) == (20.0, 20.0, 20.0)
+    assert change["was_fullest_tray"] is not None and change["fullest_tray"] is not None
+    assert change["fullest_tray_pct"] > change["was_fullest_tray_pct"], "twice the uplinks in the tray"
+    assert change["words"].startswith("adds 20 W at most (20 W typical)")
+    assert f"fills tray {change['fullest_tray']} to {change['fullest_tray_pct']:.0f} %" in change["words"]
+
+    diff = owner.get(f"/api/v1/wiring-plans/{upgrade['id']}/diff", params={"against": base["id"]}).json()
+    assert diff["facility"] == change, "the comparison says the same as the upgrade's summary"
+    back = owner.get(f"/api/v1/wiring-plans/{base['id']}/diff", params={"against": upgrade["id"]}).json()
+    assert (back["facility"]["max_w"], back["facility"]["typical_w"]) == (-20.0, -20.0)
+    assert back["facility"]["words"].startswith("removes 20 W at most (20 W typical)")
