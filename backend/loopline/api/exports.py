@@ -207,8 +207,11 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader, cable_
             "description": "Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per "
             "object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its "
             "row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so "
-            "devices come with their interfaces), 06-device-roles, 07-devices, 08-cables (coloured by type)) "
-            "and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first "
+            "devices come with their interfaces; servers and switches with two power supplies drawing the catalog's "
+            "watts, PDUs with an input and their outlets), 06-device-roles, 07-devices (PDUs too, zero-U in their "
+            "racks), 08-cables (coloured by type), 09-power-panels (one per row), 10-power-feeds (one per rack feed), "
+            "11-power-cables (feed to PDU, PDU outlets to supplies)) and a README.txt. Importing the files again "
+            "adds nothing: NetBox refuses each file at its first "
             "object that already exists.",
         }
     },
