@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.orm import Session
 
-from loopline.db.models import Hall, PduModel, PlanCableRow, PlanDeviceRow, RackFeed, TrayRun, WiringPlanRow
+from loopline.db.models import Hall, PduModel, PlanCableRow, PlanDeviceRow, Rack, RackFeed, Row, TrayRun, WiringPlanRow
 from loopline.db.models.layout import TRAY_LEVEL_COLUMNS
 from loopline.domain import layout as dl
 from loopline.domain.cable_routes import route_points
@@ -55,6 +55,11 @@ TRAY_FIELDS = ("width_mm", "usable_depth_mm", "load_kg_per_m")
 RACK_SETTINGS = ("power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg")
 """Rack columns named as the `RackFacility` fields they set."""
 FEED_SETTINGS = ("voltage_v", "phases", "breaker_a")
+
+
+RACK_TABLE = cast(Table, Rack.__table__)
+ROW_TABLE = cast(Table, Row.__table__)
+"""Core tables, for executemany UPDATEs of settings (the ORM's bulk path would ask for versions)."""
 
 
 def tray_column(level: TrayLevel, name: str) -> str:

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from loopline.db.models import Rack, Row
+from loopline.db.models import Rack, RackFeed, Row
 from loopline.db.repositories import Page
 from loopline.db.repositories import layout as layout_repo
 from loopline.domain import layout as dl
@@ -233,7 +233,8 @@ def duplicate_row(
     front: dl.Side | None = None,
     rack_name_pattern: str = rp.DEFAULT_RACK_NAME_PATTERN,
 ) -> CreatedRows:
-    """A copy of the row (racks, logical racks) at a new origin; fabric switches stay (their names are unique)."""
+    """A copy of the row (racks, logical racks, the row's and racks' facility settings and feeds)
+    at a new origin; fabric switches stay (their names are unique)."""
     row = get_row_or_404(session, row_id)
     racks = load_racks(session, Rack.row_id == row_id)
     copy = rp.RowSpec(
@@ -244,4 +245,37 @@ def duplicate_row(
         racks=tuple(_spec_of(r) for r in racks),
         rack_name_pattern=rack_name_pattern,
     )
-    return create_rows(session, access, row.hall_id, [copy], action="duplicate")
+    created = create_rows(session, access, row.hall_id, [copy], action="duplicate")
+    _copy_facility(session, row, racks, created)
+    return created
+
+
+def _copy_facility(session: Session, row: Row, racks: Sequence[RackRecord], created: CreatedRows) -> None:
+    """The copy's racks (in the original's order) take the originals' stored settings and feeds:
+    NULLs stay NULL, so a default stays the default."""
+    (new_row,) = created.rows
+    if row.cooling_kw is not None:
+        session.execute(update(Row).where(Row.id == new_row.id).values(cooling_kw=row.cooling_kw))
+    stored = {
+        r.id: r
+        for r in session.execute(
+            select(Rack.id, *(getattr(Rack, k) for k in facility.RACK_SETTINGS)).where(Rack.row_id == row.id)
+        )
+    }
+    pairs = list(zip((r.id for r in racks), created.rack_ids, strict=True))
+    settings = [
+        {"rid": new, **{f"v_{k}": getattr(stored[old], k) for k in facility.RACK_SETTINGS}}
+        for old, new in pairs
+        if any(getattr(stored[old], k) is not None for k in facility.RACK_SETTINGS)
+    ]
+    if settings:
+        session.execute(
+            update(facility.RACK_TABLE)
+            .where(facility.RACK_TABLE.c.id == bindparam("rid"))
+            .values({k: bindparam(f"v_{k}") for k in facility.RACK_SETTINGS}),
+            settings,
+        )
+    feeds = facility.load_feeds(session, RackFeed.rack_id.in_([old for old, _ in pairs])) if pairs else {}
+    facility.insert_feeds(
+        session, row.hall_id, {new: facility.stored_feed_specs(feeds[old]) for old, new in pairs if old in feeds}
+    )

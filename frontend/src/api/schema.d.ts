@@ -439,6 +439,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/halls/{hall_id}/exports/power-sheet.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Power sheet (CSV)
+         * @description The hall's power sheet for electricians: a line per rack and feed (A/B) with its rack, row, voltage (line-to-neutral), phases, breaker amps and PDU model, the load the feed must carry alone (the whole rack's maximum draw: with A and B feeds each carries the rack by itself, N+N), its capacity (V x A x phases x power factor), its continuous limit (80 % of capacity, the hall's setting), the load as % of the limit, the load per phase, the rack's typical draw and a status (`ok`, or `over` the limit). The figures are the facility checks' own (`GET /halls/{hall_id}/facility`). With `plan_id`, the plan's optics draw in their racks too.
+         */
+        get: operations["power_sheet_csv_api_v1_halls__hall_id__exports_power_sheet_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/exports/power-sheet.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Power sheet (PDF)
+         * @description The hall's power sheet for electricians: a line per rack and feed (A/B) with its rack, row, voltage (line-to-neutral), phases, breaker amps and PDU model, the load the feed must carry alone (the whole rack's maximum draw: with A and B feeds each carries the rack by itself, N+N), its capacity (V x A x phases x power factor), its continuous limit (80 % of capacity, the hall's setting), the load as % of the limit, the load per phase, the rack's typical draw and a status (`ok`, or `over` the limit). The figures are the facility checks' own (`GET /halls/{hall_id}/facility`). With `plan_id`, the plan's optics draw in their racks too.
+         */
+        get: operations["power_sheet_pdf_api_v1_halls__hall_id__exports_power_sheet_pdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/halls/{hall_id}/exports/power-sheet.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Power sheet (XLSX)
+         * @description The hall's power sheet for electricians: a line per rack and feed (A/B) with its rack, row, voltage (line-to-neutral), phases, breaker amps and PDU model, the load the feed must carry alone (the whole rack's maximum draw: with A and B feeds each carries the rack by itself, N+N), its capacity (V x A x phases x power factor), its continuous limit (80 % of capacity, the hall's setting), the load as % of the limit, the load per phase, the rack's typical draw and a status (`ok`, or `over` the limit). The figures are the facility checks' own (`GET /halls/{hall_id}/facility`). With `plan_id`, the plan's optics draw in their racks too.
+         */
+        get: operations["power_sheet_xlsx_api_v1_halls__hall_id__exports_power_sheet_xlsx_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/halls/{hall_id}/facility": {
         parameters: {
             query?: never;
@@ -2480,6 +2540,11 @@ export interface components {
         /** DocCatalog */
         DocCatalog: {
             /**
+             * Pdu Models
+             * @description PDU models the racks' feeds name.
+             */
+            pdu_models?: components["schemas"]["DocPduModel"][];
+            /**
              * Rack Types
              * @description Rack types used.
              */
@@ -2520,6 +2585,43 @@ export interface components {
              */
             u: number;
         };
+        /** DocFeed */
+        DocFeed: {
+            /**
+             * Breaker A
+             * @description Breaker, A; null: the default.
+             * @example 32
+             */
+            breaker_a?: number | null;
+            /**
+             * Name
+             * @description Feed name: `A` or `B`.
+             * @enum {string}
+             */
+            name: "A" | "B";
+            /**
+             * Pdu Model
+             * @description PDU model name (in `catalog.pdu_models`).
+             */
+            pdu_model?: string | null;
+            /**
+             * Pdu Model Id
+             * @description Not in a document: `pdu_model` names the PDU.
+             */
+            pdu_model_id?: null;
+            /**
+             * Phases
+             * @description 1 or 3; null: the default.
+             * @example 1
+             */
+            phases?: (1 | 3) | null;
+            /**
+             * Voltage V
+             * @description Line-to-neutral voltage, V; null: the default.
+             * @example 230
+             */
+            voltage_v?: number | null;
+        };
         /** DocHall */
         DocHall: {
             /**
@@ -2527,6 +2629,8 @@ export interface components {
              * @description Floor depth, metres.
              */
             depth_m: number;
+            /** @description Facility settings set (the rest are defaults). */
+            facility?: components["schemas"]["HallFacilityUpdate"] | null;
             /**
              * Min Cold Aisle M
              * @description Minimum cold aisle, metres.
@@ -2573,6 +2677,11 @@ export interface components {
              */
             tray_height_m: number;
             /**
+             * Tray Runs
+             * @description Tray runs with their own tray.
+             */
+            tray_runs?: components["schemas"]["DocTrayRun"][];
+            /**
              * Width M
              * @description Floor width, metres.
              */
@@ -2608,6 +2717,37 @@ export interface components {
             /** @description top, middle or bottom. */
             tor_position: components["schemas"]["TorPosition"];
         };
+        /** DocPduModel */
+        DocPduModel: {
+            /**
+             * Name
+             * @description Catalog name (the reference key).
+             */
+            name: string;
+            /**
+             * Outlets
+             * @description Outlets.
+             */
+            outlets: number;
+            /**
+             * Phases
+             * @description 1 or 3.
+             * @default 1
+             * @enum {integer}
+             */
+            phases: 1 | 3;
+            /**
+             * Source
+             * @description Where the facts come from.
+             * @default
+             */
+            source: string;
+            /**
+             * Weight Kg
+             * @description Weight, kg.
+             */
+            weight_kg?: number | null;
+        };
         /** DocProject */
         DocProject: {
             /**
@@ -2629,6 +2769,8 @@ export interface components {
              * @description Bottom up.
              */
             fabric_switches?: components["schemas"]["DocFabricSwitch"][];
+            /** @description Facility settings set (the rest are defaults). */
+            facility?: components["schemas"]["DocRackFacility"] | null;
             /**
              * Logical Racks
              * @description Bottom up.
@@ -2654,6 +2796,31 @@ export interface components {
             /** @description compute or network. */
             role: components["schemas"]["RackRole"];
         };
+        /** DocRackFacility */
+        DocRackFacility: {
+            /** @description `air`, `rear-door` or `liquid`; null: the default. */
+            cooling_kind?: components["schemas"]["CoolingKind"] | null;
+            /**
+             * Cooling Kw
+             * @description The rack's own cooling, kW; null: the row's or hall's.
+             */
+            cooling_kw?: number | null;
+            /**
+             * Feeds
+             * @description One or two feeds named A and B; null: the default feeds.
+             */
+            feeds?: components["schemas"]["DocFeed"][] | null;
+            /**
+             * Power Budget Kw
+             * @description The rack's power budget, kW; null: none beyond its feeds.
+             */
+            power_budget_kw?: number | null;
+            /**
+             * Static Load Kg
+             * @description Static load limit, kg; null: the rack type's rating.
+             */
+            static_load_kg?: number | null;
+        };
         /** DocRackType */
         DocRackType: {
             /**
@@ -2672,6 +2839,22 @@ export interface components {
              */
             name: string;
             /**
+             * Source
+             * @description Where the facts come from.
+             * @default
+             */
+            source: string;
+            /**
+             * Static Load Kg
+             * @description Static load rating, kg.
+             */
+            static_load_kg?: number | null;
+            /**
+             * Weight Kg
+             * @description Own weight, kg.
+             */
+            weight_kg?: number | null;
+            /**
              * Width M
              * @description Width, metres.
              */
@@ -2685,6 +2868,8 @@ export interface components {
              * @enum {integer}
              */
             direction: 0 | 90 | 180 | 270;
+            /** @description The row's own cooling, when set. */
+            facility?: components["schemas"]["RowFacilityUpdate"] | null;
             /** @description left or right. */
             front: components["schemas"]["Side"];
             /**
@@ -2710,11 +2895,18 @@ export interface components {
         };
         /** DocServerModel */
         DocServerModel: {
+            /** @description Airflow from the rack's front. */
+            airflow?: components["schemas"]["Airflow"] | null;
             /**
              * Height U
              * @description Height in U.
              */
             height_u: number;
+            /**
+             * Max W
+             * @description Maximum draw, W.
+             */
+            max_w?: number | null;
             /**
              * Name
              * @description Catalog name (the reference key).
@@ -2730,14 +2922,37 @@ export interface components {
              * @description Speed per port, Gb/s.
              */
             port_gbps: number;
+            /**
+             * Source
+             * @description Where the facts come from.
+             * @default
+             */
+            source: string;
+            /**
+             * Typical W
+             * @description Typical draw, W.
+             */
+            typical_w?: number | null;
+            /**
+             * Weight Kg
+             * @description Weight, kg.
+             */
+            weight_kg?: number | null;
         };
         /** DocSwitchModel */
         DocSwitchModel: {
+            /** @description Airflow from the rack's front. */
+            airflow?: components["schemas"]["Airflow"] | null;
             /**
              * Height U
              * @description Height in U.
              */
             height_u: number;
+            /**
+             * Max W
+             * @description Maximum draw, W.
+             */
+            max_w?: number | null;
             /**
              * Name
              * @description Catalog name (the reference key).
@@ -2754,6 +2969,17 @@ export interface components {
              */
             server_ports: number;
             /**
+             * Source
+             * @description Where the facts come from.
+             * @default
+             */
+            source: string;
+            /**
+             * Typical W
+             * @description Typical draw, W.
+             */
+            typical_w?: number | null;
+            /**
              * Uplink Gbps
              * @description Uplink speed, Gb/s.
              */
@@ -2763,6 +2989,37 @@ export interface components {
              * @description Uplink ports.
              */
             uplink_ports: number;
+            /**
+             * Weight Kg
+             * @description Weight, kg.
+             */
+            weight_kg?: number | null;
+        };
+        /** DocTrayRun */
+        DocTrayRun: {
+            /**
+             * Load Kg Per M
+             * @description Load rating, kg/m.
+             * @example 120
+             */
+            load_kg_per_m: number;
+            /**
+             * Name
+             * @description Run name.
+             */
+            name: string;
+            /**
+             * Usable Depth Mm
+             * @description Usable depth, mm.
+             * @example 100
+             */
+            usable_depth_mm: number;
+            /**
+             * Width Mm
+             * @description Tray width, mm.
+             * @example 600
+             */
+            width_mm: number;
         };
         /** EngineSettings */
         EngineSettings: {
@@ -3084,6 +3341,58 @@ export interface components {
          * @enum {string}
          */
         Face: "front" | "rear";
+        /**
+         * FacilityChangeRead
+         * @description One plan against another of the same hall: what it asks more (negative: less) of the plant.
+         */
+        FacilityChangeRead: {
+            /**
+             * Fullest Tray
+             * @description This plan's fullest tray segment (e.g. `T3-12`); null: no cable in a tray.
+             */
+            fullest_tray: string | null;
+            /**
+             * Fullest Tray Pct
+             * @description Its fill, % of the tray's usable cross-section.
+             */
+            fullest_tray_pct: number;
+            /**
+             * Heat W
+             * @description Heat (every watt drawn), W.
+             */
+            heat_w: number;
+            /**
+             * Max W
+             * @description IT power at maximum draw (what feeds and cooling must take), W.
+             */
+            max_w: number;
+            /**
+             * Typical W
+             * @description IT power, typical draw: this plan's minus the other's, W.
+             */
+            typical_w: number;
+            /**
+             * Was Fullest Tray
+             * @description The other plan's fullest tray segment.
+             */
+            was_fullest_tray: string | null;
+            /**
+             * Was Fullest Tray Pct
+             * @description Its fill, %.
+             */
+            was_fullest_tray_pct: number;
+            /**
+             * Weight Kg
+             * @description Weight on the floor (devices, PDUs, cables in racks, racks), kg.
+             */
+            weight_kg: number;
+            /**
+             * Words
+             * @description The difference in a sentence that reads after its subject ('This upgrade ...').
+             * @example adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)
+             */
+            words: string;
+        };
         /** FacilityReportRead */
         FacilityReportRead: {
             /**
@@ -5244,6 +5553,8 @@ export interface components {
             bom: components["schemas"]["UpgradeBomRead"];
             /** @description How many cables are kept, added, moved, removed; devices per role. */
             counts: components["schemas"]["DiffCounts"];
+            /** @description What the new plan asks more of the hall's plant, in numbers and words. */
+            facility: components["schemas"]["FacilityChangeRead"];
             /**
              * Hardware Added
              * @description Names of new devices per role.
@@ -5281,6 +5592,45 @@ export interface components {
              * @description IDs of every removed cable (the old plan's).
              */
             removed: string[];
+        };
+        /**
+         * PlanFacilityRead
+         * @description What the plan asks of its hall's plant, from the facility checks with the plan's cables, as the
+         *     hall's facility is now (never a stored figure).
+         */
+        PlanFacilityRead: {
+            /** @description An upgrade against its base plan; null for other plans. */
+            change: components["schemas"]["FacilityChangeRead"] | null;
+            /**
+             * Fullest Tray
+             * @description The fullest tray segment (e.g. `T3-12`); null: no cable in a tray.
+             */
+            fullest_tray: string | null;
+            /**
+             * Fullest Tray Pct
+             * @description Its fill, % of the tray's usable cross-section.
+             */
+            fullest_tray_pct: number;
+            /**
+             * Heat W
+             * @description Heat: every watt drawn at most, W.
+             */
+            heat_w: number;
+            /**
+             * Max W
+             * @description Total IT power at maximum draw, W.
+             */
+            max_w: number;
+            /**
+             * Typical W
+             * @description Total IT power, typical draw (devices and optics), W.
+             */
+            typical_w: number;
+            /**
+             * Weight Kg
+             * @description Weight on the floor: devices, PDUs, cables in racks and the racks, kg.
+             */
+            weight_kg: number;
         };
         /** PlanSimulationCreate */
         PlanSimulationCreate: {
@@ -5371,6 +5721,8 @@ export interface components {
             copper_share: number;
             /** @description Cost subtotals priced now with the project's price book. */
             cost: components["schemas"]["PlanCostRead"];
+            /** @description IT power, heat, weight and the fullest tray, reckoned now. */
+            facility: components["schemas"]["PlanFacilityRead"];
             /**
              * Loops
              * @description Subways loops.
@@ -11757,6 +12109,252 @@ export interface operations {
             };
             /** @description `If-Match` header required for this write. */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    power_sheet_csv_api_v1_halls__hall_id__exports_power_sheet_csv_get: {
+        parameters: {
+            query?: {
+                /** @description A wiring plan of this hall: its optics' watts count in their racks. */
+                plan_id?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per rack feed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    power_sheet_pdf_api_v1_halls__hall_id__exports_power_sheet_pdf_get: {
+        parameters: {
+            query?: {
+                /** @description A wiring plan of this hall: its optics' watts count in their racks. */
+                plan_id?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To print (A4 landscape): a section per row, a line per rack feed, the status in capitals and a box to tick. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    power_sheet_xlsx_api_v1_halls__hall_id__exports_power_sheet_xlsx_get: {
+        parameters: {
+            query?: {
+                /** @description A wiring plan of this hall: its optics' watts count in their racks. */
+                plan_id?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description Hall id. */
+                hall_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A worksheet per row, the feeds in rack order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19398,7 +19996,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so devices come with their interfaces), 06-device-roles, 07-devices, 08-cables (coloured by type)) and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first object that already exists. */
+            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so devices come with their interfaces; servers and switches with two power supplies drawing the catalog's watts, PDUs with an input and their outlets), 06-device-roles, 07-devices (PDUs too, zero-U in their racks), 08-cables (coloured by type), 09-power-panels (one per row), 10-power-feeds (one per rack feed), 11-power-cables (feed to PDU, PDU outlets to supplies)) and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first object that already exists. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -7,17 +7,28 @@ book's earlier versions do not.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from loopline.api.schemas.catalog import MAX_DEVICE_W, MAX_WEIGHT_KG
 from loopline.api.schemas.common import Schema
+from loopline.api.schemas.facility import (
+    TRAY_RUN_NAME,
+    FeedIn,
+    HallFacilityUpdate,
+    RackFacilityUpdate,
+    RowFacilityUpdate,
+    TrayRunPut,
+)
 from loopline.api.schemas.layout import Direction, FabricRole, hall_columns
 from loopline.api.schemas.pricing import PriceBookPut
 from loopline.api.schemas.projects import FabricSettingsIn
+from loopline.domain.facility.model import Airflow
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
 from loopline.domain.units import mm
 from loopline.services import exchange as ex
+from loopline.services import facility
 
 FORMAT = "loopline.project"
 SCHEMA_VERSION = 1
@@ -28,6 +39,11 @@ class DocServerModel(Schema):
     nic_ports: int = Field(ge=1, le=64, description="NIC ports per server.")
     port_gbps: float = Field(gt=0, le=3200, description="Speed per port, Gb/s.")
     height_u: int = Field(ge=1, le=10, description="Height in U.")
+    typical_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Typical draw, W.")
+    max_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Maximum draw, W.")
+    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg.")
+    airflow: Airflow | None = Field(None, description="Airflow from the rack's front.")
+    source: str = Field("", max_length=2000, description="Where the facts come from.")
 
 
 class DocSwitchModel(Schema):
@@ -37,6 +53,11 @@ class DocSwitchModel(Schema):
     uplink_ports: int = Field(ge=0, le=1024, description="Uplink ports.")
     uplink_gbps: float = Field(gt=0, le=3200, description="Uplink speed, Gb/s.")
     height_u: int = Field(ge=1, le=20, description="Height in U.")
+    typical_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Typical draw, W.")
+    max_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Maximum draw, W.")
+    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg.")
+    airflow: Airflow | None = Field(None, description="Airflow from the rack's front.")
+    source: str = Field("", max_length=2000, description="Where the facts come from.")
 
 
 class DocRackType(Schema):
@@ -44,12 +65,24 @@ class DocRackType(Schema):
     width_m: float = Field(ge=0.3, le=1.5, description="Width, metres.")
     depth_m: float = Field(ge=0.4, le=2.0, description="Depth, metres.")
     height_u: int = Field(ge=1, le=60, description="Height in U.")
+    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Own weight, kg.")
+    static_load_kg: float | None = Field(None, gt=0, le=MAX_WEIGHT_KG * 10, description="Static load rating, kg.")
+    source: str = Field("", max_length=2000, description="Where the facts come from.")
+
+
+class DocPduModel(Schema):
+    name: str = Field(min_length=1, max_length=200, description="Catalog name (the reference key).")
+    outlets: int = Field(ge=1, le=1000, description="Outlets.")
+    phases: Literal[1, 3] = Field(1, description="1 or 3.")
+    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg.")
+    source: str = Field("", max_length=2000, description="Where the facts come from.")
 
 
 class DocCatalog(Schema):
     server_models: list[DocServerModel] = Field(default_factory=list, description="Server models used.")
     switch_models: list[DocSwitchModel] = Field(default_factory=list, description="Switch models used.")
     rack_types: list[DocRackType] = Field(default_factory=list, description="Rack types used.")
+    pdu_models: list[DocPduModel] = Field(default_factory=list, description="PDU models the racks' feeds name.")
 
 
 class DocLogicalRack(Schema):
@@ -69,6 +102,27 @@ class DocFabricSwitch(Schema):
     cluster: int | None = Field(None, description="Cluster served.")
 
 
+class DocFeed(FeedIn):
+    pdu_model_id: None = Field(None, description="Not in a document: `pdu_model` names the PDU.")
+    pdu_model: str | None = Field(None, description="PDU model name (in `catalog.pdu_models`).")
+
+
+class DocRackFacility(RackFacilityUpdate):
+    feeds: list[DocFeed] | None = Field(  # type: ignore[assignment]
+        None, min_length=1, max_length=2, description="One or two feeds named A and B; null: the default feeds."
+    )
+
+    def stored(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in facility.RACK_SETTINGS}
+        if self.feeds:
+            out["feeds"] = tuple((f.name, f.voltage_v, f.phases, f.breaker_a, f.pdu_model) for f in self.feeds)
+        return out
+
+
+class DocTrayRun(TrayRunPut):
+    name: str = Field(pattern=TRAY_RUN_NAME, description="Run name.")
+
+
 class DocRack(Schema):
     name: str = Field(min_length=1, max_length=100, description="Rack name.")
     rack_type: str = Field(description="Rack type name.")
@@ -77,6 +131,7 @@ class DocRack(Schema):
     port_face: Face = Field(description="Face the ports are on.")
     logical_racks: list[DocLogicalRack] = Field(default_factory=list, description="Bottom up.")
     fabric_switches: list[DocFabricSwitch] = Field(default_factory=list, description="Bottom up.")
+    facility: DocRackFacility | None = Field(None, description="Facility settings set (the rest are defaults).")
 
 
 class DocRow(Schema):
@@ -86,6 +141,7 @@ class DocRow(Schema):
     direction: Direction = Field(description="Degrees.")
     front: Side = Field(description="left or right.")
     racks: list[DocRack] = Field(default_factory=list, description="Along the row.")
+    facility: RowFacilityUpdate | None = Field(None, description="The row's own cooling, when set.")
 
     def to_import(self) -> ex.DocRow:
         return ex.DocRow(
@@ -109,9 +165,11 @@ class DocRow(Schema):
                     tuple(
                         ex.DocSwitch(s.name, s.role.value, s.switch_model, s.u, s.cluster) for s in r.fabric_switches
                     ),
+                    None if r.facility is None else r.facility.stored(),
                 )
                 for r in self.racks
             ),
+            None if self.facility is None else self.facility.cooling_kw,
         )
 
 
@@ -126,7 +184,17 @@ class DocHall(Schema):
     tile_m: float = Field(ge=0.3, le=1.5, description="Tile size, metres.")
     min_cold_aisle_m: float = Field(ge=0, le=10, description="Minimum cold aisle, metres.")
     min_hot_aisle_m: float = Field(ge=0, le=10, description="Minimum hot aisle, metres.")
+    facility: HallFacilityUpdate | None = Field(None, description="Facility settings set (the rest are defaults).")
+    tray_runs: list[DocTrayRun] = Field(default_factory=list, description="Tray runs with their own tray.")
     rows: list[DocRow] = Field(default_factory=list, description="Rows by name.")
+
+    def to_import(self) -> ex.DocHall:
+        columns = hall_columns(self.model_dump(exclude={"rows", "facility", "tray_runs"}))
+        return ex.DocHall(
+            {**columns, **(self.facility.columns() if self.facility else {})},
+            tuple(row.to_import() for row in self.rows),
+            tuple((t.name, t.width_mm, t.usable_depth_mm, t.load_kg_per_m) for t in self.tray_runs),
+        )
 
 
 class DocProject(Schema):
@@ -154,13 +222,19 @@ class ProjectDocument(Schema):
             server_models=[e.model_dump() for e in self.catalog.server_models],
             switch_models=[e.model_dump() for e in self.catalog.switch_models],
             rack_types=[
-                {"name": t.name, "width_mm": mm(t.width_m), "depth_mm": mm(t.depth_m), "height_u": t.height_u}
+                {
+                    "name": t.name,
+                    "width_mm": mm(t.width_m),
+                    "depth_mm": mm(t.depth_m),
+                    "height_u": t.height_u,
+                    "weight_kg": t.weight_kg,
+                    "static_load_kg": t.static_load_kg,
+                    "source": t.source,
+                }
                 for t in self.catalog.rack_types
-            ],
-            halls=[
-                ex.DocHall(hall_columns(h.model_dump(exclude={"rows"})), tuple(row.to_import() for row in h.rows))
-                for h in self.halls
-            ],
+            ],  # fmt: skip
+            pdu_models=[e.model_dump() for e in self.catalog.pdu_models],
+            halls=[h.to_import() for h in self.halls],
             price_book=None
             if self.price_book is None
             else (self.price_book.currency, tuple(e.to_domain() for e in self.price_book.entries)),
