@@ -139,6 +139,8 @@ def test_cable_and_optic_spot_checks_match_the_cited_figures() -> None:
     aoc = cf.CABLE_FACTS["AOC-100G"]
     assert (aoc.od_mm, aoc.min_bend_radius_mm, aoc.kg_per_m) == (3.0, 30.0, 0.009)
     assert cf.CABLE_FACTS["FIB-OM4"].min_bend_radius_mm == 25.0 == cf.CABLE_FACTS["FIB-OS2"].min_bend_radius_mm
+    # Two 2.0 mm simplex cords side by side: 2 x pi x 1.0^2 = pi x OD^2 / 4 at OD = 2 sqrt(2) = 2.83 mm.
+    assert cf.CABLE_FACTS["FIB-OM4"].od_mm == 2.83 == cf.CABLE_FACTS["FIB-OS2"].od_mm
 
 
 def test_dac_figures_are_the_cited_gauge_figures() -> None:

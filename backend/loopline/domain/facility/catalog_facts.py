@@ -23,6 +23,8 @@ the front-to-rear variant is the one named.
 
 from __future__ import annotations
 
+import math
+
 from loopline.domain.facility.model import (
     Airflow,
     CableFacts,
@@ -248,8 +250,21 @@ _FIBRE_CORD_BEND = (
     " fibre cord cable, as quoted by Cabling Installation & Maintenance, 'Practical impacts of bend"
     " radius on twisted-pair cable installation',"
     " https://www.cablinginstall.com/design-install/article/16466578/practical-impacts-of-bend-radius-on-twistedpair-cable-installation"
-    " (no separate loaded figure is quoted). Outer diameter and weight per metre of a duplex cord:"
-    " no source found (None)."
+    " (no separate loaded figure is quoted). Weight per metre of a duplex cord: no source found (None)."
+)
+_ZIPCORD_SIMPLEX_OD_MM = 2.0
+"""2.0 mm: the commonest simplex jacket of a fibre patch cord, https://www.fiber-patchcords.com/fiber-optic-patch-cable-html
+("... 0.9mm outer diameter, or 3mm outer diameter, or 2mm outer diameter. 2mm outer diameter is the
+most commonly used ...")."""
+_ZIPCORD_OD_MM = round(_ZIPCORD_SIMPLEX_OD_MM * math.sqrt(2), 2)
+"""A duplex zipcord is two simplex cords joined by a web of jacket (Federal Standard 1037C, "zip-cord"):
+two 2.0 mm circles, 2 x pi x 1.0^2 = 6.28 mm^2, which the tray check (pi x OD^2 / 4) reads as an
+equivalent OD of 2.0 x sqrt(2) = 2.83 mm; the web is not counted (a lower bound)."""
+_FIBRE_CORD = (
+    _FIBRE_CORD_BEND + f" Cross-section: a duplex zipcord of two {_ZIPCORD_SIMPLEX_OD_MM} mm simplex cords"
+    " (https://www.fiber-patchcords.com/fiber-optic-patch-cable-html: 2 mm the commonest jacket; zip-cord:"
+    f" Federal Standard 1037C), taken as an equivalent OD of {_ZIPCORD_OD_MM} mm"
+    " (2 x pi x 1.0^2 mm^2, web not counted)."
 )
 
 # A DAC part covers every sold length up to its reach (`loopline.domain.media`); its gauge, and so its
@@ -355,8 +370,8 @@ CABLE_FACTS: dict[str, CableFacts] = {
             f" routed run (a tray corner), not at the module. Diameter and weight per metre: {_AOC_NVIDIA}"
         ),
     ),
-    "FIB-OM4": CableFacts(min_bend_radius_mm=25.0, source=_FIBRE_CORD_BEND),
-    "FIB-OS2": CableFacts(min_bend_radius_mm=25.0, source=_FIBRE_CORD_BEND),
+    "FIB-OM4": CableFacts(od_mm=_ZIPCORD_OD_MM, min_bend_radius_mm=25.0, source=_FIBRE_CORD),
+    "FIB-OS2": CableFacts(od_mm=_ZIPCORD_OD_MM, min_bend_radius_mm=25.0, source=_FIBRE_CORD),
 }
 """Media part number (`loopline.domain.media`) -> facts. All are data cables (`signal_only`)."""
 
