@@ -1,10 +1,31 @@
-/** Two or more plans side by side: one row per figure, figures that differ highlighted. */
+/**
+ * Two or more plans side by side: one row per figure, figures that differ highlighted; what each plan
+ * asks of the plant beyond the first, in words (the API's diff of the two).
+ */
+import { useEffect, useState } from "react";
+import { getDiff } from "./api";
 import { compareRows, planFigures, type WiringPlan } from "./compare";
 import { Dialog } from "../widgets/Dialog";
 
 export function CompareDialog({ plans, onClose }: { plans: WiringPlan[]; onClose: () => void }) {
   const figures = plans.map(planFigures);
   const rows = compareRows(figures);
+  const [words, setWords] = useState<Record<number, string>>({});
+  const first = plans[0];
+  useEffect(() => {
+    if (!first) return;
+    let live = true;
+    for (const p of plans.slice(1)) {
+      getDiff(p.id, first.id).then(
+        (d) => live && setWords((w) => ({ ...w, [p.id]: d.facility.words })),
+        (e: unknown) =>
+          live && setWords((w) => ({ ...w, [p.id]: `(not compared: ${e instanceof Error ? e.message : String(e)})` })),
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [plans, first]);
   return (
     <Dialog title={`Compare ${plans.length} plans`} onClose={onClose} testId="compare-dialog">
       <p className="muted small">
@@ -46,6 +67,15 @@ export function CompareDialog({ plans, onClose }: { plans: WiringPlan[]; onClose
           })}
         </tbody>
       </table>
+      {first && plans.length > 1 && (
+        <ul className="plant-changes" data-testid="compare-plant">
+          {plans.slice(1).map((p) => (
+            <li key={p.id} data-testid={`compare-plant-${p.id}`}>
+              #{p.id} against #{first.id}: {words[p.id] ?? "…"}
+            </li>
+          ))}
+        </ul>
+      )}
       {figures.some((f) => f.warnings.length > 0) && (
         <>
           <h3>Warnings</h3>

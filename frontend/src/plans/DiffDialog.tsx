@@ -13,6 +13,11 @@ import { Dialog } from "../widgets/Dialog";
 const STATUSES: readonly DiffStatusName[] = ["added", "moved", "removed", "kept"];
 const PAGE = 50;
 
+const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x).toLocaleString("en")}`;
+/** A change of power with its sign: +20 W, −2.5 kW. */
+const signedKw = (w: number) =>
+  Math.abs(w) < 1000 ? `${signed(Math.round(w))} W` : `${signed(Math.round(w / 100) / 10)} kW`;
+
 function end(c: DiffCable["cable"]["a"]): string {
   return `${c.device}:${c.port}`;
 }
@@ -42,6 +47,10 @@ export function DiffDialog({ diff, onClose }: { diff: PlanDiff; onClose: () => v
         {diff.bom.buy.unpriced.length ? ` (+ ${diff.bom.buy.unpriced.length} unpriced part(s))` : ""} · freed:{" "}
         <strong>{money(diff.bom.freed.total)}</strong> · net <strong>{money(diff.bom.net_total)}</strong>. The bill of
         materials of the change is below the cables.
+      </p>
+      <p data-testid="diff-facility">
+        The plant: this plan {diff.facility.words} ({signedKw(diff.facility.max_w)} at most,{" "}
+        {signedKw(diff.facility.typical_w)} typical, {signed(Math.round(diff.facility.weight_kg))} kg).
       </p>
       <div className="work-order" data-testid="work-order">
         <span className="muted small">

@@ -5,10 +5,19 @@
 import { useState } from "react";
 import { isHall, racksOf, rowsOf } from "../model/records";
 import { useRecords } from "../state/editor";
-import { exportLinks, netboxUpgradeLink, scopeNote, type ExportLink, type ExportScope } from "./exports";
+import { useSession } from "../state/session";
+import {
+  exportLinks,
+  netboxUpgradeLink,
+  powerSheetLinks,
+  scopeNote,
+  type ExportLink,
+  type ExportScope,
+} from "./exports";
 
 export function Downloads({ planId, basePlanId }: { planId: number; basePlanId?: number | null }) {
   const records = useRecords();
+  const hallId = useSession((s) => s.hallId);
   const hall = Object.values(records).find(isHall);
   const rows = rowsOf(records);
   // Racks as the API names them in the plan's cables: `<hall>.<row>.<rack>`.
@@ -84,6 +93,20 @@ export function Downloads({ planId, basePlanId }: { planId: number; basePlanId?:
           );
         })}
       </ul>
+      {hallId !== null && (
+        <>
+          <span className="field-label">For electricians: the hall's power per rack feed, with this plan's optics</span>
+          <ul className="download-list" data-testid="power-sheet-downloads">
+            {powerSheetLinks(hallId, planId).map((l) => (
+              <li key={l.key}>
+                <a href={l.href} download className="button" title={l.hint} data-testid={`download-${l.key}`}>
+                  ⤓ {l.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </div>
   );
 }

@@ -10,11 +10,12 @@ import { getDiff, refreshPlans, showDiff, viewPlan, type PlanDiff } from "./api"
 import { BomDialog } from "./BomDialog";
 import { CompareDialog } from "./CompareDialog";
 import { unpricedNote } from "./bom";
-import { formatMoney, planFigures, type WiringPlan } from "./compare";
+import { facilityLine, formatMoney, planFigures, type WiringPlan } from "./compare";
 import { DiffDialog } from "./DiffDialog";
 import { Downloads } from "./Downloads";
 import { PriceBookDialog } from "./PriceBookDialog";
 import { UpgradeDialog } from "./UpgradeDialog";
+import { upgradeFacilityNote } from "./upgrade";
 
 type Open =
   | { d: "none" }
@@ -41,6 +42,7 @@ function PlanRow({
   onSetPrices: (parts: string[]) => void;
 }) {
   const f = planFigures(plan);
+  const note = upgradeFacilityNote(plan);
   const unpriced = unpricedNote(plan.summary.cost.unpriced);
   const readOnly = useReadOnly();
   return (
@@ -85,6 +87,10 @@ function PlanRow({
           )}
           {f.warnings.length > 0 && <span className="warn"> · ⚠ {f.warnings.length}</span>}
           {plan.base_plan_id !== null && <span> · upgrade of #{plan.base_plan_id}</span>}
+        </div>
+        <div className="plan-figures muted small" data-testid={`plan-facility-${plan.id}`}>
+          ⚡ {facilityLine(f.facility)}
+          {note && <span data-testid={`plan-facility-change-${plan.id}`}> · {note}</span>}
         </div>
       </div>
     </li>

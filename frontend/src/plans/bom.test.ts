@@ -42,7 +42,7 @@ describe("BOM view", () => {
     ],
     currency: "USD",
     price_book_version: null,
-    subtotals: { cable: 1970.8, transceiver: 480, switch: 0, nic: 0 },
+    subtotals: { cable: 1970.8, transceiver: 480, switch: 0, nic: 0, pdu: 0 },
     media_subtotals: { copper: 1250, optical: 1200.8 },
     total: 2450.8,
     complete: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareRows, planFigures, type PlanCost, type WiringPlan } from "./compare";
+import { compareRows, facilityLine, planFigures, type PlanCost, type WiringPlan } from "./compare";
 
 const cost = (p: Partial<PlanCost> = {}): PlanCost => ({
   currency: "USD",
@@ -8,12 +8,24 @@ const cost = (p: Partial<PlanCost> = {}): PlanCost => ({
   transceivers: 0,
   switches: 0,
   nics: 0,
+  pdus: 0,
   copper: 0,
   optical: 0,
   total: 0,
   complete: true,
   unpriced: [],
   ...p,
+});
+
+const facility = (f: Partial<WiringPlan["summary"]["facility"]> = {}): WiringPlan["summary"]["facility"] => ({
+  typical_w: 0,
+  max_w: 0,
+  heat_w: 0,
+  weight_kg: 0,
+  fullest_tray: null,
+  fullest_tray_pct: 0,
+  change: null,
+  ...f,
 });
 
 const cls = (count: number, min: number, mean: number, max: number) => ({
@@ -54,6 +66,7 @@ function plan(id: number, s: Partial<WiringPlan["summary"]>): WiringPlan {
       copper_share: 0,
       tor_oversubscription: null,
       cost: cost(),
+      facility: facility(),
       warnings: [],
       ...s,
     },
@@ -84,6 +97,14 @@ const A = plan(1, {
     complete: false,
     unpriced: [{ category: "switch", part_number: "64x100G spine" }],
   }),
+  facility: facility({
+    typical_w: 96_250,
+    max_w: 151_400,
+    heat_w: 151_400,
+    weight_kg: 12_345.6,
+    fullest_tray: "T3-12",
+    fullest_tray_pct: 31.2,
+  }),
   warnings: [],
 });
 const B = plan(2, {
@@ -106,6 +127,14 @@ const B = plan(2, {
     complete: false,
     unpriced: [{ category: "switch", part_number: "64x100G spine" }],
   }),
+  facility: facility({
+    typical_w: 120_250,
+    max_w: 189_400,
+    heat_w: 189_400,
+    weight_kg: 12_465.6,
+    fullest_tray: "T3-12",
+    fullest_tray_pct: 47.4,
+  }),
   warnings: ["loop L3 has one rack"],
 });
 
@@ -123,7 +152,24 @@ describe("plan figures", () => {
         server_tor: { count: 1200, minM: 1.2, meanM: 2.345, maxM: 6.1 },
         tor_fabric: { count: 60, minM: 8, meanM: 12.5, maxM: 19.25 },
       },
-      cost: { cables: 12000.5, optics: 2880, switches: 0, nics: 0, total: 14880.5, currency: "USD", unpriced: 1 },
+      cost: {
+        cables: 12000.5,
+        optics: 2880,
+        switches: 0,
+        nics: 0,
+        pdus: 0,
+        total: 14880.5,
+        currency: "USD",
+        unpriced: 1,
+      },
+      facility: {
+        typicalW: 96_250,
+        maxW: 151_400,
+        heatW: 151_400,
+        weightKg: 12_345.6,
+        fullestTray: "T3-12",
+        fullestTrayPct: 31.2,
+      },
       warnings: [],
     });
   });
@@ -152,6 +198,25 @@ describe("comparison table", () => {
     expect(row("cost.optics")).toMatchObject({ values: ["2,880.00 USD", "2,880.00 USD"], differs: false });
     expect(row("cost.total")).toMatchObject({ values: ["14,880.50 USD", "17,880.00 USD"], differs: true });
     expect(row("cost.unpriced")).toMatchObject({ values: ["1", "1"], differs: false });
+  });
+
+  it("the plant: power and heat in kW, weight in kg, the fullest tray with its fill; PDUs only when priced", () => {
+    expect(row("facility.max")).toMatchObject({ values: ["151.4 kW", "189.4 kW"], differs: true });
+    expect(row("facility.typical")).toMatchObject({ values: ["96.3 kW", "120.3 kW"], differs: true });
+    expect(row("facility.heat")).toMatchObject({ values: ["151.4 kW", "189.4 kW"], differs: true });
+    expect(row("facility.weight")).toMatchObject({ values: ["12,346 kg", "12,466 kg"], differs: true });
+    expect(row("facility.tray")).toMatchObject({ values: ["T3-12 31.2%", "T3-12 47.4%"], differs: true });
+    expect(rows.some((r) => r.key === "cost.pdus")).toBe(false);
+    const pdus = plan(4, { ...A.summary, cost: cost({ pdus: 1350 }) });
+    const r = compareRows([planFigures(A), planFigures(pdus)]);
+    expect(r.find((x) => x.key === "cost.pdus")).toMatchObject({ values: ["0.00 USD", "1,350.00 USD"] });
+  });
+
+  it("a plan's plant in one line", () => {
+    expect(facilityLine(planFigures(A).facility)).toBe("151.4 kW max (96.3 kW typical) · 12,346 kg · tray T3-12 31%");
+    expect(facilityLine({ ...planFigures(A).facility, fullestTray: null })).toBe(
+      "151.4 kW max (96.3 kW typical) · 12,346 kg",
+    );
   });
 
   it("a class one plan lacks differs (— where absent)", () => {

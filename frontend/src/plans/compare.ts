@@ -28,6 +28,7 @@ export interface CostFigures {
   optics: number;
   switches: number;
   nics: number;
+  pdus: number;
   total: number;
   currency: string;
   /** Lines the price book does not price: the total is short by them. */
@@ -45,7 +46,40 @@ export interface PlanFigures {
   optics: number;
   byClass: Partial<Record<LinkClass, ClassFigures>>;
   cost: CostFigures;
+  facility: FacilityFigures;
   warnings: string[];
+}
+
+/** What a plan asks of its hall's plant, as the API reckons it when read. */
+export interface FacilityFigures {
+  typicalW: number;
+  maxW: number;
+  heatW: number;
+  weightKg: number;
+  fullestTray: string | null;
+  fullestTrayPct: number;
+}
+
+export type PlanFacility = components["schemas"]["PlanFacilityRead"];
+
+export function facilityFigures(f: PlanFacility): FacilityFigures {
+  return {
+    typicalW: f.typical_w,
+    maxW: f.max_w,
+    heatW: f.heat_w,
+    weightKg: f.weight_kg,
+    fullestTray: f.fullest_tray,
+    fullestTrayPct: f.fullest_tray_pct,
+  };
+}
+
+/** Watts as kW with one decimal: 2320 -> "2.3 kW". */
+export const kw = (w: number) => `${(w / 1000).toLocaleString("en", { maximumFractionDigits: 1 })} kW`;
+
+/** A plan's plant in one line: "2.3 kW max (1.5 kW typical) · 1,234 kg · tray T1-2 12%". */
+export function facilityLine(f: FacilityFigures): string {
+  const tray = f.fullestTray ? ` · tray ${f.fullestTray} ${Math.round(f.fullestTrayPct)}%` : "";
+  return `${kw(f.maxW)} max (${kw(f.typicalW)} typical) · ${Math.round(f.weightKg).toLocaleString("en")} kg${tray}`;
 }
 
 export type PlanCost = components["schemas"]["PlanCostRead"];
@@ -56,6 +90,7 @@ export function costFigures(c: PlanCost): CostFigures {
     optics: c.transceivers,
     switches: c.switches,
     nics: c.nics,
+    pdus: c.pdus,
     total: c.total,
     currency: c.currency,
     unpriced: c.unpriced.length,
@@ -80,6 +115,7 @@ export function planFigures(plan: WiringPlan): PlanFigures {
     optics: s.transceiver_count,
     byClass,
     cost: costFigures(s.cost),
+    facility: facilityFigures(s.facility),
     warnings: s.warnings,
   };
 }
@@ -220,6 +256,14 @@ export function compareRows(plans: readonly PlanFigures[]): CompareRow[] {
       cost((c) => c.nics),
       money,
     );
+  if (plans.some((p) => p.cost.pdus > 0))
+    add(
+      "Cost",
+      "cost.pdus",
+      "Rack PDUs",
+      cost((c) => c.pdus),
+      money,
+    );
   add(
     "Cost",
     "cost.total",
@@ -234,6 +278,46 @@ export function compareRows(plans: readonly PlanFigures[]): CompareRow[] {
     cost((c) => c.unpriced),
     int,
   );
+  const plant = (f: (x: FacilityFigures) => number) => plans.map((p) => f(p.facility));
+  add(
+    "Plant",
+    "facility.max",
+    "IT power, at most",
+    plant((f) => f.maxW),
+    kw,
+  );
+  add(
+    "Plant",
+    "facility.typical",
+    "IT power, typical",
+    plant((f) => f.typicalW),
+    kw,
+  );
+  add(
+    "Plant",
+    "facility.heat",
+    "Heat",
+    plant((f) => f.heatW),
+    kw,
+  );
+  add(
+    "Plant",
+    "facility.weight",
+    "Weight",
+    plant((f) => Math.round(f.weightKg)),
+    (x) => `${int(x)} kg`,
+  );
+  const trays = plans.map((p) => p.facility);
+  rows.push({
+    key: "facility.tray",
+    label: "Fullest tray",
+    group: "Plant",
+    raw: trays.map((t) => Math.round(t.fullestTrayPct * 10) / 10),
+    values: trays.map((t) => (t.fullestTray ? `${t.fullestTray} ${t.fullestTrayPct.toFixed(1)}%` : "—")),
+    differs: trays.some(
+      (t) => t.fullestTray !== trays[0]?.fullestTray || t.fullestTrayPct !== trays[0]?.fullestTrayPct,
+    ),
+  });
   add(
     "Warnings",
     "warnings",

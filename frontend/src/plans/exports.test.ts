@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportLinks, netboxUpgradeLink, scopeNote, workOrderLinks } from "./exports";
+import { exportLinks, netboxUpgradeLink, powerSheetLinks, scopeNote, workOrderLinks } from "./exports";
 
 describe("export links", () => {
   it("every export of the plan, for the whole hall", () => {
@@ -71,5 +71,16 @@ describe("NetBox upgrade link", () => {
       "NetBox upgrade from #4 (ZIP)",
       "/api/v1/wiring-plans/9/exports/netbox-upgrade.zip?against=4",
     ]);
+  });
+});
+
+describe("power sheet links", () => {
+  it("the hall's power sheet in three formats, with the plan's optics when a plan is named", () => {
+    expect(powerSheetLinks(4, 12).map((l) => [l.key, l.href])).toEqual([
+      ["power-csv", "/api/v1/halls/4/exports/power-sheet.csv?plan_id=12"],
+      ["power-xlsx", "/api/v1/halls/4/exports/power-sheet.xlsx?plan_id=12"],
+      ["power-pdf", "/api/v1/halls/4/exports/power-sheet.pdf?plan_id=12"],
+    ]);
+    expect(powerSheetLinks(4).map((l) => l.href)[0]).toBe("/api/v1/halls/4/exports/power-sheet.csv");
   });
 });

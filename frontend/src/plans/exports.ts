@@ -131,3 +131,18 @@ export function workOrderLinks(newId: number, oldId: number): ExportLink[] {
     { key: "work-order-pdf", label: "Work order (PDF)", href: `${base}.pdf${q}`, hint: `${hint}, to print and tick.` },
   ];
 }
+
+/**
+ * The hall's power sheet for electricians (a line per rack feed: load it must carry, capacity, 80 %
+ * limit, status), with the plan's optics counted when `planId` is given.
+ */
+export function powerSheetLinks(hallId: number, planId?: number): ExportLink[] {
+  const base = `${API}/halls/${hallId}/exports/power-sheet`;
+  const q = query({ plan_id: planId === undefined ? undefined : String(planId) });
+  const hint = "A line per rack and feed: voltage, phases, breaker, PDU, the load it must carry alone, its 80 % limit";
+  return [
+    { key: "power-csv", label: "Power sheet (CSV)", href: `${base}.csv${q}`, hint: `${hint}.` },
+    { key: "power-xlsx", label: "Power sheet (XLSX)", href: `${base}.xlsx${q}`, hint: `${hint}: a sheet a row.` },
+    { key: "power-pdf", label: "Power sheet (PDF)", href: `${base}.pdf${q}`, hint: `${hint}, to print and tick.` },
+  ];
+}

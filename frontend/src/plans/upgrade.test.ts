@@ -4,6 +4,7 @@ import {
   defaultChange,
   offeredOption,
   optionChange,
+  upgradeFacilityNote,
   upgradeRequest,
   type WiringOption,
   type WiringPlan,
@@ -95,5 +96,29 @@ describe("offered upgrades", () => {
     ]);
     expect(offeredOption(options, { kind: "loop", loop: 4 })?.label).toBe("l=4");
     expect(offeredOption(options, { kind: "loop", loop: 5 })).toBeNull();
+  });
+});
+
+describe("an upgrade's plant", () => {
+  it("says in words what the upgrade adds, from the API's sentence; nothing for a plan that is no upgrade", () => {
+    const change = {
+      typical_w: 24_000,
+      max_w: 38_000,
+      heat_w: 38_000,
+      weight_kg: 120,
+      fullest_tray: "T3-12",
+      fullest_tray_pct: 47.4,
+      was_fullest_tray: "T3-12",
+      was_fullest_tray_pct: 31.2,
+      words: "adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)",
+    };
+    const withChange = (c: typeof change | null): WiringPlan => {
+      const p = plan({});
+      return { ...p, summary: { ...p.summary, facility: { change: c } } as unknown as WiringPlan["summary"] };
+    };
+    expect(upgradeFacilityNote(withChange(change))).toBe(
+      "This upgrade adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %).",
+    );
+    expect(upgradeFacilityNote(withChange(null))).toBeNull();
   });
 });

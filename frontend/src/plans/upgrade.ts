@@ -103,3 +103,9 @@ export function offeredOption(options: readonly WiringOption[], change: UpgradeC
   const same = (o: WiringOption) => JSON.stringify(optionChange(o)) === JSON.stringify(change);
   return options.find(same) ?? null;
 }
+
+/** What an upgrade asks more of the hall's plant than its base plan, in words; null for other plans. */
+export function upgradeFacilityNote(plan: WiringPlan): string | null {
+  const change = plan.summary.facility.change;
+  return change ? `This upgrade ${change.words}.` : null;
+}
