@@ -4,7 +4,9 @@
 heap; prints `BENCH {...}`) and `e2e/bench/orbit.bench.ts` (orbit frame times on the demo hall and
 the same big hall; prints `BENCH_ORBIT {...}`) and `e2e/bench/campus.bench.ts` (the 10,000-rack,
 500,000-cable hall: opens it, picks a far rack with a click and moves it, checked through the API;
-prints `BENCH_CAMPUS {...}`). Needs the built frontend (`make frontend`) and the
+prints `BENCH_CAMPUS {...}`) and `e2e/bench/facility.bench.ts` (the facility heat map switched on over the
+same 2,000-rack hall: median and worst time to its first painted frame, the report's API time, JS heap
+peak; prints `BENCH_FACILITY {...}`). Needs the built frontend (`make frontend`) and the
 e2e packages (`make e2e-deps`). Exits non-zero when a benchmark cannot run (a refused hall or plan
 fails its spec), so `make bench` names it instead of printing nothing for it.
 
@@ -30,7 +32,12 @@ from pathlib import Path
 import stack
 
 REDIS_DB = 11  # (benchmarks run one at a time; the test suites use 2-9, bench_flows 10)
-SPECS = {"hall": "hall.bench.ts", "orbit": "orbit.bench.ts", "campus": "campus.bench.ts"}
+SPECS = {
+    "hall": "hall.bench.ts",
+    "orbit": "orbit.bench.ts",
+    "campus": "campus.bench.ts",
+    "facility": "facility.bench.ts",
+}
 
 
 def playwright(specs: list[str], url: str, extra: dict[str, str] | None = None, tee: list[str] | None = None) -> int:

@@ -6,64 +6,14 @@
  * `scene/` paints it, `ui/` lists it.
  */
 import { create } from "zustand";
+import type { components } from "../api/schema";
 import type { RackRecord } from "../model/records";
 import { debugHandle } from "./testHook";
 
-// TEMPORARY local shape of the API's report (domain/facility/model.py FacilityReport), until the
-// generated type exists; replaced by components["schemas"][...] from api/schema.d.ts.
-export interface FeedLoad {
-  feed: string;
-  capacity_w: number;
-  limit_w: number;
-  load_w: number;
-  phase_w: number[];
-}
-export interface FacilityIssue {
-  severity: "error" | "warning";
-  code: string;
-  field: string;
-  message: string;
-}
-interface RackLoadApi {
-  rack: string;
-  row: string;
-  typical_w: number;
-  max_w: number;
-  budget_w?: number | null;
-  cooling_w?: number | null;
-  weight_kg: number;
-  static_load_kg?: number | null;
-  floor_kg_m2: number;
-  feeds: FeedLoad[];
-  worst_pct: number;
-  worst: string;
-}
-interface TraySegmentApi {
-  name: string;
-  run: string;
-  level: string;
-  start_m: number[];
-  end_m: number[];
-  cables: number;
-  fill_pct: number;
-  limit_pct: number;
-  kg_per_m: number;
-  load_kg_per_m: number;
-}
-export interface FacilityReportApi {
-  errors: FacilityIssue[];
-  warnings: FacilityIssue[];
-  racks: RackLoadApi[];
-  trays: TraySegmentApi[];
-  totals: {
-    typical_w: number;
-    max_w: number;
-    heat_w: number;
-    weight_kg: number;
-    fullest_tray?: string | null;
-    fullest_tray_pct: number;
-  };
-}
+export type FacilityReportApi = components["schemas"]["FacilityReportRead"];
+type TraySegmentApi = components["schemas"]["TraySegmentRead"];
+export type FacilityIssue = components["schemas"]["IssueRead"];
+export type FeedLoad = components["schemas"]["FeedLoadRead"];
 
 /** A rack's loads as reported, and the facts the checks could not count for it. */
 export interface RackLoad {

@@ -7,6 +7,7 @@
  * straight to the API, and the layout sync then reads the hall again, so the rack's new version is
  * the one its next layout edit sends (as `serverModels.ts` does for a model switch).
  */
+import type { components } from "../api/schema";
 import { isRack } from "../model/records";
 import { useCatalog } from "../state/catalog";
 import { editor } from "../state/editor";
@@ -19,6 +20,7 @@ import {
   type RackModels,
 } from "../state/facility";
 import { activeSync } from "./active";
+import type * as A from "./apiTypes";
 import { ApiError, request } from "./http";
 
 let asked = 0;
@@ -88,21 +90,25 @@ export async function saveHallFacility(hallId: number, version: number, body: Re
   facilityChanged();
 }
 
-/** A tray run's own tray (width x usable depth, rating), replacing its level's; null: back to the level's. */
+/**
+ * A tray run's own tray (width x usable depth, rating), replacing its level's; null: back to the level's.
+ * Written under the hall's version (tray runs are part of the hall's settings).
+ */
 export async function saveTrayRun(
   hallId: number,
+  hallVersion: number,
   run: string,
   tray: { width_mm: number; usable_depth_mm: number; load_kg_per_m: number } | null,
 ): Promise<void> {
   const path = `/halls/${hallId}/tray-runs/${encodeURIComponent(run)}`;
-  if (tray) await request("PUT", path, { body: tray });
-  else await request("DELETE", path);
+  if (tray) await request("PUT", path, { body: tray, version: hallVersion });
+  else await request("DELETE", path, { version: hallVersion });
   facilityChanged();
 }
 
 // --- Settings as the API reads them -----------------------------------------------------------
-// TEMPORARY: the hall/rack facility fields' shapes until the API's schemas land (then the generated
-// types replace these reads; the forms read `SettingValue`s only).
+
+type S = components["schemas"];
 
 /** A setting's effective value and whether it is the domain's default. */
 export interface SettingValue {
@@ -110,14 +116,13 @@ export interface SettingValue {
   isDefault: boolean;
 }
 
-export const TRAY_LEVELS = ["above-racks", "cross-aisle", "under-floor"] as const;
-export type TrayLevel = (typeof TRAY_LEVELS)[number];
+export const TRAY_LEVELS = [
+  "above-racks",
+  "cross-aisle",
+  "under-floor",
+] as const satisfies readonly S["TrayRead"]["level"][];
 
-export interface TraySpec {
-  width_mm: number;
-  usable_depth_mm: number;
-  load_kg_per_m: number;
-}
+export type TraySpec = S["TrayRunPut"];
 
 export interface HallSettings {
   version: number;
@@ -126,7 +131,7 @@ export interface HallSettings {
 }
 
 export interface FeedSettings {
-  name: "A" | "B";
+  name: string;
   values: Record<string, SettingValue>;
 }
 
@@ -137,17 +142,7 @@ export interface RackSettings {
   feeds: FeedSettings[];
 }
 
-export interface PduModel {
-  id: number;
-  name: string;
-  outlets: number;
-}
-
-type Raw = Record<string, unknown>;
-const settingOf = (raw: Raw, key: string, defaults: ReadonlySet<string>, prefix = ""): SettingValue => ({
-  value: (raw[key] as number | string | null | undefined) ?? null,
-  isDefault: defaults.has(`${prefix}${key}`),
-});
+export type PduModel = S["PduModelRead"];
 
 export const HALL_SETTING_KEYS = [
   "floor_load_kg_m2",
@@ -157,25 +152,57 @@ export const HALL_SETTING_KEYS = [
   "max_tray_fill_pct",
   "max_signal_tray_fill_pct",
   "tray_bend_radius_mm",
-] as const;
-const TRAY_FIELDS = ["width_mm", "usable_depth_mm", "load_kg_per_m"] as const;
+] as const satisfies readonly (keyof S["HallFacilityRead"])[];
+const TRAY_FIELDS = [
+  "width_mm",
+  "usable_depth_mm",
+  "load_kg_per_m",
+] as const satisfies readonly (keyof S["TrayRead"])[];
+export const RACK_SETTING_KEYS = [
+  "power_budget_kw",
+  "cooling_kw",
+  "cooling_kind",
+  "static_load_kg",
+] as const satisfies readonly (keyof S["RackFacilityRead"])[];
+export const FEED_SETTING_KEYS = [
+  "voltage_v",
+  "phases",
+  "breaker_a",
+  "pdu_model_id",
+] as const satisfies readonly (keyof S["FeedRead"])[];
+
+/**
+ * The settings of a read (`HallFacilityRead`, `RackFacilityRead`, a feed, a tray) as the forms hold
+ * them: each key's value and whether `defaults` names it (with `prefix`, e.g. `trays.above-racks.`).
+ */
+export function settingsOf<T extends object>(
+  read: T,
+  keys: readonly (keyof T & string)[],
+  defaults: readonly string[],
+  prefix = "",
+  formPrefix = "",
+): Record<string, SettingValue> {
+  const named = new Set(defaults);
+  return Object.fromEntries(
+    keys.map((k) => [
+      `${formPrefix}${k}`,
+      { value: (read[k] as number | string | null | undefined) ?? null, isDefault: named.has(`${prefix}${k}`) },
+    ]),
+  );
+}
 
 /** The hall's facility settings in effect (`HallRead.facility`), which are defaults, and its version. */
 export async function loadHallSettings(hallId: number): Promise<HallSettings> {
-  const hall = await request<{ version: number; facility: Raw }>("GET", `/halls/${hallId}`);
+  const hall = await request<A.HallRead>("GET", `/halls/${hallId}`);
   const f = hall.facility;
-  const defaults = new Set((f.defaults as string[] | undefined) ?? []);
-  const values: Record<string, SettingValue> = {};
-  for (const k of HALL_SETTING_KEYS) values[k] = settingOf(f, k, defaults);
-  for (const t of (f.trays as Raw[] | undefined) ?? []) {
-    const level = String(t.level);
-    for (const k of TRAY_FIELDS) values[`tray.${level}.${k}`] = settingOf(t, k, defaults, `trays.${level}.`);
-  }
+  const values = settingsOf(f, HALL_SETTING_KEYS, f.defaults);
+  for (const t of f.trays)
+    Object.assign(values, settingsOf(t, TRAY_FIELDS, f.defaults, `trays.${t.level}.`, `tray.${t.level}.`));
   return { version: hall.version, values };
 }
 
 /** The hall PATCH body from the settings form's changes (`tray.<level>.<field>` regrouped per level). */
-export function hallPatch(changes: Record<string, number | string | null>): Record<string, unknown> {
+export function hallPatch(changes: Record<string, number | string | null>): { facility: Record<string, unknown> } {
   const facility: Record<string, unknown> = {};
   const trays: Record<string, Record<string, unknown>> = {};
   for (const [k, v] of Object.entries(changes)) {
@@ -187,33 +214,21 @@ export function hallPatch(changes: Record<string, number | string | null>): Reco
   return { facility };
 }
 
-export const RACK_SETTING_KEYS = ["power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg"] as const;
-export const FEED_SETTING_KEYS = ["voltage_v", "phases", "breaker_a", "pdu_model_id"] as const;
-
 /** A rack's facility settings in effect (`RackRead.facility`) and its version. */
 export async function loadRackSettings(rackId: number): Promise<RackSettings> {
-  const rack = await request<{ version: number; facility: Raw }>("GET", `/racks/${rackId}`);
+  const rack = await request<A.RackRead>("GET", `/racks/${rackId}`);
   const f = rack.facility;
-  const defaults = new Set((f.defaults as string[] | undefined) ?? []);
-  const values: Record<string, SettingValue> = {};
-  for (const k of RACK_SETTING_KEYS) values[k] = settingOf(f, k, defaults);
   // Default feeds (none set) are each wholly default.
-  const feeds = ((f.feeds as Raw[] | undefined) ?? []).map((feed) => {
-    const own = new Set(defaults.has("feeds") ? FEED_SETTING_KEYS : ((feed.defaults as string[] | undefined) ?? []));
-    const v: Record<string, SettingValue> = {};
-    for (const k of FEED_SETTING_KEYS) v[k] = settingOf(feed, k, own);
-    return { name: feed.name as "A" | "B", values: v };
-  });
-  return { id: rackId, version: rack.version, values, feeds };
+  const feeds = f.feeds.map((feed) => ({
+    name: feed.name,
+    values: settingsOf(feed, FEED_SETTING_KEYS, f.defaults.includes("feeds") ? [...FEED_SETTING_KEYS] : feed.defaults),
+  }));
+  return { id: rackId, version: rack.version, values: settingsOf(f, RACK_SETTING_KEYS, f.defaults), feeds };
 }
 
 export async function loadTrayRuns(hallId: number): Promise<Map<string, TraySpec>> {
-  const raw = await request<{ items: (TraySpec & { name: string })[] } | (TraySpec & { name: string })[]>(
-    "GET",
-    `/halls/${hallId}/tray-runs`,
-  );
-  const items = Array.isArray(raw) ? raw : raw.items;
-  return new Map(items.map((r) => [r.name, r]));
+  const page = await request<{ items: S["TrayRunRead"][] }>("GET", `/halls/${hallId}/tray-runs?limit=200`);
+  return new Map(page.items.map((r) => [r.name, r]));
 }
 
 export async function loadPduModels(): Promise<PduModel[]> {

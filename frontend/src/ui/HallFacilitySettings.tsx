@@ -13,7 +13,7 @@ import {
   TRAY_LEVELS,
   type HallSettings,
 } from "../sync/facility";
-import { settingsBody, type SettingSpec } from "./facilityForm";
+import { generalErrors, settingsBody, type SettingSpec } from "./facilityForm";
 import { SettingsFields } from "./SettingsFields";
 
 export const HALL_SPECS: SettingSpec[] = [
@@ -126,11 +126,11 @@ export function HallFacilitySettings({ hallId }: { hallId: number }) {
             />
           </div>
         ))}
-        {errors[""] && (
-          <p className="field-error" role="alert">
-            {errors[""]}
+        {generalErrors(errors, ALL_SPECS).map((e) => (
+          <p key={e} className="field-error" role="alert">
+            {e}
           </p>
-        )}
+        ))}
         <button type="button" className="primary" onClick={() => void save()} data-testid="hall-facility-save">
           {busy ? "Saving…" : "Save hall settings"}
         </button>

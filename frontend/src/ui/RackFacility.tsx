@@ -17,7 +17,7 @@ import {
   type PduModel,
   type RackSettings,
 } from "../sync/facility";
-import { feedsBody, settingsBody, type SettingSpec } from "./facilityForm";
+import { feedsBody, generalErrors, settingsBody, type SettingSpec } from "./facilityForm";
 import { useHallSettings } from "./HallFacilitySettings";
 import { SettingsFields } from "./SettingsFields";
 
@@ -212,11 +212,14 @@ function RackFacilityForm({ rack }: { rack: RackRecord }) {
         errors={errors}
         testPrefix="rack"
       />
-      {errors[""] && (
-        <p className="field-error" role="alert">
-          {errors[""]}
+      {generalErrors(errors, [
+        ...RACK_SPECS,
+        ...["A", "B"].flatMap((n) => FEED.map((s) => ({ ...s, key: `${n}.${s.key}` }))),
+      ]).map((e) => (
+        <p key={e} className="field-error" role="alert">
+          {e}
         </p>
-      )}
+      ))}
       <button type="button" className="primary" onClick={() => void save()} data-testid="rack-facility-save">
         {busy ? "Saving…" : `Save rack ${rack.name}'s facility`}
       </button>

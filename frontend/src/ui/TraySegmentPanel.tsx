@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { facilityColour, pctText, selectTray, trayWorst, useFacility, type TraySegment } from "../state/facility";
 import { READ_ONLY_TITLE, useReadOnly } from "../state/session";
 import { loadTrayRuns, refusals, saveTrayRun, type TraySpec } from "../sync/facility";
-import { settingsBody, type SettingSpec, type SettingValue } from "./facilityForm";
+import { generalErrors, settingsBody, type SettingSpec, type SettingValue } from "./facilityForm";
 import { useHallSettings } from "./HallFacilitySettings";
 import { SettingsFields } from "./SettingsFields";
 
@@ -53,6 +53,7 @@ export function TraySegmentPanel({ segment }: { segment: TraySegment }) {
     ]),
   );
   const save = async () => {
+    if (!hall) return;
     const checked = settingsBody(RUN_SPECS, current, typed);
     if ("errors" in checked) {
       setErrors(checked.errors);
@@ -64,7 +65,7 @@ export function TraySegmentPanel({ segment }: { segment: TraySegment }) {
     ) as unknown as TraySpec;
     setBusy(true);
     try {
-      await saveTrayRun(hallId, segment.run, spec);
+      await saveTrayRun(hallId, hall.version, segment.run, spec);
       setTyped({});
       setErrors({});
     } catch (e) {
@@ -74,9 +75,10 @@ export function TraySegmentPanel({ segment }: { segment: TraySegment }) {
     }
   };
   const reset = async () => {
+    if (!hall) return;
     setBusy(true);
     try {
-      await saveTrayRun(hallId, segment.run, null);
+      await saveTrayRun(hallId, hall.version, segment.run, null);
       setTyped({});
       setErrors({});
     } catch (e) {
@@ -107,7 +109,7 @@ export function TraySegmentPanel({ segment }: { segment: TraySegment }) {
       <p className="small" data-testid="tray-weight">
         Cables {segment.kgPerM.toFixed(1)} kg/m on a {segment.loadKgPerM.toFixed(0)} kg/m tray
       </p>
-      <fieldset className="plain" disabled={readOnly || busy || runs === null}>
+      <fieldset className="plain" disabled={readOnly || busy || runs === null || hall === null}>
         <h4>Run {segment.run}&apos;s tray</h4>
         {readOnly && <p className="muted small">{READ_ONLY_TITLE}.</p>}
         <p className="muted small">
@@ -125,11 +127,11 @@ export function TraySegmentPanel({ segment }: { segment: TraySegment }) {
             testPrefix="tray-run"
           />
         </div>
-        {errors[""] && (
-          <p className="field-error" role="alert">
-            {errors[""]}
+        {generalErrors(errors, RUN_SPECS).map((e) => (
+          <p key={e} className="field-error" role="alert">
+            {e}
           </p>
-        )}
+        ))}
         <button type="button" className="primary" onClick={() => void save()} data-testid="tray-run-save">
           Save run {segment.run}
         </button>{" "}

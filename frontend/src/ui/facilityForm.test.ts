@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { feedsBody, initialText, placeholder, settingsBody, type SettingSpec } from "./facilityForm";
+import { feedsBody, generalErrors, initialText, placeholder, settingsBody, type SettingSpec } from "./facilityForm";
 
 const SPECS: SettingSpec[] = [
   { key: "voltage_v", label: "Voltage", unit: "V", min: 0, exclusiveMin: true, max: 1000 },
@@ -110,5 +110,14 @@ describe("a rack's feeds as sent", () => {
     expect(feedsBody(FEED, feeds, { "B.breaker_a": "-5" }, 2)).toEqual({
       errors: { "B.breaker_a": "Feed B breaker: must be more than 0 A" },
     });
+  });
+});
+
+describe("refusals no field shows", () => {
+  it("are said under the form, with the field the server named", () => {
+    expect(
+      generalErrors({ voltage_v: "Voltage: must be more than 0 V", "": "stale", "header.if-match": "required" }, SPECS),
+    ).toEqual(["stale", "header.if-match: required"]);
+    expect(generalErrors({ voltage_v: "x" }, SPECS)).toEqual([]);
   });
 });

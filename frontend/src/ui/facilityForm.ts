@@ -113,3 +113,14 @@ export function feedsBody(
   }
   return Object.keys(errors).length ? { errors } : { feeds: out };
 }
+
+/**
+ * The refusals no field of the form shows (a conflict, a rule about the whole record): said once each
+ * under the form, with the field the server named when it named one.
+ */
+export function generalErrors(errors: Readonly<Record<string, string>>, specs: readonly SettingSpec[]): string[] {
+  const shown = new Set(specs.map((s) => s.key));
+  return Object.entries(errors)
+    .filter(([k]) => !shown.has(k))
+    .map(([k, v]) => (k ? `${k}: ${v}` : v));
+}
