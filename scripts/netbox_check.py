@@ -11,11 +11,14 @@ generates a plan and three upgrades of it, each an upgrade of the one before:
 
 1. first import of the plan's netbox.zip into the empty NetBox: every file imported whole, and NetBox
    then holds exactly the plan (cables with both ends, type, colour, length, label; devices with type,
-   rack, location, position; every device's interfaces from its type);
+   rack, location, position; every device's interfaces from its type; the power model: panels, feeds
+   with their rack, type, phase, voltage, amperage and limit, every device's power ports with their
+   draws and every PDU's outlets from its type, and the power cables feed -> PDU -> supplies);
 2. the same files imported again: each file refused, nothing added (object counts unchanged);
 3. each upgrade's netbox-upgrade.zip applied in turn (its delete files through the REST API, by
-   label or name as the files say, then its imports): NetBox then equals that upgrade's netbox.zip;
-   its files imported again are refused too.
+   label or name as the files say, then its imports): NetBox then equals that upgrade's netbox.zip
+   but for the power cables (an upgrade's files leave power as it is: new devices come with their
+   supplies, unplugged); its files imported again are refused too.
 
 Prints what it did with counts; exits 0 when every check holds, 1 when one fails, 2 when NetBox is not
 configured or not empty.
@@ -52,10 +55,15 @@ IMPORT_PATHS = {
     "devices": "dcim/devices",
     "interfaces": "dcim/interfaces",
     "cables": "dcim/cables",
+    "power-panels": "dcim/power-panels",
+    "power-feeds": "dcim/power-feeds",
+    "power-cables": "dcim/cables",
+    "power-ports": "dcim/power-ports",
+    "power-outlets": "dcim/power-outlets",
 }
-"""File kind -> NetBox's path for its list, import page and REST endpoint."""
+"""File kind -> NetBox's path for its list, import page and REST endpoint (power cables are cables)."""
 COUNTED = ("sites", "locations", "racks", "manufacturers", "device-types", "device-roles", "devices",
-           "interfaces", "cables")  # fmt: skip
+           "interfaces", "cables", "power-panels", "power-feeds", "power-ports", "power-outlets")  # fmt: skip
 PASSWORD = "netbox-check-Loopline-2026"
 
 
@@ -182,6 +190,16 @@ class Expected:
     cables: set[tuple[str, ...]]
     devices: set[tuple[str, ...]]
     interfaces: set[tuple[str, str]]
+    power_panels: set[tuple[str, str]]
+    power_feeds: set[tuple[str, ...]]
+    power_ports: set[tuple[str, ...]]
+    power_outlets: set[tuple[str, str]]
+    power_cables: set[tuple[tuple[str, str], ...]]
+    """Each power cable's two ends, sorted: (device, port), or ("", feed name) for a power feed."""
+
+
+def _draw(value: object) -> str:
+    return "" if value is None or value == "" else str(int(value))  # type: ignore[call-overload]
 
 
 def cable_key(
@@ -192,11 +210,15 @@ def cable_key(
 
 
 def expected_of(files: dict[str, str]) -> Expected:
-    types = {
-        t["model"]: [x["name"] for x in t.get("interfaces", [])]
-        for t in yaml.safe_load_all(files["05-device-types.yaml"])
-    }
+    docs = list(yaml.safe_load_all(files["05-device-types.yaml"]))
+    types = {t["model"]: [x["name"] for x in t.get("interfaces", [])] for t in docs}
+    supplies = {t["model"]: t.get("power-ports", []) for t in docs}
+    sockets = {t["model"]: [x["name"] for x in t.get("power-outlets", [])] for t in docs}
     devices = rows(files["07-devices.csv"])
+
+    def end(c: dict[str, str], side: str) -> tuple[str, str]:
+        return (c[f"side_{side}_device"], c[f"side_{side}_name"])
+
     return Expected(
         cables={
             cable_key(
@@ -211,12 +233,48 @@ def expected_of(files: dict[str, str]) -> Expected:
         },
         devices={(d["name"], d["device_type"], d["rack"], d["location"], d["position"]) for d in devices},
         interfaces={(d["name"], port) for d in devices for port in types[d["device_type"]]},
+        power_panels={(x["name"], x["location"]) for x in rows(files.get("09-power-panels.csv", ""))},
+        power_feeds={
+            (
+                x["name"],
+                x["power_panel"],
+                x["rack"],
+                x["type"],
+                x["phase"],
+                x["voltage"],
+                x["amperage"],
+                x["max_utilization"],
+            )
+            for x in rows(files.get("10-power-feeds.csv", ""))
+        },  # fmt: skip
+        power_ports={
+            (d["name"], p["name"], _draw(p.get("maximum_draw")), _draw(p.get("allocated_draw")))
+            for d in devices
+            for p in supplies[d["device_type"]]
+        },
+        power_outlets={(d["name"], o) for d in devices for o in sockets[d["device_type"]]},
+        power_cables={
+            tuple(
+                sorted((end(c, "a") if c["side_a_type"] != "dcim.powerfeed" else ("", c["side_a_name"]), end(c, "b")))
+            )
+            for c in rows(files.get("11-power-cables.csv", ""))
+        },
     )
+
+
+def _power_end(t: dict[str, Any]) -> tuple[str, str]:
+    if t["object_type"] == "dcim.powerfeed":
+        return ("", t["object"]["name"])
+    return (t["object"]["device"]["name"], t["object"]["name"])
 
 
 def held_by(nb: NetBox) -> Expected:
     cables = set()
+    power_cables: set[tuple[tuple[str, str], ...]] = set()
     for c in nb.all("cables"):
+        if c["type"] == "power":
+            power_cables.add(tuple(sorted(_power_end(t) for t in c["a_terminations"] + c["b_terminations"])))
+            continue
         ends = [(t["object"]["device"]["name"], t["object"]["name"]) for t in c["a_terminations"] + c["b_terminations"]]
         if len(ends) != 2:
             raise CheckFailed(f"cable {c['label']} has {len(ends)} ends")
@@ -229,12 +287,30 @@ def held_by(nb: NetBox) -> Expected:
         for d in nb.all("devices")
     }  # fmt: skip
     interfaces = {(i["device"]["name"], i["name"]) for i in nb.all("interfaces")}
-    return Expected(cables, devices, interfaces)
+    panels = {(x["name"], x["location"]["name"] if x["location"] else "") for x in nb.all("power-panels")}
+    feeds: set[tuple[str, ...]] = {
+        (x["name"], x["power_panel"]["name"], x["rack"]["name"] if x["rack"] else "", x["type"]["value"],
+         x["phase"]["value"], str(x["voltage"]), str(x["amperage"]), str(x["max_utilization"]))
+        for x in nb.all("power-feeds")
+    }  # fmt: skip
+    ports: set[tuple[str, ...]] = {
+        (x["device"]["name"], x["name"], _draw(x["maximum_draw"]), _draw(x["allocated_draw"]))
+        for x in nb.all("power-ports")
+    }
+    outlets = {(x["device"]["name"], x["name"]) for x in nb.all("power-outlets")}
+    return Expected(cables, devices, interfaces, panels, feeds, ports, outlets, power_cables)
 
 
-def compare(what: str, want: Expected, got: Expected) -> list[str]:
+PARTS = ("cables", "devices", "interfaces", "power_panels", "power_feeds", "power_ports", "power_outlets",
+         "power_cables")  # fmt: skip
+UPGRADE_PARTS = PARTS[:-1]
+"""An upgrade's files change no power object: its new devices come with their supplies (from their
+types), unplugged, and the PDU outlets the plan's U order would give them are not re-patched."""
+
+
+def compare(what: str, want: Expected, got: Expected, parts: tuple[str, ...] = PARTS) -> list[str]:
     problems = []
-    for part in ("cables", "devices", "interfaces"):
+    for part in parts:
         w, g = getattr(want, part), getattr(got, part)
         if w != g:
             missing, extra = sorted(w - g), sorted(g - w)
@@ -250,7 +326,7 @@ def import_all(nb: NetBox, files: dict[str, str], report: list[str]) -> None:
     for name, text in files.items():
         if name == "README.txt" or kind_of(name).startswith("delete-"):
             continue
-        before = nb.count(kind_of(name)) if kind_of(name) in COUNTED else 0
+        before = nb.count(kind_of(name)) if kind_of(name) in IMPORT_PATHS else 0
         ok, message = nb.bulk_import(kind_of(name), text)
         if not ok:
             raise CheckFailed(f"{name}: NetBox refused the import: {message}")
@@ -325,6 +401,22 @@ def loopline_plans(base: str) -> Iterator[tuple[str, dict[str, str], dict[str, s
             {"name": f"SP{i + 1}", "role": "spine", "switch_model_id": spine, "u": u}
             for i, u in enumerate((20, 22))]}]})  # fmt: skip
     r.raise_for_status()
+    # Power: R01's racks on A and B feeds with a 24-outlet PDU each, R02-01 on one 230 V 16 A
+    # three-phase feed with a 48-outlet PDU; the other racks on the default feeds (no PDU).
+    pdus = {n: c.post("/api/v1/catalog/pdu-models", json={"name": f"NetBox check PDU {n}", "outlets": n,
+                                                            "phases": 1 if n == 24 else 3}).json()["id"]
+            for n in (24, 48)}  # fmt: skip
+    for row in c.get(f"/api/v1/halls/{hall}/layout").json()["rows"]:
+        for k in row["racks"]:
+            if row["name"] == "R01":
+                feeds = [{"name": f, "pdu_model_id": pdus[24]} for f in "AB"]
+            elif k["name"] == "R02-01":
+                feeds = [{"name": "A", "voltage_v": 230, "phases": 3, "breaker_a": 16, "pdu_model_id": pdus[48]}]
+            else:
+                continue
+            r = c.patch(f"/api/v1/racks/{k['id']}", json={"facility": {"feeds": feeds}},
+                        headers={"If-Match": f'"{k["version"]}"'})  # fmt: skip
+            r.raise_for_status()
 
     def files(plan_id: int, upgrade_of: int | None) -> tuple[dict[str, str], dict[str, str] | None]:
         full = c.get(f"/api/v1/wiring-plans/{plan_id}/exports/netbox.zip")
@@ -406,7 +498,7 @@ def checked(nb: NetBox, base: str, report: list[str]) -> list[str]:
             apply_deletes(nb, upgrade, report)
             import_all(nb, upgrade, report)
             report.append(f"  NetBox holds {nb.counts()}")
-            problems += compare(f"upgrade {n}", expected_of(full), held_by(nb))
+            problems += compare(f"upgrade {n}", expected_of(full), held_by(nb), UPGRADE_PARTS)
             problems += reimport(nb, upgrade, report)
         report.append(f"  NetBox equals the plan's netbox.zip: {'yes' if not problems else 'NO'}")
         if problems:

@@ -765,6 +765,9 @@ def upgrade_readme(
         "upgrade through the REST API that way. The other files are bulk imports (CSV; YAML for",
         "device types). Removed cables include each moved cable's old run and each kept cable whose",
         "part or length changed; their new runs are in 8-cables.csv.",
+        "",
+        "Power is left as it is: new devices come with their two power supplies (from their types),",
+        "unplugged; plug them into the rack's PDUs in NetBox (the new plan's netbox.zip shows where).",
     ]
     if retyped:
         lines += ["", "Devices the upgrade gives another model (edit each device's type in NetBox):"]
