@@ -4,6 +4,8 @@ Hand-derived from the hall's devices and the plans' optics."""
 
 from __future__ import annotations
 
+import csv
+import io
 from types import SimpleNamespace
 from typing import Any
 
@@ -84,3 +86,21 @@ def test_an_upgrade_and_the_diff_say_what_it_adds_in_numbers_and_words(
     back = owner.get(f"/api/v1/wiring-plans/{base['id']}/diff", params={"against": upgrade["id"]}).json()
     assert (back["facility"]["max_w"], back["facility"]["typical_w"]) == (-20.0, -20.0)
     assert back["facility"]["words"].startswith("removes 20 W at most (20 W typical)")
+
+
+def test_the_power_sheet_with_a_plan_counts_its_optics_in_their_racks(
+    owner: TestClient, hall_with_plan: dict[str, Any]
+) -> None:
+    plan = hall_with_plan["plan"]
+    url = f"/api/v1/halls/{plan['hall_id']}/exports/power-sheet.csv"
+    # Each of the 4 AOC uplinks has an end in R01-01 (its ToR) and one in N01 (the spine): 4 x 2.5 = 10 W a rack.
+    # R01-01: 2 x 700 + 400 + 10 = 1,810 W (1,810 / 5,888 = 30.7 %), typical 2 x 450 + 250 + 10 = 1,160 W;
+    # N01: 500 + 10 = 510 W (8.7 %), typical 300 + 10 = 310 W. Both on the default feeds.
+    with_plan = list(csv.reader(io.StringIO(owner.get(url, params={"plan_id": plan["id"]}).text)))[1:]
+    assert with_plan == [
+        ["N01", "R01", f, "230", "1", "32", "", "510", "7360", "5888", "8.7", "510", "310", "ok"] for f in "AB"
+    ] + [["R01-01", "R01", f, "230", "1", "32", "", "1810", "7360", "5888", "30.7", "1810", "1160", "ok"] for f in "AB"]
+    devices_only = list(csv.reader(io.StringIO(owner.get(url).text)))[1:]
+    assert [(r[0], r[7], r[12]) for r in devices_only] == [
+        ("N01", "500", "300"), ("N01", "500", "300"), ("R01-01", "1800", "1150"), ("R01-01", "1800", "1150"),
+    ]  # fmt: skip
