@@ -8,7 +8,7 @@
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { generate } from "./planning";
-import { floorPoint, login, openHall, saved, view } from "./helpers";
+import { ARTIFACTS, floorPoint, login, openHall, saved, view } from "./helpers";
 
 const GREEN = "#22c55e";
 const AMBER = "#f59e0b";
@@ -147,6 +147,7 @@ test("a rack's servers raised until its power is red on the heat map, why, then 
   const first = facility.getByTestId("facility-worst").locator("li").first();
   await expect(first.getByTestId("worst-rack-R01-01")).toHaveAttribute("data-band", "over");
   await expect(first).toContainText(red.racks.find((r) => r.rack === "R01-01")!.worst);
+  await page.screenshot({ path: `${ARTIFACTS}/facility-rack-red.png` });
 
   // Move four servers to the neighbour: R01-01 back to 4 (green), R01-02 up to 6 (amber); nothing red.
   await setServers(page, 4);
@@ -248,6 +249,7 @@ test("a tray segment filled over its limit is named in the worst list, flown to,
   await expect(panel).toHaveAttribute("data-tray", worst.name);
   await expect(panel.getByTestId("tray-fill")).toContainText(`limit ${worst.limit_pct.toFixed(1)} %`);
   await expect(page.locator(`[data-testid="tray-label"][data-tray="${worst.name}"]`)).toBeAttached();
+  await page.screenshot({ path: `${ARTIFACTS}/facility-tray.png` });
 
   // The run gets a tray of its own, 600 x 100 mm: its fill drops to 16 / 60,000 of the small tray's.
   await panel.getByTestId("tray-run-width_mm").fill("600");
@@ -261,6 +263,58 @@ test("a tray segment filled over its limit is named in the worst list, flown to,
   expect(now.fill_pct).toBeCloseTo((worst.fill_pct * 16) / 60_000, 6);
   await expect.poll(() => hook(page).trayColour(worst.name)).toBe(band((share(now) * 100)));
   await expect(page.getByTestId("tray-panel").getByTestId("tray-fill")).toContainText(`Fill ${((Math.round(now.fill_pct * 10) / 10).toFixed(1))} %`);
+});
+
+test("a rack's feeds and budget edited in its panel: three-phase feeds carry it, a budget below its draw does not", async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page);
+  const c = await ids(page.request);
+  const draw = 8 * c.server.max_w! + c.tor.max_w!;
+  const lr = { servers: 8, server_model_id: c.server.id, ports_used: 1, tor_model_id: c.tor.id, tor_position: "top" };
+  const hall = await hallWith(page.request, "facility-feeds", [
+    { name: "R01", x_m: 1.2, y_m: 1.2, rack_count: 2, rack_template: { rack_type_id: c.rack.id, logical_racks: [lr] } },
+  ]);
+  await openHall(page, hall);
+  const rackId = await page.evaluate(() => Object.values(window.__loopline!.store.records).find((r) => r.name === "R01-01")!.id);
+  await page.getByRole("tab", { name: "Facility" }).click();
+  const facility = page.getByTestId("facility-panel");
+  await facility.getByTestId("facility-toggle").check();
+  // Over its two single-phase feeds (as the first test): red. Picked from the worst list.
+  await expect(facility.getByTestId("worst-rack-R01-01")).toHaveAttribute("data-band", "over");
+  await facility.getByTestId("worst-rack-R01-01").click();
+  expect(await hook(page).selection()).toEqual([rackId]);
+  await expect.poll(() => hook(page).rackColour("R01-01")).toBe(RED);
+
+  // Its panel shows the defaults; both feeds made three-phase: 230 V x 32 A x 3 x 0.8 = 17,664 W each.
+  const form = facility.getByTestId("rack-facility-form");
+  await expect(form.getByTestId("rack-feed-A-voltage_v")).toHaveAttribute("placeholder", "230 (default)");
+  await expect(form.getByTestId("rack-feed-b")).toBeChecked();
+  await form.getByTestId("rack-feed-A-phases").selectOption("3");
+  await form.getByTestId("rack-feed-B-phases").selectOption("3");
+  await form.getByTestId("rack-facility-save").click();
+  const three = (draw / (230 * 32 * 3 * 0.8)) * 100;
+  expect(band(three)).toBe(GREEN);
+  await expect.poll(() => hook(page).rackColour("R01-01")).toBe(GREEN);
+  const section = facility.getByTestId("rack-facility");
+  await expect.poll(async () => Number(await section.getByTestId("rack-load-feed-B").getAttribute("data-pct"))).toBeCloseTo(three, 6);
+
+  // A budget below its draw: red again, and the reason is the budget.
+  await facility.getByTestId("rack-facility-form").getByTestId("rack-power_budget_kw").fill("5");
+  await facility.getByTestId("rack-facility-form").getByTestId("rack-facility-save").click();
+  await expect.poll(() => hook(page).rackColour("R01-01")).toBe(RED);
+  await expect.poll(async () => Number(await section.getByTestId("rack-load-budget").getAttribute("data-pct"))).toBeCloseTo((draw / 5000) * 100, 6);
+  const stored = await (await page.request.get(`/api/v1/racks/${Number(rackId.split(":")[1])}`)).json();
+  expect(stored.facility.power_budget_kw).toBe(5);
+  expect(stored.facility.feeds.map((f: { name: string; phases: number; voltage_v: number; breaker_a: number }) => [f.name, f.phases, f.voltage_v, f.breaker_a])).toEqual([
+    ["A", 3, 230, 32],
+    ["B", 3, 230, 32],
+  ]);
+  expect(stored.facility.defaults).not.toContain("power_budget_kw");
+
+  // The layout sync has the rack's new version: a layout edit after the facility saves goes through.
+  await setServers(page, 7);
+  await expect(page.getByTestId("notice-conflict")).toHaveCount(0);
+  await expect.poll(async () => (await report(page.request, hall.id)).racks.find((r) => r.rack === "R01-01")!.max_w).toBeCloseTo(7 * c.server.max_w! + c.tor.max_w!, 6);
 });
 
 // The power sheet per rack and feed (CSV, XLSX, PDF) is another engineer's download button in the Plans
