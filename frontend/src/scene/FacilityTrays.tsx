@@ -97,14 +97,28 @@ function readColour(a: ArrayLike<number>, i: number): string {
   return `#${colour.setRGB(a[i * 3] ?? 0, a[i * 3 + 1] ?? 0, a[i * 3 + 2] ?? 0).getHexString()}`;
 }
 
-/** A segment's box: along its run, one tray wide, just under the cables' line (mm -> world metres). */
-function place(t: TraySegment): void {
+/**
+ * A segment's box in world metres (x, up, z): along its run, one tray wide, its top at the cables' line
+ * (mm -> m; hall y is world z).
+ */
+export function trayTransform(t: Pick<TraySegment, "start" | "end">): {
+  position: [number, number, number];
+  scale: [number, number, number];
+} {
   const [x0, y0, z0] = t.start;
   const [x1, y1] = t.end;
   const alongX = Math.abs(x1 - x0) >= Math.abs(y1 - y0);
   const length = Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)) / 1000;
-  tmp.position.set((x0 + x1) / 2000, z0 / 1000 - TRAY_HEIGHT_M / 2, (y0 + y1) / 2000);
+  return {
+    position: [(x0 + x1) / 2000, z0 / 1000 - TRAY_HEIGHT_M / 2, (y0 + y1) / 2000],
+    scale: [alongX ? length : TRAY_WIDTH_M, TRAY_HEIGHT_M, alongX ? TRAY_WIDTH_M : length],
+  };
+}
+
+function place(t: TraySegment): void {
+  const { position, scale } = trayTransform(t);
+  tmp.position.set(...position);
   tmp.rotation.set(0, 0, 0);
-  tmp.scale.set(alongX ? length : TRAY_WIDTH_M, TRAY_HEIGHT_M, alongX ? TRAY_WIDTH_M : length);
+  tmp.scale.set(...scale);
   tmp.updateMatrix();
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "./http";
+import { hallPatch, refusals, settingsOf } from "./facility";
+
+describe("the hall's facility settings as the form holds them", () => {
+  it("reads each value and whether the API names it a default, a tray's fields under its level", () => {
+    const read = { power_factor: 1, floor_load_kg_m2: 1500, hall_cooling_kw: null };
+    expect(
+      settingsOf(read, ["power_factor", "floor_load_kg_m2", "hall_cooling_kw"], ["power_factor", "hall_cooling_kw"]),
+    ).toEqual({
+      power_factor: { value: 1, isDefault: true },
+      floor_load_kg_m2: { value: 1500, isDefault: false },
+      hall_cooling_kw: { value: null, isDefault: true },
+    });
+    const tray = { width_mm: 4, usable_depth_mm: 102, load_kg_per_m: 65.5 };
+    expect(
+      settingsOf(
+        tray,
+        ["width_mm", "usable_depth_mm"],
+        ["trays.above-racks.usable_depth_mm"],
+        "trays.above-racks.",
+        "tray.above-racks.",
+      ),
+    ).toEqual({
+      "tray.above-racks.width_mm": { value: 4, isDefault: false },
+      "tray.above-racks.usable_depth_mm": { value: 102, isDefault: true },
+    });
+  });
+
+  it("sends changes under `facility`, a level's tray fields grouped under `trays`", () => {
+    expect(
+      hallPatch({
+        power_factor: 0.95,
+        "tray.above-racks.width_mm": 4,
+        "tray.above-racks.usable_depth_mm": null,
+        "tray.cross-aisle.width_mm": 8,
+      }),
+    ).toEqual({
+      facility: {
+        power_factor: 0.95,
+        trays: { "above-racks": { width_mm: 4, usable_depth_mm: null }, "cross-aisle": { width_mm: 8 } },
+      },
+    });
+    expect(hallPatch({})).toEqual({ facility: {} });
+  });
+});
+
+describe("a refused facility write", () => {
+  it("names the field as the form does (body and facility dropped), a conflict saying what to do", () => {
+    const e = new ApiError(422, [
+      { loc: ["body", "facility", "feeds", 1, "breaker_a"], msg: "Input should be greater than 0" },
+      { loc: ["body", "facility", "power_factor"], msg: "Input should be less than or equal to 1" },
+    ]);
+    expect(refusals(e)).toEqual({
+      "feeds.1.breaker_a": "Input should be greater than 0",
+      power_factor: "Input should be less than or equal to 1",
+    });
+    expect(refusals(new ApiError(409, [{ loc: [], msg: "stale version" }]))).toEqual({
+      "": "stale version (someone else saved first: reload and try again)",
+    });
+    expect(refusals(new Error("offline"))).toEqual({ "": "offline" });
+  });
+});
