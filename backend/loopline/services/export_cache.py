@@ -39,7 +39,7 @@ once, and keeps the table's rows to a few MB each."""
 FINGERPRINTED_TABLES = frozenset(
     {
         "halls", "rows", "racks", "logical_racks", "fabric_switches", "server_models", "switch_models",
-        "rack_types", "device_naming", "device_overrides",
+        "rack_types", "device_naming", "device_overrides", "rack_feeds",
     }
 )  # fmt: skip
 """Every table an export's context is read from besides the plan's own (immutable) rows; a test
@@ -63,6 +63,8 @@ _SECTIONS = (
     " WHERE t.id IN (SELECT rack_type_id FROM racks WHERE hall_id = :hall)",
     "SELECT n::text FROM device_naming n WHERE n.hall_id = :hall",
     "SELECT string_agg(o::text, ',' ORDER BY o.id) FROM device_overrides o WHERE o.hall_id = :hall",
+    # The hall's layout is loaded with its racks' feeds (the facility's): hashed so the rule holds.
+    "SELECT string_agg(p::text, ',' ORDER BY p.id) FROM rack_feeds p WHERE p.hall_id = :hall",
 )
 FINGERPRINT = text("SELECT md5(" + " || ".join(f"coalesce(md5(({section})), '-')" for section in _SECTIONS) + ")")
 
