@@ -265,7 +265,7 @@ test("a tray segment filled over its limit is named in the worst list, flown to,
   await expect(page.getByTestId("tray-panel").getByTestId("tray-fill")).toContainText(`Fill ${((Math.round(now.fill_pct * 10) / 10).toFixed(1))} %`);
 });
 
-test("a rack's feeds and budget edited in its panel: three-phase feeds carry it, a budget below its draw does not", async ({ page }) => {
+test("a rack's feeds and budget, and its row's cooling, edited in the Facility tab: three-phase feeds carry it, a budget or cooling below its draw does not", async ({ page }) => {
   test.setTimeout(180_000);
   await login(page);
   const c = await ids(page.request);
@@ -315,6 +315,27 @@ test("a rack's feeds and budget edited in its panel: three-phase feeds carry it,
   await setServers(page, 7);
   await expect(page.getByTestId("notice-conflict")).toHaveCount(0);
   await expect.poll(async () => (await report(page.request, hall.id)).racks.find((r) => r.rack === "R01-01")!.max_w).toBeCloseTo(7 * c.server.max_w! + c.tor.max_w!, 6);
+
+  // The row's own cooling, 10 kW, under the heat of its racks (7 + 8 servers and two ToRs): an error naming the row.
+  const heat = 15 * c.server.max_w! + 2 * c.tor.max_w!;
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await view(page, "plan");
+  await page.keyboard.press("Escape");
+  const rowId = await page.evaluate(() => Object.values(window.__loopline!.store.records).find((r) => r.typeName === "row")!.id);
+  const p = await floorPoint(page, 1.5, 1.8);
+  await page.mouse.click(p.x, p.y);
+  expect(await hook(page).selection()).toEqual([rowId]);
+  await page.getByRole("tab", { name: "Facility" }).click();
+  const row = facility.getByTestId("row-facility");
+  await expect(row).toHaveAttribute("data-row", "R01");
+  await expect(row.getByTestId("row-cooling_kw")).toHaveAttribute("placeholder", "none (default)");
+  await row.getByTestId("row-cooling_kw").fill("10");
+  await row.getByTestId("row-facility-save").click();
+  await expect.poll(async () => Number(await row.getByTestId("row-heat").getAttribute("data-pct"))).toBeCloseTo((heat / 10_000) * 100, 6);
+  await expect(row.getByTestId("row-heat")).toContainText(`Heat ${(heat / 1000).toFixed(1)} kW against 10.0 kW of its own cooling`);
+  const cooled = await report(page.request, hall.id);
+  expect(cooled.errors.filter((e) => e.field === "rows[R01]").length).toBe(1);
+  await expect(page.getByTestId("facility-status")).toHaveAttribute("data-errors", String(cooled.errors.length));
 });
 
 // The power sheet per rack and feed (CSV, XLSX, PDF) is another engineer's download button in the Plans

@@ -235,3 +235,24 @@ export async function loadPduModels(): Promise<PduModel[]> {
   const res = await request<{ items: PduModel[] }>("GET", "/catalog/pdu-models?limit=200");
   return res.items;
 }
+
+/** A row's own cooling (`RowRead.facility`, null: it shares the hall's) and its version. */
+export async function loadRowCooling(rowId: number): Promise<{ version: number; cooling: SettingValue }> {
+  const row = await request<A.RowRead>("GET", `/rows/${rowId}`);
+  return {
+    version: row.version,
+    cooling: settingsOf(row.facility, ["cooling_kw"], row.facility.defaults).cooling_kw ?? {
+      value: null,
+      isDefault: true,
+    },
+  };
+}
+
+/** PATCH a row's cooling (null: back to the hall's) under its version; the layout sync then reads the hall again. */
+export async function saveRowCooling(rowId: number, coolingKw: number | null): Promise<void> {
+  await activeSync()?.idle();
+  const row = await request<A.RowRead>("GET", `/rows/${rowId}`);
+  await request("PATCH", `/rows/${rowId}`, { body: { facility: { cooling_kw: coolingKw } }, version: row.version });
+  await activeSync()?.reload({ clearHistory: false });
+  facilityChanged();
+}

@@ -22,6 +22,7 @@ import { requestFrame, useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
 import { HallFacilitySettings } from "./HallFacilitySettings";
 import { RackFacilitySection } from "./RackFacility";
+import { RowFacilitySection } from "./RowFacility";
 import { TraySegmentPanel } from "./TraySegmentPanel";
 
 /** How many of the worst items the list shows. */
@@ -70,7 +71,7 @@ export function FacilityPanel() {
   const plan = useWiring((s) => s.plan);
   const worst = useMemo(() => (view ? worstItems(view, WORST_SHOWN) : []), [view]);
   const openTray = tray ? view?.byTray.get(tray) : undefined;
-  const selectedRack = selection.length === 1 ? records[selection[0] ?? ""] : undefined;
+  const selected = selection.length === 1 ? records[selection[0] ?? ""] : undefined;
   const errors = view?.issues.filter((i) => i.severity === "error") ?? [];
   const warnings = view?.issues.filter((i) => i.severity !== "error") ?? [];
   return (
@@ -151,7 +152,8 @@ export function FacilityPanel() {
         </section>
       )}
       {openTray && <TraySegmentPanel key={openTray.name} segment={openTray} />}
-      {isRack(selectedRack) && <RackFacilitySection rack={selectedRack} />}
+      {isRack(selected) && <RackFacilitySection rack={selected} />}
+      {isRow(selected) && <RowFacilitySection key={selected.id} row={selected} />}
       {hallId !== null && <HallFacilitySettings hallId={hallId} />}
     </div>
   );
