@@ -117,7 +117,8 @@ test("a rack's servers raised until its power is red on the heat map, why, then 
   await expect.poll(() => hook(page).rackColour("R01-02")).toBe(GREEN);
   const before = (await report(page.request, hall.id)).racks.find((r) => r.rack === "R01-01")!;
   expect(before.max_w).toBeCloseTo(draw(2), 6);
-  expect(before.feeds.map((f) => [f.feed, f.limit_w])).toEqual([["A", FEED_LIMIT_W], ["B", FEED_LIMIT_W]]);
+  expect(before.feeds.map((f) => f.feed)).toEqual(["A", "B"]);
+  for (const f of before.feeds) expect(f.limit_w).toBeCloseTo(FEED_LIMIT_W, 6);
   await expect(page.getByTestId("facility-status")).toHaveAttribute("data-errors", "0");
 
   // Raise R01-01's servers: amber at 6, red at 8 (each feed alone must carry the whole rack).
