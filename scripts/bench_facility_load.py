@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Benchmark: loading a hall's physical plant from PostgreSQL (`services.facility.load_plant`) for a
+2,000-rack hall with a 100,000-cable plan, and the whole `GET /halls/{id}/facility?plan_id=`
+(load + every check + JSON) through the app in-process (issue 28; not a timed test).
+
+The hall is created through the API (`POST /rows/bulk`: 40 rows x 50 racks, 2 logical racks of 15
+servers); the plan's devices and cables are written with COPY as a generated plan stores them (a
+server cable to its own ToR inside the rack, and 20 servers a rack cabled to the next rack's ToR over
+the tray: 50 cables a rack, 100,000 in all). Works on a scratch database of its own. Medians of `--runs`.
+
+    .venv/bin/python scripts/bench_facility_load.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+PORTS = json.loads((ROOT / ".run" / "ports.json").read_text())
+ROWS, RACKS, SERVERS = 40, 50, 15
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
+    admin = f"postgresql://loopline@127.0.0.1:{PORTS['postgres']}/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{db}"')
+    os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
+    os.environ.setdefault("LOOPLINE_ENV", "test")
+    try:
+        return bench(args.runs)
+    finally:
+        from loopline.db.session import get_engine
+
+        get_engine().dispose()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+
+
+def bench(runs: int) -> int:
+    from alembic import command
+    from alembic.config import Config
+    from fastapi.testclient import TestClient
+
+    from loopline.api.app import create_app
+    from loopline.db.models import Project, WiringPlanRow
+    from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
+    from loopline.db.session import session_scope
+    from loopline.services import facility
+    from loopline.services.catalog import ensure_builtin_catalog
+
+    command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
+    with session_scope() as session:
+        ensure_builtin_catalog(session)
+    client = TestClient(create_app())
+    client.post("/api/v1/auth/register", json={"email": "bench@loopline.local", "password": "bench-password"})
+    client.post("/api/v1/auth/login", json={"email": "bench@loopline.local", "password": "bench-password"})
+    project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
+    ids = {m["name"]: m["id"] for m in client.get("/api/v1/catalog/server-models").json()["items"]}
+    ids |= {m["name"]: m["id"] for m in client.get("/api/v1/catalog/switch-models").json()["items"]}
+    lr = {"servers": SERVERS, "server_model_id": ids["2x25G server"], "ports_used": 2,
+          "tor_model_id": ids["48x25G+8x100G ToR"]}  # fmt: skip
+    rows = [{"name": f"R{i:03d}", "x_m": 1, "y_m": 1 + 2.4 * i, "front": "left" if i % 2 == 0 else "right",
+             "rack_count": RACKS, "rack_template": {"logical_racks": [lr, lr]}} for i in range(ROWS)]  # fmt: skip
+    hall = client.post(
+        f"/api/v1/projects/{project}/halls", json={"name": "H1", "width_m": RACKS * 0.6 + 2, "depth_m": ROWS * 2.4 + 2}
+    ).json()["id"]
+    assert client.post(f"/api/v1/halls/{hall}/rows/bulk", json={"rows": rows}).status_code == 201
+
+    with session_scope() as session:
+        assert session.get(Project, project) is not None
+        plan = WiringPlanRow(project_id=project, hall_id=hall, name="synthetic", spec={}, summary={}, loops=[],
+                             tray_z_mm=2300, via="tray")  # fmt: skip
+        session.add(plan)
+        session.flush()
+        plan_id = plan.id
+        devices, cables = [], []
+        for i in range(ROWS):
+            for k in range(RACKS):
+                rack = f"H1.R{i:03d}.R{i:03d}-{k + 1:02d}"
+                x, y = 1300 + 600 * k, 1000 + 2400 * i
+                for b in range(2):
+                    tor = f"{rack}.T{b}"
+                    devices.append((plan_id, tor, tor, "tor", rack, 16 + 16 * b, "tor", None, None, None, None,
+                                    x, y, 700 + 711 * b))  # fmt: skip
+                    for s in range(SERVERS):
+                        srv = f"{rack}.S{b}{s:02d}"
+                        devices.append((plan_id, srv, srv, "server", rack, 1 + s + 16 * b, "srv", None, None,
+                                        None, None, x, y, 20 + 44 * (s + 16 * b)))  # fmt: skip
+        n = 0
+        for i in range(ROWS):
+            for k in range(RACKS):
+                rack = f"H1.R{i:03d}.R{i:03d}-{k + 1:02d}"
+                nxt = f"H1.R{i:03d}.R{i:03d}-{(k + 1) % RACKS + 1:02d}"
+                for b in range(2):
+                    for s in range(SERVERS):
+                        srv = f"{rack}.S{b}{s:02d}"
+                        ends = [(f"{rack}.T{b}", rack, "DAC-25G-RSFEC", "dac", None)]
+                        if s < 10:
+                            ends.append((f"{nxt}.T{b}", nxt, "AOC-25G", "aoc", None))
+                        for tor, tor_rack, part, medium, xcvr in ends:
+                            cables.append((plan_id, f"C{n}", n, f"L{n}", "server-tor", srv, "p1", rack, "",
+                                           tor, f"e{n}", tor_rack, "", 25.0, 2000, 2200, 3000, medium, part,
+                                           xcvr, 0, 0.0))  # fmt: skip
+                            n += 1
+        copy_rows(session, "plan_devices", DEVICE_COPY_COLUMNS, devices)
+        copy_rows(session, "plan_cables", CABLE_COPY_COLUMNS, cables)
+    assert n == 100_000, n
+
+    def load() -> float:
+        with session_scope() as session:
+            t0 = time.perf_counter()
+            plant = facility.load_plant(session, hall, plan_id)
+            elapsed = time.perf_counter() - t0
+        assert len(plant.routed) == 100_000 and len(plant.racks) == ROWS * RACKS
+        return elapsed
+
+    def report() -> float:
+        t0 = time.perf_counter()
+        r = client.get(f"/api/v1/halls/{hall}/facility", params={"plan_id": plan_id})
+        elapsed = time.perf_counter() - t0
+        assert r.status_code == 200, r.text[:500]
+        return elapsed
+
+    load()
+    report()  # warm-up
+    loads = [load() for _ in range(runs)]
+    reports = [report() for _ in range(runs)]
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"facility load bench: {ROWS * RACKS} racks, 100,000 cables; median of {runs} runs; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
+        f"  load_plant                         median {statistics.median(loads) * 1000:6.0f} ms "
+        f"(min {min(loads) * 1000:.0f}, max {max(loads) * 1000:.0f})\n"
+        f"  GET /halls/{{id}}/facility?plan_id= median {statistics.median(reports) * 1000:6.0f} ms "
+        f"(min {min(reports) * 1000:.0f}, max {max(reports) * 1000:.0f})\n"
+        f"  process peak RSS {rss:.0f} MiB"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
