@@ -8,6 +8,7 @@ and which of them are defaults (`defaults`: the names not set), so a reader can 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, cast
@@ -397,15 +398,33 @@ def _routed_cables(session: Session, plan: WiringPlanRow, hall: dl.Hall) -> tupl
     devices = select(
         PlanDeviceRow.name, PlanDeviceRow.x_mm, PlanDeviceRow.y_mm, PlanDeviceRow.z_mm, PlanDeviceRow.rack
     ).where(PlanDeviceRow.plan_id == plan.id)
-    positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
     stmt = select(
         PlanCableRow.label, PlanCableRow.part_number, PlanCableRow.medium, PlanCableRow.transceiver,
         PlanCableRow.a_device, PlanCableRow.b_device,
     ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
+    # Hundreds of thousands of new tuples and no cycles among them: the cyclic collector would
+    # only walk them again and again (a third of the time).
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
+        cables = _fetch_all(session, stmt)
+        return _route_all(plan, cables, positions, rack_names)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _route_all(
+    plan: WiringPlanRow,
+    cables: list[tuple[Any, ...]],
+    positions: dict[str, tuple[tuple[int, int, int], str]],
+    rack_names: dict[str, str],
+) -> tuple[RoutedCable, ...]:
     via, level = Via(plan.via), plan.tray_z_mm
     out: list[RoutedCable] = []
     append = out.append
-    for label, part, medium, transceiver, a_dev, b_dev in _fetch_all(session, stmt):
+    for label, part, medium, transceiver, a_dev, b_dev in cables:
         (a, a_rack), (b, b_rack) = positions[a_dev], positions[b_dev]
         # Each end draws its optic: a fibre link's transceiver, or an active cable's own ends.
         optic = transceiver if transceiver is not None else (part if medium in _ACTIVE_CABLES else None)
