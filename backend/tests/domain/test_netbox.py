@@ -192,3 +192,32 @@ def test_power_cables_join_feeds_to_pdus_and_supplies_to_outlets() -> None:
          "side_a_type": "dcim.poweroutlet", "side_a_name": "outlet1", "side_b_site": "S1", "side_b_device": "srv1",
          "side_b_type": "dcim.powerport", "side_b_name": "PSU2", "type": "power", "status": "planned"},
     ]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    devices=st.integers(0, 60),
+    outlets=st.integers(0, 50),
+    feeds=st.sampled_from(["A", "B", "AB"]),
+    with_pdu=st.sampled_from([(True, True), (True, False), (False, True)]),
+)
+def test_plugging_uses_each_outlet_and_supply_once_within_the_pdus(
+    devices: int, outlets: int, feeds: str, with_pdu: tuple[bool, bool]
+) -> None:
+    rack_feeds = [
+        netbox.NetboxFeed("H1.R01.K01", "R01", f, 230, 1, 32, "PDU" if has else None)
+        for f, has in zip(feeds, with_pdu, strict=False)
+    ]
+    names = [f"d{i}" for i in range(devices)]
+    got = netbox.plugging(rack_feeds, names, {"PDU": outlets})
+    assert len({(p.pdu, p.outlet) for p in got}) == len(got), "an outlet takes one plug"
+    assert len({(p.device, p.supply) for p in got}) == len(got), "a supply goes into one outlet"
+    assert all(1 <= p.outlet <= outlets for p in got)
+    assert {p.pdu for p in got} <= {netbox.pdu_name(f) for f in rack_feeds if f.pdu}
+    # Every supply is plugged or counted unplugged, never both.
+    left = netbox.unplugged(rack_feeds, {"H1.R01.K01": devices}, {"PDU": outlets})
+    assert len(got) + left == 2 * devices
+    # Outlets are filled from the first, devices taken bottom up: a plugged device has every lower one plugged too.
+    for pdu in {p.pdu for p in got}:
+        used = sorted(p.outlet for p in got if p.pdu == pdu)
+        assert used == list(range(1, len(used) + 1))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from loopline.domain.facility.model import FacilityTotals
 from loopline.domain.facility.plan_change import facility_change
 
@@ -45,3 +48,22 @@ def test_under_a_kilowatt_the_change_is_in_watts() -> None:
     assert got.words == "adds 20 W at most (20 W typical)"
     got = facility_change(totals(1_000, 1_500, 80, None, 0.0), totals(1_000, 2_500, 80, None, 0.0))
     assert got.words == "adds 1 kW at most"
+
+
+finite = st.floats(0, 5e6, allow_nan=False)
+
+
+@given(
+    a=st.tuples(finite, finite, finite, st.one_of(st.none(), st.sampled_from(["T1-1", "T2-7"])), st.floats(0, 100)),
+    b=st.tuples(finite, finite, finite, st.one_of(st.none(), st.sampled_from(["T1-1", "T2-7"])), st.floats(0, 100)),
+)
+def test_a_change_and_its_reverse_are_opposite(
+    a: tuple[float, float, float, str | None, float], b: tuple[float, float, float, str | None, float]
+) -> None:
+    old, new = totals(*a), totals(*b)
+    there, back = facility_change(old, new), facility_change(new, old)
+    assert (there.max_w, there.typical_w, there.weight_kg) == (-back.max_w, -back.typical_w, -back.weight_kg)
+    assert (there.fullest_tray, there.was_fullest_tray) == (back.was_fullest_tray, back.fullest_tray)
+    if round(there.max_w) > 0:
+        assert there.words.startswith("adds") and back.words.startswith("removes")
+    assert facility_change(old, old).words.startswith("draws the same power")
