@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { useFacility } from "../state/facility";
 import { ApiError } from "./http";
-import { hallPatch, refusals, settingsOf } from "./facility";
+import { hallPatch, refreshFacility, refusals, settingsOf } from "./facility";
 
 describe("the hall's facility settings as the form holds them", () => {
   it("reads each value and whether the API names it a default, a tray's fields under its level", () => {
@@ -59,5 +60,57 @@ describe("a refused facility write", () => {
       "": "stale version (someone else saved first: reload and try again)",
     });
     expect(refusals(new Error("offline"))).toEqual({ "": "offline" });
+  });
+});
+
+describe("asking for the report", () => {
+  it("sends one request at a time: questions asked meanwhile become one, the latest, and only its answer stays", async () => {
+    const urls: string[] = [];
+    const answers: ((body: unknown) => void)[] = [];
+    const empty = (racks: number) => ({
+      errors: [],
+      warnings: [],
+      racks: Array.from({ length: racks }, (_, i) => ({
+        rack: `R01-0${i + 1}`,
+        row: "R01",
+        typical_w: 0,
+        max_w: 0,
+        budget_w: null,
+        cooling_w: null,
+        weight_kg: 0,
+        static_load_kg: null,
+        floor_kg_m2: 0,
+        feeds: [],
+        worst_pct: 0,
+        worst: "",
+      })),
+      trays: [],
+      totals: { typical_w: 0, max_w: 0, heat_w: 0, weight_kg: 0, fullest_tray: null, fullest_tray_pct: 0 },
+    });
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = ((url: string) => {
+      urls.push(url);
+      return new Promise((resolve) =>
+        answers.push((body) => resolve(new Response(JSON.stringify(body), { status: 200 }))),
+      );
+    }) as typeof fetch;
+    try {
+      const first = refreshFacility(5, null);
+      void refreshFacility(5, 7);
+      void refreshFacility(5, 8);
+      expect(urls).toEqual(["/api/v1/halls/5/facility"]);
+      expect(useFacility.getState().pending).toBe(true);
+      answers[0]!(empty(1));
+      await first;
+      // The first answer is dropped (a newer question is waiting); the latest question is asked once.
+      expect(urls).toEqual(["/api/v1/halls/5/facility", "/api/v1/halls/5/facility?plan_id=8"]);
+      expect(useFacility.getState().view).toBeNull();
+      answers[1]!(empty(2));
+      await vi.waitFor(() => expect(useFacility.getState().pending).toBe(false));
+      expect(useFacility.getState().view?.planId).toBe(8);
+      expect(useFacility.getState().view?.racks.map((r) => r.rack)).toEqual(["R01-01", "R01-02"]);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 });

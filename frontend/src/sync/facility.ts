@@ -23,27 +23,42 @@ import { activeSync } from "./active";
 import type * as A from "./apiTypes";
 import { ApiError, request } from "./http";
 
-let asked = 0;
+let inFlight = false;
+/** Asked for while a report was being computed: fetched once that one is in (latest question wins). */
+let queued: { hallId: number; planId: number | null } | null = null;
 
-/** Fetch the report; an answer to an older question than the last one is dropped. */
+/**
+ * Fetch the report. One request at a time: the checks of a big hall with a plan take seconds on the
+ * server, and a burst of edits must not pile up requests; a question asked meanwhile is asked once the
+ * answer in flight is in, and only the answer to the latest question stays.
+ */
 export async function refreshFacility(hallId: number, planId: number | null): Promise<void> {
-  const mine = ++asked;
+  if (inFlight) {
+    queued = { hallId, planId };
+    useFacility.setState({ pending: true });
+    return;
+  }
+  inFlight = true;
   useFacility.setState({ pending: true });
   try {
     const api = await request<FacilityReportApi>(
       "GET",
       `/halls/${hallId}/facility${planId === null ? "" : `?plan_id=${planId}`}`,
     );
-    if (mine === asked)
+    if (!queued)
       useFacility.setState((s) => ({
         view: facilityView(hallId, planId, api, rackModels()),
         error: null,
         received: s.received + 1,
       }));
   } catch (e) {
-    if (mine === asked) useFacility.setState({ error: e instanceof Error ? e.message : String(e) });
+    if (!queued) useFacility.setState({ error: e instanceof Error ? e.message : String(e) });
   } finally {
-    if (mine === asked) useFacility.setState({ pending: false });
+    inFlight = false;
+    const next = queued;
+    queued = null;
+    if (next) void refreshFacility(next.hallId, next.planId);
+    else useFacility.setState({ pending: false });
   }
 }
 
