@@ -288,9 +288,17 @@ def breakout_segment(cable: BreakoutCable, label: str, length_mm: int, *, leg: i
 
 @dataclass(frozen=True, slots=True)
 class CordRun:
+    """A cord in a chain; `flipped`: its end B faces the chain's end A (which end a pinned-unpinned
+    MPO cord plugs where)."""
+
     cord: PatchCord
     label: str
     length_mm: int
+    flipped: bool = False
+
+    def segment(self) -> Segment:
+        seg = cord_segment(self.cord, self.label, self.length_mm)
+        return seg.reversed() if self.flipped else seg
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,7 +350,7 @@ def direct_chain(
         name=name,
         optic_a=optic_a,
         optic_b=optic_b,
-        segments=(cord_segment(cord.cord, cord.label, cord.length_mm),),
+        segments=(cord.segment(),),
         end_a=end_a,
         end_b=end_b,
     )
@@ -367,16 +375,16 @@ def structured_chain(
     pass-through; `cross_connects` come between the first panel and the last trunk.
 
     `method` defaults to the cassettes' when they name one and agree."""
-    segments: list[Segment] = [cord_segment(cord_a.cord, cord_a.label, cord_a.length_mm)]
+    segments: list[Segment] = [cord_a.segment()]
     segments.append(panel_a.segment(from_front=True))
     for x in cross_connects:
         segments.append(trunk_segment(x.trunk.trunk, x.trunk.label, x.trunk.length_mm, splices=x.trunk.splices))
         segments.append(x.landing.segment(from_front=False))
-        segments.append(cord_segment(x.cord.cord, x.cord.label, x.cord.length_mm))
+        segments.append(x.cord.segment())
         segments.append(x.leaving.segment(from_front=True))
     segments.append(trunk_segment(trunk.trunk, trunk.label, trunk.length_mm, splices=trunk.splices))
     segments.append(panel_b.segment(from_front=False))
-    segments.append(cord_segment(cord_b.cord, cord_b.label, cord_b.length_mm))
+    segments.append(cord_b.segment())
     if method is None:
         methods = {s.cassette.method for s in segments if s.cassette is not None and s.cassette.method is not None}
         method = methods.pop() if len(methods) == 1 else None

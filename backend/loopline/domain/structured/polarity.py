@@ -97,14 +97,22 @@ class PolarityVerdict:
     lanes: tuple[LaneTrace, ...]
     """Every lane traced, from A then from B (a breakout's other legs left out)."""
     findings: tuple[PolarityFinding, ...]
+    unknown: str | None = None
+    """Why the lanes could not be traced (an optic whose fibre positions no source gives); None when
+    they were."""
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        """Every Tx lands on an Rx; False too when the trace could not be made."""
+        return not self.findings and self.unknown is None
 
 
 def trace_polarity(chain: LinkChain) -> PolarityVerdict:
     """Trace every transmit fibre of both optics to the far end (see the module's docstring)."""
+    blind = [o.part for o in (chain.optic_a, chain.optic_b) if not o.positions_known]
+    if blind:
+        why = f"no source gives the Tx/Rx fibre positions of {' and '.join(sorted(set(blind)))}"
+        return PolarityVerdict(link=chain.name, lanes=(), findings=(), unknown=why)
     n = len(chain.segments)
     lanes: list[LaneTrace] = []
     findings: list[PolarityFinding] = []

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from loopline.domain.facility.model import CableFacts
 from loopline.domain.structured.catalog import (
+    Attenuation,
     BreakoutCable,
     Cassette,
+    ConnectionLoss,
     Connector,
     DuplexPolarity,
+    Fibre,
     FibreKind,
     FormFactor,
     Gender,
@@ -19,6 +22,7 @@ from loopline.domain.structured.catalog import (
     PatchPanel,
     PolarityMethod,
     PositionMap,
+    StructuredCatalog,
     Trunk,
     TrunkPolarity,
 )
@@ -225,3 +229,24 @@ def parallel_chain(
         cord_b=CordRun(mpo_cord(cord_b), "cord-B", 3_000),
         method=method,
     )
+
+
+# Loss figures for the tests: OM4 3.5 dB/km at 850 nm, OS2 0.4 dB/km at 1310 nm, 0.5 dB per LC pair,
+# 0.75 dB per MPO-12 pair, 0.3 dB per splice.
+CATALOG = StructuredCatalog(
+    fibres=(
+        Fibre(FibreKind.OM4, (Attenuation(850, 3.5, "test"),)),
+        Fibre(FibreKind.OS2, (Attenuation(1310, 0.4, "test"),)),
+    ),
+    optics=(),
+    panels=(),
+    cassettes=(),
+    trunks=(),
+    cords=(),
+    breakout_cables=(),
+    mated_pair_loss={
+        Connector.LC_DUPLEX: ConnectionLoss(0.5, "test"),
+        Connector.MPO_12: ConnectionLoss(0.75, "test"),
+    },
+    splice_loss=ConnectionLoss(0.3, "test"),
+)
