@@ -15,15 +15,18 @@ from structured_links import (
     breakout,
     duplex_chain,
     lc_cord,
+    mpo_cord,
     parallel_chain,
 )
 
-from loopline.domain.structured.catalog import DuplexPolarity, PolarityMethod, TrunkPolarity
+from loopline.domain.structured.catalog import DuplexPolarity, PolarityMethod, TrunkPolarity, builtin_catalog
 from loopline.domain.structured.chain import (
     Adapter,
     CordRun,
     LinkChain,
     breakout_segment,
+    cassette_segment,
+    cord_segment,
     direct_chain,
 )
 from loopline.domain.structured.polarity import LaneTrace, trace_polarity
@@ -276,3 +279,40 @@ def test_lane_trace_fields() -> None:
     # The record the validation report will print.
     t = LaneTrace("A", 3, 3, 10, 3)
     assert (t.from_end, t.lane, t.tx_position, t.reached_position, t.rx_lane) == ("A", 3, 3, 10, 3)
+
+
+def test_a_dr4_broken_out_by_the_corning_dr4_module() -> None:
+    # Corning ECM-UM08-04-E8GF-ULL (builtin): front port k's LC 1 <-> MPO k, LC 2 <-> MPO 13-k.
+    # A: Tx k -Type-A cord-> k -> front k/1 -A-to-B-> 2, the 100G-DR's Rx; the other lanes leave by
+    # the other ports (their own links). B: Tx 1 -> 2 -> front k/2 -> 13-k -> 13-k, Rx lane k.
+    corning = builtin_catalog().cassette("Corning ECM-UM08-04-E8GF-ULL")
+
+    def link(leg: int, mpo: TrunkPolarity) -> LinkChain:
+        return LinkChain(
+            f"brk-{leg}",
+            PARALLEL,
+            LANE,
+            (
+                cord_segment(mpo_cord(mpo), "mpo-cord", 2_000),
+                cassette_segment(corning, "module", front_port=leg, from_front=False),
+                cord_segment(lc_cord(AB), "lc-cord", 2_000),
+            ),
+        )
+
+    for leg in range(1, 5):
+        v = trace_polarity(link(leg, T_A))
+        assert v.ok
+        assert lanes(v) == [("A", leg, leg, 2, 1), ("B", 1, 1, 13 - leg, leg)]
+    # A Type-B MPO cord: Tx 1 -> 12 = front 1/2 -A-to-B-> 1, a Tx.
+    bad = trace_polarity(link(1, T_B))
+    assert [(f.segment, f.message) for f in bad.findings] == [
+        ("lc-cord", "lane 1: Tx at A pos 1 reaches pos 1 at B, a Tx"),
+        ("mpo-cord", "lane 1: Tx at B pos 1 reaches pos 1 at A, a Tx"),
+    ]
+
+
+def test_an_optic_without_known_fibre_positions_is_not_passed() -> None:
+    sr8 = builtin_catalog().optic("400G-SR8")
+    v = trace_polarity(LinkChain("u", sr8, sr8, (cord_segment(mpo_cord(T_B), "cord", 1_000),)))
+    assert not v.ok
+    assert (v.lanes, v.findings, v.unknown) == ((), (), "no source gives the Tx/Rx fibre positions of 400G-SR8")
