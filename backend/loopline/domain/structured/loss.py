@@ -201,7 +201,9 @@ def connector_findings(chain: LinkChain) -> list[LossFinding]:
             )
         )
     for left, mid, right in zip(segs, segs[1:], segs[2:], strict=False):
-        if mid.adapter is None or left.gender_b is None or left.gender_b is not right.gender_a:
+        # A pass-through adapter, or an adapter panel in a cassette slot (no fibre of its own).
+        adapter = mid.adapter is not None or (mid.cassette is not None and mid.cassette.fibre is None)
+        if not adapter or left.gender_b is None or left.gender_b is not right.gender_a:
             continue
         out.append(
             LossFinding(

@@ -158,3 +158,21 @@ def test_the_builtin_method_b_cassette_over_a_type_b_trunk() -> None:
         "lane 1: Tx at A pos 1 leaves pp-B by port 6 pos 1; the link is on port 1",
         "lane 1: Tx at B pos 1 leaves pp-A by port 6 pos 1; the link is on port 1",
     ]
+
+
+def test_two_unpinned_plugs_in_an_adapter_panel_are_named() -> None:
+    # The cross-connect cord as the catalog sells it (pinned-unpinned) instead of pinned both ends:
+    # its unpinned end meets trunk-2's unpinned end in pp3.
+    link = dr4_link((3_000, 50_000, 5_000, 60_000, 2_000))
+    segs = list(link.segments)
+    x = next(i for i, s in enumerate(segs) if s.label == "x")
+    segs[x] = replace(segs[x], gender_b=Gender.UNPINNED)
+    findings = link_loss(replace(link, segments=tuple(segs)), CAT).findings
+    assert [(f.kind, f.segment, f.message) for f in findings if f.kind is LossFindingKind.CONNECTOR_MISMATCH] == [
+        (
+            LossFindingKind.CONNECTOR_MISMATCH,
+            "pp3",
+            "tor1:et49-spine1:et1: two unpinned plugs meet in pp3 (x, trunk-2); a mated MPO pair needs one pinned"
+            " and one unpinned",
+        )
+    ]
