@@ -186,6 +186,8 @@ CREATES: dict[tuple[str, str, str], tuple[str, str] | tuple[str, str, str]] = {
     ("post", "/api/v1/catalog/server-models", "201"): ("server-models", "entry_id"),
     ("post", "/api/v1/catalog/switch-models", "201"): ("switch-models", "entry_id"),
     ("post", "/api/v1/catalog/rack-types", "201"): ("rack-types", "entry_id"),
+    ("post", "/api/v1/catalog/pdu-models", "201"): ("pdu-models", "entry_id"),
+    ("put", "/api/v1/halls/{hall_id}/tray-runs/{name}", "200"): ("tray-runs", "name", "name"),
     ("post", "/api/v1/tokens", "201"): ("tokens", "token_id"),
 }
 
