@@ -214,6 +214,7 @@ test("a tray segment filled over its limit is named in the worst list, flown to,
   }
   await settings.getByTestId("hall-facility-save").click();
   await expect(settings.getByTestId("hall-facility-saved")).toBeVisible();
+  await page.screenshot({ path: `${ARTIFACTS}/facility-hall-settings.png` });
 
   // Each segment's fill grows by its level's default tray's cross-section over 16 mm².
   const tight = await report(page.request, hall.id, plan.id);
@@ -304,6 +305,7 @@ test("a rack's feeds and budget, and its row's cooling, edited in the Facility t
   await facility.getByTestId("rack-facility-form").getByTestId("rack-facility-save").click();
   await expect.poll(() => hook(page).rackColour("R01-01")).toBe(RED);
   await expect.poll(async () => Number(await section.getByTestId("rack-load-budget").getAttribute("data-pct"))).toBeCloseTo((draw / 5000) * 100, 6);
+  await page.screenshot({ path: `${ARTIFACTS}/facility-rack-panel.png` });
   const stored = await (await page.request.get(`/api/v1/racks/${Number(rackId.split(":")[1])}`)).json();
   expect(stored.facility.power_budget_kw).toBe(5);
   expect(stored.facility.feeds.map((f: { name: string; phases: number; voltage_v: number; breaker_a: number }) => [f.name, f.phases, f.voltage_v, f.breaker_a])).toEqual([
