@@ -715,9 +715,11 @@ def power_sheet_csv(sheet: PowerSheet) -> Iterator[bytes]:
 
 
 def power_sheet_xlsx(sheet: PowerSheet) -> Iterator[bytes]:
-    """A worksheet per row."""
-    sheets = [(row, power_sheet_rows(lines)) for row, lines in rows_by_row(sheet.lines)]
-    return workbook_stream(sheets, POWER_SHEET_LAYOUT)
+    """A worksheet per row (a hall without racks: one, "No racks", of the header alone)."""
+    sheets: list[tuple[str, Iterable[Sequence[object]]]] = [
+        (row, power_sheet_rows(lines)) for row, lines in rows_by_row(sheet.lines)
+    ]
+    return workbook_stream(sheets or [("No racks", [])], POWER_SHEET_LAYOUT)
 
 
 def power_sheet_pdf(sheet: PowerSheet) -> Iterator[bytes]:

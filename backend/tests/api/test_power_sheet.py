@@ -120,3 +120,13 @@ def test_a_plan_of_another_hall_is_refused_naming_plan_id(
     assert r.status_code == 404 and r.json()["detail"][0]["field"] == "plan_id"
     r = owner.get(url(power_hall["id"], "csv"), params={"plan_id": 0})
     assert r.status_code == 422 and "plan_id" in r.text
+
+
+def test_a_hall_without_racks_has_a_power_sheet_of_its_header_alone(owner: TestClient, hall: dict[str, Any]) -> None:
+    assert owner.get(url(hall["id"], "csv")).text == ",".join(POWER_SHEET_COLUMNS) + "\n"
+    book = load_workbook(io.BytesIO(owner.get(url(hall["id"], "xlsx")).content))
+    assert book.sheetnames == ["No racks"]
+    assert [list(r) for r in book["No racks"].iter_rows(values_only=True)] == [list(POWER_SHEET_COLUMNS)]
+    pdf = owner.get(url(hall["id"], "pdf")).content
+    assert pdf.startswith(b"%PDF") and len(PdfReader(io.BytesIO(pdf)).pages) == 1
+    assert owner.get("/api/v1/halls/999999/exports/power-sheet.csv").status_code == 404
