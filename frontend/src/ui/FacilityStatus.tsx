@@ -19,6 +19,11 @@ export function FacilityStatus() {
   const lastSavedAt = useSession((s) => s.lastSavedAt);
   const planId = useWiring((s) => s.plan?.id ?? null);
   const revision = useFacility((s) => s.revision);
+  // Another hall's report must not colour this hall's racks (names repeat from hall to hall).
+  useEffect(() => {
+    const v = useFacility.getState().view;
+    if (v && v.hallId !== hallId) useFacility.setState({ view: null, tray: null });
+  }, [hallId]);
   useEffect(() => {
     if (hallId === null || saving) return;
     const t = setTimeout(() => void refreshFacility(hallId, planId), FACILITY_DEBOUNCE_MS);
