@@ -444,8 +444,12 @@ _LANSHACK_MPO12 = (
     " https://lanshack.com/MTP12-Cheat-Sheet-QSFP: facing the module key up it 'receive[s] on the left side"
     " (or your right when facing them) and send[s] on the right side (or your left when facing them)', four"
     " fibres each, the middle four unused; read here as Tx on positions 1-4 and Rx on 9-12 of the receptacle"
-    " (positions counted left to right looking into it, key up)"
+    " (positions counted left to right looking into it, key up). Lane order: receive lane 1 on position 12,"
+    " lane 4 on 9 (mirrored, so that a Type-B trunk brings Tx lane n at position n to its Rx lane n at 13 - n),"
+    " as the builtin Corning DR4 module's pairs (1, 12), (2, 11), (3, 10), (4, 9) require of a lane's fibre pair"
 )
+_PARALLEL_RX = (12, 11, 10, 9)
+"""Receive lanes 1-4 of an MPO-12 parallel optic (see `_LANSHACK_MPO12`)."""
 _MPO12_8F = (
     "AICPLight, 'MPO-12 vs MPO-16', https://www.aicplight.com/blog-news/"
     "mpo-12-vs-mpo-16-which-connector-is-better-for-400g-and-800g-parallel-optics-197: MPO-12 for SR4 and"
@@ -542,7 +546,7 @@ OPTICS: tuple[Optic, ...] = (
         connector=Connector.MPO_12,
         fibre=FibreKind.OM4,
         tx_positions=(1, 2, 3, 4),
-        rx_positions=(9, 10, 11, 12),
+        rx_positions=_PARALLEL_RX,
         reach_mm=100_000,
         channel_loss_db=None,
         power=_optic_power("XCVR-100G-SR"),
@@ -641,7 +645,7 @@ OPTICS: tuple[Optic, ...] = (
         connector=Connector.MPO_12,
         fibre=FibreKind.OS2,
         tx_positions=(1, 2, 3, 4),
-        rx_positions=(9, 10, 11, 12),
+        rx_positions=_PARALLEL_RX,
         reach_mm=_400G_DR4_REACH_MM,
         channel_loss_db=_400G_DR4_LOSS_DB,
         breakouts=(Breakout("100G-DR", 4),),
@@ -739,7 +743,7 @@ OPTICS: tuple[Optic, ...] = (
         connector=Connector.MPO_12,
         fibre=FibreKind.OS2,
         tx_positions=(1, 2, 3, 4),
-        rx_positions=(9, 10, 11, 12),
+        rx_positions=_PARALLEL_RX,
         reach_mm=_400G_DR4_REACH_MM,
         channel_loss_db=_400G_DR4_LOSS_DB,
         ports=2,

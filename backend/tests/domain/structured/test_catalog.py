@@ -196,7 +196,7 @@ def test_lane_counts_and_positions() -> None:
         4,
         100.0,
         (1, 2, 3, 4),
-        (9, 10, 11, 12),
+        (12, 11, 10, 9),
     )
     assert CAT.optic("100G-SR4").tx_positions == (1, 2, 3, 4)
     twin = CAT.optic("800G-2xDR4")

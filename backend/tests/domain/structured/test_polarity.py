@@ -311,6 +311,27 @@ def test_a_dr4_broken_out_by_the_corning_dr4_module() -> None:
     ]
 
 
+def test_the_builtin_dr4_breaks_out_through_the_builtin_corning_module() -> None:
+    """The catalog's own parts agree: its 400G-DR4 receives lane k on position 13 - k, the pair the
+    Corning module gives front port k (with lanes 9-12 in the other order, every leg split two lanes)."""
+    cat = builtin_catalog()
+    dr4, dr, corning = cat.optic("400G-DR4"), cat.optic("100G-DR"), cat.cassette("Corning ECM-UM08-04-E8GF-ULL")
+    for leg in range(1, 5):
+        chain = LinkChain(
+            f"brk-{leg}",
+            dr4,
+            dr,
+            (
+                cord_segment(mpo_cord(T_A), "mpo-cord", 2_000),
+                cassette_segment(corning, "module", front_port=leg, from_front=False),
+                cord_segment(lc_cord(AB), "lc-cord", 2_000),
+            ),
+        )
+        v = trace_polarity(chain)
+        assert v.ok, v.findings
+        assert lanes(v) == [("A", leg, leg, dr.rx_positions[0], 1), ("B", 1, dr.tx_positions[0], 13 - leg, leg)]
+
+
 def test_an_optic_without_known_fibre_positions_is_not_passed() -> None:
     sr8 = builtin_catalog().optic("400G-SR8")
     v = trace_polarity(LinkChain("u", sr8, sr8, (cord_segment(mpo_cord(T_B), "cord", 1_000),)))
