@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { useFacility } from "../state/facility";
+import { useSession } from "../state/session";
 import { ApiError } from "./http";
 import { hallPatch, refreshFacility, refusals, settingsOf } from "./facility";
 
@@ -94,6 +95,7 @@ describe("asking for the report", () => {
         answers.push((body) => resolve(new Response(JSON.stringify(body), { status: 200 }))),
       );
     }) as typeof fetch;
+    useSession.setState({ hallId: 5 });
     try {
       const first = refreshFacility(5, null);
       void refreshFacility(5, 7);
@@ -109,6 +111,12 @@ describe("asking for the report", () => {
       await vi.waitFor(() => expect(useFacility.getState().pending).toBe(false));
       expect(useFacility.getState().view?.planId).toBe(8);
       expect(useFacility.getState().view?.racks.map((r) => r.rack)).toEqual(["R01-01", "R01-02"]);
+      // An answer about a hall no longer open is dropped.
+      useSession.setState({ hallId: 6 });
+      const late = refreshFacility(5, 8);
+      answers[2]!(empty(3));
+      await late;
+      expect(useFacility.getState().view?.racks).toHaveLength(2);
     } finally {
       globalThis.fetch = realFetch;
     }

@@ -11,6 +11,7 @@ import type { components } from "../api/schema";
 import { isRack } from "../model/records";
 import { useCatalog } from "../state/catalog";
 import { editor } from "../state/editor";
+import { useSession } from "../state/session";
 import {
   facilityChanged,
   facilityView,
@@ -45,7 +46,8 @@ export async function refreshFacility(hallId: number, planId: number | null): Pr
       "GET",
       `/halls/${hallId}/facility${planId === null ? "" : `?plan_id=${planId}`}`,
     );
-    if (!queued)
+    // Dropped when a newer question waits, or when the hall it is about is no longer open.
+    if (!queued && useSession.getState().hallId === hallId)
       useFacility.setState((s) => ({
         view: facilityView(hallId, planId, api, rackModels()),
         error: null,
