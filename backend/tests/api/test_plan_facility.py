@@ -11,6 +11,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Table, event
+from sqlalchemy.orm import Session
+from sqlalchemy.sql import visitors
+
+from loopline.services import facility, plan_facility
 
 
 @pytest.fixture
@@ -104,3 +109,35 @@ def test_the_power_sheet_with_a_plan_counts_its_optics_in_their_racks(
     assert [(r[0], r[7], r[12]) for r in devices_only] == [
         ("N01", "500", "300"), ("N01", "500", "300"), ("R01-01", "1800", "1150"), ("R01-01", "1800", "1150"),
     ]  # fmt: skip
+
+
+def test_the_hall_fingerprint_covers_every_table_the_plant_is_loaded_from(
+    owner: TestClient, hall_with_plan: dict[str, Any], db_session: Session
+) -> None:
+    """If the plant's loader starts reading another table, the cached totals' fingerprint must hash it."""
+    hall_id = hall_with_plan["hall"]["id"]
+    tables: set[str] = set()
+
+    def record(conn: Any, clause: Any, multiparams: Any, params: Any, options: Any) -> None:
+        tables.update(t.name for t in visitors.iterate(clause) if isinstance(t, Table))
+
+    engine = db_session.get_bind()
+    event.listen(engine, "before_execute", record)
+    try:
+        db_session.expire_all()
+        facility.load_plant(db_session, hall_id, None)
+    finally:
+        event.remove(engine, "before_execute", record)
+    assert {"halls", "racks", "rack_feeds", "server_models"} <= tables <= plan_facility.FINGERPRINTED_TABLES, tables
+    hashed = plan_facility.FINGERPRINT.text
+    assert [t for t in sorted(plan_facility.FINGERPRINTED_TABLES) if f" FROM {t} " not in hashed] == []
+
+    # A feed's change is a new fingerprint (a plan's totals are reckoned again); reading twice is not.
+    before = plan_facility.hall_fingerprint(db_session, hall_id)
+    assert plan_facility.hall_fingerprint(db_session, hall_id) == before
+    layout = owner.get(f"/api/v1/halls/{hall_id}/layout").json()
+    rack = next(k for r in layout["rows"] for k in r["racks"] if k["name"] == "R01-01")
+    r = owner.patch(f"/api/v1/racks/{rack['id']}", json={"facility": {"feeds": [{"name": "A", "breaker_a": 16}]}},
+                    headers={"If-Match": f'"{rack["version"]}"'})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert plan_facility.hall_fingerprint(db_session, hall_id) != before
