@@ -246,6 +246,9 @@ describe("a rack's loads against its limits", () => {
     expect(lines[4]!.pct).toBeCloseTo(112.5, 10);
     expect(lines[5]!.pct).toBeCloseTo(102.124, 3);
     expect(lines.map((l) => facilityColour(l.pct))).toEqual([RED, RED, RED, GREY, RED, RED]);
+    // The continuous share is read from the report: a hall at 90 % says so.
+    const ninety = { ...r, feeds: [{ feed: "A", capacity_w: 10000, limit_w: 9000, load_w: 4500, phase_w: [4500] }] };
+    expect(rackLoadLines(ninety, null)[0]!.text).toBe("4.5 kW of 9.0 kW (90 % of 10.0 kW)");
   });
 });
 

@@ -379,7 +379,8 @@ export function rackLoadLines(r: RackLoad, floorRatingKgM2: number | null): Load
   const lines: LoadLine[] = r.feeds.map((f) => ({
     key: `feed-${f.feed}`,
     label: `Feed ${f.feed}`,
-    text: `${kW(f.load_w)} of ${kW(f.limit_w)} (80 % of ${kW(f.capacity_w)})`,
+    // The continuous share is the hall's (the domain's 80 %): read from the report, not repeated here.
+    text: `${kW(f.load_w)} of ${kW(f.limit_w)} (${f.capacity_w > 0 ? Math.round((f.limit_w / f.capacity_w) * 100) : 0} % of ${kW(f.capacity_w)})`,
     pct: share(f.load_w, f.limit_w),
   }));
   lines.push({

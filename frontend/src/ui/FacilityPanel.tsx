@@ -88,8 +88,8 @@ export function FacilityPanel() {
           Heat map on the hall
         </label>
         <p className="muted small">
-          Each rack in the colour of its tightest limit (power of each feed at its 80 % limit, budget, heat against
-          cooling, weight against static load and floor rating);{" "}
+          Each rack in the colour of its tightest limit (power of each feed at its continuous limit, budget, heat
+          against cooling, weight against static load and floor rating);{" "}
           {plan
             ? `tray segments of plan “${plan.name}” by fill against their limit.`
             : "view a wiring plan to see its cables' tray fill."}
