@@ -7,7 +7,8 @@
  * (230 V, 32 A, one phase, power factor 1, 80 % continuous), derived here by hand.
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { generate } from "./planning";
+import ExcelJS from "exceljs";
+import { download, generate, parseCsv, printedText, xlsxBytes } from "./planning";
 import { ARTIFACTS, floorPoint, login, openHall, saved, view } from "./helpers";
 
 const GREEN = "#22c55e";
@@ -84,6 +85,30 @@ async function setServers(page: Page, r: number): Promise<void> {
   await panel.getByTestId("input-r").fill(String(r));
   await panel.getByTestId("apply-contents").click();
   await saved(page);
+}
+
+/**
+ * One row R01: racks of one logical rack each with `servers` servers (2x25G, one port cabled, their
+ * ToR at the top) and, at its end, a network rack R01-NN with four spines.
+ */
+function rowWithSpines(c: Awaited<ReturnType<typeof ids>>, servers: number[]) {
+  return {
+    name: "R01",
+    x_m: 1.2,
+    y_m: 1.2,
+    racks: [
+      ...servers.map((n) => ({
+        rack_type_id: c.rack.id,
+        logical_racks: [{ servers: n, server_model_id: c.server.id, ports_used: 1, tor_model_id: c.tor.id, tor_position: "top" }],
+      })),
+      {
+        name: `R01-${String(servers.length + 1).padStart(2, "0")}`,
+        role: "network",
+        rack_type_id: c.rack.id,
+        fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: c.spine.id, u })),
+      },
+    ],
+  };
 }
 
 const band = (pct: number) => (pct > 100 ? RED : pct >= 80 ? AMBER : GREEN);
@@ -170,25 +195,8 @@ test("a tray segment filled over its limit is named in the worst list, flown to,
   test.setTimeout(240_000);
   await login(page);
   const c = await ids(page.request);
-  const lr = { servers: 4, server_model_id: c.server.id, ports_used: 1, tor_model_id: c.tor.id, tor_position: "top" };
-  // One row: four racks of servers and, at its end, a network rack with four spines. Each ToR's four
-  // uplinks run along the row's tray to the spines (AOC and fibre by length; an AOC is 3.0 mm across).
-  const hall = await hallWith(page.request, "facility-trays", [
-    {
-      name: "R01",
-      x_m: 1.2,
-      y_m: 1.2,
-      racks: [
-        ...Array.from({ length: 4 }, () => ({ rack_type_id: c.rack.id, logical_racks: [lr] })),
-        {
-          name: "R01-05",
-          role: "network",
-          rack_type_id: c.rack.id,
-          fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: c.spine.id, u })),
-        },
-      ],
-    },
-  ]);
+  // Each ToR's four uplinks run along the row's tray to the spines (AOC and fibre by length; an AOC is 3.0 mm across).
+  const hall = await hallWith(page.request, "facility-trays", [rowWithSpines(c, [4, 4, 4, 4])]);
   await openHall(page, hall);
   const plan = await generate(page, hall.projectId, hall.id, "single-homed");
 
@@ -341,6 +349,52 @@ test("a rack's feeds and budget, and its row's cooling, edited in the Facility t
   await expect(page.getByTestId("facility-status")).toHaveAttribute("data-errors", String(cooled.errors.length));
 });
 
-// The power sheet per rack and feed (CSV, XLSX, PDF) is another engineer's download button in the Plans
-// tab; this spec will click it, save the file and read the issue's rack back from it once it lands.
-test.fixme("the power sheet downloads and opens", async () => {});
+test("the power sheet downloads and opens: a line per rack feed, the heat map's red rack over on it", async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page);
+  const c = await ids(page.request);
+  // R01-01 with 8 servers is over its feeds (as in the first test), R01-02 with 2 is not.
+  const hall = await hallWith(page.request, "facility-sheet", [rowWithSpines(c, [8, 2])]);
+  await openHall(page, hall);
+  const plan = await generate(page, hall.projectId, hall.id, "single-homed");
+  await page.getByRole("tab", { name: "Facility" }).click();
+  await page.getByTestId("facility-panel").getByTestId("facility-toggle").check();
+  await expect.poll(() => hook(page).rackColour("R01-01")).toBe(RED);
+  await expect.poll(() => hook(page).rackColour("R01-02")).toBe(GREEN);
+  const rep = await report(page.request, hall.id, plan.id);
+
+  await page.getByRole("tab", { name: "Plans" }).click();
+  await expect(page.getByTestId("power-sheet-downloads")).toBeVisible();
+  const csv = await download(page, "download-power-csv");
+  expect(csv.name).toMatch(/power-sheet.*\.csv$/);
+  const [header, ...lines] = parseCsv(csv.body.toString("utf8")).filter((r) => r.length > 1);
+  expect(header).toEqual(["rack", "row", "feed", "voltage_v", "phases", "breaker_a", "pdu_model", "load_w", "capacity_w", "limit_w", "pct_of_limit", "phase_w", "typical_w", "status"]);
+  const col = (name: string) => header!.indexOf(name);
+  // A line per rack and feed, with the report's figures (whole watts): each feed alone carries the whole rack.
+  expect(lines.map((l) => [l[col("rack")], l[col("feed")]])).toEqual(rep.racks.flatMap((r) => r.feeds.map((f) => [r.rack, f.feed])));
+  for (const r of rep.racks)
+    for (const f of r.feeds) {
+      const line = lines.find((l) => l[col("rack")] === r.rack && l[col("feed")] === f.feed)!;
+      expect([line[col("voltage_v")], line[col("phases")], line[col("breaker_a")]]).toEqual(["230", "1", "32"]);
+      expect(Number(line[col("load_w")])).toBe(Math.round(f.load_w));
+      expect(Number(line[col("load_w")])).toBe(Math.round(r.max_w));
+      expect(Number(line[col("capacity_w")])).toBe(7360);
+      expect(Number(line[col("limit_w")])).toBe(Math.round(FEED_LIMIT_W));
+      expect(line[col("status")]).toBe(f.load_w > f.limit_w ? "over" : "ok");
+    }
+  expect(lines.filter((l) => l[col("status")] === "over").map((l) => `${l[col("rack")]}/${l[col("feed")]}`)).toEqual(["R01-01/A", "R01-01/B"]);
+  // R01-01's draw: 8 servers and a ToR at their maximum, and the optics of its uplinks.
+  expect(rep.racks.find((r) => r.rack === "R01-01")!.max_w).toBeGreaterThanOrEqual(8 * c.server.max_w! + c.tor.max_w!);
+
+  // The XLSX and the PDF open, with the same racks.
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(xlsxBytes((await download(page, "download-power-xlsx")).body));
+  const cells = book.worksheets.flatMap((ws) => {
+    const out: string[] = [];
+    ws.eachRow((row) => out.push(String(row.getCell(1).value ?? "")));
+    return out;
+  });
+  expect(cells.filter((v) => v === "R01-01")).toHaveLength(2);
+  const pdf = await printedText((await download(page, "download-power-pdf")).body);
+  for (const r of rep.racks) expect(pdf.text).toContain(r.rack);
+});
