@@ -88,7 +88,10 @@ def test_import_resolves_names_among_the_global_entries_and_the_importers_own(
     body = {"name": "R01", "x_m": 1, "y_m": 1, "rack_count": 1, "rack_template": template}
     assert owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body).status_code == 201
     doc = owner.get(f"/api/v1/projects/{project}/export").json()
-    assert doc["catalog"]["server_models"] == [{"name": "lab server", "nic_ports": 2, "port_gbps": 25.0, "height_u": 1}]
+    assert doc["catalog"]["server_models"] == [
+        {"name": "lab server", "nic_ports": 2, "port_gbps": 25.0, "height_u": 1,
+         "typical_w": None, "max_w": None, "weight_kg": None, "airflow": None, "source": ""}
+    ]  # fmt: skip
 
     # The owner's import reuses their own entry.
     r = owner.post("/api/v1/projects/import", json=doc)
