@@ -97,7 +97,7 @@ POWER_FEED_COLUMNS = (
 )  # fmt: skip
 POWER_CABLE_COLUMNS = (
     "side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name",
-    "side_b_site", "side_b_device", "side_b_type", "side_b_name", "type", "status",
+    "side_b_site", "side_b_device", "side_b_type", "side_b_name", "type", "status", "label",
 )  # fmt: skip
 """NetBox's `CableImportForm` again, with `side_a_power_panel`: a power feed is found by its panel and
 name (`_clean_side`), a PDU outlet or a device's power port by device and name."""
@@ -579,23 +579,40 @@ def power_cable_rows(
     outlets: Mapping[str, int],
 ) -> Iterator[Sequence[object]]:
     """Each feed to its PDU's inlet, then (rack by rack, `racks`: rack -> its devices' host names in
-    U order) each device's supplies to PDU outlets (`plugging`). NetBox finds a feed by its panel
+    `power_order`) each device's supplies to PDU outlets (`plugging`). NetBox finds a feed by its panel
     and name, an outlet or supply by its device and name; a cable on a port that has one is refused
-    (a second import adds nothing)."""
+    (a second import adds nothing). Labels: the feed's name, or the PDU and outlet (`<pdu>:outlet3`),
+    which an upgrade's delete file names."""
     by_rack: dict[str, list[NetboxFeed]] = {}
     for f in feeds:
         by_rack.setdefault(f.rack, []).append(f)
         if f.pdu is not None:
             yield (
                 site, "", power_panel_name(hall, f.row), "dcim.powerfeed", power_feed_name(f),
-                site, pdu_name(f), "dcim.powerport", PDU_INLET, POWER_CABLE, STATUS,
+                site, pdu_name(f), "dcim.powerport", PDU_INLET, POWER_CABLE, STATUS, power_feed_name(f),
             )  # fmt: skip
     for rack, devices in racks:
         for p in plugging(by_rack.get(rack, []), devices, outlets):
+            label = f"{p.pdu}:{outlet_name(p.outlet)}"
+            check_length("label", label)
             yield (
                 site, p.pdu, "", "dcim.poweroutlet", outlet_name(p.outlet),
-                site, p.device, "dcim.powerport", p.supply, POWER_CABLE, STATUS,
+                site, p.device, "dcim.powerport", p.supply, POWER_CABLE, STATUS, label,
             )  # fmt: skip
+
+
+def power_order(devices: Sequence[tuple[str, int]]) -> list[str]:
+    """A rack's devices (host name, U), in U order, as they take the PDUs' outlets: every device that
+    is first at its U, bottom up, then those that share a U with one before (the second ToR of a
+    parallel port set, which an upgrade adds), so an upgrade's new devices take the next free outlets
+    and no device of the plan before is re-plugged."""
+    seen: set[int] = set()
+    first: list[str] = []
+    after: list[str] = []
+    for name, u in devices:
+        (after if u in seen else first).append(name)
+        seen.add(u)
+    return first + after
 
 
 def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None, unplugged_supplies: int = 0) -> str:
@@ -626,7 +643,8 @@ def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None,
         "(no position), with an input and its outlets; servers and switches have two supplies, PSU1",
         "and PSU2, with their maximum draw and half their typical draw each (either may carry the",
         "device alone). The power cables join each feed to its PDU's input and, in U order, PSU1 to",
-        "PDU A and PSU2 to PDU B (both to the one PDU of a single-feed rack).",
+        "PDU A and PSU2 to PDU B (both to the one PDU of a single-feed rack); a device that shares its",
+        "U with another (a parallel ToR) takes its outlets after the rack's other devices.",
         *(
             [f"{unplugged_supplies} supplies are left unplugged: their feed has no PDU or its PDU no outlet left."]
             if unplugged_supplies
@@ -657,6 +675,7 @@ UPGRADE_FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("6-devices.csv", DEVICE_COLUMNS),
     ("7-interfaces.csv", INTERFACE_COLUMNS),
     ("8-cables.csv", NETBOX_COLUMNS),
+    ("9-power-cables.csv", POWER_CABLE_COLUMNS),
 )
 """Removals first (a cable frees its interfaces, an interface or device goes once no cable holds
 it), then additions in NetBox's import order. A file with nothing to do is left out."""
@@ -766,8 +785,9 @@ def upgrade_readme(
         "device types). Removed cables include each moved cable's old run and each kept cable whose",
         "part or length changed; their new runs are in 8-cables.csv.",
         "",
-        "Power is left as it is: new devices come with their two power supplies (from their types),",
-        "unplugged; plug them into the rack's PDUs in NetBox (the new plan's netbox.zip shows where).",
+        "Power: new devices come with their two power supplies (from their types); 9-power-cables.csv",
+        "plugs them into the next free outlets of their rack's PDUs, and the plugs of removed devices",
+        "are in 1-delete-cables.csv (by label, `<pdu>:outlet<n>`). No kept device is re-plugged.",
     ]
     if retyped:
         lines += ["", "Devices the upgrade gives another model (edit each device's type in NetBox):"]

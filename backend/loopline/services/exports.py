@@ -520,11 +520,20 @@ def _powered(types: Mapping[str, netbox.NetboxDeviceType], plant: Plant) -> dict
 
 
 def _devices_by_rack(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[tuple[str, list[str]]]:
-    """(rack, its devices' host names bottom up), rack by rack: what plugs into the rack's PDUs."""
+    """(rack, its devices' host names in `netbox.power_order`), rack by rack: what plugs into the
+    rack's PDUs."""
     d = PlanDeviceRow
-    stmt = select(d.rack, d.name).where(d.plan_id == plan.id).order_by(_c(d.rack), d.u, _c(d.name))
+    stmt = select(d.rack, d.name, d.u).where(d.plan_id == plan.id).order_by(_c(d.rack), d.u, _c(d.name))
     for rack, group in groupby(_stream(session, stmt), key=lambda r: str(r[0])):
-        yield rack, [names.host(name) for _, name in group]
+        yield rack, netbox.power_order([(names.host(name), u) for _, name, u in group])
+
+
+def _power_cables(
+    session: Session, plan: WiringPlanRow, hall: Hall, plant: Plant, site: str, names: DeviceNames
+) -> list[Sequence[object]]:
+    feeds = _feeds(hall, plant)
+    outlets = {f.pdu: plant.pdus[f.pdu].outlets for f in feeds if f.pdu is not None}
+    return list(netbox.power_cable_rows(site, hall.name, feeds, _devices_by_rack(session, plan, names), outlets))
 
 
 def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str] | None = None) -> Iterator[bytes]:
@@ -653,24 +662,34 @@ def netbox_upgrade_zip(
         )
         for c in gone
     ]  # fmt: skip
+    # Power: the plugs only one plan has (feeds and PDUs are the hall's: the same in both).
+    old_power, new_power = (_power_cables(session, p, hall, plant, site, names) for p in (old, new))
+    kept = {tuple(r) for r in old_power} & {tuple(r) for r in new_power}
+    unplug = [r for r in old_power if tuple(r) not in kept and r[3] == "dcim.poweroutlet"]
+    plug = [r for r in new_power if tuple(r) not in kept]
+    at = {c: i for i, c in enumerate(netbox.POWER_CABLE_COLUMNS)}
+    unplugged: list[Sequence[object]] = [
+        [r[at[c]] for c in ("label", "side_a_device", "side_a_name", "side_b_device", "side_b_name")] for r in unplug
+    ]
     sections: dict[str, list[Sequence[object]]] = {
-        "1-delete-cables.csv": list(delete_cables),
+        "1-delete-cables.csv": [*delete_cables, *unplugged],
         "2-delete-interfaces.csv": list(change.delete_interfaces),
         "3-delete-devices.csv": [(n,) for n in change.delete_devices],
         "5-device-roles.csv": list(netbox.device_role_rows(change.roles)),
         "6-devices.csv": list(netbox.device_rows(site, change.devices, _locations(hall), change.taken)),
         "7-interfaces.csv": list(netbox.interface_rows(change.interfaces)),
         "8-cables.csv": list(netbox_rows(fresh, site, names, _colours(colours))),
+        "9-power-cables.csv": plug,
     }
     device_types = "".join(netbox.device_types_yaml(change.device_types, slugs))
     counts = {name: len(rows) for name, rows in sections.items()}
     counts["4-device-types.yaml"] = len(change.device_types)
     readme = netbox.upgrade_readme(old.name, new.name, hall.name, counts, change.retyped)
     members: list[tuple[str, Iterable[bytes]]] = [("README.txt", [readme.encode()])]
-    for name, columns in netbox.UPGRADE_FILES:
+    for name, file_columns in netbox.UPGRADE_FILES:
         if not counts[name]:
             continue
-        body = [device_types.encode()] if name.endswith(".yaml") else _encoded(csv_chunks(columns, sections[name]))
+        body = [device_types.encode()] if name.endswith(".yaml") else _encoded(csv_chunks(file_columns, sections[name]))
         members.append((name, body))
     return zip_stream(members)
 

@@ -592,6 +592,51 @@ def test_upgrade_export_with_new_tors_adds_their_type_and_devices(
     assert _applied(_netbox_cables(owner, old["id"]), t) == _netbox_cables(owner, new["id"])
 
 
+def _power_plugs(owner: TestClient, plan_id: int) -> dict[str, tuple[str, ...]]:
+    """The power cables NetBox holds after importing the plan's netbox.zip, by label."""
+    _, t, _ = read_zip(owner.get(f"/api/v1/wiring-plans/{plan_id}/exports/netbox.zip").content)
+    return {x["label"]: (x["side_a_device"], x["side_a_name"], x["side_b_device"], x["side_b_name"])
+            for x in t["11-power-cables.csv"]}  # fmt: skip
+
+
+def test_upgrade_export_plugs_the_new_devices_into_the_next_free_outlets(
+    h: SimpleNamespace, owner: TestClient, row_hall: dict[str, Any], db_session: Session
+) -> None:
+    """R01's two racks on A and B feeds with a 24-outlet PDU each: the parallel upgrade's 2 new ToRs a
+    rack take outlets 7 and 8 after the rack's 6 devices (2 x (2 servers + ToR)); nothing is re-plugged."""
+    pdu = PduModel(name="PDU-24", outlets=24, phases=1, weight_kg=4.0)
+    db_session.add(pdu)
+    db_session.flush()
+    for rack_id, name in db_session.execute(select(Rack.id, Rack.name).where(Rack.hall_id == row_hall["id"])):
+        if name.startswith("R01-"):
+            db_session.add_all(
+                RackFeed(hall_id=row_hall["id"], rack_id=rack_id, name=f, pdu_model_id=pdu.id) for f in "AB"
+            )
+    db_session.commit()
+    old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
+    new = h.upgrade(owner, old["id"], parallel={"ports": 1, "gbps": 100, "tor_server_ports": 8})
+    names, t = _upgrade_zip(owner, new["id"], old["id"])
+    assert names == ["README.txt", "4-device-types.yaml", "6-devices.csv", "8-cables.csv", "9-power-cables.csv"]
+    plugs = t["9-power-cables.csv"]
+    new_tors = {d["name"] for d in t["6-devices.csv"]}
+    assert {(x["side_b_device"], x["side_b_name"]) for x in plugs} == {
+        (d, p) for d in new_tors for p in ("PSU1", "PSU2")
+    }
+    assert {x["side_a_name"] for x in plugs} == {"outlet7", "outlet8"}
+    assert all(x["side_a_type"] == "dcim.poweroutlet" and x["type"] == "power" for x in plugs)
+    # NetBox holding the first plan's power, with the upgrade's plugs added, holds the upgrade's exactly.
+    before, after = _power_plugs(owner, old["id"]), _power_plugs(owner, new["id"])
+    assert len(before) == 2 * 2 + 2 * 6 * 2, "a feed cable per PDU, two supplies per device"
+    applied = dict(before) | {x["label"]: (x["side_a_device"], x["side_a_name"], x["side_b_device"], x["side_b_name"])
+                              for x in plugs}  # fmt: skip
+    assert not set(before) & {x["label"] for x in plugs}, "no outlet is plugged twice"
+    assert applied == after
+    # Back from the upgrade: the new ToRs' plugs are deleted by label, nothing else.
+    _, back = _upgrade_zip(owner, old["id"], new["id"])
+    unplugged = {x["label"] for x in back["1-delete-cables.csv"] if "-PDU-" in x["label"]}
+    assert unplugged == {x["label"] for x in plugs} and "9-power-cables.csv" not in back
+
+
 def test_upgrade_export_refusals(owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace) -> None:
     old = h.plan(owner, row_hall["id"], pattern="side-to-side", ports=1)
     url = f"/api/v1/wiring-plans/{old['id']}/exports/netbox-upgrade.zip"

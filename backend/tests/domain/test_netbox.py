@@ -181,16 +181,20 @@ def test_power_cables_join_feeds_to_pdus_and_supplies_to_outlets() -> None:
     assert [dict(zip(netbox.POWER_CABLE_COLUMNS, r, strict=True)) for r in rows] == [
         {"side_a_site": "S1", "side_a_device": "", "side_a_power_panel": "H1.R01.PP", "side_a_type": "dcim.powerfeed",
          "side_a_name": "H1.R01.K01-A", "side_b_site": "S1", "side_b_device": "H1.R01.K01-PDU-A",
-         "side_b_type": "dcim.powerport", "side_b_name": "input", "type": "power", "status": "planned"},
+         "side_b_type": "dcim.powerport", "side_b_name": "input", "type": "power", "status": "planned",
+         "label": "H1.R01.K01-A"},
         {"side_a_site": "S1", "side_a_device": "", "side_a_power_panel": "H1.R01.PP", "side_a_type": "dcim.powerfeed",
          "side_a_name": "H1.R01.K01-B", "side_b_site": "S1", "side_b_device": "H1.R01.K01-PDU-B",
-         "side_b_type": "dcim.powerport", "side_b_name": "input", "type": "power", "status": "planned"},
+         "side_b_type": "dcim.powerport", "side_b_name": "input", "type": "power", "status": "planned",
+         "label": "H1.R01.K01-B"},
         {"side_a_site": "S1", "side_a_device": "H1.R01.K01-PDU-A", "side_a_power_panel": "",
          "side_a_type": "dcim.poweroutlet", "side_a_name": "outlet1", "side_b_site": "S1", "side_b_device": "srv1",
-         "side_b_type": "dcim.powerport", "side_b_name": "PSU1", "type": "power", "status": "planned"},
+         "side_b_type": "dcim.powerport", "side_b_name": "PSU1", "type": "power", "status": "planned",
+         "label": "H1.R01.K01-PDU-A:outlet1"},
         {"side_a_site": "S1", "side_a_device": "H1.R01.K01-PDU-B", "side_a_power_panel": "",
          "side_a_type": "dcim.poweroutlet", "side_a_name": "outlet1", "side_b_site": "S1", "side_b_device": "srv1",
-         "side_b_type": "dcim.powerport", "side_b_name": "PSU2", "type": "power", "status": "planned"},
+         "side_b_type": "dcim.powerport", "side_b_name": "PSU2", "type": "power", "status": "planned",
+         "label": "H1.R01.K01-PDU-B:outlet1"},
     ]  # fmt: skip
 
 
@@ -221,3 +225,11 @@ def test_plugging_uses_each_outlet_and_supply_once_within_the_pdus(
     for pdu in {p.pdu for p in got}:
         used = sorted(p.outlet for p in got if p.pdu == pdu)
         assert used == list(range(1, len(used) + 1))
+
+
+def test_devices_sharing_a_u_take_the_outlets_after_the_rest() -> None:
+    # An upgrade's second ToR at its twin's U16 comes after every device first at its U: the plugs of
+    # the plan before (U1, U2, U16, U17 in order) keep their outlets.
+    order = netbox.power_order([("s1", 1), ("s2", 2), ("tor", 16), ("torB", 16), ("s17", 17)])
+    assert order == ["s1", "s2", "tor", "s17", "torB"]
+    assert netbox.power_order([("s1", 1), ("s2", 2), ("tor", 16), ("s17", 17)]) == order[:4]
