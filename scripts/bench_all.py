@@ -32,6 +32,11 @@ BENCHES: list[tuple[str, list[str], str]] = [
         [PY, "scripts/bench_facility.py"],
         ".",
     ),
+    (
+        "facility from the database: load_plant and GET /halls/{id}/facility, 2,000 racks, 100,000 cables",
+        [PY, "scripts/bench_facility_load.py"],
+        ".",
+    ),
     ("sweeps: a 24-point sweep of the demo hall with 1 and 2 workers", [PY, "scripts/bench_sweep.py"], "."),
     ("browser: open a result with 100,000 flows (CDF and flows table)", [PY, "scripts/bench_flows.py"], "."),
     (
