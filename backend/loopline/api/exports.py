@@ -234,8 +234,10 @@ def netbox_zip(plan_id: PlanId, session: DbSession, access: WiringReader, cable_
             "cable's old run, a changed cable's old part: label and both ends, as NetBox's cable list filters "
             "and its bulk delete find them), 2-delete-interfaces.csv, 3-delete-devices.csv, "
             "4-device-types.yaml, 5-device-roles.csv, 6-devices.csv, 7-interfaces.csv (ports of kept devices "
-            "whose model gained them), 8-cables.csv (added, moved and changed cables, NetBox's cable import) "
-            "and a README.txt with the order and counts. A file with nothing to do is left out.",
+            "whose model gained them), 8-cables.csv (added, moved and changed cables, NetBox's cable import), "
+            "9-power-cables.csv (new devices' supplies into the next free PDU outlets; removed devices' plugs "
+            "are deleted by label in 1-delete-cables.csv) and a README.txt with the order and counts. A file with "
+            "nothing to do is left out.",
         }
     },
     summary="NetBox changes of an upgrade (ZIP)",

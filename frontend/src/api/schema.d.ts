@@ -19914,7 +19914,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description What changes in a NetBox that holds `against` (imported from its netbox.zip) to make it hold this plan, from the plans' diff: 1-delete-cables.csv (removed cables, a moved cable's old run, a changed cable's old part: label and both ends, as NetBox's cable list filters and its bulk delete find them), 2-delete-interfaces.csv, 3-delete-devices.csv, 4-device-types.yaml, 5-device-roles.csv, 6-devices.csv, 7-interfaces.csv (ports of kept devices whose model gained them), 8-cables.csv (added, moved and changed cables, NetBox's cable import) and a README.txt with the order and counts. A file with nothing to do is left out. */
+            /** @description What changes in a NetBox that holds `against` (imported from its netbox.zip) to make it hold this plan, from the plans' diff: 1-delete-cables.csv (removed cables, a moved cable's old run, a changed cable's old part: label and both ends, as NetBox's cable list filters and its bulk delete find them), 2-delete-interfaces.csv, 3-delete-devices.csv, 4-device-types.yaml, 5-device-roles.csv, 6-devices.csv, 7-interfaces.csv (ports of kept devices whose model gained them), 8-cables.csv (added, moved and changed cables, NetBox's cable import), 9-power-cables.csv (new devices' supplies into the next free PDU outlets; removed devices' plugs are deleted by label in 1-delete-cables.csv) and a README.txt with the order and counts. A file with nothing to do is left out. */
             200: {
                 headers: {
                     [name: string]: unknown;
