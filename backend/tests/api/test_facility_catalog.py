@@ -163,7 +163,20 @@ def test_builtin_facts_are_written_on_a_database_whose_builtin_rows_predate_them
 
 
 def test_the_builtin_catalog_holds_every_figure_of_catalog_facts(db_session: Session) -> None:
+    """With the real figures, on rows seeded before them (every fact emptied first)."""
     ensure_builtin_catalog(db_session)
+    for model in (ServerModel, SwitchModel):
+        db_session.execute(update(model).values(typical_w=None, max_w=None, weight_kg=None, airflow=None, source=""))
+    db_session.execute(update(RackType).values(weight_kg=None, static_load_kg=None, source=""))
+    db_session.expire_all()
+    ensure_builtin_catalog(db_session)
+    for name, facts in catalog_facts.RACK_TYPE_FACTS.items():
+        t = db_session.execute(select(RackType).where(RackType.name == name, RackType.builtin.is_(True))).scalar_one()
+        assert (t.weight_kg, t.source, t.static_load_kg) == (
+            facts.weight_kg,
+            facts.source,
+            catalog_facts.RACK_TYPE_STATIC_LOAD_KG.get(name),
+        )
     for model, facts in ((ServerModel, catalog_facts.SERVER_FACTS), (SwitchModel, catalog_facts.SWITCH_FACTS)):
         for name, f in facts.items():
             s = db_session.execute(select(model).where(model.name == name, model.builtin.is_(True))).scalar_one()
