@@ -273,6 +273,14 @@ test("a tray segment filled over its limit is named in the worst list, flown to,
   expect(now.fill_pct).toBeCloseTo((worst.fill_pct * 16) / 60_000, 6);
   await expect.poll(() => hook(page).trayColour(worst.name)).toBe(band((share(now) * 100)));
   await expect(page.getByTestId("tray-panel").getByTestId("tray-fill")).toContainText(`Fill ${((Math.round(now.fill_pct * 10) / 10).toFixed(1))} %`);
+
+  // A click on another segment of the tray in the 3D view opens that one's panel.
+  const other = tight.trays.find((t) => t.run === worst.run && t.name !== worst.name && t.cables > 0)!;
+  await page.getByTestId("tray-panel").getByRole("button", { name: "Close the tray segment" }).click();
+  await expect(page.getByTestId("tray-panel")).toHaveCount(0);
+  const on = await floorPoint(page, (other.start_m[0]! + other.end_m[0]!) / 2, (other.start_m[1]! + other.end_m[1]!) / 2, other.start_m[2]! - 0.025);
+  await page.mouse.click(on.x, on.y);
+  await expect(page.getByTestId("tray-panel")).toHaveAttribute("data-tray", other.name);
 });
 
 test("a rack's feeds and budget, and its row's cooling, edited in the Facility tab: three-phase feeds carry it, a budget or cooling below its draw does not", async ({ page }) => {
@@ -362,6 +370,15 @@ test("the power sheet downloads and opens: a line per rack feed, the heat map's 
   await expect.poll(() => hook(page).rackColour("R01-01")).toBe(RED);
   await expect.poll(() => hook(page).rackColour("R01-02")).toBe(GREEN);
   const rep = await report(page.request, hall.id, plan.id);
+  // From above, the tray over the racks' back edge (0.3 m wide on the row's line at y = 2.4 m) does not
+  // take a click there: it selects the rack's row.
+  expect(rep.trays.some((t) => t.level === "above-racks" && t.start_m[1] === 2.4 && t.end_m[1] === 2.4)).toBe(true);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await view(page, "plan");
+  const rowId = await page.evaluate(() => Object.values(window.__loopline!.store.records).find((r) => r.typeName === "row")!.id);
+  const top = await floorPoint(page, 1.2 + 0.3, 2.3);
+  await page.mouse.click(top.x, top.y);
+  expect(await hook(page).selection()).toEqual([rowId]);
 
   await page.getByRole("tab", { name: "Plans" }).click();
   await expect(page.getByTestId("power-sheet-downloads")).toBeVisible();

@@ -2,13 +2,14 @@
  * The facility heat map's tray segments: ONE InstancedMesh of flat boxes, each segment of the report
  * on its tray (at its height, from its start to its end), coloured by its fill against its limit.
  * Drawn only while the heat map is on and the report is of a plan (without one no cable is routed).
- * A click on a segment opens its panel (`selectTray`).
+ * A click on a segment opens its panel (`selectTray`), in the 3D view (from above, a click is the rack's).
  */
 import { useThree } from "@react-three/fiber";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import * as THREE from "three";
 import { pctText, reportFacility, selectTray, trayColour, useFacility, type TraySegment } from "../state/facility";
 import { setLabelGroup } from "../state/overlays";
+import { useSession } from "../state/session";
 
 const tmp = new THREE.Object3D();
 const colour = new THREE.Color();
@@ -22,6 +23,8 @@ export function FacilityTrays() {
   const view = useFacility((s) => (s.shown ? s.view : null));
   const received = useFacility((s) => s.received);
   const selectedTray = useFacility((s) => s.tray);
+  // Seen from above (plan view) the trays lie over the racks: clicks there are the racks'.
+  const plan = useSession((s) => s.view === "plan");
   const trays = useMemo(() => view?.trays ?? [], [view]);
   const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(trays.length + 1)));
   const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1), []);
@@ -48,7 +51,7 @@ export function FacilityTrays() {
         return i < 0 || !a ? null : readColour(a, i);
       },
     });
-  }, [trays, capacity, view, received, invalidate]);
+  }, [trays, capacity, plan, view, received, invalidate]);
 
   // The open segment is named on the floor, above its tray (its colour stays its band's).
   useEffect(() => {
@@ -74,11 +77,12 @@ export function FacilityTrays() {
 
   return (
     <instancedMesh
-      key={capacity}
+      key={`${capacity}:${plan}`}
       ref={ref}
       args={[geometry, undefined, capacity]}
       frustumCulled={false}
       visible={trays.length > 0}
+      {...(plan ? { raycast: () => null } : {})}
       onPointerDown={(e) => {
         if (e.button !== 0 || e.instanceId === undefined) return;
         const t = trays[e.instanceId];
