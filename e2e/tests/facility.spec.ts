@@ -173,6 +173,14 @@ test("a rack's servers raised until its power is red on the heat map, why, then 
   const first = facility.getByTestId("facility-worst").locator("li").first();
   await expect(first.getByTestId("worst-rack-R01-01")).toHaveAttribute("data-band", "over");
   await expect(first).toContainText(red.racks.find((r) => r.rack === "R01-01")!.worst);
+  // The finding itself, in the list of findings, names the rack and flies there (selecting it).
+  await page.evaluate(() => window.__loopline!.session.getState().selection.length && (window.__loopline!.session as unknown as { setState: (p: object) => void }).setState({ selection: [] }));
+  const findings = facility.getByTestId("facility-findings");
+  await findings.locator("summary").click();
+  const finding = findings.locator(`li[data-field="${red.errors[0]!.field}"]`);
+  await expect(finding).toContainText(red.errors[0]!.message);
+  await finding.getByRole("button").click();
+  expect(await hook(page).selection()).toEqual([rackIds["R01-01"]]);
   await page.screenshot({ path: `${ARTIFACTS}/facility-rack-red.png` });
 
   // Move four servers to the neighbour: R01-01 back to 4 (green), R01-02 up to 6 (amber); nothing red.

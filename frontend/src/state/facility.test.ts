@@ -4,6 +4,7 @@ import {
   facilityColour,
   facilityCounts,
   facilityView,
+  findingTarget,
   modelsOfRack,
   rackLoadLines,
   rackFacilityColour,
@@ -285,5 +286,20 @@ describe("a rack's models, as the report's findings name them", () => {
       servers: [],
       switches: ["64x100G spine"],
     });
+  });
+});
+
+describe("what a finding is about", () => {
+  const v = facilityView(1, 2, report([rack("R01-03", 120)], [tray("T3-12", 47, 40)]));
+  it("is the rack or tray segment its field names, when the report has it", () => {
+    expect(findingTarget(v, "rows[R01].racks[R01-03].feeds[A]")).toEqual({ kind: "rack", name: "R01-03" });
+    expect(findingTarget(v, "rows[R01].racks[R01-03]")).toEqual({ kind: "rack", name: "R01-03" });
+    expect(findingTarget(v, "trays[T3-12]")).toEqual({ kind: "tray", name: "T3-12" });
+  });
+  it("is nothing to fly to for a row, a level's tray, a catalog model or an unknown name", () => {
+    expect(findingTarget(v, "rows[R01]")).toBeNull();
+    expect(findingTarget(v, "trays[above-racks]")).toBeNull();
+    expect(findingTarget(v, "catalog.server_models[2x25G server].max_w")).toBeNull();
+    expect(findingTarget(v, "rows[R09].racks[R09-01]")).toBeNull();
   });
 });

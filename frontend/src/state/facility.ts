@@ -418,3 +418,15 @@ export function rackLoadLines(r: RackLoad, floorRatingKgM2: number | null): Load
   });
   return lines;
 }
+
+/**
+ * What a finding is about, from its field (`rows[R01].racks[R01-03].feeds[A]`, `trays[T3-12]`): a rack
+ * or a tray segment of the report to fly to, or null (a row, a catalog model, a hall setting).
+ */
+export function findingTarget(view: FacilityView, field: string): Pick<WorstItem, "kind" | "name"> | null {
+  const rack = /(?:^|\.)racks\[([^\]]+)\]/.exec(field)?.[1];
+  if (rack !== undefined && view.byRack.has(rack)) return { kind: "rack", name: rack };
+  const tray = /^trays\[([^\]]+)\]/.exec(field)?.[1];
+  if (tray !== undefined && view.byTray.has(tray)) return { kind: "tray", name: tray };
+  return null;
+}

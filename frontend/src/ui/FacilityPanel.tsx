@@ -9,6 +9,7 @@ import { isRack, isRow, racksOf } from "../model/records";
 import { editor, useRecords } from "../state/editor";
 import {
   FACILITY_BANDS,
+  findingTarget,
   pctText,
   selectTray,
   showFacility,
@@ -142,11 +143,26 @@ export function FacilityPanel() {
               {warnings.length === 1 ? "" : "s"}
             </summary>
             <ul className="warnings">
-              {[...errors, ...warnings].map((i, k) => (
-                <li key={k} className={i.severity === "error" ? "error" : "warn"} data-field={i.field}>
-                  {i.severity === "error" ? "✖" : "⚠"} {i.message}
-                </li>
-              ))}
+              {[...errors, ...warnings].map((i, k) => {
+                const target = findingTarget(view, i.field);
+                const text = `${i.severity === "error" ? "✖" : "⚠"} ${i.message}`;
+                return (
+                  <li key={k} className={i.severity === "error" ? "error" : "warn"} data-field={i.field}>
+                    {target ? (
+                      <button
+                        type="button"
+                        className="link"
+                        onClick={() => flyToItem(target)}
+                        title={`Fly to ${target.kind} ${target.name}`}
+                      >
+                        {text}
+                      </button>
+                    ) : (
+                      text
+                    )}
+                  </li>
+                );
+              })}
             </ul>
           </details>
         </section>
