@@ -19,6 +19,7 @@ import { aisleLabel, reportedAisles, useValidation } from "../sync/validation";
 import { PICK_TOOL } from "../tools/pick";
 import { TOOLS, type Target } from "../tools/tools";
 import { Cables } from "./Cables";
+import { FacilitySelection } from "./FacilitySelection";
 import { FacilityTrays } from "./FacilityTrays";
 import { Aisles, BoxPreview, DrawPreview, LabelProjector } from "./Overlays";
 import { Devices, Racks, type RackPointerHandlers } from "./Racks";
@@ -353,6 +354,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
         <BoxPreview palette={pal} />
         <Cables />
         <FacilityTrays />
+        <FacilitySelection racks={racks} selected={selected} palette={pal} />
         {children}
       </Floor>
       <OrbitControls
