@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import Select, Table, delete, insert, select
@@ -71,6 +72,7 @@ HALL_COLUMNS = (*HALL_SETTINGS, *(tray_column(lv, f) for lv in TRAY_LEVEL_COLUMN
 """Every stored facility column of a hall."""
 
 
+@cache
 def _defaults(cls: type[Any]) -> dict[str, Any]:
     """A domain dataclass's field defaults (`fields()` of an instance built with no arguments)."""
     instance = cls() if cls is not Feed else Feed("A")
@@ -156,6 +158,7 @@ def feed_settings(feed: Any) -> FeedSettings:
     )
 
 
+@cache
 def default_feeds() -> tuple[FeedSettings, ...]:
     return tuple(
         FeedSettings(f.name, f.voltage_v, f.phases, f.breaker_a, None, FEED_SETTINGS) for f in RackFacility().feeds
@@ -193,6 +196,18 @@ def rack_settings(rack: Any, feeds: Sequence[Any]) -> RackSettings:
         **{k: base[k] if v is None else v for k, v in stored.items()},
         feeds=tuple(feed_settings(f) for f in sorted(feeds, key=lambda f: f.name)) if feeds else default_feeds(),
         defaults=tuple(unset),
+    )
+
+
+ALL_RACK_SETTINGS = frozenset({*RACK_SETTINGS, "feeds"})
+
+
+@cache
+def default_rack_settings() -> RackSettings:
+    """A rack that sets nothing: what every rack of a new hall reads."""
+    base = _defaults(RackFacility)
+    return RackSettings(
+        **{k: base[k] for k in RACK_SETTINGS}, feeds=default_feeds(), defaults=(*RACK_SETTINGS, "feeds")
     )
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import Hall, RackType, ServerModel, SwitchModel
 from loopline.domain import layout_rules as rules
+from loopline.services import facility
 from loopline.services.layout_snapshot import HallData, domain_catalog, domain_hall, load_fabric, load_hall_data
 from loopline.services.racks import LogicalRackRecord, rack_record
 from loopline.services.rows import RowRecord
@@ -29,6 +30,7 @@ class HallLayoutView:
     server_models: list[ServerModel]
     switch_models: list[SwitchModel]
     rack_types: list[RackType]
+    rack_facility_defaults: facility.RackSettings
 
 
 def _report(session: Session, data: HallData) -> tuple[list[rules.Issue], list[rules.Aisle], list[rules.LayerLoad]]:
@@ -75,4 +77,5 @@ def hall_layout(session: Session, hall_id: int) -> HallLayoutView:
         server_models=[data.server_models[i] for i in sorted(used_servers)],
         switch_models=[data.switch_models[i] for i in sorted(used_switches)],
         rack_types=[data.rack_types[i] for i in sorted(used_types)],
+        rack_facility_defaults=facility.default_rack_settings(),
     )

@@ -137,7 +137,7 @@ def _pdu(client: TestClient, name: str = "PDU 24") -> int:
 
 
 def test_rack_settings_and_feeds(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> None:
-    h.row(owner, hall["id"], n=1)
+    h.row(owner, hall["id"], n=2)
     url = first_rack_url(owner, hall["id"])
     f = owner.get(url).json()["facility"]
     assert (f["power_budget_kw"], f["cooling_kw"], f["cooling_kind"], f["static_load_kg"]) == (None, None, "air", None)
@@ -166,11 +166,17 @@ def test_rack_settings_and_feeds(owner: TestClient, hall: dict[str, Any], h: Sim
          "defaults": ["voltage_v", "phases"]},
         {"name": "B", "voltage_v": 240, "phases": 3, "breaker_a": 16, "pdu_model_id": pdu, "defaults": []},
     ]  # fmt: skip
-    # The layout document carries the same.
+    # The layout document carries the same; a rack that sets nothing is null there (the document
+    # gives that facility once).
     layout = owner.get(f"/api/v1/halls/{hall['id']}/layout").json()
     assert layout["rows"][0]["racks"][0]["facility"] == f
+    assert layout["rows"][0]["racks"][1]["facility"] is None
+    assert layout["rack_facility_defaults"]["feeds"] == [
+        {"name": "A", "voltage_v": 230, "phases": 1, "breaker_a": 32, "pdu_model_id": None, "defaults": dflt},
+        {"name": "B", "voltage_v": 230, "phases": 1, "breaker_a": 32, "pdu_model_id": None, "defaults": dflt},
+    ]
     # Contents edits keep the settings; a PDU in use cannot be deleted.
-    r = patch(owner, url, {"position_m": 0.1})
+    r = patch(owner, url, {"port_face": "rear"})
     assert r.status_code == 200 and r.json()["facility"] == f
     assert owner.delete(f"/api/v1/catalog/pdu-models/{pdu}", headers={"If-Match": '"1"'}).status_code == 409
     # One feed; then back to the defaults.

@@ -40,7 +40,8 @@ def _plant(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[
     first, second = _racks(owner, row["id"])
     patch(owner, f"/api/v1/racks/{first['id']}", {"facility": {
         "power_budget_kw": 9, "cooling_kind": "liquid",
-        "feeds": [{"name": "A", "voltage_v": 240, "pdu_model_id": pdu["id"]}, {"name": "B", "phases": 3}]}})  # fmt: skip
+        "feeds": [{"name": "A", "voltage_v": 240, "pdu_model_id": pdu["id"]},
+                  {"name": "B", "phases": 3}]}})  # fmt: skip
     patch(owner, f"/api/v1/racks/{second['id']}", {"facility": {"static_load_kg": 900, "feeds": [{"name": "A"}]}})
     return row
 
@@ -113,10 +114,14 @@ def test_an_export_without_facility_fields_still_imports(
     assert r.status_code == 201, r.text
     hall_copy = owner.get(f"/api/v1/projects/{r.json()['project_id']}/halls").json()["items"][0]
     assert len(hall_copy["facility"]["defaults"]) == 16
-    racks = owner.get(f"/api/v1/halls/{hall_copy['id']}/layout").json()["rows"][0]["racks"]
-    assert [r["facility"]["defaults"] for r in racks] == [
-        ["power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg", "feeds"]
-    ] * 2
+    layout = owner.get(f"/api/v1/halls/{hall_copy['id']}/layout").json()
+    # Racks that set nothing: null in the layout document, which gives their facility once.
+    assert [r["facility"] for r in layout["rows"][0]["racks"]] == [None, None]
+    assert layout["rack_facility_defaults"]["defaults"] == [
+        "power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg", "feeds"
+    ]  # fmt: skip
+    rack_id = layout["rows"][0]["racks"][0]["id"]
+    assert owner.get(f"/api/v1/racks/{rack_id}").json()["facility"] == layout["rack_facility_defaults"]
 
 
 def test_a_feed_naming_a_pdu_missing_from_the_document_is_refused(

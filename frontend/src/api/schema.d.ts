@@ -3785,6 +3785,8 @@ export interface components {
              * @description Per layer, bottom up.
              */
             oversubscription: components["schemas"]["LayerLoadRead"][];
+            /** @description The facility of a rack that sets none (every rack whose `facility` is null). */
+            rack_facility_defaults: components["schemas"]["RackFacilityRead"];
             /**
              * Rack Types
              * @description Catalog rack types used in the hall.
@@ -4413,6 +4415,63 @@ export interface components {
              */
             switches: number;
         };
+        /** LayoutRack */
+        LayoutRack: {
+            /**
+             * Fabric Switches
+             * @description Fabric switches, bottom up.
+             */
+            fabric_switches: components["schemas"]["FabricSwitchRead"][];
+            /** @description Feeds, budget, cooling and load limit in effect; null when the rack sets none of them (it then has the hall document's `rack_facility_defaults`, and the document stays small). */
+            facility: components["schemas"]["RackFacilityRead"] | null;
+            /**
+             * Hall Id
+             * @description Hall id.
+             */
+            hall_id: number;
+            /**
+             * Id
+             * @description Rack id.
+             */
+            id: number;
+            /**
+             * Logical Racks
+             * @description Logical racks, bottom up.
+             */
+            logical_racks: components["schemas"]["LogicalRackRead"][];
+            /**
+             * Name
+             * @description Rack name.
+             * @example R01-01
+             */
+            name: string;
+            /** @description Face the ports are on. */
+            port_face: components["schemas"]["Face"];
+            /**
+             * Position M
+             * @description Offset along the row, metres.
+             * @example 0.6
+             */
+            position_m: number;
+            /**
+             * Rack Type Id
+             * @description Catalog rack type.
+             */
+            rack_type_id: number;
+            /** @description `compute` or `network`. */
+            role: components["schemas"]["RackRole"];
+            /**
+             * Row Id
+             * @description Row id.
+             */
+            row_id: number;
+            /**
+             * Version
+             * @description Version for `If-Match`; covers the contents.
+             * @example 1
+             */
+            version: number;
+        };
         /** LayoutRow */
         LayoutRow: {
             /**
@@ -4451,7 +4510,7 @@ export interface components {
              * Racks
              * @description Racks, in order along the row.
              */
-            racks: components["schemas"]["RackRead"][];
+            racks: components["schemas"]["LayoutRack"][];
             /**
              * Version
              * @description Version for `If-Match`.

@@ -6,6 +6,7 @@ export type RackTypeRead = S["RackTypeRead"];
 export type ServerModelRead = S["ServerModelRead"];
 export type SwitchModelRead = S["SwitchModelRead"];
 export type RackRead = S["RackRead"];
+export type LayoutRack = S["LayoutRack"];
 export type RowRead = S["RowRead"];
 export type RowDetail = S["RowDetail"];
 export type LayoutRow = S["LayoutRow"];

@@ -19,7 +19,8 @@ import {
 
 export type HallLayout = A.HallLayout;
 export type RowReadApi = A.RowRead;
-export type RackReadApi = A.RackRead;
+/** A rack as `GET /racks/{id}` or the layout document gives it (there `facility` is null when unset). */
+export type RackReadApi = A.RackRead | A.LayoutRack;
 export type RackSpecApi = A.RackSpec;
 
 const mm = (m: number) => Math.round(m * 1000);

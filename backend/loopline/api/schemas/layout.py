@@ -510,8 +510,22 @@ class ValidationRead(ReadSchema):
     oversubscription: list[LayerLoadRead] = Field(description="Per layer, bottom up, for this hall.")
 
 
+class LayoutRack(RackRead):
+    facility: RackFacilityRead | None = Field(  # type: ignore[assignment]
+        description="Feeds, budget, cooling and load limit in effect; null when the rack sets none of them "
+        "(it then has the hall document's `rack_facility_defaults`, and the document stays small)."
+    )
+
+    @field_validator("facility", mode="before")
+    @classmethod
+    def _only_when_set(cls, value: Any) -> Any:
+        if isinstance(value, facility.RackSettings) and set(value.defaults) == facility.ALL_RACK_SETTINGS:
+            return None
+        return value
+
+
 class LayoutRow(RowRead):
-    racks: list[RackRead] = Field(description="Racks, in order along the row.")
+    racks: list[LayoutRack] = Field(description="Racks, in order along the row.")
 
 
 class HallLayout(ReadSchema):
@@ -523,3 +537,6 @@ class HallLayout(ReadSchema):
     server_models: list[ServerModelRead] = Field(description="Catalog server models used in the hall.")
     switch_models: list[SwitchModelRead] = Field(description="Catalog switch models used in the hall.")
     rack_types: list[RackTypeRead] = Field(description="Catalog rack types used in the hall.")
+    rack_facility_defaults: RackFacilityRead = Field(
+        description="The facility of a rack that sets none (every rack whose `facility` is null)."
+    )
