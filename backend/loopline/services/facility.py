@@ -40,7 +40,7 @@ from loopline.domain.labels import rack_name
 from loopline.domain.media import Medium
 from loopline.domain.routing import Via
 from loopline.services.access import ProjectAccess
-from loopline.services.layout_snapshot import FEED_COLS, domain_hall, load_hall_data, usable_in_project
+from loopline.services.layout_snapshot import FEED_COLS, domain_hall, get_hall_or_404, load_hall_data, usable_in_project
 from loopline.services.mutations import Target, audited_update
 
 HALL_SETTINGS = (
@@ -321,13 +321,6 @@ def tray_runs_of(session: Session, hall_id: int) -> dict[str, TraySpec]:
     return {r.name: TraySpec(r.width_mm, r.usable_depth_mm, r.load_kg_per_m) for r in list_tray_runs(session, hall_id)}
 
 
-def hall_of(session: Session, hall_id: int) -> Hall:
-    hall = session.get(Hall, hall_id)
-    if hall is None:
-        raise NotFound("hall_id", f"hall {hall_id} not found")
-    return hall
-
-
 def _tray_run_json(run: TrayRun | None) -> dict[str, Any] | None:
     if run is None:
         return None
@@ -339,7 +332,7 @@ def put_tray_run(
     session: Session, access: ProjectAccess, hall_id: int, name: str, spec: TraySpec, if_match: int
 ) -> tuple[TrayRun, Hall]:
     """Create or replace the hall's tray run `name`, under the hall's version (which it bumps)."""
-    hall = hall_of(session, hall_id)
+    hall = get_hall_or_404(session, hall_id)
     existing = session.execute(select(TrayRun).where(TrayRun.hall_id == hall_id, TrayRun.name == name)).scalar()
     run = existing or TrayRun(hall_id=hall_id, name=name)
     before = _tray_run_json(existing)
@@ -368,7 +361,7 @@ def put_tray_run(
 
 def delete_tray_run(session: Session, access: ProjectAccess, hall_id: int, name: str, if_match: int) -> Hall:
     """Remove the hall's tray run `name` (its segments take their level's tray again); bumps the hall's version."""
-    hall = hall_of(session, hall_id)
+    hall = get_hall_or_404(session, hall_id)
     run = get_tray_run(session, hall_id, name)
     gone: list[bool] = []
 
