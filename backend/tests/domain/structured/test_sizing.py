@@ -188,6 +188,9 @@ def test_ten_dr4_links_take_four_24_fibre_trunks_with_16_spare() -> None:
     assert (sizing.length_mm, sizing.ordered_length_mm, sizing.made_to_order) == (12_300, 20_000, False)
     assert sizing.notes == ()
     assert sizing.describe() == "R01 -> MDA: 4 x T-24F (24 fibres) at 20 m: 96 fibres for 80, 16 spare"
+    # 12 x 8 = 96 fibres fill 4 x 24 exactly: no spare, no fifth trunk.
+    exact = size_trunks("R01 -> MDA", _links("400G-DR4", 12), 12_300, catalog, termination=TrunkTermination.CASSETTE)
+    assert (exact.count, exact.fibres, exact.spare_fibres) == (4, 96, 0)
 
 
 def test_three_duplex_links_take_one_12_fibre_trunk() -> None:
