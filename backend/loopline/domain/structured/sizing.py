@@ -286,7 +286,7 @@ def size_trunks(
             )
         if len(mpo) > 1:
             raise DomainError(
-                f"{where}.links", f"pass-through links of several connectors ({sorted(mpo)}) on one trunk"
+                f"{where}.links", f"pass-through links of several connectors ({', '.join(sorted(mpo))}) on one trunk"
             )
         if connector is not None and mpo and connector not in mpo:
             raise DomainError(f"{where}.connector", f"{connector} does not mate the links' {mpo.pop()} plugs")

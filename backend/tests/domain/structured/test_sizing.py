@@ -272,6 +272,10 @@ def test_trunk_sizing_refusals_name_the_route_and_the_reason() -> None:
         "trunk_routes[R01 -> MDA].connector",
         "MPO-24 does not mate the links' MPO-12 plugs",
     )
+    assert refused([PatchedLink("a", DR4), PatchedLink("b", DR8)], TrunkTermination.PASS_THROUGH) == (
+        "trunk_routes[R01 -> MDA].links",
+        "pass-through links of several connectors (MPO-12, MPO-16) on one trunk",
+    )
     assert refused([PatchedLink("a", DR8)], TrunkTermination.PASS_THROUGH) == (
         "trunk_routes[R01 -> MDA].trunk",
         "the catalog has no trunk of OS2 with MPO-16",
