@@ -147,7 +147,11 @@ function RackFacilityForm({ rack }: { rack: RackRecord }) {
     }));
     setBusy(true);
     try {
-      await saveRackFacility(settings.id, { ...rackPart.body, feeds });
+      // The feeds are written as a whole list, and only when the planner touched them (a rack on the
+      // default feeds keeps them as defaults when only its budget changes).
+      const touched = feedCount !== null || Object.keys(typed).some((k) => /^[AB]\./.test(k));
+      if (!touched && Object.keys(rackPart.body).length === 0) return;
+      await saveRackFacility(settings.id, touched ? { ...rackPart.body, feeds } : rackPart.body);
       setErrors({});
     } catch (e) {
       // `feeds.0.breaker_a` -> `A.breaker_a` (the feeds were sent A first).
@@ -184,7 +188,8 @@ function RackFacilityForm({ rack }: { rack: RackRecord }) {
         Two feeds (A/B): each alone carries the whole rack
       </label>
       {(count === 2 ? ["A", "B"] : ["A"]).map((name) => {
-        const feed = settings.feeds.find((f) => f.name === name) ?? settings.feeds[0];
+        // A feed the rack does not have yet shows blank fields: left so, it is the default feed.
+        const feed = settings.feeds.find((f) => f.name === name);
         return (
           <div key={name} className="field-row wrap" data-testid={`rack-feed-${name}`}>
             <strong className="small">Feed {name}</strong>
