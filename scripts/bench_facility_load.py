@@ -45,7 +45,9 @@ def main() -> int:
         from loopline.db.session import get_engine
 
         get_engine().dispose()
-        with psycopg.connect(admin, autocommit=True) as conn:
+        # As the superuser: FORCE may have to end an autovacuum worker, which the test role may not signal.
+        superuser = f"postgresql://postgres@127.0.0.1:{PORTS['postgres']}/postgres"
+        with psycopg.connect(superuser, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
