@@ -9,7 +9,8 @@ and which of them are defaults (`defaults`: the names not set), so a reader can 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, cast
@@ -410,16 +411,22 @@ def _routed_cables(session: Session, plan: WiringPlanRow, hall: dl.Hall) -> tupl
         PlanCableRow.label, PlanCableRow.part_number, PlanCableRow.medium, PlanCableRow.transceiver,
         PlanCableRow.a_device, PlanCableRow.b_device,
     ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
-    # Hundreds of thousands of new tuples and no cycles among them: the cyclic collector would
-    # only walk them again and again (a third of the time).
-    gc_was_on = gc.isenabled()
+    with paused_cycle_collection():
+        positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
+        return _route_all(plan, _fetch_all(session, stmt), positions, rack_names)
+
+
+@contextmanager
+def paused_cycle_collection() -> Iterator[None]:
+    """Hundreds of thousands of new objects and no cycles among them (a plan's routed cables): the
+    cyclic collector would only walk them again and again (about half of load_plant's CPU time).
+    Process-wide while it lasts; a nested or concurrent pause leaves re-enabling to the first."""
+    was_on = gc.isenabled()
     gc.disable()
     try:
-        positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
-        cables = _fetch_all(session, stmt)
-        return _route_all(plan, cables, positions, rack_names)
+        yield
     finally:
-        if gc_was_on:
+        if was_on:
             gc.enable()
 
 
