@@ -6,9 +6,8 @@ layout, servers placed by their catalog model's height). Rendering the demo plan
 sheet is ~150 ms of Python per download, under the interpreter's lock: 256 clients downloading it
 kept the API's interpreter busy and `/auth/me` waited behind them (issue 25 item 6). The first
 download now renders and stores the bytes; later ones send them while the fingerprint of those
-inputs still matches. Nothing has to remember to invalidate: PostgreSQL hashes every stored row
-the export reads (`FINGERPRINTED_TABLES`) in one query, so any change to one of them, however it
-is made, is a new fingerprint; the code that renders is part of it too (`code_fingerprint`).
+inputs still matches (`hall_fingerprint`: PostgreSQL hashes every stored row the export reads,
+`FINGERPRINTED_TABLES`, in one query, and the code that renders is part of it).
 
 The bytes are kept gzip-compressed: most clients take gzip, and compressing the 700 KB sheet again
 for every download (the API's GZip middleware, ~11 ms in the event loop, in front of every other
@@ -18,11 +17,8 @@ request) cost more than rendering it from storage.
 from __future__ import annotations
 
 import gzip
-import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -30,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models.exports import ExportCacheRow
 from loopline.db.models.wiring import WiringPlanRow
+from loopline.services.hall_fingerprint import fingerprint_query, hall_digest
 
 MAX_CACHED_CABLES = 20_000
 """A plan of more cables is streamed as before, rendered as it is sent (its sheet is megabytes and
@@ -45,45 +42,11 @@ FINGERPRINTED_TABLES = frozenset(
 """Every table an export's context is read from besides the plan's own (immutable) rows; a test
 records the tables the context queries and fails if one is missing here."""
 
-# Whole rows as text, so that a change to any column counts, in a stable order; catalog entries
-# only those the hall uses (a change to another entry prints nothing different). Each table is
-# hashed on its own (md5 of NULL: none), so no table's text can run into the next's.
-_SECTIONS = (
-    "SELECT h::text FROM halls h WHERE h.id = :hall",
-    "SELECT string_agg(r::text, ',' ORDER BY r.id) FROM rows r WHERE r.hall_id = :hall",
-    "SELECT string_agg(k::text, ',' ORDER BY k.id) FROM racks k WHERE k.hall_id = :hall",
-    "SELECT string_agg(l::text, ',' ORDER BY l.id) FROM logical_racks l WHERE l.hall_id = :hall",
-    "SELECT string_agg(f::text, ',' ORDER BY f.id) FROM fabric_switches f WHERE f.hall_id = :hall",
-    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM server_models m"
-    " WHERE m.id IN (SELECT server_model_id FROM logical_racks WHERE hall_id = :hall)",
-    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM switch_models m"
-    " WHERE m.id IN (SELECT tor_model_id FROM logical_racks WHERE hall_id = :hall"
-    " UNION SELECT switch_model_id FROM fabric_switches WHERE hall_id = :hall)",
-    "SELECT string_agg(t::text, ',' ORDER BY t.id) FROM rack_types t"
-    " WHERE t.id IN (SELECT rack_type_id FROM racks WHERE hall_id = :hall)",
-    "SELECT n::text FROM device_naming n WHERE n.hall_id = :hall",
-    "SELECT string_agg(o::text, ',' ORDER BY o.id) FROM device_overrides o WHERE o.hall_id = :hall",
-    # The hall's layout is loaded with its racks' feeds (the facility's): hashed so the rule holds.
-    "SELECT string_agg(p::text, ',' ORDER BY p.id) FROM rack_feeds p WHERE p.hall_id = :hall",
-)
-FINGERPRINT = text("SELECT md5(" + " || ".join(f"coalesce(md5(({section})), '-')" for section in _SECTIONS) + ")")
-
-
-@cache
-def code_fingerprint() -> str:
-    """The loopline package's source: bytes rendered by other code are never sent (a deploy that
-    changes a column invalidates every stored export)."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+FINGERPRINT = fingerprint_query(FINGERPRINTED_TABLES)
 
 
 def inputs_fingerprint(session: Session, hall_id: int) -> str:
-    found = session.execute(FINGERPRINT, {"hall": hall_id}).scalar_one()
-    return f"{code_fingerprint()}:{found}"
+    return hall_digest(session, FINGERPRINT, hall_id)
 
 
 MAX_OPTIONS_CHARS = 600

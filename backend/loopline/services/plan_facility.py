@@ -14,14 +14,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.facility.model import FacilityTotals
 from loopline.domain.facility.plan_change import FacilityChange, facility_change
 from loopline.services import facility
-from loopline.services.export_cache import code_fingerprint
+from loopline.services.hall_fingerprint import fingerprint_query, hall_digest
 
 _CACHE: OrderedDict[tuple[int, str], FacilityTotals] = OrderedDict()
 _CACHE_SIZE = 64
@@ -37,36 +36,14 @@ FINGERPRINTED_TABLES = frozenset(
 """Every table the hall's plant is loaded from (`facility.load_plant`); a test records the tables it
 queries and fails if one is missing here."""
 
-# Whole rows as text (any column's change counts), in a stable order, each table hashed on its own;
-# catalog entries only those the hall uses. The builtin facts (`catalog_facts`) are code: in
-# `export_cache.code_fingerprint`, the package's source.
-_SECTIONS = (
-    "SELECT h::text FROM halls h WHERE h.id = :hall",
-    "SELECT string_agg(r::text, ',' ORDER BY r.id) FROM rows r WHERE r.hall_id = :hall",
-    "SELECT string_agg(k::text, ',' ORDER BY k.id) FROM racks k WHERE k.hall_id = :hall",
-    "SELECT string_agg(l::text, ',' ORDER BY l.id) FROM logical_racks l WHERE l.hall_id = :hall",
-    "SELECT string_agg(f::text, ',' ORDER BY f.id) FROM fabric_switches f WHERE f.hall_id = :hall",
-    "SELECT string_agg(p::text, ',' ORDER BY p.id) FROM rack_feeds p WHERE p.hall_id = :hall",
-    "SELECT string_agg(t::text, ',' ORDER BY t.id) FROM tray_runs t WHERE t.hall_id = :hall",
-    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM pdu_models m"
-    " WHERE m.id IN (SELECT pdu_model_id FROM rack_feeds WHERE hall_id = :hall)",
-    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM server_models m"
-    " WHERE m.id IN (SELECT server_model_id FROM logical_racks WHERE hall_id = :hall)",
-    "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM switch_models m"
-    " WHERE m.id IN (SELECT tor_model_id FROM logical_racks WHERE hall_id = :hall"
-    " UNION SELECT switch_model_id FROM fabric_switches WHERE hall_id = :hall)",
-    "SELECT string_agg(t::text, ',' ORDER BY t.id) FROM rack_types t"
-    " WHERE t.id IN (SELECT rack_type_id FROM racks WHERE hall_id = :hall)",
-)
-FINGERPRINT = text("SELECT md5(" + " || ".join(f"coalesce(md5(({section})), '-')" for section in _SECTIONS) + ")")
+FINGERPRINT = fingerprint_query(FINGERPRINTED_TABLES)
 
 
 def hall_fingerprint(session: Session, hall_id: int) -> str:
     """A digest of everything the checks read besides a plan's cables: the hall's stored rows (layout,
     facility settings, feeds, tray runs), the catalog entries it uses, and the code (builtin facts and
     defaults). PostgreSQL hashes the rows in one query: no plant is built for a cache hit."""
-    digest = session.execute(FINGERPRINT, {"hall": hall_id}).scalar_one()
-    return f"{digest}:{code_fingerprint()}"
+    return hall_digest(session, FINGERPRINT, hall_id)
 
 
 def plan_totals(session: Session, plan: WiringPlanRow, fingerprint: str | None = None) -> FacilityTotals:
