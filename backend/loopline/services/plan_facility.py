@@ -70,6 +70,7 @@ def totals_json(t: FacilityTotals) -> dict[str, object]:
         "weight_kg": round(t.weight_kg, 1),
         "fullest_tray": t.fullest_tray,
         "fullest_tray_pct": round(t.fullest_tray_pct, 1),
+        "incomplete": list(t.incomplete),
     }
 
 

@@ -285,6 +285,7 @@ def test_the_report_names_a_rack_over_both_its_feeds(
     assert "feeds A and B cannot" in feed_issue["message"]
     assert (report["totals"]["max_w"], report["totals"]["typical_w"]) == (28300, 20200)
     assert report["trays"] == [] and report["totals"]["fullest_tray"] is None
+    assert report["totals"]["incomplete"] == [], "every model here has every fact"
     # Three-phase 32 A feeds: 0.8 x 230 x 32 x 3 = 17,664 W each: still short of 28.3 kW.
     patch(
         owner,

@@ -3436,6 +3436,14 @@ export interface components {
              */
             heat_w: number;
             /**
+             * Incomplete
+             * @description The totals above that leave something out because a catalog entry lacks a fact (`typical_w`, `max_w`, `heat_w`, `weight_kg`, `fullest_tray`): each is at least what it says; the report's `fact_missing` warnings name the entries.
+             * @example [
+             *       "typical_w"
+             *     ]
+             */
+            incomplete: string[];
+            /**
              * Max W
              * @description IT power at most, W.
              */
@@ -5675,6 +5683,14 @@ export interface components {
              * @description Heat: every watt drawn at most, W.
              */
             heat_w: number;
+            /**
+             * Incomplete
+             * @description The totals above that leave something out because a catalog entry lacks a fact (`typical_w`, `max_w`, `heat_w`, `weight_kg`, `fullest_tray`): each is at least what it says; the report's `fact_missing` warnings name the entries.
+             * @example [
+             *       "typical_w"
+             *     ]
+             */
+            incomplete: string[];
             /**
              * Max W
              * @description Total IT power at maximum draw, W.

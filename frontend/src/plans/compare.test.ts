@@ -24,6 +24,7 @@ const facility = (f: Partial<WiringPlan["summary"]["facility"]> = {}): WiringPla
   weight_kg: 0,
   fullest_tray: null,
   fullest_tray_pct: 0,
+  incomplete: [],
   change: null,
   ...f,
 });

@@ -63,7 +63,15 @@ function report(racks: RackApi[], trays: TrayApi[] = [], issues: FacilityReportA
     warnings: issues.filter((i) => i.severity !== "error"),
     racks,
     trays,
-    totals: { typical_w: 0, max_w: 0, heat_w: 0, weight_kg: 0, fullest_tray: null, fullest_tray_pct: 0 },
+    totals: {
+      typical_w: 0,
+      max_w: 0,
+      heat_w: 0,
+      weight_kg: 0,
+      fullest_tray: null,
+      fullest_tray_pct: 0,
+      incomplete: [],
+    },
   };
 }
 

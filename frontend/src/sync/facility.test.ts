@@ -86,7 +86,15 @@ describe("asking for the report", () => {
         worst: "",
       })),
       trays: [],
-      totals: { typical_w: 0, max_w: 0, heat_w: 0, weight_kg: 0, fullest_tray: null, fullest_tray_pct: 0 },
+      totals: {
+        typical_w: 0,
+        max_w: 0,
+        heat_w: 0,
+        weight_kg: 0,
+        fullest_tray: null,
+        fullest_tray_pct: 0,
+        incomplete: [],
+      },
     });
     const realFetch = globalThis.fetch;
     globalThis.fetch = ((url: string) => {

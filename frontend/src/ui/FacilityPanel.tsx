@@ -71,6 +71,8 @@ export function FacilityPanel() {
   const tray = useFacility((s) => s.tray);
   const plan = useWiring((s) => s.plan);
   const worst = useMemo(() => (view ? worstItems(view, WORST_SHOWN) : []), [view]);
+  /** A total that leaves out what a catalog entry lacks a figure for is at least what it says. */
+  const atLeast = (total: string) => (view?.totals.incomplete.includes(total) ? "≥ " : "");
   const openTray = tray ? view?.byTray.get(tray) : undefined;
   const selected = selection.length === 1 ? records[selection[0] ?? ""] : undefined;
   const errors = view?.issues.filter((i) => i.severity === "error") ?? [];
@@ -103,11 +105,20 @@ export function FacilityPanel() {
         )}
         {view && (
           <p className="small" data-testid="facility-totals" data-stale={pending ? "true" : undefined}>
-            IT power {kw(view.totals.typical_w)} typical, {kw(view.totals.max_w)} max · heat {kw(view.totals.heat_w)} ·
-            weight {Math.round(view.totals.weight_kg).toLocaleString("en")} kg
+            IT power {atLeast("typical_w")}
+            {kw(view.totals.typical_w)} typical, {atLeast("max_w")}
+            {kw(view.totals.max_w)} max · heat {atLeast("heat_w")}
+            {kw(view.totals.heat_w)} · weight {atLeast("weight_kg")}
+            {Math.round(view.totals.weight_kg).toLocaleString("en")} kg
             {view.totals.fullest_tray
-              ? ` · fullest tray ${view.totals.fullest_tray} ${pctText(view.totals.fullest_tray_pct)}`
+              ? ` · fullest tray ${view.totals.fullest_tray} ${atLeast("fullest_tray")}${pctText(view.totals.fullest_tray_pct)}`
               : ""}
+            {view.totals.incomplete.length > 0 && (
+              <span title="Some catalog entries lack a figure (see the fact_missing warnings): these totals leave them out.">
+                {" "}
+                (≥: facts missing)
+              </span>
+            )}
           </p>
         )}
       </section>

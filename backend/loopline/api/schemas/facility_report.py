@@ -67,6 +67,12 @@ class FacilityTotalsRead(ReadSchema):
     weight_kg: float = Field(description="What the racks carry, kg.")
     fullest_tray: str | None = Field(description="The fullest tray segment (null without a plan).")
     fullest_tray_pct: float = Field(description="Its fill, %.")
+    incomplete: list[str] = Field(
+        description="The totals above that leave something out because a catalog entry lacks a fact "
+        "(`typical_w`, `max_w`, `heat_w`, `weight_kg`, `fullest_tray`): each is at least what it says; "
+        "the report's `fact_missing` warnings name the entries.",
+        examples=[["typical_w"]],
+    )
 
 
 class FacilityReportRead(ReadSchema):

@@ -223,6 +223,12 @@ class PlanFacilityRead(BaseModel):
     weight_kg: float = Field(description="Weight on the floor: devices, PDUs, cables in racks and the racks, kg.")
     fullest_tray: str | None = Field(description="The fullest tray segment (e.g. `T3-12`); null: no cable in a tray.")
     fullest_tray_pct: float = Field(description="Its fill, % of the tray's usable cross-section.")
+    incomplete: list[str] = Field(
+        description="The totals above that leave something out because a catalog entry lacks a fact "
+        "(`typical_w`, `max_w`, `heat_w`, `weight_kg`, `fullest_tray`): each is at least what it says; "
+        "the report's `fact_missing` warnings name the entries.",
+        examples=[["typical_w"]],
+    )
     change: FacilityChangeRead | None = Field(description="An upgrade against its base plan; null for other plans.")
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 
 from loopline.domain.errors import DomainError
 from loopline.domain.facility.devices import device_groups
-from loopline.domain.facility.facts import MissingFacts
+from loopline.domain.facility.facts import CatalogKind, MissingFacts
 from loopline.domain.facility.heat import check_airflow, check_rack_cooling, check_room_cooling, intakes, left_to_room_w
 from loopline.domain.facility.model import (
     FacilityReport,
@@ -106,6 +106,25 @@ def _worst(
     return best
 
 
+_TOTALS_NEEDING: dict[str, set[tuple[str | None, str]]] = {
+    "typical_w": {(None, "typical_w"), (CatalogKind.OPTIC[0], "max_w")},
+    "max_w": {(None, "max_w")},
+    "heat_w": {(None, "max_w")},
+    "weight_kg": {(None, "weight_kg"), (None, "kg_per_m")},
+    "fullest_tray": {(None, "od_mm")},
+}
+"""Each total and the (kind, fact) whose absence leaves something out of it (kind None: any; an
+optic's max_w is also its typical figure)."""
+
+
+def _incomplete(lacking: frozenset[tuple[str, str]]) -> tuple[str, ...]:
+    return tuple(
+        total
+        for total, needs in _TOTALS_NEEDING.items()
+        if any((kind is None or kind == k) and fact == f for kind, fact in needs for k, f in lacking)
+    )
+
+
 def facility_report(plant: Plant) -> FacilityReport:
     _validate(plant)
     hall, facility = plant.hall, plant.facility
@@ -176,5 +195,6 @@ def facility_report(plant: Plant) -> FacilityReport:
         weight_kg=on_floor_kg,
         fullest_tray=None if fullest is None else fullest.name,
         fullest_tray_pct=0.0 if fullest is None else fullest.fill_pct,
+        incomplete=_incomplete(missing.lacking()),
     )
     return FacilityReport(tuple(issues), tuple(racks), system.segments, totals)

@@ -44,6 +44,10 @@ class MissingFacts:
         before = gap.counts.get(check, (0, noun))[0]
         gap.counts[check] = (before + count, noun)
 
+    def lacking(self) -> frozenset[tuple[str, str]]:
+        """(kind, fact) for the facts some model lacks, e.g. ("optics", "max_w")."""
+        return frozenset((kind[0], fact) for kind, _model, fact in self._gaps)
+
     def issues(self) -> list[Issue]:
         """One warning per (model, fact), ordered by kind, model and fact."""
         out: list[Issue] = []

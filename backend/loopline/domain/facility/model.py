@@ -254,6 +254,9 @@ class FacilityTotals:
     weight_kg: float
     fullest_tray: str | None
     fullest_tray_pct: float
+    incomplete: tuple[str, ...] = ()
+    """The totals above that leave something out for a missing catalog fact (e.g. "typical_w" when a
+    model has no typical figure): at least what they say; the `fact_missing` warnings name what."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from facility_plants import OK_SWITCH, SERVER, TOR, cable, feeds, hall, hall_facility, lr, plant, row
+from facility_plants import OK_SERVER, OK_SWITCH, SERVER, TOR, cable, feeds, hall, hall_facility, lr, plant, row
 
 from loopline.domain.errors import DomainError
 from loopline.domain.facility.checks import facility_report
@@ -27,6 +29,7 @@ def test_a_rack_without_settings_has_the_defaults_and_errors_come_first() -> Non
     ]
     assert report.totals.max_w == 7_700.0
     assert report.totals.typical_w == 0.0
+    assert report.totals.incomplete == ("typical_w",), "0 W typical leaves out ten servers: at least, not exactly"
     assert report.totals.fullest_tray is None
     assert report.totals.fullest_tray_pct == 0.0
 
@@ -41,8 +44,31 @@ def test_the_fullest_tray_is_the_highest_fill() -> None:
     report = facility_report(plant(h, cables={"P": CableFacts(10.0, 0.1, 10.0)}, routed=routed))
     assert [(s.name, s.cables) for s in report.trays] == [("T1-1", 10), ("T1-2", 20), ("T1-3", 10)]
     assert report.totals.fullest_tray == "T1-2"
+    assert report.totals.incomplete == ()
     # 20 x pi x 5² = 1,570.8 mm² of 30,000: 5.24 %.
     assert report.totals.fullest_tray_pct == pytest.approx(20 * 3.141592653589793 * 25 / 30_000 * 100)
+
+
+@pytest.mark.parametrize(
+    ("lacking", "incomplete"),
+    [
+        ({"max_w": None}, ("max_w", "heat_w")),
+        ({"weight_kg": None}, ("weight_kg",)),
+        ({"od_mm": None}, ("fullest_tray",)),
+        ({"kg_per_m": None}, ("weight_kg",)),
+    ],
+)
+def test_a_total_that_leaves_something_out_says_so(lacking: dict[str, None], incomplete: tuple[str, ...]) -> None:
+    h = hall(row("R01", 1200, [(lr(1),), (lr(1),)]))
+    device = {k: v for k, v in lacking.items() if k in ("max_w", "weight_kg")}
+    cable_facts = {k: v for k, v in lacking.items() if k in ("od_mm", "kg_per_m")}
+    p = plant(
+        h,
+        servers={SERVER.name: replace(OK_SERVER, **device)},  # type: ignore[arg-type]
+        cables={"P": replace(CableFacts(10.0, 0.1, 10.0), **cable_facts)},  # type: ignore[arg-type]
+        routed=(cable(h, ("R01-01", 1), ("R01-02", 1), "P"),),
+    )
+    assert facility_report(p).totals.incomplete == incomplete
 
 
 @pytest.mark.parametrize(
