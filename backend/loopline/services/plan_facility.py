@@ -84,6 +84,7 @@ def change_json(c: FacilityChange) -> dict[str, object]:
         "fullest_tray_pct": round(c.fullest_tray_pct, 1),
         "was_fullest_tray": c.was_fullest_tray,
         "was_fullest_tray_pct": round(c.was_fullest_tray_pct, 1),
+        "incomplete": list(c.incomplete),
         "words": c.words,
     }
 

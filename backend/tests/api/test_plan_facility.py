@@ -84,6 +84,9 @@ def test_an_upgrade_and_the_diff_say_what_it_adds_in_numbers_and_words(
     assert change["was_fullest_tray"] is not None and change["fullest_tray"] is not None
     assert change["fullest_tray_pct"] > change["was_fullest_tray_pct"], "twice the uplinks in the tray"
     assert change["words"].startswith("adds 20 W at most (20 W typical)")
+    # The test's models give no weight: the weight's difference is not known, and not stated.
+    assert change["incomplete"] == ["weight_kg"], "every device has its typical and max figures"
+    assert "changes the weight by an amount not known for every part" in change["words"]
     assert f"fills tray {change['fullest_tray']} to {change['fullest_tray_pct']:.0f} %" in change["words"]
 
     diff = owner.get(f"/api/v1/wiring-plans/{upgrade['id']}/diff", params={"against": base["id"]}).json()
@@ -91,6 +94,32 @@ def test_an_upgrade_and_the_diff_say_what_it_adds_in_numbers_and_words(
     back = owner.get(f"/api/v1/wiring-plans/{base['id']}/diff", params={"against": upgrade["id"]}).json()
     assert (back["facility"]["max_w"], back["facility"]["typical_w"]) == (-20.0, -20.0)
     assert back["facility"]["words"].startswith("removes 20 W at most (20 W typical)")
+
+
+def test_a_change_does_not_state_a_typical_figure_a_plan_leaves_a_device_out_of(
+    owner: TestClient, hall_with_plan: dict[str, Any], h: SimpleNamespace
+) -> None:
+    base = hall_with_plan["plan"]
+    project = base["project_id"]
+    fabric = owner.get(f"/api/v1/projects/{project}/fabric")
+    r = owner.patch(f"/api/v1/projects/{project}/fabric", json={"tor_uplinks": 8},
+                    headers={"If-Match": fabric.headers["etag"]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    upgrade = h.upgrade(owner, base["id"])
+    # The server model loses its typical figure: both plans' typical totals leave the 2 servers out
+    # (1,470 - 900 = 570 W and 1,490 - 900 = 590 W, at least), so their +20 W typical is no known difference.
+    sid = hall_with_plan["server_id"]
+    version = owner.get(f"/api/v1/catalog/server-models/{sid}").headers["etag"]
+    r = owner.patch(f"/api/v1/catalog/server-models/{sid}", json={"typical_w": None}, headers={"If-Match": version})
+    assert r.status_code == 200, r.text
+    f = owner.get(f"/api/v1/wiring-plans/{upgrade['id']}").json()["summary"]["facility"]
+    assert (f["typical_w"], f["incomplete"]) == (590.0, ["typical_w", "weight_kg"])
+    change = f["change"]
+    assert (change["max_w"], change["incomplete"]) == (20.0, ["typical_w", "weight_kg"])
+    assert change["words"].startswith("adds 20 W at most (typical not known for every device)")
+    assert "20 W typical" not in change["words"]
+    diff = owner.get(f"/api/v1/wiring-plans/{upgrade['id']}/diff", params={"against": base["id"]}).json()
+    assert diff["facility"] == change
 
 
 def test_the_power_sheet_with_a_plan_counts_its_optics_in_their_racks(

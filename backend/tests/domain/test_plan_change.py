@@ -67,3 +67,70 @@ def test_a_change_and_its_reverse_are_opposite(
     if round(there.max_w) > 0:
         assert there.words.startswith("adds") and back.words.startswith("removes")
     assert facility_change(old, old).words.startswith("draws the same power")
+
+
+def partial(typical: float, most: float, kg: float, tray: str | None, pct: float, *lacking: str) -> FacilityTotals:
+    return FacilityTotals(typical_w=typical, max_w=most, heat_w=most, weight_kg=kg, fullest_tray=tray,
+                          fullest_tray_pct=pct, incomplete=lacking)  # fmt: skip
+
+
+def test_a_typical_total_left_incomplete_by_either_plan_is_not_stated() -> None:
+    # The upgrade case above, but the new plan's servers lack a typical figure: the 24 kW typical is a
+    # difference of a known and an understated total, so it is left out and that is said.
+    got = facility_change(
+        totals(60_000, 90_000, 12_000, "T3-12", 31.2), partial(84_000, 128_000, 12_120, "T3-12", 47.4, "typical_w")
+    )
+    assert got.incomplete == ("typical_w",)
+    assert got.typical_w == 24_000  # the number stays (the field is documented as not known)
+    assert got.words == (
+        "adds 38 kW at most (typical not known for every device) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)"
+    )
+    back = facility_change(
+        partial(84_000, 128_000, 12_120, "T3-12", 47.4, "typical_w"), totals(60_000, 90_000, 12_000, "T3-12", 31.2)
+    )
+    assert back.incomplete == ("typical_w",)
+    assert back.words.startswith("removes 38 kW at most (typical not known for every device), takes off 120 kg")
+    same = partial(1_000, 1_500, 80, None, 0.0, "typical_w")
+    assert facility_change(same, same).words == "draws the same power at most (typical not known for every device)"
+
+
+def test_max_weight_and_tray_left_incomplete() -> None:
+    # Old plan: a switch without max_w (so typical, max and heat leave it out); new plan: a cable without
+    # kg/m and one without an outer diameter. 12,000 -> 9,500 W at most: 2.5 kW removed among the devices
+    # whose draw is known; weight unknown; T1-1's 10.4 % is at least that.
+    old = partial(9_000, 12_000, 500, "T2-3", 12.0, "typical_w", "max_w", "heat_w")
+    new = partial(8_000, 9_500, 470, "T1-1", 10.4, "weight_kg", "fullest_tray")
+    got = facility_change(old, new)
+    assert got.incomplete == ("typical_w", "max_w", "heat_w", "weight_kg", "fullest_tray")
+    assert got.words == (
+        "removes 2.5 kW at most counting only the devices whose draw is known, changes the weight by an amount "
+        "not known for every part, and fills tray T1-1 to at least 10 % (the fullest was T2-3 at 12 %), "
+        "not every cable's diameter known"
+    )
+    # The old plan's tray fill is the understated one: its figure is "at least".
+    got = facility_change(
+        partial(1_000, 1_500, 80, "T1-2", 31.2, "fullest_tray"), totals(1_000, 1_500, 80, "T1-2", 47.4)
+    )
+    assert got.incomplete == ("fullest_tray",)
+    assert got.words == (
+        "draws the same power, and fills tray T1-2 to 47 % (was at least 31 %), not every cable's diameter known"
+    )
+    unchanged = partial(1_000, 1_500, 80, None, 0.0, "max_w")
+    assert (
+        facility_change(unchanged, unchanged).words
+        == "draws the same power counting only the devices whose draw is known"
+    )
+
+
+@given(
+    a=st.tuples(finite, finite, finite), b=st.tuples(finite, finite, finite),
+    lacking=st.sets(st.sampled_from(["typical_w", "max_w", "heat_w", "weight_kg"])),
+)  # fmt: skip
+def test_an_incomplete_total_never_reads_as_a_known_figure(
+    a: tuple[float, float, float], b: tuple[float, float, float], lacking: set[str]
+) -> None:
+    old, new = partial(*a, None, 0.0, *sorted(lacking)), totals(*b, None, 0.0)
+    words = facility_change(old, new).words
+    assert ("typical)" in words) == (not lacking & {"typical_w", "max_w"} and round(b[0] - a[0]) != 0)
+    assert (" kg" in words) == ("weight_kg" not in lacking and round(b[2] - a[2]) != 0)
+    assert ("counting only" in words) == ("max_w" in lacking)

@@ -8,15 +8,11 @@ import { diffCables, type DiffCable, type DiffStatusName, type PlanDiff } from "
 import { BomTable } from "./BomDialog";
 import { formatMoney } from "./compare";
 import { workOrderLinks } from "./exports";
+import { plantFigures } from "./upgrade";
 import { Dialog } from "../widgets/Dialog";
 
 const STATUSES: readonly DiffStatusName[] = ["added", "moved", "removed", "kept"];
 const PAGE = 50;
-
-const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x).toLocaleString("en")}`;
-/** A change of power with its sign: +20 W, −2.5 kW. */
-const signedKw = (w: number) =>
-  Math.abs(w) < 1000 ? `${signed(Math.round(w))} W` : `${signed(Math.round(w / 100) / 10)} kW`;
 
 function end(c: DiffCable["cable"]["a"]): string {
   return `${c.device}:${c.port}`;
@@ -49,8 +45,7 @@ export function DiffDialog({ diff, onClose }: { diff: PlanDiff; onClose: () => v
         materials of the change is below the cables.
       </p>
       <p data-testid="diff-facility">
-        The plant: this plan {diff.facility.words} ({signedKw(diff.facility.max_w)} at most,{" "}
-        {signedKw(diff.facility.typical_w)} typical, {signed(Math.round(diff.facility.weight_kg))} kg).
+        The plant: this plan {diff.facility.words} ({plantFigures(diff.facility)}).
       </p>
       <div className="work-order" data-testid="work-order">
         <span className="muted small">

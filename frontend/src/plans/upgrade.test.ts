@@ -4,6 +4,7 @@ import {
   defaultChange,
   offeredOption,
   optionChange,
+  plantFigures,
   upgradeFacilityNote,
   upgradeRequest,
   type WiringOption,
@@ -110,6 +111,7 @@ describe("an upgrade's plant", () => {
       fullest_tray_pct: 47.4,
       was_fullest_tray: "T3-12",
       was_fullest_tray_pct: 31.2,
+      incomplete: [] as string[],
       words: "adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)",
     };
     const withChange = (c: typeof change | null): WiringPlan => {
@@ -120,5 +122,27 @@ describe("an upgrade's plant", () => {
       "This upgrade adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %).",
     );
     expect(upgradeFacilityNote(withChange(null))).toBeNull();
+  });
+
+  it("prints the change's figures, and none that a plan leaves something out of", () => {
+    const change = {
+      typical_w: 24_000,
+      max_w: 38_000,
+      heat_w: 38_000,
+      weight_kg: -120.4,
+      fullest_tray: null,
+      fullest_tray_pct: 0,
+      was_fullest_tray: null,
+      was_fullest_tray_pct: 0,
+      incomplete: [] as string[],
+      words: "",
+    };
+    expect(plantFigures(change)).toBe("+38 kW at most, +24 kW typical, −120 kg");
+    expect(plantFigures({ ...change, max_w: 950, incomplete: ["typical_w"] })).toBe(
+      "+950 W at most, typical not known, −120 kg",
+    );
+    expect(plantFigures({ ...change, incomplete: ["typical_w", "max_w", "heat_w", "weight_kg"] })).toBe(
+      "power at most not known, typical not known, weight not known",
+    );
   });
 });

@@ -9,6 +9,7 @@ export type WiringPlan = components["schemas"]["WiringPlanRead"];
 export type PlanUpgradeCreate = components["schemas"]["PlanUpgradeCreate"];
 export type Pattern = components["schemas"]["Pattern"];
 export type ParallelPorts = components["schemas"]["ParallelPortsIn"];
+export type FacilityChange = components["schemas"]["FacilityChangeRead"];
 
 export type UpgradeChange =
   | { kind: "ports"; ports: number }
@@ -108,4 +109,21 @@ export function offeredOption(options: readonly WiringOption[], change: UpgradeC
 export function upgradeFacilityNote(plan: WiringPlan): string | null {
   const change = plan.summary.facility.change;
   return change ? `This upgrade ${change.words}.` : null;
+}
+
+const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x).toLocaleString("en")}`;
+/** A change of power with its sign: +20 W, −2.5 kW. */
+const signedKw = (w: number) =>
+  Math.abs(w) < 1000 ? `${signed(Math.round(w))} W` : `${signed(Math.round(w / 100) / 10)} kW`;
+
+/** The change's figures after its sentence: "+38 kW at most, +24 kW typical, +120 kg". A figure the API
+ * marks `incomplete` (a plan leaves a device or cable out of it for a missing catalog fact) is no known
+ * difference, so it is said to be unknown rather than printed. */
+export function plantFigures(change: FacilityChange): string {
+  const unknown = (total: string) => change.incomplete.includes(total);
+  const most = unknown("max_w") ? "power at most not known" : `${signedKw(change.max_w)} at most`;
+  const typical =
+    unknown("typical_w") || unknown("max_w") ? "typical not known" : `${signedKw(change.typical_w)} typical`;
+  const weight = unknown("weight_kg") ? "weight not known" : `${signed(Math.round(change.weight_kg))} kg`;
+  return `${most}, ${typical}, ${weight}`;
 }

@@ -207,6 +207,12 @@ class FacilityChangeRead(BaseModel):
     fullest_tray_pct: float = Field(description="Its fill, % of the tray's usable cross-section.")
     was_fullest_tray: str | None = Field(description="The other plan's fullest tray segment.")
     was_fullest_tray_pct: float = Field(description="Its fill, %.")
+    incomplete: list[str] = Field(
+        description="The totals either plan leaves something out of for a missing catalog fact (`typical_w`, "
+        "`max_w`, `heat_w`, `weight_kg`, `fullest_tray`): their differences above are not known, and `words` "
+        "does not state them as known (e.g. 'typical not known for every device').",
+        examples=[["typical_w"]],
+    )
     words: str = Field(
         description="The difference in a sentence that reads after its subject ('This upgrade ...').",
         examples=["adds 38 kW at most (24 kW typical) and 120 kg, and fills tray T3-12 to 47 % (was 31 %)"],
