@@ -36,6 +36,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rows", type=int, default=40)
     parser.add_argument("--racks", type=int, default=50, help="racks per row")
+    parser.add_argument(
+        "--facility", action="store_true", help="every rack created with facility settings and A/B feeds"
+    )
     args = parser.parse_args()
 
     db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
@@ -45,7 +48,7 @@ def main() -> int:
     os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
     os.environ.setdefault("LOOPLINE_ENV", "test")
     try:
-        return bench(args.runs, args.rows, args.racks)
+        return bench(args.runs, args.rows, args.racks, args.facility)
     finally:
         from loopline.db.session import get_engine
 
@@ -54,7 +57,7 @@ def main() -> int:
             conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
-def bench(runs: int, n_rows: int, n_racks: int) -> int:
+def bench(runs: int, n_rows: int, n_racks: int, with_facility: bool = False) -> int:
     from alembic import command
     from alembic.config import Config
     from fastapi.testclient import TestClient
@@ -78,7 +81,10 @@ def bench(runs: int, n_rows: int, n_racks: int) -> int:
         "ports_used": 2,
         "tor_model_id": ids["48x25G+8x100G ToR"],
     }
-    template = {"logical_racks": [lr, lr]}
+    template: dict[str, object] = {"logical_racks": [lr, lr]}
+    if with_facility:
+        feeds = [{"name": n, "voltage_v": 230, "phases": 3, "breaker_a": 16} for n in "AB"]
+        template["facility"] = {"power_budget_kw": 12, "cooling_kind": "rear-door", "feeds": feeds}
     rows = [
         {
             "name": f"R{i:03d}",

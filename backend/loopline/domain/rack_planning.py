@@ -13,6 +13,7 @@ from typing import Protocol
 
 from loopline.domain import layout as dl
 from loopline.domain.errors import DomainError
+from loopline.domain.facility.model import CoolingKind
 
 DEFAULT_RACK_TYPE = "42U 600x1200"
 DEFAULT_RACK_NAME_PATTERN = "{row}-{index:02d}"
@@ -41,6 +42,29 @@ class FabricSwitchSpec:
     cluster: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class FeedSetting:
+    """A rack feed as written: None leaves that figure to the domain's default (`facility.model.Feed`)."""
+
+    name: str
+    voltage_v: float | None = None
+    phases: int | None = None
+    breaker_a: float | None = None
+    pdu_model_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RackFacilitySetting:
+    """A rack's facility settings as written (stored as they are: None, and no feeds, leave the
+    domain's defaults of `facility.model.RackFacility` in effect)."""
+
+    power_budget_kw: float | None = None
+    cooling_kw: float | None = None
+    cooling_kind: CoolingKind | None = None
+    static_load_kg: float | None = None
+    feeds: tuple[FeedSetting, ...] = ()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class RackSpec:
     """Compared by identity: a row's template is recognised as the same object among its racks."""
@@ -54,6 +78,8 @@ class RackSpec:
     port_face: dl.Face = dl.Face.FRONT
     logical_racks: tuple[LogicalRackSpec, ...] = ()
     fabric_switches: tuple[FabricSwitchSpec, ...] = ()
+    facility: RackFacilitySetting | None = None
+    """None: every facility setting the domain's default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +93,8 @@ class RowSpec:
     """Append this many copies of `rack_template`."""
     rack_template: RackSpec | None = None
     rack_name_pattern: str = DEFAULT_RACK_NAME_PATTERN
+    cooling_kw: float | None = None
+    """The row's own cooling; None: it shares the hall's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +109,8 @@ class RowPairSpec:
     direction: int = 0
     cold_aisle_mm: int = 1200
     rack_name_pattern: str = DEFAULT_RACK_NAME_PATTERN
+    cooling_kw: float | None = None
+    """Each row's own cooling; None: they share the hall's."""
 
 
 # ---------------------------------------------------------------- catalog
@@ -160,6 +190,7 @@ class RackPlan:
     port_face: dl.Face
     logical_racks: tuple[PlannedLogicalRack, ...] = ()
     switches: tuple[PlannedSwitch, ...] = ()
+    facility: RackFacilitySetting | None = None
 
 
 MAX_RACK_NAME = 100
@@ -230,6 +261,7 @@ def plan_rack(cat: Catalog, spec: RackSpec, name: str, position_mm: int, path: s
         port_face=spec.port_face,
         logical_racks=tuple(plan_logical_racks(cat, spec.logical_racks, path)),
         switches=tuple(plan_switches(cat, spec.fabric_switches, path)),
+        facility=spec.facility,
     )
 
 
@@ -260,6 +292,7 @@ def plan_row_racks(cat: Catalog, row: RowSpec, path: str, *, start_index: int = 
                 template_plan.port_face,
                 template_plan.logical_racks,
                 template_plan.switches,
+                template_plan.facility,
             )
         else:
             plan = plan_rack(cat, spec, name, position, p)
@@ -294,6 +327,7 @@ def row_pair(cat: Catalog, pair: RowPairSpec) -> tuple[RowSpec, RowSpec]:
             rack_count=pair.rack_count,
             rack_template=pair.rack_template,
             rack_name_pattern=pair.rack_name_pattern,
+            cooling_kw=pair.cooling_kw,
         )
 
     return row(pair.name_a, pair.origin, dl.Side.LEFT), row(pair.name_b, dl.Point(bx, by), dl.Side.RIGHT)

@@ -39,6 +39,7 @@ from loopline.domain.facility.model import (
 from loopline.domain.facility.model import PduModel as DomainPdu
 from loopline.domain.labels import rack_name
 from loopline.domain.media import Medium
+from loopline.domain.rack_planning import FeedSetting
 from loopline.domain.routing import Via
 from loopline.services.access import ProjectAccess
 from loopline.services.layout_snapshot import FEED_COLS, domain_hall, get_hall_or_404, load_hall_data, usable_in_project
@@ -250,33 +251,36 @@ def load_feeds(session: Session, where: Any) -> dict[int, list[Any]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class FeedSpec:
-    """A feed as written: None leaves a setting to the domain's default."""
-
-    name: str
-    voltage_v: float | None = None
-    phases: int | None = None
-    breaker_a: float | None = None
-    pdu_model_id: int | None = None
+FeedSpec = FeedSetting
+"""A feed as written: None leaves a setting to the domain's default (the rack planning's record, so a
+feed written with a new rack and one written by PATCH are the same thing)."""
 
 
 def check_feeds(session: Session, project_id: int, feeds: Sequence[FeedSpec], path: str = "facility.feeds") -> None:
     """One or two feeds, named "A"/"B" once each, PDUs the project's layouts may use."""
-    if not 1 <= len(feeds) <= 2:
-        raise DomainError(path, f"a rack has one or two feeds (A/B), got {len(feeds)}")
-    seen: set[str] = set()
-    for i, f in enumerate(feeds):
-        if f.name in seen:
-            raise DomainError(f"{path}[{i}].name", f"two feeds named {f.name!r}: name them 'A' and 'B'")
-        seen.add(f.name)
-    wanted = {f.pdu_model_id for f in feeds if f.pdu_model_id is not None}
-    if wanted:
-        usable = set(
-            session.execute(
-                select(PduModel.id).where(PduModel.id.in_(wanted), usable_in_project(PduModel, project_id))
-            ).scalars()
-        )
+    check_feed_lists(session, project_id, [(path, feeds)])
+
+
+def check_feed_lists(session: Session, project_id: int, lists: Sequence[tuple[str, Sequence[FeedSpec]]]) -> None:
+    """`check_feeds` for many racks' feeds at once (a bulk create: one query for every PDU named);
+    each list's errors name its `path`."""
+    for path, feeds in lists:
+        if not 1 <= len(feeds) <= 2:
+            raise DomainError(path, f"a rack has one or two feeds (A/B), got {len(feeds)}")
+        seen: set[str] = set()
+        for i, f in enumerate(feeds):
+            if f.name in seen:
+                raise DomainError(f"{path}[{i}].name", f"two feeds named {f.name!r}: name them 'A' and 'B'")
+            seen.add(f.name)
+    wanted = {f.pdu_model_id for _, feeds in lists for f in feeds if f.pdu_model_id is not None}
+    if not wanted:
+        return
+    usable = set(
+        session.execute(
+            select(PduModel.id).where(PduModel.id.in_(wanted), usable_in_project(PduModel, project_id))
+        ).scalars()
+    )
+    for path, feeds in lists:
         for i, f in enumerate(feeds):
             if f.pdu_model_id is not None and f.pdu_model_id not in usable:
                 raise DomainError(f"{path}[{i}].pdu_model_id", f"unknown PDU model {f.pdu_model_id}")

@@ -181,6 +181,8 @@ def create_rack(session: Session, access: ProjectAccess, row_id: int, spec: rp.R
     end = max((r.position_mm + cat.rack_types[r.rack_type_id].width_mm for r in existing), default=0)
     row_spec = rp.RowSpec(name=row.name, origin=dl.Point(0, 0), racks=(spec,))
     plan = rp.plan_row_racks(cat, row_spec, "", start_index=len(existing) + 1, start_mm=end)[0]
+    if spec.facility is not None and spec.facility.feeds:
+        facility.check_feeds(session, access.project_id, spec.facility.feeds)
     check_unique_names(session, row.hall_id, [], [plan.name], [s.name for s in plan.switches])
     ids, _ = layout_repo.insert_racks(session, row.hall_id, [(row_id, plan)])
     validate_hall_or_raise(session, row.hall_id)

@@ -113,6 +113,7 @@ def create_rows(
     cat = load_domain_catalog(session, usable_in=access.project_id)
     paths = paths or ([""] if len(specs) == 1 else [f"rows[{i}]." for i in range(len(specs))])
     plans = [rp.plan_row_racks(cat, spec, path) for spec, path in zip(specs, paths, strict=True)]
+    facility.check_feed_lists(session, access.project_id, _feeds_to_check(specs, paths))
     check_unique_names(
         session,
         hall_id,
@@ -131,6 +132,7 @@ def create_rows(
                 "y_mm": s.origin.y_mm,
                 "direction": s.direction,
                 "front": s.front,
+                "cooling_kw": s.cooling_kw,
                 "version": 1,
             }
             for s in specs
@@ -151,6 +153,24 @@ def create_rows(
         ],
     )
     return CreatedRows(rows, rack_ids, n_lrs)
+
+
+def _feeds_to_check(
+    specs: Sequence[rp.RowSpec], paths: Sequence[str]
+) -> list[tuple[str, tuple[facility.FeedSpec, ...]]]:
+    """The feeds the request names, each rack spec once (a template stands for all its copies, and a
+    row pair's two rows share theirs), with the field path of each list."""
+    out: list[tuple[str, tuple[facility.FeedSpec, ...]]] = []
+    seen: set[int] = set()
+    for spec, path in zip(specs, paths, strict=True):
+        racks = [(f"{path}racks[{i}].", r) for i, r in enumerate(spec.racks)]
+        if spec.rack_count and spec.rack_template is not None:
+            racks.append((f"{path}rack_template.", spec.rack_template))
+        for prefix, rack in racks:
+            if rack.facility is not None and rack.facility.feeds and id(rack) not in seen:
+                seen.add(id(rack))
+                out.append((f"{prefix}facility.feeds", rack.facility.feeds))
+    return out
 
 
 def create_row_pair(session: Session, access: ProjectAccess, hall_id: int, pair: rp.RowPairSpec) -> CreatedRows:

@@ -125,3 +125,19 @@ def test_planned_rows_are_domain_rows_sharing_identical_logical_racks() -> None:
     lr = first.logical_racks[0]
     assert (lr.base_u, lr.top_u, lr.tor_u()) == (1, 16, 16)
     assert (second.name, second.position_mm, second.rack_type) == ("R01-02", 600, CAT.rack_types[7])
+
+
+def test_facility_settings_go_with_every_copy_of_the_template_and_both_rows_of_a_pair() -> None:
+    feeds = (rp.FeedSetting("A", 230, 3, 16), rp.FeedSetting("B", 230, 3, 16))
+    setting = rp.RackFacilitySetting(power_budget_kw=12.0, feeds=feeds)
+    template = rp.RackSpec(logical_racks=(LR,), facility=setting)
+    own = rp.RackSpec(name="X1", facility=rp.RackFacilitySetting(static_load_kg=900.0))
+    row = rp.RowSpec(name="R01", origin=dl.Point(0, 0), racks=(own, rp.RackSpec(name="X2")),
+                     rack_count=3, rack_template=template, cooling_kw=40.0)  # fmt: skip
+    plans = rp.plan_row_racks(CAT, row, "")
+    assert [(p.name, p.facility) for p in plans] == [
+        ("X1", own.facility), ("X2", None), ("R01-03", setting), ("R01-04", setting), ("R01-05", setting),
+    ]  # fmt: skip
+    pair = rp.RowPairSpec("A1", "B1", dl.Point(0, 0), rack_count=2, rack_template=template, cooling_kw=25.0)
+    a, b = rp.row_pair(CAT, pair)
+    assert (a.cooling_kw, b.cooling_kw) == (25.0, 25.0) and a.rack_template is b.rack_template is template

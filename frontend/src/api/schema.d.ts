@@ -6416,6 +6416,8 @@ export interface components {
              * @description Aggregation/spine/core switches (network racks).
              */
             fabric_switches?: components["schemas"]["FabricSwitchSpec"][];
+            /** @description Feeds, power budget, cooling and static load, as a rack's PATCH takes them (in a `rack_template`: every rack of the row); a setting not sent or null is the default. */
+            facility?: components["schemas"]["RackFacilityUpdate"] | null;
             /**
              * Logical Racks
              * @description `b` logical racks, bottom up.
@@ -6661,6 +6663,8 @@ export interface components {
              * @description Aggregation/spine/core switches (network racks).
              */
             fabric_switches?: components["schemas"]["FabricSwitchSpec"][];
+            /** @description Feeds, power budget, cooling and static load, as a rack's PATCH takes them (in a `rack_template`: every rack of the row); a setting not sent or null is the default. */
+            facility?: components["schemas"]["RackFacilityUpdate"] | null;
             /**
              * Logical Racks
              * @description `b` logical racks, bottom up.
@@ -6989,6 +6993,8 @@ export interface components {
              * @enum {integer}
              */
             direction: 0 | 90 | 180 | 270;
+            /** @description The row's own cooling; omitted: the hall's. */
+            facility?: components["schemas"]["RowFacilityUpdate"] | null;
             /**
              * @description Which long side the rack fronts face, seen walking along `direction` (left = far side).
              * @default left
@@ -7158,6 +7164,8 @@ export interface components {
              * @enum {integer}
              */
             direction: 0 | 90 | 180 | 270;
+            /** @description Each row's own cooling; omitted: the hall's. */
+            facility?: components["schemas"]["RowFacilityUpdate"] | null;
             /**
              * Name A
              * @description Name of the first row (at the origin).
@@ -7182,7 +7190,7 @@ export interface components {
              * @default {row}-{index:02d}
              */
             rack_name_pattern: string;
-            /** @description Contents of every rack. */
+            /** @description Contents (and facility settings) of every rack. */
             rack_template: components["schemas"]["RackSpec"];
             /**
              * X M

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from loopline.api.schemas.common import MAX_ID, ReadSchema, Schema
+from loopline.domain import rack_planning as rp
 from loopline.domain.facility.model import CoolingKind, TrayLevel, TraySpec
 from loopline.services import facility
 
@@ -171,6 +172,16 @@ class RackFacilityUpdate(Schema):
         if "feeds" in sent:
             out["feeds"] = tuple(f.to_spec() for f in self.feeds or ())
         return out
+
+    def to_domain(self) -> rp.RackFacilitySetting:
+        """The settings of a new rack (not sent and null alike: the domain's default)."""
+        return rp.RackFacilitySetting(
+            power_budget_kw=self.power_budget_kw,
+            cooling_kw=self.cooling_kw,
+            cooling_kind=self.cooling_kind,
+            static_load_kg=self.static_load_kg,
+            feeds=tuple(f.to_spec() for f in self.feeds or ()),
+        )
 
 
 class FeedRead(ReadSchema):

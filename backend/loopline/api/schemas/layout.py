@@ -253,6 +253,11 @@ class RackSpec(Schema):
     fabric_switches: list[FabricSwitchSpec] = Field(
         default_factory=list, max_length=64, description="Aggregation/spine/core switches (network racks)."
     )
+    facility: RackFacilityUpdate | None = Field(
+        None,
+        description="Feeds, power budget, cooling and static load, as a rack's PATCH takes them (in a "
+        "`rack_template`: every rack of the row); a setting not sent or null is the default.",
+    )
 
     def to_domain(self) -> rp.RackSpec:
         return rp.RackSpec(
@@ -263,6 +268,7 @@ class RackSpec(Schema):
             port_face=self.port_face,
             logical_racks=tuple(lr.to_domain() for lr in self.logical_racks),
             fabric_switches=tuple(sw.to_domain() for sw in self.fabric_switches),
+            facility=None if self.facility is None else self.facility.to_domain(),
         )
 
 
@@ -342,6 +348,7 @@ class RowCreate(Schema):
         max_length=100,
         description="Names of generated racks: `{row}` is the row name, `{index}` counts from 1.",
     )
+    facility: RowFacilityUpdate | None = Field(None, description="The row's own cooling; omitted: the hall's.")
 
     @model_validator(mode="after")
     def _count_needs_template(self) -> RowCreate:
@@ -359,6 +366,7 @@ class RowCreate(Schema):
             rack_count=self.rack_count,
             rack_template=None if self.rack_template is None else self.rack_template.to_domain(),
             rack_name_pattern=self.rack_name_pattern,
+            cooling_kw=None if self.facility is None else self.facility.cooling_kw,
         )
 
 
@@ -426,8 +434,9 @@ class RowPairCreate(Schema):
     direction: Direction = Field(0, description="Direction both rows run, degrees.")
     cold_aisle_m: float = Field(1.2, gt=0, le=20, description="Width of the cold aisle between them, metres.")
     rack_count: int = Field(ge=1, le=1000, description="Racks in each row.", examples=[12])
-    rack_template: RackSpec = Field(description="Contents of every rack.")
+    rack_template: RackSpec = Field(description="Contents (and facility settings) of every rack.")
     rack_name_pattern: str = Field("{row}-{index:02d}", max_length=100, description="Rack names.")
+    facility: RowFacilityUpdate | None = Field(None, description="Each row's own cooling; omitted: the hall's.")
 
     def to_domain(self) -> rp.RowPairSpec:
         return rp.RowPairSpec(
@@ -439,6 +448,7 @@ class RowPairCreate(Schema):
             direction=self.direction,
             cold_aisle_mm=mm(self.cold_aisle_m),
             rack_name_pattern=self.rack_name_pattern,
+            cooling_kw=None if self.facility is None else self.facility.cooling_kw,
         )
 
 

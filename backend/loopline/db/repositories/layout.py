@@ -13,9 +13,15 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models import FabricSwitch, LogicalRack
 from loopline.db.repositories.bulk import allocate_ids, copy_rows
-from loopline.domain.rack_planning import PlannedLogicalRack, PlannedSwitch, RackPlan
+from loopline.domain.rack_planning import PlannedLogicalRack, PlannedSwitch, RackFacilitySetting, RackPlan
 
-RACK_COPY_COLUMNS = ("id", "hall_id", "row_id", "name", "rack_type_id", "position_mm", "role", "port_face", "version")
+_NO_SETTINGS = RackFacilitySetting()
+
+RACK_COPY_COLUMNS = (
+    "id", "hall_id", "row_id", "name", "rack_type_id", "position_mm", "role", "port_face", "version",
+    "power_budget_kw", "cooling_kw", "cooling_kind", "static_load_kg",
+)  # fmt: skip
+FEED_COPY_COLUMNS = ("hall_id", "rack_id", "name", "voltage_v", "phases", "breaker_a", "pdu_model_id")
 LR_COPY_COLUMNS = (
     "hall_id",
     "rack_id",
@@ -39,7 +45,8 @@ def _switch_values(sw: PlannedSwitch) -> tuple[object, ...]:
 
 
 def insert_racks(session: Session, hall_id: int, plans: Sequence[tuple[int, RackPlan]]) -> tuple[list[int], int]:
-    """Write racks (row id, plan) and their contents with COPY; returns (rack ids, logical racks written)."""
+    """Write racks (row id, plan), their facility settings and feeds, and their contents with COPY;
+    returns (rack ids, logical racks written)."""
     if not plans:
         return [], 0
     ids = allocate_ids(session, "racks", len(plans))
@@ -48,10 +55,22 @@ def insert_racks(session: Session, hall_id: int, plans: Sequence[tuple[int, Rack
         "racks",
         RACK_COPY_COLUMNS,
         (
-            (rack_id, hall_id, row_id, p.name, p.rack_type_id, p.position_mm, p.role, p.port_face, 1)
+            (
+                rack_id, hall_id, row_id, p.name, p.rack_type_id, p.position_mm, p.role, p.port_face, 1,
+                f.power_budget_kw, f.cooling_kw, f.cooling_kind, f.static_load_kg,
+            )
             for rack_id, (row_id, p) in zip(ids, plans, strict=True)
+            for f in (p.facility or _NO_SETTINGS,)
         ),
-    )
+    )  # fmt: skip
+    feed_rows = [
+        (hall_id, rack_id, f.name, f.voltage_v, f.phases, f.breaker_a, f.pdu_model_id)
+        for rack_id, (_, p) in zip(ids, plans, strict=True)
+        if p.facility is not None
+        for f in p.facility.feeds
+    ]
+    if feed_rows:
+        copy_rows(session, "rack_feeds", FEED_COPY_COLUMNS, feed_rows)
     lr_rows = [
         (hall_id, rack_id, *_lr_values(lr))
         for rack_id, (_, p) in zip(ids, plans, strict=True)
