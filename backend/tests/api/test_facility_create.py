@@ -10,6 +10,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FEEDS = [{"name": n, "voltage_v": 230, "phases": 3, "breaker_a": 16} for n in "AB"]
 RACK_FACILITY = {"power_budget_kw": 12.5, "cooling_kw": 14, "cooling_kind": "rear-door", "static_load_kg": 1100,
@@ -174,3 +176,44 @@ def test_bad_facility_at_creation_is_refused_naming_the_field(
     r = owner.post(f"/api/v1/rows/{row_id}/racks", json={"facility": {"static_load_kg": -5}})
     assert r.status_code == 422 and fields(r) == {"body.facility.static_load_kg"}, r.text
     assert len(racks_of(owner, row_id)) == 1
+
+
+FEED_BODY = st.fixed_dictionaries(
+    {},
+    optional={"voltage_v": st.floats(1, 480), "phases": st.sampled_from([1, 3]), "breaker_a": st.floats(1, 125)},
+)
+RACK_BODY = st.fixed_dictionaries(
+    {},
+    optional={
+        "power_budget_kw": st.one_of(st.none(), st.floats(0.1, 100)),
+        "cooling_kw": st.one_of(st.none(), st.floats(0, 100)),
+        "cooling_kind": st.one_of(st.none(), st.sampled_from(["air", "rear-door", "liquid"])),
+        "static_load_kg": st.one_of(st.none(), st.floats(1, 3000)),
+        "feeds": st.one_of(
+            st.none(), st.lists(FEED_BODY, min_size=1, max_size=2).map(
+                lambda fs: [{"name": n, **f} for n, f in zip("AB", fs, strict=False)])
+        ),
+    },
+)  # fmt: skip
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=RACK_BODY)
+def test_a_rack_created_with_settings_reads_as_one_created_bare_and_patched(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace, body: dict[str, Any]
+) -> None:
+    """One owner of the settings' meaning: whatever subset is sent (nulls included), creating with it
+    and PATCHing it onto a bare rack give the same facility."""
+    url = f"/api/v1/halls/{hall['id']}/rows"
+    rows = owner.get(url).json()["items"]
+    row_id = rows[0]["id"] if rows else h.row(owner, hall["id"], n=0)["id"]
+    made = owner.post(f"/api/v1/rows/{row_id}/racks", json={"facility": body})
+    bare = owner.post(f"/api/v1/rows/{row_id}/racks", json={})
+    assert made.status_code == bare.status_code == 201, (made.text, bare.text)
+    patched = owner.patch(f"/api/v1/racks/{bare.json()['id']}", json={"facility": body},
+                          headers={"If-Match": bare.headers["etag"]})  # fmt: skip
+    assert patched.status_code == 200, patched.text
+    assert made.json()["facility"] == patched.json()["facility"]
+    for rack in (made, patched):
+        gone = owner.delete(f"/api/v1/racks/{rack.json()['id']}", headers={"If-Match": rack.headers["etag"]})
+        assert gone.status_code == 204, gone.text
