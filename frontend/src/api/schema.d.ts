@@ -3363,7 +3363,7 @@ export interface components {
             heat_w: number;
             /**
              * Incomplete
-             * @description The totals either plan leaves something out of for a missing catalog fact (`typical_w`, `max_w`, `heat_w`, `weight_kg`, `fullest_tray`): their differences above are not known, and `words` does not state them as known (e.g. 'typical not known for every device').
+             * @description The totals either plan leaves something out of for a missing catalog fact (`typical_w`, `max_w`, `heat_w`, `weight_kg`, `fullest_tray`): their differences above are not known (a tray's fill is at least what it says), and `words` does not state them as known (e.g. 'typical not known for every device').
              * @example [
              *       "typical_w"
              *     ]

@@ -209,8 +209,9 @@ class FacilityChangeRead(BaseModel):
     was_fullest_tray_pct: float = Field(description="Its fill, %.")
     incomplete: list[str] = Field(
         description="The totals either plan leaves something out of for a missing catalog fact (`typical_w`, "
-        "`max_w`, `heat_w`, `weight_kg`, `fullest_tray`): their differences above are not known, and `words` "
-        "does not state them as known (e.g. 'typical not known for every device').",
+        "`max_w`, `heat_w`, `weight_kg`, `fullest_tray`): their differences above are not known (a tray's fill "
+        "is at least what it says), and `words` does not state them as known (e.g. 'typical not known for "
+        "every device').",
         examples=[["typical_w"]],
     )
     words: str = Field(
