@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: loading a hall's physical plant from PostgreSQL (`services.facility.load_plant`) for a
+"""Benchmark: loading a hall's physical plant from PostgreSQL (`services.facility_plant.load_plant`) for a
 2,000-rack hall with a 100,000-cable plan, and the whole `GET /halls/{id}/facility?plan_id=`
 (load + every check + JSON) through the app in-process (issue 28; not a timed test).
 
@@ -60,7 +60,7 @@ def bench(runs: int) -> int:
     from loopline.db.models import Project, WiringPlanRow
     from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
     from loopline.db.session import session_scope
-    from loopline.services import facility
+    from loopline.services import facility_plant
     from loopline.services.catalog import ensure_builtin_catalog
 
     command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
@@ -126,7 +126,7 @@ def bench(runs: int) -> int:
     def load() -> float:
         with session_scope() as session:
             t0, c0 = time.perf_counter(), time.process_time()
-            plant = facility.load_plant(session, hall, plan_id)
+            plant = facility_plant.load_plant(session, hall, plan_id)
             elapsed = time.perf_counter() - t0
             cpu.append(time.process_time() - c0)
         assert len(plant.routed) == 100_000 and len(plant.racks) == ROWS * RACKS

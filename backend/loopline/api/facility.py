@@ -12,7 +12,7 @@ from loopline.api.deps import DbSession, HallId, IfMatch, LayoutReader, LayoutWr
 from loopline.api.schemas.common import ERROR_RESPONSES, MAX_ID, Page
 from loopline.api.schemas.facility import TRAY_RUN_NAME, TrayRunPut, TrayRunRead
 from loopline.api.schemas.facility_report import FacilityReportRead
-from loopline.services import facility
+from loopline.services import facility, facility_plant
 from loopline.services.layout_snapshot import get_hall_or_404
 
 router = APIRouter(
@@ -37,7 +37,7 @@ def get_facility(
     ] = None,
 ) -> Response:
     # Read once and encoded once (as the layout document): 2,000 racks and their tray segments.
-    doc = FacilityReportRead.model_validate(facility.facility_report(session, hall_id, plan_id))
+    doc = FacilityReportRead.model_validate(facility_plant.facility_report(session, hall_id, plan_id))
     return Response(content=doc.model_dump_json(), media_type="application/json")
 
 

@@ -57,7 +57,7 @@ from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
 from loopline.domain.print_sheets import work_order_pdf as render_work_order
 from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
-from loopline.services import facility, wiring_compare, wiring_diff_cables
+from loopline.services import facility_plant, wiring_compare, wiring_diff_cables
 from loopline.services.device_naming import names_for_export
 from loopline.services.layout_snapshot import domain_catalog, get_hall_or_404, load_catalog, load_hall
 
@@ -546,7 +546,7 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     racks = list(netbox.rack_rows(site, hall.name, _racks(hall)))
     rack_locations = _locations(hall)
     models = _device_models(session, plan)
-    plant = facility.load_plant(session, plan.hall_id, None)
+    plant = facility_plant.load_plant(session, plan.hall_id, None)
     feeds = _feeds(hall, plant)
     pdu_models = sorted({f.pdu for f in feeds if f.pdu is not None})
     if clash := set(pdu_models) & set(models):
@@ -641,7 +641,7 @@ def netbox_upgrade_zip(
     names = ctx.names
     gone = _plan_cables(session, old.id, [*d.removed, *(o for o, _ in d.moved), *d.changed])
     fresh = _plan_cables(session, new.id, [*d.added, *(n for _, n in d.moved), *d.changed])
-    plant = facility.load_plant(session, new.hall_id, None)
+    plant = facility_plant.load_plant(session, new.hall_id, None)
     old_types = _powered(_device_types(session, old, hall, _device_models(session, old)), plant)
     new_types = _powered(_device_types(session, new, hall, _device_models(session, new)), plant)
     change = netbox.upgrade_changes(
@@ -711,10 +711,10 @@ class PowerSheet:
 
 
 def power_sheet(session: Session, hall_id: int, plan_id: int | None) -> PowerSheet:
-    """The hall's facility report (`checks.facility_report` of `facility.load_plant`), with the
+    """The hall's facility report (`checks.facility_report` of `facility_plant.load_plant`), with the
     optics of plan `plan_id` (of this hall) when given, laid out a line per rack feed."""
     get_hall_or_404(session, hall_id)
-    plant = facility.load_plant(session, hall_id, plan_id)  # refuses a plan of another hall (`plan_id`)
+    plant = facility_plant.load_plant(session, hall_id, plan_id)  # refuses a plan of another hall (`plan_id`)
     plan = None if plan_id is None else session.get(WiringPlanRow, plan_id)
     report = facility_report(plant)
     f = plant.facility

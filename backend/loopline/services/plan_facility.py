@@ -2,7 +2,7 @@
 weight, fullest tray) with the plan's cables, for plan summaries, comparisons and upgrades.
 
 A plan never changes, but its hall's facility does (feeds, PDUs, trays, the catalog's facts), so
-the totals are computed when read (`facility.facility_report`: the hall and the plan's routed
+the totals are computed when read (`facility_plant.facility_report`: the hall and the plan's routed
 cables). A plan list or a comparison reads the same few plans again and again: a small per-process
 cache keeps each plan's totals under a fingerprint of everything else the checks read (the stored
 rows the hall's plant is loaded from, hashed by PostgreSQL, and the code), so any change to the
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.facility.model import FacilityTotals
 from loopline.domain.facility.plan_change import FacilityChange, facility_change
-from loopline.services import facility
+from loopline.services import facility_plant
 from loopline.services.hall_fingerprint import fingerprint_query, hall_digest
 
 _CACHE: OrderedDict[tuple[int, str], FacilityTotals] = OrderedDict()
@@ -33,7 +33,7 @@ FINGERPRINTED_TABLES = frozenset(
         "server_models", "switch_models", "rack_types",
     }
 )  # fmt: skip
-"""Every table the hall's plant is loaded from (`facility.load_plant`); a test records the tables it
+"""Every table the hall's plant is loaded from (`facility_plant.load_plant`); a test records the tables it
 queries and fails if one is missing here."""
 
 FINGERPRINT = fingerprint_query(FINGERPRINTED_TABLES)
@@ -54,7 +54,7 @@ def plan_totals(session: Session, plan: WiringPlanRow, fingerprint: str | None =
         if found is not None:
             _CACHE.move_to_end(key)
             return found
-    totals = facility.facility_report(session, plan.hall_id, plan.id).totals
+    totals = facility_plant.facility_report(session, plan.hall_id, plan.id).totals
     with _LOCK:
         _CACHE[key] = totals
         while len(_CACHE) > _CACHE_SIZE:

@@ -1,4 +1,4 @@
-"""`services.facility.load_plant`: the stored hall, settings and a plan's cables as the checks see them."""
+"""`services.facility_plant.load_plant`: the stored hall, settings and a plan's cables as the checks see them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from loopline.db.models import PlanCableRow
 from loopline.domain.cable_routes import polyline_length_mm
 from loopline.domain.facility import catalog_facts
 from loopline.domain.facility.model import Feed, RackFacility
-from loopline.services import facility
+from loopline.services import facility_plant
 
 
 def test_a_plans_cables_are_routed_as_stored(
@@ -23,7 +23,7 @@ def test_a_plans_cables_are_routed_as_stored(
     Manhattan length is the routed length), its ends are the layout's rack names, and each end of a
     fibre link draws its transceiver."""
     plan = h.plan(owner, row_hall["id"], pattern="single-homed")
-    plant = facility.load_plant(db_session, row_hall["id"], plan["id"])
+    plant = facility_plant.load_plant(db_session, row_hall["id"], plan["id"])
     stored = db_session.execute(
         select(PlanCableRow.label, PlanCableRow.raw_mm, PlanCableRow.transceiver, PlanCableRow.medium)
         .where(PlanCableRow.plan_id == plan["id"])
@@ -55,7 +55,7 @@ def test_settings_come_with_the_domains_defaults(
         json={"facility": {"power_budget_kw": 7.5, "feeds": [{"name": "A", "breaker_a": 16}]}},
         headers={"If-Match": f'"{rack["version"]}"'},
     ).raise_for_status()
-    plant = facility.load_plant(db_session, row_hall["id"], None)
+    plant = facility_plant.load_plant(db_session, row_hall["id"], None)
     assert plant.routed == ()
     assert plant.facility.row_cooling_kw == {"R01": 40}
     assert plant.racks[rack["name"]] == RackFacility(feeds=(Feed("A", breaker_a=16),), power_budget_kw=7.5)
@@ -90,7 +90,7 @@ def test_the_query_count_does_not_grow_with_the_hall(
 
         event.listen(engine, "before_cursor_execute", count)
         try:
-            facility.load_plant(db_session, hall["id"], plan_id)
+            facility_plant.load_plant(db_session, hall["id"], plan_id)
         finally:
             event.remove(engine, "before_cursor_execute", count)
         return seen

@@ -15,7 +15,7 @@ from sqlalchemy import Table, event
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import visitors
 
-from loopline.services import facility, plan_facility
+from loopline.services import facility_plant, plan_facility
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def test_the_hall_fingerprint_covers_every_table_the_plant_is_loaded_from(
     event.listen(engine, "before_execute", record)
     try:
         db_session.expire_all()
-        facility.load_plant(db_session, hall_id, None)
+        facility_plant.load_plant(db_session, hall_id, None)
     finally:
         event.remove(engine, "before_execute", record)
     assert {"halls", "racks", "rack_feeds", "server_models"} <= tables <= plan_facility.FINGERPRINTED_TABLES, tables

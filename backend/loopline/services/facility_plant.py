@@ -1,0 +1,146 @@
+"""A hall's physical plant as the checks see it (`load_plant`: the stored hall, its settings with the
+domain's defaults (`services.facility`), the catalog's facts and a plan's cables as routed) and its
+facility report."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
+
+from loopline.db.models import PduModel, PlanCableRow, PlanDeviceRow, WiringPlanRow
+from loopline.domain import layout as dl
+from loopline.domain.cable_routes import route_points
+from loopline.domain.errors import NotFound
+from loopline.domain.facility import catalog_facts, checks
+from loopline.domain.facility.model import (
+    DeviceFacts,
+    FacilityReport,
+    Plant,
+    RoutedCable,
+)
+from loopline.domain.facility.model import PduModel as DomainPdu
+from loopline.domain.labels import rack_name
+from loopline.domain.media import Medium
+from loopline.domain.routing import Via
+from loopline.services.facility import hall_settings, rack_settings, tray_runs_of
+from loopline.services.layout_snapshot import domain_hall, load_hall_data
+
+
+def _device_facts(entry: Any) -> DeviceFacts:
+    return DeviceFacts(entry.typical_w, entry.max_w, entry.weight_kg, entry.airflow, entry.source)
+
+
+def _fetch_all(session: Session, stmt: Select[Any]) -> list[tuple[Any, ...]]:
+    """All rows of a Core statement as plain tuples, fetched at once by the driver (a plan's
+    100,000 cables: a third of the time SQLAlchemy's row-by-row iteration takes)."""
+    compiled = stmt.compile(dialect=session.get_bind().dialect)
+    driver = session.connection().connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor:
+        cursor.execute(str(compiled), compiled.params)
+        return list(cursor.fetchall())
+
+
+def _routed_cables(session: Session, plan: WiringPlanRow, hall: dl.Hall) -> tuple[RoutedCable, ...]:
+    """The plan's cables along the polylines the 3D editor draws (`cable_routes.route_points`, as
+    `wiring_cables` calls it), their racks by the layout's rack names. Two queries, each on its
+    table's plan_id index (a join by device name would have none)."""
+    rack_names = {rack_name(hall.name, row.name, rack.name): rack.name for row in hall.rows for rack in row.racks}
+    devices = select(
+        PlanDeviceRow.name, PlanDeviceRow.x_mm, PlanDeviceRow.y_mm, PlanDeviceRow.z_mm, PlanDeviceRow.rack
+    ).where(PlanDeviceRow.plan_id == plan.id)
+    stmt = select(
+        PlanCableRow.label, PlanCableRow.part_number, PlanCableRow.medium, PlanCableRow.transceiver,
+        PlanCableRow.a_device, PlanCableRow.b_device,
+    ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
+    with paused_cycle_collection():
+        positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
+        return _route_all(plan, _fetch_all(session, stmt), positions, rack_names)
+
+
+@contextmanager
+def paused_cycle_collection() -> Iterator[None]:
+    """Hundreds of thousands of new objects and no cycles among them (a plan's routed cables): the
+    cyclic collector would only walk them again and again (about half of load_plant's CPU time).
+    Process-wide while it lasts; a nested or concurrent pause leaves re-enabling to the first."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _route_all(
+    plan: WiringPlanRow,
+    cables: list[tuple[Any, ...]],
+    positions: dict[str, tuple[tuple[int, int, int], str]],
+    rack_names: dict[str, str],
+) -> tuple[RoutedCable, ...]:
+    via, level = Via(plan.via), plan.tray_z_mm
+    out: list[RoutedCable] = []
+    append = out.append
+    for label, part, medium, transceiver, a_dev, b_dev in cables:
+        (a, a_rack), (b, b_rack) = positions[a_dev], positions[b_dev]
+        # Each end draws its optic: a fibre link's transceiver, or an active cable's own ends.
+        optic = transceiver if transceiver is not None else (part if medium in _ACTIVE_CABLES else None)
+        points = tuple(route_points(via, level, a_rack == b_rack, a, b))
+        append(RoutedCable(label, part, points, rack_names.get(a_rack, a_rack), rack_names.get(b_rack, b_rack), optic))
+    return tuple(out)
+
+
+_ACTIVE_CABLES = frozenset({Medium.AOC.value, Medium.ACC.value, Medium.AEC.value})
+
+
+def load_plant(session: Session, hall_id: int, plan_id: int | None) -> Plant:
+    """The hall as the facility checks see it: the layout (`layout_snapshot.domain_hall`), every
+    setting with the domain's defaults filled in, the catalog's facts, and with a plan its cables
+    as routed. A dozen queries whatever the hall's size."""
+    data = load_hall_data(session, hall_id)
+    plan: WiringPlanRow | None = None
+    if plan_id is not None:
+        plan = session.get(WiringPlanRow, plan_id)
+        if plan is None or plan.hall_id != hall_id:
+            raise NotFound("plan_id", f"wiring plan {plan_id} not found in hall {hall_id}")
+    hall = domain_hall(data)
+    rows = {row.id: row for row in data.rows}
+    settings = hall_settings(
+        data.hall,
+        {row.name: row.cooling_kw for row in data.rows if row.cooling_kw is not None},
+        tray_runs_of(session, hall_id),
+    )
+    pdu_ids = {f.pdu_model_id for fs in data.feeds_by_rack.values() for f in fs if f.pdu_model_id is not None}
+    pdu_rows = session.execute(select(PduModel).where(PduModel.id.in_(pdu_ids))).scalars() if pdu_ids else ()
+    pdus = {p.id: DomainPdu(p.name, p.outlets, p.weight_kg, p.source) for p in pdu_rows}
+    pdu_names = {i: p.name for i, p in pdus.items()}
+    racks = {
+        rack.name: rack_settings(rack, data.feeds_by_rack.get(rack.id, ())).domain(pdu_names)
+        for row_id in rows
+        for rack in data.racks_by_row.get(row_id, ())
+    }
+    return Plant(
+        hall=hall,
+        facility=settings.facility,
+        racks=racks,
+        servers={s.name: _device_facts(s) for s in data.server_models.values()},
+        switches={s.name: _device_facts(s) for s in data.switch_models.values()},
+        rack_types={t.name: DeviceFacts(weight_kg=t.weight_kg, source=t.source) for t in data.rack_types.values()},
+        rack_static_load_kg={
+            t.name: t.static_load_kg for t in data.rack_types.values() if t.static_load_kg is not None
+        },
+        pdus={p.name: p for p in pdus.values()},
+        cables=dict(catalog_facts.CABLE_FACTS),
+        optics=dict(catalog_facts.OPTIC_FACTS),
+        routed=() if plan is None else _routed_cables(session, plan, hall),
+    )
+
+
+def facility_report(session: Session, hall_id: int, plan_id: int | None) -> FacilityReport:
+    """What the facility checks (`domain.facility.checks`) find in the hall, with a plan's cables."""
+    return checks.facility_report(load_plant(session, hall_id, plan_id))
