@@ -16,7 +16,7 @@ from collections import Counter
 
 from loopline.domain.errors import DomainError
 from loopline.domain.facility.devices import device_groups
-from loopline.domain.facility.facts import CatalogKind, MissingFacts
+from loopline.domain.facility.facts import CatalogKind, MissingFacts, plural
 from loopline.domain.facility.heat import check_airflow, check_rack_cooling, check_room_cooling, intakes, left_to_room_w
 from loopline.domain.facility.model import (
     FacilityReport,
@@ -125,6 +125,26 @@ def _incomplete(lacking: frozenset[tuple[str, str]]) -> tuple[str, ...]:
     )
 
 
+def _cables_outside_the_hall(plant: Plant) -> list[Issue]:
+    """A plan's cables whose end racks the hall no longer has (moved or deleted since the plan was
+    made): their optics and in-rack lengths count on no rack; said, never dropped silently."""
+    racks = {rack.name for row in plant.hall.rows for rack in row.racks}
+    strays = [c for c in plant.routed if c.rack_a not in racks or c.rack_b not in racks]
+    if not strays:
+        return []
+    first = strays[0]
+    gone = first.rack_a if first.rack_a not in racks else first.rack_b
+    return [
+        Issue(
+            Severity.WARNING,
+            "plan_racks_gone",
+            f"cables[{first.label}]",
+            f"{plural(len(strays), 'cable')} of the plan end in racks the hall no longer has (e.g. {first.label!r} "
+            f"in {gone!r}): their optics and in-rack weight are counted on no rack; regenerate the plan",
+        )
+    ]
+
+
 def facility_report(plant: Plant) -> FacilityReport:
     _validate(plant)
     hall, facility = plant.hall, plant.facility
@@ -183,6 +203,7 @@ def facility_report(plant: Plant) -> FacilityReport:
     issues += check_trays(system, facility)
     issues += check_bends(plant, system, Counter(c.part_number for c in plant.routed), missing)
     issues += missing.issues()
+    issues += _cables_outside_the_hall(plant)
     issues.sort(key=lambda i: i.severity is not Severity.ERROR)
     fullest = None
     for seg in system.segments:

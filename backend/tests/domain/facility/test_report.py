@@ -49,6 +49,23 @@ def test_the_fullest_tray_is_the_highest_fill() -> None:
     assert report.totals.fullest_tray_pct == pytest.approx(20 * 3.141592653589793 * 25 / 30_000 * 100)
 
 
+def test_cables_ending_in_racks_the_hall_no_longer_has_are_named() -> None:
+    h = hall(row("R01", 1200, [(lr(1),), (lr(1),)]))
+    kept = cable(h, ("R01-01", 1), ("R01-02", 1), "P", label="kept")
+    gone = replace(kept, label="gone", rack_b="R09-09")
+    report = facility_report(plant(h, cables={"P": CableFacts(10.0, 0.1, 10.0)}, routed=(kept, gone, gone)))
+    assert [(i.severity, i.code, i.field, i.message) for i in report.issues] == [
+        (
+            Severity.WARNING,
+            "plan_racks_gone",
+            "cables[gone]",
+            "2 cables of the plan end in racks the hall no longer has (e.g. 'gone' in 'R09-09'): their optics and "
+            "in-rack weight are counted on no rack; regenerate the plan",
+        )
+    ]
+    assert facility_report(plant(h, cables={"P": CableFacts(10.0, 0.1, 10.0)}, routed=(kept,))).issues == ()
+
+
 @pytest.mark.parametrize(
     ("lacking", "incomplete"),
     [
