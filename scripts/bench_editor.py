@@ -6,11 +6,11 @@ the same big hall; prints `BENCH_ORBIT {...}`) and `e2e/bench/campus.bench.ts` (
 500,000-cable hall: opens it, picks a far rack with a click and moves it, checked through the API;
 prints `BENCH_CAMPUS {...}`) and `e2e/bench/facility.bench.ts` (the facility heat map switched on over the
 same 2,000-rack hall: median and worst time to its first painted frame, the report's API time, JS heap
-peak; prints `BENCH_FACILITY {...}`) and `e2e/bench/edits.bench.ts` (the demo hall and the same 2,000-rack hall: a
-row duplicated with Ctrl+D and a switch between two plans in the Plans tab, each from the input event to the
-frame drawn; median, min-max, JS heap peak; prints `BENCH_EDITS {...}`). Needs the built frontend (`make frontend`) and the
-e2e packages (`make e2e-deps`). Exits non-zero when a benchmark cannot run (a refused hall or plan
-fails its spec), so `make bench` names it instead of printing nothing for it.
+peak; prints `BENCH_FACILITY {...}`) and `e2e/bench/edits.bench.ts` (the demo hall and the same 2,000-rack
+hall: a row duplicated with Ctrl+D and a switch between two plans in the Plans tab, each from the input event
+to the frame drawn; median, min-max, JS heap peak; prints `BENCH_EDITS {...}`). Needs the built frontend
+(`make frontend`) and the e2e packages (`make e2e-deps`). Exits non-zero when a benchmark cannot run (a
+refused hall or plan fails its spec), so `make bench` names it instead of printing nothing for it.
 
     .venv/bin/python scripts/bench_editor.py [hall|orbit|campus|facility|edits ...]
     .venv/bin/python scripts/bench_editor.py --compare OLD_DIST [--runs N] [hall|orbit ...]
