@@ -18,7 +18,10 @@
  *   both ways. The render buffers are fetched on every switch (only the plan on screen is cached).
  *
  * `LOOPLINE_EDIT_RUNS` runs of each (default and least 5: duplicates, and switches each way). JS heap:
- * sampled every animation frame during each run (precise memory info), the peak printed. Prints `BENCH_EDITS {...}` per hall and writes artifacts/bench-edits-<hall>.json.
+ * sampled every animation frame during each run (precise memory info), the peak printed. A switch also
+ * gives when the render buffers' response ended (resource timing), which splits the API and the network
+ * from the page's own work. `LOOPLINE_EDIT_PROFILE=1` adds a CPU profile of one more duplicate
+ * (artifacts/edits-duplicate-<row>.cpuprofile) and its functions with the most self time. Prints `BENCH_EDITS {...}` per hall and writes artifacts/bench-edits-<hall>.json.
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { writeFileSync } from "node:fs";
@@ -27,6 +30,7 @@ import { BIG_HALL_CABLES, BIG_HALL_RACKS, buildBigHall, findBigHall } from "./bi
 import { median } from "./orbit";
 
 const RUNS = Math.max(5, Number(process.env.LOOPLINE_EDIT_RUNS ?? 5));
+const PROFILE = process.env.LOOPLINE_EDIT_PROFILE === "1";
 
 // The suite's browser, with exact heap sizes (performance.memory is bucketed otherwise).
 test.use({
@@ -59,6 +63,8 @@ interface Timed {
   commit_ms: number;
   heap_peak_mb: number;
   heap_before_mb: number;
+  /** The plan's render buffers' request (GET /wiring-plans/{id}/render), from the input event: start and response end. */
+  render_fetch: { start_ms: number; end_ms: number; mb: number } | null;
 }
 
 interface Plan {
@@ -71,12 +77,14 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 
 function summary(runs: Timed[]): Record<string, unknown> {
   const ms = runs.map((r) => r.ms);
+  const fetched = runs.flatMap((r) => (r.render_fetch ? [r.render_fetch.end_ms] : []));
   return {
     runs: runs.length,
     median_ms: round1(median(ms)),
     min_ms: round1(Math.min(...ms)),
     max_ms: round1(Math.max(...ms)),
     commit_median_ms: round1(median(runs.map((r) => r.commit_ms))),
+    ...(fetched.length ? { render_fetch_end_median_ms: round1(median(fetched)) } : {}),
     js_heap_peak_mb: round1(Math.max(...runs.map((r) => r.heap_peak_mb))),
     js_heap_before_mb: round1(median(runs.map((r) => r.heap_before_mb))),
     all_ms: ms.map(round1),
@@ -108,11 +116,21 @@ async function arm(page: Page, kind: "keydown" | "click", stat: "racks" | "cable
             drawnFrame = frame;
           } else if (seenAt >= 0 && frame > drawnFrame) {
             const mb = (b: number) => b / 2 ** 20;
+            const render = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find(
+              (e) => e.startTime >= t0 && /\/wiring-plans\/\d+\/render/.test(e.name),
+            );
             return resolve({
               ms: performance.now() - t0,
               commit_ms: seenAt - t0,
               heap_peak_mb: mb(peak),
               heap_before_mb: mb(before),
+              render_fetch: render
+                ? {
+                    start_ms: render.startTime - t0,
+                    end_ms: render.responseEnd - t0,
+                    mb: render.encodedBodySize / 2 ** 20,
+                  }
+                : null,
             });
           }
           requestAnimationFrame(tick);
@@ -127,6 +145,40 @@ async function arm(page: Page, kind: "keydown" | "click", stat: "racks" | "cable
     },
     { kind, stat, want },
   );
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+/** A CPU profile of the page while `act` runs (artifacts/edits-<name>.cpuprofile); the functions with the most self time. */
+async function profiled(
+  page: Page,
+  name: string,
+  act: () => Promise<unknown>,
+): Promise<{ fn: string; self_ms: number }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  await act();
+  const { profile } = (await cdp.send("Profiler.stop")) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  await cdp.detach();
+  writeFileSync(`${ARTIFACTS}/edits-${name}.cpuprofile`, JSON.stringify(profile));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop() ?? ""}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20)
+    .map(([fn, ms]) => ({ fn, self_ms: Math.round(ms) }));
 }
 
 const finish = (page: Page) => page.evaluate(() => (window as unknown as { __benchEdit: Promise<Timed> }).__benchEdit);
@@ -184,27 +236,45 @@ async function rowDuplicates(
   const selection = () => page.evaluate(() => window.__loopline!.session.getState().selection);
   await expect.poll(selection).toEqual([row.id]);
 
-  const runs: Timed[] = [];
-  const written: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  const duplicate = async (): Promise<Timed> => {
     await arm(page, "keydown", "racks", racksBefore + copied);
     await page.keyboard.press("Control+d");
-    runs.push(await finish(page));
-    written.push(
-      await page.evaluate(
-        () => (window.__loopline!.stats as unknown as { rackInstancesWritten: number }).rackInstancesWritten,
-      ),
-    );
+    return finish(page);
+  };
+  const undo = async () => {
     await idle(page);
-    if (i === 0) expect(await rowsApi(), "the copy was saved").toBe(rowsBefore + 1);
     // Undo (the copy deleted through the API), the original row selected again.
     await page.keyboard.press("Control+z");
     await page.waitForFunction((n) => window.__loopline!.stats.racks === n, racksBefore);
     await idle(page);
     await expect.poll(selection).toEqual([row.id]);
+  };
+  const runs: Timed[] = [];
+  const written: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    runs.push(await duplicate());
+    written.push(
+      await page.evaluate(
+        () => (window.__loopline!.stats as unknown as { rackInstancesWritten: number }).rackInstancesWritten,
+      ),
+    );
+    if (i === 0) {
+      await idle(page);
+      expect(await rowsApi(), "the copy was saved").toBe(rowsBefore + 1);
+    }
+    await undo();
   }
+  // LOOPLINE_EDIT_PROFILE=1: one more duplicate (not in the figures) under the CPU profiler.
+  const profile = PROFILE ? await profiled(page, `duplicate-${rowName}`, duplicate) : undefined;
+  if (PROFILE) await undo();
   expect(await rowsApi(), "every copy undone").toBe(rowsBefore);
-  return { row: rowName, racks_copied: copied, rack_instances_written: written, ...summary(runs) };
+  return {
+    row: rowName,
+    racks_copied: copied,
+    rack_instances_written: written,
+    ...summary(runs),
+    profile_top_self: profile,
+  };
 }
 
 /** 2 x RUNS clicks in the Plans tab, alternating between the two plans (the first click leaves `from`). */
