@@ -32,16 +32,9 @@ def columns(data: BaseModel, *, partial: bool) -> dict[str, Any]:
     return out
 
 
-class ServerModelCreate(Schema):
-    name: str = Field(
-        min_length=1,
-        max_length=200,
-        description="Catalog name, unique among the global entries and yours.",
-        examples=["2x25G server"],
-    )
-    nic_ports: int = Field(ge=1, le=64, description="NIC ports per server.", examples=[2])
-    port_gbps: float = Field(gt=0, le=3200, description="Speed of each NIC port, Gb/s.", examples=[25])
-    height_u: int = Field(1, ge=1, le=10, description="Height in rack units.", examples=[1])
+class DeviceFactsCreate(Schema):
+    """A server's or switch's facility facts, each optional (null: not known)."""
+
     typical_w: float | None = Field(
         None, ge=0, le=MAX_DEVICE_W, description="Typical power draw, W (null: not known).", examples=[350]
     )
@@ -67,13 +60,9 @@ class ServerModelCreate(Schema):
         return max_w
 
 
-class ServerModelUpdate(Schema):
-    name: str | None = Field(
-        None, min_length=1, max_length=200, description="Catalog name, unique among the global entries and yours."
-    )
-    nic_ports: int | None = Field(None, ge=1, le=64, description="NIC ports per server.")
-    port_gbps: float | None = Field(None, gt=0, le=3200, description="Speed of each NIC port, Gb/s.")
-    height_u: int | None = Field(None, ge=1, le=10, description="Height in rack units.")
+class DeviceFactsUpdate(Schema):
+    """A server's or switch's facility facts in an update: a fact sent as null clears it."""
+
     typical_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Typical power draw, W; null clears it.")
     max_w: float | None = Field(
         None, ge=0, le=MAX_DEVICE_W, description="Maximum power draw, W (at least `typical_w`); null clears it."
@@ -89,17 +78,41 @@ class ServerModelUpdate(Schema):
         return max_w
 
 
-class ServerModelRead(ReadSchema):
-    id: int = Field(description="Catalog id.", examples=[1])
-    name: str = Field(description="Catalog name, unique among the global entries and yours.", examples=["2x25G server"])
-    nic_ports: int = Field(description="NIC ports per server.", examples=[2])
-    port_gbps: float = Field(description="Speed of each NIC port, Gb/s.", examples=[25])
-    height_u: int = Field(description="Height in rack units.", examples=[1])
+class DeviceFactsRead(ReadSchema):
     typical_w: float | None = Field(description="Typical power draw, W (null: not known).", examples=[350])
     max_w: float | None = Field(description="Maximum power draw, W (null: not known).", examples=[700])
     weight_kg: float | None = Field(description="Weight, kg (null: not known).", examples=[18.5])
     airflow: Airflow | None = Field(description="Airflow from the rack's front (null: not known).")
     source: str = Field(description="Datasheet or standard the facts come from; empty when none is given.")
+
+
+class ServerModelCreate(DeviceFactsCreate):
+    name: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Catalog name, unique among the global entries and yours.",
+        examples=["2x25G server"],
+    )
+    nic_ports: int = Field(ge=1, le=64, description="NIC ports per server.", examples=[2])
+    port_gbps: float = Field(gt=0, le=3200, description="Speed of each NIC port, Gb/s.", examples=[25])
+    height_u: int = Field(1, ge=1, le=10, description="Height in rack units.", examples=[1])
+
+
+class ServerModelUpdate(DeviceFactsUpdate):
+    name: str | None = Field(
+        None, min_length=1, max_length=200, description="Catalog name, unique among the global entries and yours."
+    )
+    nic_ports: int | None = Field(None, ge=1, le=64, description="NIC ports per server.")
+    port_gbps: float | None = Field(None, gt=0, le=3200, description="Speed of each NIC port, Gb/s.")
+    height_u: int | None = Field(None, ge=1, le=10, description="Height in rack units.")
+
+
+class ServerModelRead(DeviceFactsRead):
+    id: int = Field(description="Catalog id.", examples=[1])
+    name: str = Field(description="Catalog name, unique among the global entries and yours.", examples=["2x25G server"])
+    nic_ports: int = Field(description="NIC ports per server.", examples=[2])
+    port_gbps: float = Field(description="Speed of each NIC port, Gb/s.", examples=[25])
+    height_u: int = Field(description="Height in rack units.", examples=[1])
     builtin: bool = Field(description="Seeded default; read-only.")
     owner_id: int | None = Field(
         description="The user this entry belongs to (only they see it in the catalog; members of their projects "
@@ -108,7 +121,7 @@ class ServerModelRead(ReadSchema):
     version: int = Field(description="Version for `If-Match`.", examples=[1])
 
 
-class SwitchModelCreate(Schema):
+class SwitchModelCreate(DeviceFactsCreate):
     name: str = Field(
         min_length=1,
         max_length=200,
@@ -120,32 +133,9 @@ class SwitchModelCreate(Schema):
     uplink_ports: int = Field(ge=0, le=1024, description="Uplink ports towards the fabric.", examples=[8])
     uplink_gbps: float = Field(gt=0, le=3200, description="Speed of each uplink port, Gb/s.", examples=[100])
     height_u: int = Field(1, ge=1, le=20, description="Height in rack units.", examples=[1])
-    typical_w: float | None = Field(
-        None, ge=0, le=MAX_DEVICE_W, description="Typical power draw, W (null: not known).", examples=[350]
-    )
-    max_w: float | None = Field(
-        None,
-        ge=0,
-        le=MAX_DEVICE_W,
-        description="Maximum power draw, W; at least `typical_w` (null: not known).",
-        examples=[700],
-    )
-    weight_kg: float | None = Field(
-        None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg (null: not known).", examples=[18.5]
-    )
-    airflow: Airflow | None = Field(
-        None, description="Which way air crosses it, from the rack's front (null: not known)."
-    )
-    source: str = Field("", max_length=2000, description="Datasheet or standard the facts come from (URL or name).")
-
-    @field_validator("max_w")
-    @classmethod
-    def _max_at_least_typical(cls, max_w: float | None, info: ValidationInfo) -> float | None:
-        _check_power(info.data.get("typical_w"), max_w)
-        return max_w
 
 
-class SwitchModelUpdate(Schema):
+class SwitchModelUpdate(DeviceFactsUpdate):
     name: str | None = Field(
         None, min_length=1, max_length=200, description="Catalog name, unique among the global entries and yours."
     )
@@ -154,22 +144,9 @@ class SwitchModelUpdate(Schema):
     uplink_ports: int | None = Field(None, ge=0, le=1024, description="Uplink ports towards the fabric.")
     uplink_gbps: float | None = Field(None, gt=0, le=3200, description="Speed of each uplink port, Gb/s.")
     height_u: int | None = Field(None, ge=1, le=20, description="Height in rack units.")
-    typical_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Typical power draw, W; null clears it.")
-    max_w: float | None = Field(
-        None, ge=0, le=MAX_DEVICE_W, description="Maximum power draw, W (at least `typical_w`); null clears it."
-    )
-    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg; null clears it.")
-    airflow: Airflow | None = Field(None, description="Airflow from the rack's front; null clears it.")
-    source: str | None = Field(None, max_length=2000, description="Datasheet or standard the facts come from.")
-
-    @field_validator("max_w")
-    @classmethod
-    def _max_at_least_typical(cls, max_w: float | None, info: ValidationInfo) -> float | None:
-        _check_power(info.data.get("typical_w"), max_w)
-        return max_w
 
 
-class SwitchModelRead(ReadSchema):
+class SwitchModelRead(DeviceFactsRead):
     id: int = Field(description="Catalog id.", examples=[2])
     name: str = Field(
         description="Catalog name, unique among the global entries and yours.", examples=["48x25G+8x100G ToR"]
@@ -179,11 +156,6 @@ class SwitchModelRead(ReadSchema):
     uplink_ports: int = Field(description="Uplink ports towards the fabric.", examples=[8])
     uplink_gbps: float = Field(description="Speed of each uplink port, Gb/s.", examples=[100])
     height_u: int = Field(description="Height in rack units.", examples=[1])
-    typical_w: float | None = Field(description="Typical power draw, W (null: not known).", examples=[350])
-    max_w: float | None = Field(description="Maximum power draw, W (null: not known).", examples=[700])
-    weight_kg: float | None = Field(description="Weight, kg (null: not known).", examples=[18.5])
-    airflow: Airflow | None = Field(description="Airflow from the rack's front (null: not known).")
-    source: str = Field(description="Datasheet or standard the facts come from; empty when none is given.")
     builtin: bool = Field(description="Seeded default; read-only.")
     owner_id: int | None = Field(
         description="The user this entry belongs to (only they see it in the catalog; members of their projects "

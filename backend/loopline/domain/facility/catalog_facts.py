@@ -482,7 +482,7 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
     ),
     "AOC-25G": _optic(
         1.0,
-        "Oikwan SFP28-AOC-XXX 25 Gb/s SFP28 active optical cable datasheet,"
+        "Oikwan SFP28-AOC-<length> 25 Gb/s SFP28 active optical cable datasheet,"
         " http://en.oikwan.com.cn/product/guiyang_874.html: maximum power consumption per end 1.0 W.",
     ),
     "AOC-40G": _optic(
@@ -517,7 +517,7 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
     ),
     "AOC-100G": _optic(
         2.5,
-        "Oikwan QSFP28-AOC-XXX 100 Gb/s QSFP28 active optical cable datasheet,"
+        "Oikwan QSFP28-AOC-<length> 100 Gb/s QSFP28 active optical cable datasheet,"
         " http://en.oikwan.com.cn/product/bazhong_866.html: power dissipation < 2.5 W per cable end.",
     ),
 }

@@ -1018,7 +1018,7 @@ CORDS: tuple[PatchCord, ...] = (
 
 BREAKOUT_CABLES: tuple[BreakoutCable, ...] = (
     BreakoutCable(
-        name="NVIDIA MCP7Y00-Nxxx",
+        name="NVIDIA MCP7Y00-N (1-3 m)",
         end=FormFactor.OSFP,
         legs=2,
         leg_end=FormFactor.OSFP,
@@ -1029,7 +1029,7 @@ BREAKOUT_CABLES: tuple[BreakoutCable, ...] = (
         lengths_mm=(1000, 1500, 2000, 2500, 3000),
         physical=CableFacts(),
         source=(
-            "NVIDIA MCP7Y00-Nxxx 800Gb/s twin-port OSFP to 2x400G OSFP passive DAC splitter,"
+            "NVIDIA MCP7Y00-N<length code> 800Gb/s twin-port OSFP to 2x400G OSFP passive DAC splitter,"
             " https://docs.nvidia.com/networking/display/MCP7Y00NXXX800pub: 'the two 400G ends support"
             " 4-channels of 100G-PAM4'; ordering information"
             " https://docs.nvidia.com/networking/display/mcp7y00nxxx800pub/ordering+information: 1, 1.5, 2, 2.5"

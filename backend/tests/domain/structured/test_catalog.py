@@ -150,7 +150,7 @@ def test_breakout_lanes_and_speeds_multiply_back_to_the_parent() -> None:
 def test_breakout_spot_checks() -> None:
     assert CAT.optic("400G-DR4").breakouts == (Breakout("100G-DR", 4),)
     assert CAT.optic("800G-2xDR4").breakouts == (Breakout("400G-DR4", 2), Breakout("100G-DR", 8))
-    mcp = CAT.breakout_cable("NVIDIA MCP7Y00-Nxxx")
+    mcp = CAT.breakout_cable("NVIDIA MCP7Y00-N (1-3 m)")
     # 800G twin-port OSFP into 2 x 400G: 2 legs x 4 lanes x 100G = 800G
     assert (mcp.legs, mcp.lanes_per_leg, mcp.lane_gbps) == (2, 4, 100.0)
     assert mcp.legs * mcp.lanes_per_leg * mcp.lane_gbps == 800.0
