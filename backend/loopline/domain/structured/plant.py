@@ -106,6 +106,19 @@ class ChainStep:
     """What of the item the link uses: ``fibres 1-2``, ``leg 3``, ``front F07 -> rear R01``."""
 
 
+@dataclass(frozen=True, slots=True)
+class PlantOptic:
+    """A transceiver the plant fits in a device port: one per port a structured link leaves from, so
+    a broken-out port's optic (e.g. 400G-DR4) is one, however many lanes' links share it, and each
+    lane's far end has its own (the breakout's `into`, e.g. 100G-DR). The bill counts these."""
+
+    device: str
+    port: str
+    """The physical port (``e5``, not a lane's ``e5/2``)."""
+    part: str
+    """`Optic.part` in the structured catalog (the builder's choice, per link speed and end)."""
+
+
 class FindingKind(StrEnum):
     POLARITY = "polarity"
     LOSS = "loss"
@@ -135,3 +148,5 @@ class StructuredPlant:
     items: list[PlantItem] = field(default_factory=list)
     steps: list[ChainStep] = field(default_factory=list)
     findings: list[PlantFinding] = field(default_factory=list)
+    optics: list[PlantOptic] = field(default_factory=list)
+    """Every optic the structured links need, one per device port (ordered as the builder emits)."""
