@@ -57,9 +57,14 @@ RACK_U_MAX = 100
 """dcim/constants.py RACK_U_HEIGHT_MAX: Rack.u_height and Device.position validators."""
 
 PDU_ROLE = "pdu"
-ROLE_NAMES = {"server": "Server", "tor": "ToR", "agg": "Aggregation", "spine": "Spine", "core": "Core", PDU_ROLE: "PDU"}
+PANEL_ROLE = "patch-panel"
+ROLE_NAMES = {
+    "server": "Server", "tor": "ToR", "agg": "Aggregation", "spine": "Spine", "core": "Core", PDU_ROLE: "PDU",
+    PANEL_ROLE: "Patch panel",
+}  # fmt: skip
 ROLE_COLOURS = {
     "server": "2196f3", "tor": "4caf50", "agg": "ff9800", "spine": "9c27b0", "core": "f44336", PDU_ROLE: "795548",
+    PANEL_ROLE: "607d8b",
 }  # fmt: skip
 
 # Interface type by port speed (Gb/s): dcim/choices.py InterfaceTypeChoices, the pluggable forms
@@ -192,6 +197,10 @@ class NetboxDeviceType:
     power_outlets: tuple[tuple[str, str], ...] = ()
     """(outlet name, the power port feeding it)."""
     full_depth: bool = True
+    rear_ports: tuple[tuple[str, str, int], ...] = ()
+    """A patch panel's rear ports: (name, NetBox port type, positions)."""
+    front_ports: tuple[tuple[str, str, str, int], ...] = ()
+    """A patch panel's front ports: (name, NetBox port type, rear port, its position)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +370,21 @@ def device_types_yaml(types: Iterable[NetboxDeviceType], slugs: Mapping[str, str
             lines.append("power-outlets:")
         for outlet, inlet in t.power_outlets:
             lines += [f"  - name: {_yaml_text(outlet)}", f"    power_port: {_yaml_text(inlet)}"]
+        if t.rear_ports:  # before the front ports, which name them
+            lines.append("rear-ports:")
+        for name, kind, positions in t.rear_ports:
+            check_length("interface", name)
+            lines += [f"  - name: {_yaml_text(name)}", f"    type: {kind}", f"    positions: {positions}"]
+        if t.front_ports:
+            lines.append("front-ports:")
+        for name, kind, rear, position in t.front_ports:
+            check_length("interface", name)
+            lines += [
+                f"  - name: {_yaml_text(name)}",
+                f"    type: {kind}",
+                f"    rear_port: {_yaml_text(rear)}",
+                f"    rear_port_position: {position}",
+            ]
         yield "\n".join(lines) + "\n"
 
 

@@ -381,19 +381,30 @@ def qr_modules(payload: str) -> list[list[bool]]:
     return [[code.isDark(r, c) is True for c in range(n)] for r in range(n)]  # type: ignore[no-untyped-call]
 
 
-def label_texts(c: SheetCable, end: str, x: float, y: float, grid: LabelSheetGrid) -> list[LabelText]:
-    """The text lines of the label for end `end` ("A"/"B") of `c`, laid out in the label at (x, y),
-    each shrunk to the text box right of the QR code."""
-    left = x + LABEL_PAD + QR_SIZE + 1.5 * mm
-    width = x + grid.label_w - LABEL_PAD - left
+@dataclass(frozen=True, slots=True)
+class PrintedLabel:
+    """One label of a sheet: a QR code of `payload` and up to five text lines (text, font, size)."""
+
+    payload: str
+    lines: tuple[tuple[str, str, float], ...]
+
+
+def cable_label_lines(c: SheetCable, end: str) -> tuple[tuple[str, str, float], ...]:
+    """A cable's label for end `end`: its ID, both ends of its label, the end, length, medium, part."""
     a, b = label_halves(c.label)
-    lines = [
+    return (
         (c.cable_id, BOLD, 10.0),
         (a, FONT, 8.5),
         (b, FONT, 8.5),
         (f"END {end}   {netbox_length(c.ordered_mm)} m   {c.medium.value}", BOLD, 7.0),
         (c.part_number, FONT, 6.0),
-    ]
+    )
+
+
+def laid_out(lines: Sequence[tuple[str, str, float]], x: float, y: float, grid: LabelSheetGrid) -> list[LabelText]:
+    """`lines` laid out in the label at (x, y), each shrunk to the text box right of the QR code."""
+    left = x + LABEL_PAD + QR_SIZE + 1.5 * mm
+    width = x + grid.label_w - LABEL_PAD - left
     out: list[LabelText] = []
     top = y + grid.label_h - LABEL_PAD - 8
     step = (grid.label_h - 2 * LABEL_PAD - 6) / len(lines)
@@ -401,6 +412,12 @@ def label_texts(c: SheetCable, end: str, x: float, y: float, grid: LabelSheetGri
         text, s = fit(text, font, size, width)
         out.append(LabelText(text, font, s, left, top - i * step))
     return out
+
+
+def label_texts(c: SheetCable, end: str, x: float, y: float, grid: LabelSheetGrid) -> list[LabelText]:
+    """The text lines of the label for end `end` ("A"/"B") of `c`, laid out in the label at (x, y),
+    each shrunk to the text box right of the QR code."""
+    return laid_out(cable_label_lines(c, end), x, y, grid)
 
 
 def _draw_qr(canvas: Canvas, payload: str, x: float, y: float) -> None:
@@ -426,27 +443,39 @@ def label_sheet_pdf(out: BinaryIO, cables: Iterable[SheetCable], title: str, gri
     """Two labels per cable (end A, end B) filling the sheet's grid row by row; each with the
     cable ID as a QR code and in text, both ends of the label, the end it belongs on, ordered
     length, medium and part. Returns the number of labels."""
+    labels = (PrintedLabel(c.cable_id, cable_label_lines(c, end)) for c in cables for end in ("A", "B"))
+    return labels_pdf(out, labels, title, grid, empty="no cables")
+
+
+def labels_pdf(
+    out: BinaryIO,
+    labels: Iterable[PrintedLabel],
+    title: str,
+    grid: LabelSheetGrid = AVERY_L7160,
+    empty: str = "no labels",
+) -> int:
+    """`labels` filling the sheet's grid row by row, each with its QR code left of its text lines.
+    Returns the number of labels; none: one page saying `empty`."""
     canvas = Canvas(out, pagesize=grid.page, pageCompression=1)
     canvas.setTitle(title)
     canvas.setAuthor("Loopline")
     i = 0
-    for c in cables:
-        for end in ("A", "B"):
-            slot = i % grid.per_page
-            if slot == 0 and i:
-                canvas.showPage()
-            x, y = grid.origin(slot)
-            _draw_qr(canvas, c.cable_id, x + LABEL_PAD, y + (grid.label_h - QR_SIZE) / 2)
-            text = canvas.beginText()
-            for t in label_texts(c, end, x, y, grid):
-                text.setFont(t.font, t.size)
-                text.setTextOrigin(t.x, t.y)
-                text.textOut(t.text)
-            canvas.drawText(text)
-            i += 1
+    for label in labels:
+        slot = i % grid.per_page
+        if slot == 0 and i:
+            canvas.showPage()
+        x, y = grid.origin(slot)
+        _draw_qr(canvas, label.payload, x + LABEL_PAD, y + (grid.label_h - QR_SIZE) / 2)
+        text = canvas.beginText()
+        for t in laid_out(label.lines, x, y, grid):
+            text.setFont(t.font, t.size)
+            text.setTextOrigin(t.x, t.y)
+            text.textOut(t.text)
+        canvas.drawText(text)
+        i += 1
     if i == 0:
         canvas.setFont(FONT, 10)
-        canvas.drawString(20 * mm, grid.page[1] - 20 * mm, f"{title}: no cables")
+        canvas.drawString(20 * mm, grid.page[1] - 20 * mm, f"{title}: {empty}")
     canvas.save()
     return i
 
@@ -486,5 +515,24 @@ def label_sheet_stream(
                 yield drawn(piece)
         if empty:
             yield drawn([])
+
+    return joined_pdf(pieces(), title)
+
+
+def labels_stream(labels: Iterable[PrintedLabel], title: str, grid: LabelSheetGrid = AVERY_L7160) -> Iterator[bytes]:
+    """One PDF of `labels`, sent a few whole sheets at a time as they are drawn (`pdf_stream`)."""
+    per_piece = max(1, round(2 * LABEL_PIECE_CABLES / grid.per_page)) * grid.per_page
+
+    def drawn(piece: Sequence[PrintedLabel]) -> bytes:
+        out = io.BytesIO()
+        labels_pdf(out, piece, title, grid)
+        return out.getvalue()
+
+    def pieces() -> Iterator[bytes]:
+        it = iter(labels)
+        first = True
+        while (piece := list(islice(it, per_piece))) or first:
+            first = False
+            yield drawn(piece)
 
     return joined_pdf(pieces(), title)
