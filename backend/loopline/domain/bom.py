@@ -33,8 +33,11 @@ from loopline.domain.media import (
     default_price_book,
     nic_part,
 )
+from loopline.domain.structured.chain import CABLE_KINDS
 
 if TYPE_CHECKING:  # the wiring package imports this module (its summary counts materials)
+    from loopline.domain.structured.catalog import StructuredCatalog
+    from loopline.domain.structured.plant import StructuredPlant
     from loopline.domain.wiring.model import WiringPlan
 
 SERVER = "server"
@@ -53,6 +56,14 @@ class Category(StrEnum):
     NIC = "nic"
     PDU = "pdu"
     """Rack PDUs: one per rack feed that names a PDU model (the hall's facility, not the wiring)."""
+    PANEL = "panel"
+    """A structured plan's patch panels, per model (trunks, cords and breakout cables are cables)."""
+    CASSETTE = "cassette"
+    """The cassettes fitted in a structured plan's panels, per model."""
+
+
+BASE_CATEGORIES = (Category.CABLE, Category.TRANSCEIVER, Category.SWITCH, Category.NIC, Category.PDU)
+"""Categories every bill shows a subtotal for; a structured plan's bill adds panels and cassettes."""
 
 
 class MediaClass(StrEnum):
@@ -225,6 +236,32 @@ def pdu_materials(feeds: Iterable[Feed]) -> Materials:
     return _collect(counts)
 
 
+def plant_materials(plant: StructuredPlant, catalog: StructuredCatalog) -> Materials:
+    """What a structured plan's passive plant needs: panels and their cassettes per model, every
+    trunk, cord and breakout cable once (items are shared by the links through them) per part and
+    ordered length, and the optics per device port (`plant.optics`: a broken-out port's once). An
+    optic is billed as the media catalog's part when it is one (`Optic.media_part`, so the price
+    book prices it), else under its own name (unpriced until someone prices it)."""
+    counts: Counter[tuple[Category, str, int | None, MediaClass | None]] = Counter()
+    for p in plant.panels:
+        counts[(Category.PANEL, p.model, None, None)] += 1
+        if p.cassette is not None and p.cassettes:
+            counts[(Category.CASSETTE, p.cassette, None, MediaClass.OPTICAL)] += p.cassettes
+    breakouts = {b.name: b for b in catalog.breakout_cables}
+    for item in plant.items:
+        if item.kind in CABLE_KINDS:
+            # A copper breakout (DAC) names no fibre; every cord and trunk is fibre.
+            cable = breakouts.get(item.part)
+            media = None if cable is not None and cable.fibre is None else MediaClass.OPTICAL
+            counts[(Category.CABLE, item.part, item.ordered_mm, media)] += 1
+    optics = {o.part: o for o in catalog.optics}
+    for fitted in plant.optics:
+        optic = optics.get(fitted.part)
+        part = optic.media_part if optic is not None and optic.media_part else fitted.part
+        counts[(Category.TRANSCEIVER, part, None, MediaClass.OPTICAL)] += 1
+    return _collect(counts)
+
+
 def combine(*parts: Materials) -> Materials:
     return _collect(_merge(*parts))
 
@@ -322,7 +359,11 @@ class Bom:
             ],
             "currency": self.currency,
             "price_book_version": self.price_book_version,
-            "subtotals": {c.value: self.subtotal(c) for c in Category},
+            "subtotals": {
+                c.value: self.subtotal(c)
+                for c in Category
+                if c in BASE_CATEGORIES or any(x.category is c for x in self.lines)
+            },
             "media_subtotals": {m.value: self.media_subtotal(m) for m in MediaClass},
             "total": self.total,
             "complete": self.complete,
@@ -350,6 +391,10 @@ def _description(x: Material, names: Mapping[str, str]) -> str:
         return f"server NIC, {ports} x {speed} port(s)"
     if x.category is Category.PDU:
         return f"rack PDU {x.part_number}"
+    if x.category is Category.PANEL:
+        return f"patch panel {x.part_number}"
+    if x.category is Category.CASSETTE:
+        return f"panel cassette {x.part_number}"
     return x.part_number
 
 

@@ -255,7 +255,12 @@ def priced_parts(session: Session, project_id: int) -> list[PricedPart]:
     summaries = session.execute(select(WiringPlanRow.summary).where(WiringPlanRow.project_id == project_id)).scalars()
     for summary in summaries:
         for line in bom.Materials.from_json(summary.get("materials", [])).lines:
-            used[line.part_number] = PartCategory(line.category.value)
+            # A structured plan's panels and cassettes have no price-book category of their own.
+            used[line.part_number] = (
+                PartCategory(line.category.value)
+                if line.category.value in PartCategory.__members__.values()
+                else PartCategory.OTHER
+            )
     placed = union(
         select(SwitchModel.name).join(LogicalRack, LogicalRack.tor_model_id == SwitchModel.id)
         .join(Hall, Hall.id == LogicalRack.hall_id).where(Hall.project_id == project_id),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, CheckConstraint, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, CheckConstraint, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -96,3 +96,72 @@ class PlanCableRow(Base):
     transceiver: Mapped[str | None] = mapped_column(String(80))
     latency_ns: Mapped[int]
     unit_price: Mapped[float] = mapped_column(Float)
+
+
+class PlanPanelRow(Base):
+    """A structured plan's patch panel (`domain.structured.plant.PlantPanel`), written by COPY."""
+
+    __tablename__ = "plan_panels"
+
+    plan_id: Mapped[int] = mapped_column(ForeignKey("wiring_plans.id", ondelete="CASCADE"), primary_key=True)
+    panel_id: Mapped[str] = mapped_column(String(140), primary_key=True)
+    seq: Mapped[int]
+    """Position in the built plant: the stable listing order."""
+    rack: Mapped[str] = mapped_column(String(120))
+    u: Mapped[int]
+    model: Mapped[str] = mapped_column(String(120))
+    cassette: Mapped[str | None] = mapped_column(String(120))
+    cassettes: Mapped[int]
+    front_ports: Mapped[int]
+    ports_used: Mapped[int]
+    role: Mapped[str] = mapped_column(String(16))
+
+
+class PlanItemRow(Base):
+    """One physical item of a structured plan's plant (cord, panel port, trunk, breakout cable),
+    stored once however many links run through it (`PlantItem`)."""
+
+    __tablename__ = "plan_items"
+    __table_args__ = (CheckConstraint("length_mm >= 0 AND ordered_mm >= 0 AND fibres >= 0", name="sizes_not_negative"),)
+
+    plan_id: Mapped[int] = mapped_column(ForeignKey("wiring_plans.id", ondelete="CASCADE"), primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(300), primary_key=True)
+    seq: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(String(300))
+    part: Mapped[str] = mapped_column(String(120))
+    a_end: Mapped[str] = mapped_column(String(140))
+    a_port: Mapped[str] = mapped_column(String(32))
+    b_end: Mapped[str] = mapped_column(String(140))
+    b_port: Mapped[str] = mapped_column(String(32))
+    length_mm: Mapped[int]
+    ordered_mm: Mapped[int]
+    made_to_order: Mapped[bool]
+    fibres: Mapped[int]
+    route: Mapped[str] = mapped_column(Text)
+
+
+class PlanChainStepRow(Base):
+    """Step `position` of logical link `cable_id`'s chain (`ChainStep`). The (plan, item) index
+    answers "which links run through this item" (a panel's port map) without a scan."""
+
+    __tablename__ = "plan_chain_steps"
+    __table_args__ = (Index("ix_plan_chain_steps_plan_item", "plan_id", "item_id"),)
+
+    plan_id: Mapped[int] = mapped_column(ForeignKey("wiring_plans.id", ondelete="CASCADE"), primary_key=True)
+    cable_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    position: Mapped[int] = mapped_column(primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(300))
+    detail: Mapped[str] = mapped_column(String(200))
+
+
+class PlanOpticRow(Base):
+    """An optic the plant fits in a device port (`PlantOptic`)."""
+
+    __tablename__ = "plan_optics"
+
+    plan_id: Mapped[int] = mapped_column(ForeignKey("wiring_plans.id", ondelete="CASCADE"), primary_key=True)
+    device: Mapped[str] = mapped_column(String(120), primary_key=True)
+    port: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int]
+    part: Mapped[str] = mapped_column(String(80))

@@ -16,6 +16,15 @@ CABLE_COPY_COLUMNS = (
     "gbps", "raw_mm", "slack_mm", "ordered_mm", "medium", "part_number", "transceiver",
     "latency_ns", "unit_price",
 )  # fmt: skip
+PANEL_COPY_COLUMNS = (
+    "plan_id", "panel_id", "seq", "rack", "u", "model", "cassette", "cassettes", "front_ports", "ports_used", "role",
+)  # fmt: skip
+ITEM_COPY_COLUMNS = (
+    "plan_id", "item_id", "seq", "kind", "label", "part", "a_end", "a_port", "b_end", "b_port",
+    "length_mm", "ordered_mm", "made_to_order", "fibres", "route",
+)  # fmt: skip
+STEP_COPY_COLUMNS = ("plan_id", "cable_id", "position", "item_id", "detail")
+OPTIC_COPY_COLUMNS = ("plan_id", "device", "port", "seq", "part")
 
 
 def copy_rows(session: Session, table: str, columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:

@@ -11,12 +11,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from loopline.domain.bom import Category, Materials, materials
+from loopline.domain.bom import (
+    Category,
+    Materials,
+    cable_materials,
+    combine,
+    materials,
+    nic_materials,
+    plant_materials,
+    server_nics,
+    switch_materials,
+)
 from loopline.domain.media import COPPER
+from loopline.domain.structured.catalog import StructuredCatalog, builtin_catalog
+from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.plant import StructuredPlant
 from loopline.domain.wiring.model import LinkClass, Role, WiringPlan
 
 SUMMARY_FORMAT = 2
 """Stored summaries of an older format are recomputed from the stored plan when read."""
+
+FINDINGS_PER_KIND = 50
+"""A structured summary keeps the first findings of each kind (and counts them all): a 100,000-server
+hall's plan must not carry a finding per link in every summary read."""
 
 
 @dataclass(slots=True)
@@ -52,6 +69,8 @@ class PlanSummary:
     materials: Materials = field(default_factory=Materials)
     tor_oversubscription: tuple[float, float] | None = None
     """(min, max) over ToRs of server-facing Gb/s / uplink Gb/s; None without uplinks."""
+    structured: dict[str, object] | None = None
+    """A structured plan's plant in figures (`structured_summary`); None for a direct plan."""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready, lengths in metres."""
@@ -95,12 +114,66 @@ class PlanSummary:
             ),
             "warnings": self.warnings,
             "materials": self.materials.to_json(),
+            **({} if self.structured is None else {"structured": self.structured}),
         }
 
 
-def summarize(plan: WiringPlan, server_port_gbps: Mapping[str, float] | None = None) -> PlanSummary:
+def structured_summary(plant: StructuredPlant) -> dict[str, object]:
+    """The plant's settings as built, its counts, and its findings (the first `FINDINGS_PER_KIND` of
+    each kind, with every kind's count), JSON-ready for the plan's stored summary."""
+    kinds = {k: 0 for k in SegmentKind}
+    fibres = 0
+    for item in plant.items:
+        kinds[item.kind] += 1
+        if item.kind is SegmentKind.TRUNK:
+            fibres += item.fibres
+    finding_counts: dict[str, int] = {}
+    kept = []
+    for f in plant.findings:
+        n = finding_counts.get(f.kind.value, 0)
+        finding_counts[f.kind.value] = n + 1
+        if n < FINDINGS_PER_KIND:
+            kept.append(
+                {"kind": f.kind.value, "severity": f.severity, "cable_id": f.cable_id, "item_id": f.item_id,
+                 "message": f.message}
+            )  # fmt: skip
+    settings = plant.settings
+    return {
+        "settings": {
+            "panel_at": settings.panel_at.value,
+            "lc_pair_loss_db": settings.lc_pair_loss_db,
+            "mpo_pair_loss_db": settings.mpo_pair_loss_db,
+        },
+        "counts": {
+            "links": len({s.cable_id for s in plant.steps}),
+            "panels": len(plant.panels),
+            "cassettes": sum(p.cassettes for p in plant.panels),
+            "panel_ports": kinds[SegmentKind.PANEL_PORT],
+            "trunks": kinds[SegmentKind.TRUNK],
+            "cords": kinds[SegmentKind.CORD],
+            "breakout_cables": kinds[SegmentKind.BREAKOUT],
+            "fibres": fibres,
+            "optics": len(plant.optics),
+        },
+        "findings": kept,
+        "finding_counts": finding_counts,
+    }
+
+
+def summarize(
+    plan: WiringPlan,
+    server_port_gbps: Mapping[str, float] | None = None,
+    plant: StructuredPlant | None = None,
+    catalog: StructuredCatalog | None = None,
+) -> PlanSummary:
     """Counts and lengths of a plan; `by_class` lists every link class (zeros when absent).
-    `server_port_gbps` (server model name -> port speed) tells which servers need an added NIC."""
+    `server_port_gbps` (server model name -> port speed) tells which servers need an added NIC.
+
+    With a structured `plant`, cable counts and lengths stay those of the logical links (the direct
+    plan's truth), while what is bought changes: a link the plant carries is not a cable with two
+    transceivers but its chain's items (counted once however many links share them) and the
+    optics the plant fits per port; `transceivers` counts those, and `structured` the plant."""
+    carried = frozenset(s.cable_id for s in plant.steps) if plant is not None else frozenset()
     by_class: dict[str, ClassStats] = {}
     media: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -130,7 +203,7 @@ def summarize(plan: WiringPlan, server_port_gbps: Mapping[str, float] | None = N
         st.media[med] = st.media.get(med, 0) + 1
         media[med] = media.get(med, 0) + 1
         parts[c.part_number] = parts.get(c.part_number, 0) + 1
-        if c.transceiver is not None:
+        if c.transceiver is not None and c.cable_id not in carried:
             xcvr[c.transceiver] = xcvr.get(c.transceiver, 0) + 2
         if med in COPPER:
             copper += 1
@@ -147,6 +220,19 @@ def summarize(plan: WiringPlan, server_port_gbps: Mapping[str, float] | None = N
         else:
             switches[d.role] = switches.get(d.role, 0) + 1
     ratios = [down.get(t, 0.0) / g for t, g in up.items() if g > 0]
+    if plant is None:
+        bill = materials(plan.cables, plan.devices, server_port_gbps)
+    else:
+        passive = plant_materials(plant, catalog or builtin_catalog())
+        bill = combine(
+            cable_materials(c for c in plan.cables if c.cable_id not in carried),
+            passive,
+            switch_materials(plan.devices),
+            nic_materials(server_nics(plan.cables, plan.devices, server_port_gbps or {})),
+        )
+        for fitted in passive.lines:
+            if fitted.category is Category.TRANSCEIVER:
+                xcvr[fitted.part_number] = xcvr.get(fitted.part_number, 0) + fitted.quantity
     return PlanSummary(
         cables=len(plan.cables),
         servers=servers,
@@ -162,6 +248,7 @@ def summarize(plan: WiringPlan, server_port_gbps: Mapping[str, float] | None = N
         transceivers=dict(sorted(xcvr.items())),
         copper_share=copper / len(plan.cables) if plan.cables else 0.0,
         warnings=list(plan.warnings),
-        materials=materials(plan.cables, plan.devices, server_port_gbps),
+        materials=bill,
         tor_oversubscription=(min(ratios), max(ratios)) if ratios else None,
+        structured=None if plant is None else structured_summary(plant),
     )
