@@ -14,6 +14,7 @@ from loopline.db.models import LogicalRack, ServerModel
 from loopline.domain import layout as dl
 from loopline.domain.errors import DomainError
 from loopline.domain.routing import GeometryPreset, Via, geometry_preset, tray_z_mm
+from loopline.domain.structured.plant import Cabling, PanelPlacement, StructuredSettings
 from loopline.domain.wiring import (
     SUBWAYS_PATTERNS,
     FabricKind,
@@ -61,6 +62,11 @@ class PlanOptions:
     fabric_optical: bool = True
     parallel: ParallelOptions | None = None
     upgrade_from_plan_id: int | None = None
+    cabling: Cabling = Cabling.DIRECT
+    structured: StructuredSettings | None = None
+    """The structured plant's settings; None: the defaults (with structured cabling)."""
+    breakouts: bool = False
+    """Fast fabric switch ports break out into lanes for slower ToR uplinks (structured cabling only)."""
 
     def to_json(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -69,10 +75,15 @@ class PlanOptions:
         out["parallel"] = None if self.parallel is None else asdict(self.parallel)
         if self.parallel is not None and self.parallel.pattern is not None:
             out["parallel"]["pattern"] = self.parallel.pattern.value
+        out["cabling"] = self.cabling.value
+        out["structured"] = None if self.structured is None else asdict(self.structured)
+        if self.structured is not None:
+            out["structured"]["panel_at"] = self.structured.panel_at.value
         return out
 
     @classmethod
     def from_json(cls, spec: dict[str, Any]) -> PlanOptions:
+        """The stored spec as options; specs stored before a field existed load with its default."""
         values = dict(spec)
         values["pattern"] = Pattern(values["pattern"])
         if "grin_scope" in values:
@@ -82,6 +93,13 @@ class PlanOptions:
             if par.get("pattern") is not None:
                 par["pattern"] = Pattern(par["pattern"])
             values["parallel"] = ParallelOptions(**par)
+        if "cabling" in values:
+            values["cabling"] = Cabling(values["cabling"])
+        if values.get("structured") is not None:
+            st = dict(values["structured"])
+            if "panel_at" in st:
+                st["panel_at"] = PanelPlacement(st["panel_at"])
+            values["structured"] = StructuredSettings(**st)
         return cls(**values)
 
 
@@ -104,6 +122,13 @@ def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
             kind=_FABRIC_KIND[fabric.fabric_type],
             uplinks_per_tor=fabric.tor_uplinks,
             optical=request.fabric_optical,
+            breakouts=request.breakouts,
+        ),
+        cabling=request.cabling,
+        structured=(
+            (request.structured or StructuredSettings())
+            if request.cabling is Cabling.STRUCTURED
+            else request.structured
         ),
         parallel=(
             ParallelPorts(

@@ -2307,6 +2307,11 @@ export interface components {
             unit_price: number;
         };
         /**
+         * Cabling
+         * @enum {string}
+         */
+        Cabling: "direct" | "structured";
+        /**
          * Category
          * @enum {string}
          */
@@ -5372,6 +5377,11 @@ export interface components {
              */
             total: number;
         };
+        /**
+         * PanelPlacement
+         * @enum {string}
+         */
+        PanelPlacement: "rack" | "row-end";
         /** ParallelPortsIn */
         ParallelPortsIn: {
             /**
@@ -7861,6 +7871,26 @@ export interface components {
              */
             version: number;
         };
+        /** StructuredSettingsIn */
+        StructuredSettingsIn: {
+            /**
+             * Lc Pair Loss Db
+             * @description Loss per mated LC pair (dB) in the optical loss check; default: the catalog's 0.5 dB.
+             * @example 0.5
+             */
+            lc_pair_loss_db?: number | null;
+            /**
+             * Mpo Pair Loss Db
+             * @description Loss per mated MPO pair (dB) in the optical loss check; default: the catalog's 0.75 dB.
+             * @example 0.75
+             */
+            mpo_pair_loss_db?: number | null;
+            /**
+             * @description Where ToR uplinks land on a panel: `rack` (a panel in every compute rack, a trunk from each) or `row-end` (cords along the row to panels in its end rack, a trunk from each row end).
+             * @default row-end
+             */
+            panel_at: components["schemas"]["PanelPlacement"];
+        };
         /** SweepCreate */
         SweepCreate: {
             /**
@@ -8682,6 +8712,17 @@ export interface components {
         /** WiringPlanCreate */
         WiringPlanCreate: {
             /**
+             * Breakouts
+             * @description A fabric switch port faster than the ToR uplinks it serves breaks out into lanes (a 400G port into 4 x 100G links) where its optic has a breakout into their speed. Needs structured cabling.
+             * @default false
+             */
+            breakouts: boolean;
+            /**
+             * @description `direct`: every link one cable. `structured`: ToR uplinks also run through patch panels, trunks and cords (server links stay direct); the logical links, and the simulated network, are the same.
+             * @default direct
+             */
+            cabling: components["schemas"]["Cabling"];
+            /**
              * Clusters
              * @description `c`: clusters a Type 2 loop is spread over.
              * @default 1
@@ -8752,6 +8793,8 @@ export interface components {
              * @description Percentage slack; default 5 % (0 in paper).
              */
             slack_pct?: number | null;
+            /** @description Settings of the structured plant (structured cabling only); null: the defaults. */
+            structured?: components["schemas"]["StructuredSettingsIn"] | null;
             /**
              * Subways Type
              * @description Subways Type 1 (one cluster) or 2 (ToRs over `c` clusters).

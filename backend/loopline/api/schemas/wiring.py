@@ -10,7 +10,10 @@ from pydantic import BaseModel, Field
 from loopline.api.schemas.common import MAX_ID, ReadSchema, Schema
 from loopline.domain.bom import Category, MediaClass
 from loopline.domain.media import Medium, PriceSource
+from loopline.domain.structured.catalog import Connector, builtin_catalog
+from loopline.domain.structured.plant import Cabling, PanelPlacement, StructuredSettings
 from loopline.domain.wiring import DiffStatus, GrinScope, LinkClass, Pattern
+from loopline.domain.wiring.spec import MAX_PAIR_LOSS_DB
 from loopline.services.wiring_spec import ParallelOptions, PlanOptions
 
 
@@ -25,6 +28,33 @@ class ParallelPortsIn(Schema):
         examples=["paired-row"],
     )
     loop: int | None = Field(None, ge=2, le=4096, description="`l` of the new loops; default: the plan's `l`.")
+
+
+_PAIR_LOSS = builtin_catalog().mated_pair_loss
+
+
+class StructuredSettingsIn(Schema):
+    panel_at: PanelPlacement = Field(
+        PanelPlacement.ROW_END,
+        description="Where ToR uplinks land on a panel: `rack` (a panel in every compute rack, a trunk from "
+        "each) or `row-end` (cords along the row to panels in its end rack, a trunk from each row end).",
+    )
+    lc_pair_loss_db: float | None = Field(
+        None,
+        ge=0,
+        le=MAX_PAIR_LOSS_DB,
+        description="Loss per mated LC pair (dB) in the optical loss check; default: the catalog's "
+        f"{_PAIR_LOSS[Connector.LC_DUPLEX].db:g} dB.",
+        examples=[0.5],
+    )
+    mpo_pair_loss_db: float | None = Field(
+        None,
+        ge=0,
+        le=MAX_PAIR_LOSS_DB,
+        description="Loss per mated MPO pair (dB) in the optical loss check; default: the catalog's "
+        f"{_PAIR_LOSS[Connector.MPO_12].db:g} dB.",
+        examples=[0.75],
+    )
 
 
 class WiringPlanCreate(Schema):
@@ -58,11 +88,25 @@ class WiringPlanCreate(Schema):
         le=MAX_ID,
         description="Store the plan as an upgrade of this plan (same hall): the diff is computed and kept.",
     )
+    cabling: Cabling = Field(
+        Cabling.DIRECT,
+        description="`direct`: every link one cable. `structured`: ToR uplinks also run through patch panels, "
+        "trunks and cords (server links stay direct); the logical links, and the simulated network, are the same.",
+    )
+    structured: StructuredSettingsIn | None = Field(
+        None, description="Settings of the structured plant (structured cabling only); null: the defaults."
+    )
+    breakouts: bool = Field(
+        False,
+        description="A fabric switch port faster than the ToR uplinks it serves breaks out into lanes (a 400G "
+        "port into 4 x 100G links) where its optic has a breakout into their speed. Needs structured cabling.",
+    )
 
     def to_options(self) -> PlanOptions:
-        values = self.model_dump(exclude={"parallel"})
+        values = self.model_dump(exclude={"parallel", "structured"})
         parallel = None if self.parallel is None else ParallelOptions(**self.parallel.model_dump())
-        return PlanOptions(**values, parallel=parallel)
+        structured = None if self.structured is None else StructuredSettings(**self.structured.model_dump())
+        return PlanOptions(**values, parallel=parallel, structured=structured)
 
 
 class PlanUpgradeCreate(Schema):

@@ -75,6 +75,23 @@ class PortLanes:
             return f"{self.ports} ports of {_gbps(self.link_gbps)} = {self.capacity} links"
         return f"{self.ports} ports x {self.lanes_per_port} lanes of {_gbps(self.link_gbps)} = {self.capacity} links"
 
+    def lane_of(self, n: int) -> tuple[int, int]:
+        """(port, lane), both from 1, of the switch's `n`-th link (from 1): a port's lanes are filled
+        before the next port is used, so a breakout cable's legs stay together."""
+        return (n - 1) // self.lanes_per_port + 1, (n - 1) % self.lanes_per_port + 1
+
+    def refusal(self, n: int, link: str) -> str:
+        """Why the switch's `n`-th link (`n` beyond its capacity), `link`, has no lane (or port)."""
+        return (
+            f"{self.switch}: {self.describe()}; the {_ordinal(n)} ({link}) has no"
+            f" {'lane' if self.breakout is not None else 'port'}"
+        )
+
+
+def breakout_into(port_optic: Optic, link_gbps: float, catalog: StructuredCatalog) -> Breakout | None:
+    """The first of `port_optic`'s breakouts into links of `link_gbps`, or None when it has none."""
+    return next((b for b in port_optic.breakouts if catalog.optic(b.into).speed_gbps == link_gbps), None)
+
 
 def port_lanes(
     switch: str,
@@ -104,15 +121,14 @@ def port_lanes(
             f"{switch}'s {port_optic.part} ports ({_gbps(speed)}) are slower than the {_gbps(link_gbps)} links"
             " it must serve",
         )
-    fitting = [b for b in port_optic.breakouts if catalog.optic(b.into).speed_gbps == link_gbps]
-    if not fitting:
+    chosen = breakout_into(port_optic, link_gbps, catalog)
+    if chosen is None:
         offered = ", ".join(f"{b.count} x {b.into}" for b in port_optic.breakouts) or "none"
         raise DomainError(
             f"{where}.port_optic",
             f"{switch}'s {port_optic.part} ports ({_gbps(speed)}) have no breakout into {_gbps(link_gbps)} links"
             f" (its breakouts: {offered})",
         )
-    chosen = fitting[0]
     if not breakout:
         raise DomainError(
             f"{where}.breakout",
@@ -156,15 +172,9 @@ def allocate_lanes(lanes: PortLanes, links: Sequence[str]) -> LaneAllocation:
     next port is used, so a breakout cable's legs stay together and untouched ports stay whole.
     Links beyond the switch's capacity are refused, each naming the switch, its ports and lanes."""
     _unique(f"switches[{lanes.switch}].links", links)
-    per = lanes.lanes_per_port
-    assigned = tuple(LaneAssignment(link, i // per + 1, i % per + 1) for i, link in enumerate(links[: lanes.capacity]))
+    assigned = tuple(LaneAssignment(link, *lanes.lane_of(i + 1)) for i, link in enumerate(links[: lanes.capacity]))
     refused = tuple(
-        LinkRefusal(
-            link,
-            f"{lanes.switch}: {lanes.describe()}; the {_ordinal(lanes.capacity + k + 1)} ({link}) has no"
-            f" {'lane' if lanes.breakout is not None else 'port'}",
-        )
-        for k, link in enumerate(links[lanes.capacity :])
+        LinkRefusal(link, lanes.refusal(lanes.capacity + k + 1, link)) for k, link in enumerate(links[lanes.capacity :])
     )
     return LaneAllocation(lanes, assigned, refused)
 

@@ -42,6 +42,7 @@ from loopline.domain.routing import (
     face_xy,
     tray_z_mm,
 )
+from loopline.domain.structured.plant import Cabling
 from loopline.domain.wiring.loops import (
     RowRacks,
     inter_chassis_loops,
@@ -51,6 +52,7 @@ from loopline.domain.wiring.loops import (
 )
 from loopline.domain.wiring.model import Cable, Device, LinkClass, Loop, Role, WiringPlan
 from loopline.domain.wiring.spec import (
+    MAX_PAIR_LOSS_DB,
     SUBWAYS_PATTERNS,
     FabricKind,
     GrinScope,
@@ -478,6 +480,26 @@ def _validate(spec: WiringSpec) -> None:
         par = spec.parallel
         if par.ports < 1 or par.gbps <= 0 or par.tor_server_ports < 1 or par.clusters < 1:
             raise DomainError("parallel", "ports, gbps, tor_server_ports and clusters must be positive")
+    _validate_cabling(spec)
+
+
+def _validate_cabling(spec: WiringSpec) -> None:
+    structured = spec.cabling is Cabling.STRUCTURED
+    if spec.fabric.breakouts and not structured:
+        raise DomainError(
+            "breakouts",
+            "breakouts need structured cabling (cabling: structured): a broken-out port is built in the "
+            "passive plant, through a breakout cable or cassette",
+        )
+    if spec.structured is not None:
+        if not structured:
+            raise DomainError("structured", "settings of the structured plant apply to structured cabling only")
+        for name in ("lc_pair_loss_db", "mpo_pair_loss_db"):
+            loss = getattr(spec.structured, name)
+            if loss is not None and not 0 <= loss <= MAX_PAIR_LOSS_DB:
+                raise DomainError(
+                    f"structured.{name}", f"must be 0 to {MAX_PAIR_LOSS_DB:g} dB per mated pair, got {loss}"
+                )
 
 
 def _wire_group(

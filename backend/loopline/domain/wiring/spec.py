@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from loopline.domain.structured.plant import Cabling, StructuredSettings
+
 
 class Pattern(StrEnum):
     SINGLE_HOMED = "single-homed"
@@ -20,6 +22,10 @@ class Pattern(StrEnum):
     GRIN = "grin"
     """Single-homed uplinks plus server-to-server links of degree n."""
 
+
+MAX_PAIR_LOSS_DB = 5.0
+"""The most loss per mated connector pair a planner may set (`StructuredSettings`): a good pair loses
+0.1 to 0.75 dB (the catalog's defaults); several dB is a damaged connector, not a planning figure."""
 
 SUBWAYS_PATTERNS = frozenset({Pattern.SIDE_TO_SIDE, Pattern.PAIRED_ROW, Pattern.INTER_CHASSIS})
 
@@ -49,6 +55,10 @@ class FabricSpec:
     optical: bool = True
     """Fabric links (ToR uplinks, agg-core) use AOC or optics + fibre, as they leave the row
     (DESIGN §3.2); False: the cheapest medium that reaches, like server links."""
+    breakouts: bool = False
+    """A fabric switch port faster than the ToR uplinks it serves breaks out into lanes (400G into
+    4 x 100G) where its optic has a breakout into their speed: it serves ports x lanes links. Built
+    in the structured plant, so it needs structured cabling (`WiringSpec.cabling`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +99,8 @@ class WiringSpec:
     parallel: ParallelPorts | None = None
     hop_latency_ns: int = 500
     """Forwarding latency added to every link; propagation is 5 ns per metre of raw length."""
+    cabling: Cabling = Cabling.DIRECT
+    """Direct: every link one cable. Structured: ToR uplinks also get a passive plant (panels,
+    trunks, cords); the logical links, and so the engine's network, are the same either way."""
+    structured: StructuredSettings | None = None
+    """The structured plant's settings; None with direct cabling."""
