@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportLinks, netboxUpgradeLink, powerSheetLinks, scopeNote, workOrderLinks } from "./exports";
+import { exportLinks, netboxUpgradeLink, powerSheetLinks, scopeNote, structuredLinks, workOrderLinks } from "./exports";
 
 describe("export links", () => {
   it("every export of the plan, for the whole hall", () => {
@@ -23,6 +23,22 @@ describe("export links", () => {
     expect(links["labels-one-pdf"]).toBe("/api/v1/wiring-plans/3/exports/labels.pdf?row=R+01%2F%C3%A9&one_pdf=true");
     expect(links["wiring-xlsx"]).toBe("/api/v1/wiring-plans/3/exports/wiring-sheet.xlsx?per_row=true");
     expect(links["pull-list"]).toBe("/api/v1/wiring-plans/3/exports/pull-list.csv");
+  });
+});
+
+describe("a structured plan's sheets", () => {
+  it("the panel port maps, the trunk pull list and the segment wiring sheet, for the whole hall", () => {
+    expect(structuredLinks(7).map((l) => [l.key, l.label, l.href])).toEqual([
+      ["panel-map", "Panel port maps (PDF)", "/api/v1/wiring-plans/7/exports/panel-map.pdf"],
+      ["trunk-pull-list", "Trunk pull list (CSV)", "/api/v1/wiring-plans/7/exports/trunk-pull-list.csv"],
+      ["wiring-segments", "Segment wiring sheet (CSV)", "/api/v1/wiring-plans/7/exports/wiring-segments.csv"],
+    ]);
+    // Their keys are not row- or rack-scoped: the note says they cover the whole hall.
+    expect(structuredLinks(7).map((l) => scopeNote(l.key, { kind: "row", row: "R01" }))).toEqual([
+      "whole hall",
+      "whole hall",
+      "whole hall",
+    ]);
   });
 });
 

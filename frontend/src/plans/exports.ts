@@ -105,6 +105,34 @@ export function exportLinks(planId: number, scope: ExportScope): ExportLink[] {
 }
 
 /**
+ * The structured plant's sheets (a structured plan only): the panel port maps to print, the trunk pull
+ * list, and the wiring sheet with a line per segment of each link.
+ */
+export function structuredLinks(planId: number): ExportLink[] {
+  const base = `${API}/wiring-plans/${planId}/exports`;
+  return [
+    {
+      key: "panel-map",
+      label: "Panel port maps (PDF)",
+      href: `${base}/panel-map.pdf`,
+      hint: "A page per patch panel: each front port, the rear port it maps to, the cord plugged and its far end.",
+    },
+    {
+      key: "trunk-pull-list",
+      label: "Trunk pull list (CSV)",
+      href: `${base}/trunk-pull-list.csv`,
+      hint: "A line per trunk: part, fibres, the length to order, from panel, to panel, tray route.",
+    },
+    {
+      key: "wiring-segments",
+      label: "Segment wiring sheet (CSV)",
+      href: `${base}/wiring-segments.csv`,
+      hint: "A line per segment of each link: device port -> cord -> panel port -> trunk -> panel port -> cord -> device port.",
+    },
+  ];
+}
+
+/**
  * What changes in NetBox from plan `baseId` (imported from its NetBox set) to its upgrade `planId`:
  * the cables and interfaces to delete, then the device types, devices, interfaces and cables to import.
  */
