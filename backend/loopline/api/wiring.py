@@ -6,7 +6,7 @@ import hashlib
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from sqlalchemy import select
 
 from loopline.api.deps import (
@@ -32,6 +32,18 @@ from loopline.api.schemas.wiring import (
     WiringPlanRead,
     WiringPlanUpdate,
 )
+from loopline.api.schemas.wiring_plant import (
+    ChainStepRead,
+    LinkChainRead,
+    PanelMapRead,
+    PanelPortRead,
+    PlantCountsRead,
+    PlantFindingRead,
+    PlantItemRead,
+    PlantPanelRead,
+    PlantRead,
+    StructuredSettingsRead,
+)
 from loopline.db.models import Role
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.bom import bom_csv
@@ -46,6 +58,7 @@ from loopline.services import (
     wiring_diff_cables,
     wiring_feasibility,
     wiring_plans,
+    wiring_plant,
     wiring_scenario,
 )
 from loopline.services.access import ProjectAccess, Scope
@@ -364,3 +377,75 @@ def _conditional(request: Request, body: bytes, media_type: str, disposition: st
     if tag in matches or "*" in matches:
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+# ---------------------------------------------------------------- structured plant (issue 29)
+
+_DIRECT_404 = "A direct plan (`cabling: direct`) has no plant: 404 saying so."
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/plant",
+    response_model=PlantRead,
+    summary="A structured plan's passive plant: settings, counts, panels, trunks, findings",
+    description="Read from the stored plant (panels and trunks in the order built). " + _DIRECT_404,
+)
+def plant(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    view = wiring_plant.plant_overview(session, wiring_plans.get_plan(session, plan_id))
+    return PlantRead(
+        settings=StructuredSettingsRead.model_validate(view.settings),
+        counts=PlantCountsRead.model_validate(view.counts),
+        panels=[PlantPanelRead.model_validate(p) for p in view.panels],
+        trunks=[PlantItemRead.model_validate(t) for t in view.trunks],
+        findings=[PlantFindingRead.model_validate(f) for f in view.findings],
+        findings_total=view.findings_total,
+    )
+
+
+CableId = Annotated[str, Path(min_length=1, max_length=200, description="A cable id of the plan.")]
+PanelId = Annotated[str, Path(min_length=1, max_length=140, description="A panel id (`<rack>.U<nn>`).")]
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/cables/{cable_id}/chain",
+    response_model=LinkChainRead,
+    summary="A logical link's chain of segments, ToR first",
+    description="Each step with its item (kind, label, part, ends, lengths) and what of it the link uses. "
+    "A link the plant does not carry (a server link) is a 404 naming the cable. " + _DIRECT_404,
+)
+def link_chain(plan_id: PlanId, cable_id: CableId, session: DbSession, access: WiringReader) -> object:
+    view = wiring_plant.link_chain(session, wiring_plans.get_plan(session, plan_id), cable_id)
+    return LinkChainRead(
+        cable_id=view.cable_id,
+        optic_a=view.optic_a,
+        optic_b=view.optic_b,
+        steps=[
+            ChainStepRead(position=s.position, detail=s.detail, item=PlantItemRead.model_validate(s.item))
+            for s in view.steps
+        ],
+    )
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/plant/panels/{panel_id}",
+    response_model=PanelMapRead,
+    summary="A panel's port map: per front port its rear port, the cord plugged and the links through it",
+    description="Every front port in order. " + _DIRECT_404,
+)
+def panel_map(plan_id: PlanId, panel_id: PanelId, session: DbSession, access: WiringReader) -> object:
+    view = wiring_plant.panel_map(session, wiring_plans.get_plan(session, plan_id), panel_id)
+    return PanelMapRead(
+        panel=PlantPanelRead.model_validate(view.panel),
+        ports=[
+            PanelPortRead(
+                front_port=p.front_port,
+                rear_port=p.rear_port,
+                port_item_id=None if p.port_item is None else p.port_item.item_id,
+                cord_label=None if p.cord is None else p.cord.label,
+                cord_part=None if p.cord is None else p.cord.part,
+                far_end=p.cord_far_end,
+                cable_ids=p.cable_ids,
+            )
+            for p in view.ports
+        ],
+    )

@@ -1611,6 +1611,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wiring-plans/{plan_id}/cables/{cable_id}/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A logical link's chain of segments, ToR first
+         * @description Each step with its item (kind, label, part, ends, lengths) and what of it the link uses. A link the plant does not carry (a server link) is a 404 naming the cable. A direct plan (`cabling: direct`) has no plant: 404 saying so.
+         */
+        get: operations["link_chain_api_v1_wiring_plans__plan_id__cables__cable_id__chain_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/wiring-plans/{plan_id}/diff": {
         parameters: {
             query?: never;
@@ -1839,6 +1859,46 @@ export interface paths {
          * @description The re-cabling work order of this plan as an upgrade of `against` (same hall): one step per cable, in the order to do them: 1. plug every added cable, 2. re-cable every moved one (unplug it from its old ends, plug it into its new ones) and replace every kept cable whose part or length changed, 3. unplug every removed one. Within a phase the steps are grouped by rack (the cable's server end, else its A end). Adding first and removing last means no server with a second link loses its last one; a step that must take a server off (its only cable moves) names it (`servers_offline`).
          */
         get: operations["work_order_xlsx_api_v1_wiring_plans__plan_id__exports_work_order_xlsx_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/plant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A structured plan's passive plant: settings, counts, panels, trunks, findings
+         * @description Read from the stored plant (panels and trunks in the order built). A direct plan (`cabling: direct`) has no plant: 404 saying so.
+         */
+        get: operations["plant_api_v1_wiring_plans__plan_id__plant_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/plant/panels/{panel_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A panel's port map: per front port its rear port, the cord plugged and the links through it
+         * @description Every front port in order. A direct plan (`cabling: direct`) has no plant: 404 saying so.
+         */
+        get: operations["panel_map_api_v1_wiring_plans__plan_id__plant_panels__panel_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2315,7 +2375,22 @@ export interface components {
          * Category
          * @enum {string}
          */
-        Category: "cable" | "transceiver" | "switch" | "nic" | "pdu";
+        Category: "cable" | "transceiver" | "switch" | "nic" | "pdu" | "panel" | "cassette";
+        /** ChainStepRead */
+        ChainStepRead: {
+            /**
+             * Detail
+             * @description What of the item the link uses (`fibres 1-2`, `leg 3`, `front F07 -> rear R01`).
+             */
+            detail: string;
+            /** @description The item (shared with the other links through it). */
+            item: components["schemas"]["PlantItemRead"];
+            /**
+             * Position
+             * @description 0 at the link's A end (the ToR), counting towards the fabric switch.
+             */
+            position: number;
+        };
         /** ClassStatsRead */
         ClassStatsRead: {
             /**
@@ -3571,6 +3646,11 @@ export interface components {
             voltage_v: number;
         };
         /**
+         * FindingKind
+         * @enum {string}
+         */
+        FindingKind: "polarity" | "loss" | "reach" | "connector" | "ports" | "fact_missing";
+        /**
          * FlowRecordRead
          * @description One flow of a result (the engine's `flow_records` format).
          */
@@ -4551,6 +4631,29 @@ export interface components {
              */
             y_m: number;
         };
+        /** LinkChainRead */
+        LinkChainRead: {
+            /**
+             * Cable Id
+             * @description The logical link (a cable of the plan's cable list).
+             */
+            cable_id: string;
+            /**
+             * Optic A
+             * @description The optic at the ToR port (structured catalog part).
+             */
+            optic_a: string | null;
+            /**
+             * Optic B
+             * @description The optic at the fabric switch port (a broken-out port's, shared).
+             */
+            optic_b: string | null;
+            /**
+             * Steps
+             * @description The chain in order, ToR first.
+             */
+            steps: components["schemas"]["ChainStepRead"][];
+        };
         /**
          * LinkClass
          * @enum {string}
@@ -5377,11 +5480,60 @@ export interface components {
              */
             total: number;
         };
+        /** PanelMapRead */
+        PanelMapRead: {
+            /** @description The panel. */
+            panel: components["schemas"]["PlantPanelRead"];
+            /**
+             * Ports
+             * @description Every front port in order.
+             */
+            ports: components["schemas"]["PanelPortRead"][];
+        };
         /**
          * PanelPlacement
          * @enum {string}
          */
         PanelPlacement: "rack" | "row-end";
+        /** PanelPortRead */
+        PanelPortRead: {
+            /**
+             * Cable Ids
+             * @description Logical links through the port (a breakout's lanes share one).
+             */
+            cable_ids: string[];
+            /**
+             * Cord Label
+             * @description Label of the cord plugged into the front port.
+             */
+            cord_label: string | null;
+            /**
+             * Cord Part
+             * @description The cord's part.
+             */
+            cord_part: string | null;
+            /**
+             * Far End
+             * @description The cord's other end: `<device> <port>` or `<panel> <port>`.
+             */
+            far_end: string | null;
+            /**
+             * Front Port
+             * @description `F<nn>`.
+             * @example F07
+             */
+            front_port: string;
+            /**
+             * Port Item Id
+             * @description The panel port item, when a link uses the port.
+             */
+            port_item_id: string | null;
+            /**
+             * Rear Port
+             * @description The rear port (`R<nn>`) it maps to; null when no link uses it.
+             */
+            rear_port: string | null;
+        };
         /** ParallelPortsIn */
         ParallelPortsIn: {
             /**
@@ -5938,6 +6090,223 @@ export interface components {
              */
             subways_type?: (1 | 2) | null;
         };
+        /** PlantCountsRead */
+        PlantCountsRead: {
+            /**
+             * Breakout Cables
+             * @description Breakout cables.
+             */
+            breakout_cables: number;
+            /**
+             * Cassettes
+             * @description Cassettes fitted in the panels.
+             */
+            cassettes: number;
+            /**
+             * Cords
+             * @description Patch cords.
+             */
+            cords: number;
+            /**
+             * Fibres
+             * @description Fibres in all the trunks.
+             */
+            fibres: number;
+            /**
+             * Links
+             * @description Logical links the plant carries (ToR uplinks; server links stay direct).
+             */
+            links: number;
+            /**
+             * Optics
+             * @description Optics the plant fits (one per device port; a broken-out port's once).
+             */
+            optics: number;
+            /**
+             * Panel Ports
+             * @description Panel front ports in use.
+             */
+            panel_ports: number;
+            /**
+             * Panels
+             * @description Patch panels.
+             */
+            panels: number;
+            /**
+             * Trunks
+             * @description MPO trunks.
+             */
+            trunks: number;
+        };
+        /** PlantFindingRead */
+        PlantFindingRead: {
+            /**
+             * Cable Id
+             * @description The logical link; null for a rack-wide finding.
+             */
+            cable_id: string | null;
+            /**
+             * Item Id
+             * @description The segment to blame, when there is one.
+             */
+            item_id: string | null;
+            /** @description Polarity, loss, reach, connector, ports, or a missing catalog fact. */
+            kind: components["schemas"]["FindingKind"];
+            /**
+             * Message
+             * @description What is wrong, naming the link and segment.
+             */
+            message: string;
+            /**
+             * Severity
+             * @description `error` (will not work as drawn) or `warning`.
+             */
+            severity: string;
+        };
+        /** PlantItemRead */
+        PlantItemRead: {
+            /**
+             * A End
+             * @description Device name or panel id at end A.
+             */
+            a_end: string;
+            /**
+             * A Port
+             * @description Port at end A: a device port (`e5`), a panel front (`F07`) or rear (`R02`) port.
+             */
+            a_port: string;
+            /**
+             * B End
+             * @description Device name or panel id at end B.
+             */
+            b_end: string;
+            /**
+             * B Port
+             * @description Port at end B.
+             */
+            b_port: string;
+            /**
+             * Fibres
+             * @description Fibres (trunks and cords); 0 for a panel port.
+             */
+            fibres: number;
+            /**
+             * Item Id
+             * @description Stable id (derived from names).
+             */
+            item_id: string;
+            /** @description Cord, panel port, trunk or breakout cable. */
+            kind: components["schemas"]["SegmentKind"];
+            /**
+             * Label
+             * @description Its label: a cable's two ends, a panel port's identifier.
+             */
+            label: string;
+            /**
+             * Length M
+             * @description Routed length with slack; 0 for a panel port.
+             */
+            length_m: number;
+            /**
+             * Made To Order
+             * @description No sold length is long enough: made to the routed length.
+             */
+            made_to_order: boolean;
+            /**
+             * Ordered Length M
+             * @description The sold length bought (the routed length when made to order); 0 for a panel port.
+             */
+            ordered_length_m: number;
+            /**
+             * Part
+             * @description Catalog name: the cord, trunk or breakout cable, or the panel port's cassette.
+             */
+            part: string;
+            /**
+             * Route
+             * @description Trunks: the racks and trays it runs along.
+             */
+            route: string;
+        };
+        /** PlantPanelRead */
+        PlantPanelRead: {
+            /**
+             * Cassette
+             * @description Cassette model in its slots; null for an MPO adapter panel.
+             */
+            cassette: string | null;
+            /**
+             * Cassettes
+             * @description Cassettes fitted.
+             */
+            cassettes: number;
+            /**
+             * Front Ports
+             * @description Front ports.
+             */
+            front_ports: number;
+            /**
+             * Model
+             * @description Patch panel model (structured catalog).
+             */
+            model: string;
+            /**
+             * Panel Id
+             * @description `<rack>.U<nn>` (TIA-606 style, the panel's lowest U).
+             * @example H1.R01.R01-12.U42
+             */
+            panel_id: string;
+            /**
+             * Ports Used
+             * @description Front ports in use.
+             */
+            ports_used: number;
+            /**
+             * Rack
+             * @description The rack it is in.
+             */
+            rack: string;
+            /** @description `rack` (a compute rack's), `row-end` or `network` (a fabric switch rack's). */
+            role: components["schemas"]["PlantRole"];
+            /**
+             * U
+             * @description Its lowest U.
+             */
+            u: number;
+        };
+        /** PlantRead */
+        PlantRead: {
+            /** @description What the plant holds. */
+            counts: components["schemas"]["PlantCountsRead"];
+            /**
+             * Findings
+             * @description The checks' findings: the first 50 of each kind (`findings_total` counts them all).
+             */
+            findings: components["schemas"]["PlantFindingRead"][];
+            /**
+             * Findings Total
+             * @description Findings in all.
+             */
+            findings_total: number;
+            /**
+             * Panels
+             * @description Every panel, in the order built.
+             */
+            panels: components["schemas"]["PlantPanelRead"][];
+            /** @description What the plant was built with. */
+            settings: components["schemas"]["StructuredSettingsRead"];
+            /**
+             * Trunks
+             * @description Every trunk, in the order built.
+             */
+            trunks: components["schemas"]["PlantItemRead"][];
+        };
+        /**
+         * PlantRole
+         * @description Where a panel stands in the plant.
+         * @enum {string}
+         */
+        PlantRole: "rack" | "row-end" | "network";
         /** PortSpeedOptions */
         PortSpeedOptions: {
             /**
@@ -7324,6 +7693,11 @@ export interface components {
          * @enum {string}
          */
         Scope: "layout:read" | "layout:write" | "bom:read" | "price:write" | "wiring:read" | "wiring:write" | "sim:read" | "sim:write" | "tokens:read" | "audit:read";
+        /**
+         * SegmentKind
+         * @enum {string}
+         */
+        SegmentKind: "cord" | "panel port" | "trunk" | "breakout";
         /** ServerModelChoice */
         ServerModelChoice: {
             /**
@@ -7889,6 +8263,21 @@ export interface components {
              * @description Where ToR uplinks land on a panel: `rack` (a panel in every compute rack, a trunk from each) or `row-end` (cords along the row to panels in its end rack, a trunk from each row end).
              * @default row-end
              */
+            panel_at: components["schemas"]["PanelPlacement"];
+        };
+        /** StructuredSettingsRead */
+        StructuredSettingsRead: {
+            /**
+             * Lc Pair Loss Db
+             * @description Loss per mated LC pair the loss check used; null: the catalog's stated default.
+             */
+            lc_pair_loss_db: number | null;
+            /**
+             * Mpo Pair Loss Db
+             * @description Loss per mated MPO pair the loss check used; null: the catalog's stated default.
+             */
+            mpo_pair_loss_db: number | null;
+            /** @description Where ToR uplinks land: a panel in each `rack`, or at the `row-end`. */
             panel_at: components["schemas"]["PanelPlacement"];
         };
         /** SweepCreate */
@@ -19694,6 +20083,87 @@ export interface operations {
             };
         };
     };
+    link_chain_api_v1_wiring_plans__plan_id__cables__cable_id__chain_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+                /** @description A cable id of the plan. */
+                cable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkChainRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     diff_plans_api_v1_wiring_plans__plan_id__diff_get: {
         parameters: {
             query: {
@@ -20713,6 +21183,166 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    plant_api_v1_wiring_plans__plan_id__plant_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlantRead"];
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    panel_map_api_v1_wiring_plans__plan_id__plant_panels__panel_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+                /** @description A panel id (`<rack>.U<nn>`). */
+                panel_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PanelMapRead"];
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */

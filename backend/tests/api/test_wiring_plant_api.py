@@ -1,0 +1,279 @@
+"""A structured plan's plant through the API: the plant, a link's chain, a panel's port map, the bill.
+
+The plant here is built by hand over a stored direct plan's ToR uplinks (one panel per ToR rack, one
+24-fibre trunk from each to the network rack, a 72-port panel there), stored as the creation path
+stores a builder's plant, so every figure below is derived from the hall, not from the builder.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models.wiring import PlanCableRow, WiringPlanRow
+from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.plant import (
+    ChainStep,
+    PanelPlacement,
+    PlantItem,
+    PlantOptic,
+    PlantPanel,
+    PlantRole,
+    StructuredPlant,
+    StructuredSettings,
+)
+from loopline.domain.wiring import summarize
+from loopline.services.wiring_plant import store_plant
+from loopline.services.wiring_spec import hall_server_speeds
+from loopline.services.wiring_storage import load_plan
+
+UPLINKS = 2 * 4 * 2 * 4  # 2 rows x 4 racks x 2 ToRs x 4 uplinks (leaf-spine default)
+TOR_RACKS = 8
+CASSETTE = "FS FHD-1MTP12LCDOS2A"
+TRUNK_PART = "TRUNK-MPO-12-24F-B-UU-OS2"
+CORD = "CORD-LC-LC-AB-OS2"
+
+
+@pytest.fixture
+def paired_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> dict[str, Any]:
+    """R01/R02 facing, 4 racks each (b=2, r=15, 2x25G), 4 spines in N01 at the end of R01."""
+    r = owner.post(
+        f"/api/v1/halls/{hall['id']}/row-pairs",
+        json={"name_a": "R01", "name_b": "R02", "x_m": 2, "y_m": 2, "cold_aisle_m": 1.2, "rack_count": 4,
+              "rack_template": h.template()},
+    )  # fmt: skip
+    assert r.status_code == 201, r.text
+    net = {"name": "N01", "role": "network", "fabric_switches": [
+        {"name": f"SP{i}", "role": "spine", "switch_model_id": h.cat.spine, "u": 10 + 2 * i} for i in range(1, 5)
+    ]}  # fmt: skip
+    r = owner.post(f"/api/v1/rows/{r.json()['rows'][0]['id']}/racks", json=net)
+    assert r.status_code == 201, r.text
+    return hall
+
+
+def hand_plant(uplinks: list[PlanCableRow]) -> StructuredPlant:
+    """Each ToR rack: a 12-port panel at U42 (one cassette), a 2 m cord per uplink, a 24-fibre trunk
+    (27.4 m, bought at 30 m) to the network rack's 72-port panel (six cassettes) at U40, a 3 m cord
+    to the spine; a 100G-DR optic at each end."""
+    net_rack = uplinks[0].b_rack
+    b_panel = f"{net_rack}.U40"
+    panels: list[PlantPanel] = []
+    items: list[PlantItem] = []
+    steps: list[ChainStep] = []
+    optics: list[PlantOptic] = []
+    by_rack: dict[str, list[PlanCableRow]] = {}
+    for c in uplinks:
+        by_rack.setdefault(c.a_rack, []).append(c)
+    m = 0
+    for rack, links in by_rack.items():
+        a_panel = f"{rack}.U42"
+        panels.append(PlantPanel(a_panel, rack, 42, "FS FHD-1UFCE", CASSETTE, 1, 12, len(links), PlantRole.RACK))
+        name = f"T-{rack}-{net_rack}-1"
+        route = f"{rack} > tray > {net_rack}"
+        trunk = PlantItem(name, SegmentKind.TRUNK, name, TRUNK_PART, a_panel, "R01", b_panel, "R01",
+                          27_400, 30_000, False, 24, route)  # fmt: skip
+        items.append(trunk)
+        for n, c in enumerate(links, start=1):
+            m += 1
+            fa, fb, rb = f"F{n:02d}", f"F{m:02d}", f"R{(m - 1) // 12 + 1:02d}"
+            chain = [
+                PlantItem(f"{c.cable_id}-A", SegmentKind.CORD, f"{c.a_device}:{c.a_port} / {a_panel}:{fa}", CORD,
+                          c.a_device, c.a_port, a_panel, fa, 2_000, 2_000, False, 2),
+                PlantItem(f"{a_panel}:{fa}", SegmentKind.PANEL_PORT, f"{a_panel}:{fa}", CASSETTE,
+                          a_panel, fa, a_panel, "R01"),
+                trunk,
+                PlantItem(f"{b_panel}:{fb}", SegmentKind.PANEL_PORT, f"{b_panel}:{fb}", CASSETTE,
+                          b_panel, rb, b_panel, fb),
+                PlantItem(f"{c.cable_id}-B", SegmentKind.CORD, f"{b_panel}:{fb} / {c.b_device}:{c.b_port}", CORD,
+                          b_panel, fb, c.b_device, c.b_port, 3_000, 3_000, False, 2),
+            ]  # fmt: skip
+            for position, item in enumerate(chain):
+                steps.append(ChainStep(c.cable_id, position, item.item_id, f"fibres {2 * n - 1}-{2 * n}"))
+                if item is not trunk:
+                    items.append(item)
+            optics += [PlantOptic(c.a_device, c.a_port, "100G-DR"), PlantOptic(c.b_device, c.b_port, "100G-DR")]
+    panels.append(PlantPanel(b_panel, net_rack, 40, "FS FHD-1UFCE", CASSETTE, 6, 72, m, PlantRole.NETWORK))
+    return StructuredPlant(StructuredSettings(PanelPlacement.RACK), panels, items, steps, [], optics)
+
+
+def structure(session: Session, plan_id: int) -> StructuredPlant:
+    """Give a stored direct plan the hand-built plant, summarised and stored as at creation."""
+    row = session.get(WiringPlanRow, plan_id)
+    assert row is not None
+    uplinks = list(
+        session.execute(
+            select(PlanCableRow)
+            .where(PlanCableRow.plan_id == plan_id, PlanCableRow.link_class == "tor_fabric")
+            .order_by(PlanCableRow.seq)
+        ).scalars()
+    )
+    assert len(uplinks) == UPLINKS
+    plant = hand_plant(uplinks)
+    row.summary = summarize(load_plan(session, row), hall_server_speeds(session, row.hall_id), plant).to_json()
+    store_plant(session, plan_id, plant)
+    session.commit()
+    return plant
+
+
+def new_plan(client: TestClient, hall_id: int) -> dict[str, Any]:
+    r = client.post(f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": "plan", "pattern": "single-homed"})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_the_plant_chain_and_panel_map(owner: TestClient, paired_hall: dict[str, Any], db_session: Session) -> None:
+    plan = new_plan(owner, paired_hall["id"])
+    structure(db_session, plan["id"])
+    base = f"/api/v1/wiring-plans/{plan['id']}"
+
+    r = owner.get(f"{base}/plant")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["settings"] == {"panel_at": "rack", "lc_pair_loss_db": None, "mpo_pair_loss_db": None}
+    assert body["counts"] == {
+        "links": UPLINKS, "panels": TOR_RACKS + 1, "cassettes": TOR_RACKS + 6, "panel_ports": 2 * UPLINKS,
+        "trunks": TOR_RACKS, "cords": 2 * UPLINKS, "breakout_cables": 0, "fibres": 24 * TOR_RACKS,
+        "optics": 2 * UPLINKS,
+    }  # fmt: skip
+    assert [p["role"] for p in body["panels"]] == ["rack"] * TOR_RACKS + ["network"]
+    assert body["panels"][-1]["ports_used"] == UPLINKS
+    assert len(body["trunks"]) == TOR_RACKS
+    trunk = body["trunks"][0]
+    assert (trunk["part"], trunk["fibres"], trunk["length_m"], trunk["ordered_length_m"]) == (
+        TRUNK_PART,
+        24,
+        27.4,
+        30.0,
+    )
+    assert (body["findings"], body["findings_total"]) == ([], 0)
+
+    uplink = next(
+        c for c in owner.get(f"{base}/cables", params={"link_class": "tor_fabric", "limit": 1}).json()["items"]
+    )
+    r = owner.get(f"{base}/cables/{uplink['cable_id']}/chain")
+    assert r.status_code == 200, r.text
+    chain = r.json()
+    assert [s["position"] for s in chain["steps"]] == [0, 1, 2, 3, 4]
+    assert [s["item"]["kind"] for s in chain["steps"]] == ["cord", "panel port", "trunk", "panel port", "cord"]
+    first, last = chain["steps"][0]["item"], chain["steps"][-1]["item"]
+    # The chain starts at the ToR port and ends at the spine port, exactly the logical link's ends.
+    assert (first["a_end"], first["a_port"]) == (uplink["a"]["device"], uplink["a"]["port"])
+    assert (last["b_end"], last["b_port"]) == (uplink["b"]["device"], uplink["b"]["port"])
+    assert (chain["optic_a"], chain["optic_b"]) == ("100G-DR", "100G-DR")
+    assert (first["length_m"], last["length_m"]) == (2.0, 3.0)
+
+    server_link = owner.get(f"{base}/cables", params={"link_class": "server_tor", "limit": 1}).json()["items"][0]
+    r = owner.get(f"{base}/cables/{server_link['cable_id']}/chain")
+    assert r.status_code == 404
+    assert "server links stay direct" in r.json()["detail"][0]["msg"]
+
+    network_panel = body["panels"][-1]["panel_id"]
+    r = owner.get(f"{base}/plant/panels/{network_panel}")
+    assert r.status_code == 200, r.text
+    ports = r.json()["ports"]
+    assert len(ports) == 72
+    # Front ports 1-64 carry one uplink each, in the plan's order; 13 is the second cassette's first.
+    assert [len(p["cable_ids"]) for p in ports] == [1] * UPLINKS + [0] * 8
+    assert (ports[12]["front_port"], ports[12]["rear_port"]) == ("F13", "R02")
+    assert ports[0]["cable_ids"] == [uplink["cable_id"]]
+    assert ports[0]["far_end"] == f"{uplink['b']['device']} {uplink['b']['port']}"
+    assert ports[0]["cord_part"] == CORD
+    assert ports[64] == {"front_port": "F65", "rear_port": None, "port_item_id": None, "cord_label": None,
+                         "cord_part": None, "far_end": None, "cable_ids": []}  # fmt: skip
+    assert owner.get(f"{base}/plant/panels/{network_panel}X").status_code == 404
+
+
+def test_a_direct_plan_answers_404_with_the_reason(owner: TestClient, paired_hall: dict[str, Any]) -> None:
+    plan = new_plan(owner, paired_hall["id"])
+    base = f"/api/v1/wiring-plans/{plan['id']}"
+    cable = owner.get(f"{base}/cables", params={"limit": 1}).json()["items"][0]["cable_id"]
+    for url in (f"{base}/plant", f"{base}/cables/{cable}/chain", f"{base}/plant/panels/H1.R01.N01.U40"):
+        r = owner.get(url)
+        assert r.status_code == 404, url
+        assert r.json()["detail"][0]["msg"] == f"plan {plan['id']} is wired direct: it has no panels"
+
+
+def test_the_bill_counts_the_plant_not_the_links_cables(
+    owner: TestClient, paired_hall: dict[str, Any], db_session: Session
+) -> None:
+    plan = new_plan(owner, paired_hall["id"])
+    base = f"/api/v1/wiring-plans/{plan['id']}"
+    direct = owner.get(f"{base}/bom").json()
+    uplinks = owner.get(f"{base}/cables", params={"link_class": "tor_fabric", "limit": 100}).json()["items"]
+    assert len(uplinks) == UPLINKS
+    structure(db_session, plan["id"])
+    bill = owner.get(f"{base}/bom").json()
+
+    def lines(b: dict[str, Any]) -> Counter[tuple[str, str, float | None]]:
+        return Counter({(x["category"], x["part_number"], x["length_m"]): x["quantity"] for x in b["lines"]})
+
+    # What no longer is bought: each uplink as a cable at its ordered length, and its two transceivers.
+    gone: Counter[tuple[str, str, float | None]] = Counter()
+    for c in uplinks:
+        gone[("cable", c["part_number"], c["ordered_length_m"])] += 1
+        if c["transceiver"] is not None:
+            gone[("transceiver", c["transceiver"], None)] += 2
+    assert sum(gone.values()) > 0
+    # What is bought instead, by hand: 9 panels, 8 + 6 cassettes, 8 trunks at 30 m, 64 cords at 2 m and
+    # 64 at 3 m, and a 100G-DR optic (the media catalog's XCVR-100G-DR) at each of the 128 ends.
+    plant = Counter({
+        ("panel", "FS FHD-1UFCE", None): 9,
+        ("cassette", CASSETTE, None): 14,
+        ("cable", TRUNK_PART, 30.0): 8,
+        ("cable", CORD, 2.0): 64,
+        ("cable", CORD, 3.0): 64,
+        ("transceiver", "XCVR-100G-DR", None): 128,
+    })  # fmt: skip
+    expected = lines(direct)
+    expected.subtract(gone)
+    expected.update(plant)
+    assert lines(bill) == +expected
+    # No price is made up: the book prices the optic, and names what it has no price for.
+    unpriced = {(x["category"], x["part_number"]) for x in bill["unpriced"]} - {
+        (x["category"], x["part_number"]) for x in direct["unpriced"]
+    }
+    assert unpriced == {("panel", "FS FHD-1UFCE"), ("cassette", CASSETTE), ("cable", TRUNK_PART), ("cable", CORD)}
+    assert "no price for panel 'FS FHD-1UFCE': add it to the price book" in bill["warnings"]
+    assert bill["complete"] is False
+
+    summary = owner.get(base).json()["summary"]
+    # Link counts stay the logical links'; the optics are the plant's.
+    assert summary["by_class"]["tor_fabric"]["count"] == UPLINKS
+    assert summary["transceivers"].get("XCVR-100G-DR") == 128 + direct_xcvr(direct, "XCVR-100G-DR", gone)
+
+
+def direct_xcvr(direct: dict[str, Any], part: str, gone: Counter[tuple[str, str, float | None]]) -> int:
+    """Transceivers of `part` the direct plan's other links (not uplinks) keep."""
+    had = sum(x["quantity"] for x in direct["lines"] if x["category"] == "transceiver" and x["part_number"] == part)
+    return had - gone[("transceiver", part, None)]
+
+
+def test_permissions_are_those_of_the_plan(
+    owner: TestClient, paired_hall: dict[str, Any], h: SimpleNamespace, db_session: Session
+) -> None:
+    plan = new_plan(owner, paired_hall["id"])
+    structure(db_session, plan["id"])
+    base = f"/api/v1/wiring-plans/{plan['id']}"
+    cable = owner.get(f"{base}/cables", params={"link_class": "tor_fabric", "limit": 1}).json()["items"][0]
+    panel = owner.get(f"{base}/plant").json()["panels"][0]["panel_id"]
+    urls = [f"{base}/plant", f"{base}/cables/{cable['cable_id']}/chain", f"{base}/plant/panels/{panel}"]
+
+    viewer = h.client("viewer@example.com")
+    h.join(owner, viewer, paired_hall["project_id"], "viewer@example.com", "viewer")
+    stranger = h.client("stranger@example.com")
+    anonymous = TestClient(h.app)
+    reader = owner.post("/api/v1/tokens", json={"name": "ro", "scopes": ["wiring:read"]}).json()["token"]
+    bom_only = owner.post("/api/v1/tokens", json={"name": "bom", "scopes": ["bom:read"]}).json()["token"]
+    for url in urls:
+        assert viewer.get(url).status_code == 200, url
+        # Not a member: the same 404 as the plan itself gives, which tells nothing of the plant.
+        assert stranger.get(url).status_code == stranger.get(base).status_code == 404, url
+        assert anonymous.get(url).status_code == 401, url
+        assert TestClient(h.app, headers={"Authorization": f"Bearer {reader}"}).get(url).status_code == 200, url
+        assert TestClient(h.app, headers={"Authorization": f"Bearer {bom_only}"}).get(url).status_code == 403, url
