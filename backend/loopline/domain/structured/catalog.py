@@ -1013,6 +1013,24 @@ CORDS: tuple[PatchCord, ...] = (
         )
         for g_a, g_b in ((Gender.UNPINNED, Gender.UNPINNED), (Gender.PINNED, Gender.UNPINNED))
     ),
+    PatchCord(
+        name="CORD-MPO12-MPO12-A-UU-OS2",
+        connector_a=Connector.MPO_12,
+        connector_b=Connector.MPO_12,
+        polarity=TrunkPolarity.A,
+        fibre=FibreKind.OS2,
+        lengths_mm=(),
+        physical=CableFacts(),
+        source=(
+            "An MPO-12 cord, Type A (TIA-568.3-D: straight, position n to n), made to order (no sold lengths:"
+            " empty), unpinned-unpinned between a pinned DR4 module receptacle and the pinned rear of a DR4"
+            " breakout module (Corning ECM-UM08-04-E8GF-ULL): with that module's pairs (k, 13 - k) the straight"
+            " cord brings the DR4's Tx lane k to the module's front port k and its Rx lane k back (the polarity"
+            f" tests trace it lane by lane). {_MPO_GENDER}. OD, kg/m and bend radius: no datasheet found (None)."
+        ),
+        gender_a=Gender.UNPINNED,
+        gender_b=Gender.UNPINNED,
+    ),
 )
 """Patch cords by name."""
 

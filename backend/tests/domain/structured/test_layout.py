@@ -1,0 +1,284 @@
+"""The plant builder on small halls built like the generator's tests, every figure derived by hand.
+
+The hall: rows R01, R02 (facing across a 1.2 m cold aisle), each three compute racks K01..K03 of one
+logical rack (4 servers, ToR at U5) and a network rack N01 at the row's +x end; SPINE1 in R01.N01,
+SPINE2 in R02.N01 (U1 each), leaf-spine with two 100G uplinks per ToR (e49 to SPINE1, e50 to
+SPINE2). Positions (abstract_layout): racks 600 mm wide from x = 1200, so a rack's port face centre
+is at x = 1500 + 600 k; R01's fronts face +y at y = 2400, R02's face -y at y = 3600. Heights: U5's
+centre 200 mm, U41's 1800, U42's 1845, U1's 22; the tray at 42U (1867) + 300 = 2167 mm.
+Lengths: raw + 2 x 150 mm, + 5 %, rounded up (routing.DEFAULT_GEOMETRY).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
+from loopline.domain.labels import cable_id, cable_label
+from loopline.domain.layout import Hall
+from loopline.domain.routing import DEFAULT_GEOMETRY
+from loopline.domain.structured.catalog import StructuredCatalog, TrunkPolarity, builtin_catalog
+from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.layout import BREAKOUT_MODULE, split_lane, structure_plan
+from loopline.domain.structured.plant import (
+    FindingKind,
+    PanelPlacement,
+    PlantItem,
+    PlantPanel,
+    PlantRole,
+    StructuredPlant,
+    StructuredSettings,
+)
+from loopline.domain.wiring import Pattern, WiringPlan, WiringSpec, generate_plan
+from loopline.domain.wiring.model import LinkClass
+from loopline.domain.wiring.spec import FabricKind, FabricSpec
+
+CAT = builtin_catalog()
+ROW_END = StructuredSettings(panel_at=PanelPlacement.ROW_END)
+
+
+def small_hall(**kw: object) -> Hall:
+    args: dict[str, object] = {
+        "rows": 2,
+        "racks_per_row": 3,
+        "logical_per_rack": 1,
+        "servers_per_logical_rack": 4,
+        "spine_switches": 2,
+        "uplinks_per_tor": 2,
+    }
+    args.update(kw)
+    return build_abstract_layout(AbstractLayoutSpec(**args))  # type: ignore[arg-type]
+
+
+def leaf_spine(hall: Hall, uplinks: int = 2) -> WiringPlan:
+    spec = WiringSpec(pattern=Pattern.SINGLE_HOMED, ports=1, fabric=FabricSpec(FabricKind.LEAF_SPINE, uplinks))
+    return generate_plan(hall, spec)
+
+
+def build(
+    hall: Hall, plan: WiringPlan, settings: StructuredSettings = ROW_END, catalog: StructuredCatalog = CAT
+) -> StructuredPlant:
+    return structure_plan(hall, plan, settings, DEFAULT_GEOMETRY, catalog)
+
+
+def chain(plant: StructuredPlant, cable_id: str) -> list[tuple[PlantItem, str]]:
+    items = {i.item_id: i for i in plant.items}
+    steps = sorted((s for s in plant.steps if s.cable_id == cable_id), key=lambda s: s.position)
+    assert [s.position for s in steps] == list(range(len(steps)))
+    return [(items[s.item_id], s.detail) for s in steps]
+
+
+def link(plan: WiringPlan, tor: str, port: str) -> str:
+    return next(c.cable_id for c in plan.cables if (c.a_device, c.a_port) == (tor, port))
+
+
+def test_row_end_panels_trunks_and_chains_of_a_small_hall() -> None:
+    hall = small_hall()
+    plan = leaf_spine(hall)
+    plant = build(hall, plan)
+
+    # Each row's end nearest its links' spines is N01 (K01's face is 1.8 m further from both), so
+    # the row-end panels stand in the network racks, beside the network panels: U42 (row end),
+    # U41 (network), each with two 6-port cassettes (one per trunk).
+    def panel(rack: str, u: int, role: PlantRole) -> PlantPanel:
+        return PlantPanel(f"{rack}.U{u}", rack, u, "FS FHD-1UFCE", "FS FHD-1MTP6LCDOS2A", 2, 12, 6, role)
+
+    assert plant.panels == [
+        panel("H1.R01.N01", 42, PlantRole.ROW_END),
+        panel("H1.R01.N01", 41, PlantRole.NETWORK),
+        panel("H1.R02.N01", 42, PlantRole.ROW_END),
+        panel("H1.R02.N01", 41, PlantRole.NETWORK),
+    ]
+    # One trunk per (row-end rack, network rack): three duplex links = 6 fibres -> one 12F MPO-12
+    # Type-B trunk, made to order (the catalog sells none by length). Lengths: inside N01 from
+    # U42 to U41: 1845 - 1800 = 45 mm raw -> (45 + 300) x 1.05 = 363 mm; across the cold aisle:
+    # (2167 - 1845) + 1200 + (2167 - 1800) = 1889 mm raw -> 2299 mm.
+    trunks = [(i.label, i.part, i.fibres, i.a_end, i.a_port, i.b_end, i.b_port, i.length_mm, i.ordered_mm,
+               i.made_to_order) for i in plant.items if i.kind is SegmentKind.TRUNK]  # fmt: skip
+    t12 = "TRUNK-MPO-12-12F-B-UU-OS2"
+    assert trunks == [
+        ("T-H1.R01.N01-H1.R01.N01-1", t12, 12, "H1.R01.N01.U42", "R01", "H1.R01.N01.U41", "R01", 363, 363, True),
+        ("T-H1.R01.N01-H1.R02.N01-1", t12, 12, "H1.R01.N01.U42", "R02", "H1.R02.N01.U41", "R01", 2299, 2299, True),
+        ("T-H1.R02.N01-H1.R01.N01-1", t12, 12, "H1.R02.N01.U42", "R01", "H1.R01.N01.U41", "R02", 2299, 2299, True),
+        ("T-H1.R02.N01-H1.R02.N01-1", t12, 12, "H1.R02.N01.U42", "R02", "H1.R02.N01.U41", "R02", 363, 363, True),
+    ]
+
+    # R01.K01's uplink to SPINE1 (its e1): cord K01 U5 -> N01 U42 front 1: (2167 - 200) + 1800 +
+    # (2167 - 1845) = 4089 raw -> 4609 mm, sold as 5 m; cassette port 1 (fibres 1-2 of the MPO);
+    # the Type-B leg turns cassette port k into port 7 - k: port 6 of the network cassette; the
+    # cord U41 -> U1 in the same rack: 1800 - 22 = 1778 raw -> 2182 mm, sold as 3 m.
+    got = [
+        (i.kind, i.label, i.a_end, i.a_port, i.b_end, i.b_port, i.length_mm, i.ordered_mm, d)
+        for i, d in chain(plant, link(plan, "H1.R01.K01.U05", "e49"))
+    ]
+    assert got == [
+        (SegmentKind.CORD, "H1.R01.K01.U05:e49 / H1.R01.N01.U42:F01", "H1.R01.K01.U05", "e49", "H1.R01.N01.U42",
+         "F01", 4609, 5000, ""),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U42:F01", "H1.R01.N01.U42", "F01", "H1.R01.N01.U42", "R01", 0, 0,
+         "front F01 -> rear R01"),
+        (SegmentKind.TRUNK, "T-H1.R01.N01-H1.R01.N01-1", "H1.R01.N01.U42", "R01", "H1.R01.N01.U41", "R01", 363, 363,
+         "leg 1 (R01 -> R01), fibres 1-2"),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U41:F06", "H1.R01.N01.U41", "R01", "H1.R01.N01.U41", "F06", 0, 0,
+         "rear R01 -> front F06"),
+        (SegmentKind.CORD, "H1.R01.N01.U41:F06 / H1.R01.N01.U01:e1", "H1.R01.N01.U41", "F06", "H1.R01.N01.U01",
+         "e1", 2182, 3000, ""),
+    ]  # fmt: skip
+    # R02.K03's uplink to SPINE1 (its e6) crosses the aisle: cord in R02 (K03 at x = 2700 to N01 at
+    # 3300: 1967 + 600 + 322 = 2889 raw -> 3349 mm), its row end's second cassette (port 3 -> F09), the
+    # trunk R02.N01 -> R01.N01 to the second cassette of R01.N01's network panel, port 7 - 3 = 4:
+    # front 6 + 4 = F10.
+    crossing = [(i.label, i.length_mm, d) for i, d in chain(plant, link(plan, "H1.R02.K03.U05", "e49"))]
+    assert crossing == [
+        ("H1.R02.K03.U05:e49 / H1.R02.N01.U42:F03", 3349, ""),
+        ("H1.R02.N01.U42:F03", 0, "front F03 -> rear R01"),
+        ("T-H1.R02.N01-H1.R01.N01-1", 2299, "leg 1 (R01 -> R02), fibres 5-6"),
+        ("H1.R01.N01.U41:F10", 0, "rear R02 -> front F10"),
+        ("H1.R01.N01.U41:F10 / H1.R01.N01.U01:e6", 2182, ""),
+    ]
+    # 12 links: a ToR cord, a panel port at each end and a network cord each (48 items), 4 trunks.
+    kinds = [i.kind for i in plant.items]
+    assert (kinds.count(SegmentKind.CORD), kinds.count(SegmentKind.PANEL_PORT), kinds.count(SegmentKind.TRUNK)) == (
+        24,
+        24,
+        4,
+    )
+    assert len(plant.steps) == 12 * 5
+    # One optic per device port: 12 ToR ports and 12 spine ports, all 100G-DR.
+    assert len(plant.optics) == 24 and {o.part for o in plant.optics} == {"100G-DR"}
+    # Every link traces (Method B, Tx onto Rx both ways); the one finding: 100G-DR has no sourced
+    # channel budget (the catalog says so), once for the 12 links.
+    assert [(f.kind, f.severity, f.message) for f in plant.findings] == [
+        (
+            FindingKind.FACT_MISSING,
+            "warning",
+            "100G-DR states no channel loss budget (12 links, e.g. H1.R01.K01.U05:e49 / H1.R01.N01.U01:e1)",
+        )
+    ]
+
+
+def test_panels_in_the_tor_rack_take_its_top_free_u() -> None:
+    # Compute racks hold U1-U5, so each rack's panel is at U42 with two cassettes (a trunk to each
+    # network rack, one link each); the cord runs inside the rack: 1845 - 200 = 1645 raw -> 2043 mm.
+    hall = small_hall()
+    plan = leaf_spine(hall)
+    plant = build(hall, plan, StructuredSettings(panel_at=PanelPlacement.RACK))
+    rack_panels = [p for p in plant.panels if p.role is PlantRole.RACK]
+    assert [(p.panel_id, p.cassettes, p.ports_used) for p in rack_panels] == [
+        (f"H1.R0{r}.K0{k}.U42", 2, 2) for r in (1, 2) for k in (1, 2, 3)
+    ]
+    first = chain(plant, link(plan, "H1.R01.K01.U05", "e49"))
+    assert (first[0][0].label, first[0][0].length_mm) == ("H1.R01.K01.U05:e49 / H1.R01.K01.U42:F01", 2043)
+    # 12 trunks of one link each (6 racks x 2 network racks); network panels: 6 cassettes each, in
+    # two panels (4 slots a panel).
+    assert sum(1 for i in plant.items if i.kind is SegmentKind.TRUNK) == 12
+    assert [(p.panel_id, p.cassettes) for p in plant.panels if p.role is PlantRole.NETWORK] == [
+        ("H1.R01.N01.U42", 4),
+        ("H1.R01.N01.U41", 2),
+        ("H1.R02.N01.U42", 4),
+        ("H1.R02.N01.U41", 2),
+    ]
+
+
+def test_a_flipped_trunk_is_found_lane_by_lane() -> None:
+    # The same hall with Type-A trunks: the builder still lands port k on the port the trunk's map
+    # gives (k -> k), and the trace finds each link's Tx on a Tx, from both ends, blaming the trunk
+    # (Method B wants Type B).
+    hall = small_hall()
+    plan = leaf_spine(hall)
+    type_a = replace(CAT, trunks=tuple(replace(t, polarity=TrunkPolarity.A) for t in CAT.trunks))
+    plant = build(hall, plan, catalog=type_a)
+    polarity = [f for f in plant.findings if f.kind is FindingKind.POLARITY]
+    cid = link(plan, "H1.R01.K01.U05", "e49")
+    trunk = next(i for i in plant.items if i.label == "T-H1.R01.N01-H1.R01.N01-1")
+    mine = [(f.item_id, f.message) for f in polarity if f.cable_id == cid]
+    name = "H1.R01.K01.U05:e49 / H1.R01.N01.U01:e1"
+    why = "a Tx: Method B needs a Type-B trunk; this chain has Type A"
+    tor, spine = "H1.R01.K01.U05:e49", "H1.R01.N01.U01:e1"
+    assert mine == [
+        (trunk.item_id, f"{name}: lane 1: Tx at {tor} pos 1 reaches pos 1 at {spine}, {why}"),
+        (trunk.item_id, f"{name}: lane 1: Tx at {spine} pos 1 reaches pos 1 at {tor}, {why}"),
+    ]
+    assert len({f.cable_id for f in polarity}) == 12
+
+
+def test_a_rack_without_room_for_its_panels_is_short_of_ports() -> None:
+    # One logical rack of 40 servers + ToR: U1-U41, so one U (42) is free: one panel, four cassettes.
+    # Five spines in five rows' network racks, five uplinks per ToR: five trunks from each rack,
+    # one cassette each; the fifth (to SPINE5) finds no panel.
+    hall = small_hall(rows=5, racks_per_row=1, servers_per_logical_rack=40, spine_switches=5, uplinks_per_tor=5)
+    plan = leaf_spine(hall, uplinks=5)
+    plant = build(hall, plan, StructuredSettings(panel_at=PanelPlacement.RACK))
+    ports = [f for f in plant.findings if f.kind is FindingKind.PORTS]
+    to_spine5 = [c for c in plan.cables if c.link_class is LinkClass.TOR_FABRIC and c.b_device.startswith("H1.R05.N01")]
+    assert [f.message for f in ports] == [
+        f"rack H1.R0{r}.K01: 1 x FS FHD-1UFCE with FS FHD-1MTP6LCDOS2A (rack panels, in the U left free) hold 24"
+        f" front ports (24 each); its links need 30: 6 ports short ({c.label} has none)"
+        for r, c in zip(range(1, 6), to_spine5, strict=True)
+    ]
+    built = {s.cable_id for s in plant.steps}
+    assert built == {c.cable_id for c in plan.cables if c.link_class is LinkClass.TOR_FABRIC} - {
+        c.cable_id for c in to_spine5
+    }
+
+
+def test_lanes_of_a_broken_out_port_share_its_optic_cord_and_module() -> None:
+    # SPINE ports of 400G serving 100G ToR uplinks as lanes: the direct plan's fabric ports renamed
+    # as the generator names lanes (e1/1.. e1/4, e2/1, e2/2: six links per spine).
+    hall = small_hall()
+    spine = next(fs.model for row in hall.rows for rk in row.racks for fs in rk.fabric_switches)
+    fast = replace(spine, server_port_gbps=400.0)
+    hall = replace(
+        hall,
+        rows=tuple(
+            replace(
+                row,
+                racks=tuple(
+                    replace(rk, fabric_switches=tuple(replace(fs, model=fast) for fs in rk.fabric_switches))
+                    for rk in row.racks
+                ),
+            )
+            for row in hall.rows
+        ),
+    )
+    plan = leaf_spine(small_hall())
+    for c in plan.cables:
+        if c.link_class is LinkClass.TOR_FABRIC:
+            n = int(c.b_port[1:]) - 1
+            c.b_port = f"e{n // 4 + 1}/{n % 4 + 1}"
+            c.label = cable_label(c.a_device, c.a_port, c.b_device, c.b_port)
+            c.cable_id = cable_id(c.a_device, c.a_port, c.b_device, c.b_port)
+    plant = build(hall, plan)
+    cid = link(plan, "H1.R01.K02.U05", "e49")  # SPINE1's second link: e1/2
+    got = [(i.kind, i.label, i.part, d) for i, d in chain(plant, cid)]
+    assert got == [
+        (SegmentKind.CORD, "H1.R01.K02.U05:e49 / H1.R01.N01.U42:F02", "CORD-LC-LC-AB-OS2", ""),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U42:F02", "FS FHD-1MTP6LCDOS2A", "front F02 -> rear R01"),
+        (SegmentKind.TRUNK, "T-H1.R01.N01-H1.R01.N01-1", "TRUNK-MPO-12-12F-B-UU-OS2", "leg 1 (R01 -> R01), fibres 3-4"),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U41:F05", "FS FHD-1MTP6LCDOS2A", "rear R01 -> front F05"),
+        (SegmentKind.CORD, "H1.R01.N01.U41:F05 / H1.R01.N01.U40:F02", "CORD-LC-LC-AB-OS2", ""),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U40:F02", BREAKOUT_MODULE, "front F02 -> rear R01 (lane 2)"),
+        (SegmentKind.CORD, "H1.R01.N01.U40:R01 / H1.R01.N01.U01:e1", "CORD-MPO12-MPO12-A-UU-OS2", "lane 2"),
+    ]  # fmt: skip
+    # SPINE1's port e1 serves four links through one MPO cord and one module; e2 two.
+    cords = [i for i in plant.items if i.part == "CORD-MPO12-MPO12-A-UU-OS2"]
+    assert [(i.label, sum(1 for s in plant.steps if s.item_id == i.item_id)) for i in cords] == [
+        ("H1.R01.N01.U40:R01 / H1.R01.N01.U01:e1", 4),
+        ("H1.R02.N01.U40:R01 / H1.R02.N01.U01:e1", 4),
+        ("H1.R01.N01.U40:R02 / H1.R01.N01.U01:e2", 2),
+        ("H1.R02.N01.U40:R02 / H1.R02.N01.U01:e2", 2),
+    ]
+    # One 400G-DR4 per spine port (2 per spine), one 100G-DR per ToR port (12).
+    parts = [o.part for o in plant.optics]
+    assert (parts.count("400G-DR4"), parts.count("100G-DR")) == (4, 12)
+    assert {o.port for o in plant.optics if o.part == "400G-DR4"} == {"e1", "e2"}
+    # Every lane traces (no polarity finding), but the DR4's 3.0 dB budget now bounds each link and
+    # three cassettes without a datasheet loss count as an LC and an MPO pair each: 3 x (0.5 + 0.75)
+    # = 3.75 dB before the fibre. e1/1 (R01.K01): cord 4609 + trunk 363 + jumper U41 -> U40 (1800 -
+    # 1756 = 44 raw -> 362) + MPO cord U40 -> U1 (1756 - 22 = 1734 raw -> 2136) = 7470 mm of OS2 at
+    # 0.4 dB/km = 0.002988 dB: 3.752988 dB, over by 0.752988 dB.
+    assert {f.kind for f in plant.findings if f.kind is not FindingKind.FACT_MISSING} == {FindingKind.LOSS}
+    assert [f.message for f in plant.findings if f.cable_id == link(plan, "H1.R01.K01.U05", "e49")] == [
+        "H1.R01.K01.U05:e49 / H1.R01.N01.U01:e1/1: 3.752988 dB of loss against 400G-DR4's channel budget of 3 dB:"
+        " over by 0.752988 dB"
+    ]
+    assert split_lane("e12/3") == ("e12", 3) and split_lane("e12") == ("e12", None)
