@@ -7,6 +7,10 @@ whatever the wiring pattern. This counts the same links with the generator's own
 (`tor_uplink_count`, `uplink_targets`), so a layout that cannot be wired is reported while it is
 being edited, before anyone presses Generate. Clusters are the ToRs' home clusters (Subways Type 1);
 Type 2 spreads a loop's ToRs over clusters but keeps each cluster's share even.
+
+With breakouts (a structured plan's option), a switch whose port optic breaks out into the ToR
+uplinks' speed serves ports x lanes links (`structured.optics.breakout_lanes`, which the generator
+asks too): its available count is then links (lanes), not ports.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 
 from loopline.domain.layout import FabricSettings, FabricSwitch, FabricType, Hall, RackRole
 from loopline.domain.layout_rules import Issue, Severity
+from loopline.domain.structured.optics import breakout_lanes
 from loopline.domain.wiring.generate import tor_uplink_count, uplink_targets
 from loopline.domain.wiring.spec import FabricKind
 
@@ -32,7 +37,8 @@ class LayerPorts:
 
     `direction` is `uplink` for the ToR layer (ports on the ToRs towards the fabric) and `downlink`
     for the layers above (ports facing the layer below). `busiest` is the switch needing the most
-    ports relative to what it has (the first to run out), with its own need and ports.
+    ports relative to what it has (the first to run out), with its own need and ports. Counted with
+    breakouts, a breaking-out switch's ports are its lanes (ports x lanes): the links it serves.
     """
 
     layer: str
@@ -76,17 +82,54 @@ def _natural(switches: list[FabricSwitch]) -> list[FabricSwitch]:
     return sorted(switches, key=lambda fs: (len(fs.name), fs.name))
 
 
-def _downlinks(switches: list[FabricSwitch], demand: Counter[int]) -> _Tally:
+def _links_served(fs: FabricSwitch, uplink_gbps: float | None, breakouts: bool) -> int:
+    """Links `fs` serves: its downlink ports, or with breakouts ports x lanes where its ports break
+    out into the speed of the first ToR uplinks it takes (`uplink_gbps`; None: it takes none)."""
+    if breakouts and uplink_gbps is not None:
+        lanes = breakout_lanes(fs.name, fs.model.server_ports, fs.model.server_port_gbps, uplink_gbps)
+        if lanes is not None:
+            return lanes.capacity
+    return fs.model.server_ports
+
+
+def _downlinks(
+    switches: list[FabricSwitch],
+    demand: Counter[int],
+    first_gbps: dict[int, float] | None = None,
+    breakouts: bool = False,
+) -> _Tally:
     names = [fs.name for fs in switches]
-    return _Tally(names, [fs.model.server_ports for fs in switches], [demand[i] for i in range(len(switches))])
+    gbps = first_gbps or {}
+    return _Tally(
+        names,
+        [_links_served(fs, gbps.get(i), breakouts) for i, fs in enumerate(switches)],
+        [demand[i] for i in range(len(switches))],
+    )
 
 
-def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], list[Issue]]:
-    """Port need and capacity per layer (bottom up), and a warning for each layer that runs out."""
+def _uplink_demand(
+    kind: FabricKind, tor_gbps: list[float], uplinks: int, switches: int
+) -> tuple[Counter[int], dict[int, float]]:
+    """Links each of `switches` takes from ToRs of uplink speeds `tor_gbps` (in wiring order), and
+    the speed of the first ToR uplink each takes (what its ports break out into)."""
+    demand: Counter[int] = Counter()
+    first: dict[int, float] = {}
+    for k, gbps in enumerate(tor_gbps):
+        for i in uplink_targets(kind, k, uplinks, switches):
+            demand[i] += 1
+            first.setdefault(i, gbps)
+    return demand, first
+
+
+def fabric_ports(
+    hall: Hall, fabric: FabricSettings, *, breakouts: bool = False
+) -> tuple[list[LayerPorts], list[Issue]]:
+    """Port need and capacity per layer (bottom up), and a warning for each layer that runs out.
+    `breakouts`: count a breaking-out switch's lanes, as a plan with breakouts wires it."""
     kind = FABRIC_KIND[fabric.fabric_type]
     uplinks = tor_uplink_count(kind, fabric.tor_uplinks)
     # ToRs per home cluster, in hall order: one per logical rack of a compute rack.
-    tors: list[tuple[str, int, int]] = []  # (ToR name, uplink ports, cluster)
+    tors: list[tuple[str, int, int, float]] = []  # (ToR name, uplink ports, cluster, uplink Gb/s)
     compute_row = -1
     per_cluster = max(1, fabric.rows_per_cluster)
     for row in hall.rows:
@@ -96,7 +139,14 @@ def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], 
             if rack.role is not RackRole.COMPUTE:
                 continue
             for j, lr in enumerate(rack.logical_racks):
-                tors.append((f"{rack.name}.L{j + 1}", lr.tor_model.uplink_ports, compute_row // per_cluster))
+                tors.append(
+                    (
+                        f"{rack.name}.L{j + 1}",
+                        lr.tor_model.uplink_ports,
+                        compute_row // per_cluster,
+                        lr.tor_model.uplink_gbps,
+                    )
+                )
     if not tors:
         return [], []
     switches = [fs for row in hall.rows for rack in row.racks for fs in rack.fabric_switches]
@@ -119,19 +169,20 @@ def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], 
             f"the fabric asks for {uplinks} per ToR. Wiring will fail until the ToR model or the uplinks change.",
         )
 
+    ports = "ports (lanes where a port breaks out)" if breakouts else "ports"
     if kind is FabricKind.LEAF_SPINE:
         spines = _natural([fs for fs in switches if fs.role == "spine"])
         if not spines:
             short("fabric.spines", "leaf-spine needs spine switches: place them in a network rack before wiring")
             return layers, issues
-        demand = Counter(i for k in range(len(tors)) for i in uplink_targets(kind, k, uplinks, len(spines)))
-        layer = _downlinks(spines, demand).layer("spine", "downlink")
+        demand, first = _uplink_demand(kind, [t[3] for t in tors], uplinks, len(spines))
+        layer = _downlinks(spines, demand, first, breakouts).layer("spine", "downlink")
         layers.append(layer)
         if layer.short:
             short(
                 "fabric.spines",
                 f"the spines run out of ports: {len(tors)} ToRs x {uplinks} uplinks need {layer.ports_needed} "
-                f"spine ports, the {layer.switches} spines have {layer.ports_available}; "
+                f"spine {ports}, the {layer.switches} spines have {layer.ports_available}; "
                 f"{layer.busiest} needs {layer.busiest_needed} of its {layer.busiest_available}. "
                 "Add spines, use a larger spine model or fewer uplinks per ToR.",
             )
@@ -142,9 +193,11 @@ def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], 
         if fs.role == "agg" and fs.cluster is not None:
             aggs.setdefault(fs.cluster, []).append(fs)
     cores = _natural([fs for fs in switches if fs.role == "core"])
-    counts = Counter(t[2] for t in tors)
+    cluster_gbps: dict[int, list[float]] = {}
+    for t in tors:
+        cluster_gbps.setdefault(t[2], []).append(t[3])
     agg_tally = _Tally([], [], [])
-    for cluster in sorted(counts):
+    for cluster in sorted(cluster_gbps):
         cl = _natural(aggs.get(cluster, []))
         if len(cl) < (2 if kind is FabricKind.VL2 else 1):
             short(
@@ -153,8 +206,8 @@ def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], 
                 f"{'VL2 needs at least 2' if kind is FabricKind.VL2 else 'its ToRs need at least 1'}",
             )
             continue
-        demand = Counter(i for k in range(counts[cluster]) for i in uplink_targets(kind, k, uplinks, len(cl)))
-        part = _downlinks(cl, demand)
+        demand, first = _uplink_demand(kind, cluster_gbps[cluster], uplinks, len(cl))
+        part = _downlinks(cl, demand, first, breakouts)
         agg_tally.names += part.names
         agg_tally.available += part.available
         agg_tally.needed += part.needed
@@ -165,7 +218,7 @@ def fabric_ports(hall: Hall, fabric: FabricSettings) -> tuple[list[LayerPorts], 
             short(
                 "fabric.aggs_per_cluster",
                 f"the aggregation switches run out of ports: {layer.busiest} needs {layer.busiest_needed} "
-                f"ToR-facing ports and has {layer.busiest_available} "
+                f"ToR-facing {ports} and has {layer.busiest_available} "
                 f"({layer.ports_needed} needed in all, {layer.ports_available} available). "
                 "Add aggregation switches or use fewer uplinks per ToR.",
             )

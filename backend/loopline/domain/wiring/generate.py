@@ -21,7 +21,10 @@ server ports (p -> p+1), reuses the same port numbers for the same connections:
 - a ToR numbers its server-facing ports ``e1..`` by source class (its own servers' port 1 first,
   then the port-2 servers of its clockwise neighbour, ...), servers bottom to top within each
   class; its uplinks are ``e<server_ports+1>..``; aggregation/spine/core switches number their
-  downlinks in ToR order and their uplinks after their downlink ports.
+  downlinks in ToR order and their uplinks after their downlink ports;
+- with breakouts (`FabricSpec.breakouts`), a fabric switch whose port optic breaks out into the ToR
+  uplinks' speed (`structured.optics.breakout_lanes`) serves ports x lanes links: its n-th downlink
+  takes lane ``(n-1) % lanes + 1`` of port ``(n-1) // lanes + 1``, named ``e<port>/<lane>``.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ from loopline.domain.routing import (
     face_xy,
     tray_z_mm,
 )
+from loopline.domain.structured.optics import breakout_lanes
 from loopline.domain.structured.plant import Cabling
+from loopline.domain.structured.sizing import PortLanes
 from loopline.domain.wiring.loops import (
     RowRacks,
     inter_chassis_loops,
@@ -710,18 +715,53 @@ def _wire_fabric(
     per_cluster: dict[int | None, int] = {}
     leaf_ordinal = 0
 
+    breakouts = spec.fabric.breakouts
+    # Per fabric switch, with breakouts: the speed of its first ToR link and how its ports serve it.
+    lane_plans: dict[int, tuple[float, PortLanes | None]] = {}
+
+    def lane_port(upper: int, um: SwitchModel, speed: float, nd: int, lower: int, lower_port: int) -> str | None:
+        """The `nd`-th downlink's lane port ``e<port>/<lane>`` on a switch whose ports break out, or
+        None when they do not (the link takes port ``e<nd>``, as without breakouts)."""
+        switch = f"{devices[upper].node_id} ({um.name})"
+        uplink = f"ToR {devices[lower].name} uplink {_port('e', lower_port)}"
+        first = lane_plans.get(upper)
+        if first is None or first[0] != speed:
+            plan = breakout_lanes(switch, um.server_ports, um.server_port_gbps, speed)
+            if first is None:
+                lane_plans[upper] = (speed, plan)
+            elif plan is not None or first[1] is not None:
+                # A port's lanes carry one speed; one lane plan per switch keeps its capacity one number.
+                raise DomainError(
+                    "breakouts",
+                    f"{switch} serves {first[0]:g}G ToR uplinks "
+                    f"({first[1].describe() if first[1] else 'one per port'}); {uplink} is {speed:g}G: "
+                    "with breakouts a fabric switch serves ToR uplinks of one speed",
+                )
+        lanes = lane_plans[upper][1]
+        if lanes is None:
+            return None
+        if nd > lanes.capacity:
+            raise DomainError("fabric", lanes.refusal(nd, uplink))
+        port, lane = lanes.lane_of(nd)
+        return f"e{port}/{lane}"
+
     def link(cls: LinkClass, lower: int, lower_port: int, upper: int) -> None:
         lm = models.get(devices[lower].node_id) or tor_models.get(lower)
         um = models[devices[upper].node_id]
         nd = next_down.get(upper, 0) + 1
         next_down[upper] = nd
+        speed = min(lm.uplink_gbps if lm else um.server_port_gbps, um.server_port_gbps)
+        if breakouts and cls is LinkClass.TOR_FABRIC:
+            lane = lane_port(upper, um, speed, nd, lower, lower_port)
+            if lane is not None:
+                conns.append((cls, lower, _port("e", lower_port), upper, lane, speed))
+                return
         if nd > um.server_ports:
             raise DomainError(
                 "fabric",
                 f"{devices[upper].node_id} ({um.name}) has {um.server_ports} downlink ports, "
                 f"too few for the links the fabric needs",
             )
-        speed = min(lm.uplink_gbps if lm else um.server_port_gbps, um.server_port_gbps)
         conns.append((cls, lower, _port("e", lower_port), upper, _port("e", nd), speed))
 
     for t in tor_order:
