@@ -3,10 +3,14 @@ breakouts are taken, stored with the plan, and refused with the field named when
 
 from __future__ import annotations
 
+import json
+import subprocess
 from types import SimpleNamespace
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from loopline.settings import get_settings
 
 
 def create(client: TestClient, hall_id: int, **body: Any) -> Any:
@@ -72,3 +76,44 @@ def test_structured_options_are_stored_with_the_plan(
     direct = h.plan(owner, row_hall["id"], name="direct", pattern="single-homed")
     assert direct["spec"]["cabling"] == "direct" and direct["spec"]["breakouts"] is False
     assert plan["summary"]["cables"] == direct["summary"]["cables"]
+
+
+def test_a_breakout_plan_gives_the_engine_one_100g_link_per_lane(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace, tmp_path: Any
+) -> None:
+    """One row of 2 racks x 2 logical racks (4 ToRs, 4 x 100G uplinks each, the project's leaf-spine
+    default) and a 64 x 400G spine: with breakouts its 16 links are lanes 1-4 of ports e1..e4."""
+    spine = owner.post("/api/v1/catalog/switch-models", json={
+        "name": "64x400G spine", "server_ports": 64, "server_port_gbps": 400, "uplink_ports": 0, "uplink_gbps": 400,
+        "height_u": 2}).json()["id"]  # fmt: skip
+    lr = h.lr(servers=2, ports=1)
+    row = h.row(owner, hall["id"], n=2, rack_template={"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]})
+    net = {"name": "N01", "role": "network", "fabric_switches": [
+        {"name": "SP1", "role": "spine", "switch_model_id": spine, "u": 20}]}  # fmt: skip
+    assert owner.post(f"/api/v1/rows/{row['id']}/racks", json=net).status_code == 201
+
+    plan = h.plan(owner, hall["id"], pattern="single-homed", cabling="structured", breakouts=True)
+    cables = owner.get(f"/api/v1/wiring-plans/{plan['id']}/cables", params={"limit": 500}).json()["items"]
+    uplinks = [c for c in cables if c["link_class"] == "tor_fabric"]
+    assert sorted(c["b"]["port"] for c in uplinks) == sorted(
+        f"e{p}/{lane}" for p in range(1, 5) for lane in range(1, 5)
+    )
+    assert {c["gbps"] for c in uplinks} == {100.0}
+
+    scenario = owner.get(f"/api/v1/wiring-plans/{plan['id']}/scenario").json()
+    to_spine = [link for link in scenario["network"]["links"] if "H1.SP1" in (link["a"], link["b"])]
+    assert len(to_spine) == 16 and {link["gbps"] for link in to_spine} == {100.0}
+    assert len(scenario["network"]["links"]) == plan["summary"]["cables"] == len(cables)
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(scenario))
+    out = subprocess.run(
+        [str(get_settings().engine_binary), "validate", str(path)], capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+
+    # The same hall without breakouts: 16 links on 16 whole 400G ports, at the ToRs' 100G.
+    direct = h.plan(owner, hall["id"], name="direct", pattern="single-homed")
+    cables = owner.get(f"/api/v1/wiring-plans/{direct['id']}/cables", params={"limit": 500}).json()["items"]
+    assert sorted(c["b"]["port"] for c in cables if c["link_class"] == "tor_fabric") == sorted(
+        f"e{n}" for n in range(1, 17)
+    )

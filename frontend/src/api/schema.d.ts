@@ -2286,7 +2286,7 @@ export interface components {
             device: string;
             /**
              * Port
-             * @description Port: `p<n>` on a server NIC, `e<n>` on a switch.
+             * @description Port: `p<n>` on a server NIC, `e<n>` on a switch, `e<n>/<lane>` for a lane of a fabric switch port broken out into several links (`breakouts`).
              * @example p1
              */
             port: string;

@@ -397,7 +397,11 @@ class WiringPlanRead(ReadSchema):
 
 class CableEnd(BaseModel):
     device: str = Field(description="Device name (`<hall>.<row>.<rack>.U<nn>`).", examples=["H1.R01.K03.U22"])
-    port: str = Field(description="Port: `p<n>` on a server NIC, `e<n>` on a switch.", examples=["p1"])
+    port: str = Field(
+        description="Port: `p<n>` on a server NIC, `e<n>` on a switch, `e<n>/<lane>` for a lane of a fabric switch "
+        "port broken out into several links (`breakouts`).",
+        examples=["p1"],
+    )
     row: str = Field(description="Row name.")
     rack: str = Field(description="Rack name (`<hall>.<row>.<rack>`).")
 
