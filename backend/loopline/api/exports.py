@@ -22,8 +22,9 @@ from loopline.db.models import Role
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain import netbox
 from loopline.domain.errors import NotFound
-from loopline.services import export_cache, exports, wiring_plans
+from loopline.services import export_cache, exports, structured_exports, wiring_plans
 from loopline.services.access import ProjectAccess, Scope
+from loopline.services.device_naming import names_for_export
 
 WiringReader = Annotated[ProjectAccess, Depends(require_project_role(Role.VIEWER, Scope.WIRING_READ))]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -144,7 +145,10 @@ def wiring_sheet_pdf(plan_id: PlanId, session: DbSession, access: WiringReader, 
             "for a rack of more), every cable once, each PDF rendered and sent before the next is started. "
             "With `one_pdf=true`: the same sheets (those of the row's PDF, or of the ZIP's PDFs together, each "
             "file's first label on a new sheet) as one PDF (`plan-<id>-labels[-<row>].pdf`), sent a few sheets at "
-            "a time as they are drawn.",
+            "a time as they are drawn. A structured plan: its ToR uplinks are labelled as the cords and trunks "
+            "they run through, not as cables: the whole plan's labels end with the plant's (two per cord, two per "
+            f"trunk, its two ends, and one per panel port used, `<panel>:<port>`), as `{exports.PLANT_LABELS_FILE}` "
+            "in the ZIP or the last sheets of the one PDF.",
         }
     },
     summary="Cable label sheet (PDF; the whole plan or a large row: a ZIP of a PDF per rack, or one PDF)",
@@ -181,6 +185,72 @@ def pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> 
     return streamed_download(session, exports.pull_list_csv(session, plan), CSV, f"plan-{plan.id}-pull-list.csv")
 
 
+_DIRECT = " A direct plan (no panels) is a 404 that says so."
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/wiring-segments.csv",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": _CSV,
+            "description": "A structured plan's wiring sheet a line per segment: for each ToR uplink (in plan "
+            "order), each step of its chain from the ToR (position 0) to the fabric switch: the link's ID and "
+            "label, the step's position and kind (cord, panel port, trunk, breakout), the item's ID, label and "
+            "part, its routed and ordered length in metres (blank for a panel port), the end and port it runs from "
+            "and to (a device by host name, a panel by its `<rack>.U<nn>` id: front port `F<nn>`, rear `R<nn>`) "
+            "and what of the item the link uses (fibres, leg)." + _DIRECT,
+        }
+    },
+    summary="Wiring sheet per segment of a structured plan (CSV)",
+)
+def wiring_segments_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    plan = wiring_plans.get_plan(session, plan_id)
+    names = names_for_export(session, plan.hall_id)
+    body = structured_exports.segments_csv(session, plan, names)
+    return streamed_download(session, body, CSV, f"plan-{plan.id}-wiring-segments.csv")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/trunk-pull-list.csv",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": _CSV,
+            "description": "A structured plan's trunks, one line each: label, part, fibres, routed and ordered "
+            "(sold) length in metres, whether it is made to order, the panel and rear port at each end, the "
+            "logical links it carries, the racks and trays it runs along, its item ID." + _DIRECT,
+        }
+    },
+    summary="Trunk pull list of a structured plan (CSV)",
+)
+def trunk_pull_list_csv(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    plan = wiring_plans.get_plan(session, plan_id)
+    body = structured_exports.trunk_pull_list_csv(session, plan)
+    return streamed_download(session, body, CSV, f"plan-{plan.id}-trunk-pull-list.csv")
+
+
+@router.get(
+    "/wiring-plans/{plan_id}/exports/panel-map.pdf",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {PDF: {}},
+            "description": "A structured plan's patch panels, one printable page each (A4 landscape): the panel, "
+            "its rack, U, model and cassettes, every front port with the rear port and position it maps to, the "
+            "cord plugged and that cord's far end, and every rear port with its trunk and the far panel's port. "
+            "Sent a few panels at a time as they are drawn." + _DIRECT,
+        }
+    },
+    summary="Panel port map of a structured plan (PDF)",
+)
+def panel_map_pdf(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
+    plan = wiring_plans.get_plan(session, plan_id)
+    names = names_for_export(session, plan.hall_id)
+    body = structured_exports.panel_map_pdf(session, plan, names)
+    return streamed_download(session, body, PDF, f"plan-{plan.id}-panel-map.pdf")
+
+
 @router.get(
     "/wiring-plans/{plan_id}/exports/netbox-cables.csv",
     response_class=StreamingResponse,
@@ -212,7 +282,10 @@ def netbox_csv(plan_id: PlanId, session: DbSession, access: WiringReader, cable_
             "racks), 08-cables (coloured by type), 09-power-panels (one per row), 10-power-feeds (one per rack feed), "
             "11-power-cables (feed to PDU, PDU outlets to supplies)) and a README.txt. Importing the files again "
             "adds nothing: NetBox refuses each file at its first "
-            "object that already exists.",
+            "object that already exists. A structured plan: its patch panels are devices too (a device type per "
+            "panel as fitted, with rear ports and front ports mapped to rear-port positions), and 08-cables holds "
+            "its cords and trunk legs between interfaces, front and rear ports instead of its ToR uplinks, so "
+            "NetBox's cable trace runs from a ToR port through both panels to the switch.",
         }
     },
     summary="NetBox import, every object (ZIP of CSVs and a YAML)",

@@ -639,7 +639,23 @@ def power_order(devices: Sequence[tuple[str, int]]) -> list[str]:
     return first + after
 
 
-def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None, unplugged_supplies: int = 0) -> str:
+def _wrapped(text: str, width: int = 96) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def readme(
+    plan: str,
+    hall: str,
+    cable_colours: Mapping[str, str] | None = None,
+    unplugged_supplies: int = 0,
+    plant_note: str | None = None,
+) -> str:
     lines = [
         f"NetBox import of Loopline plan {plan} (hall {hall})",
         "",
@@ -675,6 +691,7 @@ def readme(plan: str, hall: str, cable_colours: Mapping[str, str] | None = None,
             else []
         ),
         "",
+        *([*_wrapped(plant_note), ""] if plant_note else []),
         "Importing the files again adds nothing: NetBox refuses each file whole at its first object",
         "that already exists (names of sites, locations in a site, racks in a location, devices in",
         "a site; interfaces already cabled).",

@@ -494,16 +494,26 @@ def label_piece_cables(grid: LabelSheetGrid, about: int = LABEL_PIECE_CABLES) ->
 
 
 def label_sheet_stream(
-    groups: Iterable[Iterable[SheetCable]], title: str, grid: LabelSheetGrid = AVERY_L7160
+    groups: Iterable[Iterable[SheetCable]],
+    title: str,
+    grid: LabelSheetGrid = AVERY_L7160,
+    more: Iterable[PrintedLabel] = (),
 ) -> Iterator[bytes]:
     """One PDF of the labels of every group, each group starting on a new sheet (its pages are
-    exactly those `label_sheet_pdf` draws for it alone), sent a few sheets at a time as they are
-    drawn (`pdf_stream`). No cable at all: the one page saying so."""
+    exactly those `label_sheet_pdf` draws for it alone), then the labels `more` (a structured plan's
+    cords, trunk ends and panel ports) from a new sheet, sent a few sheets at a time as they are
+    drawn (`pdf_stream`). No label at all: the one page saying so."""
     per_piece = label_piece_cables(grid)
+    per_more = 2 * per_piece
 
     def drawn(cables: Sequence[SheetCable]) -> bytes:
         out = io.BytesIO()
         label_sheet_pdf(out, cables, title, grid)
+        return out.getvalue()
+
+    def drawn_more(labels: Sequence[PrintedLabel]) -> bytes:
+        out = io.BytesIO()
+        labels_pdf(out, labels, title, grid)
         return out.getvalue()
 
     def pieces() -> Iterator[bytes]:
@@ -513,6 +523,10 @@ def label_sheet_stream(
             while piece := list(islice(cables, per_piece)):
                 empty = False
                 yield drawn(piece)
+        rest = iter(more)
+        while labels := list(islice(rest, per_more)):
+            empty = False
+            yield drawn_more(labels)
         if empty:
             yield drawn([])
 

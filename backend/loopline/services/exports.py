@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from itertools import chain, groupby, islice
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, String, bindparam, func, select
+from sqlalchemy import ColumnElement, Select, String, bindparam, exists, func, select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
+from loopline.db.models.wiring import PlanCableRow, PlanChainStepRow, PlanDeviceRow, WiringPlanRow
 from loopline.domain import netbox
 from loopline.domain.device_names import LOCATION_NAMES, DeviceNames
 from loopline.domain.errors import DomainError
@@ -52,12 +52,13 @@ from loopline.domain.layout import Hall
 from loopline.domain.media import Medium
 from loopline.domain.print_sheets import label_sheet_pdf as render_label_sheet
 from loopline.domain.print_sheets import label_sheet_stream as render_label_stream
+from loopline.domain.print_sheets import labels_stream as render_labels_stream
 from loopline.domain.print_sheets import power_sheet_pdf as render_power_sheet
 from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
 from loopline.domain.print_sheets import work_order_pdf as render_work_order
 from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
-from loopline.services import facility_plant, wiring_compare, wiring_diff_cables
+from loopline.services import facility_plant, structured_exports, wiring_compare, wiring_diff_cables
 from loopline.services.device_naming import names_for_export
 from loopline.services.layout_snapshot import domain_catalog, get_hall_or_404, load_catalog, load_hall
 
@@ -71,6 +72,8 @@ its last label); a larger row, or the whole plan, is a ZIP of PDFs of LABEL_FILE
 LABEL_FILE_CABLES = 200
 """Cables per PDF in a label ZIP (400 labels, 20 sheets, ~0.7 s to render, ~3.4 ms a cable with
 its two QR codes): whole racks while they fit, so a rack's labels are printed together."""
+PLANT_LABELS_FILE = "labels-plant.pdf"
+"""A structured plan's label ZIP: the cords', trunk ends' and panel ports' labels, after the cables'."""
 MAX_SHEET_PDF_CABLES = 100_000
 """reportlab holds every page until the document is complete (~1 MB per 1,000 cables): one row's
 printable sheet of more cables (~4,400 pages) is refused, so the API stays under 500 MB."""
@@ -117,10 +120,26 @@ def _in_rack(stmt: Select[Any], rack: str | None) -> Select[Any]:
     return stmt if rack is None else stmt.where((PlanCableRow.a_rack == rack) | (PlanCableRow.b_rack == rack))
 
 
+def _without_plant_links(stmt: Select[Any], plan_id: int) -> Select[Any]:
+    """Only the plan's cables that are cables: a structured link (one with chain steps) is its cords
+    and trunk, labelled as those."""
+    step = PlanChainStepRow
+    return stmt.where(
+        ~exists(select(step.cable_id).where(step.plan_id == plan_id, step.cable_id == PlanCableRow.cable_id))
+    )
+
+
 def _cables(
-    session: Session, plan_id: int, row: str | None, *order: Any, rack: str | None = None
+    session: Session,
+    plan_id: int,
+    row: str | None,
+    *order: Any,
+    rack: str | None = None,
+    without_plant_links: bool = False,
 ) -> Iterator[SheetCable]:
     stmt = _in_rack(_in_row(select(*_CABLE_COLUMNS).where(PlanCableRow.plan_id == plan_id), row), rack)
+    if without_plant_links:
+        stmt = _without_plant_links(stmt, plan_id)
     for r in _stream(session, stmt.order_by(*order, PlanCableRow.seq)):
         yield _sheet_cable(r)
 
@@ -323,23 +342,27 @@ def label_sheet_pdf(
     what = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
     names = names_for_export(session, plan.hall_id)
     order = _print_order()
-    racks = session.execute(
-        _in_row(
-            select(PlanCableRow.a_row, PlanCableRow.a_rack, func.count()).where(PlanCableRow.plan_id == plan.id), row
-        )
-        .group_by(PlanCableRow.a_row, PlanCableRow.a_rack)
-        .order_by(*order)
-    ).all()
+    plant = structured_exports.plant_or_none(session, plan)
+    counted = _in_row(
+        select(PlanCableRow.a_row, PlanCableRow.a_rack, func.count()).where(PlanCableRow.plan_id == plan.id), row
+    )
+    if plant is not None:
+        counted = _without_plant_links(counted, plan.id)
+    racks = session.execute(counted.group_by(PlanCableRow.a_row, PlanCableRow.a_rack).order_by(*order)).all()
     total = sum(n for _, _, n in racks)
     # One cursor in print order, cut into the files' counts (the counts came from the same order).
-    stream = _named(_cables(session, plan.id, row, *order), names)
+    stream = _named(_cables(session, plan.id, row, *order, without_plant_links=plant is not None), names)
+    # A structured plan's cords, trunk ends and panel ports: with the whole plan's labels (a row's
+    # sheet has its cables only: the plant is not laid out by row).
+    more = structured_exports.plant_labels(plant, names) if plant is not None and row is None else None
     if row is not None and total <= LABEL_PDF_CABLES:
         if one_pdf:
             return PrintDownload(render_label_stream([stream], what), zipped=False)
         return PrintDownload(_spooled(lambda out: render_label_sheet(out, stream, what)), zipped=False)
     files = label_files(((r, k, n) for r, k, n in racks), LABEL_FILE_CABLES)
     if one_pdf:
-        return PrintDownload(render_label_stream((islice(stream, f.cables) for f in files), what), zipped=False)
+        groups = (islice(stream, f.cables) for f in files)
+        return PrintDownload(render_label_stream(groups, what, more=more or ()), zipped=False)
 
     def members() -> Iterator[tuple[str, Iterable[bytes]]]:
         for f in files:
@@ -347,6 +370,8 @@ def label_sheet_pdf(
             racks_of = f.first if f.first == f.last else f"{f.first} to {f.last}"
             title = f"{what}: {racks_of}" + (f", part {f.part}" if f.part else "")
             yield f.name, _spooled(lambda out, cables=cables, title=title: render_label_sheet(out, cables, title))
+        if more is not None:
+            yield PLANT_LABELS_FILE, render_labels_stream(more, f"{what}: cords, trunk ends and panel ports")
 
     return PrintDownload(zip_stream(members()), zipped=True)
 
@@ -405,7 +430,14 @@ def netbox_csv(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     ctx, _ = _context(session, plan)
     netbox.check_length("site", ctx.site)
     _check_netbox_names(session, plan.id)
-    rows = netbox_rows(_cables(session, plan.id, None), ctx.site, ctx.names, colours or netbox.CABLE_COLOURS)
+    colours = colours or netbox.CABLE_COLOURS
+    structured = structured_exports.plant_or_none(session, plan)
+    if structured is None:
+        rows = netbox_rows(_cables(session, plan.id, None), ctx.site, ctx.names, colours)
+        return _encoded(csv_chunks(NETBOX_COLUMNS, rows))
+    panels = structured_exports.netbox_plant(structured, ctx.site, ctx.rack_face, ctx.names, dict(colours))
+    direct = (c for c in _cables(session, plan.id, None) if c.cable_id not in panels.structured)
+    rows = chain(netbox_rows(direct, ctx.site, ctx.names, colours), panels.cables)
     return _encoded(csv_chunks(NETBOX_COLUMNS, rows))
 
 
@@ -548,12 +580,23 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     models = _device_models(session, plan)
     plant = facility_plant.load_plant(session, plan.hall_id, None)
     feeds = _feeds(hall, plant)
+    structured = structured_exports.plant_or_none(session, plan)
+    panels = (
+        None
+        if structured is None
+        else structured_exports.netbox_plant(structured, site, ctx.rack_face, ctx.names, dict(_colours(colours)))
+    )
+    panel_types = {} if panels is None else panels.types
     pdu_models = sorted({f.pdu for f in feeds if f.pdu is not None})
     if clash := set(pdu_models) & set(models):
         raise DomainError(
             "pdu_model", f"PDU model {min(clash)!r} has the name of a device model: NetBox needs them apart"
         )
-    slugs = netbox.device_type_slugs([*models, *pdu_models])
+    if clash := set(panel_types) & {*models, *pdu_models}:
+        raise DomainError(
+            "panel_model", f"panel type {min(clash)!r} has the name of a device model: NetBox needs them apart"
+        )
+    slugs = netbox.device_type_slugs([*models, *pdu_models, *panel_types])
     outlets = {name: plant.pdus[name].outlets for name in pdu_models}
     power_panels = list(netbox.power_panel_rows(site, hall.name, [r.name for r in hall.rows]))
     power_feeds = list(netbox.power_feed_rows(site, hall.name, feeds, plant.facility.continuous_fraction))
@@ -568,10 +611,12 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         # Read when the archive reaches it: a made-up model's ports scan the plan's cables.
         types = _powered(_device_types(session, plan, hall, models), plant)
         types |= {name: netbox.pdu_type(name, n) for name, n in outlets.items()}
+        types |= panel_types
         yield "".join(netbox.device_types_yaml(types.values(), slugs)).encode()
 
     roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
-    device_roles = list(netbox.device_role_rows([*roles, *([netbox.PDU_ROLE] if pdus else [])]))
+    extra_roles = [*([netbox.PDU_ROLE] if pdus else []), *([netbox.PANEL_ROLE] if panels and panels.devices else [])]
+    device_roles = list(netbox.device_role_rows([*roles, *extra_roles]))
     _check_netbox_names(session, plan.id)
 
     def devices() -> Iterator[netbox.NetboxDevice]:
@@ -579,6 +624,19 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         for name, role, rack, u, model in _stream(session, stmt.order_by(_c(d.rack), d.u, _c(d.name))):
             face = ctx.rack_face.get(rack, "front")
             yield netbox.NetboxDevice(ctx.names.host(name), role, rack, u, model, face, ctx.names.asset_tag(name))
+        if panels is not None:
+            yield from panels.devices
+
+    def cables() -> Iterator[Sequence[object]]:
+        direct = _cables(session, plan.id, None)
+        if panels is None:
+            yield from netbox_rows(direct, site, ctx.names, _colours(colours))
+            return
+        # A structured link is its cords and trunk, not a cable of its own.
+        yield from netbox_rows(
+            (c for c in direct if c.cable_id not in panels.structured), site, ctx.names, _colours(colours)
+        )
+        yield from panels.cables
 
     sections: dict[str, Iterable[Sequence[object]]] = {
         "01-sites.csv": sites,
@@ -587,7 +645,7 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         "04-manufacturers.csv": list(netbox.manufacturer_rows()),
         "06-device-roles.csv": device_roles,
         "07-devices.csv": chain(netbox.device_rows(site, devices(), rack_locations), pdus),
-        "08-cables.csv": netbox_rows(_cables(session, plan.id, None), site, ctx.names, _colours(colours)),
+        "08-cables.csv": cables(),
         "09-power-panels.csv": power_panels,
         "10-power-feeds.csv": power_feeds,
         "11-power-cables.csv": netbox.power_cable_rows(
@@ -595,7 +653,14 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         ),
     }
     members: list[tuple[str, Iterable[bytes]]] = [
-        ("README.txt", [netbox.readme(plan.name, hall.name, _colours(colours), unplugged).encode()]),
+        (
+            "README.txt",
+            [
+                netbox.readme(
+                    plan.name, hall.name, _colours(colours), unplugged, None if panels is None else panels.note()
+                ).encode()
+            ],
+        ),
         *(
             (
                 name,

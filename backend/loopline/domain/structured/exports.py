@@ -421,26 +421,35 @@ def panel_map_stream(sheets: Iterable[PanelSheet], title: str) -> Iterator[bytes
 def plant_labels(
     panels: Iterable[PlantPanel],
     items: Iterable[PlantItem],
+    steps: Iterable[ChainStep],
     names: DeviceNames = LOCATION_NAMES,
 ) -> Iterator[PrintedLabel]:
     """Two labels per cord and breakout cable (end A, end B: the same text, TIA-606), two per trunk
-    (its label, and at each end the panel and rear port it lands on), then one per used panel port
-    (``<panel>:<port>``, the rack-panel-port identifier, with what is plugged)."""
-    panel_ids = {p.panel_id for p in panels}
+    (its label, and at each end the panel and the rear ports it lands on), then one per panel port a
+    cable is plugged into (``<panel>:<port>``, the rack-panel-port identifier, with what is plugged),
+    by panel and port. A trunk's ports are its legs' (`netbox_terminations`)."""
+    panel_ids = frozenset(p.panel_id for p in panels)
     item_list = list(items)
+    ends: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {}
+    for it, at_a, at_b in netbox_terminations(item_list, steps, panel_ids):
+        ends.setdefault(it.item_id, []).append((at_a, at_b))
     used: dict[tuple[str, str], PlantItem] = {}
     for it in item_list:
         if it.kind is SegmentKind.PANEL_PORT:
             continue
-        a = _host(it.a_end, names, frozenset(panel_ids))
-        b = _host(it.b_end, names, frozenset(panel_ids))
-        for end, port in ((it.a_end, it.a_port), (it.b_end, it.b_port)):
-            if end in panel_ids:
-                used.setdefault((end, port), it)
+        for pair in ends.get(it.item_id, []):
+            for end, port in pair:
+                if end in panel_ids:
+                    used.setdefault((end, port), it)
+        a = _host(it.a_end, names, panel_ids)
+        b = _host(it.b_end, names, panel_ids)
         length = f"{netbox_length(it.ordered_mm)} m"
         if it.kind is SegmentKind.TRUNK:
-            for which, here, there in (("A", f"{a}:{it.a_port}", f"{b}:{it.b_port}"),
-                                       ("B", f"{b}:{it.b_port}", f"{a}:{it.a_port}")):  # fmt: skip
+            legs = ends.get(it.item_id, [])
+            a_ports = " ".join(dict.fromkeys(p for (_, p), _ in legs)) or it.a_port
+            b_ports = " ".join(dict.fromkeys(p for _, (_, p) in legs)) or it.b_port
+            for which, here, there in (("A", f"{a}:{a_ports}", f"{b}:{b_ports}"),
+                                       ("B", f"{b}:{b_ports}", f"{a}:{a_ports}")):  # fmt: skip
                 yield PrintedLabel(
                     it.label,
                     (

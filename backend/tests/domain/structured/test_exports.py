@@ -196,7 +196,7 @@ def test_a_144_port_panel_still_prints_on_one_page() -> None:
 
 def test_labels_two_per_cord_and_trunk_and_one_per_used_panel_port() -> None:
     p = plant()
-    labels = list(sx.plant_labels(p.panels, p.items))
+    labels = list(sx.plant_labels(p.panels, p.items, p.steps))
     cords = [x for x in labels if x.payload.startswith("I-")]
     assert len(cords) == 8  # four cords, both ends
     assert [line[0] for line in cords[0].lines[:4]] == [

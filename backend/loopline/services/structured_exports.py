@@ -1,0 +1,137 @@
+"""A structured plan's exports (issue 29 item 6), read from its stored plant (`wiring_plant.load_plant`):
+the wiring sheet a line per segment, the trunk pull list, the panel port map (PDF), and the plant's
+part of the label sheet and of the NetBox import. The renderers are `domain.structured.exports`;
+nothing here decides how a link maps to panels or trunks (the builder did, storage kept it).
+
+Each function loads and checks what it may refuse (a direct plan: 404 saying it has no panels) before
+it returns its body, so a refusal is a 4xx before any byte is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models.wiring import PlanCableRow, WiringPlanRow
+from loopline.domain import netbox
+from loopline.domain.device_names import DeviceNames
+from loopline.domain.exports import csv_chunks
+from loopline.domain.print_sheets import PrintedLabel
+from loopline.domain.structured import exports as sx
+from loopline.domain.structured.catalog import StructuredCatalog, builtin_catalog
+from loopline.domain.structured.plant import ChainStep, StructuredPlant
+from loopline.services import wiring_plant
+
+IN_BATCH = 5000
+"""Cable ids per `IN` list (a list of 100,000 is slow)."""
+
+
+def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield piece.encode()
+
+
+def catalog() -> StructuredCatalog:
+    """The structured catalog the plant's parts are named from."""
+    return builtin_catalog()
+
+
+def stored_plant(session: Session, plan: WiringPlanRow) -> StructuredPlant:
+    """The plan's plant; a direct plan is a 404 naming why (`wiring_plant.require_structured`)."""
+    wiring_plant.require_structured(plan)
+    plant = wiring_plant.load_plant(session, plan)
+    if plant is None:  # require_structured refused a plan without one
+        raise AssertionError("a structured plan without a stored plant")
+    return plant
+
+
+def plant_or_none(session: Session, plan: WiringPlanRow) -> StructuredPlant | None:
+    return wiring_plant.load_plant(session, plan)
+
+
+def _links(session: Session, plan_id: int, ids: Sequence[str]) -> list[sx.PlantLink]:
+    """The plan's cables of `ids`, in plan order."""
+    c = PlanCableRow
+    found: list[tuple[int, sx.PlantLink]] = []
+    for i in range(0, len(ids), IN_BATCH):
+        stmt = select(c.seq, c.cable_id, c.label, c.a_device, c.a_port, c.b_device, c.b_port).where(
+            c.plan_id == plan_id, c.cable_id.in_(ids[i : i + IN_BATCH])
+        )
+        found += [(r[0], sx.PlantLink(*r[1:])) for r in session.execute(stmt)]
+    return [link for _, link in sorted(found, key=lambda x: x[0])]
+
+
+@dataclass(frozen=True, slots=True)
+class PlantExport:
+    plant: StructuredPlant
+    links: list[tuple[sx.PlantLink, list[ChainStep]]]
+    """Each structured link with its steps, in the plan's cable order."""
+
+
+def plant_export(session: Session, plan: WiringPlanRow) -> PlantExport:
+    plant = stored_plant(session, plan)
+    by_link: dict[str, list[ChainStep]] = {}
+    for s in plant.steps:
+        by_link.setdefault(s.cable_id, []).append(s)
+    links = _links(session, plan.id, list(by_link))
+    return PlantExport(plant, [(link, by_link[link.cable_id]) for link in links])
+
+
+def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[bytes]:
+    """A line per chain step of every structured link, the links in plan order."""
+    got = plant_export(session, plan)
+    items = {i.item_id: i for i in got.plant.items}
+    panels = {p.panel_id: p for p in got.plant.panels}
+    return _encoded(csv_chunks(sx.SEGMENT_COLUMNS, sx.segment_rows(got.links, items, panels, names)))
+
+
+def trunk_pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
+    plant = stored_plant(session, plan)
+    return _encoded(csv_chunks(sx.TRUNK_PULL_COLUMNS, sx.trunk_pull_rows(plant.items, plant.steps)))
+
+
+def panel_map_pdf(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[bytes]:
+    """A page per panel, in the plant's order, sent a few panels at a time as they are drawn."""
+    plant = stored_plant(session, plan)
+    sheets = sx.panel_sheets(plant.panels, plant.items, plant.steps, catalog(), names)
+    return sx.panel_map_stream(sheets, f"Panel port map: plan {plan.name}")
+
+
+def plant_labels(plant: StructuredPlant, names: DeviceNames) -> Iterator[PrintedLabel]:
+    return sx.plant_labels(plant.panels, plant.items, plant.steps, names)
+
+
+@dataclass(frozen=True, slots=True)
+class NetboxPlant:
+    """The plant's part of a NetBox import: panel device types, the panels as devices, and the
+    cords and trunks as cables; `structured` the logical links they replace as direct cables."""
+
+    types: dict[str, netbox.NetboxDeviceType]
+    devices: list[netbox.NetboxDevice]
+    cables: list[Sequence[object]]
+    structured: frozenset[str]
+
+    def note(self) -> str:
+        return (
+            f"Structured cabling: {len(self.devices)} patch panels are devices (role Patch panel, a device type per"
+            " panel model as fitted, with its rear ports and front ports mapped to rear-port positions);"
+            f" 08-cables.csv ends with the plant's {len(self.cables)} cords and trunk legs between"
+            " interfaces, front ports and rear ports, in place of the ToR uplinks as direct cables, so NetBox's"
+            " cable trace runs ToR -> cord -> panel front -> rear -> trunk -> rear -> front -> cord -> switch."
+        )
+
+
+def netbox_plant(
+    plant: StructuredPlant, site: str, faces: dict[str, str], names: DeviceNames, colours: dict[str, str]
+) -> NetboxPlant:
+    cat = catalog()
+    types = {sx.panel_type_name(p): sx.panel_device_type(p, cat) for p in plant.panels}
+    panel_ids = [p.panel_id for p in plant.panels]
+    for pid in panel_ids:
+        netbox.check_length("device", pid)
+    cables = list(sx.plant_cable_rows(plant.items, plant.steps, panel_ids, site, cat, names, colours))
+    devices = list(sx.panel_devices(plant.panels, faces))
+    return NetboxPlant(types, devices, cables, frozenset(s.cable_id for s in plant.steps))
