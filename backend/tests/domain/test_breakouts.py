@@ -199,6 +199,7 @@ def test_the_generator_and_the_capacity_check_share_the_lane_count() -> None:
     assert breakout_lanes("S", 64, 400.0, 400.0) is None  # same speed
     assert breakout_lanes("S", 64, 100.0, 25.0) is None  # 100G-DR has no breakout
     assert breakout_lanes("S", 64, 400.0, 25.0) is None  # 400G-DR4 breaks out into 100G only
+    assert breakout_lanes("S", 0, 400.0, 100.0) is None  # no ports: refused as today ("has 0 downlink ports")
 
 
 @settings(max_examples=25, deadline=None)

@@ -40,9 +40,9 @@ def breakout_lanes(switch: str, ports: int, port_gbps: float, link_gbps: float) 
     """How `switch`'s `ports` ports of `port_gbps` serve links of `link_gbps` when breakouts are asked
     for: as ports x lanes (`sizing.port_lanes`) when the port's optic breaks out into that speed, or
     None when the port is not broken out (the same speed, a slower link its optic cannot break out
-    into, or a speed with no optic here): then each link takes a port, as in a direct plan."""
+    into, a speed with no optic here, or no ports): then each link takes a port, as in a direct plan."""
     optic = find_port_optic(port_gbps)
-    if optic is None or port_gbps <= link_gbps:
+    if optic is None or port_gbps <= link_gbps or ports < 1:
         return None
     catalog = builtin_catalog()
     if breakout_into(optic, link_gbps, catalog) is None:
