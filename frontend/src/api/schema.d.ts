@@ -1739,6 +1739,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wiring-plans/{plan_id}/exports/panel-map.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Panel port map of a structured plan (PDF) */
+        get: operations["panel_map_pdf_api_v1_wiring_plans__plan_id__exports_panel_map_pdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/wiring-plans/{plan_id}/exports/pull-list.csv": {
         parameters: {
             query?: never;
@@ -1748,6 +1765,40 @@ export interface paths {
         };
         /** Pull list (CSV) */
         get: operations["pull_list_csv_api_v1_wiring_plans__plan_id__exports_pull_list_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/exports/trunk-pull-list.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Trunk pull list of a structured plan (CSV) */
+        get: operations["trunk_pull_list_csv_api_v1_wiring_plans__plan_id__exports_trunk_pull_list_csv_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wiring-plans/{plan_id}/exports/wiring-segments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Wiring sheet per segment of a structured plan (CSV) */
+        get: operations["wiring_segments_csv_api_v1_wiring_plans__plan_id__exports_wiring_segments_csv_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -20351,7 +20402,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. A row of at most 400 cables: one PDF. The whole plan, or a larger row: a ZIP (`plan-<id>-labels[-<row>].zip`) of PDFs of at most 200 cables each, by A-end rack (`labels-<rack>.pdf`, `labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` for a rack of more), every cable once, each PDF rendered and sent before the next is started. With `one_pdf=true`: the same sheets (those of the row's PDF, or of the ZIP's PDFs together, each file's first label on a new sheet) as one PDF (`plan-<id>-labels[-<row>].pdf`), sent a few sheets at a time as they are drawn. */
+            /** @description TIA-606 cable labels on Avery L7160 sheets (A4, 3 x 7 labels of 63.5 x 38.1 mm): two per cable, end A then end B, each with the cable ID as a QR code and in text, the label's two ends, ordered length, medium and part. A row of at most 400 cables: one PDF. The whole plan, or a larger row: a ZIP (`plan-<id>-labels[-<row>].zip`) of PDFs of at most 200 cables each, by A-end rack (`labels-<rack>.pdf`, `labels-<first rack>--<last rack>.pdf` for neighbouring racks of one row, `labels-<rack>-part-<n>.pdf` for a rack of more), every cable once, each PDF rendered and sent before the next is started. With `one_pdf=true`: the same sheets (those of the row's PDF, or of the ZIP's PDFs together, each file's first label on a new sheet) as one PDF (`plan-<id>-labels[-<row>].pdf`), sent a few sheets at a time as they are drawn. A structured plan: its ToR uplinks are labelled as the cords and trunks they run through, not as cables: the whole plan's labels end with the plant's (two per cord, two per trunk, its two ends, and one per panel port used, `<panel>:<port>`), as `labels-plant.pdf` in the ZIP or the last sheets of the one PDF. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20600,13 +20651,92 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so devices come with their interfaces; servers and switches with two power supplies drawing the catalog's watts, PDUs with an input and their outlets), 06-device-roles, 07-devices (PDUs too, zero-U in their racks), 08-cables (coloured by type), 09-power-panels (one per row), 10-power-feeds (one per rack feed), 11-power-cables (feed to PDU, PDU outlets to supplies)) and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first object that already exists. */
+            /** @description Everything an empty NetBox 4.x needs to import the plan, one bulk-import file per object type in import order (01-sites, 02-locations (a location per row), 03-racks (each in its row's location), 04-manufacturers, 05-device-types.yaml (with an interface template per port, so devices come with their interfaces; servers and switches with two power supplies drawing the catalog's watts, PDUs with an input and their outlets), 06-device-roles, 07-devices (PDUs too, zero-U in their racks), 08-cables (coloured by type), 09-power-panels (one per row), 10-power-feeds (one per rack feed), 11-power-cables (feed to PDU, PDU outlets to supplies)) and a README.txt. Importing the files again adds nothing: NetBox refuses each file at its first object that already exists. A structured plan: its patch panels are devices too (a device type per panel as fitted, with rear ports and front ports mapped to rear-port positions), and 08-cables holds its cords and trunk legs between interfaces, front and rear ports instead of its ToR uplinks, so NetBox's cable trace runs from a ToR port through both panels to the switch. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/zip": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    panel_map_pdf_api_v1_wiring_plans__plan_id__exports_panel_map_pdf_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A structured plan's patch panels, one printable page each (A4 landscape): the panel, its rack, U, model and cassettes, every front port with the rear port and position it maps to, the cord plugged and that cord's far end, and every rear port with its trunk and the far panel's port. Sent a few panels at a time as they are drawn. A direct plan (no panels) is a 404 that says so. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
                 };
             };
             /** @description Not logged in (no valid session cookie or bearer token). */
@@ -20680,6 +20810,164 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Cables grouped by bundle (the two racks a cable runs between) and part, with the ordered length, quantity and cable IDs of each group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trunk_pull_list_csv_api_v1_wiring_plans__plan_id__exports_trunk_pull_list_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A structured plan's trunks, one line each: label, part, fibres, routed and ordered (sold) length in metres, whether it is made to order, the panel and rear port at each end, the logical links it carries, the racks and trays it runs along, its item ID. A direct plan (no panels) is a 404 that says so. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not logged in (no valid session cookie or bearer token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in, but the role or the token's scopes do not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stale `If-Match` version, or a clash with existing state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: each entry names the field and the reason. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: too many requests are waiting, or PostgreSQL or the broker (Redis) is restarting or unreachable. Nothing was changed; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    wiring_segments_csv_api_v1_wiring_plans__plan_id__exports_wiring_segments_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wiring plan id. */
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A structured plan's wiring sheet a line per segment: for each ToR uplink (in plan order), each step of its chain from the ToR (position 0) to the fabric switch: the link's ID and label, the step's position and kind (cord, panel port, trunk, breakout), the item's ID, label and part, its routed and ordered length in metres (blank for a panel port), the end and port it runs from and to (a device by host name, a panel by its `<rack>.U<nn>` id: front port `F<nn>`, rear `R<nn>`) and what of the item the link uses (fibres, leg). A direct plan (no panels) is a 404 that says so. */
             200: {
                 headers: {
                     [name: string]: unknown;
