@@ -5,12 +5,15 @@
 import { useState } from "react";
 import { isHall, racksOf, rowsOf } from "../model/records";
 import { useRecords } from "../state/editor";
+import { isStructured } from "../state/plant";
 import { useSession } from "../state/session";
+import { useWiring } from "../state/wiring";
 import {
   exportLinks,
   netboxUpgradeLink,
   powerSheetLinks,
   scopeNote,
+  structuredLinks,
   type ExportLink,
   type ExportScope,
 } from "./exports";
@@ -18,6 +21,9 @@ import {
 export function Downloads({ planId, basePlanId }: { planId: number; basePlanId?: number | null }) {
   const records = useRecords();
   const hallId = useSession((s) => s.hallId);
+  const structured = useWiring((s) =>
+    isStructured((s.plans.find((p) => p.id === planId) ?? (s.plan?.id === planId ? s.plan : null))?.spec),
+  );
   const hall = Object.values(records).find(isHall);
   const rows = rowsOf(records);
   // Racks as the API names them in the plan's cables: `<hall>.<row>.<rack>`.
@@ -93,6 +99,20 @@ export function Downloads({ planId, basePlanId }: { planId: number; basePlanId?:
           );
         })}
       </ul>
+      {structured && (
+        <>
+          <span className="field-label">Structured cabling: panels, trunks and every segment (whole hall)</span>
+          <ul className="download-list" data-testid="structured-downloads">
+            {structuredLinks(planId).map((l) => (
+              <li key={l.key}>
+                <a href={l.href} download className="button" title={l.hint} data-testid={`download-${l.key}`}>
+                  ⤓ {l.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {hallId !== null && (
         <>
           <span className="field-label">For electricians: the hall's power per rack feed, with this plan's optics</span>

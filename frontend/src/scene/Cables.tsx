@@ -12,6 +12,7 @@ import { formatLength } from "../model/units";
 import { useRecords } from "../state/editor";
 import { tooltipRef } from "../state/overlays";
 import { MEDIUM_COLOURS } from "../state/palette";
+import { usePlant } from "../state/plant";
 import { sceneStats } from "../state/testHook";
 import { cableEnds, useWiring, type CableSet } from "../state/wiring";
 import {
@@ -439,17 +440,28 @@ export function Cables() {
     const onLeave = () => {
       if (tooltipRef.current) tooltipRef.current.style.display = "none";
     };
-    // Picking a simulation's failures: a click (not a drag) on a cable fails that link.
+    // Picking a simulation's failures: a click (not a drag) on a cable fails that link. On a structured
+    // plan's plant, a click selects the link (its chain is lit and listed: scene/Plant.tsx).
+    const selectingLinks = () => {
+      const p = usePlant.getState();
+      return p.plant !== null && p.planId === cables.planId;
+    };
     let pressed: { x: number; y: number } | null = null;
     const onDown = (e: PointerEvent) => {
-      pressed = e.button === 0 && pickingCables() ? { x: e.clientX, y: e.clientY } : null;
+      pressed = e.button === 0 && (pickingCables() || selectingLinks()) ? { x: e.clientX, y: e.clientY } : null;
     };
     const onUp = (e: PointerEvent) => {
       const p = pressed;
       pressed = null;
-      if (!p || !pickingCables() || Math.hypot(e.clientX - p.x, e.clientY - p.y) > 5) return;
+      if (!p || Math.hypot(e.clientX - p.x, e.clientY - p.y) > 5) return;
+      const picking = pickingCables();
+      if (!picking && !selectingLinks()) return;
       const hit = pick(cables, get().camera, el, e.clientX, e.clientY, 8);
       if (hit === null) return;
+      if (!picking) {
+        useWiring.setState({ focus: hit });
+        return;
+      }
       const d = describeCable(cables, hit);
       pickCable(d.id, `${d.label} (${d.medium}, ${d.length})`);
     };

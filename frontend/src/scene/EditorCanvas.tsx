@@ -21,6 +21,7 @@ import { TOOLS, type Target } from "../tools/tools";
 import { Cables } from "./Cables";
 import { FacilitySelection } from "./FacilitySelection";
 import { FacilityTrays } from "./FacilityTrays";
+import { Plant } from "./Plant";
 import { Aisles, BoxPreview, DrawPreview, LabelProjector } from "./Overlays";
 import { Devices, Racks, type RackPointerHandlers } from "./Racks";
 import { placements } from "./selectors";
@@ -353,6 +354,7 @@ export function EditorCanvas({ children }: { children?: ReactNode }) {
         <DrawPreview palette={pal} depthM={depthM} />
         <BoxPreview palette={pal} />
         <Cables />
+        <Plant />
         <FacilityTrays />
         <FacilitySelection racks={racks} selected={selected} palette={pal} />
         {children}

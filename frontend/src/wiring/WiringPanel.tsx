@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { formatLength } from "../model/units";
 import { MEDIUM_COLOURS } from "../state/palette";
+import { isStructured } from "../state/plant";
 import { READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
 import type { components } from "../api/schema";
@@ -9,17 +10,25 @@ import { request } from "../sync/http";
 import { switchServerModel } from "../sync/serverModels";
 import { generatePlan, listPlans, showPlan } from "./api";
 import {
+  CABLING_LABELS,
   formFromSpec,
   generateErrors,
   INITIAL_FORM,
   isSubways,
+  PANEL_AT_LABELS,
   PATTERNS,
   toPlanCreate,
+  withCabling,
+  type Cabling,
   type FormErrors,
+  type PanelAt,
   type Pattern,
   type WiringForm,
 } from "./form";
+import { PlantSection } from "./PlantSection";
 import { longestCables, planSummary, warningTarget } from "./summary";
+
+const BREAKOUTS_NEED = "breakouts are built in the plant: choose structured cabling first";
 
 function Field({
   label,
@@ -243,6 +252,52 @@ export function WiringPanel() {
           </select>
         </Field>
       </div>
+      <div className="field-row">
+        <Field label="Cabling" name="cabling" errors={errors}>
+          <select
+            value={form.cabling}
+            onChange={(e) => setForm((f) => withCabling(f, e.target.value === "structured" ? "structured" : "direct"))}
+            data-testid="wiring-cabling"
+          >
+            {(Object.keys(CABLING_LABELS) as Cabling[]).map((c) => (
+              <option key={c} value={c}>
+                {CABLING_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {form.cabling === "structured" && (
+          <Field label="ToR uplink panels" name="panelAt" errors={errors}>
+            <select
+              value={form.panelAt}
+              onChange={(e) => set("panelAt", e.target.value === "rack" ? "rack" : "row-end")}
+              data-testid="wiring-panel-at"
+            >
+              {(Object.keys(PANEL_AT_LABELS) as PanelAt[]).map((p) => (
+                <option key={p} value={p}>
+                  {PANEL_AT_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+      </div>
+      <Field label="Breakouts" name="breakouts" errors={errors}>
+        <span title={form.cabling === "structured" ? undefined : BREAKOUTS_NEED}>
+          <input
+            type="checkbox"
+            checked={form.breakouts}
+            disabled={form.cabling !== "structured"}
+            onChange={(e) => set("breakouts", e.target.checked)}
+            data-testid="wiring-breakouts"
+          />{" "}
+          <span className="small">
+            {form.cabling === "structured"
+              ? "a fabric port faster than the ToR uplinks feeds several of them (e.g. 400G into 4 × 100G)"
+              : BREAKOUTS_NEED}
+          </span>
+        </span>
+      </Field>
       {form.parallel && (
         <p className="muted small" data-testid="wiring-parallel">
           Plus a parallel set of {form.parallel.ports} port(s) per server at {form.parallel.gbps} Gb/s (Type 2
@@ -292,6 +347,9 @@ export function WiringPanel() {
       {loading && <p className="muted">Loading cables…</p>}
       {plan && cables && cables.planId === plan.id && (
         <Summary plan={plan} cables={cables} showLoops={showLoops} showCables={showCables} />
+      )}
+      {plan && cables && cables.planId === plan.id && isStructured(plan.spec) && (
+        <PlantSection planId={plan.id} cables={cables} />
       )}
     </section>
   );

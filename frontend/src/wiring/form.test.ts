@@ -9,6 +9,7 @@ import {
   planName,
   shownFields,
   toPlanCreate,
+  withCabling,
   type WiringForm,
 } from "./form";
 
@@ -39,6 +40,8 @@ describe("form -> request", () => {
       subways_type: 1,
       clusters: 1,
       grin_degree: 0,
+      cabling: "direct",
+      breakouts: false,
     });
   });
 
@@ -57,6 +60,8 @@ describe("form -> request", () => {
       subways_type: 2,
       clusters: 3,
       grin_degree: 0,
+      cabling: "direct",
+      breakouts: false,
       ports: 2,
       loop: 16,
     });
@@ -76,6 +81,8 @@ describe("form -> request", () => {
       subways_type: 1,
       clusters: 1,
       grin_degree: 2,
+      cabling: "direct",
+      breakouts: false,
       ports: 1,
     });
     expect(toPlanCreate(form({ pattern: "grin", grinDegree: "" })).grin_degree).toBe(0);
@@ -88,6 +95,68 @@ describe("form -> request", () => {
   });
 });
 
+describe("structured cabling", () => {
+  it("a direct plan asks for direct cabling, no breakouts and no plant settings (the panel placement is not sent)", () => {
+    const body = toPlanCreate(form({ pattern: "single-homed", panelAt: "rack" }));
+    expect([body.cabling, body.breakouts, "structured" in body]).toEqual(["direct", false, false]);
+  });
+
+  it("structured cabling sends the panel placement and stated losses; breakouts only when ticked", () => {
+    expect(toPlanCreate(form({ pattern: "single-homed", cabling: "structured", breakouts: true }))).toEqual({
+      name: "Single-homed (Type 0) (structured, panels at the row end, breakouts)",
+      pattern: "single-homed",
+      geometry: "default",
+      route_via: "tray",
+      fabric_optical: true,
+      grin_scope: "rack",
+      subways_type: 1,
+      clusters: 1,
+      grin_degree: 0,
+      cabling: "structured",
+      structured: { panel_at: "row-end", lc_pair_loss_db: null, mpo_pair_loss_db: null },
+      breakouts: true,
+    });
+    const rack = toPlanCreate(form({ cabling: "structured", panelAt: "rack", mpoPairLossDb: 0.35 }));
+    expect([rack.name, rack.structured, rack.breakouts]).toEqual([
+      "Subways · paired rows (Type 1, structured, panels in each rack)",
+      { panel_at: "rack", lc_pair_loss_db: null, mpo_pair_loss_db: 0.35 },
+      false,
+    ]);
+  });
+
+  it("switching to direct cabling clears breakouts (they are built in the plant); back to structured keeps them off", () => {
+    const on = form({ cabling: "structured", breakouts: true });
+    expect(withCabling(on, "direct")).toEqual(form({ cabling: "direct", breakouts: false }));
+    expect(withCabling(withCabling(on, "direct"), "structured")).toEqual(form({ cabling: "structured" }));
+    expect(withCabling(on, "structured")).toEqual(on);
+  });
+
+  it("a stored structured spec opens as that plan; a spec with breakouts but direct cabling opens without them", () => {
+    const f = form({ cabling: "structured", panelAt: "rack", breakouts: true, lcPairLossDb: 0.25 });
+    expect(formFromSpec(toPlanCreate(f))).toEqual(f);
+    expect(formFromSpec({ cabling: "direct", structured: null, breakouts: true })).toEqual(INITIAL_FORM);
+    expect(formFromSpec({ cabling: "braided", structured: { panel_at: "ceiling" } })).toEqual(INITIAL_FORM);
+  });
+
+  it("the server's refusals of the options land under their inputs", () => {
+    expect(
+      formErrors(form({ cabling: "structured" }), [
+        { loc: ["body", "breakouts"], msg: "breakouts need structured cabling" },
+        { loc: ["body", "structured", "panel_at"], msg: "Input should be 'rack' or 'row-end'" },
+        { loc: ["body", "cabling"], msg: "Input should be 'direct' or 'structured'" },
+      ]),
+    ).toEqual({
+      breakouts: "breakouts need structured cabling",
+      panelAt: "Input should be 'rack' or 'row-end'",
+      cabling: "Input should be 'direct' or 'structured'",
+    });
+    // The panel placement is not on screen with direct cabling: its error goes under Generate.
+    expect(formErrors(INITIAL_FORM, [{ loc: ["body", "structured", "panel_at"], msg: "bad" }])).toEqual({
+      generate: "bad",
+    });
+  });
+});
+
 describe("server errors -> fields", () => {
   it("shows only the inputs the pattern uses", () => {
     expect(shownFields(INITIAL_FORM)).toEqual({
@@ -96,6 +165,9 @@ describe("server errors -> fields", () => {
       subwaysType: true,
       clusters: false,
       grinDegree: false,
+      cabling: true,
+      panelAt: false,
+      breakouts: true,
     });
     expect(shownFields(form({ subwaysType: 2 }))).toEqual({
       ports: true,
@@ -103,13 +175,19 @@ describe("server errors -> fields", () => {
       subwaysType: true,
       clusters: true,
       grinDegree: false,
+      cabling: true,
+      panelAt: false,
+      breakouts: true,
     });
-    expect(shownFields(form({ pattern: "grin" }))).toEqual({
+    expect(shownFields(form({ pattern: "grin", cabling: "structured" }))).toEqual({
       ports: true,
       loop: false,
       subwaysType: false,
       clusters: false,
       grinDegree: true,
+      cabling: true,
+      panelAt: true,
+      breakouts: true,
     });
   });
 
@@ -180,12 +258,21 @@ describe("plan -> form (the form shows the plan being viewed)", () => {
       slack_pct: null,
       fabric_optical: true,
       parallel: null,
+      cabling: "direct",
+      structured: null,
+      breakouts: false,
       upgrade_from_plan_id: 7,
     };
     const f = formFromSpec(spec);
     expect(f).toEqual(form({ pattern: "side-to-side", ports: "2", loop: "4" }));
-    const { upgrade_from_plan_id, service_allowance_m, slack_pct, parallel, ...sent } = spec;
-    expect([upgrade_from_plan_id, service_allowance_m, slack_pct, parallel]).toEqual([7, null, null, null]);
+    const { upgrade_from_plan_id, service_allowance_m, slack_pct, parallel, structured, ...sent } = spec;
+    expect([upgrade_from_plan_id, service_allowance_m, slack_pct, parallel, structured]).toEqual([
+      7,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(toPlanCreate(f)).toEqual(sent);
   });
 

@@ -8,6 +8,19 @@ import { ApiError, type ErrorItem } from "../sync/http";
 export type Pattern = components["schemas"]["Pattern"];
 export type WiringPlanCreate = components["schemas"]["WiringPlanCreate"];
 type ParallelPorts = components["schemas"]["ParallelPortsIn"];
+export type Cabling = WiringPlanCreate["cabling"];
+/** Where ToR uplinks meet their first panel (the API's `structured.panel_at`). */
+export type PanelAt = NonNullable<NonNullable<WiringPlanCreate["structured"]>["panel_at"]>;
+
+/** The menus' labels; a `Record` over the generated enums, so a value the API adds fails tsc until labelled. */
+export const CABLING_LABELS: Record<Cabling, string> = {
+  direct: "Direct (one cable per link)",
+  structured: "Structured (panels and trunks)",
+};
+export const PANEL_AT_LABELS: Record<PanelAt, string> = {
+  rack: "in each rack",
+  "row-end": "at the row end",
+};
 
 /**
  * The patterns come from the API's `Pattern` enum (src/api/schema.d.ts, generated): a pattern the
@@ -50,6 +63,14 @@ export interface WiringForm {
   serviceAllowanceM: number | null;
   slackPct: number | null;
   parallel: ParallelPorts | null;
+  /** Direct, or ToR uplinks through panels and trunks (server links stay direct either way). */
+  cabling: Cabling;
+  panelAt: PanelAt;
+  /** Fast fabric ports broken out into several ToR uplinks: only with structured cabling (the server refuses it otherwise). */
+  breakouts: boolean;
+  /** Not on the form: the viewed plan's loss per mated pair (null: the catalog's default), carried like `slackPct`. */
+  lcPairLossDb: number | null;
+  mpoPairLossDb: number | null;
 }
 
 export const INITIAL_FORM: WiringForm = {
@@ -66,10 +87,21 @@ export const INITIAL_FORM: WiringForm = {
   serviceAllowanceM: null,
   slackPct: null,
   parallel: null,
+  cabling: "direct",
+  panelAt: "row-end",
+  breakouts: false,
+  lcPairLossDb: null,
+  mpoPairLossDb: null,
 };
 
+/** The form with cabling `c`: breakouts are built in the plant, so direct cabling clears them. */
+export function withCabling(f: WiringForm, c: Cabling): WiringForm {
+  return { ...f, cabling: c, breakouts: c === "structured" && f.breakouts };
+}
+
 /** Fields with an error message slot; `generate` is the one under the Generate button. */
-export type ErrorField = "ports" | "loop" | "subwaysType" | "clusters" | "grinDegree" | "generate";
+export type ErrorField =
+  "ports" | "loop" | "subwaysType" | "clusters" | "grinDegree" | "cabling" | "panelAt" | "breakouts" | "generate";
 export type FormErrors = Partial<Record<keyof WiringForm | "generate", string>>;
 
 /** Which optional inputs are on screen for this form. */
@@ -81,6 +113,9 @@ export function shownFields(f: WiringForm): Record<Exclude<ErrorField, "generate
     subwaysType: subways,
     clusters: subways && f.subwaysType === 2,
     grinDegree: f.pattern === "grin",
+    cabling: true,
+    panelAt: f.cabling === "structured",
+    breakouts: true,
   };
 }
 
@@ -93,6 +128,8 @@ export function planName(f: WiringForm): string {
     subways && f.subwaysType === 2 && `c=${f.clusters}`,
     f.pattern === "grin" && `n=${f.grinDegree}`,
     f.parallel && `+${f.parallel.ports}×${f.parallel.gbps}G parallel`,
+    f.cabling === "structured" && `structured, panels ${PANEL_AT_LABELS[f.panelAt]}`,
+    f.cabling === "structured" && f.breakouts && "breakouts",
   ].filter(Boolean);
   return `${PATTERN_INFO[f.pattern].label}${bits.length ? ` (${bits.join(", ")})` : ""}`;
 }
@@ -110,12 +147,17 @@ export function toPlanCreate(f: WiringForm): WiringPlanCreate {
     subways_type: f.subwaysType,
     clusters: subways && f.subwaysType === 2 ? Number(f.clusters) || 1 : 1,
     grin_degree: f.pattern === "grin" ? Number(f.grinDegree) || 0 : 0,
+    cabling: f.cabling,
+    breakouts: f.cabling === "structured" && f.breakouts,
   };
   if (f.ports) body.ports = Number(f.ports);
   if (f.loop) body.loop = Number(f.loop);
   if (f.serviceAllowanceM !== null) body.service_allowance_m = f.serviceAllowanceM;
   if (f.slackPct !== null) body.slack_pct = f.slackPct;
   if (f.parallel) body.parallel = f.parallel;
+  if (f.cabling === "structured") {
+    body.structured = { panel_at: f.panelAt, lc_pair_loss_db: f.lcPairLossDb, mpo_pair_loss_db: f.mpoPairLossDb };
+  }
   return body;
 }
 
@@ -143,6 +185,8 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
           clusters: num((p as Record<string, unknown>).clusters) ?? 1,
         }
       : null;
+  const st = spec.structured;
+  const structured: Record<string, unknown> = st && typeof st === "object" ? (st as Record<string, unknown>) : {};
   return {
     pattern,
     ports: text(spec.ports),
@@ -158,6 +202,11 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
     serviceAllowanceM: num(spec.service_allowance_m),
     slackPct: num(spec.slack_pct),
     parallel,
+    cabling: spec.cabling === "structured" ? "structured" : "direct",
+    panelAt: structured.panel_at === "rack" ? "rack" : "row-end",
+    breakouts: spec.cabling === "structured" && spec.breakouts === true,
+    lcPairLossDb: num(structured.lc_pair_loss_db),
+    mpoPairLossDb: num(structured.mpo_pair_loss_db),
   };
 }
 
@@ -168,6 +217,9 @@ const FIELD_OF: Partial<Record<string, Exclude<ErrorField, "generate">>> = {
   clusters: "clusters",
   grin_degree: "grinDegree",
   subways_type: "subwaysType",
+  cabling: "cabling",
+  structured: "panelAt",
+  breakouts: "breakouts",
 };
 
 /**
