@@ -15,12 +15,12 @@ traced a few times, not once per link.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field, replace
 
-from loopline.domain.structured.catalog import Connector, StructuredCatalog
-from loopline.domain.structured.chain import LinkChain
-from loopline.domain.structured.loss import LossFinding, LossFindingKind, link_loss
+from loopline.domain.structured.catalog import Connector, FibreKind, Optic, PolarityMethod, StructuredCatalog
+from loopline.domain.structured.chain import LinkChain, Segment
+from loopline.domain.structured.loss import LossFinding, LossFindingKind, LossReport, link_loss
 from loopline.domain.structured.plant import FindingKind, PlantFinding, StructuredSettings
 from loopline.domain.structured.polarity import trace_polarity
 
@@ -38,11 +38,42 @@ _LOSS_KINDS: dict[LossFindingKind, FindingKind] = {
 
 @dataclass(frozen=True, slots=True)
 class LinkUnderCheck:
+    """One built link as the checks read it: its segments as templates (shared by every link of the
+    same make, labelled by their kind, without a length) with the link's own labels and lengths
+    beside them, so a hall of identical links is checked per make and only a link with a finding
+    is put together as its own `LinkChain`."""
+
     cable_id: str
     """The logical link (`Cable.cable_id` of the direct plan)."""
-    chain: LinkChain
+    name: str
+    """Its label, which findings start with."""
+    optic_a: Optic
+    optic_b: Optic
+    method: PolarityMethod | None
+    end_a: str
+    end_b: str
+    segments: tuple[Segment, ...]
+    lengths: tuple[int, ...]
+    labels: tuple[str, ...]
     item_ids: tuple[str, ...]
     """The plant item of each segment, in the chain's order."""
+
+    def chain(self, *, labelled: bool = True, name: str | None = None) -> LinkChain:
+        """The link's chain: each segment with its length, and its own label (`labelled`) or its
+        template's."""
+        segments = tuple(
+            replace(s, length_mm=n, label=label if labelled else s.label) if (n or labelled) else s
+            for s, n, label in zip(self.segments, self.lengths, self.labels, strict=True)
+        )
+        return LinkChain(
+            name=self.name if name is None else name,
+            optic_a=self.optic_a,
+            optic_b=self.optic_b,
+            segments=segments,
+            method=self.method,
+            end_a=self.end_a,
+            end_b=self.end_b,
+        )
 
 
 def mated_pair_losses(settings: StructuredSettings) -> dict[Connector, float]:
@@ -103,31 +134,6 @@ class _Findings:
         return out
 
 
-def _shape(chain: LinkChain) -> Hashable:
-    """What a chain's polarity depends on: its optics, method and each segment's make and ports."""
-    return (
-        chain.optic_a.part,
-        chain.optic_b.part,
-        chain.method,
-        tuple(
-            (
-                s.kind,
-                s.connector_a,
-                s.connector_b,
-                s.polarity,
-                s.adapter,
-                s.runs,
-                s.port_a,
-                s.port_b,
-                s.ports_a,
-                s.ports_b,
-                s.cassette.method if s.cassette is not None else None,
-            )
-            for s in chain.segments
-        ),
-    )
-
-
 def check_links(
     links: Iterable[LinkUnderCheck],
     settings: StructuredSettings,
@@ -139,24 +145,25 @@ def check_links(
     pairs = mated_pair_losses(settings)
     found = _Findings(per_kind)
     traced: dict[Hashable, str] = {}
+    losses: dict[Hashable, LossReport] = {}
     for link in links:
-        chain = link.chain
-        shape = _shape(chain)
-        state = traced.get(shape)
+        # Templates are shared objects: their identities are the link's make.
+        make = (link.optic_a.part, link.optic_b.part, link.method, tuple(map(id, link.segments)))
+        state = traced.get(make)
         if state == "bad" and found.full(FindingKind.POLARITY):
             found.add(FindingKind.POLARITY, [PlantFinding(FindingKind.POLARITY, "error", link.cable_id, None, "")])
         elif state != "ok":
-            verdict = trace_polarity(chain)
+            verdict = trace_polarity(link.chain())
             if verdict.unknown is not None:
-                traced[shape] = "unknown"
+                traced[make] = "unknown"
                 found.fact(
                     f"polarity not traced: {verdict.unknown}",
                     PlantFinding(
-                        FindingKind.FACT_MISSING, "warning", link.cable_id, None, f"{chain.name}: {verdict.unknown}"
+                        FindingKind.FACT_MISSING, "warning", link.cable_id, None, f"{link.name}: {verdict.unknown}"
                     ),
                 )
             else:
-                traced[shape] = "ok" if verdict.ok else "bad"
+                traced[make] = "ok" if verdict.ok else "bad"
                 found.add(
                     FindingKind.POLARITY,
                     [
@@ -165,35 +172,49 @@ def check_links(
                             "error",
                             link.cable_id,
                             link.item_ids[f.segment_index],
-                            f"{chain.name}: {f.message}",
+                            f"{link.name}: {f.message}",
                         )
                         for f in verdict.findings
                     ],
                 )
-        report = link_loss(chain, catalog, mated_pair_db=pairs)
+        # Loss depends on the make and, per fibre kind, the cables' total length.
+        fibre: dict[FibreKind, int] = {}
+        for s, n in zip(link.segments, link.lengths, strict=True):
+            if s.fibre is not None:
+                fibre[s.fibre] = fibre.get(s.fibre, 0) + n
+        key = (make, tuple(sorted(fibre.items())))
+        report = losses.get(key)
+        if report is None:
+            report = losses[key] = link_loss(link.chain(labelled=False, name=_LINK), catalog, mated_pair_db=pairs)
         by_kind: dict[FindingKind, list[PlantFinding]] = {}
-        labels = {s.label: item for s, item in zip(chain.segments, link.item_ids, strict=True)}
+        labelled: LossReport | None = None
         for f in report.findings:
             kind = _LOSS_KINDS[f.kind]
             if kind is FindingKind.FACT_MISSING:
-                found.fact(_fact_key(f, chain), _finding(kind, "warning", link, f, labels))
-                continue
-            by_kind.setdefault(kind, []).append(_finding(kind, "error", link, f, labels))
+                found.fact(f.message.replace(_LINK, "a link"), _finding(kind, "warning", link, f))
+            elif f.segment is None or found.full(kind):
+                by_kind.setdefault(kind, []).append(_finding(kind, "error", link, f))
+            elif labelled is None:
+                # A segment is named: say it by its own label and item.
+                labelled = link_loss(link.chain(), catalog, mated_pair_db=pairs)
+                for g in labelled.findings:
+                    gk = _LOSS_KINDS[g.kind]
+                    if gk is not FindingKind.FACT_MISSING and g.segment is not None:
+                        by_kind.setdefault(gk, []).append(_finding(gk, "error", link, g))
         for kind, fs in by_kind.items():
             found.add(kind, fs)
     return found.all()
 
 
-def _finding(
-    kind: FindingKind, severity: str, link: LinkUnderCheck, f: LossFinding, labels: Mapping[str, str]
-) -> PlantFinding:
-    message = f.message if f.message.startswith(f"{link.chain.name}:") else f"{link.chain.name}: {f.message}"
-    return PlantFinding(kind, severity, link.cable_id, labels.get(f.segment) if f.segment else None, message)
+_LINK = "\x00link\x00"
+"""The name a make's loss is worked out under, each link's own put in its place."""
 
 
-def _fact_key(f: LossFinding, chain: LinkChain) -> str:
-    """The missing fact, the same for every link it concerns: the segment's label becomes its kind."""
-    if f.segment is None:
-        return f.message
-    seg = next((s for s in chain.segments if s.label == f.segment), None)
-    return f.message.replace(f.segment, f"the {seg.kind}" if seg is not None else "a segment")
+def _finding(kind: FindingKind, severity: str, link: LinkUnderCheck, f: LossFinding) -> PlantFinding:
+    message = f.message.replace(_LINK, link.name)
+    if not message.startswith(f"{link.name}:"):
+        message = f"{link.name}: {message}"
+    item = None
+    if f.segment is not None and f.segment in link.labels:
+        item = link.item_ids[link.labels.index(f.segment)]
+    return PlantFinding(kind, severity, link.cable_id, item, message)

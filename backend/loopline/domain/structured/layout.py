@@ -65,7 +65,6 @@ from loopline.domain.structured.catalog import (
     Trunk,
 )
 from loopline.domain.structured.chain import (
-    LinkChain,
     Segment,
     SegmentKind,
     cassette_segment,
@@ -309,6 +308,9 @@ class _Link:
     lane: int | None
     tor_optic: Optic
     fabric_optic: Optic
+    lanes_per_connector: int = 1
+    """A broken-out port's lanes on each connector of its optic (4 on a DR4; 4 on each of a twin-port
+    2xDR4's two broken into 8; 1 where each lane is a whole connector)."""
     panel_rack: str = ""
     termination: TrunkTermination = TrunkTermination.CASSETTE
     # Where it lands (set by the allocation):
@@ -316,6 +318,15 @@ class _Link:
     leg: int = -1
     port_in_cassette: int = 1
     """The front port of its ToR-side cassette (1 on an adapter plate)."""
+
+    @property
+    def connector(self) -> int:
+        """The fast port's connector the lane is on (1 unless a twin-port optic's second)."""
+        return 1 if self.lane is None else (self.lane - 1) // self.lanes_per_connector + 1
+
+    @property
+    def lane_in_connector(self) -> int:
+        return 1 if self.lane is None else (self.lane - 1) % self.lanes_per_connector + 1
 
 
 @dataclass(slots=True)
@@ -370,7 +381,8 @@ class _Builder:
         self.steps: list[ChainStep] = []
         self.optics: dict[tuple[str, str], PlantOptic] = {}
         self.checked: list[LinkUnderCheck] = []
-        self._segments: dict[tuple[str, int, int], Segment] = {}
+        self._templates: dict[tuple[object, ...], Segment] = {}
+        self._points: dict[str, PortPoint] = {}
         self._far_port: dict[tuple[str, str], Callable[[int], int]] = {}
         self.trunk_counts: dict[tuple[str, str], int] = {}
 
@@ -378,7 +390,7 @@ class _Builder:
 
     def links(self) -> list[_Link]:
         out: list[_Link] = []
-        lane_optics: dict[tuple[float, float], tuple[Optic, Optic]] = {}
+        lane_optics: dict[tuple[float, float], tuple[Optic, Optic, int]] = {}
         for c in self.plan.cables:
             if c.link_class is not LinkClass.TOR_FABRIC:
                 continue
@@ -396,8 +408,14 @@ class _Builder:
                             "breakouts",
                             f"{c.label}: {fabric.name}'s {port_gbps:g}G ports do not break out into {c.gbps:g}G lanes",
                         )
-                    lane_optics[key] = (self.catalog.optic(lanes.lane_optic), lanes.port_optic)
-                tor_optic, fabric_optic = lane_optics[key]
+                    lane_optics[key] = (
+                        self.catalog.optic(lanes.lane_optic),
+                        lanes.port_optic,
+                        max(1, lanes.lanes_per_port // lanes.port_optic.ports),
+                    )
+                tor_optic, fabric_optic, per_connector = lane_optics[key]
+                out.append(_Link(c, tor, fabric, physical, lane, tor_optic, fabric_optic, per_connector))
+                continue
             out.append(_Link(c, tor, fabric, physical, lane, tor_optic, fabric_optic))
         return out
 
@@ -429,14 +447,16 @@ class _Builder:
         routes: dict[tuple[str, str, TrunkTermination, FibreKind], _Route] = {}
         for link in links:
             optic = link.tor_optic
-            if optic.ports != 1 or link.fabric_optic.ports != 1:
-                self.not_built(link, f"a twin-port optic ({optic.part} / {link.fabric_optic.part}) is not laid out")
+            if optic.ports != 1 or (link.lane is None and link.fabric_optic.ports != 1):
+                # Each link would take two trunk legs and two panel ports at each end.
+                self.not_built(link, f"a link of twin-port optics ({optic.part}) is not laid out")
                 continue
-            if link.lane is None and optic.connector is not Connector.LC_DUPLEX:
+            if optic.connector is not Connector.LC_DUPLEX:
+                if link.lane is not None and link.lanes_per_connector != 1:
+                    self.not_built(link, f"a lane of {optic.part} ({optic.connector}) shares a connector")
+                    continue
+                # A parallel link (or a lane that is a whole connector of the fast port) takes a leg.
                 link.termination = TrunkTermination.PASS_THROUGH
-            elif optic.connector is not Connector.LC_DUPLEX:
-                self.not_built(link, f"a broken-out lane of {optic.part} ({optic.connector}) is not laid out")
-                continue
             key = (link.panel_rack, link.fabric.rack, link.termination, optic.fibre)
             route = routes.get(key)
             if route is None:
@@ -566,15 +586,16 @@ class _Builder:
             )
         )
 
-    def modules(self, routes: list[_Route]) -> dict[tuple[str, str], _Module]:
-        """A breakout module per broken-out fabric port, in the fabric switch's rack."""
-        out: dict[tuple[str, str], _Module] = {}
+    def modules(self, routes: list[_Route]) -> dict[tuple[str, str, int], _Module]:
+        """A breakout module per connector of a broken-out fabric port (a twin-port optic has two),
+        in the fabric switch's rack."""
+        out: dict[tuple[str, str, int], _Module] = {}
         module = self.catalog.cassette(BREAKOUT_MODULE)
         for route in routes:
             for link in route.links:
-                if link.lane is None:
+                if link.lane is None or route.termination is TrunkTermination.PASS_THROUGH:
                     continue
-                key = (link.fabric.name, link.fabric_port)
+                key = (link.fabric.name, link.fabric_port, link.connector)
                 if key not in out:
                     m = out[key] = _Module(link.fabric, link.fabric_port, link.fabric_optic)
                     bank = self.bank(link.fabric.rack, PlantRole.NETWORK, BREAKOUT_PANEL, module)
@@ -589,6 +610,12 @@ class _Builder:
     # -- lengths --------------------------------------------------------------------------------
 
     def point_of_panel(self, panel: _Panel) -> PortPoint:
+        point = self._points.get(panel.panel_id)
+        if point is None:
+            point = self._points[panel.panel_id] = self._point_of_panel(panel)
+        return point
+
+    def _point_of_panel(self, panel: _Panel) -> PortPoint:
         space = self.spaces[panel.rack]
         face = Face.FRONT if self.geometry.cold_aisle_ports else None
         x, y = face_xy(space.row, space.rack, face)
@@ -677,18 +704,18 @@ class _Builder:
             self._far_port[key] = lambda k, table=table: table.get(k, k)  # type: ignore[misc]
         return self._far_port[key]
 
-    def build_link(self, route: _Route, link: _Link, modules: dict[tuple[str, str], _Module]) -> None:
+    def build_link(self, route: _Route, link: _Link, modules: dict[tuple[str, str, int], _Module]) -> None:
         cat = self.catalog
+        pass_through = route.termination is TrunkTermination.PASS_THROUGH
         trunk_part = route.sizing.trunk if route.sizing else None
         assert trunk_part is not None
         trunk = route.trunks[link.trunk]
         leg = trunk.legs[link.leg]
-        module = modules.get((link.fabric.name, link.fabric_port)) if link.lane is not None else None
-        if link.lane is not None and (module is None or module.panel is None):
+        module = modules.get((link.fabric.name, link.fabric_port, link.connector))
+        if link.lane is not None and not pass_through and (module is None or module.panel is None):
             return  # no module port: named in the breakout panels' ports finding
         tor, fab = link.tor, link.fabric
         tor_port = link.cable.a_port
-        pass_through = route.termination is TrunkTermination.PASS_THROUGH
         cassette = leg.a_panel.cassette
         if pass_through:
             # An adapter plate: front port k mates rear port k; the trunk's leg j lands on the
@@ -707,49 +734,56 @@ class _Builder:
         pa, pb = leg.a_panel, leg.b_panel
         pa.ports_used += 1
         pb.ports_used += 1
+        # (item, detail, segment template): the item's length goes with the template
         steps: list[tuple[PlantItem, str, Segment]] = []
 
-        # ToR cord
+        # ToR cord: a pass-through link's cord has its unpinned end in the ToR's module, the pinned
+        # one in the adapter (the cord's end B faces the ToR).
         cord_a = self.cord_item(
             cord,
             (tor.name, tor_port),
             (pa.panel_id, front_port(a_front)),
             self.length(self.point_of_device(tor), self.point_of_panel(pa)),
         )
-        seg = cord_segment(cord, cord_a.label, cord_a.length_mm)
-        if pass_through:
-            seg = seg.reversed()  # its unpinned end in the ToR's module, the pinned one in the adapter
-        steps.append((cord_a, "", seg))
+        steps.append((cord_a, "", self.cord_template(cord, flipped=pass_through)))
         # ToR-side panel port
         port_a = self.port_item(pa, a_front, leg.a_rear, from_front=True)
-        seg = self.panel_segment(port_a, cassette, k_a, leg.a_rear, from_front=True)
-        steps.append((port_a, f"front {port_a.a_port} -> rear {port_a.b_port}", seg))
+        steps.append(
+            (
+                port_a,
+                f"front {port_a.a_port} -> rear {port_a.b_port}",
+                self.port_template(cassette, k_a, leg.a_rear, True),
+            )
+        )
         # trunk leg
         trunk_item = self.items.get(trunk.item_id) or self.trunk_item(route, trunk, trunk_part)
-        seg = self.cached(trunk.item_id, 0, 0, lambda: trunk_segment(trunk_part, trunk.label, trunk.length_mm))
-        if pass_through:
-            detail = f"leg {link.leg + 1} ({rear_port(leg.a_rear)} -> {rear_port(leg.b_rear)})"
-        else:
-            f1 = 2 * k_a - 1
-            detail = f"leg {link.leg + 1} ({rear_port(leg.a_rear)} -> {rear_port(leg.b_rear)}), fibres {f1}-{f1 + 1}"
-        steps.append((trunk_item, detail, seg))
+        legs = f"leg {link.leg + 1} ({rear_port(leg.a_rear)} -> {rear_port(leg.b_rear)})"
+        detail = legs if pass_through else f"{legs}, fibres {2 * k_a - 1}-{2 * k_a}"
+        steps.append((trunk_item, detail, self.trunk_template(trunk_part)))
         # network-side panel port
         port_b = self.port_item(pb, b_front, leg.b_rear, from_front=False)
-        seg = self.panel_segment(port_b, cassette, k_b, leg.b_rear, from_front=False)
-        steps.append((port_b, f"rear {port_b.a_port} -> front {port_b.b_port}", seg))
+        steps.append(
+            (
+                port_b,
+                f"rear {port_b.a_port} -> front {port_b.b_port}",
+                self.port_template(cassette, k_b, leg.b_rear, False),
+            )
+        )
 
         if module is None:
             cord_b = self.cord_item(
                 cord,
                 (pb.panel_id, front_port(b_front)),
-                (fab.name, link.cable.b_port),
+                (fab.name, link.fabric_port),
                 self.length(self.point_of_panel(pb), self.point_of_device(fab)),
             )
-            steps.append((cord_b, "", cord_segment(cord, cord_b.label, cord_b.length_mm)))
+            # A lane that is a whole connector of a twin-port optic: which of its connectors.
+            detail = "" if link.lane is None else f"connector {link.connector}"
+            steps.append((cord_b, detail, self.cord_template(cord, flipped=False)))
         else:
             assert module.panel is not None and link.lane is not None
             mp = module.panel
-            lane = link.lane
+            lane = link.lane_in_connector
             m_front = (module.rear - 1) * mp.per_unit + lane
             mp.ports_used += 1
             jumper = self.cord_item(
@@ -758,10 +792,10 @@ class _Builder:
                 (mp.panel_id, front_port(m_front)),
                 self.length(self.point_of_panel(pb), self.point_of_panel(mp)),
             )
-            steps.append((jumper, "", cord_segment(cord, jumper.label, jumper.length_mm)))
+            steps.append((jumper, "", self.cord_template(cord, flipped=False)))
             m_item = self.port_item(mp, m_front, module.rear, from_front=True)
-            seg = self.panel_segment(m_item, mp.cassette, lane, 1, from_front=True)
-            steps.append((m_item, f"front {m_item.a_port} -> rear {m_item.b_port} (lane {lane})", seg))
+            detail = f"front {m_item.a_port} -> rear {m_item.b_port} (lane {link.lane})"
+            steps.append((m_item, detail, self.port_template(mp.cassette, lane, 1, True)))
             mpo = cat.cord(BREAKOUT_CORD)
             mpo_item = self.items.get(cable_id(mp.panel_id, rear_port(module.rear), fab.name, module.port))
             if mpo_item is None:
@@ -771,40 +805,62 @@ class _Builder:
                     (fab.name, module.port),
                     self.length(self.point_of_panel(mp), self.point_of_device(fab)),
                 )
-            seg = self.cached(mpo_item.item_id, 0, 0, lambda: cord_segment(mpo, mpo_item.label, mpo_item.length_mm))
-            steps.append((mpo_item, f"lane {lane}", seg))
+            which = (
+                f"lane {link.lane}"
+                if link.fabric_optic.ports == 1
+                else f"lane {link.lane} (connector {link.connector})"
+            )
+            steps.append((mpo_item, which, self.cord_template(mpo, flipped=False)))
 
         cid = link.cable.cable_id
+        add = self.steps.append
         for position, (item, detail, _) in enumerate(steps):
-            self.steps.append(ChainStep(cid, position, self.item(item), detail))
+            add(ChainStep(cid, position, self.item(item), detail))
         self.optic(tor, tor_port, link.tor_optic)
         self.optic(fab, link.fabric_port, link.fabric_optic)
-        chain = LinkChain(
-            name=link.cable.label,
-            optic_a=link.tor_optic,
-            optic_b=link.fabric_optic,
-            segments=tuple(seg for _, _, seg in steps),
-            method=None if pass_through else TRUNK_METHOD,
-            end_a=f"{tor.name}:{tor_port}",
-            end_b=f"{fab.name}:{link.cable.b_port}",
+        self.checked.append(
+            LinkUnderCheck(
+                cable_id=cid,
+                name=link.cable.label,
+                optic_a=link.tor_optic,
+                optic_b=link.fabric_optic,
+                method=None if pass_through else TRUNK_METHOD,
+                end_a=f"{tor.name}:{tor_port}",
+                end_b=f"{fab.name}:{link.cable.b_port}",
+                segments=tuple(seg for _, _, seg in steps),
+                lengths=tuple(item.length_mm for item, _, _ in steps),
+                labels=tuple(item.label for item, _, _ in steps),
+                item_ids=tuple(item.item_id for item, _, _ in steps),
+            )
         )
-        self.checked.append(LinkUnderCheck(cid, chain, tuple(item.item_id for item, _, _ in steps)))
 
-    def cached(self, item_id: str, a: int, b: int, make: Callable[[], Segment]) -> Segment:
-        key = (item_id, a, b)
-        seg = self._segments.get(key)
+    # Segment templates: one per make (part, ports, direction), labelled by their kind and without a
+    # length; `LinkUnderCheck` gives each link's its own label and length when a check needs them.
+
+    def template(self, key: tuple[object, ...], make: Callable[[], Segment]) -> Segment:
+        seg = self._templates.get(key)
         if seg is None:
-            seg = self._segments[key] = make()
+            seg = self._templates[key] = make()
         return seg
 
-    def panel_segment(self, item: PlantItem, cassette: Cassette, front: int, rear: int, *, from_front: bool) -> Segment:
+    def cord_template(self, cord: PatchCord, *, flipped: bool) -> Segment:
+        def make() -> Segment:
+            seg = cord_segment(cord, "the cord", 0)
+            return seg.reversed() if flipped else seg
+
+        return self.template(("cord", cord.name, flipped), make)
+
+    def trunk_template(self, trunk: Trunk) -> Segment:
+        return self.template(("trunk", trunk.name), lambda: trunk_segment(trunk, "the trunk", 0))
+
+    def port_template(self, cassette: Cassette, front: int, rear: int, from_front: bool) -> Segment:
         # Within the cassette: its own front port `front`, its rear port (1 unless an adapter plate).
         rear_in = ((rear - 1) % cassette.rear_ports) + 1
-        return self.cached(
-            item.item_id,
-            front,
-            1 if from_front else 0,
-            lambda: cassette_segment(cassette, item.label, front_port=front, rear_port=rear_in, from_front=from_front),
+        return self.template(
+            ("port", cassette.name, front, rear_in, from_front),
+            lambda: cassette_segment(
+                cassette, "the panel port", front_port=front, rear_port=rear_in, from_front=from_front
+            ),
         )
 
     def trunk_item(self, route: _Route, trunk: _Trunk, part: Trunk) -> PlantItem:

@@ -1,0 +1,131 @@
+"""Properties of the plant builder over generated halls and plans (Hypothesis): every ToR uplink of
+the direct plan gets a chain that starts at its ToR port and ends at its fabric port exactly as the
+plan's cable does, whose items follow on from each other, and which traces; every item is used;
+the plan itself is left as it was."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import pairwise
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
+from loopline.domain.layout import Hall
+from loopline.domain.routing import DEFAULT_GEOMETRY
+from loopline.domain.structured.catalog import builtin_catalog
+from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.layout import split_lane, structure_plan
+from loopline.domain.structured.plant import Cabling, FindingKind, PanelPlacement, StructuredSettings
+from loopline.domain.wiring import Pattern, WiringSpec, generate_plan
+from loopline.domain.wiring.model import LinkClass
+from loopline.domain.wiring.spec import FabricKind, FabricSpec
+
+CAT = builtin_catalog()
+
+
+def with_fabric_ports(hall: Hall, gbps: float) -> Hall:
+    """The hall with every aggregation and spine switch's downlink ports at `gbps`."""
+    return replace(
+        hall,
+        rows=tuple(
+            replace(
+                row,
+                racks=tuple(
+                    replace(
+                        rk,
+                        fabric_switches=tuple(
+                            replace(fs, model=replace(fs.model, server_port_gbps=gbps)) if fs.role != "core" else fs
+                            for fs in rk.fabric_switches
+                        ),
+                    )
+                    for rk in row.racks
+                ),
+            )
+            for row in hall.rows
+        ),
+    )
+
+
+def ports(port: str) -> set[str]:
+    """A trunk end names its legs' rear ports as a range (``R01-R03``)."""
+    first, sep, last = port.partition("-")
+    if not sep:
+        return {port}
+    return {f"R{n:02d}" for n in range(int(first[1:]), int(last[1:]) + 1)}
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[Hall, WiringSpec, StructuredSettings]:
+    kind = draw(st.sampled_from([FabricKind.LEAF_SPINE, FabricKind.THREE_TIER]))
+    # (ToR uplink, fabric port) speeds: equal, or a fast port broken out into the uplinks' speed.
+    link, port = draw(st.sampled_from([(100.0, 100.0), (400.0, 400.0), (100.0, 400.0), (100.0, 800.0), (400.0, 800.0)]))
+    uplinks = draw(st.integers(1, 3))
+    switches = draw(st.integers(1, 3))
+    hall = build_abstract_layout(
+        AbstractLayoutSpec(
+            rows=draw(st.integers(1, 3)),
+            racks_per_row=draw(st.integers(1, 3)),
+            logical_per_rack=draw(st.integers(1, 2)),
+            servers_per_logical_rack=draw(st.integers(1, 3)),
+            uplinks_per_tor=uplinks,
+            uplink_gbps=link,
+            spine_switches=switches if kind is FabricKind.LEAF_SPINE else 0,
+            aggs_per_cluster=switches,
+            core_switches=1,
+            network_rack=draw(st.sampled_from(["end", "middle"])),
+        )
+    )
+    if port != link:
+        hall = with_fabric_ports(hall, port)
+    spec = WiringSpec(
+        pattern=Pattern.SINGLE_HOMED,
+        ports=1,
+        fabric=FabricSpec(kind, uplinks, breakouts=port != link),
+        cabling=Cabling.STRUCTURED,
+    )
+    return hall, spec, StructuredSettings(panel_at=draw(st.sampled_from(list(PanelPlacement))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_every_uplink_runs_from_its_tor_port_to_its_fabric_port_through_contiguous_items(
+    case: tuple[Hall, WiringSpec, StructuredSettings],
+) -> None:
+    hall, spec, structured = case
+    plan = generate_plan(hall, spec)
+    before = [c.as_tuple() for c in plan.cables]
+    plant = structure_plan(hall, plan, structured, DEFAULT_GEOMETRY, CAT)
+    assert [c.as_tuple() for c in plan.cables] == before
+
+    items = {i.item_id: i for i in plant.items}
+    assert len(items) == len(plant.items)
+    chains: dict[str, list[tuple[int, str]]] = {}
+    for s in plant.steps:
+        chains.setdefault(s.cable_id, []).append((s.position, s.item_id))
+    uplinks = [c for c in plan.cables if c.link_class is LinkClass.TOR_FABRIC]
+    # Racks of at most 8 U of servers and ToRs: every uplink finds panel ports.
+    assert set(chains) == {c.cable_id for c in uplinks}
+    for c in uplinks:
+        steps = sorted(chains[c.cable_id])
+        assert [p for p, _ in steps] == list(range(len(steps)))
+        chain = [items[i] for _, i in steps]
+        assert (chain[0].a_end, chain[0].a_port) == (c.a_device, c.a_port)
+        assert (chain[-1].b_end, chain[-1].b_port) == (c.b_device, split_lane(c.b_port)[0])
+        for near, far in pairwise(chain):
+            assert near.b_end == far.a_end and ports(near.b_port) & ports(far.a_port), (near, far)
+    assert {s.item_id for s in plant.steps} == set(items)
+    # A panel front port holds one cord; a device port one optic.
+    plugged = [
+        (end, port)
+        for i in plant.items
+        if i.kind is SegmentKind.CORD
+        for end, port in ((i.a_end, i.a_port), (i.b_end, i.b_port))
+        if port.startswith("F")
+    ]
+    assert len(plugged) == len(set(plugged))
+    assert len({(o.device, o.port) for o in plant.optics}) == len(plant.optics)
+    # Every link traces lane by lane and mates its connectors.
+    assert [f for f in plant.findings if f.kind in (FindingKind.POLARITY, FindingKind.CONNECTOR)] == []
+    assert len({p.panel_id for p in plant.panels}) == len(plant.panels)
