@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
-from loopline.domain.labels import cable_id, cable_label
 from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY
 from loopline.domain.structured.catalog import StructuredCatalog, TrunkPolarity, builtin_catalog
 from loopline.domain.structured.chain import SegmentKind
 from loopline.domain.structured.layout import BREAKOUT_MODULE, split_lane, structure_plan
 from loopline.domain.structured.plant import (
+    Cabling,
     FindingKind,
     PanelPlacement,
     PlantItem,
@@ -48,6 +48,29 @@ def small_hall(**kw: object) -> Hall:
     }
     args.update(kw)
     return build_abstract_layout(AbstractLayoutSpec(**args))  # type: ignore[arg-type]
+
+
+def with_fabric_ports(hall: Hall, gbps: float) -> Hall:
+    """The hall with every aggregation and spine switch's downlink ports at `gbps`."""
+    return replace(
+        hall,
+        rows=tuple(
+            replace(
+                row,
+                racks=tuple(
+                    replace(
+                        rk,
+                        fabric_switches=tuple(
+                            replace(fs, model=replace(fs.model, server_port_gbps=gbps)) if fs.role != "core" else fs
+                            for fs in rk.fabric_switches
+                        ),
+                    )
+                    for rk in row.racks
+                ),
+            )
+            for row in hall.rows
+        ),
+    )
 
 
 def leaf_spine(hall: Hall, uplinks: int = 2) -> WiringPlan:
@@ -222,31 +245,24 @@ def test_a_rack_without_room_for_its_panels_is_short_of_ports() -> None:
 
 
 def test_lanes_of_a_broken_out_port_share_its_optic_cord_and_module() -> None:
-    # SPINE ports of 400G serving 100G ToR uplinks as lanes: the direct plan's fabric ports renamed
-    # as the generator names lanes (e1/1.. e1/4, e2/1, e2/2: six links per spine).
-    hall = small_hall()
-    spine = next(fs.model for row in hall.rows for rk in row.racks for fs in rk.fabric_switches)
-    fast = replace(spine, server_port_gbps=400.0)
-    hall = replace(
-        hall,
-        rows=tuple(
-            replace(
-                row,
-                racks=tuple(
-                    replace(rk, fabric_switches=tuple(replace(fs, model=fast) for fs in rk.fabric_switches))
-                    for rk in row.racks
-                ),
-            )
-            for row in hall.rows
-        ),
+    # Spine ports of 400G serving the 100G ToR uplinks as lanes (the generator with breakouts): each
+    # spine's n-th link takes lane (n-1) % 4 + 1 of port (n-1) // 4 + 1, e1/1 .. e1/4, e2/1, e2/2.
+    hall = with_fabric_ports(small_hall(), 400.0)
+    spec = WiringSpec(
+        pattern=Pattern.SINGLE_HOMED,
+        ports=1,
+        fabric=FabricSpec(FabricKind.LEAF_SPINE, 2, breakouts=True),
+        cabling=Cabling.STRUCTURED,
     )
-    plan = leaf_spine(small_hall())
-    for c in plan.cables:
-        if c.link_class is LinkClass.TOR_FABRIC:
-            n = int(c.b_port[1:]) - 1
-            c.b_port = f"e{n // 4 + 1}/{n % 4 + 1}"
-            c.label = cable_label(c.a_device, c.a_port, c.b_device, c.b_port)
-            c.cable_id = cable_id(c.a_device, c.a_port, c.b_device, c.b_port)
+    plan = generate_plan(hall, spec)
+    assert [c.b_port for c in plan.cables if c.b_device == "H1.R01.N01.U01"] == [
+        "e1/1",
+        "e1/2",
+        "e1/3",
+        "e1/4",
+        "e2/1",
+        "e2/2",
+    ]
     plant = build(hall, plan)
     cid = link(plan, "H1.R01.K02.U05", "e49")  # SPINE1's second link: e1/2
     got = [(i.kind, i.label, i.part, d) for i, d in chain(plant, cid)]

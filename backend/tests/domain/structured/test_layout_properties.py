@@ -5,11 +5,11 @@ the plan itself is left as it was."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_layout import with_fabric_ports
 
 from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
 from loopline.domain.layout import Hall
@@ -23,29 +23,6 @@ from loopline.domain.wiring.model import LinkClass
 from loopline.domain.wiring.spec import FabricKind, FabricSpec
 
 CAT = builtin_catalog()
-
-
-def with_fabric_ports(hall: Hall, gbps: float) -> Hall:
-    """The hall with every aggregation and spine switch's downlink ports at `gbps`."""
-    return replace(
-        hall,
-        rows=tuple(
-            replace(
-                row,
-                racks=tuple(
-                    replace(
-                        rk,
-                        fabric_switches=tuple(
-                            replace(fs, model=replace(fs.model, server_port_gbps=gbps)) if fs.role != "core" else fs
-                            for fs in rk.fabric_switches
-                        ),
-                    )
-                    for rk in row.racks
-                ),
-            )
-            for row in hall.rows
-        ),
-    )
 
 
 def ports(port: str) -> set[str]:
