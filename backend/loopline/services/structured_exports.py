@@ -117,7 +117,10 @@ class NetboxPlant:
     def note(self) -> str:
         return (
             f"Structured cabling: {len(self.devices)} patch panels are devices (role Patch panel, a device type per"
-            " panel model as fitted, with its rear ports and front ports mapped to rear-port positions);"
+            " panel model as fitted, with its rear ports and front ports mapped to rear-port positions; NetBox's"
+            " positions carry no polarity, so a panel at the far end of a Type-B trunk (TIA-568.3-D Method B:"
+            " port k arrives at port n + 1 - k) has a type of its own, `..., positions reversed`, whose front"
+            " ports sit on the positions their links arrive on);"
             f" 08-cables.csv ends with the plant's {len(self.cables)} cords and trunk legs between"
             " interfaces, front ports and rear ports, in place of the ToR uplinks as direct cables, so NetBox's"
             " cable trace runs ToR -> cord -> panel front -> rear -> trunk -> rear -> front -> cord -> switch."
@@ -128,10 +131,10 @@ def netbox_plant(
     plant: StructuredPlant, site: str, faces: dict[str, str], names: DeviceNames, colours: dict[str, str]
 ) -> NetboxPlant:
     cat = catalog()
-    types = {sx.panel_type_name(p): sx.panel_device_type(p, cat) for p in plant.panels}
+    types, type_of = sx.netbox_panel_types(plant.panels, plant.items, plant.steps, cat)
     panel_ids = [p.panel_id for p in plant.panels]
     for pid in panel_ids:
         netbox.check_length("device", pid)
     cables = list(sx.plant_cable_rows(plant.items, plant.steps, panel_ids, site, cat, names, colours))
-    devices = list(sx.panel_devices(plant.panels, faces))
+    devices = list(sx.panel_devices(plant.panels, faces, type_of))
     return NetboxPlant(types, devices, cables, frozenset(s.cable_id for s in plant.steps))

@@ -431,7 +431,7 @@ def plant_labels(
     panel_ids = frozenset(p.panel_id for p in panels)
     item_list = list(items)
     ends: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {}
-    for it, at_a, at_b in netbox_terminations(item_list, steps, panel_ids):
+    for it, at_a, at_b in netbox_terminations(item_list, steps):
         ends.setdefault(it.item_id, []).append((at_a, at_b))
     used: dict[tuple[str, str], PlantItem] = {}
     for it in item_list:
@@ -533,15 +533,24 @@ def cable_type(item: PlantItem, catalog: StructuredCatalog) -> str:
     return NETBOX_FIBRE_TYPES.get(fibre, "") if fibre is not None else ""
 
 
+def rear_range(port: str) -> list[str] | None:
+    """A trunk end's rear ports as the plant writes them: ``R02``, or ``R01-R04`` for side by side
+    legs; None for anything else."""
+    first, sep, last = port.partition("-")
+    if not is_rear(first) or (sep and not is_rear(last)):
+        return None
+    lo, hi = int(first[1:]), int(last[1:]) if sep else int(first[1:])
+    return [rear_name(n) for n in range(lo, hi + 1)] if lo <= hi else None
+
+
 def netbox_terminations(
-    items: Iterable[PlantItem], steps: Iterable[ChainStep], panel_ids: Iterable[str]
+    items: Iterable[PlantItem], steps: Iterable[ChainStep]
 ) -> Iterator[tuple[PlantItem, tuple[str, str], tuple[str, str]]]:
     """Each cable of the plant as NetBox cables, (item, (end, port), (end, port)): a cord or breakout
-    leg between its two ends; a trunk between the rear ports its ends name, or, where its stored
-    ports name more than one rear port (a trunk of several MPO legs), one NetBox cable per leg the
-    links use, found from the panel ports before and after it in their chains. NetBox imports one
-    port per cable end."""
-    panels = set(panel_ids)
+    leg between its two ends; a trunk of several MPO legs (``R01-R04`` at each end) one NetBox cable
+    per leg, the n-th rear port of one end to the n-th of the other, spare legs too; a trunk whose
+    ends name no such range, the legs its links use, found from the panel ports before and after it
+    in their chains. NetBox imports one port per cable end."""
     item_list = list(items)
     by_id = {i.item_id: i for i in item_list}
     legs: dict[str, dict[tuple[tuple[str, str], tuple[str, str]], None]] = {}
@@ -557,12 +566,17 @@ def netbox_terminations(
         if it.kind not in CABLE_KINDS:
             continue
         a, b = (it.a_end, it.a_port), (it.b_end, it.b_port)
-        single = all(is_rear(p) or is_front(p) or e not in panels for e, p in (a, b))
-        if it.kind is SegmentKind.TRUNK and not single:
-            for pair in legs.get(it.item_id, {}):
-                yield it, *pair
-        else:
-            yield it, a, b
+        if it.kind is SegmentKind.TRUNK:
+            ra, rb = rear_range(it.a_port), rear_range(it.b_port)
+            if ra is not None and rb is not None and len(ra) == len(rb):
+                for x, y in zip(ra, rb, strict=True):
+                    yield it, (it.a_end, x), (it.b_end, y)
+                continue
+            if not (is_rear(it.a_port) and is_rear(it.b_port)):
+                for pair in legs.get(it.item_id, {}):
+                    yield it, *pair
+                continue
+        yield it, a, b
 
 
 def _side(end: str, port: str, panels: set[str], names: DeviceNames) -> tuple[str, str]:
@@ -585,7 +599,7 @@ def plant_cable_rows(
     trunk has several) and breakout cables; a trunk of several legs labels each ``<trunk> leg <n>``."""
     panels = set(panel_ids)
     colours = colours or {}
-    ends = list(netbox_terminations(items, steps, panels))
+    ends = list(netbox_terminations(items, steps))
     per_item: dict[str, int] = {}
     for it, _, _ in ends:
         per_item[it.item_id] = per_item.get(it.item_id, 0) + 1
@@ -603,21 +617,123 @@ def plant_cable_rows(
         )  # fmt: skip
 
 
-def panel_device_type(panel: PlantPanel, catalog: StructuredCatalog) -> netbox.NetboxDeviceType:
+def panel_device_type(
+    panel: PlantPanel, catalog: StructuredCatalog, arrival: Mapping[int, int] | None = None
+) -> netbox.NetboxDeviceType:
     """A panel as fitted as a NetBox device type: its rear ports (with their positions) and front ports
-    (each on its rear port's position), so NetBox's trace goes front -> rear -> trunk -> rear -> front."""
+    (each on its rear port's position), so NetBox's trace goes front -> rear -> trunk -> rear -> front.
+    `arrival`: a far panel's front ports by the position they are reached on within their cassette
+    (`far_end_positions`); the type is then named for it."""
     ports = panel_ports(panel, catalog)
+    fronts = ports.fronts
+    name = panel_type_name(panel)
+    if arrival:
+        per = len(fronts) // max(1, panel.cassettes)
+        fronts = tuple(
+            FrontPort(f.name, f.rear, arrival.get((i % per) + 1, f.position), f.connector) for i, f in enumerate(fronts)
+        )
+        order = [arrival[k] for k in sorted(arrival)]
+        pattern = "reversed" if order == list(range(per, 0, -1)) else ",".join(map(str, order))
+        name = f"{name}, positions {pattern}"
     return netbox.NetboxDeviceType(
-        panel_type_name(panel),
+        name,
         catalog.panel(panel.model).height_u,
         (),
         full_depth=False,
         rear_ports=tuple((r.name, NETBOX_PORT_TYPES[r.connector], r.positions) for r in ports.rears),
-        front_ports=tuple((f.name, NETBOX_PORT_TYPES[f.connector], f.rear, f.position) for f in ports.fronts),
+        front_ports=tuple((f.name, NETBOX_PORT_TYPES[f.connector], f.rear, f.position) for f in fronts),
     )
 
 
-def panel_devices(panels: Iterable[PlantPanel], faces: Mapping[str, str]) -> Iterator[netbox.NetboxDevice]:
-    """Each panel as a device named by its id, at its U on its rack's port face."""
+def far_end_positions(
+    panels: Iterable[PlantPanel], items: Iterable[PlantItem], steps: Iterable[ChainStep], catalog: StructuredCatalog
+) -> dict[str, dict[int, int]]:
+    """NetBox's rear-port positions are channels without polarity: a trunk joins position p of one rear
+    port to position p of the other. A Type-B trunk between cassettes (TIA-568.3-D Method B) brings a
+    cassette's front port k to the far cassette's port n + 1 - k, so for NetBox's trace to reach the
+    far port the plant chose, that far panel's front port must sit on the position the near port
+    leaves by. Read from the stored chains (the builder chose the ports; nothing is recomputed): per
+    panel at the far end of a trunk whose ports differ from the cassette's own order, its cassette's
+    front port (1..n) -> the position it is reached on, the ports no link uses given the positions
+    left in order. Only panels whose cassettes have one rear port (the LC cassettes) are concerned;
+    an MPO adapter's positions are all 1."""
+    panel_list = list(panels)
+    by_panel = {p.panel_id: p for p in panel_list}
+    by_id = {i.item_id: i for i in items}
+    standard: dict[str, dict[str, tuple[str, int]]] = {}
+
+    def position(panel: PlantPanel, front: str) -> int | None:
+        if panel.panel_id not in standard:
+            standard[panel.panel_id] = {f.name: (f.rear, f.position) for f in panel_ports(panel, catalog).fronts}
+        got = standard[panel.panel_id].get(front)
+        return None if got is None else got[1]
+
+    wanted: dict[str, dict[int, int]] = {}
+    by_link: dict[str, list[ChainStep]] = {}
+    for s in steps:
+        by_link.setdefault(s.cable_id, []).append(s)
+    for chain in by_link.values():
+        chain.sort(key=lambda s: s.position)
+        for i, s in enumerate(chain[1:-1], start=1):
+            trunk = by_id.get(s.item_id)
+            near, far = by_id.get(chain[i - 1].item_id), by_id.get(chain[i + 1].item_id)
+            if trunk is None or near is None or far is None or trunk.kind is not SegmentKind.TRUNK:
+                continue
+            fa, fb = _front_of(near), _front_of(far)
+            if fa is None or fb is None or fa[0] not in by_panel or fb[0] not in by_panel:
+                continue
+            pb = by_panel[fb[0]]
+            if pb.cassette is None or catalog.cassette(pb.cassette).rear_ports != 1:
+                continue
+            pos = position(by_panel[fa[0]], fa[1])
+            if pos is None:
+                continue
+            per = catalog.cassette(pb.cassette).front_ports
+            local = (int(fb[1][1:]) - 1) % per + 1
+            wanted.setdefault(pb.panel_id, {}).setdefault(local, pos)
+    out: dict[str, dict[int, int]] = {}
+    for panel_id, known in wanted.items():
+        cassette = by_panel[panel_id].cassette
+        assert cassette is not None
+        per = catalog.cassette(cassette).front_ports
+        if all(k == v for k, v in known.items()):
+            continue
+        left = iter(sorted(set(range(1, per + 1)) - set(known.values())))
+        out[panel_id] = {k: known[k] if k in known else next(left) for k in range(1, per + 1)}
+    return out
+
+
+def _front_of(item: PlantItem) -> tuple[str, str] | None:
+    """The (panel, front port) of a panel-port item."""
+    if item.kind is not SegmentKind.PANEL_PORT:
+        return None
+    for end, port in ((item.a_end, item.a_port), (item.b_end, item.b_port)):
+        if is_front(port):
+            return end, port
+    return None
+
+
+def netbox_panel_types(
+    panels: Iterable[PlantPanel], items: Iterable[PlantItem], steps: Iterable[ChainStep], catalog: StructuredCatalog
+) -> tuple[dict[str, netbox.NetboxDeviceType], dict[str, str]]:
+    """The panels' NetBox device types by name, and each panel's type (`far_end_positions` gives a far
+    panel of a Method B trunk a type of its own)."""
+    panel_list = list(panels)
+    arrivals = far_end_positions(panel_list, items, steps, catalog)
+    types: dict[str, netbox.NetboxDeviceType] = {}
+    type_of: dict[str, str] = {}
+    for p in panel_list:
+        t = panel_device_type(p, catalog, arrivals.get(p.panel_id))
+        types.setdefault(t.model, t)
+        type_of[p.panel_id] = t.model
+    return types, type_of
+
+
+def panel_devices(
+    panels: Iterable[PlantPanel], faces: Mapping[str, str], type_of: Mapping[str, str] | None = None
+) -> Iterator[netbox.NetboxDevice]:
+    """Each panel as a device named by its id, at its U on its rack's port face, of its type
+    (`type_of`, else `panel_type_name`)."""
     for p in panels:
-        yield netbox.NetboxDevice(p.panel_id, PANEL_ROLE, p.rack, p.u, panel_type_name(p), faces.get(p.rack, "front"))
+        model = (type_of or {}).get(p.panel_id, panel_type_name(p))
+        yield netbox.NetboxDevice(p.panel_id, PANEL_ROLE, p.rack, p.u, model, faces.get(p.rack, "front"))
