@@ -37,8 +37,11 @@ export const SERVERS_PER_LOGICAL = 10;
 export const TORS = 2 * RACKS_PER_ROW * LOGICAL_PER_RACK;
 export const SERVERS = TORS * SERVERS_PER_LOGICAL;
 
-/** A project of its own (its own price book), one hall, two facing rows of racks and a network rack. */
-export async function plannedHall(request: APIRequestContext, tag: string) {
+/**
+ * A project of its own (its own price book), one hall, two facing rows of racks and a network rack whose
+ * four spines are the catalog switch model `spineModelId` (the builtin 64 x 100G spine by default).
+ */
+export async function plannedHall(request: APIRequestContext, tag: string, spineModelId?: number) {
   const project = await request.post("/api/v1/projects", { data: { name: `${tag}-${Date.now().toString(36)}` } });
   expect(project.status(), await project.text()).toBe(201);
   const projectId: number = (await project.json()).id;
@@ -66,7 +69,7 @@ export async function plannedHall(request: APIRequestContext, tag: string) {
           name: "N01-01",
           role: "network",
           rack_type_id: id(racks, "42U 600x1200"),
-          fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: id(switches, "64x100G spine"), u })),
+          fabric_switches: [20, 22, 24, 26].map((u, i) => ({ name: `SP${i + 1}`, role: "spine", switch_model_id: spineModelId ?? id(switches, "64x100G spine"), u })),
         },
       ],
     },

@@ -35,8 +35,9 @@ import {
 } from "./plantGeometry";
 import type { RackPlacement } from "./selectors";
 
-const PANEL_COLOUR = "#a78bfa";
-const TRUNK_COLOUR = "#38bdf8";
+const PANEL_COLOUR = "#e879f9";
+// Not a medium's colour (fibre is cyan): a trunk reads as a bundle of its own in the tray.
+const TRUNK_COLOUR = "#f8fafc";
 const CHAIN_COLOUR = "#f59e0b";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -282,22 +282,30 @@ export function WiringPanel() {
           </Field>
         )}
       </div>
-      <Field label="Breakouts" name="breakouts" errors={errors}>
-        <span title={form.cabling === "structured" ? undefined : BREAKOUTS_NEED}>
+      <div>
+        <label className="toggles" title={form.cabling === "structured" ? undefined : BREAKOUTS_NEED}>
           <input
             type="checkbox"
             checked={form.breakouts}
             disabled={form.cabling !== "structured"}
             onChange={(e) => set("breakouts", e.target.checked)}
             data-testid="wiring-breakouts"
-          />{" "}
-          <span className="small">
-            {form.cabling === "structured"
-              ? "a fabric port faster than the ToR uplinks feeds several of them (e.g. 400G into 4 × 100G)"
-              : BREAKOUTS_NEED}
+          />
+          <span>
+            Breakouts:{" "}
+            <span className="muted">
+              {form.cabling === "structured"
+                ? "a fabric port faster than the ToR uplinks feeds several of them (400G into 4 × 100G)"
+                : BREAKOUTS_NEED}
+            </span>
           </span>
-        </span>
-      </Field>
+        </label>
+        {errors.breakouts && (
+          <span className="field-error" role="alert" data-testid="wiring-error-breakouts">
+            {errors.breakouts}
+          </span>
+        )}
+      </div>
       {form.parallel && (
         <p className="muted small" data-testid="wiring-parallel">
           Plus a parallel set of {form.parallel.ports} port(s) per server at {form.parallel.gbps} Gb/s (Type 2
