@@ -71,7 +71,7 @@ from loopline.domain.structured.chain import (
     cord_segment,
     trunk_segment,
 )
-from loopline.domain.structured.checks import LinkUnderCheck, check_links
+from loopline.domain.structured.checks import FINDINGS_PER_KIND, LinkUnderCheck, check_links
 from loopline.domain.structured.optics import breakout_lanes, port_optic
 from loopline.domain.structured.plant import (
     ChainStep,
@@ -159,6 +159,8 @@ class _RackSpace:
     rack: Rack
     free: list[int]
     """Free U, highest first (panels take the top free U)."""
+    had_free: int = 0
+    """Free U before any panel."""
 
     def take(self, height_u: int) -> int | None:
         """The lowest U of the highest run of `height_u` free U, taken; None when none is left."""
@@ -182,7 +184,7 @@ def _rack_spaces(hall: Hall) -> dict[str, _RackSpace]:
                 taken.update(range(fs.u, fs.u + fs.model.height_u))
             name = f"{hall.name}.{row.name}.{rack.name}"
             free = [u for u in range(rack.rack_type.height_u, 0, -1) if u not in taken]
-            out[name] = _RackSpace(len(out) + 1, name, row, rack, free)
+            out[name] = _RackSpace(len(out) + 1, name, row, rack, free, len(free))
     return out
 
 
@@ -273,7 +275,8 @@ class _Bank:
             item_id=None,
             message=(
                 f"rack {self.space.name}: {len(self.panels)} x {self.model.name} with {self.cassette.name}"
-                f" ({self.role} panels, in the U left free) hold {held} front ports ({self.units_per_panel * per}"
+                f" ({self.role} panels; the rack had {self.space.had_free} U free) hold {held} front ports"
+                f" ({self.units_per_panel * per}"
                 f" each); its links need {used + short}: {short} ports short ({self.refused_links[0]}{after} none)"
             ),
         )
@@ -376,6 +379,8 @@ class _Builder:
         }
         self.tray_z = tray_z_mm(geometry, hall)
         self.findings: list[PlantFinding] = []
+        self.unbuilt: dict[str, tuple[Cable, int]] = {}
+        self.route_findings: list[PlantFinding] = []
         self.banks: dict[tuple[str, PlantRole, str, str], _Bank] = {}
         self.items: dict[str, PlantItem] = {}
         self.steps: list[ChainStep] = []
@@ -570,13 +575,13 @@ class _Builder:
         bank.refused_links.extend(link.cable.label for link in route.links if link.trunk == trunk)
 
     def not_built(self, link: _Link, why: str) -> None:
-        self.findings.append(
-            PlantFinding(FindingKind.FACT_MISSING, "error", link.cable.cable_id, None, f"{link.cable.label}: {why}")
-        )
+        """A link the builder cannot lay out: one finding per reason, counting the links."""
+        first, n = self.unbuilt.get(why, (link.cable, 0))
+        self.unbuilt[why] = (first, n + 1)
 
     def not_built_route(self, route: _Route, why: str) -> None:
         n = len(route.links)
-        self.findings.append(
+        self.route_findings.append(
             PlantFinding(
                 FindingKind.FACT_MISSING,
                 "error",
@@ -585,6 +590,21 @@ class _Builder:
                 f"trunk route {route.name}: {why}; its {n} link{'s' if n != 1 else ''} not laid out",
             )
         )
+
+    def unbuilt_findings(self) -> list[PlantFinding]:
+        out = [
+            PlantFinding(
+                FindingKind.FACT_MISSING,
+                "error",
+                first.cable_id,
+                None,
+                f"{why}: {n:,} link{'s' if n != 1 else ''} not laid out (e.g. {first.label})",
+            )
+            for why, (first, n) in self.unbuilt.items()
+        ]
+        out.extend(_capped(self.route_findings, "trunk routes not laid out"))
+        out.extend(_capped([f for b in self.banks.values() if (f := b.finding()) is not None], "racks short of ports"))
+        return out
 
     def modules(self, routes: list[_Route]) -> dict[tuple[str, str, int], _Module]:
         """A breakout module per connector of a broken-out fabric port (a twin-port optic has two),
@@ -902,10 +922,7 @@ class _Builder:
         for route in routes:
             for link in route.links:
                 self.build_link(route, link, modules)
-        for bank in self.banks.values():
-            finding = bank.finding()
-            if finding is not None:
-                self.findings.append(finding)
+        self.findings.extend(self.unbuilt_findings())
         self.findings.extend(check_links(self.checked, self.settings, self.catalog))
         panels = [
             PlantPanel(
@@ -931,6 +948,16 @@ class _Builder:
             findings=self.findings,
             optics=list(self.optics.values()),
         )
+
+
+def _capped(findings: list[PlantFinding], what: str) -> list[PlantFinding]:
+    """The first `FINDINGS_PER_KIND` of `findings` and, for the rest, one finding counting them."""
+    if len(findings) <= FINDINGS_PER_KIND:
+        return findings
+    rest = len(findings) - FINDINGS_PER_KIND
+    first = findings[0]
+    more = PlantFinding(first.kind, first.severity, None, None, f"{rest:,} more {what}, not listed")
+    return [*findings[:FINDINGS_PER_KIND], more]
 
 
 def structure_plan(

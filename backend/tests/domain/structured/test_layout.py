@@ -234,7 +234,7 @@ def test_a_rack_without_room_for_its_panels_is_short_of_ports() -> None:
     ports = [f for f in plant.findings if f.kind is FindingKind.PORTS]
     to_spine5 = [c for c in plan.cables if c.link_class is LinkClass.TOR_FABRIC and c.b_device.startswith("H1.R05.N01")]
     assert [f.message for f in ports] == [
-        f"rack H1.R0{r}.K01: 1 x FS FHD-1UFCE with FS FHD-1MTP6LCDOS2A (rack panels, in the U left free) hold 24"
+        f"rack H1.R0{r}.K01: 1 x FS FHD-1UFCE with FS FHD-1MTP6LCDOS2A (rack panels; the rack had 1 U free) hold 24"
         f" front ports (24 each); its links need 30: 6 ports short ({c.label} has none)"
         for r, c in zip(range(1, 6), to_spine5, strict=True)
     ]
@@ -298,3 +298,34 @@ def test_lanes_of_a_broken_out_port_share_its_optic_cord_and_module() -> None:
         " over by 0.752988 dB"
     ]
     assert split_lane("e12/3") == ("e12", 3) and split_lane("e12") == ("e12", None)
+
+
+def test_links_of_twin_port_optics_are_named_once_not_laid_out() -> None:
+    # 800G uplinks take the 800G-2xDR4 (two MPO-12 per module): each link would need two trunk legs
+    # and two panel ports a side; the builder says so once, counting the 12 links.
+    hall = small_hall(uplink_gbps=800.0)
+    plan = leaf_spine(hall)
+    plant = build(hall, plan)
+    first = next(c for c in plan.cables if c.link_class is LinkClass.TOR_FABRIC)
+    assert (plant.items, plant.steps, plant.panels) == ([], [], [])
+    assert [(f.kind, f.severity, f.cable_id, f.message) for f in plant.findings] == [
+        (
+            FindingKind.FACT_MISSING,
+            "error",
+            first.cable_id,
+            f"a link of twin-port optics (800G-2xDR4) is not laid out: 12 links not laid out (e.g. {first.label})",
+        )
+    ]
+
+
+def test_racks_short_of_ports_are_listed_up_to_the_bound() -> None:
+    # 52 full compute racks (2 logical racks of 20 servers + ToR: 42U), panels in the rack: every
+    # rack is short; the first 50 are named, the last 2 counted.
+    hall = small_hall(racks_per_row=26, logical_per_rack=2, servers_per_logical_rack=20, uplinks_per_tor=1)
+    plan = leaf_spine(hall, uplinks=1)
+    plant = build(hall, plan, StructuredSettings(panel_at=PanelPlacement.RACK))
+    ports = [f for f in plant.findings if f.kind is FindingKind.PORTS]
+    assert len(ports) == 51
+    assert ports[0].message.startswith("rack H1.R01.K01: 0 x FS FHD-1UFCE")
+    assert ports[-1].message == "2 more racks short of ports, not listed"
+    assert plant.steps == []
