@@ -25,6 +25,7 @@ from loopline.api.schemas.wiring import (
     CableRead,
     DiffCableRead,
     PlanDiffRead,
+    PlantDiffRead,
     PlanUpgradeCreate,
     RenderBuffers,
     WiringOptions,
@@ -270,6 +271,7 @@ def diff_plans(plan_id: PlanId, session: DbSession, access: WiringReader, agains
         "hardware_removed": d.hardware_removed,
         "bom": {"buy": c.buy.to_json(), "freed": c.freed.to_json(), "net_total": round(c.buy.total - c.freed.total, 2)},
         "facility": plan_facility.change_json(c.facility),
+        "plant": wiring_plant.plant_change(session, old, new),
     }
 
 
@@ -399,6 +401,7 @@ def plant(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
         trunks=[PlantItemRead.model_validate(t) for t in view.trunks],
         findings=[PlantFindingRead.model_validate(f) for f in view.findings],
         findings_total=view.findings_total,
+        change=None if view.change is None else PlantDiffRead.model_validate(view.change),
     )
 
 

@@ -24,7 +24,7 @@ from loopline.domain.facility.plan_change import facility_change
 from loopline.domain.media import PriceBook
 from loopline.domain.wiring import summarize
 from loopline.domain.wiring.summary import SUMMARY_FORMAT
-from loopline.services import plan_facility, pricing
+from loopline.services import plan_facility, pricing, wiring_plant
 from loopline.services.wiring_spec import hall_server_speeds
 from loopline.services.wiring_storage import load_plan
 
@@ -49,7 +49,8 @@ class PlanView:
 def current_summary(session: Session, row: WiringPlanRow) -> dict[str, Any]:
     """The stored summary; one of an older format (no materials) is recomputed once and stored."""
     if row.summary.get("format") != SUMMARY_FORMAT:
-        row.summary = summarize(load_plan(session, row), hall_server_speeds(session, row.hall_id)).to_json()
+        plant = wiring_plant.load_plant(session, row)
+        row.summary = summarize(load_plan(session, row), hall_server_speeds(session, row.hall_id), plant).to_json()
         session.flush()
     return row.summary
 

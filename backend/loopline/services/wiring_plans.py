@@ -12,7 +12,8 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import DomainError, NotFound
 from loopline.domain.wiring import PlanDiff, diff_cables, generate_plan, summarize
-from loopline.services import audit
+from loopline.domain.wiring.diff import diff_plants
+from loopline.services import audit, wiring_plant
 from loopline.services.access import Principal
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
 from loopline.services.mutations import Target, audited_delete, audited_update
@@ -43,6 +44,7 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
     fabric = load_fabric(session, hall_row.project_id)
     geometry = geometry_for(request)
     plan = generate_plan(hall, wiring_spec(request, fabric), geometry=geometry)
+    plant = wiring_plant.build_plant(hall, plan, geometry)
 
     base: WiringPlanRow | None = None
     diff: PlanDiff | None = None
@@ -56,6 +58,12 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
         diff = diff_cables(
             diff_cable_rows(session, base.id), plan.cables, roles, {x.name: x.role for x in plan.devices}
         )
+    diff_json = diff.counts() if diff else None
+    if diff_json is not None and base is not None:
+        base_plant = wiring_plant.load_plant(session, base)
+        if plant is not None or base_plant is not None:
+            # Segment by segment ("no trunk moves; 96 cords added"); direct plans keep their diff as it was.
+            diff_json["plant"] = diff_plants(base_plant, plant).to_json()
 
     row = WiringPlanRow(
         project_id=hall_row.project_id,
@@ -63,8 +71,8 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
         name=request.name,
         spec=request.to_json(),
         base_plan_id=base.id if base else None,
-        summary=summarize(plan, server_port_speeds(hall)).to_json(),
-        diff=diff.counts() if diff else None,
+        summary=summarize(plan, server_port_speeds(hall), plant).to_json(),
+        diff=diff_json,
         loops=[
             {"id": lp.id, "subways_type": lp.subways_type, "logical_racks": list(lp.logical_racks)} for lp in plan.loops
         ],
@@ -75,6 +83,8 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
     session.add(row)
     session.flush()
     store_plan(session, row.id, hall, plan)
+    if plant is not None:
+        wiring_plant.store_plant(session, row.id, plant)
     audit.record(
         session,
         principal,

@@ -23,9 +23,15 @@ from loopline.db.repositories.wiring import (
     STEP_COPY_COLUMNS,
     copy_rows,
 )
+from loopline.domain import layout as dl
 from loopline.domain.errors import NotFound
+from loopline.domain.routing import GeometryPreset
+from loopline.domain.structured.catalog import builtin_catalog
 from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.exports import panel_ports
+from loopline.domain.structured.layout import structure_plan
 from loopline.domain.structured.plant import (
+    Cabling,
     ChainStep,
     FindingKind,
     PanelPlacement,
@@ -37,6 +43,17 @@ from loopline.domain.structured.plant import (
     StructuredPlant,
     StructuredSettings,
 )
+from loopline.domain.wiring import WiringPlan
+from loopline.domain.wiring.diff import diff_plants
+
+
+def build_plant(hall: dl.Hall, plan: WiringPlan, geometry: GeometryPreset) -> StructuredPlant | None:
+    """The plant of a plan generated with structured cabling (the builder's, from the builtin
+    structured catalog); None for direct cabling."""
+    if plan.spec.cabling is not Cabling.STRUCTURED:
+        return None
+    settings = plan.spec.structured or StructuredSettings()
+    return structure_plan(hall, plan, settings, geometry, builtin_catalog())
 
 
 def store_plant(session: Session, plan_id: int, plant: StructuredPlant) -> None:
@@ -160,6 +177,16 @@ def load_plant(session: Session, row: WiringPlanRow) -> StructuredPlant | None:
     )
 
 
+def plant_change(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> dict[str, object] | None:
+    """`new`'s plant against `old`'s, segment by segment (`diff_plants`); None when both are direct.
+    An upgrade's change was stored with it at creation; another pair's is worked out from both plants."""
+    if not is_structured(old) and not is_structured(new):
+        return None
+    if new.base_plan_id == old.id and new.diff is not None and "plant" in new.diff:
+        return dict(new.diff["plant"])
+    return diff_plants(load_plant(session, old), load_plant(session, new)).to_json()
+
+
 # ---------------------------------------------------------------- what the API serves
 
 
@@ -172,6 +199,8 @@ class PlantOverview:
     findings: list[PlantFinding]
     findings_total: int
     """Findings of the plant in all (the stored list keeps the first of each kind)."""
+    change: dict[str, object] | None
+    """An upgrade's change to the plant from its base plan (`diff_plants`), as stored with it."""
 
 
 def plant_overview(session: Session, row: WiringPlanRow) -> PlantOverview:
@@ -197,6 +226,7 @@ def plant_overview(session: Session, row: WiringPlanRow) -> PlantOverview:
         trunks=trunks,
         findings=[finding_from_json(f) for f in stored.get("findings", [])],
         findings_total=int(sum(stored.get("finding_counts", {}).values())),
+        change=None if row.diff is None else row.diff.get("plant"),
     )
 
 
@@ -253,8 +283,8 @@ def _optics_at(session: Session, plan_id: int, ends: Sequence[tuple[str, str]]) 
 @dataclass(frozen=True, slots=True)
 class PanelPortView:
     front_port: str
-    rear_port: str | None
-    """The rear port (an MPO) the front port's fibres leave by; None when no link uses the port."""
+    rear_port: str
+    """The rear port (an MPO) the front port's fibres leave by."""
     port_item: PlantItem | None
     cord: PlantItem | None
     """The cord (or breakout cable) plugged into the front port."""
@@ -268,10 +298,6 @@ class PanelPortView:
 class PanelMap:
     panel: PlantPanel
     ports: list[PanelPortView]
-
-
-def _front_port_number(port: str) -> int:
-    return int(port[1:]) if port[1:].isdigit() else 0
 
 
 def panel_map(session: Session, row: WiringPlanRow, panel_id: str) -> PanelMap:
@@ -313,14 +339,13 @@ def panel_map(session: Session, row: WiringPlanRow, panel_id: str) -> PanelMap:
         ):
             links.setdefault(item_id, []).append(cable_id)
     ports = []
-    for n in range(1, panel.front_ports + 1):
-        front = f"F{n:02d}"
-        through = port_items.get(front)
-        rear = None if through is None else (through.b_port if through.a_port == front else through.a_port)
-        cord = cords.get(front)
+    # The rear port each front port maps to is the panel's own (its cassette's fibre map), used or not.
+    for port in panel_ports(panel, builtin_catalog()).fronts:
+        through = port_items.get(port.name)
+        cord = cords.get(port.name)
         ports.append(
             PanelPortView(
-                front, rear, through, None if cord is None else cord[0], None if cord is None else cord[1],
+                port.name, port.rear, through, None if cord is None else cord[0], None if cord is None else cord[1],
                 [] if through is None else links.get(through.item_id, []),
             )
         )  # fmt: skip

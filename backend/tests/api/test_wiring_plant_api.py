@@ -33,6 +33,7 @@ from loopline.services.wiring_plant import store_plant
 from loopline.services.wiring_spec import hall_server_speeds
 from loopline.services.wiring_storage import load_plan
 
+SERVER_LINKS = 2 * 4 * 2 * 15 * 2  # 2 rows x 4 racks x 2 logical racks x 15 servers x p = 2 ports
 UPLINKS = 2 * 4 * 2 * 4  # 2 rows x 4 racks x 2 ToRs x 4 uplinks (leaf-spine default)
 TOR_RACKS = 8
 CASSETTE = "FS FHD-1MTP12LCDOS2A"
@@ -184,7 +185,7 @@ def test_the_plant_chain_and_panel_map(owner: TestClient, paired_hall: dict[str,
     assert ports[0]["cable_ids"] == [uplink["cable_id"]]
     assert ports[0]["far_end"] == f"{uplink['b']['device']} {uplink['b']['port']}"
     assert ports[0]["cord_part"] == CORD
-    assert ports[64] == {"front_port": "F65", "rear_port": None, "port_item_id": None, "cord_label": None,
+    assert ports[64] == {"front_port": "F65", "rear_port": "R06", "port_item_id": None, "cord_label": None,
                          "cord_part": None, "far_end": None, "cable_ids": []}  # fmt: skip
     assert owner.get(f"{base}/plant/panels/{network_panel}X").status_code == 404
 
@@ -277,3 +278,63 @@ def test_permissions_are_those_of_the_plan(
         assert anonymous.get(url).status_code == 401, url
         assert TestClient(h.app, headers={"Authorization": f"Bearer {reader}"}).get(url).status_code == 200, url
         assert TestClient(h.app, headers={"Authorization": f"Bearer {bom_only}"}).get(url).status_code == 403, url
+
+
+def test_a_structured_plan_is_generated_stored_and_served(owner: TestClient, paired_hall: dict[str, Any]) -> None:
+    body = {"name": "s", "pattern": "single-homed", "cabling": "structured", "structured": {"panel_at": "row-end"}}
+    r = owner.post(f"/api/v1/halls/{paired_hall['id']}/wiring-plans", json=body)
+    assert r.status_code == 201, r.text
+    structured = r.json()
+    direct = new_plan(owner, paired_hall["id"])
+    base = f"/api/v1/wiring-plans/{structured['id']}"
+    # The logical links are the direct plan's: same cables, same engine network.
+    assert structured["summary"]["by_class"] == direct["summary"]["by_class"]
+    assert (
+        owner.get(f"{base}/scenario").json()["network"]
+        == (owner.get(f"/api/v1/wiring-plans/{direct['id']}/scenario").json()["network"])
+    )
+    plant = owner.get(f"{base}/plant").json()
+    assert plant["settings"]["panel_at"] == "row-end"
+    assert plant["counts"]["links"] == UPLINKS
+    assert {p["role"] for p in plant["panels"]} <= {"row-end", "network"}
+    # Every uplink's chain runs from its ToR port (position 0) to its spine port (last).
+    for cable in owner.get(f"{base}/cables", params={"link_class": "tor_fabric", "limit": 100}).json()["items"]:
+        chain = owner.get(f"{base}/cables/{cable['cable_id']}/chain").json()
+        steps = chain["steps"]
+        assert [s["position"] for s in steps] == list(range(len(steps)))
+        assert (steps[0]["item"]["a_end"], steps[0]["item"]["a_port"]) == (cable["a"]["device"], cable["a"]["port"])
+        assert (steps[-1]["item"]["b_end"], steps[-1]["item"]["b_port"]) == (cable["b"]["device"], cable["b"]["port"])
+    for panel in plant["panels"]:
+        ports = owner.get(f"{base}/plant/panels/{panel['panel_id']}").json()["ports"]
+        assert len(ports) == panel["front_ports"]
+        assert sum(1 for p in ports if p["cable_ids"]) == panel["ports_used"]
+
+
+def test_an_upgrade_says_what_changes_segment_by_segment(owner: TestClient, paired_hall: dict[str, Any]) -> None:
+    structured = {"name": "s", "pattern": "single-homed", "cabling": "structured"}
+    url = f"/api/v1/halls/{paired_hall['id']}/wiring-plans"
+    direct = new_plan(owner, paired_hall["id"])
+    first = owner.post(url, json={**structured, "upgrade_from_plan_id": direct["id"]}).json()
+    plant = owner.get(f"/api/v1/wiring-plans/{first['id']}/plant").json()
+    counts = plant["counts"]
+    # From direct: the whole plant is new, and not one logical link changes (the plan's diff as before).
+    change = plant["change"]
+    assert first["diff"] == {"kept": SERVER_LINKS + UPLINKS, "added": 0, "moved": 0, "removed": 0,
+                             "changed": 0, "hardware_added": {}, "hardware_removed": {}}  # fmt: skip
+    assert change["cords"]["added"] == counts["cords"] == 2 * UPLINKS
+    assert change["trunks"]["added"] == counts["trunks"]
+    assert change["panels"]["added"] == counts["panels"]
+    assert change["words"] == (
+        f"no trunk moves; {counts['trunks']} trunks added; {2 * UPLINKS} cords added; {counts['panels']} panels added"
+    )
+    # The same plan again: every item keeps its ID and place.
+    again = owner.post(url, json={**structured, "name": "again", "upgrade_from_plan_id": first["id"]}).json()
+    again_change = owner.get(f"/api/v1/wiring-plans/{again['id']}/plant").json()["change"]
+    assert again_change["words"] == "no trunk moves; no cord changes"
+    assert again_change["cords"]["kept"] == 2 * UPLINKS
+    # The diff between any two plans of the hall says the same, stored or worked out.
+    diff = owner.get(f"/api/v1/wiring-plans/{again['id']}/diff", params={"against": direct["id"]}).json()
+    assert diff["plant"] == change
+    between_direct = owner.get(f"/api/v1/wiring-plans/{direct['id']}/diff", params={"against": direct["id"]}).json()
+    assert between_direct["plant"] is None
+    assert owner.get(f"/api/v1/wiring-plans/{direct['id']}/plant").status_code == 404

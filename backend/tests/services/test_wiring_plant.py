@@ -147,7 +147,7 @@ def test_a_links_chain_and_a_panels_port_map(db_session: Session) -> None:
     assert [(p.front_port, p.rear_port, p.cord_far_end, p.cable_ids) for p in ports[:3]] == [
         ("F01", "R01", f"{SPINE} e1", ["C00000000000000a1"]),
         ("F02", "R01", f"{SPINE} e2", ["C00000000000000a2"]),
-        ("F03", None, None, []),
+        ("F03", "R01", None, []),
     ]
     assert ports[0].cord is not None and ports[0].cord.label == f"{B_PANEL}:F01 / {SPINE}:e1"
     with pytest.raises(NotFound, match="has no panel 'H1.R01.N01.U01'"):

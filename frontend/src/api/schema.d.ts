@@ -5581,9 +5581,9 @@ export interface components {
             port_item_id: string | null;
             /**
              * Rear Port
-             * @description The rear port (`R<nn>`) it maps to; null when no link uses it.
+             * @description The rear port (`R<nn>`) it maps to (the cassette's fibre map).
              */
-            rear_port: string | null;
+            rear_port: string;
         };
         /** ParallelPortsIn */
         ParallelPortsIn: {
@@ -5875,6 +5875,8 @@ export interface components {
              * @description The plan diffed against.
              */
             old_plan_id: number;
+            /** @description The structured plant's change, when either plan is structured; null between direct plans. */
+            plant?: components["schemas"]["PlantDiffRead"] | null;
             /**
              * Removed
              * @description IDs of every removed cable (the old plan's).
@@ -6189,6 +6191,26 @@ export interface components {
              */
             trunks: number;
         };
+        /**
+         * PlantDiffRead
+         * @description An upgrade's change to the structured plant, segment by segment.
+         */
+        PlantDiffRead: {
+            /** @description Breakout cables. */
+            breakout_cables: components["schemas"]["PlantItemChangesRead"];
+            /** @description Patch cords. */
+            cords: components["schemas"]["PlantItemChangesRead"];
+            /** @description Patch panels (by panel id). */
+            panels: components["schemas"]["PlantItemChangesRead"];
+            /** @description MPO trunks. */
+            trunks: components["schemas"]["PlantItemChangesRead"];
+            /**
+             * Words
+             * @description The change in a sentence.
+             * @example no trunk moves; 96 cords added
+             */
+            words: string;
+        };
         /** PlantFindingRead */
         PlantFindingRead: {
             /**
@@ -6213,6 +6235,34 @@ export interface components {
              * @description `error` (will not work as drawn) or `warning`.
              */
             severity: string;
+        };
+        /** PlantItemChangesRead */
+        PlantItemChangesRead: {
+            /**
+             * Added
+             * @description New items.
+             */
+            added: number;
+            /**
+             * Changed
+             * @description Same item and ends, another part or ordered length (re-sized).
+             */
+            changed: number;
+            /**
+             * Kept
+             * @description Items in both plans, unchanged (matched by their stable ID).
+             */
+            kept: number;
+            /**
+             * Moved
+             * @description Same item, other ends or route (a trunk re-run).
+             */
+            moved: number;
+            /**
+             * Removed
+             * @description Items gone.
+             */
+            removed: number;
         };
         /** PlantItemRead */
         PlantItemRead: {
@@ -6327,6 +6377,8 @@ export interface components {
         };
         /** PlantRead */
         PlantRead: {
+            /** @description An upgrade's change to the plant from its base plan ('no trunk moves; 96 cords added'); null for a plan that upgrades none. */
+            change: components["schemas"]["PlantDiffRead"] | null;
             /** @description What the plant holds. */
             counts: components["schemas"]["PlantCountsRead"];
             /**

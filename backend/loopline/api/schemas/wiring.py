@@ -190,6 +190,24 @@ class WiringPlanUpdate(Schema):
     name: str | None = Field(None, min_length=1, max_length=200, description="New name.")
 
 
+class PlantItemChangesRead(BaseModel):
+    kept: int = Field(description="Items in both plans, unchanged (matched by their stable ID).")
+    added: int = Field(description="New items.")
+    removed: int = Field(description="Items gone.")
+    moved: int = Field(description="Same item, other ends or route (a trunk re-run).")
+    changed: int = Field(description="Same item and ends, another part or ordered length (re-sized).")
+
+
+class PlantDiffRead(BaseModel):
+    """An upgrade's change to the structured plant, segment by segment."""
+
+    trunks: PlantItemChangesRead = Field(description="MPO trunks.")
+    cords: PlantItemChangesRead = Field(description="Patch cords.")
+    breakout_cables: PlantItemChangesRead = Field(description="Breakout cables.")
+    panels: PlantItemChangesRead = Field(description="Patch panels (by panel id).")
+    words: str = Field(description="The change in a sentence.", examples=["no trunk moves; 96 cords added"])
+
+
 class DiffCounts(BaseModel):
     kept: int = Field(description="Cables in both plans (same two ports).")
     added: int = Field(description="New cables.")
@@ -378,6 +396,9 @@ class PlanDiffRead(BaseModel):
     bom: UpgradeBomRead = Field(description="The bill of materials of the change alone, priced.")
     facility: FacilityChangeRead = Field(
         description="What the new plan asks more of the hall's plant, in numbers and words."
+    )
+    plant: PlantDiffRead | None = Field(
+        None, description="The structured plant's change, when either plan is structured; null between direct plans."
     )
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from loopline.api.schemas.common import FromMillimetres, ReadSchema
+from loopline.api.schemas.wiring import PlantDiffRead
 from loopline.domain.structured.chain import SegmentKind
 from loopline.domain.structured.plant import FindingKind, PanelPlacement, PlantRole
 
@@ -85,6 +86,10 @@ class PlantRead(BaseModel):
         description="The checks' findings: the first 50 of each kind (`findings_total` counts them all)."
     )
     findings_total: int = Field(description="Findings in all.")
+    change: PlantDiffRead | None = Field(
+        description="An upgrade's change to the plant from its base plan ('no trunk moves; 96 cords added'); "
+        "null for a plan that upgrades none."
+    )
 
 
 class ChainStepRead(BaseModel):
@@ -102,7 +107,7 @@ class LinkChainRead(BaseModel):
 
 class PanelPortRead(BaseModel):
     front_port: str = Field(description="`F<nn>`.", examples=["F07"])
-    rear_port: str | None = Field(description="The rear port (`R<nn>`) it maps to; null when no link uses it.")
+    rear_port: str = Field(description="The rear port (`R<nn>`) it maps to (the cassette's fibre map).")
     port_item_id: str | None = Field(description="The panel port item, when a link uses the port.")
     cord_label: str | None = Field(description="Label of the cord plugged into the front port.")
     cord_part: str | None = Field(description="The cord's part.")

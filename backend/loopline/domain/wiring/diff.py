@@ -17,6 +17,8 @@ from typing import Protocol
 from loopline.domain import bom
 from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY, GeometryPreset
+from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.plant import StructuredPlant
 from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import WiringPlan
 from loopline.domain.wiring.spec import WiringSpec
@@ -179,3 +181,107 @@ def upgrade_plan(
     """Generate the plan for `spec` on `hall` and diff it against the `existing` plan."""
     new = generate_plan(hall, spec, geometry=geometry)
     return new, diff_plans(existing, new)
+
+
+# ---------------------------------------------------------------- structured plants (issue 29)
+
+
+@dataclass(slots=True)
+class ItemChanges:
+    """One kind of a plant's items, old against new, matched by item ID (derived from names, so an
+    item that stays where it was keeps its ID)."""
+
+    kept: int = 0
+    added: int = 0
+    removed: int = 0
+    moved: int = 0
+    """Same ID, other ends or route (a trunk re-run between other panels)."""
+    changed: int = 0
+    """Same ID and ends, another part or ordered length (a trunk re-sized)."""
+
+    def to_json(self) -> dict[str, int]:
+        return {"kept": self.kept, "added": self.added, "removed": self.removed, "moved": self.moved,
+                "changed": self.changed}  # fmt: skip
+
+
+@dataclass(slots=True)
+class PlantDiff:
+    """What an upgrade changes in the passive plant, segment by segment; a direct plan has none."""
+
+    trunks: ItemChanges = field(default_factory=ItemChanges)
+    cords: ItemChanges = field(default_factory=ItemChanges)
+    breakout_cables: ItemChanges = field(default_factory=ItemChanges)
+    panels: ItemChanges = field(default_factory=ItemChanges)
+
+    def words(self) -> str:
+        """The change in a sentence for the planner: "no trunk moves; 96 cords added"."""
+        t = self.trunks
+        parts = ["no trunk moves" if not t.moved else f"{_n(t.moved, 'trunk')} {'moves' if t.moved == 1 else 'move'}"]
+        for what, changes in (("trunk", t), ("cord", self.cords), ("breakout cable", self.breakout_cables),
+                              ("panel", self.panels)):  # fmt: skip
+            if changes.added:
+                parts.append(f"{_n(changes.added, what)} added")
+            if changes.removed:
+                parts.append(f"{_n(changes.removed, what)} removed")
+            if changes.changed:
+                parts.append(f"{_n(changes.changed, what)} re-sized")
+            if what == "cord" and not changes.added and not changes.removed:
+                parts.append("no cord changes")
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "trunks": self.trunks.to_json(),
+            "cords": self.cords.to_json(),
+            "breakout_cables": self.breakout_cables.to_json(),
+            "panels": self.panels.to_json(),
+            "words": self.words(),
+        }
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count} {what}" + ("" if count == 1 else "s")
+
+
+def diff_plants(old: StructuredPlant | None, new: StructuredPlant | None) -> PlantDiff:
+    """`new`'s plant against `old`'s (None: a direct plan, no plant): items of each kind and panels."""
+    out = PlantDiff()
+    kinds = {
+        SegmentKind.TRUNK: out.trunks,
+        SegmentKind.CORD: out.cords,
+        SegmentKind.BREAKOUT: out.breakout_cables,
+    }
+    before = {i.item_id: i for i in (old.items if old else ()) if i.kind in kinds}
+    after = {i.item_id: i for i in (new.items if new else ()) if i.kind in kinds}
+    for item_id, item in after.items():
+        changes = kinds[item.kind]
+        was = before.get(item_id)
+        if was is None:
+            changes.added += 1
+        elif (was.a_end, was.a_port, was.b_end, was.b_port, was.route) != (
+            item.a_end, item.a_port, item.b_end, item.b_port, item.route
+        ):  # fmt: skip
+            changes.moved += 1
+        elif (was.part, was.ordered_mm) != (item.part, item.ordered_mm):
+            changes.changed += 1
+        else:
+            changes.kept += 1
+    for item_id, item in before.items():
+        if item_id not in after:
+            kinds[item.kind].removed += 1
+    old_panels = {p.panel_id: p for p in (old.panels if old else ())}
+    new_panels = {p.panel_id: p for p in (new.panels if new else ())}
+    for panel_id, panel in new_panels.items():
+        was_panel = old_panels.get(panel_id)
+        if was_panel is None:
+            out.panels.added += 1
+        elif (was_panel.model, was_panel.cassette, was_panel.cassettes) != (
+            panel.model,
+            panel.cassette,
+            panel.cassettes,
+        ):
+            out.panels.changed += 1
+        else:
+            out.panels.kept += 1
+    out.panels.removed = sum(1 for p in old_panels if p not in new_panels)
+    return out
