@@ -37,7 +37,7 @@ in a `ports` finding.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import blake2b
 
@@ -388,7 +388,7 @@ class _Builder:
         self.checked: list[LinkUnderCheck] = []
         self._templates: dict[tuple[object, ...], Segment] = {}
         self._points: dict[str, PortPoint] = {}
-        self._far_port: dict[tuple[str, str], Callable[[int], int]] = {}
+        self._far_ports: dict[tuple[str, str], dict[int, int]] = {}
         self.trunk_counts: dict[tuple[str, str], int] = {}
 
     # -- pass 1: the links, their optics and panel racks ---------------------------------------
@@ -707,22 +707,23 @@ class _Builder:
             b_port=b,
         )
 
-    def far_port(self, cassette: Cassette, trunk: Trunk) -> Callable[[int], int]:
-        """Front port k of a cassette at end A -> the front port its Tx fibre (position 2 after the
-        A-to-B cord) reaches through the trunk leg at end B's cassette, by the polarity rules."""
+    def far_port(self, cassette: Cassette, trunk: Trunk, k: int) -> int:
+        """The front port of end B's cassette that front port k of end A's reaches through a trunk
+        leg (the pair's fibres, by the polarity rules: k -> 7 - k over a Type-B leg between 6-port
+        straight cassettes). Where no fibre gets there the port stays k, and the trace says why."""
         key = (cassette.name, trunk.name)
-        if key not in self._far_port:
+        table = self._far_ports.get(key)
+        if table is None:
             leg = segment_paths(trunk_segment(trunk, "t", 1))
             rear_to_front = {(m.rear_port, m.rear_position): m.front_port for m in cassette.fibre_map}
-            table: dict[int, int] = {}
+            table = self._far_ports[key] = {}
             for m in cassette.fibre_map:
                 if m.front_position != 1:
                     continue
                 far = leg.get((1, m.rear_position))
                 if far is not None and (m.rear_port, far[1]) in rear_to_front:
                     table[m.front_port] = rear_to_front[(m.rear_port, far[1])]
-            self._far_port[key] = lambda k, table=table: table.get(k, k)  # type: ignore[misc]
-        return self._far_port[key]
+        return table.get(k, k)
 
     def build_link(self, route: _Route, link: _Link, modules: dict[tuple[str, str, int], _Module]) -> None:
         cat = self.catalog
@@ -747,7 +748,7 @@ class _Builder:
         else:
             per = leg.a_panel.per_unit
             k_a = link.port_in_cassette
-            k_b = self.far_port(cassette, trunk_part)(k_a)
+            k_b = self.far_port(cassette, trunk_part, k_a)
             a_front = (leg.a_rear - 1) * per + k_a
             b_front = (leg.b_rear - 1) * per + k_b
             cord = cat.cord(LC_CORDS[route.fibre])
@@ -970,9 +971,3 @@ def structure_plan(
     """The passive plant of `plan`'s ToR uplinks (see the module docstring). The plan itself is not
     changed: its logical links stay what the engine, the diffs and the link counts read."""
     return _Builder(hall, plan, settings, geometry, catalog).build()
-
-
-def chain_items(plant: StructuredPlant, cable: str) -> Iterable[PlantItem]:
-    """The items of one link's chain, in order (position 0 at the ToR)."""
-    items = {i.item_id: i for i in plant.items}
-    return [items[s.item_id] for s in sorted((s for s in plant.steps if s.cable_id == cable), key=lambda s: s.position)]
