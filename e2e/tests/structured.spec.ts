@@ -149,6 +149,24 @@ test("structured cabling with breakouts: panels and trunks in 3D, a link's chain
   await map.getByRole("button", { name: "Close" }).click();
   await expect(map).toHaveCount(0);
 
+  // --- a panel clicked in 3D opens its port map too: the network rack's panel of the chain (in sight)
+  const netPanel = chainPanels[1]!;
+  const at = await page.evaluate((id) => {
+    const hook = (window as unknown as {
+      __loopline: {
+        plant: { panelPoint: (id: string) => { x: number; y: number; z: number } | null };
+        project: (x: number, y: number, z: number) => { x: number; y: number };
+      };
+    }).__loopline;
+    const p = hook.plant.panelPoint(id);
+    return p && hook.project(p.x, p.y, p.z);
+  }, netPanel);
+  expect(at, `${netPanel} is drawn`).toBeTruthy();
+  await page.mouse.click(at!.x, at!.y);
+  await expect(map).toBeVisible();
+  await expect(map.getByRole("heading")).toContainText(netPanel);
+  await map.getByRole("button", { name: "Close" }).click();
+
   // --- the downloads: the panel map PDF names a panel, the pull list has its header and a line per trunk
   await page.getByRole("tab", { name: "Plans" }).click();
   const downloads = page.getByTestId("structured-downloads");

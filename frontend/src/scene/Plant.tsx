@@ -241,13 +241,18 @@ export function Plant() {
         chain && parts
           ? { cableId: chain.cable_id, panels: parts.panels, trunks: parts.trunks, cords: parts.cords.length }
           : null,
+      panelPoint: (id) => {
+        const d = drawn.find((x) => x.panel.panel_id === id);
+        return d ? { x: d.box.x * 1000, y: d.box.z * 1000, z: d.box.y * 1000 } : null;
+      },
     });
   }, [planId, plant, drawn, trunks, chain, parts, invalidate]);
 
   if (!plant) return null;
   const openMap = (e: ThreeEvent<MouseEvent>) => {
     const d = e.instanceId === undefined ? undefined : drawn[e.instanceId];
-    if (!d) return;
+    // Only a panel in sight: a click on a rack (or anything) in front of it is that thing's.
+    if (!d || e.intersections[0]?.eventObject !== e.eventObject) return;
     e.stopPropagation();
     usePlant.setState({ openPanel: d.panel.panel_id });
     useSession.setState({ panel: "wiring" });

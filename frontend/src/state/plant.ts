@@ -100,6 +100,8 @@ export interface PlantReport {
   trunksStraight: number;
   /** The highlighted chain: the focused link and the plant parts lit for it. */
   chain: { cableId: string; panels: string[]; trunks: string[]; cords: number } | null;
+  /** Centre of a drawn panel's face in hall millimetres (x, y on the floor, z up), for tests that click it. */
+  panelPoint: (panelId: string) => { x: number; y: number; z: number } | null;
 }
 
 declare module "./testHook" {
