@@ -23,16 +23,21 @@ passive plant each one runs through, ToR first:
   goes to the rear of a DR4 breakout module (Corning ECM-UM08-04-E8GF-ULL in a Corning EDGE-01U,
   catalog entries: front LC port k carries lane k's pair), and an LC jumper patches the module's
   front port of the lane to the trunk cassette port of the link. The chain stays traceable lane by
-  lane: ToR - cord - cassette - trunk - cassette - jumper - module - MPO cord - fabric port.
+  lane: ToR - cord - cassette - trunk - cassette - jumper - module - MPO cord - fabric port. A
+  twin-port optic (800G-2xDR4) has a module per connector; where each lane is a whole connector
+  (2 x 400G-DR4) the lane passes through like a parallel link, its last cord in that connector.
+- **Row end = network rack**: where a row's nearest end rack holds the fabric switches, its row-end
+  and network panels stand in the same rack and the trunk between them runs inside it.
 
 Items are kept once (a trunk, a module port, a port's MPO cord serve several links) and oriented
 along the chains: end A is the side nearer the ToR. Each link's chain steps name them in order,
 position 0 at the ToR. A cord's item id is `labels.cable_id` of its two ends (it is a cable); other
 items' ids are derived from their names the same way (`plant_item_id`).
 
-The checks (`checks.py`) run on each built link's `LinkChain`: polarity lane by lane, loss against
-the budget, reach, connectors. Links a rack has no panel ports for are left out of the plant, named
-in a `ports` finding.
+The checks (`checks.py`) run on each built link's chain: polarity lane by lane, loss against the
+budget, reach, connectors. Links a rack has no panel ports for are left out of the plant, named in a
+`ports` finding; links the builder cannot lay out (a twin-port optic at the ToR) in one finding per
+reason.
 """
 
 from __future__ import annotations
@@ -340,6 +345,10 @@ class _Route:
     termination: TrunkTermination
     fibre: FibreKind
     links: list[_Link] = field(default_factory=list)
+    """Its links; after the panels are allocated, those that got panel ports at both ends."""
+    sized: list[PatchedLink] = field(default_factory=list)
+    """Every link the route's trunks were sized for (their part and count; links a panel refused
+    included, so the final sizing, for the length, picks the same part)."""
     sizing: TrunkSizing | None = None
     trunks: list[_Trunk] = field(default_factory=list)
 
@@ -488,9 +497,11 @@ class _Builder:
     def size(self, route: _Route, length_mm: int) -> TrunkSizing:
         cassette = self.cassette_for(route)
         assert cassette is not None
+        if not route.sized:
+            route.sized = [PatchedLink(link.cable.cable_id, link.tor_optic) for link in route.links]
         return size_trunks(
             route.name,
-            [PatchedLink(link.cable.cable_id, link.tor_optic) for link in route.links],
+            route.sized,
             length_mm,
             self.catalog,
             termination=route.termination,
@@ -508,7 +519,7 @@ class _Builder:
                 self.not_built_route(route, f"the catalog has no duplex cassette of {route.fibre}")
                 continue
             try:
-                sizing = self.size(route, 1)
+                sizing = self.size(route, 1)  # part and count; the length (SKU) once the panels stand
             except DomainError as e:
                 self.not_built_route(route, f"{e.field}: {e.reason}")
                 continue
@@ -554,8 +565,9 @@ class _Builder:
         for r, (route, _, _) in enumerate(planned):
             if not route.trunks:
                 continue
-            index = {t: i for i, t in enumerate(t for t in range(route.sizing.count if route.sizing else 0)
-                                                if landed.get((r, t)) is not None)}  # fmt: skip
+            # Renumber the landed trunks 0.. in order (route.trunks holds only those).
+            landed_trunks = sorted(t for (rr, t), panel in landed.items() if rr == r and panel is not None)
+            index = {t: i for i, t in enumerate(landed_trunks)}
             kept = [link for link in route.links if link.trunk in index]
             for link in kept:
                 link.trunk = index[link.trunk]
@@ -914,9 +926,10 @@ class _Builder:
         modules = self.modules(routes)
         for route in routes:
             # One length per route (its longest trunk): its trunks share one part and SKU.
-            lengths = [self.length(self.point_of_panel(t.legs[0].a_panel), self.point_of_panel(t.legs[0].b_panel))
-                       for t in route.trunks]  # fmt: skip
-            length = max(lengths)
+            length = max(
+                self.length(self.point_of_panel(t.legs[0].a_panel), self.point_of_panel(t.legs[0].b_panel))
+                for t in route.trunks
+            )
             route.sizing = self.size(route, length)
             for t in route.trunks:
                 t.length_mm = length
