@@ -688,7 +688,6 @@ class _Builder:
 
     def cord_item(self, cord: PatchCord, a: tuple[str, str], b: tuple[str, str], length_mm: int) -> PlantItem:
         ordered, made = self.ordered(cord.lengths_mm, length_mm)
-        fibres = cord.connector_a.fibres if cord.connector_a is not Connector.LC_DUPLEX else 2
         return PlantItem(
             item_id=cable_id(a[0], a[1], b[0], b[1]),
             kind=SegmentKind.CORD,
@@ -701,7 +700,7 @@ class _Builder:
             length_mm=length_mm,
             ordered_mm=ordered,
             made_to_order=made,
-            fibres=fibres,
+            fibres=cord.connector_a.fibres,
         )
 
     def port_item(self, panel: _Panel, front: int, rear: int, *, from_front: bool) -> PlantItem:
