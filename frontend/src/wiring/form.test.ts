@@ -150,6 +150,12 @@ describe("structured cabling", () => {
       panelAt: "Input should be 'rack' or 'row-end'",
       cabling: "Input should be 'direct' or 'structured'",
     });
+    // A carried loss figure is not on the form: its refusal goes under Generate, not under the placement.
+    expect(
+      formErrors(form({ cabling: "structured" }), [
+        { loc: ["body", "structured", "mpo_pair_loss_db"], msg: "must be at least 0" },
+      ]),
+    ).toEqual({ generate: "must be at least 0" });
     // The panel placement is not on screen with direct cabling: its error goes under Generate.
     expect(formErrors(INITIAL_FORM, [{ loc: ["body", "structured", "panel_at"], msg: "bad" }])).toEqual({
       generate: "bad",

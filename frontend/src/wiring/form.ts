@@ -219,6 +219,7 @@ const FIELD_OF: Partial<Record<string, Exclude<ErrorField, "generate">>> = {
   subways_type: "subwaysType",
   cabling: "cabling",
   structured: "panelAt",
+  "structured.panel_at": "panelAt",
   breakouts: "breakouts",
 };
 
@@ -230,7 +231,10 @@ export function formErrors(f: WiringForm, items: readonly ErrorItem[]): FormErro
   const shown = shownFields(f);
   const errs: FormErrors = {};
   for (const item of items) {
-    const key = String(item.loc.filter((l) => l !== "body")[0] ?? "generate");
+    const path = item.loc.filter((l) => l !== "body");
+    // Of the plant's settings only the placement is on the form (the losses are carried from the plan).
+    const key =
+      path[0] === "structured" && path[1] !== undefined ? `structured.${path[1]}` : String(path[0] ?? "generate");
     const field = Object.hasOwn(FIELD_OF, key) ? FIELD_OF[key] : undefined;
     const name: ErrorField = field && shown[field] ? field : "generate";
     const before = errs[name];
