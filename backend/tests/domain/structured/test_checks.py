@@ -100,3 +100,40 @@ def test_a_missing_budget_is_one_finding_for_every_link_it_concerns() -> None:
     assert [(f.kind, f.severity, f.cable_id, f.message) for f in check_links(links, StructuredSettings(), CAT)] == [
         (FindingKind.FACT_MISSING, "warning", "C0", "400G-DR4 states no channel loss budget (3 links, e.g. link-0)")
     ]
+
+
+def test_a_link_beyond_its_optics_reach_is_named() -> None:
+    # 3 + 300 + 5 + 200 + 2 = 510 m of OS2 > 400GBASE-DR4's 500 m; loss 0.204 + 3.0 = 3.204 dB.
+    found = check_links([under_check(dr4_link((3_000, 300_000, 5_000, 200_000, 2_000)))], StructuredSettings(), CAT)
+    assert [(f.kind, f.message) for f in found] == [
+        (
+            FindingKind.LOSS,
+            "tor1:et49-spine1:et1: 3.204 dB of loss against 400G-DR4's channel budget of 3 dB: over by 0.204 dB",
+        ),
+        (FindingKind.REACH, "tor1:et49-spine1:et1: 510 m of fibre; 400G-DR4 reaches 500 m on OS2"),
+    ]
+
+
+def test_an_mpo_16_optic_on_mpo_12_cords_is_a_connector_mismatch_and_untraceable() -> None:
+    # The builtin 800G-DR8 (MPO-16, OS2, 3.0 dB) in place of the DR4s: its plug meets the MPO-12
+    # cords at both ends; no source gives its fibre positions, so polarity is not traced (said once).
+    dr8 = CAT.optic("800G-DR8")
+    chain = replace(LINK_120_M, optic_a=dr8, optic_b=dr8)
+    found = check_links([under_check(chain)], StructuredSettings(mpo_pair_loss_db=0.5), CAT)
+    assert [(f.kind, f.item_id, f.message) for f in found] == [
+        (
+            FindingKind.CONNECTOR,
+            "I-cord-A",
+            "tor1:et49-spine1:et1: the 800G-DR8 optic at tor1:et49 (MPO-16) meets cord cord-A (MPO-12)",
+        ),
+        (
+            FindingKind.CONNECTOR,
+            "I-cord-B",
+            "tor1:et49-spine1:et1: cord cord-B (MPO-12) meets the 800G-DR8 optic at spine1:et1 (MPO-16)",
+        ),
+        (
+            FindingKind.FACT_MISSING,
+            None,
+            "polarity not traced: no source gives the Tx/Rx fibre positions of 800G-DR8",
+        ),
+    ]
