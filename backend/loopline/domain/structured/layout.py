@@ -2,7 +2,9 @@
 
 `structure_plan(hall, plan, settings, geometry, catalog)` reads the direct plan's `TOR_FABRIC`
 links (A = the ToR, B = the fabric switch; the plan stays the truth of the network) and builds the
-passive plant each one runs through, ToR first:
+passive plant each one runs through, ToR first. The other links stay direct: server links and
+GRIN server pairs run inside a rack or between neighbours, and aggregation-to-core links join two
+network racks' switches without a row to cross.
 
 - **ToR end**: a cord from the ToR port to a panel front port: in the ToR's own rack
   (`PanelPlacement.RACK`), or in the rack at the end of the ToR's row nearest the fabric switches
