@@ -118,6 +118,17 @@ def finding_from_json(data: dict[str, Any]) -> PlantFinding:
     )
 
 
+_PANEL_COLUMNS = (
+    PlanPanelRow.panel_id, PlanPanelRow.rack, PlanPanelRow.u, PlanPanelRow.model, PlanPanelRow.cassette,
+    PlanPanelRow.cassettes, PlanPanelRow.front_ports, PlanPanelRow.ports_used, PlanPanelRow.role,
+)  # fmt: skip
+_ITEM_COLUMNS = (
+    PlanItemRow.item_id, PlanItemRow.kind, PlanItemRow.label, PlanItemRow.part, PlanItemRow.a_end,
+    PlanItemRow.a_port, PlanItemRow.b_end, PlanItemRow.b_port, PlanItemRow.length_mm, PlanItemRow.ordered_mm,
+    PlanItemRow.made_to_order, PlanItemRow.fibres, PlanItemRow.route,
+)  # fmt: skip
+
+
 def _panel(p: PlanPanelRow) -> PlantPanel:
     return PlantPanel(
         p.panel_id, p.rack, p.u, p.model, p.cassette, p.cassettes, p.front_ports, p.ports_used, PlantRole(p.role)
@@ -137,21 +148,22 @@ def load_plant(session: Session, row: WiringPlanRow) -> StructuredPlant | None:
     stored = row.summary.get("structured")
     if stored is None:
         return None
+    # Plain Core rows, not ORM objects: a 100,000-server hall's plant is ~80,000 items and 100,000 steps.
     panels = [
-        _panel(p)
-        for p in session.execute(
-            select(PlanPanelRow).where(PlanPanelRow.plan_id == row.id).order_by(PlanPanelRow.seq)
-        ).scalars()
+        PlantPanel(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], PlantRole(p[8]))
+        for p in session.connection().execute(
+            select(*_PANEL_COLUMNS).where(PlanPanelRow.plan_id == row.id).order_by(PlanPanelRow.seq)
+        )
     ]
     items = [
-        _item(i)
-        for i in session.execute(
-            select(PlanItemRow).where(PlanItemRow.plan_id == row.id).order_by(PlanItemRow.seq)
-        ).scalars()
+        PlantItem(i[0], SegmentKind(i[1]), *i[2:])
+        for i in session.connection().execute(
+            select(*_ITEM_COLUMNS).where(PlanItemRow.plan_id == row.id).order_by(PlanItemRow.seq)
+        )
     ]
     steps = [
         ChainStep(cable_id, position, item_id, detail)
-        for cable_id, position, item_id, detail in session.execute(
+        for cable_id, position, item_id, detail in session.connection().execute(
             select(
                 PlanChainStepRow.cable_id, PlanChainStepRow.position, PlanChainStepRow.item_id, PlanChainStepRow.detail
             )
@@ -161,7 +173,7 @@ def load_plant(session: Session, row: WiringPlanRow) -> StructuredPlant | None:
     ]
     optics = [
         PlantOptic(device, port, part)
-        for device, port, part in session.execute(
+        for device, port, part in session.connection().execute(
             select(PlanOpticRow.device, PlanOpticRow.port, PlanOpticRow.part)
             .where(PlanOpticRow.plan_id == row.id)
             .order_by(PlanOpticRow.seq)
