@@ -146,10 +146,13 @@ def check_links(
     found = _Findings(per_kind)
     traced: dict[Hashable, str] = {}
     losses: dict[Hashable, LossReport] = {}
+    pinned: list[tuple[Segment, ...]] = []
     for link in links:
         # Templates are shared objects: their identities are the link's make.
         make = (link.optic_a.part, link.optic_b.part, link.method, tuple(map(id, link.segments)))
         state = traced.get(make)
+        if state is None:
+            pinned.append(link.segments)  # the ids stand for these objects while the check runs
         if state == "bad" and found.full(FindingKind.POLARITY):
             found.add(FindingKind.POLARITY, [PlantFinding(FindingKind.POLARITY, "error", link.cable_id, None, "")])
         elif state != "ok":
