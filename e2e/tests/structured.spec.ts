@@ -199,4 +199,23 @@ test("structured cabling with breakouts: panels and trunks in 3D, a link's chain
   expect([line[1], line[12]]).toEqual([trunk.part, trunk.item_id]);
   const segments = (await download(page, "download-wiring-segments")).body.toString("utf8");
   expect(parseCsv(segments).filter((r) => r[0] === cableId).length).toBe(chain.steps.length);
+
+  // --- the same hall with a panel in each compute rack: the form kept the plan's options, and the
+  // scene draws that plant (a panel per rack, trunks from every rack) along routed links
+  await page.getByRole("tab", { name: "Wiring" }).click();
+  await expect(panel.getByTestId("wiring-cabling")).toHaveValue("structured");
+  await expect(panel.getByTestId("wiring-breakouts")).toBeChecked();
+  await panel.getByTestId("wiring-panel-at").selectOption("rack");
+  await panel.getByTestId("wiring-generate").click();
+  await expect.poll(async () => (await plansOf(page.request, projectId, hallId)).length, { timeout: 60_000 }).toBe(2);
+  const perRack = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  const rackPlant = (await (await page.request.get(`/api/v1/wiring-plans/${perRack.id}/plant`)).json()) as Plant;
+  expect(rackPlant.panels.length).toBeGreaterThan(plant.panels.length);
+  await expect
+    .poll(async () => {
+      const d = await drawnPlant(page);
+      return d && [d.planId, d.panels, d.trunks, d.trunksRouted];
+    })
+    .toEqual([perRack.id, rackPlant.panels.length, rackPlant.trunks.length, rackPlant.trunks.length]);
+  await page.screenshot({ path: `${ARTIFACTS}/structured-per-rack.png` });
 });
