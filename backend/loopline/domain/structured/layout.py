@@ -461,6 +461,7 @@ class _Builder:
 
     def routes(self, links: list[_Link]) -> list[_Route]:
         routes: dict[tuple[str, str, TrunkTermination, FibreKind], _Route] = {}
+        pairs: set[tuple[str, str]] = set()
         for link in links:
             optic = link.tor_optic
             if optic.ports != 1 or (link.lane is None and link.fabric_optic.ports != 1):
@@ -477,8 +478,9 @@ class _Builder:
             route = routes.get(key)
             if route is None:
                 name = f"{link.panel_rack} -> {link.fabric.rack}"
-                if any(r.panel_rack == key[0] and r.net_rack == key[1] for r in routes.values()):
+                if (key[0], key[1]) in pairs:  # a second route between the same racks says which
                     name = f"{name} ({link.termination}, {optic.fibre})"
+                pairs.add((key[0], key[1]))
                 route = routes[key] = _Route(name, key[0], key[1], key[2], key[3])
             route.links.append(link)
         return list(routes.values())
@@ -568,8 +570,8 @@ class _Builder:
             if not route.trunks:
                 continue
             # Renumber the landed trunks 0.. in order (route.trunks holds only those).
-            landed_trunks = sorted(t for (rr, t), panel in landed.items() if rr == r and panel is not None)
-            index = {t: i for i, t in enumerate(landed_trunks)}
+            count = route.sizing.count if route.sizing else 0
+            index = {t: i for i, t in enumerate(t for t in range(count) if landed.get((r, t)) is not None)}
             kept = [link for link in route.links if link.trunk in index]
             for link in kept:
                 link.trunk = index[link.trunk]
