@@ -338,3 +338,33 @@ def test_an_upgrade_says_what_changes_segment_by_segment(owner: TestClient, pair
     between_direct = owner.get(f"/api/v1/wiring-plans/{direct['id']}/diff", params={"against": direct["id"]}).json()
     assert between_direct["plant"] is None
     assert owner.get(f"/api/v1/wiring-plans/{direct['id']}/plant").status_code == 404
+
+
+def test_a_breakout_plans_bill_counts_a_fast_ports_optic_once(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace
+) -> None:
+    """4 ToRs x 4 x 100G uplinks to a 64 x 400G spine with breakouts: 16 links on lanes 1-4 of
+    ports e1..e4, so 4 spine optics (400G-DR4, the media catalog's XCVR-400G-DR) and 16 ToR optics
+    (100G-DR: XCVR-100G-DR), where a direct bill would count two transceivers per link (32)."""
+    spine = owner.post("/api/v1/catalog/switch-models", json={
+        "name": "64x400G spine", "server_ports": 64, "server_port_gbps": 400, "uplink_ports": 0, "uplink_gbps": 400,
+        "height_u": 2}).json()["id"]  # fmt: skip
+    lr = h.lr(servers=2, ports=1)
+    row = h.row(owner, hall["id"], n=2, rack_template={"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]})
+    net = {"name": "N01", "role": "network", "fabric_switches": [
+        {"name": "SP1", "role": "spine", "switch_model_id": spine, "u": 20}]}  # fmt: skip
+    assert owner.post(f"/api/v1/rows/{row['id']}/racks", json=net).status_code == 201
+    plan = h.plan(owner, hall["id"], pattern="single-homed", cabling="structured", breakouts=True)
+    base = f"/api/v1/wiring-plans/{plan['id']}"
+    optics = {x["part_number"]: x["quantity"] for x in owner.get(f"{base}/bom").json()["lines"]
+              if x["category"] == "transceiver"}  # fmt: skip
+    assert optics == {"XCVR-400G-DR": 4, "XCVR-100G-DR": 16}
+    assert owner.get(f"{base}/plant").json()["counts"]["optics"] == 20
+    # Each lane's chain ends at the spine's broken-out port, and names the port's one optic.
+    lanes = owner.get(f"{base}/cables", params={"link_class": "tor_fabric", "limit": 100}).json()["items"]
+    assert len(lanes) == 16
+    for cable in lanes:
+        chain = owner.get(f"{base}/cables/{cable['cable_id']}/chain").json()
+        assert (chain["optic_a"], chain["optic_b"]) == ("100G-DR", "400G-DR4")
+        assert chain["steps"][-1]["item"]["b_end"] == cable["b"]["device"]
+        assert chain["steps"][-1]["item"]["b_port"] == cable["b"]["port"].split("/")[0]
