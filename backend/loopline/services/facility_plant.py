@@ -1,12 +1,14 @@
 """A hall's physical plant as the checks see it (`load_plant`: the stored hall, its settings with the
-domain's defaults (`services.facility`), the catalog's facts and a plan's cables as routed) and its
-facility report."""
+domain's defaults (`services.facility`), the catalog's facts and a plan's cables as routed; for a
+structured plan, its plant's cords, trunks, panels and optics in place of the ToR uplinks they carry)
+and its facility report."""
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Select, select
@@ -17,16 +19,23 @@ from loopline.domain import layout as dl
 from loopline.domain.cable_routes import route_points
 from loopline.domain.errors import NotFound
 from loopline.domain.facility import catalog_facts, checks
+from loopline.domain.facility import structured_plant as sp
 from loopline.domain.facility.model import (
+    CableFacts,
     DeviceFacts,
     FacilityReport,
+    FittedOptic,
+    MountedPanel,
+    OpticFacts,
     Plant,
     RoutedCable,
 )
 from loopline.domain.facility.model import PduModel as DomainPdu
 from loopline.domain.labels import rack_name
 from loopline.domain.media import Medium
-from loopline.domain.routing import Via
+from loopline.domain.routing import Via, geometry_preset
+from loopline.domain.structured.catalog import StructuredCatalog, builtin_catalog
+from loopline.services import wiring_plant
 from loopline.services.facility import hall_settings, rack_settings, tray_runs_of
 from loopline.services.layout_snapshot import domain_hall, load_hall_data
 
@@ -46,21 +55,57 @@ def _fetch_all(session: Session, stmt: Select[Any]) -> list[tuple[Any, ...]]:
         return list(cursor.fetchall())
 
 
-def _routed_cables(session: Session, plan: WiringPlanRow, hall: dl.Hall) -> tuple[RoutedCable, ...]:
+@dataclass(frozen=True, slots=True)
+class _PlanCabling:
+    """What a plan adds to the plant: its cables as routed and, for a structured plan, the optics its
+    plant fits per port, its panels and the structured catalog's facts of their parts."""
+
+    routed: tuple[RoutedCable, ...]
+    fitted_optics: tuple[FittedOptic, ...] = ()
+    panels: tuple[MountedPanel, ...] = ()
+    cables: dict[str, CableFacts] = field(default_factory=dict)
+    optics: dict[str, OpticFacts] = field(default_factory=dict)
+
+
+def _routed_cables(
+    session: Session, plan: WiringPlanRow, hall: dl.Hall, structured_catalog: StructuredCatalog | None
+) -> _PlanCabling:
     """The plan's cables along the polylines the 3D editor draws (`cable_routes.route_points`, as
     `wiring_cables` calls it), their racks by the layout's rack names. Two queries, each on its
-    table's plan_id index (a join by device name would have none)."""
+    table's plan_id index (a join by device name would have none). A structured plan's ToR uplinks
+    are its plant's cords and trunks instead (`facility.structured_plant`), read from the stored
+    plant (`wiring_plant.load_plant`)."""
     rack_names = {rack_name(hall.name, row.name, rack.name): rack.name for row in hall.rows for rack in row.racks}
+    structured = wiring_plant.load_plant(session, plan)
     devices = select(
         PlanDeviceRow.name, PlanDeviceRow.x_mm, PlanDeviceRow.y_mm, PlanDeviceRow.z_mm, PlanDeviceRow.rack
     ).where(PlanDeviceRow.plan_id == plan.id)
-    stmt = select(
+    columns = [
         PlanCableRow.label, PlanCableRow.part_number, PlanCableRow.medium, PlanCableRow.transceiver,
         PlanCableRow.a_device, PlanCableRow.b_device,
-    ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
+    ]  # fmt: skip
+    if structured is not None:
+        columns.append(PlanCableRow.cable_id)
+    stmt = select(*columns).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)
     with paused_cycle_collection():
         positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
-        return _route_all(plan, _fetch_all(session, stmt), positions, rack_names)
+        cables = _fetch_all(session, stmt)
+        if structured is None:
+            return _PlanCabling(_route_all(plan, cables, positions, rack_names))
+        carried = sp.carried_links(structured)
+        direct = _route_all(plan, [c[:6] for c in cables if c[6] not in carried], positions, rack_names)
+        catalog = structured_catalog or builtin_catalog()
+        ends: dict[str, sp.End] = dict(positions)
+        ends.update(sp.panel_ends(structured, hall, geometry_preset(plan.spec.get("geometry", "default")), catalog))
+        plant_cables = sp.plant_cables(structured, ends, Via(plan.via), plan.tray_z_mm, rack_names)
+        device_racks = {name: rack_names.get(rack, rack) for name, (_, rack) in positions.items()}
+        return _PlanCabling(
+            routed=(*direct, *plant_cables),
+            fitted_optics=sp.fitted_optics(structured, device_racks),
+            panels=sp.mounted_panels(structured, rack_names),
+            cables=sp.cable_facts(catalog),
+            optics=sp.optic_facts(catalog),
+        )
 
 
 @contextmanager
@@ -98,10 +143,14 @@ def _route_all(
 _ACTIVE_CABLES = frozenset({Medium.AOC.value, Medium.ACC.value, Medium.AEC.value})
 
 
-def load_plant(session: Session, hall_id: int, plan_id: int | None) -> Plant:
+def load_plant(
+    session: Session, hall_id: int, plan_id: int | None, *, structured_catalog: StructuredCatalog | None = None
+) -> Plant:
     """The hall as the facility checks see it: the layout (`layout_snapshot.domain_hall`), every
     setting with the domain's defaults filled in, the catalog's facts, and with a plan its cables
-    as routed. A dozen queries whatever the hall's size."""
+    as routed. A dozen queries whatever the hall's size (a structured plan's plant: four more).
+    `structured_catalog`: where a structured plan's parts' facts come from (the builtin one, which
+    its plant was built from, unless told)."""
     data = load_hall_data(session, hall_id)
     plan: WiringPlanRow | None = None
     if plan_id is not None:
@@ -124,6 +173,7 @@ def load_plant(session: Session, hall_id: int, plan_id: int | None) -> Plant:
         for row_id in rows
         for rack in data.racks_by_row.get(row_id, ())
     }
+    cabling = _PlanCabling(()) if plan is None else _routed_cables(session, plan, hall, structured_catalog)
     return Plant(
         hall=hall,
         facility=settings.facility,
@@ -135,12 +185,18 @@ def load_plant(session: Session, hall_id: int, plan_id: int | None) -> Plant:
             t.name: t.static_load_kg for t in data.rack_types.values() if t.static_load_kg is not None
         },
         pdus={p.name: p for p in pdus.values()},
-        cables=dict(catalog_facts.CABLE_FACTS),
-        optics=dict(catalog_facts.OPTIC_FACTS),
-        routed=() if plan is None else _routed_cables(session, plan, hall),
+        cables={**catalog_facts.CABLE_FACTS, **cabling.cables},
+        optics={**catalog_facts.OPTIC_FACTS, **cabling.optics},
+        routed=cabling.routed,
+        fitted_optics=cabling.fitted_optics,
+        panels=cabling.panels,
+        panel_models=dict(catalog_facts.PANEL_FACTS),
+        cassette_models=dict(catalog_facts.CASSETTE_FACTS),
     )
 
 
-def facility_report(session: Session, hall_id: int, plan_id: int | None) -> FacilityReport:
+def facility_report(
+    session: Session, hall_id: int, plan_id: int | None, *, structured_catalog: StructuredCatalog | None = None
+) -> FacilityReport:
     """What the facility checks (`domain.facility.checks`) find in the hall, with a plan's cables."""
-    return checks.facility_report(load_plant(session, hall_id, plan_id))
+    return checks.facility_report(load_plant(session, hall_id, plan_id, structured_catalog=structured_catalog))

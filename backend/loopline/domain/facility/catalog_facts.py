@@ -522,6 +522,16 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
     ),
 }
 """Transceiver, AOC or active copper part number -> watts per end."""
+
+PANEL_FACTS: dict[str, DeviceFacts] = {}
+"""Patch panel model (`structured.catalog.PANELS` name) -> facts. None has a sourced weight yet: the
+NetBox device-type library's YAML the structured catalog cites for FS FHD-1UFCE / FHD-2UFCE /
+FHU-FPP48FLCSMF and Corning EDGE-01U gives none, so the weight check names each panel model as
+missing its weight_kg (add a model here, with its datasheet, to count it)."""
+
+CASSETTE_FACTS: dict[str, DeviceFacts] = {}
+"""Cassette or adapter plate (`structured.catalog.CASSETTES` name) -> facts; none sourced yet, as
+for `PANEL_FACTS`."""
 # 44 lb/ft -> kg/m: x 0.45359237 kg/lb / 0.3048 m/ft = 65.479 kg/m.
 DEFAULT_TRAY: TraySpec | None = TraySpec(width_mm=305, usable_depth_mm=102, load_kg_per_m=65.5)
 DEFAULT_TRAY_SOURCE = (

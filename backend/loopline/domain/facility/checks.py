@@ -23,6 +23,7 @@ from loopline.domain.facility.model import (
     FacilityTotals,
     FeedLoad,
     HallFacility,
+    MountedPanel,
     Plant,
     RackFacility,
     RackLoad,
@@ -33,6 +34,7 @@ from loopline.domain.facility.power import (
     check_phases,
     device_draw,
     feed_loads,
+    fitted_optic_ports,
     kw,
     optic_ends,
     optic_watts,
@@ -150,6 +152,10 @@ def facility_report(plant: Plant) -> FacilityReport:
     hall, facility = plant.hall, plant.facility
     missing = MissingFacts()
     optics = optic_ends(plant.routed)
+    fitted = fitted_optic_ports(plant.fitted_optics)
+    panels: dict[str, list[MountedPanel]] = {}
+    for panel in plant.panels:
+        panels.setdefault(panel.rack, []).append(panel)
     in_rack = in_rack_cable_mm(plant.routed)
     intake = intakes(hall)
     issues: list[Issue] = []
@@ -165,6 +171,8 @@ def facility_report(plant: Plant) -> FacilityReport:
             groups = device_groups(plant, rack)
             typical_w, max_w = device_draw(groups, missing)
             optic_w = optic_watts(optics.get(rack.name), plant.optics, missing)
+            if fitted:
+                optic_w += optic_watts(fitted.get(rack.name), plant.optics, missing, "port")
             typical_w += optic_w
             max_w += optic_w
             feeds = feed_loads(rf, facility, groups, max_w, optic_w)
@@ -175,7 +183,7 @@ def facility_report(plant: Plant) -> FacilityReport:
             issues += check_rack_cooling(path, rack.name, cooling_w, max_w)
             heat_by_row[row.name] += left_to_room_w(max_w, cooling_w)
             issues += check_airflow(path, rack.name, row, intake.get(row.name), groups, missing)
-            weight = rack_weight(plant, rack, rf, groups, in_rack.get(rack.name), missing)
+            weight = rack_weight(plant, rack, rf, groups, in_rack.get(rack.name), missing, panels.get(rack.name, ()))
             static_kg = static_load_kg(plant, rack, rf, missing)
             issues += check_static_load(path, rack.name, weight, static_kg)
             issues += check_floor_load(path, rack, weight, facility.floor_load_kg_m2)

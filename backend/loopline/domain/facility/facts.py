@@ -21,6 +21,8 @@ class CatalogKind:
     PDU = ("pdus", "PDU model")
     CABLE = ("cables", "cable part")
     OPTIC = ("optics", "optic part")
+    PANEL = ("panels", "panel model")
+    CASSETTE = ("cassettes", "cassette model")
 
 
 Kind = tuple[str, str]

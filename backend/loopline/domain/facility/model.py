@@ -172,6 +172,29 @@ class RoutedCable:
 
 
 @dataclass(frozen=True, slots=True)
+class FittedOptic:
+    """Transceivers a structured plan's plant fits in the device ports of one rack (`count` of one
+    part): one per port, however many logical links share it (a broken-out 400G port's optic once)."""
+
+    rack: str
+    part: str
+    """Keyed in `Plant.optics` like a routed cable's optic."""
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MountedPanel:
+    """A structured plan's patch panel in its rack, with the cassettes (or adapter plates) fitted."""
+
+    rack: str
+    model: str
+    """Keyed in `Plant.panel_models`."""
+    cassette: str | None
+    """Keyed in `Plant.cassette_models`; None: no cassettes."""
+    cassettes: int
+
+
+@dataclass(frozen=True, slots=True)
 class Plant:
     """Everything the checks read besides the layout itself."""
 
@@ -189,7 +212,17 @@ class Plant:
     cables: dict[str, CableFacts] = field(default_factory=dict)
     optics: dict[str, OpticFacts] = field(default_factory=dict)
     routed: tuple[RoutedCable, ...] = ()
-    """Empty without a plan: the checks then cover devices only (no optics, cables or trays)."""
+    """Empty without a plan: the checks then cover devices only (no optics, cables or trays). In a
+    structured plan: the cords, trunks and breakout cables of its plant in place of the logical links
+    the plant carries (a trunk once, however many links run through it)."""
+    fitted_optics: tuple[FittedOptic, ...] = ()
+    """A structured plan's optics per device port (its routed cords and trunks draw none)."""
+    panels: tuple[MountedPanel, ...] = ()
+    """A structured plan's patch panels (their weight counts on their rack)."""
+    panel_models: dict[str, DeviceFacts] = field(default_factory=dict)
+    """Patch panel model name (the structured catalog's) -> facts (weight)."""
+    cassette_models: dict[str, DeviceFacts] = field(default_factory=dict)
+    """Cassette or adapter plate name (the structured catalog's) -> facts (weight)."""
 
 
 # --- What the checks answer (`checks.facility_report`) ---------------------------------------

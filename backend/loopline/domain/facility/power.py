@@ -1,7 +1,8 @@
 """Power: what a rack draws at most and whether its feeds carry it (DESIGN §6, issue 28).
 
 - A rack's maximum draw is its servers' and switches' `max_w` plus the watts of every optic end in
-  it (a routed cable's transceiver, AOC or active copper end draws in the rack of that end). Its
+  it (a routed cable's transceiver, AOC or active copper end draws in the rack of that end; a
+  structured plan's optics per device port, `Plant.fitted_optics`, in the device's rack). Its
   typical draw counts the devices' `typical_w` and the optics at their only figure, `max_w`.
 - A feed carries V x A x phases x power factor (the hall's) watts; continuously at most the hall's
   continuous fraction of that (80 %): its limit.
@@ -19,7 +20,15 @@ from collections.abc import Iterable
 
 from loopline.domain.facility.devices import DeviceGroup, units_in_order
 from loopline.domain.facility.facts import CatalogKind, MissingFacts
-from loopline.domain.facility.model import Feed, FeedLoad, HallFacility, OpticFacts, RackFacility, RoutedCable
+from loopline.domain.facility.model import (
+    Feed,
+    FeedLoad,
+    FittedOptic,
+    HallFacility,
+    OpticFacts,
+    RackFacility,
+    RoutedCable,
+)
 from loopline.domain.layout_rules import Issue, Severity
 
 POWER_CHECK = "power and cooling"
@@ -54,14 +63,28 @@ def optic_ends(cables: Iterable[RoutedCable]) -> dict[str, Counter[str]]:
     return ends
 
 
-def optic_watts(ends: Counter[str] | None, optics: dict[str, OpticFacts], missing: MissingFacts) -> float:
+def fitted_optic_ports(fitted: Iterable[FittedOptic]) -> dict[str, Counter[str]]:
+    """Rack -> optic part -> how many device ports of the rack a structured plant fits it in."""
+    ports: dict[str, Counter[str]] = {}
+    for f in fitted:
+        counter = ports.get(f.rack)
+        if counter is None:
+            counter = ports[f.rack] = Counter()
+        counter[f.part] += f.count
+    return ports
+
+
+def optic_watts(
+    ends: Counter[str] | None, optics: dict[str, OpticFacts], missing: MissingFacts, noun: str = "cable end"
+) -> float:
+    """The watts of `ends` (part -> how many); `noun`: what one of them is, for a missing figure."""
     if not ends:
         return 0.0
     total = 0.0
     for part, n in ends.items():
         w = optics.get(part, _UNKNOWN_OPTIC).max_w
         if w is None:
-            missing.note(CatalogKind.OPTIC, part, "max_w", POWER_CHECK, n, "cable end")
+            missing.note(CatalogKind.OPTIC, part, "max_w", POWER_CHECK, n, noun)
         else:
             total += n * w
     return total

@@ -1,6 +1,7 @@
 """Weight (DESIGN §6): what a rack carries against its static load, and what it puts on the floor.
 
-- A rack carries its devices, the PDUs of its feeds and the cables inside it: a cable between racks
+- A rack carries its devices, the PDUs of its feeds, a structured plan's patch panels and their
+  cassettes, and the cables inside it: a cable between racks
   weighs on each end's rack for its vertical run from the port to the tray (or floor) level, and an
   in-rack cable with its whole length; the cable's run along the tray weighs on the tray.
 - Static load: a rack's rating is for what it carries (EIA/vendor static load ratings exclude the
@@ -13,13 +14,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from loopline.domain.cable_routes import polyline_length_mm
 from loopline.domain.facility.devices import DeviceGroup
 from loopline.domain.facility.facts import CatalogKind, MissingFacts
-from loopline.domain.facility.model import CableFacts, Plant, RackFacility, RoutedCable
+from loopline.domain.facility.model import CableFacts, DeviceFacts, MountedPanel, Plant, RackFacility, RoutedCable
 from loopline.domain.layout import Rack
 from loopline.domain.layout_rules import Issue, Severity
 
@@ -27,6 +28,7 @@ WEIGHT_CHECK = "rack weight and floor load"
 FLOOR_CHECK = "floor load"
 STATIC_CHECK = "static load"
 _UNKNOWN_CABLE = CableFacts()
+_UNKNOWN_DEVICE = DeviceFacts()
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +38,12 @@ class RackWeight:
     cables_kg: float
     own_kg: float
     """The cabinet itself (0 when the catalog does not know it: noted as missing)."""
+    panels_kg: float = 0.0
+    """A structured plan's patch panels and their cassettes (0 for what the catalog has no weight of)."""
 
     @property
     def carried_kg(self) -> float:
-        return self.devices_kg + self.pdus_kg + self.cables_kg
+        return self.devices_kg + self.pdus_kg + self.cables_kg + self.panels_kg
 
     @property
     def on_floor_kg(self) -> float:
@@ -89,6 +93,7 @@ def rack_weight(
     groups: list[DeviceGroup],
     in_rack: tuple[Counter[str], Counter[str]] | None,
     missing: MissingFacts,
+    panels: Sequence[MountedPanel] = (),
 ) -> RackWeight:
     devices = 0.0
     for g in groups:
@@ -113,6 +118,7 @@ def rack_weight(
             missing.note(CatalogKind.CABLE, part, "kg_per_m", WEIGHT_CHECK, cable_ends[part], "cable end")
         else:
             cables += mm / 1000 * kg_per_m
+    panels_kg = _panels_kg(plant, panels, missing)
     type_name = rack.rack_type.name
     own = plant.rack_types.get(type_name)
     if own is None or own.weight_kg is None:
@@ -120,7 +126,26 @@ def rack_weight(
         own_kg = 0.0
     else:
         own_kg = own.weight_kg
-    return RackWeight(devices, pdus, cables, own_kg)
+    return RackWeight(devices, pdus, cables, own_kg, panels_kg)
+
+
+def _panels_kg(plant: Plant, panels: Sequence[MountedPanel], missing: MissingFacts) -> float:
+    """The panels' and their cassettes' weight; a model without one is noted missing, never guessed."""
+    total = 0.0
+    for p in panels:
+        facts = plant.panel_models.get(p.model, _UNKNOWN_DEVICE)
+        if facts.weight_kg is None:
+            missing.note(CatalogKind.PANEL, p.model, "weight_kg", WEIGHT_CHECK, 1, "panel")
+        else:
+            total += facts.weight_kg
+        if p.cassette is None or not p.cassettes:
+            continue
+        facts = plant.cassette_models.get(p.cassette, _UNKNOWN_DEVICE)
+        if facts.weight_kg is None:
+            missing.note(CatalogKind.CASSETTE, p.cassette, "weight_kg", WEIGHT_CHECK, p.cassettes, "cassette")
+        else:
+            total += p.cassettes * facts.weight_kg
+    return total
 
 
 def static_load_kg(plant: Plant, rack: Rack, facility: RackFacility, missing: MissingFacts) -> float | None:
@@ -143,13 +168,14 @@ def kg(value: float) -> str:
 def check_static_load(path: str, rack_name: str, weight: RackWeight, limit_kg: float | None) -> list[Issue]:
     if limit_kg is None or weight.carried_kg <= limit_kg:
         return []
+    panels = f", panels {kg(weight.panels_kg)}" if weight.panels_kg else ""
     return [
         Issue(
             Severity.ERROR,
             "rack_static_load",
             f"{path}.static_load_kg",
             f"rack {rack_name!r} carries {kg(weight.carried_kg)} kg (devices {kg(weight.devices_kg)}, PDUs "
-            f"{kg(weight.pdus_kg)}, cables {kg(weight.cables_kg)}), over its static load of {kg(limit_kg)} kg "
+            f"{kg(weight.pdus_kg)}, cables {kg(weight.cables_kg)}{panels}), over its static load of {kg(limit_kg)} kg "
             f"({weight.carried_kg / limit_kg * 100:.0f} %)",
         )
     ]
