@@ -167,6 +167,18 @@ test("structured cabling with breakouts: panels and trunks in 3D, a link's chain
   await expect(map.getByRole("heading")).toContainText(netPanel);
   await map.getByRole("button", { name: "Close" }).click();
 
+  // --- and from the plant's panel list: every front port of the panel, as the API maps them
+  const first = plant.panels[0]!.panel_id;
+  const apiMap = (await (
+    await page.request.get(`/api/v1/wiring-plans/${plan.id}/plant/panels/${encodeURIComponent(first)}`)
+  ).json()) as { ports: { front_port: string; rear_port: string | null; cord_label: string | null }[] };
+  await panel.getByTestId(`plant-panel-${first}`).click();
+  await expect(map.getByRole("heading")).toContainText(first);
+  await expect(map.getByTestId("panel-map-ports").locator("tbody tr")).toHaveCount(apiMap.ports.length);
+  const used = apiMap.ports.find((p) => p.cord_label)!;
+  await expect(map.getByTestId(`panel-port-${used.front_port}`)).toContainText(used.cord_label!);
+  await map.getByRole("button", { name: "Close" }).click();
+
   // --- the downloads: the panel map PDF names a panel, the pull list has its header and a line per trunk
   await page.getByRole("tab", { name: "Plans" }).click();
   const downloads = page.getByTestId("structured-downloads");
