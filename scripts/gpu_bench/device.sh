@@ -21,8 +21,10 @@ cat "$T/bundle.part0" .gpubench/b/bundle.part1 |
   python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.stdin.buffer), sys.stdout.buffer)' |
   tar -x -C "$T/b" || exit 2
 # The device README's loaders (glvnd EGL, Vulkan) over /, and the NVIDIA driver's ICD and EGL vendor files.
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
+if [ -z "${GPUBENCH_LOCAL:-}" ]; then  # GPUBENCH_LOCAL=1: a dry run on the development machine, / untouched
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 echo "unpacked in $(($(date +%s) - start)) s"
@@ -33,7 +35,7 @@ nproc
 export PYTHONUNBUFFERED=1
 timeout "${GPUBENCH_TIMEOUT:-420}" python3 scripts/gpu_bench/gpubench.py replay --recording .gpubench/b/recording.xz \
   --dist "$T/b/dist" --chromium "$T/b/chrome.sh" --gl "${GPUBENCH_GL:-auto}" --out "$OUT/gpu-result.json" \
-  --runs "${GPUBENCH_RUNS:-5}" 2>&1 | tee "$OUT/gpubench.log" | grep -v '^ ' | tail -40
+  --runs "${GPUBENCH_RUNS:-5}" --cases "${GPUBENCH_CASES:-big,campus}" 2>&1 | tee "$OUT/gpubench.log" | grep -v '^ ' | tail -40
 echo "rc ${PIPESTATUS[0]}"
 python3 - "$OUT/gpu-result.json" <<'EOF'
 import json, sys

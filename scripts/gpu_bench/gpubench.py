@@ -461,7 +461,7 @@ def chromium(binary: str, gl: list[str], extra: list[str] | None = None) -> Iter
         )
     try:
         port_file = profile / "DevToolsActivePort"
-        end = time.monotonic() + 60
+        end = time.monotonic() + 30
         while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
             if proc.poll() is not None or time.monotonic() > end:
                 raise RuntimeError(f"Chromium did not start (exit {proc.poll()}): {err.read_text()[-2000:]}")
@@ -953,8 +953,8 @@ def probe(binary: str, sets: list[str]) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"flags": name, "args": GL_FLAGS[name]}
         try:
             with chromium(binary, GL_FLAGS[name]) as (page, browser, err):
-                entry.update(page.eval(PROBE_JS, timeout=60))
-                info = browser.call("SystemInfo.getInfo", timeout=30)["gpu"]
+                entry.update(page.eval(PROBE_JS, timeout=20))
+                info = browser.call("SystemInfo.getInfo", timeout=20)["gpu"]
                 aux = info.get("auxAttributes", {})
                 entry["gpu_process"] = {
                     "devices": [
