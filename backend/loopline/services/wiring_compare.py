@@ -18,7 +18,7 @@ from loopline.domain import bom
 from loopline.domain.errors import Conflict
 from loopline.domain.facility.plan_change import FacilityChange
 from loopline.domain.wiring import PlanDiff, UpgradeMaterials, diff_cables, upgrade_materials
-from loopline.services import plan_facility, pricing
+from loopline.services import plan_facility, pricing, wiring_plant
 from loopline.services.wiring_spec import hall_server_speeds
 
 _DIFF_COLUMNS = (
@@ -87,7 +87,12 @@ def computed_diff(session: Session, old: WiringPlanRow, new: WiringPlanRow) -> t
     d = diff_cables(
         old_cables, new_cables, {x.name: x.role for x in old_devices}, {x.name: x.role for x in new_devices}
     )
-    computed = (d, upgrade_materials(d, old_cables, new_cables, old_devices, new_devices, speeds))
+    # A structured plan's uplinks are bought as its plant's items, not as cables (None: direct).
+    old_plant, new_plant = wiring_plant.load_plant(session, old), wiring_plant.load_plant(session, new)
+    computed = (
+        d,
+        upgrade_materials(d, old_cables, new_cables, old_devices, new_devices, speeds, old_plant, new_plant),
+    )
     with _DIFF_CACHE_LOCK:
         _DIFF_CACHE[key] = computed
         while len(_DIFF_CACHE) > _DIFF_CACHE_SIZE:

@@ -335,6 +335,29 @@ def test_an_upgrade_says_what_changes_segment_by_segment(owner: TestClient, pair
     # The diff between any two plans of the hall says the same, stored or worked out.
     diff = owner.get(f"/api/v1/wiring-plans/{again['id']}/diff", params={"against": direct["id"]}).json()
     assert diff["plant"] == change
+    # What to buy going from direct to structured: the plant, with an optic per port; what it frees:
+    # each uplink's direct cable and its two transceivers. Nothing else changes.
+    to_structured = owner.get(f"/api/v1/wiring-plans/{first['id']}/diff", params={"against": direct["id"]}).json()
+    bill = owner.get(f"/api/v1/wiring-plans/{first['id']}/bom").json()
+    plant_lines = Counter({(x["category"], x["part_number"], x["length_m"]): x["quantity"] for x in bill["lines"]
+                           if x["category"] in ("panel", "cassette", "transceiver") or x["part_number"].startswith(
+                               ("CORD-", "TRUNK-"))})  # fmt: skip
+    buy = Counter({(x["category"], x["part_number"], x["length_m"]): x["quantity"]
+                   for x in to_structured["bom"]["buy"]["lines"]})  # fmt: skip
+    # The server links stay direct and kept: the structured bill's transceivers are all the plant's.
+    assert buy == plant_lines
+    assert sum(q for (cat, _, _), q in buy.items() if cat == "transceiver") == 2 * UPLINKS
+    uplink_page = {"link_class": "tor_fabric", "limit": 100}
+    uplinks = owner.get(f"/api/v1/wiring-plans/{direct['id']}/cables", params=uplink_page).json()["items"]
+    freed: Counter[tuple[str, str, float | None]] = Counter()
+    for c in uplinks:
+        freed[("cable", c["part_number"], c["ordered_length_m"])] += 1
+        if c["transceiver"] is not None:
+            freed[("transceiver", c["transceiver"], None)] += 2
+    assert Counter({(x["category"], x["part_number"], x["length_m"]): x["quantity"]
+                    for x in to_structured["bom"]["freed"]["lines"]}) == freed  # fmt: skip
+    same = owner.get(f"/api/v1/wiring-plans/{again['id']}/diff", params={"against": first["id"]}).json()
+    assert (same["bom"]["buy"]["lines"], same["bom"]["freed"]["lines"]) == ([], [])
     between_direct = owner.get(f"/api/v1/wiring-plans/{direct['id']}/diff", params={"against": direct["id"]}).json()
     assert between_direct["plant"] is None
     assert owner.get(f"/api/v1/wiring-plans/{direct['id']}/plant").status_code == 404

@@ -17,8 +17,9 @@ from typing import Protocol
 from loopline.domain import bom
 from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY, GeometryPreset
+from loopline.domain.structured.catalog import builtin_catalog
 from loopline.domain.structured.chain import SegmentKind
-from loopline.domain.structured.plant import StructuredPlant
+from loopline.domain.structured.plant import StructuredPlant, StructuredSettings
 from loopline.domain.wiring.generate import generate_plan
 from loopline.domain.wiring.model import WiringPlan
 from loopline.domain.wiring.spec import WiringSpec
@@ -137,7 +138,13 @@ def upgrade_materials(
     old_devices: Iterable[bom.BomDevice],
     new_devices: Iterable[bom.BomDevice],
     server_port_gbps: Mapping[str, float] | None = None,
+    old_plant: StructuredPlant | None = None,
+    new_plant: StructuredPlant | None = None,
 ) -> UpgradeMaterials:
+    """With structured plants, a link a plant carries is bought as the plant's items, not as a cable:
+    the change buys the items and optics the new plant has that the old one had not (by ID; a moved
+    or re-sized item is bought again and its old self freed), and a link that goes from direct to
+    structured frees its cable (or the other way, buys one)."""
     old_cables = list(old_cables)
     new_cables = list(new_cables)
     old_devices = list(old_devices)
@@ -157,18 +164,54 @@ def upgrade_materials(
         if before != after:  # a NIC is replaced, not re-cabled
             nic_buy[server] = tuple(x for x in after if x not in before)
             nic_free[server] = tuple(x for x in before if x not in after)
+    carried_old = frozenset(x.cable_id for x in old_plant.steps) if old_plant else frozenset()
+    carried_new = frozenset(x.cable_id for x in new_plant.steps) if new_plant else frozenset()
+    plant_buy, plant_free = _plant_change_materials(old_plant, new_plant)
     return UpgradeMaterials(
         buy=bom.combine(
-            bom.cable_materials(c for c in new_cables if c.cable_id in bought),
+            bom.cable_materials(
+                c for c in new_cables
+                if c.cable_id not in carried_new and (c.cable_id in bought or c.cable_id in carried_old)
+            ),
+            plant_buy,
             bom.switch_materials(x for x in new_devices if x.name in fresh),
             bom.nic_materials(nic_buy),
         ),
         freed=bom.combine(
-            bom.cable_materials(c for c in old_cables if c.cable_id in freed),
+            bom.cable_materials(
+                c for c in old_cables
+                if c.cable_id not in carried_old and (c.cable_id in freed or c.cable_id in carried_new)
+            ),
+            plant_free,
             bom.switch_materials(x for x in old_devices if x.name in gone),
             bom.nic_materials(nic_free),
         ),
-    )
+    )  # fmt: skip
+
+
+def _plant_change_materials(
+    old: StructuredPlant | None, new: StructuredPlant | None
+) -> tuple[bom.Materials, bom.Materials]:
+    """What of `new`'s plant `old`'s lacks (to buy) and what of `old`'s is gone (freed): cable items
+    and panels by ID (one that differs counts as a new one and a freed one), optics by port and part."""
+    if old is None and new is None:
+        return bom.Materials(), bom.Materials()
+    catalog = builtin_catalog()
+    empty = StructuredPlant(settings=(new or old or StructuredPlant(StructuredSettings())).settings)
+    old, new = old or empty, new or empty
+
+    def missing(have: StructuredPlant, want: StructuredPlant) -> StructuredPlant:
+        items = set(have.items)
+        panels = set(have.panels)
+        optics = set(have.optics)
+        return StructuredPlant(
+            settings=want.settings,
+            panels=[p for p in want.panels if p not in panels],
+            items=[i for i in want.items if i not in items],
+            optics=[o for o in want.optics if o not in optics],
+        )
+
+    return bom.plant_materials(missing(old, new), catalog), bom.plant_materials(missing(new, old), catalog)
 
 
 def upgrade_plan(
