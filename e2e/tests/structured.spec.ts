@@ -101,6 +101,7 @@ test("structured cabling with breakouts: panels and trunks in 3D, a link's chain
     .toEqual([plant.panels.length, plant.trunks.length, plant.trunks.length, 0]);
   await expect(panel.getByTestId("plant-counts")).toContainText(`${plant.counts.panels} panel`);
   await expect(panel.getByTestId("plant-trunks").locator("li")).toHaveCount(plant.trunks.length);
+  for (const part of ["panel", "trunk", "chain"]) await expect(page.getByTestId(`plant-legend-${part}`)).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/structured-plant.png` });
 
   // --- follow a link's chain: the longest link is a ToR uplink through the plant

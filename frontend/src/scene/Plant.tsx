@@ -13,6 +13,7 @@ import { useRecords } from "../state/editor";
 import {
   chainParts,
   isStructured,
+  PLANT_COLOURS,
   rackOfName,
   reportPlant,
   usePlant,
@@ -35,10 +36,9 @@ import {
 } from "./plantGeometry";
 import type { RackPlacement } from "./selectors";
 
-const PANEL_COLOUR = "#e879f9";
-// Not a medium's colour (fibre is cyan): a trunk reads as a bundle of its own in the tray.
-const TRUNK_COLOUR = "#f8fafc";
-const CHAIN_COLOUR = "#f59e0b";
+const PANEL_COLOUR = PLANT_COLOURS.panel.colour;
+const TRUNK_COLOUR = PLANT_COLOURS.trunk.colour;
+const CHAIN_COLOUR = PLANT_COLOURS.chain.colour;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

@@ -40,6 +40,13 @@ export const usePlant = create<PlantState>(() => ({
   openPanel: null,
 }));
 
+/** How the plant is drawn (the scene) and named in the legend (ui): none is a cable medium's colour. */
+export const PLANT_COLOURS = {
+  panel: { colour: "#e879f9", label: "patch panel" },
+  trunk: { colour: "#f8fafc", label: "trunk (one tube per trunk)" },
+  chain: { colour: "#f59e0b", label: "selected link's chain" },
+} as const;
+
 /** A plan is structured when its stored spec (the request it was generated from) says so. */
 export function isStructured(spec: Readonly<Record<string, unknown>> | null | undefined): boolean {
   return spec?.cabling === "structured";

@@ -3,6 +3,7 @@ import { useHeat } from "../state/heatMap";
 import { FacilityLegendScale } from "./FacilityPanel";
 import { DIFF_COLOURS, DIFF_STATUSES, useDiff } from "../state/planDiff";
 import { MEDIUM_COLOURS, PALETTES } from "../state/palette";
+import { PLANT_COLOURS, usePlant } from "../state/plant";
 import { useSession } from "../state/session";
 import { useWiring } from "../state/wiring";
 
@@ -16,6 +17,8 @@ export function Legend({ media }: { media: boolean }) {
   const heat = useHeat((s) => s.overlay);
   // The facility heat map colours the racks (and trays) by their tightest limit.
   const facility = useFacility((s) => s.shown);
+  // A structured plan's plant, drawn over its cables.
+  const plant = usePlant((s) => s.plant !== null);
   return (
     <div className="legend" data-testid="legend">
       <span className="sw" style={{ background: pal.cold }} /> cold aisle
@@ -51,6 +54,12 @@ export function Legend({ media }: { media: boolean }) {
           <span className="sw line" style={{ background: "#f472b6" }} /> Subways loop (drawn over the racks)
         </span>
       )}
+      {plant &&
+        Object.entries(PLANT_COLOURS).map(([k, v]) => (
+          <span key={k} className="legend-item" data-testid={`plant-legend-${k}`}>
+            <span className="sw" style={{ background: v.colour }} /> {v.label}
+          </span>
+        ))}
     </div>
   );
 }
