@@ -405,8 +405,20 @@ def plant(plan_id: PlanId, session: DbSession, access: WiringReader) -> object:
     )
 
 
-CableId = Annotated[str, Path(min_length=1, max_length=200, description="A cable id of the plan.")]
-PanelId = Annotated[str, Path(min_length=1, max_length=140, description="A panel id (`<rack>.U<nn>`).")]
+# Ids are derived from names (`labels.cable_id`, `<rack>.U<nn>`): no control characters, which PostgreSQL
+# could not even compare (a NUL), so the pattern refuses them with a 422 before any query.
+CableId = Annotated[
+    str,
+    Path(pattern=r"^[A-Za-z0-9_-]{1,200}$", description="A cable id of the plan.", examples=["C5491267175527a3a"]),
+]
+PanelId = Annotated[
+    str,
+    Path(
+        pattern=r"^[^\x00-\x1f\x7f-\x9f]{1,140}$",
+        description="A panel id (`<rack>.U<nn>`).",
+        examples=["H1.R01.R01-12.U42"],
+    ),
+]
 
 
 @router.get(

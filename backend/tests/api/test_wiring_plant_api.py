@@ -391,3 +391,12 @@ def test_a_breakout_plans_bill_counts_a_fast_ports_optic_once(
         assert (chain["optic_a"], chain["optic_b"]) == ("100G-DR", "400G-DR4")
         assert chain["steps"][-1]["item"]["b_end"] == cable["b"]["device"]
         assert chain["steps"][-1]["item"]["b_port"] == cable["b"]["port"].split("/")[0]
+
+
+def test_hostile_ids_are_refused_naming_the_field(owner: TestClient, paired_hall: dict[str, Any]) -> None:
+    base = f"/api/v1/wiring-plans/{new_plan(owner, paired_hall['id'])['id']}"
+    for url, field in ((f"{base}/plant/panels/a%00b", "panel_id"), (f"{base}/cables/C%00x/chain", "cable_id"),
+                       (f"{base}/cables/{'C' * 201}/chain", "cable_id")):  # fmt: skip
+        r = owner.get(url)
+        assert r.status_code == 422, url
+        assert r.json()["detail"][0]["loc"] == ["path", field]
