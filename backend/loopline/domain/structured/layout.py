@@ -20,14 +20,24 @@ network racks' switches without a row to cross.
   TIA-568.3-D Method B, where front port k at one end arrives at the port the polarity rules say
   (k -> 7 - k on a 6-port cassette: derived from `polarity.segment_paths`, never assumed). A
   parallel optic (MPO, one connector) takes a whole trunk leg through MPO adapter plates.
-- **Breakouts**: a logical link whose fabric port is ``e<port>/<lane>`` shares the port's optic
-  (e.g. 400G-DR4) with the port's other lanes. At the network rack the port's MPO cord (Type A)
-  goes to the rear of a DR4 breakout module (Corning ECM-UM08-04-E8GF-ULL in a Corning EDGE-01U,
-  catalog entries: front LC port k carries lane k's pair), and an LC jumper patches the module's
-  front port of the lane to the trunk cassette port of the link. The chain stays traceable lane by
-  lane: ToR - cord - cassette - trunk - cassette - jumper - module - MPO cord - fabric port. A
-  twin-port optic (800G-2xDR4) has a module per connector; where each lane is a whole connector
-  (2 x 400G-DR4) the lane passes through like a parallel link, its last cord in that connector.
+- **Breakouts**: a logical link whose fabric port is ``e<port>/<lane>`` (`optics.lane_port`) shares
+  the port's optic (e.g. 400G-DR4) with the port's other lanes, and is split where the lanes part.
+  Where every lane of the port goes to ToRs of one ToR-side panel rack (the row end, or the rack
+  with `PanelPlacement.RACK`), the port's MPO travels whole: a Type-B MPO cord to an adapter plate
+  in the network rack, the trunk's MPO leg passed through (one leg per connector, 8 of its 12
+  fibres lit), a DR4 breakout module at the ToR side (Corning ECM-UM08-04-E8GF-ULL in a Corning
+  EDGE-01U: rear MPO, front LC port k = lane k's pair; Type-B trunk + Type-B cord are straight, as
+  its pairs (k, 13 - k) need) and an LC cord to the ToR: one MPO pair at each panel and one LC pair,
+  2.0 dB at the catalog's defaults against the DR4's 3.0. These ports' legs go on trunks of their
+  own (a route per rack pair, "breakout"), not beside parallel links' legs or cassette links' fibres:
+  their ToR-side ends are modules in another panel, and a trunk lands on one panel at each end.
+  A port whose lanes straddle two panel racks (two rows) is split at the network rack instead: its
+  MPO cord (Type A) goes to the rear of a module there, and an LC jumper patches the module's front
+  port of the lane to the trunk cassette port of the link; ToR - cord - cassette - trunk - cassette -
+  jumper - module - MPO cord - fabric port, three cassettes (3.75 dB at the defaults: over a DR4's
+  budget, and said so per link). Either way the chain traces lane by lane. A twin-port optic
+  (800G-2xDR4) has a module per connector; where each lane is a whole connector (2 x 400G-DR4) the
+  lane passes through like a parallel link, its last cord in that connector.
 - **Row end = network rack**: where a row's nearest end rack holds the fabric switches, its row-end
   and network panels stand in the same rack and the trunk between them runs inside it.
 
@@ -79,7 +89,7 @@ from loopline.domain.structured.chain import (
     trunk_segment,
 )
 from loopline.domain.structured.checks import FINDINGS_PER_KIND, LinkUnderCheck, check_links
-from loopline.domain.structured.optics import breakout_lanes, port_optic
+from loopline.domain.structured.optics import breakout_lanes, port_optic, split_lane
 from loopline.domain.structured.plant import (
     ChainStep,
     FindingKind,
@@ -115,12 +125,13 @@ ADAPTER_PLATE = "FS FHD-FAP12MTPHA"
 LC_CORDS: dict[FibreKind, str] = {FibreKind.OS2: "CORD-LC-LC-AB-OS2", FibreKind.OM4: "CORD-LC-LC-AB-OM4"}
 """A-to-B duplex cords: Method B wants them at both ends (and for the breakout jumper)."""
 MPO_CORD = "CORD-MPO12-MPO12-B-PU-OS2"
-"""A parallel link's cords: Type B, the pinned end in the adapter (an unpinned trunk behind it)."""
+"""A parallel link's cords, and a whole broken-out port's from its adapter plate: Type B, the pinned
+end in the adapter (an unpinned trunk behind it)."""
 BREAKOUT_PANEL = "Corning EDGE-01U"
 BREAKOUT_MODULE = "Corning ECM-UM08-04-E8GF-ULL"
 """A DR4 breakout module: rear MPO-12 from the fast port, front LC port k = lane k's fibre pair."""
 BREAKOUT_CORD = "CORD-MPO12-MPO12-A-UU-OS2"
-"""Fast port to the module's rear: Type A, as the module's pairs (k, 13 - k) need."""
+"""Fast port to a network-side module's rear: Type A, as the module's pairs (k, 13 - k) need."""
 TRUNK_METHOD = PolarityMethod.B
 """The catalog's trunks are Type B: with A-to-B cords and straight cassettes, Method B."""
 
@@ -147,12 +158,6 @@ def rear_ports(first: int, last: int) -> str:
 def panel_name(rack: str, u: int) -> str:
     """TIA-606 style, like a device: ``<rack>.U<nn>`` (the panel's lowest U)."""
     return f"{rack}.U{u:02d}"
-
-
-def split_lane(port: str) -> tuple[str, int | None]:
-    """``e5/2`` -> (``e5``, 2): a broken-out port's lane; ``e5`` -> (``e5``, None)."""
-    physical, sep, lane = port.partition("/")
-    return (physical, int(lane)) if sep else (port, None)
 
 
 # --- Racks and their free U -------------------------------------------------------------------
@@ -323,6 +328,9 @@ class _Link:
     2xDR4's two broken into 8; 1 where each lane is a whole connector)."""
     panel_rack: str = ""
     termination: TrunkTermination = TrunkTermination.CASSETTE
+    tor_side_breakout: bool = False
+    """A lane of a port whose lanes all reach one ToR-side panel rack: the port's MPO travels whole
+    (a pass-through trunk leg per connector) to a breakout module there."""
     # Where it lands (set by the allocation):
     trunk: int = -1
     leg: int = -1
@@ -346,6 +354,8 @@ class _Route:
     net_rack: str
     termination: TrunkTermination
     fibre: FibreKind
+    breakout: bool = False
+    """Pass-through legs of whole broken-out ports, landing on breakout modules at the ToR side."""
     links: list[_Link] = field(default_factory=list)
     """Its links; after the panels are allocated, those that got panel ports at both ends."""
     sized: list[PatchedLink] = field(default_factory=list)
@@ -460,8 +470,12 @@ class _Builder:
     # -- pass 2: routes, trunks, panels ------------------------------------------------------
 
     def routes(self, links: list[_Link]) -> list[_Route]:
-        routes: dict[tuple[str, str, TrunkTermination, FibreKind], _Route] = {}
+        routes: dict[tuple[str, str, TrunkTermination, FibreKind, bool], _Route] = {}
         pairs: set[tuple[str, str]] = set()
+        laid: list[_Link] = []
+        # Per broken-out fabric port: the one ToR-side panel rack all its lanes reach, or "" when
+        # they reach several (the port's lanes straddle two rows).
+        port_racks: dict[tuple[str, str], str] = {}
         for link in links:
             optic = link.tor_optic
             if optic.ports != 1 or (link.lane is None and link.fabric_optic.ports != 1):
@@ -474,14 +488,30 @@ class _Builder:
                     continue
                 # A parallel link (or a lane that is a whole connector of the fast port) takes a leg.
                 link.termination = TrunkTermination.PASS_THROUGH
-            key = (link.panel_rack, link.fabric.rack, link.termination, optic.fibre)
+            elif link.lane is not None:
+                port = (link.fabric.name, link.fabric_port)
+                rack = port_racks.setdefault(port, link.panel_rack)
+                if rack and rack != link.panel_rack:
+                    port_racks[port] = ""
+            laid.append(link)
+        for link in laid:
+            # Split where the lanes part: at the ToR-side panels when they all go there (one MPO
+            # pair per panel and an LC pair: within a DR4's budget), else at the network rack.
+            if (
+                link.lane is not None
+                and link.termination is TrunkTermination.CASSETTE
+                and port_racks[(link.fabric.name, link.fabric_port)]
+            ):
+                link.termination = TrunkTermination.PASS_THROUGH
+                link.tor_side_breakout = True
+            key = (link.panel_rack, link.fabric.rack, link.termination, link.tor_optic.fibre, link.tor_side_breakout)
             route = routes.get(key)
             if route is None:
                 name = f"{link.panel_rack} -> {link.fabric.rack}"
                 if (key[0], key[1]) in pairs:  # a second route between the same racks says which
-                    name = f"{name} ({link.termination}, {optic.fibre})"
+                    name = f"{name} ({'breakout' if key[4] else link.termination}, {key[3]})"
                 pairs.add((key[0], key[1]))
-                route = routes[key] = _Route(name, key[0], key[1], key[2], key[3])
+                route = routes[key] = _Route(name, key[0], key[1], key[2], key[3], key[4])
             route.links.append(link)
         return list(routes.values())
 
@@ -501,7 +531,11 @@ class _Builder:
     def size(self, route: _Route, length_mm: int) -> TrunkSizing:
         cassette = self.cassette_for(route)
         assert cassette is not None
-        if not route.sized:
+        if not route.sized and route.breakout:
+            # A broken-out port's lanes share its MPO: the port takes whole legs, one per connector.
+            ports = {(lk.fabric.name, lk.fabric_port): lk.fabric_optic for lk in route.links}
+            route.sized = [PatchedLink(f"{f}:{p}", optic) for (f, p), optic in ports.items()]
+        elif not route.sized:
             route.sized = [PatchedLink(link.cable.cable_id, link.tor_optic) for link in route.links]
         return size_trunks(
             route.name,
@@ -529,18 +563,37 @@ class _Builder:
                 continue
             per = cassette.front_ports // cassette.rear_ports
             cpe = sizing.trunk.connectors_per_end
-            for i, link in enumerate(route.links):
-                leg = i // per if route.termination is TrunkTermination.CASSETTE else i
-                link.trunk, link.leg = leg // cpe, leg % cpe
-                link.port_in_cassette = i % per + 1 if route.termination is TrunkTermination.CASSETTE else 1
+            if route.breakout:
+                # A port's connectors take consecutive legs, in the order `size` counted the ports;
+                # a lane lands on its module's front port of the lane.
+                first_leg: dict[tuple[str, str], int] = {}
+                next_leg = 0
+                for link in route.links:
+                    port = (link.fabric.name, link.fabric_port)
+                    start = first_leg.get(port)
+                    if start is None:
+                        start = first_leg[port] = next_leg
+                        next_leg += link.fabric_optic.ports
+                    leg = start + link.connector - 1
+                    link.trunk, link.leg = leg // cpe, leg % cpe
+                    link.port_in_cassette = link.lane_in_connector
+            else:
+                for i, link in enumerate(route.links):
+                    leg = i // per if route.termination is TrunkTermination.CASSETTE else i
+                    link.trunk, link.leg = leg // cpe, leg % cpe
+                    link.port_in_cassette = i % per + 1 if route.termination is TrunkTermination.CASSETTE else 1
             route.sizing = sizing
             planned.append((route, cassette, cpe))
         # The ToR side first (all racks), then the network side, so a trunk the ToR side could not
         # land takes no network ports.
         landed: dict[tuple[int, int], _Panel | None] = {}
         a_ends: dict[tuple[int, int], tuple[_Panel, int]] = {}
+        module = self.catalog.cassette(BREAKOUT_MODULE)
         for r, (route, cassette, cpe) in enumerate(planned):
-            bank = self.bank(route.panel_rack, side_role, PANEL, cassette)
+            if route.breakout:  # the ToR-side end of each leg is a breakout module's rear
+                bank = self.bank(route.panel_rack, side_role, BREAKOUT_PANEL, module)
+            else:
+                bank = self.bank(route.panel_rack, side_role, PANEL, cassette)
             assert route.sizing is not None
             for t in range(route.sizing.count):
                 got = bank.place(cpe)
@@ -741,6 +794,9 @@ class _Builder:
         return table.get(k, k)
 
     def build_link(self, route: _Route, link: _Link, modules: dict[tuple[str, str, int], _Module]) -> None:
+        if route.breakout:
+            self.build_tor_side_breakout(route, link)
+            return
         cat = self.catalog
         pass_through = route.termination is TrunkTermination.PASS_THROUGH
         trunk_part = route.sizing.trunk if route.sizing else None
@@ -847,22 +903,80 @@ class _Builder:
                 else f"lane {link.lane} (connector {link.connector})"
             )
             steps.append((mpo_item, which, self.cord_template(mpo, flipped=False)))
+        self.finish(link, steps, None if pass_through else TRUNK_METHOD)
 
+    def build_tor_side_breakout(self, route: _Route, link: _Link) -> None:
+        """A lane of a port whose MPO travels whole: ToR - LC cord - breakout module at the ToR-side
+        panels (the lane's front port to the rear MPO) - the trunk's leg, passed through (the port's
+        8 fibres of 12 lit) - MPO adapter in the network rack - MPO cord - fabric port. The MPO part
+        is Type B (trunk) + Type B (cord): straight, as the module's pairs (k, 13 - k) need; the
+        chain mixes a duplex and a parallel end, so it names no TIA method (the trace judges it)."""
+        cat = self.catalog
+        assert route.sizing is not None
+        trunk_part = route.sizing.trunk
+        trunk = route.trunks[link.trunk]
+        leg = trunk.legs[link.leg]
+        mp, pb = leg.a_panel, leg.b_panel
+        tor, fab = link.tor, link.fabric
+        tor_port = link.cable.a_port
+        lane = link.lane_in_connector
+        m_front = (leg.a_rear - 1) * mp.per_unit + lane
+        mp.ports_used += 1
+        steps: list[tuple[PlantItem, str, Segment]] = []
+        cord = cat.cord(LC_CORDS[route.fibre])
+        cord_a = self.cord_item(
+            cord,
+            (tor.name, tor_port),
+            (mp.panel_id, front_port(m_front)),
+            self.length(self.point_of_device(tor), self.point_of_panel(mp)),
+        )
+        steps.append((cord_a, "", self.cord_template(cord, flipped=False)))
+        m_item = self.port_item(mp, m_front, leg.a_rear, from_front=True)
+        detail = f"front {m_item.a_port} -> rear {m_item.b_port} (lane {link.lane})"
+        steps.append((m_item, detail, self.port_template(mp.cassette, lane, leg.a_rear, True)))
+        trunk_item = self.items.get(trunk.item_id) or self.trunk_item(route, trunk, trunk_part)
+        legs = f"leg {link.leg + 1} ({rear_port(leg.a_rear)} -> {rear_port(leg.b_rear)})"
+        steps.append((trunk_item, f"{legs}, lane {link.lane}", self.trunk_template(trunk_part)))
+        plate = pb.cassette
+        port_b = self.port_item(pb, leg.b_rear, leg.b_rear, from_front=False)
+        k_b = (leg.b_rear - 1) % plate.rear_ports + 1
+        detail = f"rear {port_b.a_port} -> front {port_b.b_port}"
+        steps.append((port_b, detail, self.port_template(plate, k_b, leg.b_rear, False)))
+        mpo = cat.cord(MPO_CORD)
+        plate_end = (pb.panel_id, front_port(leg.b_rear))
+        mpo_item = self.items.get(cable_id(*plate_end, fab.name, link.fabric_port))
+        if mpo_item is None:  # the port's first lane: its MPO cord and adapter port
+            pb.ports_used += 1
+            mpo_item = self.cord_item(
+                mpo,
+                plate_end,
+                (fab.name, link.fabric_port),
+                self.length(self.point_of_panel(pb), self.point_of_device(fab)),
+            )
+        which = (
+            f"lane {link.lane}" if link.fabric_optic.ports == 1 else f"lane {link.lane} (connector {link.connector})"
+        )
+        steps.append((mpo_item, which, self.cord_template(mpo, flipped=False)))
+        self.finish(link, steps, None)
+
+    def finish(self, link: _Link, steps: list[tuple[PlantItem, str, Segment]], method: PolarityMethod | None) -> None:
+        """The link's chain steps, its ends' optics and the link as the checks read it."""
         cid = link.cable.cable_id
         add = self.steps.append
         for position, (item, detail, _) in enumerate(steps):
             add(ChainStep(cid, position, self.item(item), detail))
-        self.optic(tor, tor_port, link.tor_optic)
-        self.optic(fab, link.fabric_port, link.fabric_optic)
+        tor_port = link.cable.a_port
+        self.optic(link.tor, tor_port, link.tor_optic)
+        self.optic(link.fabric, link.fabric_port, link.fabric_optic)
         self.checked.append(
             LinkUnderCheck(
                 cable_id=cid,
                 name=link.cable.label,
                 optic_a=link.tor_optic,
                 optic_b=link.fabric_optic,
-                method=None if pass_through else TRUNK_METHOD,
-                end_a=f"{tor.name}:{tor_port}",
-                end_b=f"{fab.name}:{link.cable.b_port}",
+                method=method,
+                end_a=f"{link.tor.name}:{tor_port}",
+                end_b=f"{link.fabric.name}:{link.cable.b_port}",
                 segments=tuple(seg for _, _, seg in steps),
                 lengths=tuple(item.length_mm for item, _, _ in steps),
                 labels=tuple(item.label for item, _, _ in steps),

@@ -1,7 +1,8 @@
 """Which optic a switch port of a given speed carries in a structured plant, and how its ports break
 out into slower links. One owner for both: the wiring generator counts a fabric switch's lanes with
 `breakout_lanes`, the plant builder (`structured.layout`) picks each end's optic with `port_optic`,
-so the links the generator makes are the ones the plant can build.
+so the links the generator makes are the ones the plant can build. A broken-out port's lane is named
+here too, both ways: the generator writes it (`lane_port`), the builder reads it (`split_lane`).
 
 Structured links run over single-mode fibre (OS2 trunks and cassettes), so a port of each speed
 carries the catalog's single-mode parallel or duplex optic that breaks out furthest: 100G-DR (duplex
@@ -16,6 +17,18 @@ from loopline.domain.structured.sizing import PortLanes, breakout_into, port_lan
 
 PORT_OPTIC_PARTS: dict[float, str] = {100.0: "100G-DR", 400.0: "400G-DR4", 800.0: "800G-2xDR4"}
 """Port speed (Gb/s) -> the `Optic.part` a structured plant fits in a port of that speed."""
+
+
+def lane_port(port: str, lane: int) -> str:
+    """Lane `lane` (from 1) of broken-out switch port `port`: ``e5``, 2 -> ``e5/2``."""
+    return f"{port}/{lane}"
+
+
+def split_lane(port: str) -> tuple[str, int | None]:
+    """The physical port and lane of a port name `lane_port` wrote: ``e5/2`` -> (``e5``, 2);
+    ``e5`` (not broken out) -> (``e5``, None)."""
+    physical, sep, lane = port.partition("/")
+    return (physical, int(lane)) if sep else (port, None)
 
 
 def find_port_optic(speed_gbps: float) -> Optic | None:

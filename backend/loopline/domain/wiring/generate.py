@@ -24,7 +24,8 @@ server ports (p -> p+1), reuses the same port numbers for the same connections:
   downlinks in ToR order and their uplinks after their downlink ports;
 - with breakouts (`FabricSpec.breakouts`), a fabric switch whose port optic breaks out into the ToR
   uplinks' speed (`structured.optics.breakout_lanes`) serves ports x lanes links: its n-th downlink
-  takes lane ``(n-1) % lanes + 1`` of port ``(n-1) // lanes + 1``, named ``e<port>/<lane>``.
+  takes lane ``(n-1) % lanes + 1`` of port ``(n-1) // lanes + 1``, named ``e<port>/<lane>``
+  (`structured.optics.lane_port`, which the plant builder reads back).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from loopline.domain.routing import (
     face_xy,
     tray_z_mm,
 )
-from loopline.domain.structured.optics import breakout_lanes
+from loopline.domain.structured.optics import breakout_lanes, lane_port
 from loopline.domain.structured.plant import Cabling
 from loopline.domain.structured.sizing import PortLanes
 from loopline.domain.wiring.loops import (
@@ -719,7 +720,7 @@ def _wire_fabric(
     # Per fabric switch, with breakouts: the speed of its first ToR link and how its ports serve it.
     lane_plans: dict[int, tuple[float, PortLanes | None]] = {}
 
-    def lane_port(upper: int, um: SwitchModel, speed: float, nd: int, lower: int, lower_port: int) -> str | None:
+    def downlink_lane(upper: int, um: SwitchModel, speed: float, nd: int, lower: int, lower_port: int) -> str | None:
         """The `nd`-th downlink's lane port ``e<port>/<lane>`` on a switch whose ports break out, or
         None when they do not (the link takes port ``e<nd>``, as without breakouts)."""
         switch = f"{devices[upper].node_id} ({um.name})"
@@ -743,7 +744,7 @@ def _wire_fabric(
         if nd > lanes.capacity:
             raise DomainError("fabric", lanes.refusal(nd, uplink))
         port, lane = lanes.lane_of(nd)
-        return f"e{port}/{lane}"
+        return lane_port(_port("e", port), lane)
 
     def link(cls: LinkClass, lower: int, lower_port: int, upper: int) -> None:
         lm = models.get(devices[lower].node_id) or tor_models.get(lower)
@@ -752,7 +753,7 @@ def _wire_fabric(
         next_down[upper] = nd
         speed = min(lm.uplink_gbps if lm else um.server_port_gbps, um.server_port_gbps)
         if breakouts and cls is LinkClass.TOR_FABRIC:
-            lane = lane_port(upper, um, speed, nd, lower, lower_port)
+            lane = downlink_lane(upper, um, speed, nd, lower, lower_port)
             if lane is not None:
                 conns.append((cls, lower, _port("e", lower_port), upper, lane, speed))
                 return

@@ -18,7 +18,8 @@ from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY
 from loopline.domain.structured.catalog import StructuredCatalog, TrunkPolarity, builtin_catalog
 from loopline.domain.structured.chain import SegmentKind
-from loopline.domain.structured.layout import BREAKOUT_MODULE, split_lane, structure_plan
+from loopline.domain.structured.layout import ADAPTER_PLATE, BREAKOUT_MODULE, BREAKOUT_PANEL, structure_plan
+from loopline.domain.structured.optics import lane_port, split_lane
 from loopline.domain.structured.plant import (
     Cabling,
     FindingKind,
@@ -34,6 +35,7 @@ from loopline.domain.wiring.model import LinkClass
 from loopline.domain.wiring.spec import FabricKind, FabricSpec
 
 CAT = builtin_catalog()
+TRUNK_12F = "TRUNK-MPO-12-12F-B-UU-OS2"
 ROW_END = StructuredSettings(panel_at=PanelPlacement.ROW_END)
 
 
@@ -244,59 +246,177 @@ def test_a_rack_without_room_for_its_panels_is_short_of_ports() -> None:
     }
 
 
-def test_lanes_of_a_broken_out_port_share_its_optic_cord_and_module() -> None:
-    # Spine ports of 400G serving the 100G ToR uplinks as lanes (the generator with breakouts): each
-    # spine's n-th link takes lane (n-1) % 4 + 1 of port (n-1) // 4 + 1, e1/1 .. e1/4, e2/1, e2/2.
-    hall = with_fabric_ports(small_hall(), 400.0)
+def breakout_plan(hall: Hall) -> WiringPlan:
+    """`hall` with 400G spine ports, each serving four of the 100G ToR uplinks (breakouts)."""
     spec = WiringSpec(
         pattern=Pattern.SINGLE_HOMED,
         ports=1,
         fabric=FabricSpec(FabricKind.LEAF_SPINE, 2, breakouts=True),
         cabling=Cabling.STRUCTURED,
     )
-    plan = generate_plan(hall, spec)
-    assert [c.b_port for c in plan.cables if c.b_device == "H1.R01.N01.U01"] == [
-        "e1/1",
-        "e1/2",
-        "e1/3",
-        "e1/4",
-        "e2/1",
-        "e2/2",
+    return generate_plan(with_fabric_ports(hall, 400.0), spec)
+
+
+def test_a_port_whose_lanes_share_a_row_breaks_out_at_the_row_end() -> None:
+    # Four compute racks a row: each spine's e1 serves R01's four ToRs (SPINE1 their e49, SPINE2
+    # their e50), its e2 R02's. Each row's end nearest the spines is N01 (as in the first test), so
+    # every port's four lanes reach one row-end rack: its MPO travels whole to a module there.
+    hall = with_fabric_ports(small_hall(racks_per_row=4), 400.0)
+    plan = breakout_plan(hall)
+    assert [(c.a_device, c.a_port) for c in plan.cables if c.b_device == "H1.R02.N01.U01"][:4] == [
+        (f"H1.R01.K0{k}.U05", "e50") for k in (1, 2, 3, 4)
     ]
     plant = build(hall, plan)
-    cid = link(plan, "H1.R01.K02.U05", "e49")  # SPINE1's second link: e1/2
+    # R01.K02's e50 is SPINE2's e1/2. Lengths: the LC cord from R01.K02 (x 2100, U5 at 200 mm) to the
+    # module panel at R01.N01's U42 (x 3900, 1845 mm): (2167 - 200) + 1800 + (2167 - 1845) = 4089 raw
+    # -> (4089 + 300) x 1.05 = 4609; the trunk across the cold aisle to R02.N01's U41 (1800 mm):
+    # 322 + 1200 + 367 = 1889 -> 2299; the MPO cord down R02.N01 from U41 to SPINE2 at U1 (22 mm):
+    # 1778 -> 2182. The module's rear R02: SPINE1's e1 (the in-rack trunk) landed first.
+    cid = link(plan, "H1.R01.K02.U05", "e50")
+    got = [(i.kind, i.label, i.part, i.length_mm, d) for i, d in chain(plant, cid)]
+    assert got == [
+        (SegmentKind.CORD, "H1.R01.K02.U05:e50 / H1.R01.N01.U42:F06", "CORD-LC-LC-AB-OS2", 4609, ""),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U42:F06", BREAKOUT_MODULE, 0, "front F06 -> rear R02 (lane 2)"),
+        (SegmentKind.TRUNK, "T-H1.R01.N01-H1.R02.N01-1", TRUNK_12F, 2299, "leg 1 (R02 -> R01), lane 2"),
+        (SegmentKind.PANEL_PORT, "H1.R02.N01.U41:F01", ADAPTER_PLATE, 0, "rear R01 -> front F01"),
+        (SegmentKind.CORD, "H1.R02.N01.U41:F01 / H1.R02.N01.U01:e1", "CORD-MPO12-MPO12-B-PU-OS2", 2182, "lane 2"),
+    ]  # fmt: skip
+    # Loss at the catalog's defaults: the module's front LC pair 0.5 + its rear MPO pair 0.75 + the
+    # adapter's MPO pair 0.75 = 2.0 dB, + (4609 + 2299 + 2182) = 9090 mm of OS2 at 0.4 dB/km =
+    # 0.003636 dB: 2.003636 dB, within the DR4's 3.0 dB by 0.996364 dB. No finding at all.
+    assert plant.findings == []
+    # At 1.25 dB an MPO pair, the same chain is 0.5 + 2 x 1.25 + 0.003636 = 3.003636 dB: one LC pair
+    # and two MPO pairs, exactly.
+    dear = build(hall, plan, StructuredSettings(mpo_pair_loss_db=1.25))
+    assert [f.message for f in dear.findings if f.cable_id == cid] == [
+        "H1.R01.K02.U05:e50 / H1.R02.N01.U01:e1/2: 3.003636 dB of loss against 400G-DR4's channel budget of 3 dB:"
+        " over by 0.003636 dB"
+    ]
+    # Per rack: one EDGE-01U holding the two modules of the row's ports (8 front ports, a lane
+    # each), one FHD panel with one adapter plate: the two spine ports' MPO cords.
+    assert plant.panels == [
+        panel
+        for rack in ("H1.R01.N01", "H1.R02.N01")
+        for panel in (
+            PlantPanel(f"{rack}.U42", rack, 42, BREAKOUT_PANEL, BREAKOUT_MODULE, 2, 8, 8, PlantRole.ROW_END),
+            PlantPanel(f"{rack}.U41", rack, 41, "FS FHD-1UFCE", ADAPTER_PLATE, 1, 12, 2, PlantRole.NETWORK),
+        )
+    ]
+    # A port takes one whole leg (8 of its 12 fibres lit): four one-leg trunks; each port's MPO cord
+    # carries its four lanes; no duplex cassette, no network-side module.
+    trunks = [(i.label, i.part, i.length_mm) for i in plant.items if i.kind is SegmentKind.TRUNK]
+    assert trunks == [
+        ("T-H1.R01.N01-H1.R01.N01-1", "TRUNK-MPO-12-12F-B-UU-OS2", 363),
+        ("T-H1.R01.N01-H1.R02.N01-1", "TRUNK-MPO-12-12F-B-UU-OS2", 2299),
+        ("T-H1.R02.N01-H1.R01.N01-1", "TRUNK-MPO-12-12F-B-UU-OS2", 2299),
+        ("T-H1.R02.N01-H1.R02.N01-1", "TRUNK-MPO-12-12F-B-UU-OS2", 363),
+    ]
+    mpo = [i for i in plant.items if i.part == "CORD-MPO12-MPO12-B-PU-OS2"]
+    assert sorted(sum(1 for s in plant.steps if s.item_id == i.item_id) for i in mpo) == [4, 4, 4, 4]
+    assert {i.part for i in plant.items} == {
+        "CORD-LC-LC-AB-OS2",
+        BREAKOUT_MODULE,
+        "TRUNK-MPO-12-12F-B-UU-OS2",
+        ADAPTER_PLATE,
+        "CORD-MPO12-MPO12-B-PU-OS2",
+    }
+    assert len({s.cable_id for s in plant.steps}) == 16
+    parts = [o.part for o in plant.optics]
+    assert (parts.count("400G-DR4"), parts.count("100G-DR")) == (4, 16)
+
+
+def test_a_port_whose_lanes_straddle_two_rows_splits_at_the_network_rack() -> None:
+    # Three compute racks a row: each spine's n-th link takes lane (n-1) % 4 + 1 of port
+    # (n-1) // 4 + 1: e1/1 .. e1/3 to R01's ToRs, e1/4 to R02.K01 (two rows: two row-end racks), e2/1
+    # and e2/2 to R02.K02 and K03 (one row).
+    hall = small_hall()
+    plan = breakout_plan(hall)
+    assert [(c.a_device, c.b_port) for c in plan.cables if c.b_device == "H1.R01.N01.U01"] == [
+        ("H1.R01.K01.U05", "e1/1"),
+        ("H1.R01.K02.U05", "e1/2"),
+        ("H1.R01.K03.U05", "e1/3"),
+        ("H1.R02.K01.U05", "e1/4"),
+        ("H1.R02.K02.U05", "e2/1"),
+        ("H1.R02.K03.U05", "e2/2"),
+    ]
+    plant = build(with_fabric_ports(hall, 400.0), plan)
+    # e1 splits at SPINE1's rack: the lane rides a duplex cassette and trunk to the network panel,
+    # an LC jumper to the module, the module's MPO cord (Type A) to the port.
+    cid = link(plan, "H1.R01.K02.U05", "e49")
     got = [(i.kind, i.label, i.part, d) for i, d in chain(plant, cid)]
     assert got == [
         (SegmentKind.CORD, "H1.R01.K02.U05:e49 / H1.R01.N01.U42:F02", "CORD-LC-LC-AB-OS2", ""),
         (SegmentKind.PANEL_PORT, "H1.R01.N01.U42:F02", "FS FHD-1MTP6LCDOS2A", "front F02 -> rear R01"),
         (SegmentKind.TRUNK, "T-H1.R01.N01-H1.R01.N01-1", "TRUNK-MPO-12-12F-B-UU-OS2", "leg 1 (R01 -> R01), fibres 3-4"),
         (SegmentKind.PANEL_PORT, "H1.R01.N01.U41:F05", "FS FHD-1MTP6LCDOS2A", "rear R01 -> front F05"),
-        (SegmentKind.CORD, "H1.R01.N01.U41:F05 / H1.R01.N01.U40:F02", "CORD-LC-LC-AB-OS2", ""),
-        (SegmentKind.PANEL_PORT, "H1.R01.N01.U40:F02", BREAKOUT_MODULE, "front F02 -> rear R01 (lane 2)"),
-        (SegmentKind.CORD, "H1.R01.N01.U40:R01 / H1.R01.N01.U01:e1", "CORD-MPO12-MPO12-A-UU-OS2", "lane 2"),
+        (SegmentKind.CORD, "H1.R01.N01.U41:F05 / H1.R01.N01.U39:F02", "CORD-LC-LC-AB-OS2", ""),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U39:F02", BREAKOUT_MODULE, "front F02 -> rear R01 (lane 2)"),
+        (SegmentKind.CORD, "H1.R01.N01.U39:R01 / H1.R01.N01.U01:e1", "CORD-MPO12-MPO12-A-UU-OS2", "lane 2"),
     ]  # fmt: skip
-    # SPINE1's port e1 serves four links through one MPO cord and one module; e2 two.
-    cords = [i for i in plant.items if i.part == "CORD-MPO12-MPO12-A-UU-OS2"]
-    assert [(i.label, sum(1 for s in plant.steps if s.item_id == i.item_id)) for i in cords] == [
-        ("H1.R01.N01.U40:R01 / H1.R01.N01.U01:e1", 4),
-        ("H1.R02.N01.U40:R01 / H1.R02.N01.U01:e1", 4),
-        ("H1.R01.N01.U40:R02 / H1.R01.N01.U01:e2", 2),
-        ("H1.R02.N01.U40:R02 / H1.R02.N01.U01:e2", 2),
+    # e2's two lanes (R02.K02, R02.K03) break out at R02's row end, N01, and its MPO crosses the aisle.
+    # Lengths: the LC cord R02.K02 (x 2100) -> R02.N01 U41 (x 3300, 1800 mm): 1967 + 1200 + 367 =
+    # 3534 -> 4026; the trunk to R01.N01's U40 (1756 mm): 367 + 1200 + 411 = 1978 -> 2392; the MPO
+    # cord U40 -> U1: 1734 -> 2136. It is the second trunk from R02.N01 to R01.N01 (e1/4's first).
+    got = [(i.kind, i.label, i.part, i.length_mm, d) for i, d in chain(plant, link(plan, "H1.R02.K02.U05", "e49"))]
+    assert got == [
+        (SegmentKind.CORD, "H1.R02.K02.U05:e49 / H1.R02.N01.U41:F01", "CORD-LC-LC-AB-OS2", 4026, ""),
+        (SegmentKind.PANEL_PORT, "H1.R02.N01.U41:F01", BREAKOUT_MODULE, 0, "front F01 -> rear R01 (lane 1)"),
+        (SegmentKind.TRUNK, "T-H1.R02.N01-H1.R01.N01-2", TRUNK_12F, 2392, "leg 1 (R01 -> R01), lane 1"),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U40:F01", ADAPTER_PLATE, 0, "rear R01 -> front F01"),
+        (SegmentKind.CORD, "H1.R01.N01.U40:F01 / H1.R01.N01.U01:e2", "CORD-MPO12-MPO12-B-PU-OS2", 2136, "lane 1"),
+    ]  # fmt: skip
+    # Each spine's e1 serves four links through one Type-A MPO cord and a network-side module; e2
+    # two through a Type-B MPO cord from an adapter plate.
+    uses = {i.item_id: sum(1 for s in plant.steps if s.item_id == i.item_id) for i in plant.items}
+    cords = [(i.label, i.part, uses[i.item_id]) for i in plant.items if i.part.startswith("CORD-MPO12")]
+    assert sorted(cords) == [
+        ("H1.R01.N01.U39:R01 / H1.R01.N01.U01:e1", "CORD-MPO12-MPO12-A-UU-OS2", 4),
+        ("H1.R01.N01.U40:F01 / H1.R01.N01.U01:e2", "CORD-MPO12-MPO12-B-PU-OS2", 2),
+        ("H1.R02.N01.U38:R01 / H1.R02.N01.U01:e1", "CORD-MPO12-MPO12-A-UU-OS2", 4),
+        ("H1.R02.N01.U39:F01 / H1.R02.N01.U01:e2", "CORD-MPO12-MPO12-B-PU-OS2", 2),
+    ]
+
+    # Per rack, top down: the row-end cassettes (R01: 6 links on 2 trunks; R02: e1/4's two), R02's
+    # module panel for the e2 ports (2 modules, 4 lanes), the network cassettes, the adapter plate
+    # (one port's MPO), the network-side module of the e1 port. R01's network panels come first
+    # (U41, U40), its module after (the trunks land before the modules are placed).
+    def panel(
+        rack: str, u: int, model: str, cassette: str, n: int, ports: int, used: int, role: PlantRole
+    ) -> PlantPanel:
+        return PlantPanel(f"H1.{rack}.U{u}", f"H1.{rack}", u, model, cassette, n, ports, used, role)
+
+    duplex, fhd = "FS FHD-1MTP6LCDOS2A", "FS FHD-1UFCE"
+    assert plant.panels == [
+        panel("R01.N01", 42, fhd, duplex, 2, 12, 6, PlantRole.ROW_END),
+        panel("R01.N01", 41, fhd, duplex, 2, 12, 4, PlantRole.NETWORK),
+        panel("R01.N01", 40, fhd, ADAPTER_PLATE, 1, 12, 1, PlantRole.NETWORK),
+        panel("R01.N01", 39, BREAKOUT_PANEL, BREAKOUT_MODULE, 1, 4, 4, PlantRole.NETWORK),
+        panel("R02.N01", 42, fhd, duplex, 2, 12, 2, PlantRole.ROW_END),
+        panel("R02.N01", 41, BREAKOUT_PANEL, BREAKOUT_MODULE, 2, 8, 4, PlantRole.ROW_END),
+        panel("R02.N01", 40, fhd, duplex, 2, 12, 4, PlantRole.NETWORK),
+        panel("R02.N01", 39, fhd, ADAPTER_PLATE, 1, 12, 1, PlantRole.NETWORK),
+        panel("R02.N01", 38, BREAKOUT_PANEL, BREAKOUT_MODULE, 1, 4, 4, PlantRole.NETWORK),
     ]
     # One 400G-DR4 per spine port (2 per spine), one 100G-DR per ToR port (12).
     parts = [o.part for o in plant.optics]
     assert (parts.count("400G-DR4"), parts.count("100G-DR")) == (4, 12)
     assert {o.port for o in plant.optics if o.part == "400G-DR4"} == {"e1", "e2"}
-    # Every lane traces (no polarity finding), but the DR4's 3.0 dB budget now bounds each link and
-    # three cassettes without a datasheet loss count as an LC and an MPO pair each: 3 x (0.5 + 0.75)
-    # = 3.75 dB before the fibre. e1/1 (R01.K01): cord 4609 + trunk 363 + jumper U41 -> U40 (1800 -
-    # 1756 = 44 raw -> 362) + MPO cord U40 -> U1 (1756 - 22 = 1734 raw -> 2136) = 7470 mm of OS2 at
-    # 0.4 dB/km = 0.002988 dB: 3.752988 dB, over by 0.752988 dB.
-    assert {f.kind for f in plant.findings if f.kind is not FindingKind.FACT_MISSING} == {FindingKind.LOSS}
+    # Every lane traces (no polarity finding). Only the straddling ports' 8 lanes are over the DR4's
+    # 3.0 dB: three cassettes without a datasheet loss count an LC and an MPO pair each, 3 x (0.5 +
+    # 0.75) = 3.75 dB before the fibre. e1/1 (R01.K01): cord 4609 + trunk 363 + jumper U41 -> U39
+    # (1800 - 1711 = 89 raw -> 409) + MPO cord U39 -> U1 (1711 - 22 = 1689 raw -> 2089) = 7470 mm of
+    # OS2 at 0.4 dB/km = 0.002988 dB: 3.752988 dB, over by 0.752988 dB.
+    assert {f.kind for f in plant.findings} == {FindingKind.LOSS}
+    straddling = {c.cable_id for c in plan.cables if c.b_port.startswith("e1/")}
+    assert {f.cable_id for f in plant.findings} == straddling and len(straddling) == 8
     assert [f.message for f in plant.findings if f.cable_id == link(plan, "H1.R01.K01.U05", "e49")] == [
         "H1.R01.K01.U05:e49 / H1.R01.N01.U01:e1/1: 3.752988 dB of loss against 400G-DR4's channel budget of 3 dB:"
         " over by 0.752988 dB"
     ]
+
+
+def test_a_lane_port_name_reads_back_as_its_port_and_lane() -> None:
+    assert lane_port("e12", 3) == "e12/3"
     assert split_lane("e12/3") == ("e12", 3) and split_lane("e12") == ("e12", None)
 
 

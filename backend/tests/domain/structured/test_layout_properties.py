@@ -1,7 +1,8 @@
 """Properties of the plant builder over generated halls and plans (Hypothesis): every ToR uplink of
 the plan gets a chain that starts at its ToR port and ends at its fabric port exactly as the plan's
 cable does (the direct plan of the same spec has the same cables), whose items follow on from each
-other, and which traces; every item is used; the plan itself is left as it was."""
+other, and which traces; every item is used; the plan itself is left as it was. A broken-out port
+whose lanes all reach one ToR-side panel rack breaks out there, the others at the network rack."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY
 from loopline.domain.structured.catalog import builtin_catalog
 from loopline.domain.structured.chain import SegmentKind
-from loopline.domain.structured.layout import split_lane, structure_plan
-from loopline.domain.structured.plant import Cabling, FindingKind, PanelPlacement, StructuredSettings
+from loopline.domain.structured.layout import ADAPTER_PLATE, BREAKOUT_MODULE, structure_plan
+from loopline.domain.structured.optics import split_lane
+from loopline.domain.structured.plant import Cabling, FindingKind, PanelPlacement, PlantItem, StructuredSettings
 from loopline.domain.wiring import Pattern, WiringSpec, generate_plan
 from loopline.domain.wiring.model import LinkClass
 from loopline.domain.wiring.spec import FabricKind, FabricSpec
@@ -110,3 +112,22 @@ def test_every_uplink_runs_from_its_tor_port_to_its_fabric_port_through_contiguo
     # Every link traces lane by lane and mates its connectors.
     assert [f for f in plant.findings if f.kind in (FindingKind.POLARITY, FindingKind.CONNECTOR)] == []
     assert len({p.panel_id for p in plant.panels}) == len(plant.panels)
+    # Breakouts: the lanes of a port (on LC optics at the ToR) whose ToR-side panels all stand in
+    # one rack pass a module there and nothing else with fibre of its own (5 steps: cord, module,
+    # trunk, adapter, MPO cord); a port whose lanes reach two racks passes cassettes at both ends of
+    # its trunk, then a module in the network rack (7 steps).
+    racks = {p.panel_id: p.rack for p in plant.panels}
+    broken_out: dict[tuple[str, str], list[list[PlantItem]]] = {}
+    for c in uplinks:
+        physical, lane = split_lane(c.b_port)
+        chain = [items[i] for _, i in sorted(chains[c.cable_id])]
+        if lane is not None and chain[0].part.startswith("CORD-LC"):
+            broken_out.setdefault((c.b_device, physical), []).append(chain)
+    for lanes in broken_out.values():
+        tor_side = {racks[chain[1].a_end] for chain in lanes}
+        if len(tor_side) == 1:
+            assert all([i.part for i in chain][1::2] == [BREAKOUT_MODULE, ADAPTER_PLATE] for chain in lanes)
+            assert all(len(chain) == 5 for chain in lanes)
+        else:
+            assert all(len(chain) == 7 and chain[5].part == BREAKOUT_MODULE for chain in lanes)
+            assert all(racks[chain[5].a_end] == racks[chain[3].a_end] for chain in lanes)
