@@ -15,7 +15,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.db.models.wiring import PlanChainStepRow, PlanItemRow, PlanOpticRow, PlanPanelRow, WiringPlanRow
+from loopline.db.models.wiring import (
+    PlanCableRow,
+    PlanChainStepRow,
+    PlanItemRow,
+    PlanOpticRow,
+    PlanPanelRow,
+    WiringPlanRow,
+)
 from loopline.db.repositories.wiring import (
     ITEM_COPY_COLUMNS,
     OPTIC_COPY_COLUMNS,
@@ -144,7 +151,8 @@ def _item(i: PlanItemRow) -> PlantItem:
 
 def load_plant(session: Session, row: WiringPlanRow) -> StructuredPlant | None:
     """The stored plant of a structured plan (None for a direct one): panels, items and optics in
-    the order built, steps by link (in the plan's cable order) and position, the stored findings."""
+    the order built, steps by link (in the plan's cable order; a step of a link the plan lacks last, by
+    ID) and position, the stored findings."""
     stored = row.summary.get("structured")
     if stored is None:
         return None
@@ -167,8 +175,15 @@ def load_plant(session: Session, row: WiringPlanRow) -> StructuredPlant | None:
             select(
                 PlanChainStepRow.cable_id, PlanChainStepRow.position, PlanChainStepRow.item_id, PlanChainStepRow.detail
             )
+            # The links in the plan's cable order (as the builder walks them), each link's steps in order.
+            .join(
+                PlanCableRow,
+                (PlanCableRow.plan_id == PlanChainStepRow.plan_id)
+                & (PlanCableRow.cable_id == PlanChainStepRow.cable_id),
+                isouter=True,
+            )
             .where(PlanChainStepRow.plan_id == row.id)
-            .order_by(PlanChainStepRow.cable_id, PlanChainStepRow.position)
+            .order_by(PlanCableRow.seq, PlanChainStepRow.cable_id, PlanChainStepRow.position)
         )
     ]
     optics = [

@@ -29,7 +29,7 @@ from loopline.domain.structured.plant import (
     StructuredSettings,
 )
 from loopline.domain.wiring import summarize
-from loopline.services.wiring_plant import store_plant
+from loopline.services.wiring_plant import load_plant, store_plant
 from loopline.services.wiring_spec import hall_server_speeds
 from loopline.services.wiring_storage import load_plan
 
@@ -130,7 +130,11 @@ def new_plan(client: TestClient, hall_id: int) -> dict[str, Any]:
 
 def test_the_plant_chain_and_panel_map(owner: TestClient, paired_hall: dict[str, Any], db_session: Session) -> None:
     plan = new_plan(owner, paired_hall["id"])
-    structure(db_session, plan["id"])
+    plant = structure(db_session, plan["id"])
+    row = db_session.get(WiringPlanRow, plan["id"])
+    assert row is not None
+    # Loaded back exactly: the hand-built steps run in the plan's cable order, as load_plant gives them.
+    assert load_plant(db_session, row) == plant
     base = f"/api/v1/wiring-plans/{plan['id']}"
 
     r = owner.get(f"{base}/plant")
