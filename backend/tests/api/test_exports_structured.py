@@ -240,3 +240,37 @@ def test_a_direct_plan_has_no_structured_exports_and_its_netbox_zip_no_panels(
         assert "Patch panel" not in z.read("06-device-roles.csv").decode()
         assert "Structured cabling" not in z.read("README.txt").decode()
         assert "rearport" not in z.read("08-cables.csv").decode()
+
+
+def test_one_label_pdf_ends_with_the_plant_labels_and_netbox_cables_csv_holds_the_plant(
+    owner: TestClient, row_hall: dict[str, Any], db_session: Session
+) -> None:
+    plan_id, plant = plan_with_plant(owner, row_hall, db_session)
+    r = owner.get(f"/api/v1/wiring-plans/{plan_id}/exports/labels.pdf", params={"one_pdf": "true"})
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/pdf"
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(r.content)).pages]
+    # The plant's 107 labels (see the ZIP test) on its own last 6 sheets, after the cables'.
+    tail = "".join(pages[-6:])
+    assert tail.count("END ") == 2 * 32 + 2 * 2 and "H1.R01.N01.U40:R03" in tail
+    assert "H1.R01.N01.U40:" not in "".join(pages[:-6])
+    r = owner.get(f"/api/v1/wiring-plans/{plan_id}/exports/netbox-cables.csv")
+    assert r.status_code == 200, r.text
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    uplinks = {c.label for c in uplinks_of(db_session, plan_id)}
+    assert not {x["label"] for x in rows} & uplinks
+    assert sum(1 for x in rows if "dcim.frontport" in (x["side_a_type"], x["side_b_type"])) == 32
+    # The trunks' ends name no leg range here ("R01-R02" near, "legs" far): the legs are the rear
+    # ports the links pass, near -> far. R01-01's links 1-6 and 7-8 reach the far panel's ports 1-6 and
+    # 7-8 (R01 -> R01, R02 -> R02); R01-02's links 1-6 reach far ports 9-14 (R01 -> R02 and R01 -> R03),
+    # its links 7-8 far ports 15-16 (R02 -> R03).
+    legs = sorted(
+        (x["side_a_device"][:13], x["side_a_name"], x["side_b_name"])
+        for x in rows
+        if x["side_a_type"] == x["side_b_type"] == "dcim.rearport"
+    )
+    assert legs == [
+        ("H1.R01.R01-01", "R01", "R01"), ("H1.R01.R01-01", "R02", "R02"),
+        ("H1.R01.R01-02", "R01", "R02"), ("H1.R01.R01-02", "R01", "R03"), ("H1.R01.R01-02", "R02", "R03"),
+    ]  # fmt: skip
+    del plant
