@@ -4,6 +4,8 @@ API serves (overview, a link's chain, a panel's port map) read it back as stored
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -152,3 +154,45 @@ def test_a_links_chain_and_a_panels_port_map(db_session: Session) -> None:
     assert ports[0].cord is not None and ports[0].cord.label == f"{B_PANEL}:F01 / {SPINE}:e1"
     with pytest.raises(NotFound, match="has no panel 'H1.R01.N01.U01'"):
         panel_map(db_session, row, "H1.R01.N01.U01")
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Cf")), min_size=1, max_size=12)
+_MM = st.integers(0, 2**31 - 1)
+_ROUTE = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=30)
+
+
+@st.composite
+def plants(draw: st.DrawFn) -> StructuredPlant:
+    """Any plant storage must keep: unique ids, any text, links in cable id order (as they load when
+    the plan has no such cables), steps by position."""
+    panels = draw(st.lists(
+        st.builds(PlantPanel, _TEXT, _TEXT, st.integers(1, 60), _TEXT, st.none() | _TEXT, st.integers(0, 12),
+                  st.integers(0, 300), st.integers(0, 300), st.sampled_from(PlantRole)),
+        max_size=4, unique_by=lambda p: p.panel_id,
+    ))  # fmt: skip
+    items = draw(st.lists(
+        st.builds(PlantItem, _TEXT, st.sampled_from(SegmentKind), _TEXT, _TEXT, _TEXT, _TEXT, _TEXT, _TEXT,
+                  _MM, _MM, st.booleans(), st.integers(0, 144), _ROUTE),
+        min_size=1, max_size=6, unique_by=lambda i: i.item_id,
+    ))  # fmt: skip
+    cables = sorted(draw(st.sets(st.integers(0, 2**64 - 1), max_size=4)))
+    steps = [
+        ChainStep(f"C{c:016x}", position, draw(st.sampled_from(items)).item_id, draw(_TEXT))
+        for c in cables
+        for position in range(draw(st.integers(1, 5)))
+    ]
+    optics = draw(st.lists(st.builds(PlantOptic, _TEXT, _TEXT, _TEXT), max_size=4,
+                           unique_by=lambda o: (o.device, o.port)))  # fmt: skip
+    severity = st.sampled_from(["error", "warning"])
+    findings = draw(st.lists(st.builds(PlantFinding, st.sampled_from(FindingKind), severity,
+                                       st.none() | _TEXT, st.none() | _TEXT, _TEXT), max_size=3))  # fmt: skip
+    loss = st.none() | st.floats(0, 5, allow_nan=False)
+    settings = StructuredSettings(draw(st.sampled_from(PanelPlacement)), draw(loss), draw(loss))
+    return StructuredPlant(settings, panels, items, steps, findings, optics)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(plant=plants())
+def test_any_plant_loads_back_equal(db_session: Session, plant: StructuredPlant) -> None:
+    row = stored_plan(db_session, plant)
+    assert load_plant(db_session, row) == plant
