@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
 from loopline.domain.layout import Hall
 from loopline.domain.routing import DEFAULT_GEOMETRY
@@ -325,6 +328,31 @@ def test_a_port_whose_lanes_share_a_row_breaks_out_at_the_row_end() -> None:
     assert (parts.count("400G-DR4"), parts.count("100G-DR")) == (4, 16)
 
 
+def test_a_row_end_breakout_over_a_type_a_trunk_is_found_lane_by_lane() -> None:
+    # The row-end breakout's MPO part is Type B (trunk) + Type B (cord): straight. Over a Type-A
+    # trunk it reverses. R01.K02's e50 (SPINE2's e1/2, the module's front port 2): the ToR's Tx
+    # (LC pos 1) crosses the A-to-B cord to pos 2, the module sends it to rear pos 13 - 2 = 11, the
+    # Type-A trunk and the adapter keep 11, the Type-B cord brings it to 2 at the DR4: a Tx. Back,
+    # the DR4's lane 2 Tx (pos 2) reaches rear pos 11 -> the module's front port 2, pos 2 -> the
+    # cord's pos 1 at the ToR: its Tx; the DR4's other lanes leave by the module's other ports. The
+    # chain names no TIA method (duplex at one end, parallel at the other), so each direction
+    # blames the segment it arrives by: the MPO cord going, the LC cord coming back.
+    hall = with_fabric_ports(small_hall(racks_per_row=4), 400.0)
+    plan = breakout_plan(hall)
+    type_a = replace(CAT, trunks=tuple(replace(t, polarity=TrunkPolarity.A) for t in CAT.trunks))
+    plant = build(hall, plan, catalog=type_a)
+    cid = link(plan, "H1.R01.K02.U05", "e50")
+    steps = chain(plant, cid)
+    name = "H1.R01.K02.U05:e50 / H1.R02.N01.U01:e1/2"
+    tor, spine = "H1.R01.K02.U05:e50", "H1.R02.N01.U01:e1/2"
+    assert [(f.item_id, f.message) for f in plant.findings if f.cable_id == cid] == [
+        (steps[4][0].item_id, f"{name}: lane 1: Tx at {tor} pos 1 reaches pos 2 at {spine}, a Tx"),
+        (steps[0][0].item_id, f"{name}: lane 2: Tx at {spine} pos 2 reaches pos 1 at {tor}, a Tx"),
+    ]
+    assert {f.kind for f in plant.findings} == {FindingKind.POLARITY}
+    assert len({f.cable_id for f in plant.findings}) == 16
+
+
 def test_a_port_whose_lanes_straddle_two_rows_splits_at_the_network_rack() -> None:
     # Three compute racks a row: each spine's n-th link takes lane (n-1) % 4 + 1 of port
     # (n-1) // 4 + 1: e1/1 .. e1/3 to R01's ToRs, e1/4 to R02.K01 (two rows: two row-end racks), e2/1
@@ -418,6 +446,12 @@ def test_a_port_whose_lanes_straddle_two_rows_splits_at_the_network_rack() -> No
 def test_a_lane_port_name_reads_back_as_its_port_and_lane() -> None:
     assert lane_port("e12", 3) == "e12/3"
     assert split_lane("e12/3") == ("e12", 3) and split_lane("e12") == ("e12", None)
+
+
+@given(st.integers(1, 4096), st.integers(1, 8))
+def test_every_lane_port_the_generator_writes_the_builder_reads_back(port: int, lane: int) -> None:
+    assert split_lane(lane_port(f"e{port}", lane)) == (f"e{port}", lane)
+    assert split_lane(f"e{port}") == (f"e{port}", None)
 
 
 def test_links_of_twin_port_optics_are_named_once_not_laid_out() -> None:
