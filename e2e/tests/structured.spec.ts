@@ -6,7 +6,7 @@
  * port map opened from the chain, and the panel map PDF and the trunk pull list downloaded and read.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { ARTIFACTS, login, waitForEditor } from "./helpers";
+import { ARTIFACTS, floorPoint, login, view, waitForEditor } from "./helpers";
 import { download, parseCsv, plannedHall, plansOf, printedText } from "./planning";
 
 interface PlantItem {
@@ -84,6 +84,8 @@ test("structured cabling with breakouts: panels and trunks in 3D, a link's chain
   const cables = (await (await page.request.get(`/api/v1/wiring-plans/${plan.id}/render`)).json()) as {
     cable_ids: string[];
     labels: string[];
+    offsets: number[];
+    points: number[];
   };
   const laneLinks = cables.labels.filter((l) => /:e\d+\/[1-4]$/.test(l));
   expect(laneLinks.length).toBeGreaterThan(0);
@@ -103,6 +105,46 @@ test("structured cabling with breakouts: panels and trunks in 3D, a link's chain
   await expect(panel.getByTestId("plant-trunks").locator("li")).toHaveCount(plant.trunks.length);
   for (const part of ["panel", "trunk", "chain"]) await expect(page.getByTestId(`plant-legend-${part}`)).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/structured-plant.png` });
+
+  // --- a click on a ToR uplink in 3D selects it: its chain is lit (the middle of its longest leg, in the tray)
+  const uplink = cables.labels.findIndex((l) => /:e\d+\/[1-4]$/.test(l));
+  const from = cables.offsets[uplink]!;
+  const to = cables.offsets[uplink + 1] ?? cables.points.length / 3;
+  let mid = [0, 0, 0];
+  let longestLeg = -1;
+  for (let k = from; k + 1 < to; k++) {
+    const [a, b] = [cables.points.slice(3 * k, 3 * k + 3), cables.points.slice(3 * k + 3, 3 * k + 6)];
+    const len = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
+    if (len > longestLeg) [longestLeg, mid] = [len, a.map((v, i) => (v + b[i]!) / 2)];
+  }
+  // The camera settled (framed), then the pointer onto the link's leg until it hovers a link (the tray holds
+  // several side by side, a pixel or two apart), then a click there.
+  await view(page, "3d");
+  const onScreen = await floorPoint(page, mid[0]! / 1000, mid[1]! / 1000, mid[2]! / 1000);
+  let hoverY: number | null = null;
+  for (const dy of [0, 2, -2, 4, -4]) {
+    await page.mouse.move(onScreen.x, onScreen.y + dy, { steps: 2 });
+    const hovered = await expect
+      .poll(() => page.evaluate(() => (window.__loopline!.stats as { hoveredCable?: string | null }).hoveredCable ?? null), { timeout: 1_000 })
+      .not.toBeNull()
+      .then(
+        () => true,
+        () => false,
+      );
+    if (hovered) {
+      hoverY = onScreen.y + dy;
+      break;
+    }
+  }
+  expect(hoverY, "a link under the pointer on the tray").not.toBeNull();
+  await page.mouse.click(onScreen.x, hoverY!);
+
+  // The nearest link to the pointer: the tray carries several uplinks side by side, any of them is a fine pick.
+  await expect.poll(async () => (await drawnPlant(page))?.chain?.cableId ?? null).not.toBeNull();
+  const clicked = (await drawnPlant(page))!.chain!;
+  expect(cables.labels[cables.cable_ids.indexOf(clicked.cableId)]).toMatch(/:e\d+\/[1-4]$/);
+  expect(clicked.trunks.length).toBe(1);
+  await expect(panel.getByTestId("chain-steps")).toBeVisible();
 
   // --- follow a link's chain: the longest link is a ToR uplink through the plant
   const longest = panel.locator("ol.cable-list button").first();
