@@ -11,10 +11,10 @@ network racks' switches without a row to cross.
   its links go to (`ROW_END`: the end rack with the least floor distance, summed over those links;
   the first by position on a tie). Panels take a rack's free U from the top down.
 - **Network end**: panels in the fabric switch's rack, a cord from the panel to the switch port.
-- **Trunks**: one trunk route per (ToR-side panel rack, network rack, termination, fibre), sized
-  by `sizing.size_trunks`, routed between the two panels like a cable (`routing.route_mm`, with
-  the geometry's allowances and slack). Every leg of a trunk lands on one panel at each end (its
-  legs' rear ports side by side), spare legs included.
+- **Trunks**: one trunk route per (ToR-side panel rack, network rack, termination, fibre, whole
+  broken-out ports or not), sized by `sizing.size_trunks`, routed between the two panels like a
+  cable (`routing.route_mm`, with the geometry's allowances and slack). Every leg of a trunk lands
+  on one panel at each end (its legs' rear ports side by side), spare legs included.
 - **Terminations**: a duplex optic (LC) meets the trunk through a cassette (a front LC port per
   link, the cassette's rear MPO one trunk leg): with a Type-B trunk and A-to-B cords this is
   TIA-568.3-D Method B, where front port k at one end arrives at the port the polarity rules say
