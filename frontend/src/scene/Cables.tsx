@@ -264,7 +264,7 @@ const onRay = new THREE.Vector3();
 const onSeg = new THREE.Vector3();
 
 /** Nearest cable within `px` pixels of the pointer, or null. */
-function pick(
+export function pick(
   set: CableSet,
   camera: THREE.Camera,
   el: HTMLElement,
@@ -291,8 +291,9 @@ function pick(
     const dist = ortho ? 1 : onRay.distanceTo(r.origin);
     const tol = px * perPixel * dist;
     if (d2 <= tol * tol) {
-      // Prefer the nearest to the pointer, then the nearest to the eye.
-      const score = Math.sqrt(d2) / tol + dist * 1e-4;
+      // Prefer the nearest to the pointer, then the nearest to the eye. A ray through the segment can give a
+      // slightly negative squared distance (three's rounding): its square root was NaN and the cable never won.
+      const score = Math.sqrt(Math.max(0, d2)) / tol + dist * 1e-4;
       if (score < bestScore) {
         bestScore = score;
         best = set.segCable[s] ?? -1;
