@@ -437,6 +437,17 @@ def browser_cpu_ms(root: int) -> float:
     return sum(ms for pid, ms in cpu.items() if below(pid))
 
 
+def browser_env(gl: list[str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()}
+    # ICU takes the locale from the environment; C/POSIX gives "en-US@posix", which Intl refuses.
+    env.update(LANG="en_US.UTF-8", LC_ALL="en_US.UTF-8", LANGUAGE="en_US")
+    if gl == GL_FLAGS["swiftshader"]:
+        # A Vulkan driver list (the GPU's, set for the other flag sets) would hide SwiftShader's ICD from ANGLE.
+        for k in ("VK_DRIVER_FILES", "VK_ICD_FILENAMES"):
+            env.pop(k, None)
+    return env
+
+
 @contextmanager
 def chromium(binary: str, gl: list[str], extra: list[str] | None = None) -> Iterator[tuple[Page, Cdp, Path]]:
     """A fresh Chromium (own profile) with the GL flags; yields its page, the browser target and its stderr log."""
@@ -456,8 +467,7 @@ def chromium(binary: str, gl: list[str], extra: list[str] | None = None) -> Iter
             stdout=subprocess.DEVNULL,
             stderr=errf,
             start_new_session=True,
-            # ICU takes the locale from the environment; C/POSIX gives "en-US@posix", which Intl refuses.
-            env={**os.environ, "LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8", "LANGUAGE": "en_US"},
+            env=browser_env(gl),
         )
     try:
         port_file = profile / "DevToolsActivePort"
@@ -780,7 +790,7 @@ def login_and_open(page: Page, base: str, login: dict[str, str], hall: dict[str,
     page.wait_for(
         "(n) => window.__loopline?.stats.cables === n && window.__loopline.stats.firstRenderMs != null",
         cables,
-        timeout_s=3600,
+        timeout_s=900,
     )
     page.wait_for("() => Boolean(window.__loopline.controls)")
     time.sleep(1.0)  # the first frames and the labels settle (orbit.bench.ts, edits.bench.ts)
@@ -986,9 +996,17 @@ def probe(binary: str, sets: list[str]) -> list[dict[str, Any]]:
 
 
 def bench(
-    binary: str, gl: str, base: str, halls: dict[str, Any], cases: list[str], runs: int, out: Path | None
-) -> dict[str, Any]:
-    result: dict[str, Any] = {"gl_flags": gl, "args": GL_FLAGS[gl], "cases": {}}
+    binary: str,
+    gl: str,
+    base: str,
+    halls: dict[str, Any],
+    cases: list[str],
+    runs: int,
+    out: Path | None,
+    result: dict[str, Any],
+) -> None:
+    """Each case in a fresh Chromium; `result` (with the probe, if any) written to `out` after each."""
+    result.update(gl_flags=gl, args=GL_FLAGS[gl], cases={})
     for case in cases:
         t = time.monotonic()
         try:
@@ -1001,7 +1019,6 @@ def bench(
         result["cases"][case]["wall_s"] = round(time.monotonic() - t, 1)
         if out:
             out.write_text(json.dumps(result, indent=1))
-    return result
 
 
 def main(argv: list[str]) -> int:
@@ -1048,6 +1065,8 @@ def main(argv: list[str]) -> int:
     gl = a.gl
     if gl == "auto":
         result["probe"] = probe(a.chromium, [s for s in GL_FLAGS if s != "swiftshader"])
+        if a.out:
+            a.out.write_text(json.dumps(result, indent=1))
         hardware = [e for e in result["probe"] if e.get("software") is False]
         if not hardware:
             result["error"] = "no GL flag set gave a hardware WebGL renderer: nothing benchmarked"
@@ -1059,7 +1078,7 @@ def main(argv: list[str]) -> int:
     server = make_server(a.dist, rec, upstream)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        result.update(bench(a.chromium, gl, base, halls, cases, a.runs, a.out))
+        bench(a.chromium, gl, base, halls, cases, a.runs, a.out, result)
     finally:
         server.shutdown()
     result["api_answers"] = rec.served if upstream is None else len(rec.entries)

@@ -13,6 +13,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIST=$(realpath "$1")
+RECORDING=${2:+$(realpath "$2")}
 W=$ROOT/.gpubench
 B=$W/bundle
 rm -rf "$B" "$W/a" && mkdir -p "$B/chromium" "$B/lib" "$B/fonts" "$W/debs" "$W/a" "$W/b"
@@ -59,7 +60,7 @@ size=$(stat -c %s "$W/bundle.tar.xz")
 first=$((50 * 1024 * 1024))
 head -c "$first" "$W/bundle.tar.xz" >"$W/a/bundle.part0"
 rm -f "$W/b/bundle.part1" && tail -c +$((first + 1)) "$W/bundle.tar.xz" >"$W/b/bundle.part1"
-[ -z "${2:-}" ] || cp "$2" "$W/b/recording.xz"
+[ -z "$RECORDING" ] || cp "$RECORDING" "$W/b/recording.xz"
 sha256sum "$W/bundle.tar.xz" | cut -d' ' -f1 >"$W/b/bundle.sha256"
 
 # The GL loaders (libvulkan1, glvnd's EGL/GL/GLES) as the device README's recipe has them.
