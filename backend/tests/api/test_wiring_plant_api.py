@@ -246,6 +246,11 @@ def test_the_bill_counts_the_plant_not_the_links_cables(
     assert unpriced == {("panel", "FS FHD-1UFCE"), ("cassette", CASSETTE), ("cable", TRUNK_PART), ("cable", CORD)}
     assert "no price for panel 'FS FHD-1UFCE': add it to the price book" in bill["warnings"]
     assert bill["complete"] is False
+    # The project's price table offers them for pricing: used, unpriced, panels and cassettes as `other`.
+    parts = owner.get(f"/api/v1/projects/{paired_hall['project_id']}/price-book/parts").json()["items"]
+    offered = {p["part_number"]: (p["category"], p["used"], p["base_price"]) for p in parts}
+    assert offered["FS FHD-1UFCE"] == offered[CASSETTE] == ("other", True, None)
+    assert offered[TRUNK_PART] == offered[CORD] == ("cable", True, None)
 
     summary = owner.get(base).json()["summary"]
     # Link counts stay the logical links'; the optics are the plant's.
