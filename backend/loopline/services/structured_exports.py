@@ -11,22 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.db.models.wiring import PlanCableRow, WiringPlanRow
+from loopline.db.models.wiring import PlanCableRow, PlanChainStepRow, PlanItemRow, PlanPanelRow, WiringPlanRow
 from loopline.domain import netbox
 from loopline.domain.device_names import DeviceNames
 from loopline.domain.exports import csv_chunks
 from loopline.domain.print_sheets import PrintedLabel
 from loopline.domain.structured import exports as sx
 from loopline.domain.structured.catalog import StructuredCatalog, builtin_catalog
-from loopline.domain.structured.plant import ChainStep, StructuredPlant
+from loopline.domain.structured.chain import SegmentKind
+from loopline.domain.structured.plant import ChainStep, PlantItem, StructuredPlant
 from loopline.services import wiring_plant
 
-IN_BATCH = 5000
-"""Cable ids per `IN` list (a list of 100,000 is slow)."""
+YIELD_PER = 2000
+"""Rows fetched per round trip of a server-side cursor."""
 
 
 def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
@@ -52,40 +54,35 @@ def plant_or_none(session: Session, plan: WiringPlanRow) -> StructuredPlant | No
     return wiring_plant.load_plant(session, plan)
 
 
-def _links(session: Session, plan_id: int, ids: Sequence[str]) -> list[sx.PlantLink]:
-    """The plan's cables of `ids`, in plan order."""
-    c = PlanCableRow
-    found: list[tuple[int, sx.PlantLink]] = []
-    for i in range(0, len(ids), IN_BATCH):
-        stmt = select(c.seq, c.cable_id, c.label, c.a_device, c.a_port, c.b_device, c.b_port).where(
-            c.plan_id == plan_id, c.cable_id.in_(ids[i : i + IN_BATCH])
-        )
-        found += [(r[0], sx.PlantLink(*r[1:])) for r in session.execute(stmt)]
-    return [link for _, link in sorted(found, key=lambda x: x[0])]
-
-
-@dataclass(frozen=True, slots=True)
-class PlantExport:
-    plant: StructuredPlant
-    links: list[tuple[sx.PlantLink, list[ChainStep]]]
-    """Each structured link with its steps, in the plan's cable order."""
-
-
-def plant_export(session: Session, plan: WiringPlanRow) -> PlantExport:
-    plant = stored_plant(session, plan)
-    by_link: dict[str, list[ChainStep]] = {}
-    for s in plant.steps:
-        by_link.setdefault(s.cable_id, []).append(s)
-    links = _links(session, plan.id, list(by_link))
-    return PlantExport(plant, [(link, by_link[link.cable_id]) for link in links])
-
-
 def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[bytes]:
-    """A line per chain step of every structured link, the links in plan order."""
-    got = plant_export(session, plan)
-    items = {i.item_id: i for i in got.plant.items}
-    panels = {p.panel_id: p for p in got.plant.panels}
-    return _encoded(csv_chunks(sx.SEGMENT_COLUMNS, sx.segment_rows(got.links, items, panels, names)))
+    """A line per chain step of every structured link, the links in plan order. The items (one per
+    cord, panel port, trunk) are read first; the steps stream with their links through a server-side
+    cursor as the body is sent, so the first lines leave at once however large the plant."""
+    wiring_plant.require_structured(plan)
+    i = PlanItemRow
+    items = {
+        r[0]: PlantItem(r[0], SegmentKind(r[1]), *r[2:])
+        for r in session.execute(
+            select(i.item_id, i.kind, i.label, i.part, i.a_end, i.a_port, i.b_end, i.b_port, i.length_mm,
+                   i.ordered_mm, i.made_to_order, i.fibres, i.route).where(i.plan_id == plan.id)
+        )
+    }  # fmt: skip
+    panels = frozenset(session.execute(select(PlanPanelRow.panel_id).where(PlanPanelRow.plan_id == plan.id)).scalars())
+    c, s = PlanCableRow, PlanChainStepRow
+    stmt = (
+        select(c.cable_id, c.label, c.a_device, c.a_port, c.b_device, c.b_port, s.position, s.item_id, s.detail)
+        .join(s, (s.plan_id == c.plan_id) & (s.cable_id == c.cable_id))
+        .where(c.plan_id == plan.id)
+        .order_by(c.seq, s.position)
+    )
+
+    def links() -> Iterator[tuple[sx.PlantLink, list[ChainStep]]]:
+        rows = session.execute(stmt, execution_options={"yield_per": YIELD_PER})
+        for _, group in groupby(rows, key=lambda r: r[0]):
+            steps = list(group)
+            yield sx.PlantLink(*steps[0][:6]), [ChainStep(r[0], r[6], r[7], r[8]) for r in steps]
+
+    return _encoded(csv_chunks(sx.SEGMENT_COLUMNS, sx.segment_rows(links(), items, panels, names)))
 
 
 def trunk_pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:

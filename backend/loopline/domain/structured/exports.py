@@ -15,7 +15,7 @@ panel's cassettes in slot order (cassette 2's first front port follows cassette 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from math import ceil
@@ -102,7 +102,7 @@ def oriented(item: PlantItem, at: tuple[str, str] | None) -> Ends:
     return (*a, *b)
 
 
-def _host(end: str, names: DeviceNames, panels: frozenset[str] | Mapping[str, object]) -> str:
+def _host(end: str, names: DeviceNames, panels: Collection[str]) -> str:
     """A device end by its host name; a panel by its id."""
     return end if end in panels else names.host(end)
 
@@ -110,7 +110,7 @@ def _host(end: str, names: DeviceNames, panels: frozenset[str] | Mapping[str, ob
 def segment_rows(
     links: Iterable[tuple[PlantLink, Sequence[ChainStep]]],
     items: Mapping[str, PlantItem],
-    panels: Mapping[str, PlantPanel],
+    panels: Collection[str],
     names: DeviceNames = LOCATION_NAMES,
 ) -> Iterator[Sequence[object]]:
     """Each link's steps in chain order, every item's ends turned to run from the link's A end to its
