@@ -139,7 +139,8 @@ def test_a_broken_out_port_draws_its_optic_once(
     owner: TestClient, hall: dict[str, Any], h: SimpleNamespace, db_session: Session
 ) -> None:
     """16 uplinks of 100G on lanes 1-4 of a 64 x 400G spine's ports e1..e4: 4 x 400G-DR4 at the spine
-    (not 16, nor 32 link ends), one MPO cord per port to its breakout module, shared by its 4 lanes."""
+    (not 16, nor 32 link ends), one MPO cord per port (its 4 lanes reach one row end, so the port's MPO
+    travels whole from an adapter plate beside the spine to a module there), shared by its 4 lanes."""
     spine = owner.post("/api/v1/catalog/switch-models", json={
         "name": "64x400G spine", "server_ports": 64, "server_port_gbps": 400, "uplink_ports": 0, "uplink_gbps": 400,
         "height_u": 2, "max_w": 1000, "typical_w": 600}).json()["id"]  # fmt: skip
@@ -153,7 +154,7 @@ def test_a_broken_out_port_draws_its_optic_once(
     plant = facility_plant.load_plant(db_session, hall["id"], plan["id"])
     fitted = {(f.rack, f.part): f.count for f in plant.fitted_optics}
     assert fitted == {("R01-01", "100G-DR"): 8, ("R01-02", "100G-DR"): 8, ("N01", "400G-DR4"): 4}
-    assert sum(c.part_number == "CORD-MPO12-MPO12-A-UU-OS2" for c in plant.routed) == 4
+    assert sum(c.part_number == "CORD-MPO12-MPO12-B-PU-OS2" for c in plant.routed) == 4
     report = facility_plant.facility_report(db_session, hall["id"], plan["id"])
     # N01: the spine's 1,000 W + 4 x 9 W (400G-DR4, issue 28's XCVR-400G-DR); typical 600 + 36.
     (n01,) = [r for r in report.racks if r.rack == "N01"]
