@@ -55,6 +55,43 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{TEST_DB_NAME}" WITH (FORCE)')
 
 
+# argon2 at the product's cost (64 MiB, 3 passes: ~0.16 s of CPU a hash) made each account a test
+# signs up for cost two such checks, about a third of the API suite's time. The tests are of the
+# rules around the hash, not of its cost: in this process they hash with the least cost argon2id
+# allows. What the tests start as processes of their own (the stack, the fault suite's API) hashes
+# at the product's cost, as do tests marked `production_password_cost` (races as long as a check).
+_CHEAP_HASHING = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
+_PRODUCT_HASHING: dict[str, object] = {}  # the product's hasher and dummy hash, while cheap ones stand in
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    from argon2 import PasswordHasher
+
+    from loopline.services import security
+
+    _PRODUCT_HASHING.update(_hasher=security._hasher, _DUMMY_HASH=security._DUMMY_HASH)
+    cheap = PasswordHasher(**_CHEAP_HASHING)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(security, "_hasher", cheap)
+        patch.setattr(security, "_DUMMY_HASH", cheap.hash("loopline-dummy-password"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _production_password_cost(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test marked `production_password_cost` hashes with the product's own hasher."""
+    if request.node.get_closest_marker("production_password_cost") is None:
+        yield
+        return
+    from loopline.services import security
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in _PRODUCT_HASHING.items():
+            patch.setattr(security, name, value)
+        yield
+
+
 @pytest.fixture(scope="session")
 def migrated_database() -> str:
     from alembic import command
