@@ -328,6 +328,47 @@ def test_a_port_whose_lanes_share_a_row_breaks_out_at_the_row_end() -> None:
     assert (parts.count("400G-DR4"), parts.count("100G-DR")) == (4, 16)
 
 
+def test_a_twin_port_800g_broken_into_8_lanes_takes_a_leg_and_a_module_per_connector() -> None:
+    # Eight compute racks a row and 800G spine ports (800G-2xDR4, two MPO-12): each spine's e1 serves
+    # R01's eight ToRs, lanes 1-4 on connector 1 and 5-8 on connector 2, all at R01's row end (N01).
+    # A port takes two whole legs: one 24-fibre trunk of two MPO-12 legs (16 fibres lit), whose legs
+    # land side by side on two modules at the row end and two adapters beside the spine.
+    hall = with_fabric_ports(small_hall(racks_per_row=8), 800.0)
+    spec = WiringSpec(
+        pattern=Pattern.SINGLE_HOMED,
+        ports=1,
+        fabric=FabricSpec(FabricKind.LEAF_SPINE, 2, breakouts=True),
+        cabling=Cabling.STRUCTURED,
+    )
+    plan = generate_plan(hall, spec)
+    plant = build(hall, plan)
+    # R01.K06's e49 is SPINE1's e1/6: connector 2, its lane 2. Lengths as R01.K02's to a 4-rack row's
+    # end (1.8 m along x): 4609; the trunk inside N01, U42 -> U41: 363; the MPO cord U41 -> U1: 2182.
+    cid = link(plan, "H1.R01.K06.U05", "e49")
+    trunk_24f = "TRUNK-MPO-12-24F-B-UU-OS2"
+    got = [(i.kind, i.label, i.part, i.length_mm, d) for i, d in chain(plant, cid)]
+    assert got == [
+        (SegmentKind.CORD, "H1.R01.K06.U05:e49 / H1.R01.N01.U42:F06", "CORD-LC-LC-AB-OS2", 4609, ""),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U42:F06", BREAKOUT_MODULE, 0, "front F06 -> rear R02 (lane 6)"),
+        (SegmentKind.TRUNK, "T-H1.R01.N01-H1.R01.N01-1", trunk_24f, 363, "leg 2 (R02 -> R02), lane 6"),
+        (SegmentKind.PANEL_PORT, "H1.R01.N01.U41:F02", ADAPTER_PLATE, 0, "rear R02 -> front F02"),
+        (SegmentKind.CORD, "H1.R01.N01.U41:F02 / H1.R01.N01.U01:e1", "CORD-MPO12-MPO12-B-PU-OS2", 2182,
+         "lane 6 (connector 2)"),
+    ]  # fmt: skip
+    trunks = [(i.label, i.part, i.a_port, i.b_port) for i in plant.items if i.kind is SegmentKind.TRUNK]
+    assert trunks[0] == ("T-H1.R01.N01-H1.R01.N01-1", trunk_24f, "R01-R02", "R01-R02")
+    assert {t[1] for t in trunks} == {trunk_24f} and len(trunks) == 4
+    # Per rack: 4 modules (two spine ports x two connectors; 16 lanes) and 4 adapters in use.
+    assert [(p.panel_id, p.model, p.cassettes, p.front_ports, p.ports_used) for p in plant.panels] == [
+        (f"{rack}.U{u}", model, n, ports, used)
+        for rack in ("H1.R01.N01", "H1.R02.N01")
+        for u, model, n, ports, used in ((42, BREAKOUT_PANEL, 4, 16, 16), (41, "FS FHD-1UFCE", 1, 12, 4))
+    ]
+    assert plant.findings == []
+    parts = [o.part for o in plant.optics]
+    assert (parts.count("800G-2xDR4"), parts.count("100G-DR")) == (4, 32)
+
+
 def test_a_row_end_breakout_over_a_type_a_trunk_is_found_lane_by_lane() -> None:
     # The row-end breakout's MPO part is Type B (trunk) + Type B (cord): straight. Over a Type-A
     # trunk it reverses. R01.K02's e50 (SPINE2's e1/2, the module's front port 2): the ToR's Tx
