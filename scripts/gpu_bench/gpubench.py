@@ -245,8 +245,14 @@ def make_server(dist: Path, recording: Recording, upstream: str | None) -> Threa
 
         do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _any
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a keep-alive socket the browser closed
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
