@@ -8,7 +8,14 @@ servers); the plan's devices and cables are written with COPY as a generated pla
 server cable to its own ToR inside the rack, and 20 servers a rack cabled to the next rack's ToR over
 the tray: 50 cables a rack, 100,000 in all). Works on a scratch database of its own. Medians of `--runs`.
 
-    .venv/bin/python scripts/bench_facility_load.py [--runs 5]
+`--structured` (issue 29): instead, a 100,000-server hall wired with structured cabling, the hall of
+scripts/bench_structured.py (50 rows x 50 racks x 2 logical racks of 20 servers, a network rack at
+each row's end, three-tier fabric, side-to-side p = 2, row-end panels) stored as rows (the rows
+service, as the seed writes them) and its plan generated, structured and stored as creation does;
+then the same two timings: its report sees the plant's cords, trunks, panels and per-port optics
+in place of the 20,000 ToR uplinks.
+
+    .venv/bin/python scripts/bench_facility_load.py [--runs 5] [--structured]
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import statistics
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -32,6 +40,7 @@ ROWS, RACKS, SERVERS = 40, 50, 15
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--structured", action="store_true", help="a 100,000-server structured plan instead")
     args = parser.parse_args()
     db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
     admin = f"postgresql://loopline@127.0.0.1:{PORTS['postgres']}/postgres"
@@ -40,7 +49,7 @@ def main() -> int:
     os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
     os.environ.setdefault("LOOPLINE_ENV", "test")
     try:
-        return bench(args.runs)
+        return bench(args.runs, structured=args.structured)
     finally:
         from loopline.db.session import get_engine
 
@@ -51,25 +60,12 @@ def main() -> int:
             conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
-def bench(runs: int) -> int:
-    from alembic import command
-    from alembic.config import Config
-    from fastapi.testclient import TestClient
-
-    from loopline.api.app import create_app
+def synthetic_plan(client: Any, project: int) -> tuple[int, int]:
+    """The synthetic hall and plan (see the module docstring): (hall id, plan id)."""
     from loopline.db.models import Project, WiringPlanRow
     from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
     from loopline.db.session import session_scope
-    from loopline.services import facility_plant
-    from loopline.services.catalog import ensure_builtin_catalog
 
-    command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
-    with session_scope() as session:
-        ensure_builtin_catalog(session)
-    client = TestClient(create_app())
-    client.post("/api/v1/auth/register", json={"email": "bench@loopline.local", "password": "bench-password"})
-    client.post("/api/v1/auth/login", json={"email": "bench@loopline.local", "password": "bench-password"})
-    project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
     ids = {m["name"]: m["id"] for m in client.get("/api/v1/catalog/server-models").json()["items"]}
     ids |= {m["name"]: m["id"] for m in client.get("/api/v1/catalog/switch-models").json()["items"]}
     lr = {"servers": SERVERS, "server_model_id": ids["2x25G server"], "ports_used": 2,
@@ -120,8 +116,126 @@ def bench(runs: int) -> int:
         copy_rows(session, "plan_devices", DEVICE_COPY_COLUMNS, devices)
         copy_rows(session, "plan_cables", CABLE_COPY_COLUMNS, cables)
     assert n == 100_000, n
+    return hall, plan_id
+
+
+def structured_plan(project: int) -> tuple[int, int, str]:
+    """The bench_structured hall stored under `project` and its structured plan: (hall id, plan id, what)."""
+    from sqlalchemy import select
+
+    from loopline.db.models import Hall, RackType, Role, ServerModel, SwitchModel, User, WiringPlanRow
+    from loopline.db.session import session_scope
+    from loopline.domain.abstract_layout import AbstractLayoutSpec, build_abstract_layout
+    from loopline.domain.layout import Point
+    from loopline.domain.rack_planning import FabricSwitchSpec, LogicalRackSpec, RackSpec, RowSpec
+    from loopline.domain.routing import DEFAULT_GEOMETRY
+    from loopline.domain.structured.plant import Cabling, PanelPlacement, StructuredSettings
+    from loopline.domain.wiring import Pattern, WiringSpec, generate_plan, summarize
+    from loopline.services import rows as rows_service
+    from loopline.services import wiring_plant
+    from loopline.services.access import Principal, ProjectAccess
+    from loopline.services.layout_snapshot import load_hall
+    from loopline.services.wiring_spec import route_level_mm, server_port_speeds
+    from loopline.services.wiring_storage import store_plan
+
+    shape = build_abstract_layout(
+        AbstractLayoutSpec(rows=50, racks_per_row=50, logical_per_rack=2, servers_per_logical_rack=20, ports=2)
+    )
+    with session_scope() as session:
+        user = session.execute(select(User).where(User.email == "bench@loopline.local")).scalar_one()
+        hall_row = Hall(project_id=project, name="H2", width_mm=shape.width_mm, depth_mm=shape.depth_mm)
+        session.add(hall_row)
+        session.flush()
+        ids: dict[str, int] = {}
+        for table in (ServerModel, SwitchModel, RackType):
+            ids |= {m.name: m.id for m in session.execute(select(table).where(table.builtin)).scalars()}
+        for fs in {f.model for row in shape.rows for rk in row.racks for f in rk.fabric_switches}:
+            if fs.name not in ids:  # the abstract layout's chassis switches: custom entries of the same shape
+                m = SwitchModel(name=fs.name, server_ports=fs.server_ports, server_port_gbps=fs.server_port_gbps,
+                                uplink_ports=fs.uplink_ports, uplink_gbps=fs.uplink_gbps, height_u=fs.height_u,
+                                owner_id=user.id, created_by=user.id)  # fmt: skip
+                session.add(m)
+                session.flush()
+                ids[fs.name] = m.id
+        specs = [
+            RowSpec(
+                name=row.name, origin=Point(row.origin.x_mm, row.origin.y_mm), direction=row.direction,
+                front=row.front,
+                racks=tuple(
+                    RackSpec(
+                        name=f"{row.name}-{rk.name}", rack_type_id=ids[rk.rack_type.name],
+                        position_mm=rk.position_mm, role=rk.role,
+                        logical_racks=tuple(
+                            LogicalRackSpec(lr.servers, ids[lr.server_model.name], ids[lr.tor_model.name],
+                                            lr.ports_used, lr.tor_position, lr.base_u)
+                            for lr in rk.logical_racks
+                        ),
+                        fabric_switches=tuple(
+                            FabricSwitchSpec(f.name, f.role, ids[f.model.name], f.u, f.cluster)
+                            for f in rk.fabric_switches
+                        ),
+                    )
+                    for rk in row.racks
+                ),
+            )
+            for row in shape.rows
+        ]  # fmt: skip
+        access = ProjectAccess(project, Principal(user), Role.OWNER)
+        rows_service.create_rows(session, access, hall_row.id, specs, action="bench")
+        hall_id = hall_row.id
+    with session_scope() as session:
+        hall = load_hall(session, hall_id)
+        spec = WiringSpec(
+            pattern=Pattern.SIDE_TO_SIDE, ports=2, cabling=Cabling.STRUCTURED,
+            structured=StructuredSettings(panel_at=PanelPlacement.ROW_END),
+        )  # fmt: skip
+        plan = generate_plan(hall, spec)
+        plant = wiring_plant.build_plant(hall, plan, DEFAULT_GEOMETRY)
+        assert plant is not None
+        row = WiringPlanRow(
+            project_id=project, hall_id=hall_id, name="bench structured",
+            spec={"name": "bench structured", "pattern": "side-to-side", "ports": 2, "cabling": "structured",
+                  "structured": {"panel_at": "row-end"}},
+            summary=summarize(plan, server_port_speeds(hall), plant).to_json(), diff=None, loops=[],
+            tray_z_mm=route_level_mm(DEFAULT_GEOMETRY, hall), via="tray",
+        )  # fmt: skip
+        session.add(row)
+        session.flush()
+        store_plan(session, row.id, hall, plan)
+        wiring_plant.store_plant(session, row.id, plant)
+        servers = sum(1 for d in plan.devices if d.role.value == "server")
+        what = (
+            f"{servers:,} servers, {len(plan.cables):,} logical links, a structured plant of {len(plant.panels):,} "
+            f"panels and {len(plant.items):,} items ({len(plant.findings)} findings kept)"
+        )
+        return hall_id, row.id, what
+
+
+def bench(runs: int, *, structured: bool = False) -> int:
+    from alembic import command
+    from alembic.config import Config
+    from fastapi.testclient import TestClient
+
+    from loopline.api.app import create_app
+    from loopline.db.session import session_scope
+    from loopline.services import facility_plant
+    from loopline.services.catalog import ensure_builtin_catalog
+
+    command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
+    with session_scope() as session:
+        ensure_builtin_catalog(session)
+    client = TestClient(create_app())
+    client.post("/api/v1/auth/register", json={"email": "bench@loopline.local", "password": "bench-password"})
+    client.post("/api/v1/auth/login", json={"email": "bench@loopline.local", "password": "bench-password"})
+    project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
+    if structured:
+        hall, plan_id, what = structured_plan(project)
+    else:
+        hall, plan_id = synthetic_plan(client, project)
+        what = "100,000 cables"
 
     cpu: list[float] = []
+    routed: list[int] = []
 
     def load() -> float:
         with session_scope() as session:
@@ -129,7 +243,8 @@ def bench(runs: int) -> int:
             plant = facility_plant.load_plant(session, hall, plan_id)
             elapsed = time.perf_counter() - t0
             cpu.append(time.process_time() - c0)
-        assert len(plant.routed) == 100_000 and len(plant.racks) == ROWS * RACKS
+        assert structured or (len(plant.routed) == 100_000 and len(plant.racks) == ROWS * RACKS)
+        routed.append(len(plant.routed))
         return elapsed
 
     def report() -> float:
@@ -146,7 +261,7 @@ def bench(runs: int) -> int:
     reports = [report() for _ in range(runs)]
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
-        f"facility load bench: {ROWS * RACKS} racks, 100,000 cables; median of {runs} runs; "
+        f"facility load bench: {what}, {routed[-1]:,} cables routed; median of {runs} runs; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
         f"  load_plant                         median {statistics.median(loads) * 1000:6.0f} ms "
         f"(min {min(loads) * 1000:.0f}, max {max(loads) * 1000:.0f}); "

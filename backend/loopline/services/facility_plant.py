@@ -15,6 +15,7 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from loopline.db.models import PduModel, PlanCableRow, PlanDeviceRow, WiringPlanRow
+from loopline.db.models.wiring import PlanChainStepRow, PlanItemRow, PlanOpticRow, PlanPanelRow
 from loopline.domain import layout as dl
 from loopline.domain.cable_routes import route_points
 from loopline.domain.errors import NotFound
@@ -35,6 +36,7 @@ from loopline.domain.labels import rack_name
 from loopline.domain.media import Medium
 from loopline.domain.routing import Via, geometry_preset
 from loopline.domain.structured.catalog import StructuredCatalog, builtin_catalog
+from loopline.domain.structured.chain import CABLE_KINDS
 from loopline.services import wiring_plant
 from loopline.services.facility import hall_settings, rack_settings, tray_runs_of
 from loopline.services.layout_snapshot import domain_hall, load_hall_data
@@ -47,7 +49,7 @@ def _device_facts(entry: Any) -> DeviceFacts:
 def _fetch_all(session: Session, stmt: Select[Any]) -> list[tuple[Any, ...]]:
     """All rows of a Core statement as plain tuples, fetched at once by the driver (a plan's
     100,000 cables: a third of the time SQLAlchemy's row-by-row iteration takes)."""
-    compiled = stmt.compile(dialect=session.get_bind().dialect)
+    compiled = stmt.compile(dialect=session.get_bind().dialect, compile_kwargs={"render_postcompile": True})
     driver = session.connection().connection.driver_connection
     assert driver is not None
     with driver.cursor() as cursor:
@@ -72,40 +74,60 @@ def _routed_cables(
 ) -> _PlanCabling:
     """The plan's cables along the polylines the 3D editor draws (`cable_routes.route_points`, as
     `wiring_cables` calls it), their racks by the layout's rack names. Two queries, each on its
-    table's plan_id index (a join by device name would have none). A structured plan's ToR uplinks
-    are its plant's cords and trunks instead (`facility.structured_plant`), read from the stored
-    plant (`wiring_plant.load_plant`)."""
+    table's plan_id index (a join by device name would have none).
+
+    A structured plan's ToR uplinks are its plant's cords and trunks instead (`facility.structured_plant`):
+    the logical links with a chain are left out in the query, and the plant's panels, cables and optics
+    are read as plain rows, only the columns the checks need (`wiring_plant.load_plant` would build its
+    100,000 chain steps one by one: most of this load's time on a 100,000-server hall)."""
     rack_names = {rack_name(hall.name, row.name, rack.name): rack.name for row in hall.rows for rack in row.racks}
-    structured = wiring_plant.load_plant(session, plan)
+    structured = wiring_plant.is_structured(plan)
     devices = select(
         PlanDeviceRow.name, PlanDeviceRow.x_mm, PlanDeviceRow.y_mm, PlanDeviceRow.z_mm, PlanDeviceRow.rack
     ).where(PlanDeviceRow.plan_id == plan.id)
-    columns = [
+    stmt = select(
         PlanCableRow.label, PlanCableRow.part_number, PlanCableRow.medium, PlanCableRow.transceiver,
         PlanCableRow.a_device, PlanCableRow.b_device,
-    ]  # fmt: skip
-    if structured is not None:
-        columns.append(PlanCableRow.cable_id)
-    stmt = select(*columns).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)
+    ).where(PlanCableRow.plan_id == plan.id).order_by(PlanCableRow.seq)  # fmt: skip
+    if structured:
+        chained = select(PlanChainStepRow.cable_id).where(
+            PlanChainStepRow.plan_id == plan.id,
+            PlanChainStepRow.cable_id == PlanCableRow.cable_id,
+            PlanChainStepRow.position == 0,
+        )
+        stmt = stmt.where(~chained.exists())
     with paused_cycle_collection():
         positions = {name: ((x, y, z), rack) for name, x, y, z, rack in _fetch_all(session, devices)}
-        cables = _fetch_all(session, stmt)
-        if structured is None:
-            return _PlanCabling(_route_all(plan, cables, positions, rack_names))
-        carried = sp.carried_links(structured)
-        direct = _route_all(plan, [c[:6] for c in cables if c[6] not in carried], positions, rack_names)
+        direct = _route_all(plan, _fetch_all(session, stmt), positions, rack_names)
+        if not structured:
+            return _PlanCabling(direct)
         catalog = structured_catalog or builtin_catalog()
-        ends: dict[str, sp.End] = dict(positions)
-        ends.update(sp.panel_ends(structured, hall, geometry_preset(plan.spec.get("geometry", "default")), catalog))
-        plant_cables = sp.plant_cables(structured, ends, Via(plan.via), plan.tray_z_mm, rack_names)
-        device_racks = {name: rack_names.get(rack, rack) for name, (_, rack) in positions.items()}
+        panels = _fetch_all(session, _PANELS.where(PlanPanelRow.plan_id == plan.id))
+        ends = sp.panel_ends(panels, hall, geometry_preset(plan.spec.get("geometry", "default")), catalog)
+        items = _fetch_all(session, _PLANT_CABLES.where(PlanItemRow.plan_id == plan.id))
+        plant_cables = sp.plant_cables(items, ends, positions, Via(plan.via), plan.tray_z_mm, rack_names)
+        optics = _fetch_all(session, _OPTICS.where(PlanOpticRow.plan_id == plan.id))
         return _PlanCabling(
             routed=(*direct, *plant_cables),
-            fitted_optics=sp.fitted_optics(structured, device_racks),
-            panels=sp.mounted_panels(structured, rack_names),
+            fitted_optics=sp.fitted_optics(optics, positions, rack_names),
+            panels=sp.mounted_panels(panels, rack_names),
             cables=sp.cable_facts(catalog),
             optics=sp.optic_facts(catalog),
         )
+
+
+_PANELS = select(
+    PlanPanelRow.panel_id, PlanPanelRow.rack, PlanPanelRow.u, PlanPanelRow.model, PlanPanelRow.cassette,
+    PlanPanelRow.cassettes,
+).order_by(PlanPanelRow.seq)  # fmt: skip
+"""`structured_plant.PanelAt` rows."""
+_PLANT_CABLES = (
+    select(PlanItemRow.label, PlanItemRow.part, PlanItemRow.a_end, PlanItemRow.b_end)
+    .where(PlanItemRow.kind.in_(sorted(k.value for k in CABLE_KINDS)))
+    .order_by(PlanItemRow.seq)
+)
+"""`structured_plant.PlantCableEnds` rows: cords, trunks, breakout cables (not panel ports)."""
+_OPTICS = select(PlanOpticRow.device, PlanOpticRow.part).order_by(PlanOpticRow.seq)
 
 
 @contextmanager
@@ -148,7 +170,7 @@ def load_plant(
 ) -> Plant:
     """The hall as the facility checks see it: the layout (`layout_snapshot.domain_hall`), every
     setting with the domain's defaults filled in, the catalog's facts, and with a plan its cables
-    as routed. A dozen queries whatever the hall's size (a structured plan's plant: four more).
+    as routed. A dozen queries whatever the hall's size (a structured plan's plant: three more).
     `structured_catalog`: where a structured plan's parts' facts come from (the builtin one, which
     its plant was built from, unless told)."""
     data = load_hall_data(session, hall_id)

@@ -3,10 +3,12 @@ weight, fullest tray) with the plan's cables, for plan summaries, comparisons an
 
 A plan never changes, but its hall's facility does (feeds, PDUs, trays, the catalog's facts), so
 the totals are computed when read (`facility_plant.facility_report`: the hall and the plan's routed
-cables). A plan list or a comparison reads the same few plans again and again: a small per-process
-cache keeps each plan's totals under a fingerprint of everything else the checks read (the stored
+cables; a structured plan's plant, its cords, trunks, panels and per-port optics, in place of the
+ToR uplinks it carries). A plan list or a comparison reads the same few plans again and again: a
+small per-process cache keeps each plan's totals under a fingerprint of everything else the checks read (the stored
 rows the hall's plant is loaded from, hashed by PostgreSQL, and the code), so any change to the
-hall, its settings or the catalog computes them again.
+hall, its settings or the catalog computes them again. A plan's own rows (cables, devices, its
+plant) are never rewritten, so the plan's id stands for them.
 """
 
 from __future__ import annotations

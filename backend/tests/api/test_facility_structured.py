@@ -142,8 +142,8 @@ def test_a_broken_out_port_draws_its_optic_once(
     (not 16, nor 32 link ends), one MPO cord per port (its 4 lanes reach one row end, so the port's MPO
     travels whole from an adapter plate beside the spine to a module there), shared by its 4 lanes."""
     spine = owner.post("/api/v1/catalog/switch-models", json={
-        "name": "64x400G spine", "server_ports": 64, "server_port_gbps": 400, "uplink_ports": 0, "uplink_gbps": 400,
-        "height_u": 2, "max_w": 1000, "typical_w": 600}).json()["id"]  # fmt: skip
+        "name": "64x400G spine 1 kW", "server_ports": 64, "server_port_gbps": 400, "uplink_ports": 0,
+        "uplink_gbps": 400, "height_u": 2, "max_w": 1000, "typical_w": 600}).json()["id"]  # fmt: skip
     lr = h.lr(servers=2, ports=1)
     row = h.row(owner, hall["id"], n=2, rack_template={"rack_type_id": h.cat.rack, "logical_racks": [lr, lr]})
     net = {"name": "N01", "role": "network", "fabric_switches": [

@@ -3,7 +3,7 @@
 In a structured plan the ToR uplinks' logical links (the direct plan's cables, one per lane where a
 port breaks out) are not what is pulled through the trays: the plant's cords, trunks and breakout
 cables are. So the checks take the plant's cables in place of the logical links it carries
-(`carried_links`), each routed like a cable (`cable_routes.route_points` between its two ends), a
+(those with a chain), each routed like a cable (`cable_routes.route_points` between its two ends), a
 trunk once however many links it carries; a link the builder could not lay out stays a direct
 cable, as the plan's summary counts it. A panel's ports are where a device's would be at the
 panel's U: its rack's port face (the front, in a geometry with every port on the cold aisle) at
@@ -18,7 +18,7 @@ are the structured catalog's (`Trunk.physical`, `PatchCord.physical`, `BreakoutC
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from loopline.domain.cable_routes import route_points
 from loopline.domain.facility.model import CableFacts, FittedOptic, MountedPanel, OpticFacts, Point3, RoutedCable
@@ -26,75 +26,76 @@ from loopline.domain.labels import rack_name
 from loopline.domain.layout import Face, Hall
 from loopline.domain.routing import GeometryPreset, Via, device_z_mm, face_xy
 from loopline.domain.structured.catalog import StructuredCatalog
-from loopline.domain.structured.chain import CABLE_KINDS
-from loopline.domain.structured.plant import StructuredPlant
 
 End = tuple[Point3 | None, str]
 """Where an item end's ports are (None: its rack is no longer in the hall) and its rack's full name."""
 
+PanelAt = tuple[str, str, int, str, str | None, int]
+"""A stored panel as the checks read it: (panel id, rack's full name, U, model, cassette, cassettes)."""
 
-def carried_links(plant: StructuredPlant) -> frozenset[str]:
-    """The logical links (cable ids) the plant lays out: physically its cords and trunks."""
-    return frozenset(s.cable_id for s in plant.steps)
+PlantCableEnds = tuple[str, str, str, str]
+"""A stored cord, trunk or breakout cable: (label, part, end A, end B), an end a device name or a panel id."""
 
 
 def panel_ends(
-    plant: StructuredPlant, hall: Hall, geometry: GeometryPreset, catalog: StructuredCatalog
+    panels: Iterable[PanelAt], hall: Hall, geometry: GeometryPreset, catalog: StructuredCatalog
 ) -> dict[str, End]:
     """Panel id -> where its ports are (see the module docstring)."""
     racks = {rack_name(hall.name, row.name, rack.name): (row, rack) for row in hall.rows for rack in row.racks}
     heights = {p.name: p.height_u for p in catalog.panels}
     face = Face.FRONT if geometry.cold_aisle_ports else None
     out: dict[str, End] = {}
-    for p in plant.panels:
-        found = racks.get(p.rack)
+    for panel_id, rack_full, u, model, _, _ in panels:
+        found = racks.get(rack_full)
         if found is None:
-            out[p.panel_id] = (None, p.rack)
+            out[panel_id] = (None, rack_full)
             continue
         row, rack = found
-        height_u = heights.get(p.model)
+        height_u = heights.get(model)
         if height_u is None:
-            height_u = catalog.panel(p.model).height_u  # raises: the stored plant names a panel the catalog lacks
+            height_u = catalog.panel(model).height_u  # raises: the stored plant names a panel the catalog lacks
         x, y = face_xy(row, rack, face)
-        out[p.panel_id] = ((x, y, device_z_mm(geometry, rack, p.u, height_u)), p.rack)
+        out[panel_id] = ((x, y, device_z_mm(geometry, rack, u, height_u)), rack_full)
     return out
 
 
 def plant_cables(
-    plant: StructuredPlant,
-    ends: Mapping[str, End],
+    cables: Iterable[PlantCableEnds],
+    panels: Mapping[str, End],
+    devices: Mapping[str, tuple[Point3, str]],
     via: Via,
     level_mm: int,
     short_names: Mapping[str, str],
 ) -> list[RoutedCable]:
-    """Every cord, trunk and breakout cable of the plant, once, along its route. `ends`: device name or
-    panel id -> `End`; `short_names`: a rack's full name -> the layout's name. An item with an end in
-    a rack the hall no longer has keeps no points (the report names such cables; it is not routed)."""
+    """Every cord, trunk and breakout cable of the plant, once, along its route. `panels`: panel id ->
+    `End` (`panel_ends`); `devices`: device name -> (port point, rack's full name), as the plan stored
+    them; `short_names`: a rack's full name -> the layout's name. A cable with an end in a rack the
+    hall no longer has keeps no points (the report names such cables; it is not routed)."""
     out: list[RoutedCable] = []
     append = out.append
-    for item in plant.items:
-        if item.kind not in CABLE_KINDS:
-            continue
-        a, a_rack = ends[item.a_end]
-        b, b_rack = ends[item.b_end]
+    for label, part, a_end, b_end in cables:
+        a, a_rack = panels.get(a_end) or devices[a_end]
+        b, b_rack = panels.get(b_end) or devices[b_end]
         points: tuple[Point3, ...] = ()
         if a is not None and b is not None:
             points = tuple(route_points(via, level_mm, a_rack == b_rack, a, b))
-        append(
-            RoutedCable(item.label, item.part, points, short_names.get(a_rack, a_rack), short_names.get(b_rack, b_rack))
-        )
+        append(RoutedCable(label, part, points, short_names.get(a_rack, a_rack), short_names.get(b_rack, b_rack)))
     return out
 
 
-def fitted_optics(plant: StructuredPlant, device_racks: Mapping[str, str]) -> tuple[FittedOptic, ...]:
-    """The plant's optics (one per device port) counted per rack and part; `device_racks`: device
-    name -> the layout's name of its rack."""
-    counts = Counter((device_racks[o.device], o.part) for o in plant.optics)
-    return tuple(FittedOptic(rack, part, n) for (rack, part), n in counts.items())
+def fitted_optics(
+    optics: Iterable[tuple[str, str]], devices: Mapping[str, tuple[Point3, str]], short_names: Mapping[str, str]
+) -> tuple[FittedOptic, ...]:
+    """The plant's optics, (device, part) one per device port, counted per rack (the layout's name) and part."""
+    counts = Counter((devices[device][1], part) for device, part in optics)
+    return tuple(FittedOptic(short_names.get(rack, rack), part, n) for (rack, part), n in counts.items())
 
 
-def mounted_panels(plant: StructuredPlant, short_names: Mapping[str, str]) -> tuple[MountedPanel, ...]:
-    return tuple(MountedPanel(short_names.get(p.rack, p.rack), p.model, p.cassette, p.cassettes) for p in plant.panels)
+def mounted_panels(panels: Iterable[PanelAt], short_names: Mapping[str, str]) -> tuple[MountedPanel, ...]:
+    return tuple(
+        MountedPanel(short_names.get(rack, rack), model, cassette, cassettes)
+        for _, rack, _, model, cassette, cassettes in panels
+    )
 
 
 def cable_facts(catalog: StructuredCatalog) -> dict[str, CableFacts]:
