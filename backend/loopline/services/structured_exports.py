@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -25,6 +24,7 @@ from loopline.domain.structured import exports as sx
 from loopline.domain.structured.catalog import StructuredCatalog, builtin_catalog
 from loopline.domain.structured.chain import SegmentKind
 from loopline.domain.structured.plant import ChainStep, PlantItem, StructuredPlant
+from loopline.domain.wiring.model import LinkClass
 from loopline.services import wiring_plant
 
 YIELD_PER = 2000
@@ -56,8 +56,8 @@ def plant_or_none(session: Session, plan: WiringPlanRow) -> StructuredPlant | No
 
 def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[bytes]:
     """A line per chain step of every structured link, the links in plan order. The items (one per
-    cord, panel port, trunk) are read first; the steps stream with their links through a server-side
-    cursor as the body is sent, so the first lines leave at once however large the plant."""
+    cord, panel port, trunk) and the steps are read first, as rows; the links (the plan's ToR uplinks)
+    stream through a server-side cursor as the body is sent."""
     wiring_plant.require_structured(plan)
     i = PlanItemRow
     items = {
@@ -68,19 +68,25 @@ def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> I
         )
     }  # fmt: skip
     panels = frozenset(session.execute(select(PlanPanelRow.panel_id).where(PlanPanelRow.plan_id == plan.id)).scalars())
-    c, s = PlanCableRow, PlanChainStepRow
+    # The steps by link (one index scan of their key), then the plan's cables in plan order through
+    # a server-side cursor: two plans that need no statistics, whenever the plan was stored.
+    s = PlanChainStepRow
+    steps: dict[str, list[ChainStep]] = {}
+    for r in session.execute(
+        select(s.cable_id, s.position, s.item_id, s.detail).where(s.plan_id == plan.id).order_by(s.cable_id, s.position)
+    ):
+        steps.setdefault(r[0], []).append(ChainStep(r[0], r[1], r[2], r[3]))
+    c = PlanCableRow
     stmt = (
-        select(c.cable_id, c.label, c.a_device, c.a_port, c.b_device, c.b_port, s.position, s.item_id, s.detail)
-        .join(s, (s.plan_id == c.plan_id) & (s.cable_id == c.cable_id))
-        .where(c.plan_id == plan.id)
-        .order_by(c.seq, s.position)
+        select(c.cable_id, c.label, c.a_device, c.a_port, c.b_device, c.b_port)
+        .where(c.plan_id == plan.id, c.link_class == LinkClass.TOR_FABRIC.value)
+        .order_by(c.seq)
     )
 
     def links() -> Iterator[tuple[sx.PlantLink, list[ChainStep]]]:
-        rows = session.execute(stmt, execution_options={"yield_per": YIELD_PER})
-        for _, group in groupby(rows, key=lambda r: r[0]):
-            steps = list(group)
-            yield sx.PlantLink(*steps[0][:6]), [ChainStep(r[0], r[6], r[7], r[8]) for r in steps]
+        for r in session.execute(stmt, execution_options={"yield_per": YIELD_PER}):
+            if (chain := steps.get(r[0])) is not None:
+                yield sx.PlantLink(*r), chain
 
     return _encoded(csv_chunks(sx.SEGMENT_COLUMNS, sx.segment_rows(links(), items, panels, names)))
 
