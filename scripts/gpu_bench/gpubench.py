@@ -1028,6 +1028,8 @@ def bench(
 
 
 def main(argv: list[str]) -> int:
+    # A timeout's SIGTERM unwinds through `chromium`'s finally, which kills the browser's process group.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("record", "replay", "probe"):
