@@ -15,6 +15,7 @@ import io
 import zipfile
 from typing import Any
 
+import pytest
 import yaml
 from fastapi.testclient import TestClient
 from pypdf import PdfReader
@@ -32,6 +33,7 @@ from loopline.domain.structured.plant import (
     StructuredSettings,
 )
 from loopline.domain.wiring import summarize
+from loopline.services import structured_exports
 from loopline.services.wiring_plant import store_plant
 from loopline.services.wiring_spec import hall_server_speeds
 from loopline.services.wiring_storage import load_plan
@@ -274,3 +276,14 @@ def test_one_label_pdf_ends_with_the_plant_labels_and_netbox_cables_csv_holds_th
         ("H1.R01.R01-02", "R01", "R02"), ("H1.R01.R01-02", "R01", "R03"), ("H1.R01.R01-02", "R02", "R03"),
     ]  # fmt: skip
     del plant
+
+
+def test_the_segment_sheet_read_a_few_uplinks_at_a_time_is_the_same_sheet(
+    owner: TestClient, row_hall: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan_id, _ = plan_with_plant(owner, row_hall, db_session)
+    url = f"/api/v1/wiring-plans/{plan_id}/exports/wiring-segments.csv"
+    whole = owner.get(url).text
+    monkeypatch.setattr(structured_exports, "YIELD_PER", 3)  # 16 uplinks: six batches, the last of one
+    assert owner.get(url).text == whole
+    assert whole.count("\n") == 1 + 16 * 5
