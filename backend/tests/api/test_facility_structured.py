@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from loopline.domain.facility.model import CableFacts, FittedOptic, MountedPanel
@@ -169,3 +170,50 @@ def test_a_direct_plan_has_no_plant(
     plant = facility_plant.load_plant(db_session, row_hall["id"], direct["id"])
     assert (plant.fitted_optics, plant.panels) == ((), ())
     assert len(plant.routed) == direct["summary"]["cables"]
+
+
+def test_a_structured_plans_load_takes_three_more_queries_whatever_its_size(
+    owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace, db_session: Session, monkeypatch: Any
+) -> None:
+    hall_id = row_hall["id"]
+    direct = h.plan(owner, hall_id, name="direct", pattern="single-homed", ports=1)
+    small = structured_plan(owner, h, hall_id, structured={"panel_at": "rack"})
+    h.row(
+        owner,
+        hall_id,
+        "R02",
+        y=5,
+        n=2,
+        rack_template={"rack_type_id": h.cat.rack, "logical_racks": [h.lr(servers=2, ports=1)] * 2},
+    )
+    big = h.plan(owner, hall_id, name="big", pattern="single-homed", ports=1, cabling="structured")
+    assert big["summary"]["cables"] > small["summary"]["cables"]
+
+    fetch_all = facility_plant._fetch_all
+    seen: list[str] = []
+
+    def driver_fetch(session: Session, stmt: Any) -> list[tuple[Any, ...]]:
+        """The bulk reads go through the driver, past SQLAlchemy's events: counted here, then run."""
+        seen.append(str(stmt))
+        return fetch_all(session, stmt)
+
+    monkeypatch.setattr(facility_plant, "_fetch_all", driver_fetch)
+
+    def queries(plan_id: int) -> int:
+        seen.clear()
+
+        def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if not statement.startswith(("SAVEPOINT", "RELEASE")):  # the test's own transaction
+                seen.append(statement)
+
+        engine = db_session.get_bind()
+        db_session.expire_all()
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            facility_plant.load_plant(db_session, hall_id, plan_id)
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+        return len(seen)
+
+    # Panels, the plant's cables and its optics (the cables' query leaves the chained links out itself).
+    assert queries(small["id"]) == queries(big["id"]) == queries(direct["id"]) + 3 == 16
