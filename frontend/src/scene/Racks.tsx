@@ -1,7 +1,7 @@
 /** Racks and their devices: one InstancedMesh each, rebuilt only when the records change. */
 import type { ThreeEvent } from "@react-three/fiber";
 import { useThree } from "@react-three/fiber";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import * as THREE from "three";
 import { rackFacilityColour, reportFacility, useFacility } from "../state/facility";
 import { rackPickColour, useFloorPick } from "../state/floorPick";
@@ -11,15 +11,29 @@ import { debugHandle, sceneStats } from "../state/testHook";
 import { live } from "../tools/live";
 import { deviceGeometry } from "./deviceGeometry";
 import { nearRacks, sameRacks, useLod, type ViewPoint } from "./lod";
+import { RackInstances } from "./rackInstances";
 import { devicesOf, type RackPlacement } from "./selectors";
 
-const tmp = new THREE.Object3D();
 const colour = new THREE.Color();
 
 export interface RackPointerHandlers {
   onPointerDown: (e: ThreeEvent<PointerEvent>, rackId: string) => void;
   onPointerMove: (e: ThreeEvent<PointerEvent>) => void;
   onPointerUp: (e: ThreeEvent<PointerEvent>) => void;
+}
+
+/**
+ * The racks' instanced mesh, with room for `count` instances: the same object until the count outgrows
+ * it, then a bigger one over the same geometry and material (scene/rackInstances.ts).
+ */
+function useRackMesh(count: number): { instances: RackInstances; mesh: THREE.InstancedMesh } {
+  const [instances] = useState(() => new RackInstances());
+  useEffect(() => () => instances.dispose(), [instances]);
+  const mesh = useMemo(() => {
+    instances.reserve(count);
+    return instances.mesh;
+  }, [instances, count]);
+  return { instances, mesh };
 }
 
 export function Racks({
@@ -33,10 +47,9 @@ export function Racks({
   palette: Palette;
   handlers: RackPointerHandlers;
 }) {
-  const ref = useRef<THREE.InstancedMesh>(null);
   const invalidate = useThree((s) => s.invalidate);
-  const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(racks.length + 1)));
-  const geometry = useMemo(() => new THREE.BoxGeometry(1, 1, 1).translate(0, 0.5, 0), []);
+  // One geometry and material for the component's life; growing replaces only the instanced mesh.
+  const { instances, mesh } = useRackMesh(racks.length);
   // Overlays that recolour the racks: picking a simulation's racks, then a simulation's heat map, then
   // the facility heat map (each rack in its band's colour; instance colours, no material per rack).
   const pick = useFloorPick((s) => s.session);
@@ -45,31 +58,11 @@ export function Racks({
   const facility = useFacility((s) => (s.shown ? s.view : null));
   const facilityReport = useFacility((s) => s.received);
 
-  // The placement each instance shows (undefined: shifted by a move preview, or not written yet), so
-  // an edit rewrites only the instances whose placement changed (placements are memoised per record).
-  const drawn = useRef<{ mesh: THREE.InstancedMesh | null; at: (RackPlacement | undefined)[] }>({ mesh: null, at: [] });
   const writeMatrices = (offset: { x: number; y: number } | null) => {
-    const mesh = ref.current;
-    if (!mesh) return;
-    if (drawn.current.mesh !== mesh) drawn.current = { mesh, at: [] };
-    const at = drawn.current.at;
-    let written = 0;
-    racks.forEach((p, i) => {
-      const moving = offset && (selected.has(p.id) || selected.has(p.rowId));
-      if (!moving && at[i] === p) return;
-      tmp.position.set(p.x + (moving ? offset.x / 1000 : 0), 0, p.z + (moving ? offset.y / 1000 : 0));
-      tmp.scale.set(p.sx * 0.985, p.h, p.sz * 0.985);
-      tmp.updateMatrix();
-      mesh.setMatrixAt(i, tmp.matrix);
-      at[i] = moving ? undefined : p;
-      written++;
-    });
-    at.length = racks.length;
-    if (!written && mesh.count === racks.length) return;
+    const moving = offset ? (p: RackPlacement) => selected.has(p.id) || selected.has(p.rowId) : null;
+    const written = instances.writeRacks(racks, offset ?? { x: 0, y: 0 }, moving);
+    if (written === null) return;
     sceneStats.rackInstancesWritten = written;
-    mesh.count = racks.length;
-    mesh.instanceMatrix.needsUpdate = true;
-    mesh.computeBoundingSphere();
     invalidate();
   };
 
@@ -79,9 +72,8 @@ export function Racks({
    * selection colour would hide it).
    */
   const paint = (blocked: boolean) => {
-    const mesh = ref.current;
-    if (!mesh) return;
-    racks.forEach((p, i) => {
+    const written = instances.paint(racks.length, (i) => {
+      const p = racks[i] as RackPlacement;
       const sel = selected.has(p.id) || selected.has(p.rowId);
       let c = sel ? (blocked ? palette.draftBad : palette.rackSelected) : palette.rack;
       if (pick) c = rackPickColour(pick, p.id) ?? palette.rack;
@@ -89,11 +81,9 @@ export function Racks({
         const u = rackUtil(heat, p.id, bucket);
         c = u === null ? palette.rack : heatColour(u);
       } else if (facility && !(sel && blocked)) c = rackFacilityColour(facility, p.rack.name);
-      colour.set(c);
-      mesh.setColorAt(i, colour);
+      return c;
     });
-    if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
-    invalidate();
+    if (written) invalidate();
   };
 
   useLayoutEffect(() => {
@@ -110,21 +100,20 @@ export function Racks({
       );
     } else reportFacility({ racks: null, paintedAt: null });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [racks, selected, palette, capacity, pick, heat, bucket, facility, facilityReport]);
+  }, [racks, selected, palette, mesh, pick, heat, bucket, facility, facilityReport]);
 
   // Tests read the colours as drawn, by rack name.
   useEffect(() => {
     const drawn = (name: string) => {
-      const mesh = ref.current;
       const i = racks.findIndex((p) => p.rack.name === name);
-      const a = mesh?.instanceColor?.array;
+      const a = mesh.instanceColor?.array;
       if (!a || i < 0) return null;
       return `#${colour.setRGB(a[i * 3] ?? 0, a[i * 3 + 1] ?? 0, a[i * 3 + 2] ?? 0).getHexString()}`;
     };
     debugHandle().rackColour = drawn;
     if (heat) reportHeat(heat.jobId, { rackBucket: bucket, rackColour: drawn });
     else reportHeat(null, {});
-  }, [racks, heat, bucket, pick, selected, palette]);
+  }, [racks, heat, bucket, pick, selected, palette, mesh]);
 
   // Move preview: shift the selected instances while dragging, without React renders.
   useEffect(
@@ -138,23 +127,16 @@ export function Racks({
   );
 
   return (
-    <instancedMesh
-      key={capacity}
-      ref={ref}
-      args={[geometry, undefined, capacity]}
-      frustumCulled={false}
-      onPointerDown={(e) => {
+    <primitive
+      object={mesh}
+      onPointerDown={(e: ThreeEvent<PointerEvent>) => {
         if (e.instanceId === undefined) return;
         const p = racks[e.instanceId];
         if (p) handlers.onPointerDown(e, p.id);
       }}
       onPointerMove={handlers.onPointerMove}
       onPointerUp={handlers.onPointerUp}
-    >
-      {/* Lambert, not the PBR standard material: under software GL (SwiftShader) the racks' pixels cost
-          most of a frame with it; the picture differs only by the faint specular highlight. */}
-      <meshLambertMaterial />
-    </instancedMesh>
+    />
   );
 }
 
