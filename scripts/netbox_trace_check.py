@@ -5,7 +5,8 @@
 
 A Loopline stack of its own (a fresh database, as `netbox_check.py` starts it) draws a small hall
 (rows R01/R02 of 3 racks, 2 logical racks of 4 servers each, a 48x25G+8x100G ToR per logical rack;
-a network row N01 with two 64x100G spines), generates a structured plan, and downloads its
+a network row N01 with two 64x100G spines, or with `--breakouts` two 32x400G spines whose ports break
+out into 4 x 100G), generates a structured plan, and downloads its
 netbox.zip and wiring-segments.csv. Every file of the zip is imported, in order, into an empty NetBox
 through its own bulk-import pages, unedited. Then, for a sample of the plan's ToR uplinks (or all),
 NetBox's cable trace (`/api/dcim/interfaces/{id}/trace/`) from the ToR interface must end at the
@@ -39,7 +40,7 @@ CLEAN_ORDER = ("cables", "power-feeds", "power-panels", "devices", "device-types
                "locations", "sites", "manufacturers")  # fmt: skip
 
 
-def structured_plan(base: str, panel_at: str) -> tuple[dict[str, Any], dict[str, str], str]:
+def structured_plan(base: str, panel_at: str, breakouts: bool) -> tuple[dict[str, Any], dict[str, str], str]:
     """(the plan, its netbox.zip's files, its wiring-segments.csv)."""
     c = httpx.Client(base_url=base, timeout=600)
     email = "netbox-trace@example.com"
@@ -59,6 +60,12 @@ def structured_plan(base: str, panel_at: str) -> tuple[dict[str, Any], dict[str,
         "name_a": "R01", "name_b": "R02", "x_m": 1.2, "y_m": 1.2, "rack_count": 3,
         "rack_template": {"rack_type_id": rack, "logical_racks": [lr, lr]}}).raise_for_status()  # fmt: skip
     spine = model("switch-models", "64x100G spine")
+    if breakouts:  # 400G spine ports, each broken out into 4 x 100G ToR uplinks
+        r = c.post("/api/v1/catalog/switch-models", json={
+            "name": "NetBox trace 32x400G spine", "server_ports": 32, "server_port_gbps": 400, "uplink_ports": 0,
+            "uplink_gbps": 400, "height_u": 1})  # fmt: skip
+        r.raise_for_status()
+        spine = int(r.json()["id"])
     c.post(f"/api/v1/halls/{hall}/rows", json={"name": "N01", "x_m": 1.2, "y_m": 8.4, "racks": [
         {"name": "N01-01", "role": "network", "rack_type_id": rack, "fabric_switches": [
             {"name": f"SP{i + 1}", "role": "spine", "switch_model_id": spine, "u": u}
@@ -66,7 +73,7 @@ def structured_plan(base: str, panel_at: str) -> tuple[dict[str, Any], dict[str,
     r = c.post(
         f"/api/v1/halls/{hall}/wiring-plans",
         json={"name": "structured", "pattern": "single-homed", "cabling": "structured",
-              "structured": {"panel_at": panel_at}},
+              "structured": {"panel_at": panel_at}, "breakouts": breakouts},
     )  # fmt: skip
     if r.status_code != 201:
         raise CheckFailed(f"Loopline refused the structured plan: {r.text[:400]}")
@@ -117,9 +124,9 @@ def empty(nb: NetBox) -> None:
             nb.delete(kind, ids[i : i + step])
 
 
-def run(nb: NetBox, base: str, sample: int, panel_at: str) -> list[str]:
+def run(nb: NetBox, base: str, sample: int, panel_at: str, breakouts: bool) -> list[str]:
     report = [f"NetBox {nb.version()} at {nb.url}"]
-    plan, files, segments = structured_plan(base, panel_at)
+    plan, files, segments = structured_plan(base, panel_at, breakouts)
     report.append(
         f"plan #{plan['id']} ({panel_at} panels): {plan['summary']['cables']} links, plant {plan['plant_counts']}"
     )
@@ -162,6 +169,7 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=0, help="links to trace (0: all)")
     parser.add_argument("--panel-at", default="row-end", choices=("row-end", "rack"))
     parser.add_argument("--keep", action="store_true", help="leave the import in NetBox")
+    parser.add_argument("--breakouts", action="store_true", help="32x400G spines, each port into 4 x 100G")
     args = parser.parse_args()
     missing = [v for v in NEEDED if not os.environ.get(v)]
     if missing:
@@ -175,7 +183,7 @@ def main() -> int:
         with stack.app_stack(
             f"loopline_netbox_trace_{os.getpid()}", redis_db=12, env_extra={"LOOPLINE_ENV": "test"}
         ) as (base, _pid):
-            report = run(nb, base, args.sample, args.panel_at)
+            report = run(nb, base, args.sample, args.panel_at, args.breakouts)
         print("\n".join(report), flush=True)
         return 0
     except CheckFailed as failed:

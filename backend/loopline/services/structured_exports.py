@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import PlanCableRow, PlanChainStepRow, PlanItemRow, PlanPanelRow, WiringPlanRow
@@ -130,8 +130,16 @@ def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> I
 
 
 def trunk_pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
-    plant = stored_plant(session, plan)
-    return _encoded(csv_chunks(sx.TRUNK_PULL_COLUMNS, sx.trunk_pull_rows(plant.items, plant.steps)))
+    """The plant's trunks in their stored order, each with the links it carries (counted by the
+    database over the steps' (plan, item) index: the rest of the plant is not read)."""
+    wiring_plant.require_structured(plan)
+    i, s = PlanItemRow, PlanChainStepRow
+    carried = select(func.count()).where(s.plan_id == i.plan_id, s.item_id == i.item_id).correlate(i).scalar_subquery()
+    rows = session.execute(
+        select(*_ITEM_COLUMNS, carried).where(i.plan_id == plan.id, i.kind == SegmentKind.TRUNK.value).order_by(i.seq)
+    )
+    lines = sx.trunk_pull_lines((_item(r[:-1]), int(r[-1])) for r in rows)
+    return _encoded(csv_chunks(sx.TRUNK_PULL_COLUMNS, lines))
 
 
 def panel_map_pdf(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[bytes]:

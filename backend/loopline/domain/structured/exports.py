@@ -142,12 +142,15 @@ def trunk_pull_rows(items: Iterable[PlantItem], steps: Iterable[ChainStep]) -> I
     carried: dict[str, set[str]] = {}
     for s in steps:
         carried.setdefault(s.item_id, set()).add(s.cable_id)
-    for t in items:
-        if t.kind is not SegmentKind.TRUNK:
-            continue
+    return trunk_pull_lines((t, len(carried.get(t.item_id, ()))) for t in items if t.kind is SegmentKind.TRUNK)
+
+
+def trunk_pull_lines(trunks: Iterable[tuple[PlantItem, int]]) -> Iterator[Sequence[object]]:
+    """A line per (trunk, the logical links it carries)."""
+    for t, links in trunks:
         yield (
             t.label, t.part, t.fibres, _metres(t.length_mm), _metres(t.ordered_mm), "yes" if t.made_to_order else "no",
-            t.a_end, t.a_port, t.b_end, t.b_port, len(carried.get(t.item_id, ())), t.route, t.item_id,
+            t.a_end, t.a_port, t.b_end, t.b_port, links, t.route, t.item_id,
         )  # fmt: skip
 
 
