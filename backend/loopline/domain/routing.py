@@ -127,6 +127,13 @@ def face_xy(row: Row, rack: Rack, face: Face | None = None) -> tuple[int, int]:
     return (row.origin.x_mm + ux * along + nx * off, row.origin.y_mm + uy * along + ny * off)
 
 
+def ports_xy(preset: GeometryPreset, row: Row, rack: Rack) -> tuple[int, int]:
+    """Floor point of a rack's ports in `preset`: its port face, or the front where the geometry puts
+    every port on the cold aisle. Devices and patch panels alike (the generator, the plant builder
+    and the facility checks place ports by this one rule)."""
+    return face_xy(row, rack, Face.FRONT if preset.cold_aisle_ports else None)
+
+
 def device_z_mm(preset: GeometryPreset, rack: Rack, u: int, height_u: int = 1) -> int:
     """Height above the rack floor of the centre of a device occupying `height_u` from `u`."""
     if preset.rack_height_mm is None:

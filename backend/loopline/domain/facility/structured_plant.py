@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping
 from loopline.domain.cable_routes import route_points
 from loopline.domain.facility.model import CableFacts, FittedOptic, MountedPanel, OpticFacts, Point3, RoutedCable
 from loopline.domain.labels import rack_name
-from loopline.domain.layout import Face, Hall
-from loopline.domain.routing import GeometryPreset, Via, device_z_mm, face_xy
+from loopline.domain.layout import Hall
+from loopline.domain.routing import GeometryPreset, Via, device_z_mm, ports_xy
 from loopline.domain.structured.catalog import StructuredCatalog
 
 End = tuple[Point3 | None, str]
@@ -43,7 +43,6 @@ def panel_ends(
     """Panel id -> where its ports are (see the module docstring)."""
     racks = {rack_name(hall.name, row.name, rack.name): (row, rack) for row in hall.rows for rack in row.racks}
     heights = {p.name: p.height_u for p in catalog.panels}
-    face = Face.FRONT if geometry.cold_aisle_ports else None
     out: dict[str, End] = {}
     for panel_id, rack_full, u, model, _, _ in panels:
         found = racks.get(rack_full)
@@ -54,7 +53,7 @@ def panel_ends(
         height_u = heights.get(model)
         if height_u is None:
             height_u = catalog.panel(model).height_u  # raises: the stored plant names a panel the catalog lacks
-        x, y = face_xy(row, rack, face)
+        x, y = ports_xy(geometry, row, rack)
         out[panel_id] = ((x, y, device_z_mm(geometry, rack, u, height_u)), rack_full)
     return out
 

@@ -60,13 +60,13 @@ from hashlib import blake2b
 
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, cable_label
-from loopline.domain.layout import Face, Hall, Rack, Row
+from loopline.domain.layout import Hall, Rack, Row
 from loopline.domain.routing import (
     GeometryPreset,
     PortPoint,
     Via,
     device_z_mm,
-    face_xy,
+    ports_xy,
     route_mm,
     tray_z_mm,
 )
@@ -459,7 +459,7 @@ class _Builder:
             ends = [ordered[0], ordered[-1]] if len(ordered) > 1 else [ordered[0]]
 
             def distance(end: Rack, row: Row = row, row_links: list[_Link] = row_links) -> int:
-                x, y = face_xy(row, end)
+                x, y = ports_xy(self.geometry, row, end)
                 return sum(abs(x - lk.fabric.x_mm) + abs(y - lk.fabric.y_mm) for lk in row_links)
 
             best = min(ends, key=distance)  # min keeps the first of equals: the lower position
@@ -706,8 +706,7 @@ class _Builder:
 
     def _point_of_panel(self, panel: _Panel) -> PortPoint:
         space = self.spaces[panel.rack]
-        face = Face.FRONT if self.geometry.cold_aisle_ports else None
-        x, y = face_xy(space.row, space.rack, face)
+        x, y = ports_xy(self.geometry, space.row, space.rack)
         return PortPoint(x, y, device_z_mm(self.geometry, space.rack, panel.u, panel.model.height_u), space.key)
 
     def point_of_device(self, device: Device) -> PortPoint:

@@ -36,14 +36,14 @@ from functools import lru_cache
 
 from loopline.domain.errors import DomainError
 from loopline.domain.labels import cable_id, cable_label, device_name, rack_name
-from loopline.domain.layout import Face, Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
+from loopline.domain.layout import Hall, LogicalRack, RackRole, Row, SwitchModel, TorPosition
 from loopline.domain.media import MediaChoice, MediaSelector
 from loopline.domain.routing import (
     DEFAULT_GEOMETRY,
     GeometryPreset,
     Via,
     device_z_mm,
-    face_xy,
+    ports_xy,
     tray_z_mm,
 )
 from loopline.domain.structured.optics import breakout_lanes, lane_port
@@ -229,7 +229,7 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
         for rack in row.racks:
             rack_key += 1
             rname = rack_name(hall.name, row.name, rack.name)
-            x, y = face_xy(row, rack, Face.FRONT if geometry.cold_aisle_ports else None)
+            x, y = ports_xy(geometry, row, rack)
 
             placed.enter(rack_key, rname, x, y)
             for fs in rack.fabric_switches:
