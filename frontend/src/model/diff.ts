@@ -1,5 +1,5 @@
 /** Record diffs (tldraw store style): what a commit added, updated ([from, to]) and removed. */
-import type { AnyRecord, RecordId, Records } from "./records";
+import { carryIndex, type AnyRecord, type RecordId, type Records } from "./records";
 
 export interface RecordsDiff {
   added: Record<RecordId, AnyRecord>;
@@ -29,6 +29,7 @@ export function applyDiff(records: Records, d: RecordsDiff): Records {
   for (const id of Object.keys(d.removed)) Reflect.deleteProperty(next, id);
   for (const [id, rec] of Object.entries(d.added)) next[id] = rec;
   for (const [id, [, to]] of Object.entries(d.updated)) next[id] = to;
+  carryIndex(records, next, [...Object.keys(d.removed), ...Object.keys(d.added), ...Object.keys(d.updated)]);
   return next;
 }
 

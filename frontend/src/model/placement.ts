@@ -10,10 +10,14 @@ import {
   isRack,
   isRow,
   racksOf,
+  recordIndex,
+  rowRacks,
   rowsOf,
   type Direction,
   type RecordId,
+  type RackRecord,
   type Records,
+  type RowRecord,
   type Side,
 } from "./records";
 import { formatLength } from "./units";
@@ -28,19 +32,32 @@ function overlaps(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
+/** A row's floor box, kept while the row and its rack list (the index's array) are the same objects. */
+const boxes = new WeakMap<readonly RackRecord[], { row: RowRecord; box: Box }>();
+function rowBoxOf(row: RowRecord, racks: readonly RackRecord[]): Box {
+  const hit = boxes.get(racks);
+  if (hit && hit.row === row) return hit.box;
+  const box = rowBox(row, racks);
+  boxes.set(racks, { row, box });
+  return box;
+}
+
 /**
  * The first rule a set of changed rows and racks breaks in `records`, or null. Only racks that belong
  * to `changed` (rows or racks) are checked, against every rack: what was already saved is valid.
  */
 export function placementProblem(records: Records, changed: Iterable<RecordId>): PlacementProblem | null {
   const hall = hallOf(records);
-  const ids = new Set(changed);
-  const moved = Object.values(records).filter(
-    (r) => isRack(r) && (ids.has(r.id) || ids.has(r.rowId)) && isRow(records[r.rowId]),
-  );
-  if (!hall || moved.length === 0) return null;
-  const rows = rowsOf(records).map((row) => ({ row, box: rowBox(row, racksOf(records, row.id)) }));
-  for (const rack of moved) {
+  // The changed racks and the racks of the changed rows (from the index: no walk over the hall).
+  const moved = new Map<RecordId, RackRecord>();
+  for (const id of changed) {
+    const r = records[id];
+    if (isRack(r) && isRow(records[r.rowId])) moved.set(r.id, r);
+    else if (isRow(r)) for (const rack of rowRacks(records, r.id)) moved.set(rack.id, rack);
+  }
+  if (!hall || moved.size === 0) return null;
+  const rows = recordIndex(records).rows.map((row) => ({ row, box: rowBoxOf(row, rowRacks(records, row.id)) }));
+  for (const rack of moved.values()) {
     if (!isRack(rack)) continue;
     const row = records[rack.rowId];
     if (!isRow(row)) continue;
@@ -53,7 +70,7 @@ export function placementProblem(records: Records, changed: Iterable<RecordId>):
     }
     for (const other of rows) {
       if (!overlaps(b, other.box)) continue;
-      for (const o of racksOf(records, other.row.id)) {
+      for (const o of rowRacks(records, other.row.id)) {
         if (o.id === rack.id || !overlaps(b, rackBox(other.row, o))) continue;
         return other.row.id === row.id
           ? { target: rack.id, message: `Rack ${rack.name} would overlap rack ${o.name} in row ${row.name}.` }

@@ -162,19 +162,118 @@ export function isHall(r: AnyRecord | undefined): r is HallRecord {
   return r?.typeName === "hall";
 }
 
+/**
+ * The hall, the rows and each row's racks of one records object, in display order. Records objects are
+ * immutable, so it is kept per object (a WeakMap); `applyDiff` derives the next one from the diff
+ * (only the rows and racks it touches), so an edit in a 10,000-rack hall does not walk the hall, and
+ * a row's rack list is the same array while none of its racks changes (memo key for its box).
+ */
+export interface RecordIndex {
+  readonly hall: HallRecord | undefined;
+  /** By name (numeric-aware), then id. */
+  readonly rows: readonly RowRecord[];
+  /** Each row's racks by position along the row, then id (keyed by the racks' rowId). */
+  readonly racksByRow: ReadonlyMap<RecordId, readonly RackRecord[]>;
+}
+
+const byName = (a: RowRecord, b: RowRecord) =>
+  a.name.localeCompare(b.name, undefined, { numeric: true }) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byPosition = (a: RackRecord, b: RackRecord) =>
+  a.positionMm - b.positionMm || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const indexes = new WeakMap<Records, RecordIndex>();
+
+function buildIndex(records: Records): RecordIndex {
+  let hall: HallRecord | undefined;
+  const rows: RowRecord[] = [];
+  const racksByRow = new Map<RecordId, RackRecord[]>();
+  for (const r of Object.values(records)) {
+    if (isRack(r)) {
+      const list = racksByRow.get(r.rowId);
+      if (list) list.push(r);
+      else racksByRow.set(r.rowId, [r]);
+    } else if (isRow(r)) rows.push(r);
+    else if (isHall(r)) hall ??= r;
+  }
+  for (const list of racksByRow.values()) list.sort(byPosition);
+  return { hall, rows: rows.sort(byName), racksByRow };
+}
+
+export function recordIndex(records: Records): RecordIndex {
+  let index = indexes.get(records);
+  if (!index) {
+    index = buildIndex(records);
+    indexes.set(records, index);
+  }
+  return index;
+}
+
+/**
+ * `next`'s index from `prev`'s when `next` is `prev` with `changed` records added, updated or removed
+ * (their ids, each with its records before and after): only the rows touched and the lists of the
+ * rows whose racks changed are rebuilt. Without an index of `prev` there is nothing to carry.
+ */
+export function carryIndex(prev: Records, next: Records, changed: readonly RecordId[]): void {
+  const from = indexes.get(prev);
+  if (!from || indexes.has(next)) return;
+  const ids = new Set(changed);
+  let hallTouched = false;
+  let rowsTouched = false;
+  const rowsOfRacks = new Set<RecordId>();
+  for (const id of ids) {
+    for (const r of [prev[id], next[id]]) {
+      if (isHall(r)) hallTouched = true;
+      else if (isRow(r)) rowsTouched = true;
+      else if (isRack(r)) rowsOfRacks.add(r.rowId);
+    }
+  }
+  if (hallTouched) {
+    indexes.set(next, buildIndex(next));
+    return;
+  }
+  let rows = from.rows;
+  if (rowsTouched) {
+    const kept = from.rows.filter((r) => !ids.has(r.id));
+    for (const id of ids) {
+      const r = next[id];
+      if (isRow(r)) kept.push(r);
+    }
+    rows = kept.sort(byName);
+  }
+  let racksByRow = from.racksByRow;
+  if (rowsOfRacks.size) {
+    const map = new Map(from.racksByRow);
+    for (const rowId of rowsOfRacks) {
+      const list = (from.racksByRow.get(rowId) ?? []).filter((r) => !ids.has(r.id));
+      for (const id of ids) {
+        const r = next[id];
+        if (isRack(r) && r.rowId === rowId) list.push(r);
+      }
+      if (list.length) map.set(rowId, list.sort(byPosition));
+      else map.delete(rowId);
+    }
+    racksByRow = map;
+  }
+  indexes.set(next, { hall: from.hall, rows, racksByRow });
+}
+
+/** The rows by name (a new array). */
 export function rowsOf(records: Records): RowRecord[] {
-  return Object.values(records)
-    .filter(isRow)
-    .sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+  return [...recordIndex(records).rows];
 }
+/** A row's racks (or every rack) by position along the row (a new array). */
 export function racksOf(records: Records, rowId?: RecordId): RackRecord[] {
-  return Object.values(records)
-    .filter(isRack)
-    .filter((r) => rowId === undefined || r.rowId === rowId)
-    .sort((a, b) => a.positionMm - b.positionMm);
+  const index = recordIndex(records);
+  if (rowId !== undefined) return [...(index.racksByRow.get(rowId) ?? [])];
+  return [...index.racksByRow.values()].flat().sort(byPosition);
 }
+/** A row's racks by position: the index's own array, the same while the row's racks do not change. */
+export function rowRacks(records: Records, rowId: RecordId): readonly RackRecord[] {
+  return recordIndex(records).racksByRow.get(rowId) ?? NO_RACKS;
+}
+const NO_RACKS: readonly RackRecord[] = Object.freeze([]);
 export function hallOf(records: Records): HallRecord | undefined {
-  return Object.values(records).find(isHall);
+  return recordIndex(records).hall;
 }
 
 /** Rack units a rack's contents need: b x (r servers + 1 ToR). */
