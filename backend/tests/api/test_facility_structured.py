@@ -92,6 +92,41 @@ def test_a_trunk_runs_the_tray_once_in_place_of_the_uplinks_it_carries(
     ]  # fmt: skip
 
 
+def test_a_twelve_fibre_trunk_fills_the_tray_with_its_sourced_diameter(
+    owner: TestClient, hall: dict[str, Any], h: SimpleNamespace, db_session: Session
+) -> None:
+    """`row_hall` with one logical rack per ToR rack: its 4 uplinks (8 fibres) take one 6-port cassette
+    and one 12-fibre trunk, whose builtin facts (NVIDIA's 3.0 mm MPO cable, 15 x OD = 45 mm loaded bend
+    radius) the tray check now counts without a catalog of the test's own."""
+    lr = h.lr(servers=2, ports=1)
+    row = h.row(owner, hall["id"], n=2, rack_template={"rack_type_id": h.cat.rack, "logical_racks": [lr]})
+    net = {"name": "N01", "role": "network", "fabric_switches": [
+        {"name": "SP1", "role": "spine", "switch_model_id": h.cat.spine, "u": 20}]}  # fmt: skip
+    assert owner.post(f"/api/v1/rows/{row['id']}/racks", json=net).status_code == 201
+    plan = structured_plan(owner, h, hall["id"], structured={"panel_at": "rack"})
+    trunk = "TRUNK-MPO-12-12F-B-UU-OS2"
+    plant = facility_plant.load_plant(db_session, hall["id"], plan["id"])
+    assert sorted(c.part_number for c in plant.routed if c.part_number != "DAC-25G") == sorted(
+        [CORD] * 16 + [trunk] * 2
+    )
+
+    report = facility_plant.facility_report(db_session, hall["id"], plan["id"])
+    # One trunk of pi x 3.0^2 / 4 = 7.07 mm² on T1-1 (R01-01's), both on T1-2 and T1-3, of the tray's
+    # 305 x 102 = 31,110 mm²: 0.0227 % and 0.0454 %. No weight per metre has a source: 0 kg/m, named.
+    one = math.pi * 3.0**2 / 4 / TRAY_MM2 * 100
+    assert segments(report) == [
+        ("T1-1", 1, pytest.approx(one), 0.0),
+        ("T1-2", 2, pytest.approx(2 * one), 0.0),
+        ("T1-3", 2, pytest.approx(2 * one), 0.0),
+    ]
+    assert report.totals.fullest_tray == "T1-2" and report.totals.fullest_tray_pct == pytest.approx(2 * one)
+    said = missing(report)
+    assert f"catalog.cables[{trunk}].od_mm" not in said
+    assert f"catalog.cables[{trunk}].kg_per_m" in said
+    # 45 mm is inside the hall's 50 mm fittings: no bend is too tight.
+    assert [i for i in report.issues if i.code == "bend_too_tight"] == []
+
+
 def test_optics_draw_per_port_and_panels_weigh_on_their_racks(
     owner: TestClient, row_hall: dict[str, Any], h: SimpleNamespace, db_session: Session
 ) -> None:

@@ -245,13 +245,17 @@ _AOC_NVIDIA = (
     f"{_NVIDIA_SUPERPOD_CABLES}: AOC fibre, average single cable diameter 3.0 mm (+/- 0.4 mm), 0.006 lb per linear"
     " foot = 0.009 kg per linear metre. The guide gives one figure for every AOC cable, whatever its speed."
 )
-_FIBRE_CORD_BEND = (
-    "Minimum bend radius: ANSI/TIA-568.0-D's 25 mm (1 in) minimum inside bend radius for optical"
-    " fibre cord cable, as quoted by Cabling Installation & Maintenance, 'Practical impacts of bend"
-    " radius on twisted-pair cable installation',"
+FIBRE_CORD_MIN_BEND_RADIUS_MM = 25.0
+"""ANSI/TIA-568.0-D's minimum inside bend radius of optical fibre cord cable (`FIBRE_CORD_BEND_SOURCE`):
+every fibre cord's figure, duplex LC here and the structured catalog's MPO cords."""
+FIBRE_CORD_BEND_SOURCE = (
+    f"Minimum bend radius: ANSI/TIA-568.0-D's {FIBRE_CORD_MIN_BEND_RADIUS_MM:g} mm (1 in) minimum inside bend"
+    " radius for optical fibre cord cable, as quoted by Cabling Installation & Maintenance, 'Practical impacts of"
+    " bend radius on twisted-pair cable installation',"
     " https://www.cablinginstall.com/design-install/article/16466578/practical-impacts-of-bend-radius-on-twistedpair-cable-installation"
-    " (no separate loaded figure is quoted). Weight per metre of a duplex cord: no source found (None)."
+    " (no separate loaded figure is quoted)."
 )
+_FIBRE_CORD_BEND = FIBRE_CORD_BEND_SOURCE + " Weight per metre of a duplex cord: no source found (None)."
 _ZIPCORD_SIMPLEX_OD_MM = 2.0
 """2.0 mm: the commonest simplex jacket of a fibre patch cord, https://www.fiber-patchcords.com/fiber-optic-patch-cable-html
 ("... 0.9mm outer diameter, or 3mm outer diameter, or 2mm outer diameter. 2mm outer diameter is the
@@ -370,8 +374,8 @@ CABLE_FACTS: dict[str, CableFacts] = {
             f" routed run (a tray corner), not at the module. Diameter and weight per metre: {_AOC_NVIDIA}"
         ),
     ),
-    "FIB-OM4": CableFacts(od_mm=_ZIPCORD_OD_MM, min_bend_radius_mm=25.0, source=_FIBRE_CORD),
-    "FIB-OS2": CableFacts(od_mm=_ZIPCORD_OD_MM, min_bend_radius_mm=25.0, source=_FIBRE_CORD),
+    "FIB-OM4": CableFacts(od_mm=_ZIPCORD_OD_MM, min_bend_radius_mm=FIBRE_CORD_MIN_BEND_RADIUS_MM, source=_FIBRE_CORD),
+    "FIB-OS2": CableFacts(od_mm=_ZIPCORD_OD_MM, min_bend_radius_mm=FIBRE_CORD_MIN_BEND_RADIUS_MM, source=_FIBRE_CORD),
 }
 """Media part number (`loopline.domain.media`) -> facts. All are data cables (`signal_only`)."""
 
@@ -524,14 +528,16 @@ OPTIC_FACTS: dict[str, OpticFacts] = {
 """Transceiver, AOC or active copper part number -> watts per end."""
 
 PANEL_FACTS: dict[str, DeviceFacts] = {}
-"""Patch panel model (`structured.catalog.PANELS` name) -> facts. None has a sourced weight yet: the
-NetBox device-type library's YAML the structured catalog cites for FS FHD-1UFCE / FHD-2UFCE /
-FHU-FPP48FLCSMF and Corning EDGE-01U gives none, so the weight check names each panel model as
-missing its weight_kg (add a model here, with its datasheet, to count it)."""
+"""Patch panel model (`structured.catalog.PANELS` name) -> facts. None has a sourced weight yet, so the
+weight check names each panel model as missing its weight_kg (add a model here, with its datasheet, to
+count it). Searched and found without a weight: the NetBox device-type library's YAML for FS FHD-1UFCE /
+FHD-2UFCE / FHU-FPP48FLCSMF and Corning EDGE-01U (and nautobot's fork of EDGE-01U), and
+roc-ops/Portrayal's drawings of FHD-1UFCE / FHD-2UFCE read off FS's datasheet (dimensions only)."""
 
 CASSETTE_FACTS: dict[str, DeviceFacts] = {}
-"""Cassette or adapter plate (`structured.catalog.CASSETTES` name) -> facts; none sourced yet, as
-for `PANEL_FACTS`."""
+"""Cassette or adapter plate (`structured.catalog.CASSETTES` name) -> facts; none sourced yet: the NetBox
+module-type YAML of the FS FHD and Corning EDGE modules and Portrayal's FHD cassette drawings give no
+weight."""
 # 44 lb/ft -> kg/m: x 0.45359237 kg/lb / 0.3048 m/ft = 65.479 kg/m.
 DEFAULT_TRAY: TraySpec | None = TraySpec(width_mm=305, usable_depth_mm=102, load_kg_per_m=65.5)
 DEFAULT_TRAY_SOURCE = (

@@ -20,7 +20,12 @@ from enum import StrEnum
 from typing import TypeVar
 
 from loopline.domain.errors import DomainError
-from loopline.domain.facility.catalog_facts import CABLE_FACTS, OPTIC_FACTS
+from loopline.domain.facility.catalog_facts import (
+    CABLE_FACTS,
+    FIBRE_CORD_BEND_SOURCE,
+    FIBRE_CORD_MIN_BEND_RADIUS_MM,
+    OPTIC_FACTS,
+)
 from loopline.domain.facility.model import CableFacts, OpticFacts
 from loopline.domain.media import default_catalog
 
@@ -944,11 +949,42 @@ _MPO_GENDER = (
     " ports on MPO equipment are usually male, so when connecting to an optical transceiver the MPO trunk cable"
     " needs to be female')"
 )
+_MPO_CABLE_OD_MM = 3.0
+"""The larger end of NVIDIA's 2.0-3.0 mm jacket for an MPO cable of 8 or 12 fibres (`_MPO_CABLE_SOURCE`):
+the tray check is not to understate a cable's cross-section."""
+_MPO_CABLE_SOURCE = (
+    "OD: NVIDIA Interconnect Structured Cabling Requirements for InfiniBand NDR/XDR and 400/800G ETH Solutions,"
+    " 'MPO/LC Cable Requirements' table (page of 2025-09-10),"
+    " https://docs.nvidia.com/networking/display/intrcnctcabreqndr400eth/mpo/lc+cable+requirements: columns"
+    " 'MPO MM Patch/Trunk' (OM3/OM4, aqua) and 'MPO SM Patch/Trunk' (OS2, yellow), row 'Fiber count per strand':"
+    " 8 (12 is allowed), row 'Jacket': 3.0 mm-2.0 mm diameter, polarity Type-B per TIA-568. The larger figure,"
+    f" {_MPO_CABLE_OD_MM:g} mm, is taken. Weight per metre: not in that source (None)."
+)
+_INSIDE_PLANT_LOADED_BEND_PER_OD = 15
+"""ANSI/TIA/EIA-568-B.3's minimum bend radius of inside plant fibre cable of more than four fibres under
+tensile load, in cable ODs (`_INSIDE_PLANT_BEND_SOURCE`; 10 x OD under no pull load)."""
+_INSIDE_PLANT_BEND_SOURCE = (
+    "Minimum bend radius: ANSI/TIA/EIA-568-B.3 for inside plant cable other than two- and four-fibre, 10 x the"
+    " cable's OD under no pull load and 15 x OD when subject to tensile load, as quoted by Cisco's ASR 5500"
+    " Installation Guide, 'Fiber Optic Bend Radius Guidelines', page 85,"
+    " https://manualsbrain.com/pt/manuals/1659272/?page=85 (which introduces them for 50/125 and 62.5/125 um"
+    " cables), and without naming a fibre type by https://www.fiberise.com/wiki/bend-radius-and-tensile-loading;"
+    " taken for the OS2 trunks too. The loaded figure is taken (CableFacts"
+    f" holds the larger): {_INSIDE_PLANT_LOADED_BEND_PER_OD} x {_MPO_CABLE_OD_MM:g} ="
+    f" {_INSIDE_PLANT_LOADED_BEND_PER_OD * _MPO_CABLE_OD_MM:g} mm."
+)
+_TRUNK_12F_FACTS = CableFacts(
+    od_mm=_MPO_CABLE_OD_MM,
+    min_bend_radius_mm=_INSIDE_PLANT_LOADED_BEND_PER_OD * _MPO_CABLE_OD_MM,
+    source=f"A 12-fibre MPO trunk. {_MPO_CABLE_SOURCE} {_INSIDE_PLANT_BEND_SOURCE}",
+)
+"""A 12-fibre trunk's cable: the MPO patch/trunk cable NVIDIA specifies, bent as inside plant cable."""
 _TRUNK_NOTE = (
     "A made-to-order assembly (no sold lengths: empty). Polarity type B (TIA-568.3-D), the trunk of Method B"
     " that the catalog's universal cassette is built for. Both ends unpinned, to mate with the pinned rears of"
     " the catalog's cassettes (FS 'MTP (Male)', Corning 'MTP 12F (pinned)'). " + _MPO_GENDER + ". OD, kg/m and"
-    " bend radius: no datasheet found (None)."
+    " bend radius: its `physical` facts, with their source; a 24-fibre trunk has none (NVIDIA's MPO cable"
+    " requirements cover 8 or 12 fibres per strand, and no 24-fibre trunk datasheet was found: None)."
 )
 
 TRUNKS: tuple[Trunk, ...] = tuple(
@@ -961,7 +997,7 @@ TRUNKS: tuple[Trunk, ...] = tuple(
         gender_b=Gender.UNPINNED,
         fibre=kind,
         lengths_mm=(),
-        physical=CableFacts(),
+        physical=_TRUNK_12F_FACTS if fibres == 12 else CableFacts(),
         source=_TRUNK_NOTE,
     )
     for conn, fibres in ((Connector.MPO_12, 12), (Connector.MPO_12, 24), (Connector.MPO_24, 24))
@@ -974,6 +1010,13 @@ def _cord_lengths(part: str) -> tuple[int, ...]:
     """A fibre cord's sold lengths: the media catalog's own part (one owner)."""
     return next(o.lengths_mm for o in default_catalog().options if o.part_number == part)
 
+
+_MPO_CORD_FACTS = CableFacts(
+    od_mm=_MPO_CABLE_OD_MM,
+    min_bend_radius_mm=FIBRE_CORD_MIN_BEND_RADIUS_MM,
+    source=f"An MPO-12 patch cord. {_MPO_CABLE_SOURCE} {FIBRE_CORD_BEND_SOURCE}",
+)
+"""An MPO-12 cord's cable: NVIDIA's MPO patch cable, bent as a fibre cord (the duplex cords' figure)."""
 
 CORDS: tuple[PatchCord, ...] = (
     *(
@@ -1001,12 +1044,12 @@ CORDS: tuple[PatchCord, ...] = (
             polarity=TrunkPolarity.B,
             fibre=FibreKind.OS2,
             lengths_mm=(),
-            physical=CableFacts(),
+            physical=_MPO_CORD_FACTS,
             source=(
                 "An MPO-12 cord for DR4 optics, Type B (TIA-568.3-D), made to order (no sold lengths: empty):"
                 " unpinned-unpinned between two pinned module receptacles, pinned-unpinned between an adapter"
-                f" panel (an unpinned trunk behind it) and a module. {_MPO_GENDER}. OD, kg/m and bend radius:"
-                " no datasheet found (None)."
+                f" panel (an unpinned trunk behind it) and a module. {_MPO_GENDER}. OD and bend radius: its"
+                " `physical` facts, with their source; kg/m: none found (None)."
             ),
             gender_a=g_a,
             gender_b=g_b,
@@ -1020,13 +1063,14 @@ CORDS: tuple[PatchCord, ...] = (
         polarity=TrunkPolarity.A,
         fibre=FibreKind.OS2,
         lengths_mm=(),
-        physical=CableFacts(),
+        physical=_MPO_CORD_FACTS,
         source=(
             "An MPO-12 cord, Type A (TIA-568.3-D: straight, position n to n), made to order (no sold lengths:"
             " empty), unpinned-unpinned between a pinned DR4 module receptacle and the pinned rear of a DR4"
             " breakout module (Corning ECM-UM08-04-E8GF-ULL): with that module's pairs (k, 13 - k) the straight"
             " cord brings the DR4's Tx lane k to the module's front port k and its Rx lane k back (the polarity"
-            f" tests trace it lane by lane). {_MPO_GENDER}. OD, kg/m and bend radius: no datasheet found (None)."
+            f" tests trace it lane by lane). {_MPO_GENDER}. OD and bend radius: its `physical` facts, with their"
+            " source; kg/m: none found (None)."
         ),
         gender_a=Gender.UNPINNED,
         gender_b=Gender.UNPINNED,

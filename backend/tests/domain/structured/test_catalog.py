@@ -306,6 +306,30 @@ def test_trunks_and_cords() -> None:
     assert (mpo.gender_a, mpo.gender_b, mpo.polarity) == (Gender.PINNED, Gender.UNPINNED, TrunkPolarity.B)
 
 
+def test_twelve_fibre_trunks_carry_nvidias_mpo_cable_od_and_the_inside_plant_bend_radius() -> None:
+    # NVIDIA's MPO patch/trunk cable (8 or 12 fibres per strand): a 2.0-3.0 mm jacket, the larger taken;
+    # TIA-568-B.3's inside plant cable of more than 4 fibres under tensile load: 15 x 3.0 mm = 45 mm.
+    for name in ("TRUNK-MPO-12-12F-B-UU-OS2", "TRUNK-MPO-12-12F-B-UU-OM4"):
+        p = CAT.trunk(name).physical
+        assert (p.od_mm, p.min_bend_radius_mm, p.kg_per_m) == (3.0, 45.0, None), name
+        assert p.signal_only, name
+        for cited in ("intrcnctcabreqndr400eth/mpo/lc+cable+requirements", "Jacket", "568-B.3", "page 85"):
+            assert cited in p.source, (name, cited)
+    # No source covers 24 fibres in one cable: every fact None, so the checks name them missing.
+    for name in ("TRUNK-MPO-12-24F-B-UU-OS2", "TRUNK-MPO-12-24F-B-UU-OM4", "TRUNK-MPO-24-24F-B-UU-OS2"):
+        assert CAT.trunk(name).physical == CableFacts(), name
+
+
+def test_mpo_cords_carry_the_mpo_cable_od_and_the_fibre_cord_bend_radius() -> None:
+    # The same 3.0 mm MPO patch cable; bent as a fibre cord: the duplex cords' 25 mm (TIA-568.0-D), one owner.
+    duplex = CABLE_FACTS["FIB-OS2"]
+    for name in ("CORD-MPO12-MPO12-B-UU-OS2", "CORD-MPO12-MPO12-B-PU-OS2", "CORD-MPO12-MPO12-A-UU-OS2"):
+        p = CAT.cord(name).physical
+        assert (p.od_mm, p.min_bend_radius_mm, p.kg_per_m) == (3.0, 25.0, None), name
+        assert p.min_bend_radius_mm == duplex.min_bend_radius_mm
+        assert "intrcnctcabreqndr400eth" in p.source and "TIA-568.0-D" in p.source, name
+
+
 def test_names_are_unique_and_lookups_refuse_unknown_names() -> None:
     for table, key in (
         ("optics", "part"),
