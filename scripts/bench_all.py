@@ -19,6 +19,11 @@ BENCHES: list[tuple[str, list[str], str]] = [
     ("wiring: generate a 100,000-server plan", [PY, "scripts/bench_wiring.py", "--runs", "3"], "."),
     ("wiring: generate and store a 100,000-server plan", [PY, "scripts/bench_plan_store.py", "--runs", "3"], "."),
     ("wiring: a 100,000-server p -> p+1 upgrade: summary, BOM, diff, pages", [PY, "scripts/bench_plan_diff.py"], "."),
+    (
+        "wiring: a 100,000-server hall with structured cabling, generated and stored; its structured exports",
+        [PY, "scripts/bench_structured.py", "--runs", "3"],
+        ".",
+    ),
     ("API under load: layout and cable page at 1-256 concurrent clients", [PY, "scripts/bench_load.py"], "."),
     ("exports of a 220,000-cable plan: first byte, total, API peak RSS", [PY, "scripts/bench_exports.py"], "."),
     ("labels: one streamed PDF and the ZIP, demo hall and 17,680 cables", [PY, "scripts/bench_labels.py"], "."),
