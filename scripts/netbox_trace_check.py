@@ -128,7 +128,8 @@ def run(nb: NetBox, base: str, sample: int, panel_at: str, breakouts: bool) -> l
     report = [f"NetBox {nb.version()} at {nb.url}"]
     plan, files, segments = structured_plan(base, panel_at, breakouts)
     report.append(
-        f"plan #{plan['id']} ({panel_at} panels): {plan['summary']['cables']} links, plant {plan['plant_counts']}"
+        f"plan #{plan['id']} ({panel_at} panels{', breakouts' if breakouts else ''}): {plan['summary']['cables']}"
+        f" links, plant {plan['plant_counts']}"
     )
     for name in sorted(files):
         if name == "README.txt":
@@ -157,6 +158,11 @@ def run(nb: NetBox, base: str, sample: int, panel_at: str, breakouts: bool) -> l
         bad += not ok
         if not ok or cable == picked[0]:
             report.append(f"  {cable} {tor}:{tor_port} -> {far}:{far_port}: {'ok' if ok else 'WRONG'}")
+            report += [
+                f"    {r['position']} {r['kind']:<10} {r['item_label']} ({r['from_end']}:{r['from_port']} ->"
+                f" {r['to_end']}:{r['to_port']})"
+                for r in steps
+            ]
             report.append("    NetBox's trace: " + " > ".join(f"{d}:{n}" for _, d, n in path))
     report.append(f"traced {len(picked)} of {len(links)} structured links: {len(picked) - bad} end where the plan says")
     if bad:
