@@ -657,9 +657,9 @@ def far_end_positions(
     far port the plant chose, that far panel's front port must sit on the position the near port
     leaves by. Read from the stored chains (the builder chose the ports; nothing is recomputed): per
     panel at the far end of a trunk whose ports differ from the cassette's own order, its cassette's
-    front port (1..n) -> the position it is reached on, the ports no link uses given the positions
-    left in order. Only panels whose cassettes have one rear port (the LC cassettes) are concerned;
-    an MPO adapter's positions are all 1."""
+    front port (1..n) -> the position it is reached on; the ports no link uses follow Method B's order
+    where every used one does (n + 1 - k), else take the positions left in order. Only panels whose
+    cassettes have one rear port (the LC cassettes) are concerned; an MPO adapter's positions are all 1."""
     panel_list = list(panels)
     by_panel = {p.panel_id: p for p in panel_list}
     by_id = {i.item_id: i for i in items}
@@ -700,6 +700,9 @@ def far_end_positions(
         assert cassette is not None
         per = catalog.cassette(cassette).front_ports
         if all(k == v for k, v in known.items()):
+            continue
+        if all(v == per + 1 - k for k, v in known.items()):  # Method B's order: the ports no link uses too
+            out[panel_id] = {k: per + 1 - k for k in range(1, per + 1)}
             continue
         left = iter(sorted(set(range(1, per + 1)) - set(known.values())))
         out[panel_id] = {k: known[k] if k in known else next(left) for k in range(1, per + 1)}

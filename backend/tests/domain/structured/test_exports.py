@@ -265,25 +265,27 @@ def test_a_trunk_stored_with_a_set_of_legs_is_one_netbox_cable_per_leg_its_links
 def test_a_far_panel_of_a_method_b_trunk_gets_a_type_whose_ports_sit_on_the_positions_they_are_reached_on() -> None:
     """Method B: the near cassette's ports 1 and 2 arrive at the far cassette's ports 6 and 5. NetBox's
     trunk joins position p to p, so the far panel's F06 must be on position 1 and F05 on 2; the ports
-    no link uses take the positions left in order (F01 -> 3, F02 -> 4, F03 -> 5, F04 -> 6)."""
+    no link uses follow the same order (F04 -> 3, ..., F01 -> 6)."""
     p = plant()
-    far = {"F01": "F06", "F02": "F05"}
-    items = [
-        i if i.b_end != P2 and i.a_end != SPINE
-        else _item(i.item_id, i.kind, i.label, i.part, i.a_end, far.get(i.a_port, i.a_port), i.b_end,
-                   far.get(i.b_port, i.b_port), i.length_mm, i.ordered_mm, i.fibres)
-        for i in p.items
-    ]  # fmt: skip
-    assert sx.far_end_positions(p.panels, items, p.steps, CATALOG) == {P2: {1: 3, 2: 4, 3: 5, 4: 6, 5: 2, 6: 1}}
+
+    def arriving(far: dict[str, str]) -> list[PlantItem]:
+        return [
+            i if i.b_end != P2 and i.a_end != SPINE
+            else _item(i.item_id, i.kind, i.label, i.part, i.a_end, far.get(i.a_port, i.a_port), i.b_end,
+                       far.get(i.b_port, i.b_port), i.length_mm, i.ordered_mm, i.fibres)
+            for i in p.items
+        ]  # fmt: skip
+
+    items = arriving({"F01": "F06", "F02": "F05"})
+    assert sx.far_end_positions(p.panels, items, p.steps, CATALOG) == {P2: {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1}}
     types, type_of = sx.netbox_panel_types(p.panels, items, p.steps, CATALOG)
-    near_type, far_type = f"{PANEL} + 1 x {CASSETTE}", f"{PANEL} + 1 x {CASSETTE}, positions 3,4,5,6,2,1"
+    near_type, far_type = f"{PANEL} + 1 x {CASSETTE}", f"{PANEL} + 1 x {CASSETTE}, positions reversed"
     assert type_of == {P1: near_type, P2: far_type}
-    assert [(f[0], f[3]) for f in types[far_type].front_ports] == [
-        ("F01", 3), ("F02", 4), ("F03", 5), ("F04", 6), ("F05", 2), ("F06", 1),
-    ]  # fmt: skip
+    assert [(f[0], f[3]) for f in types[far_type].front_ports] == [(f"F0{k}", 7 - k) for k in range(1, 7)]
     assert [(f[0], f[3]) for f in types[near_type].front_ports] == [(f"F0{k}", k) for k in range(1, 7)]
-    # Every port of the far cassette used, in Method B's order: named as reversed.
-    full = {k: 7 - k for k in range(1, 7)}
-    assert sx.panel_device_type(p.panels[1], CATALOG, full).model == f"{PANEL} + 1 x {CASSETTE}, positions reversed"
+    # Another order: the used ports where they are reached, the unused ones on the positions left, in order.
+    other = arriving({"F01": "F03", "F02": "F01"})
+    assert sx.far_end_positions(p.panels, other, p.steps, CATALOG) == {P2: {1: 2, 2: 3, 3: 1, 4: 4, 5: 5, 6: 6}}
+    assert sx.netbox_panel_types(p.panels, other, p.steps, CATALOG)[1][P2] == f"{near_type}, positions 2,3,1,4,5,6"
     # The direct arrangement (F01 reached on 1) needs no type of its own.
     assert sx.far_end_positions(p.panels, p.items, p.steps, CATALOG) == {}
