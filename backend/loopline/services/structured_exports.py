@@ -130,13 +130,22 @@ def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> I
 
 
 def trunk_pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
-    """The plant's trunks in their stored order, each with the links it carries (counted by the
-    database over the steps' (plan, item) index: the rest of the plant is not read)."""
+    """The plant's trunks in their stored order, each with the links it carries, counted by the
+    database in one pass over the plan's steps (the steps have no (plan, item) index: a count per
+    trunk would scan them once per trunk); the rest of the plant is not read."""
     wiring_plant.require_structured(plan)
     i, s = PlanItemRow, PlanChainStepRow
-    carried = select(func.count()).where(s.plan_id == i.plan_id, s.item_id == i.item_id).correlate(i).scalar_subquery()
+    carried = (
+        select(s.item_id, func.count(s.cable_id.distinct()).label("links"))
+        .where(s.plan_id == plan.id)
+        .group_by(s.item_id)
+        .subquery()
+    )
     rows = session.execute(
-        select(*_ITEM_COLUMNS, carried).where(i.plan_id == plan.id, i.kind == SegmentKind.TRUNK.value).order_by(i.seq)
+        select(*_ITEM_COLUMNS, func.coalesce(carried.c.links, 0))
+        .outerjoin(carried, carried.c.item_id == i.item_id)
+        .where(i.plan_id == plan.id, i.kind == SegmentKind.TRUNK.value)
+        .order_by(i.seq)
     )
     lines = sx.trunk_pull_lines((_item(r[:-1]), int(r[-1])) for r in rows)
     return _encoded(csv_chunks(sx.TRUNK_PULL_COLUMNS, lines))
