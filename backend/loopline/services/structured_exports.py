@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import PlanCableRow, PlanChainStepRow, PlanItemRow, PlanPanelRow, WiringPlanRow
@@ -30,6 +30,8 @@ from loopline.services import wiring_plant
 
 YIELD_PER = 2000
 """Rows fetched per round trip of a server-side cursor."""
+PANEL_BATCH = 40
+"""Panels whose port maps are read from the plant at once (a few pieces of the PDF writer's)."""
 
 
 def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
@@ -151,11 +153,55 @@ def trunk_pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes
     return _encoded(csv_chunks(sx.TRUNK_PULL_COLUMNS, lines))
 
 
+def panel_sheets(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[sx.PanelSheet]:
+    """The panels' port maps in their stored order, read `PANEL_BATCH` panels at a time as they are
+    drawn: for each batch only the items with an end on one of its panels (its cords, trunks and
+    panel ports) and the whole chains of the links through those, so the first pages leave before
+    the rest of the plant is read. The steps have no (plan, item) index: a batch's links are found
+    by one pass over the plan's steps (tens of milliseconds), not by a read of the whole plant."""
+    wiring_plant.require_structured(plan)
+    pid = plan.id
+    panels = [
+        _panel(r)
+        for r in session.execute(select(*_PANEL_COLUMNS).where(PlanPanelRow.plan_id == pid).order_by(PlanPanelRow.seq))
+    ]
+    plant_panels = frozenset(p.panel_id for p in panels)
+    cat = catalog()
+    i, s = PlanItemRow, PlanChainStepRow
+
+    def sheets() -> Iterator[sx.PanelSheet]:
+        for start in range(0, len(panels), PANEL_BATCH):
+            batch = panels[start : start + PANEL_BATCH]
+            ids = [p.panel_id for p in batch]
+            on_batch = or_(i.a_end.in_(ids), i.b_end.in_(ids))
+            through = select(s.cable_id).where(
+                s.plan_id == pid, s.item_id.in_(select(i.item_id).where(i.plan_id == pid, on_batch))
+            )
+            steps = [
+                ChainStep(*r)
+                for r in session.execute(
+                    select(s.cable_id, s.position, s.item_id, s.detail)
+                    .where(s.plan_id == pid, s.cable_id.in_(through))
+                    .order_by(s.cable_id, s.position)
+                )
+            ]
+            named = list({step.item_id for step in steps})
+            # In stored order, as the whole plant lists them: the first cable found in a port wins.
+            items = [
+                _item(r)
+                for r in session.execute(
+                    select(*_ITEM_COLUMNS).where(i.plan_id == pid, or_(on_batch, i.item_id.in_(named))).order_by(i.seq)
+                )
+            ]
+            yield from sx.panel_sheets(batch, items, steps, cat, names, plant_panels)
+
+    return sheets()
+
+
 def panel_map_pdf(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[bytes]:
-    """A page per panel, in the plant's order, sent a few panels at a time as they are drawn."""
-    plant = stored_plant(session, plan)
-    sheets = sx.panel_sheets(plant.panels, plant.items, plant.steps, catalog(), names)
-    return sx.panel_map_stream(sheets, f"Panel port map: plan {plan.name}")
+    """A page per panel, in the plant's order, sent a few panels at a time as they are drawn and read
+    (`panel_sheets`)."""
+    return sx.panel_map_stream(panel_sheets(session, plan, names), f"Panel port map: plan {plan.name}")
 
 
 def plant_labels(plant: StructuredPlant, names: DeviceNames) -> Iterator[PrintedLabel]:

@@ -23,6 +23,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import PlanCableRow, WiringPlanRow
+from loopline.domain.device_names import LOCATION_NAMES
+from loopline.domain.structured import exports as sx
 from loopline.domain.structured.chain import SegmentKind
 from loopline.domain.structured.plant import (
     ChainStep,
@@ -287,3 +289,22 @@ def test_the_segment_sheet_read_a_few_uplinks_at_a_time_is_the_same_sheet(
     monkeypatch.setattr(structured_exports, "YIELD_PER", 3)  # 16 uplinks: six batches, the last of one
     assert owner.get(url).text == whole
     assert whole.count("\n") == 1 + 16 * 5
+
+
+def test_the_panel_map_read_a_panel_at_a_time_is_the_whole_plants_map(
+    owner: TestClient, row_hall: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan_id, plant = plan_with_plant(owner, row_hall, db_session)
+    url = f"/api/v1/wiring-plans/{plan_id}/exports/panel-map.pdf"
+    whole_pdf = [p.extract_text() for p in PdfReader(io.BytesIO(owner.get(url).content)).pages]
+    plan = db_session.get(WiringPlanRow, plan_id)
+    assert plan is not None
+    stored = structured_exports.stored_plant(db_session, plan)
+    whole = list(sx.panel_sheets(stored.panels, stored.items, stored.steps, structured_exports.catalog()))
+    # A batch per panel: each far end on the network rack's panel (outside the batch) is still a panel,
+    # and each rear port still finds its trunk through the links' chains.
+    monkeypatch.setattr(structured_exports, "PANEL_BATCH", 1)
+    assert list(structured_exports.panel_sheets(db_session, plan, LOCATION_NAMES)) == whole
+    assert [p.extract_text() for p in PdfReader(io.BytesIO(owner.get(url).content)).pages] == whole_pdf
+    far = whole[0].rears[0]
+    assert (far.cable, far.far_end.split(":")[0]) == (plant.items[0].label, plant.panels[-1].panel_id)

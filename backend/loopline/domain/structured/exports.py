@@ -245,12 +245,17 @@ def panel_sheets(
     steps: Iterable[ChainStep],
     catalog: StructuredCatalog,
     names: DeviceNames = LOCATION_NAMES,
+    plant_panels: Collection[str] | None = None,
 ) -> Iterator[PanelSheet]:
     """Each panel's front ports (its rear port, the cord in it and that cord's far end) and rear ports
     (the trunk in it and the panel at its other end). A trunk whose stored ports name a set of legs
-    is placed by the rear ports its links' panel ports lead to."""
+    is placed by the rear ports its links' panel ports lead to.
+
+    `panels` may be a batch of the plant's: `items` and `steps` then need only be those touching it
+    (its items in stored order, the whole chains through it), and `plant_panels` names every panel
+    of the plant, so a far end on a panel outside the batch is still named as a panel."""
     panel_list = list(panels)
-    panel_ids = {p.panel_id: p for p in panel_list}
+    panel_ids: Collection[str] = {p.panel_id for p in panel_list} if plant_panels is None else plant_panels
     by_id = {i.item_id: i for i in items}
     plugged: dict[tuple[str, str], tuple[PlantItem, str, str]] = {}
 
