@@ -58,7 +58,7 @@ from loopline.domain.print_sheets import wiring_sheet_pdf as render_wiring_sheet
 from loopline.domain.print_sheets import work_order_pdf as render_work_order
 from loopline.domain.wiring.work_order import WORK_ORDER_COLUMNS, Phase, WorkStep, work_order_rows
 from loopline.domain.workbook import SheetLayout, workbook_stream, zip_stream
-from loopline.services import facility_plant, structured_exports, wiring_compare, wiring_diff_cables
+from loopline.services import facility_plant, structured_exports, wiring_compare, wiring_diff_cables, wiring_plant
 from loopline.services.device_naming import names_for_export
 from loopline.services.layout_snapshot import domain_catalog, get_hall_or_404, load_catalog, load_hall
 
@@ -580,23 +580,32 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     models = _device_models(session, plan)
     plant = facility_plant.load_plant(session, plan.hall_id, None)
     feeds = _feeds(hall, plant)
-    structured = structured_exports.plant_or_none(session, plan)
-    panels = (
-        None
-        if structured is None
-        else structured_exports.netbox_plant(structured, site, ctx.rack_face, ctx.names, dict(_colours(colours)))
-    )
-    panel_types = {} if panels is None else panels.types
+    # A structured plan's panels now (a count, a role, a name check); the rest of its plant is read
+    # when the archive reaches the panels' device types, after the members that need none of it.
+    plant_panels = structured_exports.stored_panels(session, plan) if wiring_plant.is_structured(plan) else None
     pdu_models = sorted({f.pdu for f in feeds if f.pdu is not None})
     if clash := set(pdu_models) & set(models):
         raise DomainError(
             "pdu_model", f"PDU model {min(clash)!r} has the name of a device model: NetBox needs them apart"
         )
-    if clash := set(panel_types) & {*models, *pdu_models}:
+    for panel in plant_panels or ():
+        netbox.check_length("device", panel.panel_id)
+    if plant_panels and (clash := structured_exports.panel_type_clashes(plant_panels, {*models, *pdu_models})):
         raise DomainError(
             "panel_model", f"panel type {min(clash)!r} has the name of a device model: NetBox needs them apart"
         )
-    slugs = netbox.device_type_slugs([*models, *pdu_models, *panel_types])
+    read: list[structured_exports.NetboxPlant] = []
+
+    def netbox_panels() -> structured_exports.NetboxPlant | None:
+        if plant_panels is None:
+            return None
+        if not read:
+            structured = structured_exports.stored_plant(session, plan)
+            read.append(
+                structured_exports.netbox_plant(structured, site, ctx.rack_face, ctx.names, dict(_colours(colours)))
+            )
+        return read[0]
+
     outlets = {name: plant.pdus[name].outlets for name in pdu_models}
     power_panels = list(netbox.power_panel_rows(site, hall.name, [r.name for r in hall.rows]))
     power_feeds = list(netbox.power_feed_rows(site, hall.name, feeds, plant.facility.continuous_fraction))
@@ -608,14 +617,18 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
     unplugged = netbox.unplugged(feeds, per_rack, outlets)
 
     def device_types() -> Iterator[bytes]:
-        # Read when the archive reaches it: a made-up model's ports scan the plan's cables.
+        # Read when the archive reaches it: a made-up model's ports scan the plan's cables, and a
+        # panel's type (a far panel's reversed positions) needs the plant's chains.
         types = _powered(_device_types(session, plan, hall, models), plant)
         types |= {name: netbox.pdu_type(name, n) for name, n in outlets.items()}
+        panels = netbox_panels()
+        panel_types = {} if panels is None else panels.types
         types |= panel_types
+        slugs = netbox.device_type_slugs([*models, *pdu_models, *panel_types])
         yield "".join(netbox.device_types_yaml(types.values(), slugs)).encode()
 
     roles = session.execute(select(PlanDeviceRow.role).where(PlanDeviceRow.plan_id == plan.id).distinct()).scalars()
-    extra_roles = [*([netbox.PDU_ROLE] if pdus else []), *([netbox.PANEL_ROLE] if panels and panels.devices else [])]
+    extra_roles = [*([netbox.PDU_ROLE] if pdus else []), *([netbox.PANEL_ROLE] if plant_panels else [])]
     device_roles = list(netbox.device_role_rows([*roles, *extra_roles]))
     _check_netbox_names(session, plan.id)
 
@@ -624,12 +637,12 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
         for name, role, rack, u, model in _stream(session, stmt.order_by(_c(d.rack), d.u, _c(d.name))):
             face = ctx.rack_face.get(rack, "front")
             yield netbox.NetboxDevice(ctx.names.host(name), role, rack, u, model, face, ctx.names.asset_tag(name))
-        if panels is not None:
+        if (panels := netbox_panels()) is not None:
             yield from panels.devices
 
     def cables() -> Iterator[Sequence[object]]:
         direct = _cables(session, plan.id, None)
-        if panels is None:
+        if (panels := netbox_panels()) is None:
             yield from netbox_rows(direct, site, ctx.names, _colours(colours))
             return
         # A structured link is its cords and trunk, not a cable of its own.
@@ -657,7 +670,11 @@ def netbox_zip(session: Session, plan: WiringPlanRow, colours: Mapping[str, str]
             "README.txt",
             [
                 netbox.readme(
-                    plan.name, hall.name, _colours(colours), unplugged, None if panels is None else panels.note()
+                    plan.name,
+                    hall.name,
+                    _colours(colours),
+                    unplugged,
+                    None if plant_panels is None else structured_exports.netbox_note(len(plant_panels)),
                 ).encode()
             ],
         ),

@@ -9,7 +9,7 @@ it returns its body, so a refusal is a 4xx before any byte is sent.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +61,18 @@ def _item(r: Sequence[Any]) -> PlantItem:
 
 def _panel(r: Sequence[Any]) -> PlantPanel:
     return PlantPanel(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], PlantRole(r[8]))
+
+
+def stored_panels(session: Session, plan: WiringPlanRow) -> list[PlantPanel]:
+    """The plan's panels in their stored order (a direct plan: a 404 naming why), without the rest
+    of its plant."""
+    wiring_plant.require_structured(plan)
+    return [
+        _panel(r)
+        for r in session.execute(
+            select(*_PANEL_COLUMNS).where(PlanPanelRow.plan_id == plan.id).order_by(PlanPanelRow.seq)
+        )
+    ]
 
 
 def stored_plant(session: Session, plan: WiringPlanRow) -> StructuredPlant:
@@ -159,12 +171,8 @@ def panel_sheets(session: Session, plan: WiringPlanRow, names: DeviceNames) -> I
     panel ports) and the whole chains of the links through those, so the first pages leave before
     the rest of the plant is read. The steps have no (plan, item) index: a batch's links are found
     by one pass over the plan's steps (tens of milliseconds), not by a read of the whole plant."""
-    wiring_plant.require_structured(plan)
     pid = plan.id
-    panels = [
-        _panel(r)
-        for r in session.execute(select(*_PANEL_COLUMNS).where(PlanPanelRow.plan_id == pid).order_by(PlanPanelRow.seq))
-    ]
+    panels = stored_panels(session, plan)
     plant_panels = frozenset(p.panel_id for p in panels)
     cat = catalog()
     i, s = PlanItemRow, PlanChainStepRow
@@ -219,16 +227,30 @@ class NetboxPlant:
     structured: frozenset[str]
 
     def note(self) -> str:
-        return (
-            f"Structured cabling: {len(self.devices)} patch panels are devices (role Patch panel, a device type per"
-            " panel model as fitted, with its rear ports and front ports mapped to rear-port positions; NetBox's"
-            " positions carry no polarity, so a panel at the far end of a Type-B trunk (TIA-568.3-D Method B:"
-            " port k arrives at port n + 1 - k) has a type of its own, `..., positions reversed`, whose front"
-            " ports sit on the positions their links arrive on);"
-            f" 08-cables.csv ends with the plant's {len(self.cables)} cords and trunk legs between"
-            " interfaces, front ports and rear ports, in place of the ToR uplinks as direct cables, so NetBox's"
-            " cable trace runs ToR -> cord -> panel front -> rear -> trunk -> rear -> front -> cord -> switch."
-        )
+        return netbox_note(len(self.devices))
+
+
+def panel_type_clashes(panels: Iterable[PlantPanel], models: Collection[str]) -> set[str]:
+    """The device `models` a panel's NetBox type is or may be named (`sx.panel_device_type`: its
+    model as fitted, or that and `, positions ...` at a far end), checked from the panels alone,
+    before the plant's chains that settle the far ends' positions are read."""
+    names = {sx.panel_type_name(p) for p in panels}
+    return {m for m in models if m in names or m.split(", positions ", 1)[0] in names}
+
+
+def netbox_note(panels: int) -> str:
+    """The README's paragraph on a structured plan's panels, trunks and cords (`panels` the plant's
+    panels: written before the rest of the plant is read)."""
+    return (
+        f"Structured cabling: {panels} patch panels are devices (role Patch panel, a device type per"
+        " panel model as fitted, with its rear ports and front ports mapped to rear-port positions; NetBox's"
+        " positions carry no polarity, so a panel at the far end of a Type-B trunk (TIA-568.3-D Method B:"
+        " port k arrives at port n + 1 - k) has a type of its own, `..., positions reversed`, whose front"
+        " ports sit on the positions their links arrive on);"
+        " 08-cables.csv ends with the plant's cords and trunk legs (a NetBox cable per leg) between"
+        " interfaces, front ports and rear ports, in place of the ToR uplinks as direct cables, so NetBox's"
+        " cable trace runs ToR -> cord -> panel front -> rear -> trunk -> rear -> front -> cord -> switch."
+    )
 
 
 def netbox_plant(

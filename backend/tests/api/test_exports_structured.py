@@ -35,7 +35,7 @@ from loopline.domain.structured.plant import (
     StructuredSettings,
 )
 from loopline.domain.wiring import summarize
-from loopline.services import structured_exports
+from loopline.services import exports, structured_exports
 from loopline.services.wiring_plant import store_plant
 from loopline.services.wiring_spec import hall_server_speeds
 from loopline.services.wiring_storage import load_plan
@@ -308,3 +308,35 @@ def test_the_panel_map_read_a_panel_at_a_time_is_the_whole_plants_map(
     assert [p.extract_text() for p in PdfReader(io.BytesIO(owner.get(url).content)).pages] == whole_pdf
     far = whole[0].rears[0]
     assert (far.cable, far.far_end.split(":")[0]) == (plant.items[0].label, plant.panels[-1].panel_id)
+
+
+def test_netbox_zip_sends_its_first_members_before_it_reads_the_plant_and_reads_it_once(
+    owner: TestClient, row_hall: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan_id, plant = plan_with_plant(owner, row_hall, db_session)
+    plan = db_session.get(WiringPlanRow, plan_id)
+    assert plan is not None
+    reads: list[int] = []
+    whole_plant = structured_exports.stored_plant
+
+    def counted(session: Session, row: WiringPlanRow) -> StructuredPlant:
+        reads.append(row.id)
+        return whole_plant(session, row)
+
+    monkeypatch.setattr(structured_exports, "stored_plant", counted)
+    body = exports.netbox_zip(db_session, plan)
+    first = next(body)
+    assert first.startswith(b"PK\x03\x04") and reads == []
+    archive = first + b"".join(body)
+    assert reads == [plan_id]
+    with zipfile.ZipFile(io.BytesIO(archive)) as z:
+        assert "Structured cabling: 3 patch panels are devices" in z.read("README.txt").decode()
+        devices = list(csv.DictReader(io.StringIO(z.read("07-devices.csv").decode())))
+    assert [d["name"] for d in devices if d["role"] == "Patch panel"] == [p.panel_id for p in plant.panels]
+
+
+def test_a_panel_type_is_checked_against_the_device_models_from_the_panels_alone() -> None:
+    panel = PlantPanel("H1.R01.R01-01.U42", "H1.R01.R01-01", 42, PANEL, CASSETTE, 1, 6, 4, PlantRole.RACK)
+    fitted = f"{PANEL} + 1 x {CASSETTE}"
+    models = {fitted, f"{fitted}, positions reversed", PANEL, f"{PANEL} + 2 x {CASSETTE}"}
+    assert structured_exports.panel_type_clashes([panel], models) == {fitted, f"{fitted}, positions reversed"}
