@@ -342,19 +342,20 @@ def label_sheet_pdf(
     what = f"Cable labels: plan {plan.name}" + (f", row {row}" if row else "")
     names = names_for_export(session, plan.hall_id)
     order = _print_order()
-    plant = structured_exports.plant_or_none(session, plan)
+    structured = wiring_plant.is_structured(plan)
     counted = _in_row(
         select(PlanCableRow.a_row, PlanCableRow.a_rack, func.count()).where(PlanCableRow.plan_id == plan.id), row
     )
-    if plant is not None:
+    if structured:
         counted = _without_plant_links(counted, plan.id)
     racks = session.execute(counted.group_by(PlanCableRow.a_row, PlanCableRow.a_rack).order_by(*order)).all()
     total = sum(n for _, _, n in racks)
     # One cursor in print order, cut into the files' counts (the counts came from the same order).
-    stream = _named(_cables(session, plan.id, row, *order, without_plant_links=plant is not None), names)
+    stream = _named(_cables(session, plan.id, row, *order, without_plant_links=structured), names)
     # A structured plan's cords, trunk ends and panel ports: with the whole plan's labels (a row's
-    # sheet has its cables only: the plant is not laid out by row).
-    more = structured_exports.plant_labels(plant, names) if plant is not None and row is None else None
+    # sheet has its cables only: the plant is not laid out by row). Read when the first is drawn,
+    # after the direct cables' labels have been sent.
+    more = structured_exports.plant_labels(session, plan, names) if structured and row is None else None
     if row is not None and total <= LABEL_PDF_CABLES:
         if one_pdf:
             return PrintDownload(render_label_stream([stream], what), zipped=False)

@@ -212,8 +212,11 @@ def panel_map_pdf(session: Session, plan: WiringPlanRow, names: DeviceNames) -> 
     return sx.panel_map_stream(panel_sheets(session, plan, names), f"Panel port map: plan {plan.name}")
 
 
-def plant_labels(plant: StructuredPlant, names: DeviceNames) -> Iterator[PrintedLabel]:
-    return sx.plant_labels(plant.panels, plant.items, plant.steps, names)
+def plant_labels(session: Session, plan: WiringPlanRow, names: DeviceNames) -> Iterator[PrintedLabel]:
+    """The plant's labels; the plant is read when the first is asked for (the label sheet draws them
+    after the direct cables' labels, which then leave first)."""
+    plant = stored_plant(session, plan)
+    yield from sx.plant_labels(plant.panels, plant.items, plant.steps, names)
 
 
 @dataclass(frozen=True, slots=True)

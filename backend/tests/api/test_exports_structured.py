@@ -340,3 +340,28 @@ def test_a_panel_type_is_checked_against_the_device_models_from_the_panels_alone
     fitted = f"{PANEL} + 1 x {CASSETTE}"
     models = {fitted, f"{fitted}, positions reversed", PANEL, f"{PANEL} + 2 x {CASSETTE}"}
     assert structured_exports.panel_type_clashes([panel], models) == {fitted, f"{fitted}, positions reversed"}
+
+
+def test_the_label_sheet_sends_the_cables_labels_before_it_reads_the_plant_and_a_rows_never_reads_it(
+    owner: TestClient, row_hall: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan_id, _ = plan_with_plant(owner, row_hall, db_session)
+    plan = db_session.get(WiringPlanRow, plan_id)
+    assert plan is not None
+    reads: list[int] = []
+    whole_plant = structured_exports.stored_plant
+
+    def counted(session: Session, row: WiringPlanRow) -> StructuredPlant:
+        reads.append(row.id)
+        return whole_plant(session, row)
+
+    monkeypatch.setattr(structured_exports, "stored_plant", counted)
+    for one_pdf in (True, False):
+        body = exports.label_sheet_pdf(db_session, plan, one_pdf=one_pdf).body
+        first = next(body)
+        assert first.startswith(b"%PDF" if one_pdf else b"PK\x03\x04") and reads == []
+        b"".join(body)
+        assert reads == [plan_id]
+        reads.clear()
+    b"".join(exports.label_sheet_pdf(db_session, plan, row="R01").body)
+    assert reads == []
