@@ -144,24 +144,27 @@ def segments_csv(session: Session, plan: WiringPlanRow, names: DeviceNames) -> I
 
 
 def trunk_pull_list_csv(session: Session, plan: WiringPlanRow) -> Iterator[bytes]:
-    """The plant's trunks in their stored order, each with the links it carries, counted by the
-    database in one pass over the plan's steps (the steps have no (plan, item) index: a count per
-    trunk would scan them once per trunk); the rest of the plant is not read."""
+    """The plant's trunks in their stored order, each with the links it carries. Two plain reads,
+    no join: right after a plan is stored its tables have no statistics yet, and a join planned
+    blind (the grouped count joined to the trunks) ran for 90 s on the 100,000-server plan where it
+    takes 0.2 s once analysed. The steps have no (plan, item) index, so the count is one pass over
+    the plan's steps (by the plan prefix of their key), kept to the trunks' ids."""
     wiring_plant.require_structured(plan)
     i, s = PlanItemRow, PlanChainStepRow
-    carried = (
-        select(s.item_id, func.count(s.cable_id.distinct()).label("links"))
-        .where(s.plan_id == plan.id)
+    trunks = [
+        _item(r)
+        for r in session.execute(
+            select(*_ITEM_COLUMNS).where(i.plan_id == plan.id, i.kind == SegmentKind.TRUNK.value).order_by(i.seq)
+        )
+    ]
+    counts = (
+        select(s.item_id, func.count(s.cable_id.distinct()))
+        .where(s.plan_id == plan.id, s.item_id.in_([t.item_id for t in trunks]))
         .group_by(s.item_id)
-        .subquery()
     )
-    rows = session.execute(
-        select(*_ITEM_COLUMNS, func.coalesce(carried.c.links, 0))
-        .outerjoin(carried, carried.c.item_id == i.item_id)
-        .where(i.plan_id == plan.id, i.kind == SegmentKind.TRUNK.value)
-        .order_by(i.seq)
-    )
-    lines = sx.trunk_pull_lines((_item(r[:-1]), int(r[-1])) for r in rows)
+    carried: dict[str, int] = {item_id: links for item_id, links in session.execute(counts)}
+    rows = ((t, carried.get(t.item_id, 0)) for t in trunks)
+    lines = sx.trunk_pull_lines(rows)
     return _encoded(csv_chunks(sx.TRUNK_PULL_COLUMNS, lines))
 
 
