@@ -7,7 +7,6 @@ from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
@@ -35,6 +34,7 @@ from loopline.api import (
 from loopline.api.admission import AdmissionControl
 from loopline.api.body_guard import BodyGuard
 from loopline.api.browser_security import BrowserSecurity
+from loopline.api.compression import GZipUnlessCompressed
 from loopline.api.errors import install_error_handlers
 from loopline.api.forwarded import TrustedProxies
 from loopline.settings import get_settings
@@ -65,8 +65,9 @@ def create_app() -> FastAPI:
     )
     # Outside admission control: a slow or oversized upload never holds a request slot.
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_mb * 1024**2)
-    # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself.
-    app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=5)
+    # Layouts and cable buffers are large, repetitive JSON: compressing them pays for itself (ZIPs,
+    # compressed already, pass as they are).
+    app.add_middleware(GZipUnlessCompressed, minimum_size=4096, compresslevel=5)
     # Around every other layer: every response, errors included, carries the security headers.
     app.add_middleware(BrowserSecurity, hsts=not settings.local)
     # Before all of them: the client's address and scheme, as a configured proxy reports them.

@@ -645,3 +645,15 @@ def test_upgrade_export_refusals(owner: TestClient, row_hall: dict[str, Any], h:
     assert r.status_code == 404 and r.json()["detail"][0]["field"] == "against"
     stranger = h.client("stranger@example.com")
     assert stranger.get(url, params={"against": old["id"]}).status_code == 404
+
+
+def test_netbox_zip_streams_uncompressed_to_a_client_taking_gzip(owner: TestClient, plan: dict[str, Any]) -> None:
+    """A ZIP passes the gzip layer as it is (gzip would only hold its small first members in the
+    compressor's window), while JSON to the same client is still gzipped."""
+    url = f"/api/v1/wiring-plans/{plan['id']}/exports/netbox.zip"
+    with owner.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as r:
+        assert r.status_code == 200 and "content-encoding" not in r.headers
+        first = next(r.iter_raw())
+    assert first.startswith(b"PK\x03\x04"), "the archive's first local header, not a gzip stream"
+    rendered = owner.get(f"/api/v1/wiring-plans/{plan['id']}/render", headers={"Accept-Encoding": "gzip"})
+    assert rendered.headers["content-encoding"] == "gzip"
