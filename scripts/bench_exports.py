@@ -93,6 +93,17 @@ def store_plan(hall_id: int, rows: int = 50, racks: int = 50) -> dict[str, Any]:
         return {"plan_id": row.id, "cables": len(plan.cables), "first_row": first_row}
 
 
+def demo_client_and_hall(base: str) -> tuple[httpx.Client, int]:
+    """A client logged in as the demo user and the id of an empty 200 x 200 m hall made in its project."""
+    client = httpx.Client(base_url=base, timeout=1800)
+    login = {"email": "demo@loopline.local", "password": "loopline-demo"}
+    client.post("/api/v1/auth/login", json=login).raise_for_status()
+    project = client.get("/api/v1/projects").json()["items"][0]["id"]
+    r = client.post(f"/api/v1/projects/{project}/halls", json={"name": "Bench", "width_m": 200, "depth_m": 200})
+    r.raise_for_status()
+    return client, int(r.json()["id"])
+
+
 def _reset_peak(pid: int) -> None:
     Path(f"/proc/{pid}/clear_refs").write_text("5")  # 5: reset the peak RSS (VmHWM) to the current RSS
 
@@ -147,16 +158,11 @@ def main() -> int:
 
     name = f"loopline_bench_exports_{os.getpid()}"
     with stack.app_stack(name, redis_db=REDIS_DB) as (base, api_pid):
-        client = httpx.Client(base_url=base, timeout=1800)
-        r = client.post("/api/v1/auth/login", json={"email": "demo@loopline.local", "password": "loopline-demo"})
-        r.raise_for_status()
-        project = client.get("/api/v1/projects").json()["items"][0]["id"]
-        r = client.post(f"/api/v1/projects/{project}/halls", json={"name": "Bench", "width_m": 200, "depth_m": 200})
-        r.raise_for_status()
+        client, hall_id = demo_client_and_hall(base)
         env = stack.service_env(stack.services(), db=name, redis_db=REDIS_DB)
         t0 = time.perf_counter()
         out = subprocess.run(
-            [sys.executable, __file__, "--store-plan", str(r.json()["id"])],
+            [sys.executable, __file__, "--store-plan", str(hall_id)],
             env=env, check=True, capture_output=True, text=True,
         )  # fmt: skip
         stored = json.loads(out.stdout)

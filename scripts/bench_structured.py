@@ -30,7 +30,6 @@ from typing import Any
 
 import bench_exports
 import bench_plan_store
-import httpx
 import stack
 
 ROOT = stack.ROOT
@@ -140,15 +139,10 @@ def bench_downloads(runs: int) -> bool:
     name = f"loopline_bench_structured_{os.getpid()}"
     met = True
     with stack.app_stack(name, redis_db=REDIS_DB) as (base, api_pid):
-        client = httpx.Client(base_url=base, timeout=1800)
-        r = client.post("/api/v1/auth/login", json={"email": "demo@loopline.local", "password": "loopline-demo"})
-        r.raise_for_status()
-        project = client.get("/api/v1/projects").json()["items"][0]["id"]
-        r = client.post(f"/api/v1/projects/{project}/halls", json={"name": "Bench", "width_m": 200, "depth_m": 200})
-        r.raise_for_status()
+        client, hall_id = bench_exports.demo_client_and_hall(base)
         env = stack.service_env(stack.services(), db=name, redis_db=REDIS_DB)
         out = subprocess.run(
-            [sys.executable, __file__, "--store-under", str(r.json()["id"])],
+            [sys.executable, __file__, "--store-under", str(hall_id)],
             env=env, check=True, capture_output=True, text=True,
         )  # fmt: skip
         plan = json.loads(out.stdout)["plan_id"]

@@ -310,12 +310,8 @@ def test_the_panel_map_read_a_panel_at_a_time_is_the_whole_plants_map(
     assert (far.cable, far.far_end.split(":")[0]) == (plant.items[0].label, plant.panels[-1].panel_id)
 
 
-def test_netbox_zip_sends_its_first_members_before_it_reads_the_plant_and_reads_it_once(
-    owner: TestClient, row_hall: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    plan_id, plant = plan_with_plant(owner, row_hall, db_session)
-    plan = db_session.get(WiringPlanRow, plan_id)
-    assert plan is not None
+def count_plant_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The plan ids `structured_exports.stored_plant` is asked for from now on, in order."""
     reads: list[int] = []
     whole_plant = structured_exports.stored_plant
 
@@ -324,6 +320,16 @@ def test_netbox_zip_sends_its_first_members_before_it_reads_the_plant_and_reads_
         return whole_plant(session, row)
 
     monkeypatch.setattr(structured_exports, "stored_plant", counted)
+    return reads
+
+
+def test_netbox_zip_sends_its_first_members_before_it_reads_the_plant_and_reads_it_once(
+    owner: TestClient, row_hall: dict[str, Any], db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan_id, plant = plan_with_plant(owner, row_hall, db_session)
+    plan = db_session.get(WiringPlanRow, plan_id)
+    assert plan is not None
+    reads = count_plant_reads(monkeypatch)
     body = exports.netbox_zip(db_session, plan)
     first = next(body)
     assert first.startswith(b"PK\x03\x04") and reads == []
@@ -348,14 +354,7 @@ def test_the_label_sheet_sends_the_cables_labels_before_it_reads_the_plant_and_a
     plan_id, _ = plan_with_plant(owner, row_hall, db_session)
     plan = db_session.get(WiringPlanRow, plan_id)
     assert plan is not None
-    reads: list[int] = []
-    whole_plant = structured_exports.stored_plant
-
-    def counted(session: Session, row: WiringPlanRow) -> StructuredPlant:
-        reads.append(row.id)
-        return whole_plant(session, row)
-
-    monkeypatch.setattr(structured_exports, "stored_plant", counted)
+    reads = count_plant_reads(monkeypatch)
     for one_pdf in (True, False):
         body = exports.label_sheet_pdf(db_session, plan, one_pdf=one_pdf).body
         first = next(body)
