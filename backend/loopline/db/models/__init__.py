@@ -21,7 +21,7 @@ from loopline.db.models.layout import (
 from loopline.db.models.pricing import PriceBookRow, PriceBookVersionRow
 from loopline.db.models.projects import AuditEntry, FabricSettingsRow, Invitation, Membership, Project, Role
 from loopline.db.models.sim_flows import SimulationFlow, SimulationFlowValues
-from loopline.db.models.simulation import JobStatus, SimulationJob, Sweep, SweepPoint
+from loopline.db.models.simulation import JobStatus, SimulationJob, SimulationPart, Sweep, SweepPoint
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "SimulationFlow",
     "SimulationFlowValues",
     "SimulationJob",
+    "SimulationPart",
     "Sweep",
     "SweepPoint",
     "SwitchModel",

@@ -6,7 +6,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, DateTime, ForeignKey, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -72,7 +72,45 @@ class SimulationJob(Base):
     """When its worker last said it is still running it (every few seconds while running)."""
     claimed_by: Mapped[str | None] = mapped_column(String(200))
     """The worker process running it (`host:pid`), set when claimed."""
+    links_done: Mapped[int | None] = mapped_column()
+    """Decomposed mode: links simulated so far (over every batch); null in the other modes."""
+    links_total: Mapped[int | None] = mapped_column()
+    """Decomposed mode: the links to simulate (the engine's `links_simulated`)."""
+    batches: Mapped[int | None] = mapped_column()
+    """Decomposed mode: the batches the run was split into over the workers (null: run in one process)."""
     version: Mapped[int] = version_column()
+
+
+class SimulationPart(Base):
+    """One batch of a decomposed run split over the workers: its progress and, once simulated, its
+    part (the engine's part file, gzip) until the run's parts are combined. One row per (job,
+    batch): a batch delivered again overwrites its row, never adds one."""
+
+    __tablename__ = "simulation_parts"
+    __table_args__ = (UniqueConstraint("job_id", "batch"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    job_id: Mapped[int] = mapped_column(ForeignKey("simulation_jobs.id", ondelete="CASCADE"))
+    batch: Mapped[int] = mapped_column()
+    """1..batches, as the engine's `decompose links --batch I/N` numbers them."""
+    batches: Mapped[int] = mapped_column()
+    status: Mapped[JobStatus] = enum_column(JobStatus, "job_status")
+    links_done: Mapped[int] = mapped_column(default=0, server_default="0")
+    links_total: Mapped[int | None] = mapped_column()
+    """The batch's links (known once its engine reports)."""
+    data: Mapped[bytes | None] = mapped_column(LargeBinary)
+    """The part file, gzip; emptied once the run's parts are combined (or the run ends otherwise)."""
+    attempts: Mapped[int] = mapped_column(default=0, server_default="0")
+    stores: Mapped[int] = mapped_column(default=0, server_default="0")
+    """How many times the part was stored: 1, even when a lost worker's batch ran again."""
+    worker: Mapped[str | None] = mapped_column(String(200))
+    """The worker that last started the batch (and, once stored, stored it)."""
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When its worker last said it is still running it."""
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    """The worker process running it (`host:pid`)."""
 
 
 class Sweep(Base):
