@@ -39,7 +39,7 @@ export function Chart({
   yRange?: [number, number];
   testId: string;
   height?: number;
-  /** Vertical bars from `lo[i]` to `hi[i]` at x[i] (a spread, e.g. over seeds), in `colour`. */
+  /** Vertical bars from `lo[i]` to `hi[i]` at x[i] (a spread, e.g. over seeds), in `colour`; NaN: none at x[i]. */
   errorBars?: { lo: readonly number[]; hi: readonly number[]; colour: string };
 }) {
   const box = useRef<HTMLDivElement>(null);
@@ -97,7 +97,8 @@ export function Chart({
             data[0].forEach((x, i) => {
               const lo = bars.lo[i];
               const hi = bars.hi[i];
-              if (lo === undefined || hi === undefined) return;
+              // NaN: no bar at this x (a bucket with no measured spread)
+              if (lo === undefined || hi === undefined || !Number.isFinite(lo) || !Number.isFinite(hi)) return;
               const cx = u.valToPos(x, "x", true);
               const [y0, y1] = [u.valToPos(lo, "y", true), u.valToPos(hi, "y", true)];
               ctx.beginPath();

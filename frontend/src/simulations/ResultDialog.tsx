@@ -11,6 +11,8 @@ import { Chart } from "./Chart";
 import { Dialog } from "../widgets/Dialog";
 import { FctCdf } from "./FctCdf";
 import { FlowsTable } from "./FlowsTable";
+import { bucketRows, decompositionOf, p99Bars } from "./decomposed";
+import { DecomposedStats } from "./DecomposedStats";
 import { hasQueueSeries } from "./packet";
 import { openQueueMap } from "./packetFloor";
 import { PacketStats } from "./PacketStats";
@@ -31,9 +33,10 @@ const SIZE_SERIES = [
   { label: "mean", colour: "#4e9af1" },
   { label: "p99", colour: "#f17c4e", dash: [6, 4] },
 ];
+const P99_COLOUR = "#f17c4e";
 const SLOWDOWN_SERIES = [
   { label: "p50", colour: "#4e9af1" },
-  { label: "p99", colour: "#f17c4e", dash: [6, 4] },
+  { label: "p99", colour: P99_COLOUR, dash: [6, 4] },
 ];
 const UTIL_SERIES = [
   { label: "mean of links", colour: "#4e9af1" },
@@ -153,6 +156,13 @@ function Downloads({ jobId }: { jobId: number }) {
   );
 }
 
+/** A decomposed result's p99 error bars on the slowdown chart (its buckets with flows, as bySizeSeries). */
+function accuracyBars(result: EngineResult): { lo: number[]; hi: number[]; colour: string } | null {
+  const read = decompositionOf(result);
+  if (!read?.ok) return null;
+  return { ...p99Bars(bucketRows(result.flows.by_size, read.value)), colour: P99_COLOUR };
+}
+
 export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () => void }) {
   const [job, setJob] = useState<JobDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -162,7 +172,8 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
   }, [jobId]);
   const result = job?.result as EngineResult | null | undefined;
   const charts = useMemo(
-    () => (result ? { size: bySizeSeries(result), util: utilisationSeries(result) } : null),
+    () =>
+      result ? { size: bySizeSeries(result), util: utilisationSeries(result), p99Bars: accuracyBars(result) } : null,
     [result],
   );
   return (
@@ -184,6 +195,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
         <>
           <HeadlineView h={headline(result)} testId="sim-headline" />
           {job.outcome === "partial" && <WhyIncomplete job={job} />}
+          <DecomposedStats result={result} />
           <PacketStats result={result} />
           <Downloads jobId={job.id} />
           {job.plan_id !== null && hasLinkSeries(result) && (
@@ -217,7 +229,12 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
             </p>
           )}
           <p className="sim-note" data-testid="sim-note">
-            {job.model === "packet" ? job.note : NOTE}.
+            {job.model !== "fluid" && (
+              <span className="badge" data-testid="sim-model">
+                {job.model}
+              </span>
+            )}{" "}
+            {job.model === "fluid" ? NOTE : job.note}.
           </p>
           <div className="sim-charts">
             <FctCdf jobId={job.id} result={result} records={job.flow_records ?? null} />
@@ -234,9 +251,14 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
             )}
             {charts.size.labels.length > 0 && (
               <Chart
-                title="Slowdown by flow size"
+                title={
+                  charts.p99Bars
+                    ? "Slowdown by flow size (bars: where packet mode's p99 lies, by the error measured)"
+                    : "Slowdown by flow size"
+                }
                 data={charts.size.slowdown}
                 series={SLOWDOWN_SERIES}
+                errorBars={charts.p99Bars ?? undefined}
                 xTicks={charts.size.labels}
                 xLabel="flow size"
                 yLabel="× ideal"

@@ -84,10 +84,10 @@ export interface BucketRow {
 export function bucketRows(buckets: readonly SizeBucket[], d: Decomposition): BucketRow[] {
   const measured = new Map(d.accuracy.by_size.map((a) => [a.bucket, a]));
   return buckets
-    .filter((b) => b.slowdown.count > 0)
+    .filter((b) => b.fct_s.count > 0) // as the charts (results.ts bySizeSeries): bar i is bucket i
     .map((b) => ({
       bucket: b.bucket,
-      flows: b.slowdown.count,
+      flows: b.fct_s.count,
       meanSlowdown: b.slowdown.mean ?? null,
       p99Slowdown: b.slowdown.p99 ?? null,
       accuracy: measured.get(b.bucket) ?? null,

@@ -233,11 +233,14 @@ it("seconds in µs, ms or s", () => {
 });
 
 describe("runTitle", () => {
-  it("names a run by its own number, says the plan apart and marks packet runs", () => {
+  it("names a run by its own number, says the plan apart and marks packet and decomposed runs", () => {
     const flow = { id: 2, name: "shuffle 2 racks × 15 MB · ecmp", plan_id: 3, model: "fluid" as const };
     expect(runTitle(flow)).toBe("Simulation #2: shuffle 2 racks × 15 MB · ecmp");
     expect(runPlan(flow, "paired-row")).toBe("on plan #3 paired-row");
     expect(runTitle({ ...flow, model: "packet" })).toBe("Simulation #2: shuffle 2 racks × 15 MB · ecmp (packet)");
+    expect(runTitle({ ...flow, model: "decomposed" })).toBe(
+      "Simulation #2: shuffle 2 racks × 15 MB · ecmp (decomposed)",
+    );
     expect(runPlan({ ...flow, plan_id: null })).toBe("no plan");
   });
 });

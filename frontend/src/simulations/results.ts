@@ -11,16 +11,17 @@ export interface RunNaming {
   id: number;
   name: string;
   plan_id: number | null;
-  model?: "fluid" | "packet";
+  model?: "fluid" | "packet" | "decomposed";
 }
 
 /**
  * The one name of a run, the same in the list, its result and comparisons: the job's number (the
  * plan's number is said apart, "on plan #3", so the two are never confused) and what it ran; packet
- * runs say so.
+ * and decomposed runs say so.
  */
 export function runTitle(job: RunNaming): string {
-  return `Simulation #${job.id}: ${job.name}${job.model === "packet" ? " (packet)" : ""}`;
+  const model = job.model === "packet" || job.model === "decomposed" ? ` (${job.model})` : "";
+  return `Simulation #${job.id}: ${job.name}${model}`;
 }
 
 /** The plan a run simulated, in words: "on plan #3 paired-row". */
