@@ -25,12 +25,14 @@ from loopline.domain.wiring.model import (
     WiringPlan,
 )
 from loopline.domain.wiring.spec import (
+    RAIL_PATTERNS,
     SUBWAYS_PATTERNS,
     FabricKind,
     FabricSpec,
     GrinScope,
     ParallelPorts,
     Pattern,
+    RailSpec,
     WiringSpec,
 )
 from loopline.domain.wiring.summary import PlanSummary, summarize
@@ -38,6 +40,7 @@ from loopline.domain.wiring.summary import PlanSummary, summarize
 __all__ = [
     "CABLE_COLUMNS",
     "DEVICE_COLUMNS",
+    "RAIL_PATTERNS",
     "SUBWAYS_PATTERNS",
     "Cable",
     "Device",
@@ -51,6 +54,7 @@ __all__ = [
     "Pattern",
     "PlanDiff",
     "PlanSummary",
+    "RailSpec",
     "Role",
     "UpgradeMaterials",
     "WiringPlan",

@@ -59,10 +59,12 @@ from loopline.domain.wiring.loops import (
 from loopline.domain.wiring.model import Cable, Device, LinkClass, Loop, Role, WiringPlan
 from loopline.domain.wiring.spec import (
     MAX_PAIR_LOSS_DB,
+    RAIL_PATTERNS,
     SUBWAYS_PATTERNS,
     FabricKind,
     GrinScope,
     Pattern,
+    RailSpec,
     WiringSpec,
 )
 
@@ -85,6 +87,8 @@ class _LR:
     """Parallel (heterogeneous) ToR device index, -1 when none."""
     ports: int
     tor2_model: SwitchModel | None = None
+    hall_row: int = -1
+    """Index of its row in `hall.rows` (rail leaves are placed in the rows of their SU)."""
 
 
 # Port names are shared strings (one object per name, not per cable); immutable, so thread-safe.
@@ -193,7 +197,7 @@ def generate_plan(
     _validate(spec)
     sel = selector or MediaSelector(round_to_sold=geometry.round_to_sold)
     index = _index_hall(hall, spec, geometry)
-    wiring = _wire_logically(index, hall, spec)
+    wiring = _wire_logically(index, hall, spec, geometry)
     cables, fec = _materialise(wiring.conns, index.devices, index.pos_rack, geometry, sel, hall, spec)
     warnings = wiring.warnings
     if fec:
@@ -203,7 +207,10 @@ def generate_plan(
 
 def server_ports_needed(spec: WiringSpec, lr: LogicalRack) -> int:
     """NIC ports each server of `lr` needs for `spec`: p (the spec's, else the logical rack's own),
-    plus its GRIN links, plus the parallel ports."""
+    plus its GRIN links, plus the parallel ports. The rail patterns use one port per rail: the spec's
+    `ports`, else every NIC port of the server model."""
+    if spec.pattern in RAIL_PATTERNS:
+        return spec.ports if spec.ports is not None else lr.server_model.nic_ports
     p = spec.ports if spec.ports is not None else lr.ports_used
     grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
     return p + grin + (spec.parallel.ports if spec.parallel else 0)
@@ -219,9 +226,10 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
     fabric: list[int] = []
     parallel = spec.parallel
 
+    rails = spec.pattern in RAIL_PATTERNS
     rack_key = 0
     compute_row = -1  # clusters group the rows that hold compute racks, in hall order
-    for row in hall.rows:
+    for hall_row, row in enumerate(hall.rows):
         if any(rk.role is RackRole.COMPUTE and rk.logical_racks for rk in row.racks):
             compute_row += 1
         increasing = _seen_left_is_increasing(row)
@@ -248,8 +256,8 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
             slots: list[int] = []
             for j, lr in enumerate(sorted(rack.logical_racks, key=lambda v: v.base_u)):
                 lname = f"{rname}.L{j + 1}"
-                p = spec.ports if spec.ports is not None else lr.ports_used
                 need = server_ports_needed(spec, lr)
+                p = need if rails else spec.ports if spec.ports is not None else lr.ports_used
                 if need > lr.server_model.nic_ports:
                     raise DomainError(
                         "ports",
@@ -269,6 +277,11 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
                         device_z_mm(geometry, rack, u, sh),
                         lname,
                     )
+                if rails:
+                    # the rail leaves are the SU's, placed in its network racks (`_place_rail_leaves`)
+                    slots.append(len(lrs))
+                    lrs.append(_LR(lname, compute_row, lr, first, lr.servers, -1, -1, p, None, hall_row))
+                    continue
                 tu = lr.tor_u()
                 tz = device_z_mm(geometry, rack, tu, lr.tor_model.height_u)
                 if geometry.rack_height_mm is not None and lr.tor_position is TorPosition.MIDDLE:
@@ -290,7 +303,7 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
                         device_name(rname, tu) + "B", f"{lname}.TOR2", Role.TOR, tu, tor2_model.name, tz, lname
                     )
                 slots.append(len(lrs))
-                lrs.append(_LR(lname, compute_row, lr, first, lr.servers, tor, tor2, p, tor2_model))
+                lrs.append(_LR(lname, compute_row, lr, first, lr.servers, tor, tor2, p, tor2_model, hall_row))
             compute.append((rack.position_mm, slots))
         compute.sort(key=lambda t: t[0])
         phys = list(range(len(compute)))
@@ -305,9 +318,12 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
     return _HallIndex(devices, placed.pos_rack, lrs, rows, fabric, compute_row + 1)
 
 
-def _wire_logically(index: _HallIndex, hall: Hall, spec: WiringSpec) -> _LogicalWiring:
+def _wire_logically(index: _HallIndex, hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _LogicalWiring:
     """Pass 2: group the logical racks as the pattern wires them, then connect servers to ToRs,
     the parallel ports, GRIN server pairs and the fabric; sets each ToR's cluster and loop."""
+    if spec.pattern in RAIL_PATTERNS:
+        assert spec.rail is not None  # _validate
+        return _wire_rails(index, hall, spec, spec.rail, geometry)
     devices, lrs, rows = index.devices, index.lrs, index.rows
     parallel = spec.parallel
     grin = spec.grin_degree if spec.pattern is Pattern.GRIN else 0
@@ -487,6 +503,33 @@ def _validate(spec: WiringSpec) -> None:
         if par.ports < 1 or par.gbps <= 0 or par.tor_server_ports < 1 or par.clusters < 1:
             raise DomainError("parallel", "ports, gbps, tor_server_ports and clusters must be positive")
     _validate_cabling(spec)
+    _validate_rail(spec)
+
+
+def _validate_rail(spec: WiringSpec) -> None:
+    rail = spec.rail
+    if spec.pattern not in RAIL_PATTERNS:
+        if rail is not None:
+            raise DomainError(
+                "rail", f"SU size, leaf model and oversubscription apply to the rail patterns, not {spec.pattern}"
+            )
+        return
+    if rail is None:
+        raise DomainError("rail", f"{spec.pattern} needs the SU size and the rail leaf model")
+    if spec.parallel is not None:
+        raise DomainError("parallel", f"parallel ports are a Subways upgrade; {spec.pattern} wires every rail itself")
+    if rail.su_size < 1:
+        raise DomainError("rail.su_size", f"must be >= 1 server per scalable unit, got {rail.su_size}")
+    if rail.su_size > rail.leaf_model.server_ports:
+        raise DomainError(
+            "rail.su_size",
+            f"an SU of {rail.su_size} servers needs {rail.su_size} server-facing ports on each rail leaf; "
+            f"{rail.leaf_model.name} has {rail.leaf_model.server_ports}",
+        )
+    if spec.pattern is Pattern.RAIL_ONLY and rail.oversubscription is not None:
+        raise DomainError("rail.oversubscription", "rail-only has no spine: there is no leaf-to-spine ratio to choose")
+    if rail.oversubscription is not None and not 0 < rail.oversubscription < 1e6:
+        raise DomainError("rail.oversubscription", f"must be > 0 (down:up), got {rail.oversubscription}")
 
 
 def _validate_cabling(spec: WiringSpec) -> None:
@@ -685,11 +728,21 @@ def _wire_fabric(
     tor_order: list[int],
     spec: WiringSpec,
     hall: Hall,
+    *,
+    leaves: dict[int, SwitchModel] | None = None,
+    uplinks_per_leaf: int | None = None,
 ) -> None:
-    kind = spec.fabric.kind
+    """ToR uplinks and aggregation-to-core links. `leaves` (rail leaves and their model) and
+    `uplinks_per_leaf` stand in for the logical racks' ToRs and the fabric's U: the rail leaves go up
+    to the spines as leaf-spine ToRs do."""
+    kind = FabricKind.LEAF_SPINE if leaves is not None else spec.fabric.kind
     models = {f"{hall.name}.{fs.name}": fs.model for row in hall.rows for rk in row.racks for fs in rk.fabric_switches}
-    tor_models = {lrec.tor: lrec.lr.tor_model for lrec in lrs}
-    tor_models.update({lrec.tor2: lrec.tor2_model for lrec in lrs if lrec.tor2_model is not None})
+    tor_models: dict[int, SwitchModel]
+    if leaves is not None:
+        tor_models = dict(leaves)
+    else:
+        tor_models = {lrec.tor: lrec.lr.tor_model for lrec in lrs}
+        tor_models.update({lrec.tor2: lrec.tor2_model for lrec in lrs if lrec.tor2_model is not None})
     aggs: dict[int, list[int]] = {}
     spines: list[int] = []
     cores: list[int] = []
@@ -712,7 +765,7 @@ def _wire_fabric(
     spines.sort(key=natural)
     cores.sort(key=natural)
     next_down: dict[int, int] = {}
-    uplinks = tor_uplink_count(kind, spec.fabric.uplinks_per_tor)
+    uplinks = uplinks_per_leaf if uplinks_per_leaf is not None else tor_uplink_count(kind, spec.fabric.uplinks_per_tor)
     per_cluster: dict[int | None, int] = {}
     leaf_ordinal = 0
 
@@ -878,3 +931,169 @@ def _materialise(
     if len(ids) != len(cables):
         raise DomainError("cables", "duplicate cable (same two ports) in the plan")
     return cables, fec
+
+
+def _wire_rails(
+    index: _HallIndex, hall: Hall, spec: WiringSpec, rail: RailSpec, geometry: GeometryPreset
+) -> _LogicalWiring:
+    """The rail patterns: servers in hall order, `rail.su_size` to a scalable unit; NIC port i+1 of
+    the SU's j-th server to server-facing port j+1 of the SU's rail leaf i; rail-optimized also
+    wires each leaf's U uplinks to the spines (leaf-spine's spread, `uplink_targets`), U from the
+    asked oversubscription."""
+    devices, lrs = index.devices, index.lrs
+    rails = lrs[0].ports
+    if any(lrec.ports != rails for lrec in lrs):
+        odd = next(lrec for lrec in lrs if lrec.ports != rails)
+        raise DomainError(
+            "ports",
+            f"every server of a rail fabric needs the same rails: {lrs[0].name} has {rails} NIC ports, "
+            f"{odd.name} has {odd.ports}",
+        )
+    servers = [(lrec, lrec.first_server + s) for lrec in lrs for s in range(lrec.servers)]
+    size = rail.su_size
+    units = [servers[k : k + size] for k in range(0, len(servers), size)]
+    warnings: list[str] = []
+    if len(units[-1]) < size:
+        warnings.append(
+            f"SU {len(units)} has {len(units[-1])} of {size} servers: its rail leaves keep ports for the rest"
+        )
+    leaf = rail.leaf_model
+    unit_rows = [sorted({lrec.hall_row for lrec, _ in u}) for u in units]
+    leaves = _place_rail_leaves(index, hall, geometry, unit_rows, rails, leaf)
+    conns: list[_Conn] = []
+    append = conns.append
+    cls = LinkClass.SERVER_TOR
+    for k, unit in enumerate(units):
+        for j, (lrec, server) in enumerate(unit):
+            devices[server].cluster = k
+            speed = min(lrec.lr.server_model.port_gbps, leaf.server_port_gbps)
+            for i in range(rails):
+                append((cls, server, _port("p", i + 1), leaves[k][i], _port("e", j + 1), speed))
+    if spec.pattern is Pattern.RAIL_ONLY:
+        if len(units) > 1:
+            warnings.append(
+                f"rail-only: the {len(units)} SUs share no switch, so no path joins servers of different SUs"
+            )
+        return _LogicalWiring(conns, [], warnings)
+    order = [t for unit in leaves for t in unit]
+    uplinks = _rail_uplinks(index, hall, rail, leaf, min(lrec.lr.server_model.port_gbps for lrec in lrs))
+    _wire_fabric(
+        conns,
+        devices,
+        lrs,
+        index.fabric,
+        order,
+        spec,
+        hall,
+        leaves=dict.fromkeys(order, leaf),
+        uplinks_per_leaf=uplinks,
+    )
+    return _LogicalWiring(conns, [], warnings)
+
+
+def _rail_uplinks(index: _HallIndex, hall: Hall, rail: RailSpec, leaf: SwitchModel, server_gbps: float) -> int:
+    """Uplinks U per rail leaf for the asked oversubscription: a full SU's server-facing Gb/s over
+    U x the leaf-to-spine link's Gb/s (the slower of the leaf's uplink and the spines' ports) must
+    equal it, so U must come out whole and within the leaf's uplink ports."""
+    spine_gbps = [
+        fs.model.server_port_gbps
+        for row in hall.rows
+        for rk in row.racks
+        for fs in rk.fabric_switches
+        if Role(fs.role) is Role.SPINE
+    ]
+    if not spine_gbps:
+        raise DomainError("fabric", "rail-optimized needs spine switches in the layout (rail-only needs none)")
+    ratio = 1.0 if rail.oversubscription is None else rail.oversubscription
+    down = rail.su_size * min(server_gbps, leaf.server_port_gbps)
+    up = min(leaf.uplink_gbps, min(spine_gbps))
+    exact = down / (ratio * up)
+    uplinks = round(exact)
+    if uplinks < 1 or abs(exact - uplinks) > 1e-9 * max(1.0, exact):
+        lower, upper = max(1, int(exact)), int(exact) + 1
+        raise DomainError(
+            "rail.oversubscription",
+            f"{ratio:g}:1 needs {exact:g} uplinks of {up:g}G per rail leaf ({rail.su_size} x {down / rail.su_size:g}G "
+            f"down): not a whole number; {lower} uplinks give {down / (lower * up):g}:1, "
+            f"{upper} give {down / (upper * up):g}:1",
+        )
+    if uplinks > leaf.uplink_ports:
+        raise DomainError(
+            "rail.oversubscription",
+            f"{ratio:g}:1 needs {uplinks} uplinks of {up:g}G per rail leaf; {leaf.name} has {leaf.uplink_ports} "
+            f"(the lowest it reaches is {down / (leaf.uplink_ports * up):g}:1)"
+            if leaf.uplink_ports
+            else f"{ratio:g}:1 needs {uplinks} uplinks per rail leaf; {leaf.name} has no uplink ports",
+        )
+    return uplinks
+
+
+def _place_rail_leaves(
+    index: _HallIndex,
+    hall: Hall,
+    geometry: GeometryPreset,
+    unit_rows: list[list[int]],
+    rails: int,
+    leaf: SwitchModel,
+) -> list[list[int]]:
+    """Mount each SU's `rails` leaves in the network racks of the rows its servers stand in (rows in
+    hall order, racks along the row), each at the lowest free U range its height fits (the layout's
+    fabric switches and leaves placed before it take theirs). Returns each SU's leaf device indices
+    in rail order."""
+    placed = _RackDevices()
+    placed.devices = index.devices
+    placed.pos_rack = index.pos_rack
+    keys: dict[tuple[int, int], int] = {}
+    key = 0
+    for r, row in enumerate(hall.rows):
+        for k in range(len(row.racks)):
+            key += 1
+            keys[(r, k)] = key
+    used: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for r, row in enumerate(hall.rows):
+        for k, rack in enumerate(row.racks):
+            used[(r, k)] = [(fs.u, fs.u + fs.model.height_u - 1) for fs in rack.fabric_switches]
+    h = leaf.height_u
+
+    def free_u(spot: tuple[int, int], top: int) -> int | None:
+        u = 1
+        for lo, hi in sorted(used[spot]):
+            if u + h - 1 < lo:
+                break
+            u = max(u, hi + 1)
+        return u if u + h - 1 <= top else None
+
+    out: list[list[int]] = []
+    for su, rows in enumerate(unit_rows):
+        spots = [(r, k) for r in rows for k, rack in enumerate(hall.rows[r].racks) if rack.role is RackRole.NETWORK]
+        unit: list[int] = []
+        for i in range(rails):
+            for r, k in spots:
+                rack = hall.rows[r].racks[k]
+                u = free_u((r, k), rack.rack_type.height_u)
+                if u is None:
+                    continue
+                used[(r, k)].append((u, u + h - 1))
+                rname = rack_name(hall.name, hall.rows[r].name, rack.name)
+                x, y = ports_xy(geometry, hall.rows[r], rack)
+                placed.enter(keys[(r, k)], rname, x, y)
+                d = placed.add(
+                    device_name(rname, u),
+                    f"{hall.name}.SU{su + 1}.RAIL{i + 1}",
+                    Role.TOR,
+                    u,
+                    leaf.name,
+                    device_z_mm(geometry, rack, u, h),
+                )
+                index.devices[d].cluster = su
+                unit.append(d)
+                break
+            else:
+                names = ", ".join(hall.rows[r].name for r in rows)
+                raise DomainError(
+                    "layout",
+                    f"SU {su + 1} (rows {names}) has room for {i} of its {rails} rail leaves ({leaf.name}, "
+                    f"{h}U) in the network racks of its rows: add a network rack (or free U) there",
+                )
+        out.append(unit)
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from loopline.domain.layout import SwitchModel
 from loopline.domain.structured.plant import Cabling, StructuredSettings
 
 
@@ -21,6 +22,12 @@ class Pattern(StrEnum):
     """Subways loop in one row, meandering so no cable reaches more than a few racks."""
     GRIN = "grin"
     """Single-homed uplinks plus server-to-server links of degree n."""
+    RAIL_OPTIMIZED = "rail-optimized"
+    """GPU clusters: servers in scalable units (SUs); NIC i of every server of an SU to rail leaf i
+    of that SU; the leaves up to the spines at a chosen oversubscription (`RailSpec`)."""
+    RAIL_ONLY = "rail-only"
+    """As rail-optimized without the spine: traffic between rails crosses the servers' own GPU
+    interconnect, and the SUs share no switch."""
 
 
 MAX_PAIR_LOSS_DB = 5.0
@@ -28,6 +35,26 @@ MAX_PAIR_LOSS_DB = 5.0
 0.1 to 0.75 dB (the catalog's defaults); several dB is a damaged connector, not a planning figure."""
 
 SUBWAYS_PATTERNS = frozenset({Pattern.SIDE_TO_SIDE, Pattern.PAIRED_ROW, Pattern.INTER_CHASSIS})
+RAIL_PATTERNS = frozenset({Pattern.RAIL_OPTIMIZED, Pattern.RAIL_ONLY})
+
+
+@dataclass(frozen=True, slots=True)
+class RailSpec:
+    """The compute fabric of a GPU cluster (patterns rail-optimized and rail-only).
+
+    Servers are taken in hall order (rows, racks along the row, bottom to top) and grouped into
+    scalable units of `su_size`; an SU has one rail leaf per compute NIC port of its servers (the
+    rails: the spec's `ports`, else every NIC port of the server model), mounted in the network
+    racks of the rows its servers stand in. Leaf server-facing port j+1 of every rail takes the
+    SU's j-th server, so the same server sits on the same port of each of its SU's leaves."""
+
+    leaf_model: SwitchModel
+    su_size: int = 32
+    """Servers per scalable unit (DGX SuperPOD's SU is 32 DGX H100)."""
+    oversubscription: float | None = None
+    """Rail-optimized: a leaf's server-facing capacity over its spine-facing capacity (1.0: as many
+    Gb/s up as down); the leaf's uplinks U follow from it and must be a whole number. None: 1.0.
+    Rail-only has no spine and takes none."""
 
 
 class GrinScope(StrEnum):
@@ -104,3 +131,5 @@ class WiringSpec:
     trunks, cords); the logical links, and so the engine's network, are the same either way."""
     structured: StructuredSettings | None = None
     """The structured plant's settings; None with direct cabling."""
+    rail: RailSpec | None = None
+    """The rail patterns' SU size, leaf model and oversubscription; None with any other pattern."""
