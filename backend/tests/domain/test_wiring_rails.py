@@ -120,7 +120,7 @@ def test_rail_optimized_hand_counts() -> None:
     plan = rail_plan(gpu_hall())
     leaves = plan.devices_by_role(Role.TOR)
     assert len(leaves) == 32
-    by_class = defaultdict(int)
+    by_class: dict[LinkClass, int] = defaultdict(int)
     for c in plan.cables:
         by_class[c.link_class] += 1
     assert by_class == {LinkClass.SERVER_TOR: 256, LinkClass.TOR_FABRIC: 256}
