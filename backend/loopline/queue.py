@@ -26,6 +26,10 @@ SIMULATE_TASK = "loopline.simulate"
 IMPORT_PROJECT_TASK = "loopline.import_project"
 SWEEP_POINT_TASK = "loopline.sweep_point"
 SWEEP_DONE_TASK = "loopline.sweep_done"
+SIM_BATCH_TASK = "loopline.simulate_batch"
+"""One batch of a decomposed run's links (a chord's member)."""
+SIM_COMBINE_TASK = "loopline.simulate_combine"
+"""The chord's callback: combine a decomposed run's parts (the last batch tries it too)."""
 
 
 def make_celery() -> Celery:
@@ -95,6 +99,18 @@ def waiting_messages(task_names: frozenset[str]) -> set[tuple[str, int]]:
                 if args and isinstance(args[0], int):
                     found.add((task, args[0]))
     return found
+
+
+def live_workers(timeout_s: float = 1.0) -> int:
+    """How many worker processes (Celery nodes) answer a ping on the broker's control channel
+    within `timeout_s` (a node busy with a task still answers: its main process does). 0 while the
+    broker is unreachable."""
+    try:
+        replies = get_celery().control.ping(timeout=timeout_s) or []
+    except (redis.RedisError, OSError) as error:
+        log.warning("could not count the workers: %s", error)
+        return 0
+    return len({name for reply in replies for name in reply})
 
 
 @lru_cache

@@ -14,4 +14,4 @@ def ping() -> str:
 
 
 # Registers the task modules with this app (they import `celery_app` from here).
-from loopline_worker import imports, liveness, sweeps, tasks  # noqa: E402, F401
+from loopline_worker import decomposed, imports, liveness, sweeps, tasks  # noqa: E402, F401

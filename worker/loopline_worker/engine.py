@@ -31,6 +31,8 @@ FOLDER_PREFIX = "loopline-sim-"
 PROGRESS = re.compile(
     r"^progress: sim_time_s=(?P<t>[\d.]+) flows_done=(?P<done>\d+)/(?P<total>\d+)(?: events=(?P<events>\d+))?"
 )
+LINK_PROGRESS = re.compile(r"^progress: links_done=(?P<done>\d+)/(?P<total>\d+)(?: events=(?P<events>\d+))?")
+"""A decomposed run's line (`run` of a decomposed scenario, `decompose links`): links simulated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,20 @@ class Progress:
         return self.flows_done / self.flows_total if self.flows_total else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class LinkProgress:
+    """A decomposed run's progress: links simulated of those it has (a batch: of its own)."""
+
+    links_done: int
+    links_total: int
+    events: int | None = None
+    line: str = ""
+
+    @property
+    def fraction(self) -> float:
+        return self.links_done / self.links_total if self.links_total else 0.0
+
+
 class EngineFailed(Exception):
     """The engine refused the scenario, failed, or hit a limit; the message says which."""
 
@@ -61,7 +77,10 @@ class Cancelled(Exception):
     """The job was cancelled and the engine killed."""
 
 
-def parse_progress(line: str) -> Progress | None:
+def parse_progress(line: str) -> Progress | LinkProgress | None:
+    if links := LINK_PROGRESS.match(line):
+        events = int(links["events"]) if links["events"] is not None else None
+        return LinkProgress(int(links["done"]), int(links["total"]), events, line.strip())
     match = PROGRESS.match(line)
     if not match:
         return None
@@ -69,11 +88,22 @@ def parse_progress(line: str) -> Progress | None:
     return Progress(float(match["t"]), int(match["done"]), int(match["total"]), events, line.strip())
 
 
+OnProgress = Callable[[Progress | LinkProgress], None]
+Command = Callable[[Path, Path, Path], list[str]]
+"""The engine's arguments after the binary, given the run's folder, its scenario file and the
+result file to write (a command may put more inputs in the folder first)."""
+
+
+def run_command(scenario: Path, result: Path, jobs: int | None = None) -> list[str]:
+    """`loopline-sim run`, with `--jobs` (threads of a decomposed run) when given."""
+    return ["run", str(scenario), "-o", str(result), "--progress", *(["--jobs", str(jobs)] if jobs else [])]
+
+
 def run_engine(
     binary: Path,
     scenario: dict[str, Any],
     limits: EngineLimits,
-    on_progress: Callable[[Progress], None] | None = None,
+    on_progress: OnProgress | None = None,
     should_cancel: Callable[[], bool] | None = None,
     poll_s: float = 0.5,
 ) -> dict[str, Any]:
@@ -89,17 +119,35 @@ def run_engine_raw(
     binary: Path,
     scenario: dict[str, Any],
     limits: EngineLimits,
-    on_progress: Callable[[Progress], None] | None = None,
+    on_progress: OnProgress | None = None,
     should_cancel: Callable[[], bool] | None = None,
     poll_s: float = 0.5,
 ) -> bytes:
     """`run_engine`, returning the result file's bytes unparsed (a result with per-flow records
     is read in chunks: flow_records.py)."""
+    return run_engine_command(
+        binary, lambda _, scenario_path, result_path: run_command(scenario_path, result_path), scenario, limits,
+        on_progress, should_cancel, poll_s,
+    )  # fmt: skip
+
+
+def run_engine_command(
+    binary: Path,
+    command: Command,
+    scenario: dict[str, Any],
+    limits: EngineLimits,
+    on_progress: OnProgress | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+    poll_s: float = 0.5,
+) -> bytes:
+    """Run the engine command `command` builds on `scenario` under the limits (progress, cancel as
+    `run_engine`); the result file's bytes."""
     sweep_orphaned_folders()
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{os.getpid()}-") as tmp:
         scenario_path = Path(tmp) / "scenario.json"
         result_path = Path(tmp) / "result.json"
         scenario_path.write_text(json.dumps(scenario))
+        argv = command(Path(tmp), scenario_path, result_path)
         memory_bytes = limits.memory_mb * 1024 * 1024
 
         def _limit_child() -> None:
@@ -108,7 +156,7 @@ def run_engine_raw(
             _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
         proc = subprocess.Popen(
-            [str(binary), "run", str(scenario_path), "-o", str(result_path), "--progress"],
+            [str(binary), *argv],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,

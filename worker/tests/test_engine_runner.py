@@ -20,8 +20,10 @@ from loopline_worker.engine import (
     Cancelled,
     EngineFailed,
     EngineLimits,
+    LinkProgress,
     Progress,
     parse_progress,
+    run_command,
     run_engine,
     sweep_orphaned_folders,
 )
@@ -42,6 +44,19 @@ def test_parse_progress_reads_the_engine_progress_line() -> None:
     line = "progress: sim_time_s=0.125000 flows_done=30/240 events=60 events_per_s=1000"
     assert parse_progress(line) == Progress(0.125, 30, 240, 60, line)
     assert parse_progress("done: sim_time_s=0.1") is None
+
+
+def test_parse_progress_reads_a_decomposed_runs_line_in_links() -> None:
+    line = "progress: links_done=12/340 events=4410233 events_per_s=812345"
+    assert parse_progress(line) == LinkProgress(12, 340, 4410233, line)
+    assert LinkProgress(12, 340).fraction == 12 / 340 and LinkProgress(0, 0).fraction == 0.0
+    assert parse_progress("progress: links_done=3/4\n") == LinkProgress(3, 4, None, "progress: links_done=3/4")
+
+
+def test_the_run_command_asks_for_threads_only_when_given() -> None:
+    s, r = Path("/t/s.json"), Path("/t/r.json")
+    assert run_command(s, r) == ["run", "/t/s.json", "-o", "/t/r.json", "--progress"]
+    assert run_command(s, r, 16) == ["run", "/t/s.json", "-o", "/t/r.json", "--progress", "--jobs", "16"]
 
 
 def test_a_shuffle_on_a_subways_cluster_returns_the_engine_result() -> None:

@@ -11,6 +11,10 @@ Packet mode: each packet and its ACK cost `EVENTS_PER_PACKET_HOP` events per lin
 updates around them), at `FLOW_FLOWS_PER_S`. The constants are measured (see each one), so the
 figures are estimates of the median run on this kind of machine, not bounds;
 `scripts/calibrate_sim_estimate.py` prints the measured figures beside the estimate.
+
+Decomposed mode: the engine's `decompose plan` says what the run will simulate (links with flows,
+representatives of clusters, idle links, and the packet-hops of every link simulation); the link
+simulations are spread over the live workers, the plan and the combination of the parts are not.
 """
 
 from __future__ import annotations
@@ -118,3 +122,70 @@ def estimate(validation: Mapping[str, Any]) -> Estimate:
             events,
         ),
     )
+
+
+# --- decomposed mode -------------------------------------------------------------------------------
+
+LINK_PACKET_HOPS_PER_S = 750_000.0
+"""Packet-hops per second of one worker's link simulations (`decompose links`). Until it is measured
+on the decomposed engine it is packet mode's own rate: `PACKET_EVENTS_PER_S` / `EVENTS_PER_PACKET_HOP`
+(a link simulation is a packet-mode run)."""
+
+PLAN_FLOWS_PER_S = FLOW_FLOWS_PER_S
+"""Flows per second of planning a decomposed run (`decompose plan`: route every flow, build each link's
+workload) and, again, of combining its parts (every flow's hops summed); until measured on the
+decomposed engine, the flow engine's rate, which also routes every flow once."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecompositionPlan:
+    """The engine's `decompose plan` document: what a decomposed run will simulate."""
+
+    flows: int
+    links_total: int
+    """Directed links of the network."""
+    links_with_flows: int
+    links_simulated: int
+    """Links simulated: one per cluster of similar links (the representative)."""
+    links_clustered: int
+    """Links with flows that take a representative's result instead of their own simulation."""
+    links_idle: int
+    """Links no flow crosses: nothing to simulate."""
+    cluster_threshold: float
+    packets_total: float
+    """Packet-hops over every link simulation (estimated by the engine)."""
+    largest_link_packets: float
+    """Packet-hops of the costliest single link simulation (it cannot be split)."""
+
+    @classmethod
+    def of(cls, document: Mapping[str, Any]) -> DecompositionPlan:
+        return cls(
+            flows=int(document["flows"]), links_total=int(document["links_total"]),
+            links_with_flows=int(document["links_with_flows"]), links_simulated=int(document["links_simulated"]),
+            links_clustered=int(document["links_clustered"]), links_idle=int(document["links_idle"]),
+            cluster_threshold=float(document["cluster_threshold"]), packets_total=float(document["packets_total"]),
+            largest_link_packets=float(document["largest_link_packets"]),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class DecomposedEstimate:
+    plan: DecompositionPlan
+    workers: int
+    """Live workers the link simulations are spread over (at least 1: the run waits for one)."""
+    planning_s: float
+    """Planning the run and combining its parts (neither is spread over the workers)."""
+    links_s: float
+    """Every link simulation, on one worker."""
+    wall_s: float
+    """Expected time per worker: planning, then its share of the link simulations (never less than the
+    costliest single link's)."""
+
+
+def decomposed(plan: DecompositionPlan, workers: int) -> DecomposedEstimate:
+    """The expected time per worker of a decomposed run over `workers` live workers."""
+    n = max(1, workers)
+    planning = 2 * (STARTUP_S + plan.flows / PLAN_FLOWS_PER_S)
+    links = plan.packets_total / LINK_PACKET_HOPS_PER_S
+    share = max(links / n, plan.largest_link_packets / LINK_PACKET_HOPS_PER_S)
+    return DecomposedEstimate(plan, n, planning, links, planning + share)

@@ -16,11 +16,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from loopline.db.models import ImportJob, JobStatus, SimulationJob, Sweep, SweepPoint
+from loopline.db.models import ImportJob, JobStatus, SimulationJob, SimulationPart, Sweep, SweepPoint
 from loopline.queue import IMPORT_PROJECT_TASK, SIMULATE_TASK, SWEEP_POINT_TASK
 from loopline.settings import get_settings
 
-Job = SimulationJob | SweepPoint | ImportJob
+Job = SimulationJob | SweepPoint | ImportJob | SimulationPart
+"""What a task claims and beats for. A decomposed run's batch (`SimulationPart`) is claimed like a job
+but not reconciled itself: its job is (the job's task sends the batches that have no part again)."""
 TASK_OF: dict[type[Job], str] = {
     SimulationJob: SIMULATE_TASK,
     SweepPoint: SWEEP_POINT_TASK,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,31 @@ def validate(scenario: dict[str, Any], encoded: bytes | None = None, binary: Pat
         )  # fmt: skip
     except subprocess.TimeoutExpired as e:
         raise DomainError("scenario", f"the engine took more than {TIMEOUT_S} s to read it") from e
+    return _document(out)
+
+
+def decompose_plan(
+    scenario: dict[str, Any], encoded: bytes | None = None, binary: Path | None = None, timeout_s: float = TIMEOUT_S
+) -> dict[str, Any]:
+    """What a decomposed run of `scenario` will do, without simulating (`loopline-sim decompose
+    plan`): its flows, the links with flows, those simulated, clustered and idle, and the packet-hops
+    of the link simulations. It routes every flow (seconds on a million). A scenario the engine
+    refuses in decomposed mode is a `DomainError` naming the field."""
+    engine = binary if binary is not None else get_settings().engine_binary
+    with tempfile.NamedTemporaryFile(prefix="loopline-plan-", suffix=".json") as file:
+        file.write(encoded if encoded is not None else encode(scenario))
+        file.flush()
+        try:
+            out = subprocess.run(
+                [str(engine), "decompose", "plan", file.name], capture_output=True, timeout=timeout_s, check=False
+            )
+        except subprocess.TimeoutExpired as e:
+            raise DomainError("scenario", f"the engine took more than {timeout_s:g} s to plan its decomposition") from e
+    return _document(out)
+
+
+def _document(out: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
+    """The engine's JSON document, or its refusal as a `DomainError` naming the field."""
     if out.returncode == 0:
         document: dict[str, Any] = orjson.loads(out.stdout)
         return document

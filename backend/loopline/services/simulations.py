@@ -93,8 +93,10 @@ def _submit(
         check_outline(scenario)
         with contextlib.suppress(DomainError):  # refused: the worker's engine run names the field
             validation = sim_preflight.validate(scenario, encoded)
-    sim_estimates.check_limits(scenario, validation, "mode" if plan_id is not None else "scenario.engine.mode")
-    work_s = sim_estimates.engine_seconds(scenario, validation)
+    planned = sim_estimates.decomposed_of(scenario, validation, encoded)
+    field = "mode" if plan_id is not None else "scenario.engine.mode"
+    sim_estimates.check_limits(scenario, validation, field, planned)
+    work_s = sim_estimates.engine_seconds(scenario, validation, planned)
     work_quota.check(session, principal.user.id, project_id, work_s)
     job = SimulationJob(
         project_id=project_id, plan_id=plan_id, name=name, status=JobStatus.QUEUED, scenario=scenario,

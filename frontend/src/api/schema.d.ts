@@ -1126,7 +1126,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Estimate a complete scenario's run time, in flow and in packet mode
+         * Estimate a complete scenario's run time, in flow, packet and decomposed mode
          * @description The same body as `POST /projects/{project_id}/simulations`; nothing is queued.
          */
         post: operations["estimate_scenario_api_v1_projects__project_id__simulations_estimate_post"];
@@ -2025,8 +2025,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Estimate a plan simulation's run time, in flow and in packet mode
-         * @description The same request as submitting (`POST /wiring-plans/{plan_id}/simulations`); nothing is queued. Wall time and memory for both modes, and whether each fits the worker's limits: a packet-mode submission that does not is refused (422 naming `mode`).
+         * Estimate a plan simulation's run time, in flow, packet and decomposed mode
+         * @description The same request as submitting (`POST /wiring-plans/{plan_id}/simulations`); nothing is queued. Wall time and memory for flow and packet mode, and whether each fits the worker's limits: a packet-mode submission that does not is refused (422 naming `mode`). Decomposed mode: the links to simulate, clustered and idle (the engine's plan), and the expected time per worker over the workers alive now; a decomposed submission whose time per worker exceeds the worker's time limit is refused too.
          */
         post: operations["estimate_plan_api_v1_wiring_plans__plan_id__simulations_estimate_post"];
         delete?: never;
@@ -2482,6 +2482,91 @@ export interface components {
          * @enum {string}
          */
         CoolingKind: "air" | "rear-door" | "liquid";
+        /** DecomposedEstimateRead */
+        DecomposedEstimateRead: {
+            /**
+             * Basis
+             * @description How the figures are derived.
+             */
+            basis: string;
+            /**
+             * Cluster Threshold
+             * @description The similarity threshold the clusters were made with.
+             */
+            cluster_threshold: number;
+            /**
+             * Fits
+             * @description Within the worker's time limit.
+             */
+            fits: boolean;
+            /**
+             * Largest Link Packets
+             * @description Packet-hops of the costliest link simulation.
+             */
+            largest_link_packets: number;
+            /**
+             * Links Clustered
+             * @description Links that take their cluster representative's result.
+             */
+            links_clustered: number;
+            /**
+             * Links Idle
+             * @description Links no flow crosses: nothing to simulate.
+             */
+            links_idle: number;
+            /**
+             * Links Simulated
+             * @description Links to simulate (one per cluster of similar links).
+             */
+            links_simulated: number;
+            /**
+             * Links Total
+             * @description Directed links of the network.
+             */
+            links_total: number;
+            /**
+             * Links With Flows
+             * @description Links at least one flow crosses.
+             */
+            links_with_flows: number;
+            /**
+             * Packets Total
+             * @description Packet-hops over every link simulation (the engine's estimate).
+             */
+            packets_total: number;
+            /**
+             * Planning S
+             * @description Planning the run and combining its parts, seconds (not spread).
+             */
+            planning_s: number;
+            /**
+             * Reason
+             * @description Why it does not fit, when it does not.
+             */
+            reason?: string | null;
+            /**
+             * Wall S
+             * @description Expected time per worker, seconds: planning plus its share of the links.
+             */
+            wall_s: number;
+            /**
+             * Workers
+             * @description Workers alive now, over which the link simulations are spread (at least 1).
+             */
+            workers: number;
+        };
+        /**
+         * DecomposedSettings
+         * @description Decomposed mode's own setting (`engine.decomposed`); the packet settings apply to every link simulation.
+         */
+        DecomposedSettings: {
+            /**
+             * Cluster Threshold
+             * @description Links whose load, flow-size mix and burstiness differ by at most this fraction share one simulation (their representative's); 0: every link with flows is simulated. Default: the engine's.
+             * @example 0.05
+             */
+            cluster_threshold?: number | null;
+        };
         /** DeviceNameRead */
         DeviceNameRead: {
             /**
@@ -5645,7 +5730,7 @@ export interface components {
          * Pattern
          * @enum {string}
          */
-        Pattern: "single-homed" | "mc-lag" | "side-to-side" | "paired-row" | "inter-chassis" | "grin";
+        Pattern: "single-homed" | "mc-lag" | "side-to-side" | "paired-row" | "inter-chassis" | "grin" | "rail-optimized" | "rail-only";
         /** PduModelCreate */
         PduModelCreate: {
             /**
@@ -5932,22 +6017,24 @@ export interface components {
         };
         /** PlanSimulationCreate */
         PlanSimulationCreate: {
+            /** @description Decomposed mode: the clustering threshold. */
+            decomposed?: components["schemas"]["DecomposedSettings"] | null;
             /** @description Seed, stop time, failures. */
             engine?: components["schemas"]["EngineSettings"];
             /**
              * Mode
-             * @description `flow`: fluid max-min rates, a fast estimate; `packet`: packets, TCP and queues, exact tails, slower (see `/simulations/estimate` first). A packet run whose estimate exceeds the worker's time or memory limit is refused (422 naming `mode`).
+             * @description `flow`: fluid max-min rates, a fast estimate; `packet`: packets, TCP and queues, exact tails, slower (see `/simulations/estimate` first); `decomposed`: each busy link simulated at packet level with the flows that cross it, spread over the workers, per-hop delays summed along each flow's path (tails at scale; no failures, detours, memcache, MPTCP, spraying or shared buffers). A packet run whose estimate exceeds the worker's time or memory limit, or a decomposed run whose time per worker exceeds its time limit, is refused (422 naming `mode`).
              * @default flow
              * @enum {string}
              */
-            mode: "flow" | "packet";
+            mode: "flow" | "packet" | "decomposed";
             /**
              * Name
              * @description Job name.
              * @example shuffle, ecmp
              */
             name: string;
-            /** @description Packet mode: transport, buffer, ECN threshold. */
+            /** @description Packet and decomposed mode: transport, buffer, ECN threshold (of every link simulation). */
             packet?: components["schemas"]["PacketSettings"] | null;
             /**
              * Params
@@ -7370,6 +7457,30 @@ export interface components {
              */
             row_id?: number | null;
         };
+        /**
+         * RailIn
+         * @description The compute fabric of a GPU cluster (patterns `rail-optimized`, `rail-only`).
+         */
+        RailIn: {
+            /**
+             * Leaf Model Id
+             * @description Catalog switch model of the rail leaves (mounted in the network racks of the SU's rows).
+             * @example 7
+             */
+            leaf_model_id: number;
+            /**
+             * Oversubscription
+             * @description Rail-optimized: a leaf's server-facing Gb/s over its spine-facing Gb/s (1 = non-blocking); the uplinks per leaf follow and must come out whole. Null: 1. Rail-only has no spine and takes none.
+             * @example 1
+             */
+            oversubscription?: number | null;
+            /**
+             * Su Size
+             * @description Servers per scalable unit (SU), taken in hall order (rows, racks along the row, bottom to top). Each SU gets one rail leaf per compute NIC port; at most the leaf's server-facing ports.
+             * @example 32
+             */
+            su_size: number;
+        };
         /** RangeRead */
         RangeRead: {
             /**
@@ -7829,6 +7940,30 @@ export interface components {
             /** @description Which way air crosses it, from the rack's front (null: not known). */
             airflow?: components["schemas"]["Airflow"] | null;
             /**
+             * Frontend Nic Ports
+             * @description Front-end (storage, in-band management) NIC ports, apart from `nic_ports`.
+             * @default 0
+             */
+            frontend_nic_ports: number;
+            /**
+             * Frontend Port Gbps
+             * @description Speed of each front-end NIC port, Gb/s (null: none or not known).
+             */
+            frontend_port_gbps?: number | null;
+            /**
+             * Gpu Interconnect Gbps
+             * @description The intra-server GPU interconnect (NVLink and the like): Gb/s per GPU, each direction (null: not known or no GPUs).
+             * @example 3600
+             */
+            gpu_interconnect_gbps?: number | null;
+            /**
+             * Gpus
+             * @description GPUs per server (0: not a GPU server).
+             * @default 0
+             * @example 8
+             */
+            gpus: number;
+            /**
              * Height U
              * @description Height in rack units.
              * @default 1
@@ -7849,7 +7984,7 @@ export interface components {
             name: string;
             /**
              * Nic Ports
-             * @description NIC ports per server.
+             * @description NIC ports per server (a GPU server's compute NICs, one per rail).
              * @example 2
              */
             nic_ports: number;
@@ -7888,6 +8023,30 @@ export interface components {
              */
             builtin: boolean;
             /**
+             * Frontend Nic Ports
+             * @description Front-end (storage, in-band management) NIC ports.
+             * @example 4
+             */
+            frontend_nic_ports: number;
+            /**
+             * Frontend Port Gbps
+             * @description Speed of each front-end NIC port, Gb/s.
+             * @example 400
+             */
+            frontend_port_gbps: number | null;
+            /**
+             * Gpu Interconnect Gbps
+             * @description GPU interconnect, Gb/s per GPU each direction (null: not known or no GPUs).
+             * @example 3600
+             */
+            gpu_interconnect_gbps: number | null;
+            /**
+             * Gpus
+             * @description GPUs per server (0: not a GPU server).
+             * @example 8
+             */
+            gpus: number;
+            /**
              * Height U
              * @description Height in rack units.
              * @example 1
@@ -7913,7 +8072,7 @@ export interface components {
             name: string;
             /**
              * Nic Ports
-             * @description NIC ports per server.
+             * @description NIC ports per server (a GPU server's compute NICs).
              * @example 2
              */
             nic_ports: number;
@@ -7956,6 +8115,26 @@ export interface components {
         ServerModelUpdate: {
             /** @description Airflow from the rack's front; null clears it. */
             airflow?: components["schemas"]["Airflow"] | null;
+            /**
+             * Frontend Nic Ports
+             * @description Front-end NIC ports.
+             */
+            frontend_nic_ports?: number | null;
+            /**
+             * Frontend Port Gbps
+             * @description Speed of each front-end NIC port, Gb/s; null clears it.
+             */
+            frontend_port_gbps?: number | null;
+            /**
+             * Gpu Interconnect Gbps
+             * @description GPU interconnect, Gb/s per GPU each direction; null clears it.
+             */
+            gpu_interconnect_gbps?: number | null;
+            /**
+             * Gpus
+             * @description GPUs per server.
+             */
+            gpus?: number | null;
             /**
              * Height U
              * @description Height in rack units.
@@ -8009,6 +8188,11 @@ export interface components {
              * @description How many times a worker started it (a lost worker's job is retried).
              */
             attempts: number;
+            /**
+             * Batches
+             * @description Decomposed mode: the batches of links the run was split into over the workers (null: run in one worker's process, as when it is the only worker).
+             */
+            batches?: number | null;
             /**
              * Created At
              * Format: date-time
@@ -8064,12 +8248,22 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Links Done
+             * @description Decomposed mode: links simulated so far, over every worker (null in the other modes).
+             */
+            links_done?: number | null;
+            /**
+             * Links Total
+             * @description Decomposed mode: links to simulate (one per cluster of similar links; idle links cost nothing).
+             */
+            links_total?: number | null;
+            /**
              * Model
-             * @description `fluid`: flow mode's max-min estimates; `packet`: a packet-level run.
+             * @description `fluid`: flow mode's max-min estimates; `packet`: a packet-level run; `decomposed`: link-level decomposition (each busy link at packet level; the result's `decomposition` states its measured error).
              * @default fluid
              * @enum {string}
              */
-            model: "fluid" | "packet";
+            model: "fluid" | "packet" | "decomposed";
             /**
              * Name
              * @description Job name.
@@ -8093,7 +8287,7 @@ export interface components {
             plan_id: number | null;
             /**
              * Progress
-             * @description Fraction of the workload's flows finished (0..1).
+             * @description Fraction done (0..1): of the workload's flows, or, for a decomposed run while it runs, of its links simulated (`links_done` / `links_total`).
              */
             progress: number;
             /**
@@ -8154,6 +8348,14 @@ export interface components {
              * @description How the figures are derived.
              */
             basis: string;
+            /** @description Decomposed mode (packet-level tails link by link, spread over the workers); null when the scenario cannot run decomposed (`decomposed_refused` says why). */
+            decomposed?: components["schemas"]["DecomposedEstimateRead"] | null;
+            /**
+             * Decomposed Refused
+             * @description Why the scenario cannot run in decomposed mode: the field and the reason.
+             * @example scenario.engine.failures: decomposed mode ... does not model failures
+             */
+            decomposed_refused?: string | null;
             /** @description Flow mode (fluid estimate): fast. */
             flow: components["schemas"]["ModeEstimateRead"];
             /**
@@ -8218,6 +8420,11 @@ export interface components {
              */
             attempts: number;
             /**
+             * Batches
+             * @description Decomposed mode: the batches of links the run was split into over the workers (null: run in one worker's process, as when it is the only worker).
+             */
+            batches?: number | null;
+            /**
              * Created At
              * Format: date-time
              * @description Submitted at.
@@ -8272,12 +8479,22 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Links Done
+             * @description Decomposed mode: links simulated so far, over every worker (null in the other modes).
+             */
+            links_done?: number | null;
+            /**
+             * Links Total
+             * @description Decomposed mode: links to simulate (one per cluster of similar links; idle links cost nothing).
+             */
+            links_total?: number | null;
+            /**
              * Model
-             * @description `fluid`: flow mode's max-min estimates; `packet`: a packet-level run.
+             * @description `fluid`: flow mode's max-min estimates; `packet`: a packet-level run; `decomposed`: link-level decomposition (each busy link at packet level; the result's `decomposition` states its measured error).
              * @default fluid
              * @enum {string}
              */
-            model: "fluid" | "packet";
+            model: "fluid" | "packet" | "decomposed";
             /**
              * Name
              * @description Job name.
@@ -8301,7 +8518,7 @@ export interface components {
             plan_id: number | null;
             /**
              * Progress
-             * @description Fraction of the workload's flows finished (0..1).
+             * @description Fraction done (0..1): of the workload's flows, or, for a decomposed run while it runs, of its links simulated (`links_done` / `links_total`).
              */
             progress: number;
             /**
@@ -8624,6 +8841,12 @@ export interface components {
             /** @description Which way air crosses it, from the rack's front (null: not known). */
             airflow?: components["schemas"]["Airflow"] | null;
             /**
+             * Breakout Links
+             * @description The most links one port breaks out into, each at the port's speed over that count (2: a 400G port as 2 x 200G; 1: no breakout; null: not known).
+             * @example 2
+             */
+            breakout_links?: number | null;
+            /**
              * Height U
              * @description Height in rack units.
              * @default 1
@@ -8689,6 +8912,12 @@ export interface components {
         SwitchModelRead: {
             /** @description Airflow from the rack's front (null: not known). */
             airflow: components["schemas"]["Airflow"] | null;
+            /**
+             * Breakout Links
+             * @description The most links one port breaks out into (null: not known).
+             * @example 2
+             */
+            breakout_links: number | null;
             /**
              * Builtin
              * @description Seeded default; read-only.
@@ -8775,6 +9004,11 @@ export interface components {
         SwitchModelUpdate: {
             /** @description Airflow from the rack's front; null clears it. */
             airflow?: components["schemas"]["Airflow"] | null;
+            /**
+             * Breakout Links
+             * @description The most links one port breaks out into; null clears it.
+             */
+            breakout_links?: number | null;
             /**
              * Height U
              * @description Height in rack units.
@@ -9267,6 +9501,8 @@ export interface components {
              * @description `p`: ports per server; default: each logical rack's cabled ports.
              */
             ports?: number | null;
+            /** @description Patterns `rail-optimized` and `rail-only` (GPU clusters): SU size, leaf model, ratio. */
+            rail?: components["schemas"]["RailIn"] | null;
             /**
              * Route Via
              * @description Between racks: overhead tray or under the raised floor (default geometry only).

@@ -9,7 +9,7 @@ from pydantic import Field, ModelWrapValidatorHandler, model_validator
 from pydantic.config import JsonDict
 
 from loopline.api.schemas.common import ReadSchema, Schema
-from loopline.api.schemas.sim_estimates import PACKET_NOTE, PacketSettings
+from loopline.api.schemas.sim_estimates import DECOMPOSED_NOTE, PACKET_NOTE, DecomposedSettings, PacketSettings
 from loopline.db.models import JobStatus
 from loopline.domain.errors import DomainError
 from loopline.domain.scenario import WORKLOADS, PresetChoice
@@ -79,13 +79,19 @@ class PlanSimulationCreate(Schema):
         examples=[{"type": "permutation", "bytes": 100000000}],
     )
     engine: EngineSettings = Field(default_factory=EngineSettings, description="Seed, stop time, failures.")
-    mode: Literal["flow", "packet"] = Field(
+    mode: Literal["flow", "packet", "decomposed"] = Field(
         "flow",
         description="`flow`: fluid max-min rates, a fast estimate; `packet`: packets, TCP and queues, exact tails, "
-        "slower (see `/simulations/estimate` first). A packet run whose estimate exceeds the worker's time or memory "
-        "limit is refused (422 naming `mode`).",
+        "slower (see `/simulations/estimate` first); `decomposed`: each busy link simulated at packet level with "
+        "the flows that cross it, spread over the workers, per-hop delays summed along each flow's path (tails at "
+        "scale; no failures, detours, memcache, MPTCP, spraying or shared buffers). A packet run whose estimate "
+        "exceeds the worker's time or memory limit, or a decomposed run whose time per worker exceeds its time "
+        "limit, is refused (422 naming `mode`).",
     )
-    packet: PacketSettings | None = Field(None, description="Packet mode: transport, buffer, ECN threshold.")
+    packet: PacketSettings | None = Field(
+        None, description="Packet and decomposed mode: transport, buffer, ECN threshold (of every link simulation)."
+    )
+    decomposed: DecomposedSettings | None = Field(None, description="Decomposed mode: the clustering threshold.")
 
     def workload_request(self) -> PresetChoice | dict[str, Any]:
         """What to build the workload from: the preset (default `shuffle`) or the raw section."""
@@ -108,7 +114,10 @@ class SimulationRead(ReadSchema):
     plan_id: int | None = Field(description="The wiring plan simulated, if any.")
     name: str = Field(description="Job name.")
     status: JobStatus = Field(description="queued, running, succeeded, failed or cancelled.")
-    progress: float = Field(description="Fraction of the workload's flows finished (0..1).")
+    progress: float = Field(
+        description="Fraction done (0..1): of the workload's flows, or, for a decomposed run while it runs, of "
+        "its links simulated (`links_done` / `links_total`)."
+    )
     error: str | None = Field(description="Why it failed.")
     error_field: str | None = Field(
         None,
@@ -129,6 +138,18 @@ class SimulationRead(ReadSchema):
         None,
         description="The engine's last progress line, as text.",
         examples=["progress: sim_time_s=0.012000 flows_done=120/870 events=2410 events_per_s=1800"],
+    )
+    links_done: int | None = Field(
+        None, description="Decomposed mode: links simulated so far, over every worker (null in the other modes)."
+    )
+    links_total: int | None = Field(
+        None,
+        description="Decomposed mode: links to simulate (one per cluster of similar links; idle links cost nothing).",
+    )
+    batches: int | None = Field(
+        None,
+        description="Decomposed mode: the batches of links the run was split into over the workers (null: run in "
+        "one worker's process, as when it is the only worker).",
     )
     queue_position: int | None = Field(
         None,
@@ -156,8 +177,10 @@ class SimulationRead(ReadSchema):
         description="Per-flow records kept for the result (`/results/flows`, `/results/flows.csv`, "
         "`/results/flows/cdf`); null when none were kept (runs of more than 1,000,000 flows, or not finished).",
     )
-    model: Literal["fluid", "packet"] = Field(
-        "fluid", description="`fluid`: flow mode's max-min estimates; `packet`: a packet-level run."
+    model: Literal["fluid", "packet", "decomposed"] = Field(
+        "fluid",
+        description="`fluid`: flow mode's max-min estimates; `packet`: a packet-level run; `decomposed`: link-level "
+        "decomposition (each busy link at packet level; the result's `decomposition` states its measured error).",
     )
     note: str = Field(FLUID_NOTE, description="What the result is (flow mode: what the estimate does not cover).")
 
@@ -169,6 +192,8 @@ class SimulationRead(ReadSchema):
         engine = getattr(data, "scenario", None) and data.scenario.get("engine")
         if isinstance(engine, dict) and engine.get("mode") == "packet":
             read.model, read.note = "packet", PACKET_NOTE
+        elif isinstance(engine, dict) and engine.get("mode") == "decomposed":
+            read.model, read.note = "decomposed", DECOMPOSED_NOTE
         return read
 
 
