@@ -58,9 +58,10 @@ export function DecomposedStats({ result }: { result: EngineResult }) {
       </p>
       {rows.length > 0 && (
         <table className="plans-table small" data-testid="decomposed-accuracy">
-          <caption>
-            Slowdown by flow size, with the largest error measured against full packet mode
-            {d.accuracy.measured_on.length > 0 && ` on ${d.accuracy.measured_on.join(", ")}`} ({d.accuracy.source}).
+          <caption data-testid="decomposed-accuracy-caption">
+            {d.accuracy
+              ? `Slowdown by flow size, with the largest error measured against full packet mode on ${d.accuracy.measured_on.join(", ")} (${d.accuracy.source}).`
+              : "Slowdown by flow size. Not yet measured against full packet mode (no calibration has been run): how far these tails are from packet mode's is unknown."}
           </caption>
           <thead>
             <tr>

@@ -159,7 +159,7 @@ function Downloads({ jobId }: { jobId: number }) {
 /** A decomposed result's p99 error bars on the slowdown chart (its buckets with flows, as bySizeSeries). */
 function accuracyBars(result: EngineResult): { lo: number[]; hi: number[]; colour: string } | null {
   const read = decompositionOf(result);
-  if (!read?.ok) return null;
+  if (!read?.ok || !read.value.accuracy) return null; // not calibrated: no bars to draw
   return { ...p99Bars(bucketRows(result.flows.by_size, read.value)), colour: P99_COLOUR };
 }
 

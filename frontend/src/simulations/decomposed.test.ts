@@ -3,6 +3,8 @@ import {
   accuracyText,
   bucketRows,
   clusterText,
+  decomposedEstimateText,
+  decomposedLinksText,
   decompositionOf,
   errorPercent,
   linkCountsText,
@@ -127,6 +129,17 @@ describe("bucketRows", () => {
       },
     ]);
   });
+
+  it("marks every bucket not measured before any calibration (the engine then writes no accuracy)", () => {
+    const uncalibrated = decompositionOf({ decomposition: { ...section(), accuracy: undefined } });
+    expect(uncalibrated?.ok).toBe(true);
+    const d = uncalibrated?.ok ? uncalibrated.value : section();
+    expect(d.accuracy).toBeUndefined();
+    expect(bucketRows([bucket("<10KB", 3, 1, 2), bucket("1MB-10MB", 1, 4, 4)], d).map((r) => r.accuracy)).toEqual([
+      null,
+      null,
+    ]);
+  });
 });
 
 describe("packetRange", () => {
@@ -177,5 +190,24 @@ describe("links in words", () => {
     expect(linksProgressText({ links_done: null, links_total: 40 })).toBe("0 / 40 links simulated");
     expect(linksProgressText({ links_done: null, links_total: null })).toBeNull();
     expect(linksProgressText({})).toBeNull();
+  });
+});
+
+describe("the estimate in words", () => {
+  it("says the time per worker and how many workers share the links", () => {
+    expect(decomposedEstimateText({ wall_s: 42.4, workers: 2 })).toBe("about 42 s per worker (2 workers alive)");
+    expect(decomposedEstimateText({ wall_s: 3.04, workers: 1 })).toBe("about 3.0 s per worker (1 worker alive)");
+    expect(decomposedEstimateText({ wall_s: 5400, workers: 0 })).toBe(
+      "about 90 min per worker (no worker alive: it waits for one)",
+    );
+  });
+
+  it("counts the links to simulate, clustered and idle", () => {
+    expect(decomposedLinksText({ links_simulated: 312, links_clustered: 88, links_idle: 804, links_total: 1204 })).toBe(
+      "312 links to simulate, 88 clustered, 804 idle of 1,204 directed links",
+    );
+    expect(decomposedLinksText({ links_simulated: 1, links_clustered: 0, links_idle: 0, links_total: 1 })).toBe(
+      "1 link to simulate, 0 clustered, 0 idle of 1 directed links",
+    );
   });
 });

@@ -6,6 +6,7 @@
  * says which field instead of drawing nonsense. Pure: tested in decomposed.test.ts.
  */
 import { z } from "zod";
+import { formatDuration } from "./packet";
 import type { EngineResult, SizeBucket } from "./results";
 
 const count = z.number().int().min(0);
@@ -26,11 +27,14 @@ const DecompositionSchema = z.object({
   cluster_threshold: z.number().min(0).max(1),
   link_events: count.optional(),
   warnings: z.array(z.string()),
-  accuracy: z.object({
-    measured_on: z.array(z.string()),
-    by_size: z.array(BucketAccuracy),
-    source: z.string(),
-  }),
+  /** Absent until a calibration against packet mode has been run: every bucket is then "not measured". */
+  accuracy: z
+    .object({
+      measured_on: z.array(z.string()),
+      by_size: z.array(BucketAccuracy),
+      source: z.string(),
+    })
+    .optional(),
 });
 
 export type Decomposition = z.infer<typeof DecompositionSchema>;
@@ -82,7 +86,7 @@ export interface BucketRow {
 
 /** The result's buckets that hold flows, each with the accuracy measured for its bucket name. */
 export function bucketRows(buckets: readonly SizeBucket[], d: Decomposition): BucketRow[] {
-  const measured = new Map(d.accuracy.by_size.map((a) => [a.bucket, a]));
+  const measured = new Map((d.accuracy?.by_size ?? []).map((a) => [a.bucket, a]));
   return buckets
     .filter((b) => b.fct_s.count > 0) // as the charts (results.ts bySizeSeries): bar i is bucket i
     .map((b) => ({
@@ -143,3 +147,27 @@ export function linksProgressText(job: { links_done?: number | null; links_total
 
 /** Whether a result is decomposed mode's. */
 export const isDecomposed = (r: Pick<EngineResult, "model"> | null | undefined): boolean => r?.model === "decomposed";
+
+/** What the form shows of the API's estimate of a decomposed run (`/simulations/estimate`). */
+export interface DecomposedCost {
+  links_total: number;
+  links_simulated: number;
+  links_clustered: number;
+  links_idle: number;
+  /** Live workers the link simulations are spread over. */
+  workers: number;
+  /** Expected wall time per worker, seconds (planning, then its share of the link simulations). */
+  wall_s: number;
+}
+
+/** "about 42 s per worker (2 workers alive)". */
+export function decomposedEstimateText(e: Pick<DecomposedCost, "wall_s" | "workers">): string {
+  const alive =
+    e.workers === 0 ? "no worker alive: it waits for one" : `${n(e.workers)} worker${e.workers === 1 ? "" : "s"} alive`;
+  return `about ${formatDuration(e.wall_s)} per worker (${alive})`;
+}
+
+/** "312 links to simulate, 88 clustered, 804 idle of 1,204 directed links". */
+export function decomposedLinksText(e: Omit<DecomposedCost, "wall_s" | "workers">): string {
+  return `${n(e.links_simulated)} link${e.links_simulated === 1 ? "" : "s"} to simulate, ${n(e.links_clustered)} clustered, ${n(e.links_idle)} idle of ${n(e.links_total)} directed links`;
+}
