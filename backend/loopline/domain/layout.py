@@ -59,8 +59,16 @@ class RackType:
 class ServerModel:
     name: str = "2x25G server"
     nic_ports: int = 2
+    """NIC ports the wiring cables (a GPU server's compute NICs: one per rail)."""
     port_gbps: float = 25.0
     height_u: int = 1
+    gpus: int = 0
+    """GPUs per server (0: not a GPU server)."""
+    gpu_interconnect_gbps: float | None = None
+    """Intra-server GPU interconnect, Gb/s per GPU each direction (None: not known / no GPUs)."""
+    frontend_nic_ports: int = 0
+    """Front-end (storage, in-band management) NIC ports, apart from the compute NICs."""
+    frontend_port_gbps: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +79,8 @@ class SwitchModel:
     uplink_ports: int = 8
     uplink_gbps: float = 100.0
     height_u: int = 1
+    breakout_links: int | None = None
+    """The most links one port breaks out into (None: not known)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,18 @@ BUILTIN_SERVER_MODELS: list[dict[str, Any]] = [
     {"name": "4x25G server", "nic_ports": 4, "port_gbps": 25.0, "height_u": 1},
     {"name": "2x10G server", "nic_ports": 2, "port_gbps": 10.0, "height_u": 1},
     {"name": "2x100G GPU server", "nic_ports": 2, "port_gbps": 100.0, "height_u": 2},
+    # NVIDIA DGX H100 (issue 31; figures and sources in catalog_facts.SERVER_FACTS): 8 GPUs, 8 compute
+    # NICs (one per rail), 4 front-end ports, NVLink 4 at 3600 Gb/s per GPU each way.
+    {
+        "name": "8x400G GPU server",
+        "nic_ports": 8,
+        "port_gbps": 400.0,
+        "height_u": 8,
+        "gpus": 8,
+        "gpu_interconnect_gbps": 3600.0,
+        "frontend_nic_ports": 4,
+        "frontend_port_gbps": 400.0,
+    },
 ]
 BUILTIN_SWITCH_MODELS: list[dict[str, Any]] = [
     {
@@ -203,6 +215,35 @@ BUILTIN_SWITCH_MODELS: list[dict[str, Any]] = [
         "uplink_ports": 32,
         "uplink_gbps": 100.0,
         "height_u": 2,
+    },
+    # GPU fabrics (issue 31; sources in catalog_facts.SWITCH_FACTS): NVIDIA QM9700 as DGX SuperPOD
+    # rail leaf and spine, NVIDIA Spectrum-4 SN5600.
+    {
+        "name": "32x400G+32x400G leaf",
+        "server_ports": 32,
+        "server_port_gbps": 400.0,
+        "uplink_ports": 32,
+        "uplink_gbps": 400.0,
+        "height_u": 1,
+        "breakout_links": 2,
+    },
+    {
+        "name": "64x400G spine",
+        "server_ports": 64,
+        "server_port_gbps": 400.0,
+        "uplink_ports": 0,
+        "uplink_gbps": 400.0,
+        "height_u": 1,
+        "breakout_links": 2,
+    },
+    {
+        "name": "64x800G switch",
+        "server_ports": 64,
+        "server_port_gbps": 800.0,
+        "uplink_ports": 0,
+        "uplink_gbps": 800.0,
+        "height_u": 2,
+        "breakout_links": 4,
     },
 ]
 BUILTIN_RACK_TYPES: list[dict[str, Any]] = [

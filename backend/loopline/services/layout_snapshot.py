@@ -186,7 +186,16 @@ def domain_catalog(
     """Catalog rows turned into domain value objects, by id."""
     return Catalog(
         servers={
-            i: dl.ServerModel(name=s.name, nic_ports=s.nic_ports, port_gbps=s.port_gbps, height_u=s.height_u)
+            i: dl.ServerModel(
+                name=s.name,
+                nic_ports=s.nic_ports,
+                port_gbps=s.port_gbps,
+                height_u=s.height_u,
+                gpus=s.gpus,
+                gpu_interconnect_gbps=s.gpu_interconnect_gbps,
+                frontend_nic_ports=s.frontend_nic_ports,
+                frontend_port_gbps=s.frontend_port_gbps,
+            )
             for i, s in server_models.items()
         },
         switches={
@@ -197,6 +206,7 @@ def domain_catalog(
                 uplink_ports=s.uplink_ports,
                 uplink_gbps=s.uplink_gbps,
                 height_u=s.height_u,
+                breakout_links=s.breakout_links,
             )
             for i, s in switch_models.items()
         },

@@ -54,3 +54,39 @@ def test_models_in_use_keep_their_specs(owner: TestClient, hall: dict[str, Any],
     assert r.status_code == 409 and "used in a layout" in r.text
     assert owner.patch(url, json={"name": "my server v1"}, headers={"If-Match": '"1"'}).status_code == 200
     assert owner.delete(url, headers={"If-Match": '"2"'}).status_code == 409
+
+
+def test_gpu_servers_and_breakouts(owner: TestClient) -> None:
+    """Issue 31: the builtin DGX H100 class server and 400G/800G switches carry their GPUs, GPU
+    interconnect, front-end NICs and breakout links; a user's own GPU server takes them too, a bad
+    one is a 422 naming the field, and an update sent null clears the interconnect (not known)."""
+    servers = {m["name"]: m for m in owner.get("/api/v1/catalog/server-models", params={"limit": 100}).json()["items"]}
+    dgx = servers["8x400G GPU server"]
+    assert (dgx["nic_ports"], dgx["port_gbps"], dgx["height_u"], dgx["gpus"]) == (8, 400, 8, 8)
+    assert (dgx["gpu_interconnect_gbps"], dgx["frontend_nic_ports"], dgx["frontend_port_gbps"]) == (3600, 4, 400)
+    assert (dgx["max_w"], dgx["weight_kg"]) == (10200, None) and "DGX H100" in dgx["source"]
+    plain = servers["2x25G server"]
+    assert (plain["gpus"], plain["gpu_interconnect_gbps"], plain["frontend_nic_ports"]) == (0, None, 0)
+    switches = {m["name"]: m for m in owner.get("/api/v1/catalog/switch-models", params={"limit": 100}).json()["items"]}
+    assert {n: switches[n]["breakout_links"] for n in ("32x400G+32x400G leaf", "64x400G spine", "64x800G switch")} == {
+        "32x400G+32x400G leaf": 2,
+        "64x400G spine": 2,
+        "64x800G switch": 4,
+    }
+    assert switches["48x25G+8x100G ToR"]["breakout_links"] is None
+
+    url = "/api/v1/catalog/server-models"
+    body = {"name": "4-GPU", "nic_ports": 4, "port_gbps": 200, "height_u": 4, "gpus": 4,
+            "gpu_interconnect_gbps": 2400, "frontend_nic_ports": 2, "frontend_port_gbps": 100}  # fmt: skip
+    r = owner.post(url, json=body)
+    assert r.status_code == 201, r.text
+    assert (r.json()["gpus"], r.json()["gpu_interconnect_gbps"]) == (4, 2400)
+    for field, bad in (("gpus", -1), ("gpu_interconnect_gbps", 0), ("frontend_nic_ports", -2)):
+        r = owner.post(url, json={**body, "name": f"bad {field}", field: bad})
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == field, r.text
+    sid = owner.post(url, json={**body, "name": "4-GPU b"}).json()["id"]
+    r = owner.patch(f"{url}/{sid}", json={"gpu_interconnect_gbps": None}, headers={"If-Match": '"1"'})
+    assert r.status_code == 200 and r.json()["gpu_interconnect_gbps"] is None and r.json()["gpus"] == 4
+    switch = {"name": "b", "server_ports": 8, "server_port_gbps": 400, "uplink_ports": 0, "uplink_gbps": 400}
+    r = owner.post("/api/v1/catalog/switch-models", json={**switch, "breakout_links": 0})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == "breakout_links", r.text

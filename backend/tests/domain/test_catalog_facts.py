@@ -197,3 +197,36 @@ def test_200g_transceiver_watts_and_the_optics_left_unknown() -> None:
     unknown = {"XCVR-50G-SR", "XCVR-200G-LR", "XCVR-800G-LR", "AOC-10G", "AOC-50G", "AOC-800G", "AEC-400G"}
     unknown |= {f"ACC-{g}" for g in ("10G", "25G", "40G", "50G", "100G")}
     assert {pn for pn, w in watts.items() if w is None} == unknown
+
+
+def test_gpu_cluster_builtins_are_the_cited_figures() -> None:
+    """Issue 31: the DGX H100 class server (BasePOD core components: 8 GPUs, 8 x 400G compute NICs,
+    2 dual-port 400G front-end NICs; NVLink 4 at 900 GB/s per GPU both ways = 3600 Gb/s each way;
+    8U, 10.2 kW) and the QM9700 / SN5600 switches (64 x 400G split 32 + 32 as a SuperPOD leaf, all
+    64 down as a spine, 2 links per port; 64 x 800G in 2U, up to 4 links per port)."""
+    server = next(m for m in BUILTIN_SERVER_MODELS if m["name"] == "8x400G GPU server")
+    assert server == {
+        "name": "8x400G GPU server",
+        "nic_ports": 8,
+        "port_gbps": 400.0,
+        "height_u": 8,
+        "gpus": 8,
+        "gpu_interconnect_gbps": 900 * 8 / 2,
+        "frontend_nic_ports": 2 * 2,
+        "frontend_port_gbps": 400.0,
+    }
+    dgx = cf.SERVER_FACTS["8x400G GPU server"]
+    assert (dgx.typical_w, dgx.max_w, dgx.weight_kg, dgx.airflow) == (None, 10_200.0, None, None)
+    assert "DGX H100" in dgx.source and "core-components" in dgx.source and "900 GB/s" in dgx.source
+    switches = {m["name"]: m for m in BUILTIN_SWITCH_MODELS}
+    shape = ("server_ports", "server_port_gbps", "uplink_ports", "uplink_gbps", "height_u", "breakout_links")
+    assert tuple(switches["32x400G+32x400G leaf"][k] for k in shape) == (32, 400.0, 32, 400.0, 1, 2)
+    assert tuple(switches["64x400G spine"][k] for k in shape) == (64, 400.0, 0, 400.0, 1, 2)
+    assert tuple(switches["64x800G switch"][k] for k in shape) == (64, 800.0, 0, 800.0, 2, 4)
+    for name, product in (
+        ("32x400G+32x400G leaf", "QM9700"),
+        ("64x400G spine", "QM9700"),
+        ("64x800G switch", "SN5600"),
+    ):
+        facts = cf.SWITCH_FACTS[name]
+        assert product in facts.source and _figures(facts) == [] and "(None)" in facts.source

@@ -11,7 +11,18 @@ from loopline.api.schemas.common import FromMillimetres, ReadSchema, Schema
 from loopline.domain.facility.model import Airflow
 from loopline.domain.units import mm
 
-FACTS = frozenset({"typical_w", "max_w", "weight_kg", "airflow", "static_load_kg"})
+FACTS = frozenset(
+    {
+        "typical_w",
+        "max_w",
+        "weight_kg",
+        "airflow",
+        "static_load_kg",
+        "gpu_interconnect_gbps",
+        "frontend_port_gbps",
+        "breakout_links",
+    }
+)
 """Facts a user may clear: null in an update sets them to "not known" (other fields: null = unchanged)."""
 
 MAX_DEVICE_W = 100_000.0
@@ -93,9 +104,26 @@ class ServerModelCreate(DeviceFactsCreate):
         description="Catalog name, unique among the global entries and yours.",
         examples=["2x25G server"],
     )
-    nic_ports: int = Field(ge=1, le=64, description="NIC ports per server.", examples=[2])
+    nic_ports: int = Field(
+        ge=1, le=64, description="NIC ports per server (a GPU server's compute NICs, one per rail).", examples=[2]
+    )
     port_gbps: float = Field(gt=0, le=3200, description="Speed of each NIC port, Gb/s.", examples=[25])
     height_u: int = Field(1, ge=1, le=10, description="Height in rack units.", examples=[1])
+    gpus: int = Field(0, ge=0, le=256, description="GPUs per server (0: not a GPU server).", examples=[8])
+    gpu_interconnect_gbps: float | None = Field(
+        None,
+        gt=0,
+        le=100_000,
+        description="The intra-server GPU interconnect (NVLink and the like): Gb/s per GPU, each direction "
+        "(null: not known or no GPUs).",
+        examples=[3600],
+    )
+    frontend_nic_ports: int = Field(
+        0, ge=0, le=64, description="Front-end (storage, in-band management) NIC ports, apart from `nic_ports`."
+    )
+    frontend_port_gbps: float | None = Field(
+        None, gt=0, le=3200, description="Speed of each front-end NIC port, Gb/s (null: none or not known)."
+    )
 
 
 class ServerModelUpdate(DeviceFactsUpdate):
@@ -105,14 +133,28 @@ class ServerModelUpdate(DeviceFactsUpdate):
     nic_ports: int | None = Field(None, ge=1, le=64, description="NIC ports per server.")
     port_gbps: float | None = Field(None, gt=0, le=3200, description="Speed of each NIC port, Gb/s.")
     height_u: int | None = Field(None, ge=1, le=10, description="Height in rack units.")
+    gpus: int | None = Field(None, ge=0, le=256, description="GPUs per server.")
+    gpu_interconnect_gbps: float | None = Field(
+        None, gt=0, le=100_000, description="GPU interconnect, Gb/s per GPU each direction; null clears it."
+    )
+    frontend_nic_ports: int | None = Field(None, ge=0, le=64, description="Front-end NIC ports.")
+    frontend_port_gbps: float | None = Field(
+        None, gt=0, le=3200, description="Speed of each front-end NIC port, Gb/s; null clears it."
+    )
 
 
 class ServerModelRead(DeviceFactsRead):
     id: int = Field(description="Catalog id.", examples=[1])
     name: str = Field(description="Catalog name, unique among the global entries and yours.", examples=["2x25G server"])
-    nic_ports: int = Field(description="NIC ports per server.", examples=[2])
+    nic_ports: int = Field(description="NIC ports per server (a GPU server's compute NICs).", examples=[2])
     port_gbps: float = Field(description="Speed of each NIC port, Gb/s.", examples=[25])
     height_u: int = Field(description="Height in rack units.", examples=[1])
+    gpus: int = Field(description="GPUs per server (0: not a GPU server).", examples=[8])
+    gpu_interconnect_gbps: float | None = Field(
+        description="GPU interconnect, Gb/s per GPU each direction (null: not known or no GPUs).", examples=[3600]
+    )
+    frontend_nic_ports: int = Field(description="Front-end (storage, in-band management) NIC ports.", examples=[4])
+    frontend_port_gbps: float | None = Field(description="Speed of each front-end NIC port, Gb/s.", examples=[400])
     builtin: bool = Field(description="Seeded default; read-only.")
     owner_id: int | None = Field(
         description="The user this entry belongs to (only they see it in the catalog; members of their projects "
@@ -133,6 +175,14 @@ class SwitchModelCreate(DeviceFactsCreate):
     uplink_ports: int = Field(ge=0, le=1024, description="Uplink ports towards the fabric.", examples=[8])
     uplink_gbps: float = Field(gt=0, le=3200, description="Speed of each uplink port, Gb/s.", examples=[100])
     height_u: int = Field(1, ge=1, le=20, description="Height in rack units.", examples=[1])
+    breakout_links: int | None = Field(
+        None,
+        ge=1,
+        le=16,
+        description="The most links one port breaks out into, each at the port's speed over that count "
+        "(2: a 400G port as 2 x 200G; 1: no breakout; null: not known).",
+        examples=[2],
+    )
 
 
 class SwitchModelUpdate(DeviceFactsUpdate):
@@ -144,6 +194,9 @@ class SwitchModelUpdate(DeviceFactsUpdate):
     uplink_ports: int | None = Field(None, ge=0, le=1024, description="Uplink ports towards the fabric.")
     uplink_gbps: float | None = Field(None, gt=0, le=3200, description="Speed of each uplink port, Gb/s.")
     height_u: int | None = Field(None, ge=1, le=20, description="Height in rack units.")
+    breakout_links: int | None = Field(
+        None, ge=1, le=16, description="The most links one port breaks out into; null clears it."
+    )
 
 
 class SwitchModelRead(DeviceFactsRead):
@@ -156,6 +209,9 @@ class SwitchModelRead(DeviceFactsRead):
     uplink_ports: int = Field(description="Uplink ports towards the fabric.", examples=[8])
     uplink_gbps: float = Field(description="Speed of each uplink port, Gb/s.", examples=[100])
     height_u: int = Field(description="Height in rack units.", examples=[1])
+    breakout_links: int | None = Field(
+        description="The most links one port breaks out into (null: not known).", examples=[2]
+    )
     builtin: bool = Field(description="Seeded default; read-only.")
     owner_id: int | None = Field(
         description="The user this entry belongs to (only they see it in the catalog; members of their projects "

@@ -42,6 +42,8 @@ class ServerModel(Base):
     __table_args__ = (
         CheckConstraint("nic_ports >= 1", name="nic_ports_positive"),
         CheckConstraint("height_u >= 1", name="height_positive"),
+        CheckConstraint("gpus >= 0 AND frontend_nic_ports >= 0", name="gpu_counts_not_negative"),
+        CheckConstraint("gpu_interconnect_gbps > 0 AND frontend_port_gbps > 0", name="gpu_speeds_positive"),
         *_device_fact_checks(),
         *_unique_names("server_models"),
     )
@@ -51,6 +53,15 @@ class ServerModel(Base):
     nic_ports: Mapped[int]
     port_gbps: Mapped[float]
     height_u: Mapped[int] = mapped_column(default=1)
+    gpus: Mapped[int] = mapped_column(default=0, server_default="0")
+    """GPUs per server (0: not a GPU server). A GPU server's `nic_ports` x `port_gbps` are its compute
+    NICs, one per rail."""
+    gpu_interconnect_gbps: Mapped[float | None]
+    """The intra-server GPU interconnect (NVLink and the like): Gb/s per GPU, each direction (None:
+    not known, or no GPUs)."""
+    frontend_nic_ports: Mapped[int] = mapped_column(default=0, server_default="0")
+    """NIC ports for the front-end (storage, in-band management) network, apart from the compute NICs."""
+    frontend_port_gbps: Mapped[float | None]
     typical_w: Mapped[float | None]
     """Facility facts (None: not known): typical and maximum draw (W), weight (kg), airflow."""
     max_w: Mapped[float | None]
@@ -70,6 +81,7 @@ class SwitchModel(Base):
     __tablename__ = "switch_models"
     __table_args__ = (
         CheckConstraint("server_ports >= 0 AND uplink_ports >= 0", name="ports_not_negative"),
+        CheckConstraint("breakout_links >= 1", name="breakout_links_positive"),
         CheckConstraint("height_u >= 1", name="height_positive"),
         *_device_fact_checks(),
         *_unique_names("switch_models"),
@@ -82,6 +94,9 @@ class SwitchModel(Base):
     server_port_gbps: Mapped[float]
     uplink_ports: Mapped[int]
     uplink_gbps: Mapped[float]
+    breakout_links: Mapped[int | None]
+    """The most links one port breaks out into, each at the port's speed over that count (2: a 400G
+    port as 2 x 200G); None: not known. 1: no breakout."""
     height_u: Mapped[int] = mapped_column(default=1)
     typical_w: Mapped[float | None]
     """Facility facts (None: not known): typical and maximum draw (W), weight (kg), airflow."""

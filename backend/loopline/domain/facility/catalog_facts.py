@@ -44,6 +44,29 @@ def _lb(pounds: float) -> float:
     return round(pounds * LB_KG, 3)
 
 
+_QM9700 = (
+    "NVIDIA Quantum-2 QM9700 (MQM9700-NS2F; 1U; 64 x 400 Gb/s NDR InfiniBand ports on 32 twin-port OSFP"
+    " cages; split mode 128 x 200 Gb/s, i.e. 2 links per port): https://yobitel.com/knowledge-base/"
+    "nvidia-quantum-2; NVIDIA DGX BasePOD reference architecture (QM9700 compute fabric, each DGX link at"
+    " NDR200), https://docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-"
+    "enterprise-ai/latest/reference-architectures.html. "
+)
+_SUPERPOD_FABRICS = (
+    "NVIDIA DGX SuperPOD reference architecture with DGX H100, Network Fabrics, Table 4 (compute fabric"
+    " component count), https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-"
+    "h100/latest/network-fabrics.html"
+)
+_QM9700_LEAF = (
+    "Split as a DGX SuperPOD rail leaf: 32 ports down (one per server of a 32-node SU, on its rail) and"
+    f" 32 up: {_SUPERPOD_FABRICS}, 1 SU = 8 leaves and 256 spine-leaf cables, 32 per leaf. Power, weight"
+    " and airflow: no figure found in the searched sources (None)."
+)
+_QM9700_SPINE = (
+    f"As a DGX SuperPOD spine, every port down to the leaves: {_SUPERPOD_FABRICS}, 1 SU = 4 spines for"
+    " 256 spine-leaf cables, 64 per spine. Power, weight and airflow: no figure found in the searched"
+    " sources (None)."
+)
+
 SWITCH_FACTS: dict[str, DeviceFacts] = {
     "48x25G+8x100G ToR": DeviceFacts(
         typical_w=310.0,
@@ -105,6 +128,18 @@ SWITCH_FACTS: dict[str, DeviceFacts] = {
             " maximum_draw 965 W, allocated_draw 375 W in its version at commit 1f31f7ac; weight"
             " 22.2 kg (and the link above) in the version mirrored by nautobot/devicetype-library"
             " (same path). Airflow: not in that source (None)."
+        ),
+    ),
+    "32x400G+32x400G leaf": DeviceFacts(source=_QM9700 + _QM9700_LEAF),
+    "64x400G spine": DeviceFacts(source=_QM9700 + _QM9700_SPINE),
+    "64x800G switch": DeviceFacts(
+        source=(
+            "NVIDIA Spectrum-4 SN5600 (2U; 64 x 800GbE OSFP ports, 51.2 Tb/s; breakouts up to 256 x 100GbE,"
+            " i.e. 4 links per port): https://probsee.com/p/NVIDIA_Spectrum_SN5600 (a summary of NVIDIA's"
+            " SN5600 datasheet); 2U also in NVIDIA Spectrum-4 SN5000 2U Switch Systems Hardware User Manual"
+            " Rev 1.0 (SN5400, SN5600), https://manuals.online/nvidia/switch/spectrum-4-sn5000-2u/"
+            "instructions-for-use/p4r0. Power, weight and airflow: no figure found in the searched sources"
+            " (None)."
         ),
     ),
 }
@@ -172,6 +207,24 @@ SERVER_FACTS: dict[str, DeviceFacts] = {
             " 36.89 kg; airflow front-to-rear; PSU1/PSU2: 2200 W 80 PLUS Platinum). max_w is the"
             " PSU's rated output (each of the two can carry the server alone): an upper bound on"
             " its load, not a measured draw. Typical power: not in that source (None)."
+        ),
+    ),
+    "8x400G GPU server": DeviceFacts(
+        max_w=10_200.0,
+        source=(
+            "NVIDIA DGX H100 (8 x H100 SXM GPUs, four NVSwitch chips). Compute NICs (eight single-port"
+            " ConnectX-7 behind four OSFP ports, up to 400 Gb/s each: one per rail) and front-end NICs (2 x"
+            " dual-port QSFP112 ConnectX-7, up to 400 Gb/s: 4 ports): NVIDIA DGX BasePOD reference"
+            " architecture, Core Components, https://docs.nvidia.com/dgx-basepod/reference-architecture-"
+            "infrastructure-foundation-enterprise-ai/latest/core-components.html. GPU interconnect: 18 x"
+            " 4th-generation NVLink, 900 GB/s per GPU (NVIDIA's MLPerf Inference v4.0 system description,"
+            " mlcommons/inference_results_v4.0 closed/NVIDIA/systems/DGX-H100_H100-SXM-80GBx8_TRT.json),"
+            " bi-directional per NVIDIA's Hopper architecture page, https://www.nvidia.com/en-sg/"
+            "technologies/hopper-architecture/: 450 GB/s = 3600 Gb/s each direction. Height 8U and"
+            " max_w 10.2 kW (four systems per rack: 40.8 kW): NVIDIA's DGX H100 figures as restated at"
+            " https://unanswered.io/guide/nvidia-h100-gpu-density-per-node-rack; NVIDIA's DGX H100"
+            " datasheet itself was not in the searched sources, so these two rest on that restatement."
+            " Typical power, weight and airflow: no primary figure found (None)."
         ),
     ),
 }
