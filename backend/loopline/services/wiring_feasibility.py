@@ -15,7 +15,7 @@ from loopline.domain.errors import DomainError
 from loopline.domain.wiring import SUBWAYS_PATTERNS, Pattern
 from loopline.domain.wiring.options import Feasibility, feasibility
 from loopline.services.layout_snapshot import get_hall_or_404, load_catalog, load_fabric, load_hall
-from loopline.services.wiring_spec import PlanOptions, geometry_for, upgrade_spec, wiring_spec
+from loopline.services.wiring_spec import PlanOptions, geometry_for, resolve_rail, upgrade_spec, wiring_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,7 @@ def _option(
 ) -> WiringOption:  # fmt: skip
     request = PlanOptions.from_json({**spec, "name": label, "upgrade_from_plan_id": None})
     try:
+        request = resolve_rail(session, project_id, request)
         found = feasibility(hall, wiring_spec(request, fabric), geometry_for(request))
     except DomainError as e:  # the request itself (a parameter out of place)
         found = Feasibility(False, e.field, e.reason)

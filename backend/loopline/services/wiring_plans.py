@@ -21,6 +21,7 @@ from loopline.services.wiring_compare import diff_cable_rows, diff_device_rows
 from loopline.services.wiring_spec import (
     PlanOptions,
     geometry_for,
+    resolve_rail,
     route_level_mm,
     server_port_speeds,
     upgrade_spec,
@@ -43,6 +44,7 @@ def create_plan(session: Session, principal: Principal, hall_id: int, request: P
     hall = load_hall(session, hall_id)
     fabric = load_fabric(session, hall_row.project_id)
     geometry = geometry_for(request)
+    request = resolve_rail(session, hall_row.project_id, request)
     plan = generate_plan(hall, wiring_spec(request, fabric), geometry=geometry)
     plant = wiring_plant.build_plant(hall, plan, geometry)
 

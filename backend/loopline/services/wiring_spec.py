@@ -4,26 +4,29 @@ speeds of a hall (which servers need a NIC)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from loopline.db.models import LogicalRack, ServerModel
+from loopline.db.models import LogicalRack, ServerModel, SwitchModel
 from loopline.domain import layout as dl
 from loopline.domain.errors import DomainError
 from loopline.domain.routing import GeometryPreset, Via, geometry_preset, tray_z_mm
 from loopline.domain.structured.plant import Cabling, PanelPlacement, StructuredSettings
 from loopline.domain.wiring import (
+    RAIL_PATTERNS,
     SUBWAYS_PATTERNS,
     FabricKind,
     FabricSpec,
     GrinScope,
     ParallelPorts,
     Pattern,
+    RailSpec,
     WiringSpec,
 )
+from loopline.services.layout_snapshot import usable_in_project
 
 _FABRIC_KIND = {
     dl.FabricType.FAT_TREE: FabricKind.THREE_TIER,
@@ -40,6 +43,30 @@ class ParallelOptions:
     clusters: int = 1
     pattern: Pattern | None = None
     loop: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RailLeaf:
+    """The rail leaf model as the catalog held it when the plan was generated (stored with the plan,
+    which is immutable: a later change to the catalog entry does not change how it was wired)."""
+
+    name: str
+    server_ports: int
+    server_port_gbps: float
+    uplink_ports: int
+    uplink_gbps: float
+    height_u: int
+
+
+@dataclass(frozen=True, slots=True)
+class RailOptions:
+    """The rail patterns' parameters: SU size, the leaf's catalog switch model, the leaf-to-spine
+    oversubscription (rail-optimized). `leaf` is filled from the catalog (`resolve_rail`)."""
+
+    su_size: int
+    leaf_model_id: int
+    oversubscription: float | None = None
+    leaf: RailLeaf | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +94,8 @@ class PlanOptions:
     """The structured plant's settings; None: the defaults (with structured cabling)."""
     breakouts: bool = False
     """Fast fabric switch ports break out into lanes for slower ToR uplinks (structured cabling only)."""
+    rail: RailOptions | None = None
+    """Patterns rail-optimized and rail-only: SU size, leaf model, oversubscription."""
 
     def to_json(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -79,6 +108,7 @@ class PlanOptions:
         out["structured"] = None if self.structured is None else asdict(self.structured)
         if self.structured is not None:
             out["structured"]["panel_at"] = self.structured.panel_at.value
+        out["rail"] = None if self.rail is None else asdict(self.rail)
         return out
 
     @classmethod
@@ -100,7 +130,37 @@ class PlanOptions:
             if "panel_at" in st:
                 st["panel_at"] = PanelPlacement(st["panel_at"])
             values["structured"] = StructuredSettings(**st)
+        if values.get("rail") is not None:
+            rail = dict(values["rail"])
+            if rail.get("leaf") is not None:
+                rail["leaf"] = RailLeaf(**rail["leaf"])
+            values["rail"] = RailOptions(**rail)
         return cls(**values)
+
+
+def resolve_rail(session: Session, project_id: int, request: PlanOptions) -> PlanOptions:
+    """`request` with its rail leaf model read from the catalog entries the project may use."""
+    rail = request.rail
+    if rail is None:
+        return request
+    row = session.execute(
+        select(SwitchModel).where(SwitchModel.id == rail.leaf_model_id, usable_in_project(SwitchModel, project_id))
+    ).scalar_one_or_none()
+    if row is None:
+        raise DomainError(
+            "rail.leaf_model_id", f"switch model {rail.leaf_model_id} is not in the catalog this project may use"
+        )
+    leaf = RailLeaf(row.name, row.server_ports, row.server_port_gbps, row.uplink_ports, row.uplink_gbps, row.height_u)
+    return replace(request, rail=replace(rail, leaf=leaf))
+
+
+def _rail_spec(rail: RailOptions | None) -> RailSpec | None:
+    if rail is None:
+        return None
+    if rail.leaf is None:
+        raise DomainError("rail.leaf_model_id", "the rail leaf model was not read from the catalog")
+    leaf = dl.SwitchModel(**asdict(rail.leaf))
+    return RailSpec(leaf_model=leaf, su_size=rail.su_size, oversubscription=rail.oversubscription)
 
 
 def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
@@ -125,6 +185,7 @@ def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
             breakouts=request.breakouts,
         ),
         cabling=request.cabling,
+        rail=_rail_spec(request.rail),
         structured=(
             (request.structured or StructuredSettings())
             if request.cabling is Cabling.STRUCTURED
@@ -176,11 +237,14 @@ def server_port_speeds(hall: dl.Hall) -> dict[str, float]:
 
 def upgrade_spec(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """`base`'s stored spec with `changes`; parameters the new pattern does not take (a loop, a
-    Subways type or clusters outside Subways, a GRIN degree outside GRIN) are dropped, not kept."""
+    Subways type or clusters outside Subways, a GRIN degree outside GRIN, rail settings outside the
+    rail patterns) are dropped, not kept."""
     spec = {**base, **changes}
     pattern = Pattern(spec["pattern"])
     if pattern not in SUBWAYS_PATTERNS:
         spec.update(loop=None, subways_type=1, clusters=1)
+    if pattern not in RAIL_PATTERNS:
+        spec["rail"] = None
     if pattern is not Pattern.GRIN:
         spec["grin_degree"] = 0
     elif not spec.get("grin_degree"):

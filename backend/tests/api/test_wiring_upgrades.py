@@ -208,6 +208,8 @@ def test_the_upgrades_a_hall_can_build(owner: TestClient, row_hall: dict[str, An
         ("pattern single-homed", True, None, None), ("pattern mc-lag", True, None, None),
         ("pattern paired-row", False, "pattern", None), ("pattern inter-chassis", True, None, None),
         ("pattern grin", False, "ports", nic),
+        # the rail patterns need their SU size and leaf model, which an upgrade option does not choose
+        ("pattern rail-optimized", False, "rail", None), ("pattern rail-only", False, "rail", None),
     ]  # fmt: skip
     assert got["options"][0]["reason"] == short and got["options"][0]["change"] == {"ports": 3}
     assert "4 is not a multiple of 3" in got["options"][3]["reason"]
@@ -257,6 +259,7 @@ def test_the_patterns_a_new_hall_can_use(owner: TestClient, hall: dict[str, Any]
     assert [(o["label"], o["feasible"], o["field"]) for o in got["options"]] == [
         ("single-homed", True, None), ("mc-lag", True, None), ("side-to-side", True, None),
         ("paired-row", False, "pattern"), ("inter-chassis", True, None), ("grin", False, "ports"),
+        ("rail-optimized", False, "rail"), ("rail-only", False, "rail"),
     ]  # fmt: skip
     grin = got["options"][5]
     assert grin["change"] == {"pattern": "grin", "grin_degree": 1} and grin["needs_hardware"]["nic_ports"] == 3

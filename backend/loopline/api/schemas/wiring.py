@@ -14,7 +14,7 @@ from loopline.domain.structured.catalog import Connector, builtin_catalog
 from loopline.domain.structured.plant import Cabling, PanelPlacement, StructuredSettings
 from loopline.domain.wiring import DiffStatus, GrinScope, LinkClass, Pattern
 from loopline.domain.wiring.spec import MAX_PAIR_LOSS_DB
-from loopline.services.wiring_spec import ParallelOptions, PlanOptions
+from loopline.services.wiring_spec import ParallelOptions, PlanOptions, RailOptions
 
 
 class ParallelPortsIn(Schema):
@@ -54,6 +54,32 @@ class StructuredSettingsIn(Schema):
         description="Loss per mated MPO pair (dB) in the optical loss check; default: the catalog's "
         f"{_PAIR_LOSS[Connector.MPO_12].db:g} dB.",
         examples=[0.75],
+    )
+
+
+class RailIn(Schema):
+    """The compute fabric of a GPU cluster (patterns `rail-optimized`, `rail-only`)."""
+
+    su_size: int = Field(
+        ge=1,
+        le=4096,
+        description="Servers per scalable unit (SU), taken in hall order (rows, racks along the row, bottom to "
+        "top). Each SU gets one rail leaf per compute NIC port; at most the leaf's server-facing ports.",
+        examples=[32],
+    )
+    leaf_model_id: int = Field(
+        ge=1,
+        le=MAX_ID,
+        description="Catalog switch model of the rail leaves (mounted in the network racks of the SU's rows).",
+        examples=[7],
+    )
+    oversubscription: float | None = Field(
+        None,
+        gt=0,
+        le=64,
+        description="Rail-optimized: a leaf's server-facing Gb/s over its spine-facing Gb/s (1 = non-blocking); "
+        "the uplinks per leaf follow and must come out whole. Null: 1. Rail-only has no spine and takes none.",
+        examples=[1.0],
     )
 
 
@@ -101,12 +127,16 @@ class WiringPlanCreate(Schema):
         description="A fabric switch port faster than the ToR uplinks it serves breaks out into lanes (a 400G "
         "port into 4 x 100G links) where its optic has a breakout into their speed. Needs structured cabling.",
     )
+    rail: RailIn | None = Field(
+        None, description="Patterns `rail-optimized` and `rail-only` (GPU clusters): SU size, leaf model, ratio."
+    )
 
     def to_options(self) -> PlanOptions:
-        values = self.model_dump(exclude={"parallel", "structured"})
+        values = self.model_dump(exclude={"parallel", "structured", "rail"})
         parallel = None if self.parallel is None else ParallelOptions(**self.parallel.model_dump())
         structured = None if self.structured is None else StructuredSettings(**self.structured.model_dump())
-        return PlanOptions(**values, parallel=parallel, structured=structured)
+        rail = None if self.rail is None else RailOptions(**self.rail.model_dump())
+        return PlanOptions(**values, parallel=parallel, structured=structured, rail=rail)
 
 
 class PlanUpgradeCreate(Schema):

@@ -1,0 +1,147 @@
+"""GPU clusters through the API (issue 31): rail-optimized and rail-only plans of a stored hall of DGX
+H100 class servers, with the builtin 400G leaf and spine models; bad rail options are a 422 naming
+the field."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models import ServerModel, SwitchModel
+from loopline.settings import get_settings
+
+SERVERS = 2 * 4 * 4  # 2 rows x 4 racks x 4 GPU servers (8U each) = 32
+RAILS = 8
+
+
+@pytest.fixture
+def gpu(db_session: Session, app: Any) -> SimpleNamespace:
+    def one(model: Any, name: str) -> int:
+        return int(db_session.execute(select(model.id).where(model.name == name)).scalar_one())
+
+    return SimpleNamespace(
+        server=one(ServerModel, "8x400G GPU server"),
+        leaf=one(SwitchModel, "32x400G+32x400G leaf"),
+        spine=one(SwitchModel, "64x400G 1U spine"),
+    )
+
+
+@pytest.fixture
+def gpu_hall(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace, gpu: SimpleNamespace) -> dict[str, Any]:
+    """R01 and R02, 4 compute racks each of one logical rack of 4 GPU servers (the logical rack's own
+    ToR stands for the front-end ToR), and a network rack (N01, N02) per row with two 64x400G spines
+    at U41 and U42."""
+    lr = {"servers": 4, "server_model_id": gpu.server, "ports_used": RAILS, "tor_model_id": h.cat.tor}
+    spine = 0
+    for i, y in ((1, 1), (2, 5)):
+        body = {"name": f"R0{i}", "x_m": 1, "y_m": y, "rack_count": 4,
+                "rack_template": {"rack_type_id": h.cat.rack, "logical_racks": [lr]}}  # fmt: skip
+        r = owner.post(f"/api/v1/halls/{hall['id']}/rows", json=body)
+        assert r.status_code == 201, r.text
+        switches = []
+        for u in (41, 42):
+            spine += 1
+            switches.append({"name": f"SP{spine}", "role": "spine", "switch_model_id": gpu.spine, "u": u})
+        r = owner.post(
+            f"/api/v1/rows/{r.json()['id']}/racks",
+            json={"name": f"N0{i}", "role": "network", "fabric_switches": switches},
+        )
+        assert r.status_code == 201, r.text
+    return hall
+
+
+def plan(client: TestClient, hall_id: int, pattern: str, **rail: Any) -> Any:
+    return client.post(
+        f"/api/v1/halls/{hall_id}/wiring-plans", json={"name": pattern, "pattern": pattern, "rail": rail}
+    )
+
+
+def test_rail_optimized_plan(owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace, tmp_path: Path) -> None:
+    """SU 8: 4 SUs x 8 rails = 32 leaves, 32 x 8 = 256 server cables; 1:1 at 400G: 8 uplinks per
+    leaf, 256 leaf-spine cables, 64 on each of the 4 spines. The leaf model is stored with the plan,
+    and the plan's scenario is accepted by the engine."""
+    r = plan(owner, gpu_hall["id"], "rail-optimized", su_size=8, leaf_model_id=gpu.leaf, oversubscription=1)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    s = body["summary"]
+    assert (s["servers"], s["tors"]) == (SERVERS, 32)
+    assert s["by_class"]["server_tor"]["count"] == SERVERS * RAILS
+    assert s["by_class"]["tor_fabric"]["count"] == 32 * 8
+    rail = body["spec"]["rail"]
+    assert (rail["su_size"], rail["oversubscription"], rail["leaf_model_id"]) == (8, 1, gpu.leaf)
+    assert rail["leaf"] == {"name": "32x400G+32x400G leaf", "server_ports": 32, "server_port_gbps": 400.0,
+                            "uplink_ports": 32, "uplink_gbps": 400.0, "height_u": 1}  # fmt: skip
+
+    scenario = owner.get(f"/api/v1/wiring-plans/{body['id']}/scenario").json()
+    nodes = scenario["network"]["nodes"]
+    leaves = [n for n in nodes if n["role"] == "tor"]
+    assert sorted(n["id"] for n in leaves if n["cluster"] == 0) == sorted(f"H1.SU1.RAIL{i}" for i in range(1, 9))
+    assert {n["rack"] for n in leaves} == {"H1.R01.N01", "H1.R02.N02"}
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(scenario))
+    out = subprocess.run(
+        [str(get_settings().engine_binary), "validate", str(path)], capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"ok: {len(nodes)} nodes ({SERVERS} servers)")
+
+
+def test_rail_only_plan(owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace) -> None:
+    r = plan(owner, gpu_hall["id"], "rail-only", su_size=16, leaf_model_id=gpu.leaf)
+    assert r.status_code == 201, r.text
+    s = r.json()["summary"]
+    assert s["tors"] == 2 * RAILS and s["cables"] == SERVERS * RAILS
+    assert s["by_class"]["server_tor"]["count"] == SERVERS * RAILS
+    assert s["by_class"].get("tor_fabric", {"count": 0})["count"] == 0
+    assert any("share no switch" in w for w in s["warnings"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "rail", "field"),
+    [
+        ("rail-optimized", {"su_size": 0}, "rail.su_size"),  # the request's own bounds
+        ("rail-optimized", {"su_size": 33}, "rail.su_size"),  # more servers than the leaf's 32 down ports
+        ("rail-optimized", {"su_size": 8, "oversubscription": 3}, "rail.oversubscription"),  # 2.67 uplinks
+        ("rail-optimized", {"su_size": 8, "oversubscription": 0.2}, "rail.oversubscription"),  # 40 > 32 uplinks
+        ("rail-only", {"su_size": 8, "oversubscription": 1}, "rail.oversubscription"),  # no spine
+        ("rail-optimized", {"su_size": 8, "leaf_model_id": 999_999}, "rail.leaf_model_id"),
+    ],
+)
+def test_bad_rail_options_name_the_field(
+    owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace, pattern: str, rail: dict[str, Any], field: str
+) -> None:
+    r = plan(owner, gpu_hall["id"], pattern, **{"leaf_model_id": gpu.leaf, **rail})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert ".".join(str(x) for x in detail["loc"] if x != "body") == field, detail
+    listed = owner.get(f"/api/v1/projects/{gpu_hall['project_id']}/wiring-plans").json()
+    assert listed["total"] == 0, "a refused plan left rows behind"
+
+
+def test_rail_pattern_without_rail_options(owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace) -> None:
+    r = owner.post(f"/api/v1/halls/{gpu_hall['id']}/wiring-plans", json={"name": "x", "pattern": "rail-only"})
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "rail", r.text
+    r = plan(owner, gpu_hall["id"], "single-homed", su_size=8, leaf_model_id=gpu.leaf)
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "rail", r.text
+
+
+def test_another_users_switch_is_no_leaf(
+    owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace, h: SimpleNamespace
+) -> None:
+    """A leaf model must be one the project may use: another user's own entry is unknown to it."""
+    other = h.client("other@example.com")
+    r = other.post(
+        "/api/v1/catalog/switch-models",
+        json={"name": "mine", "server_ports": 32, "server_port_gbps": 400, "uplink_ports": 32, "uplink_gbps": 400},
+    )
+    assert r.status_code == 201, r.text
+    r = plan(owner, gpu_hall["id"], "rail-optimized", su_size=8, leaf_model_id=r.json()["id"])
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "rail.leaf_model_id", r.text
