@@ -228,7 +228,7 @@ BUILTIN_SWITCH_MODELS: list[dict[str, Any]] = [
         "breakout_links": 2,
     },
     {
-        "name": "64x400G spine",
+        "name": "64x400G 1U spine",
         "server_ports": 64,
         "server_port_gbps": 400.0,
         "uplink_ports": 0,

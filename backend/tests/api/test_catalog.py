@@ -68,9 +68,10 @@ def test_gpu_servers_and_breakouts(owner: TestClient) -> None:
     plain = servers["2x25G server"]
     assert (plain["gpus"], plain["gpu_interconnect_gbps"], plain["frontend_nic_ports"]) == (0, None, 0)
     switches = {m["name"]: m for m in owner.get("/api/v1/catalog/switch-models", params={"limit": 100}).json()["items"]}
-    assert {n: switches[n]["breakout_links"] for n in ("32x400G+32x400G leaf", "64x400G spine", "64x800G switch")} == {
+    names = ("32x400G+32x400G leaf", "64x400G 1U spine", "64x800G switch")
+    assert {n: switches[n]["breakout_links"] for n in names} == {
         "32x400G+32x400G leaf": 2,
-        "64x400G spine": 2,
+        "64x400G 1U spine": 2,
         "64x800G switch": 4,
     }
     assert switches["48x25G+8x100G ToR"]["breakout_links"] is None

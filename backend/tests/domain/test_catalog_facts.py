@@ -221,11 +221,11 @@ def test_gpu_cluster_builtins_are_the_cited_figures() -> None:
     switches = {m["name"]: m for m in BUILTIN_SWITCH_MODELS}
     shape = ("server_ports", "server_port_gbps", "uplink_ports", "uplink_gbps", "height_u", "breakout_links")
     assert tuple(switches["32x400G+32x400G leaf"][k] for k in shape) == (32, 400.0, 32, 400.0, 1, 2)
-    assert tuple(switches["64x400G spine"][k] for k in shape) == (64, 400.0, 0, 400.0, 1, 2)
+    assert tuple(switches["64x400G 1U spine"][k] for k in shape) == (64, 400.0, 0, 400.0, 1, 2)
     assert tuple(switches["64x800G switch"][k] for k in shape) == (64, 800.0, 0, 800.0, 2, 4)
     for name, product in (
         ("32x400G+32x400G leaf", "QM9700"),
-        ("64x400G spine", "QM9700"),
+        ("64x400G 1U spine", "QM9700"),
         ("64x800G switch", "SN5600"),
     ):
         facts = cf.SWITCH_FACTS[name]

@@ -131,7 +131,7 @@ SWITCH_FACTS: dict[str, DeviceFacts] = {
         ),
     ),
     "32x400G+32x400G leaf": DeviceFacts(source=_QM9700 + _QM9700_LEAF),
-    "64x400G spine": DeviceFacts(source=_QM9700 + _QM9700_SPINE),
+    "64x400G 1U spine": DeviceFacts(source=_QM9700 + _QM9700_SPINE),
     "64x800G switch": DeviceFacts(
         source=(
             "NVIDIA Spectrum-4 SN5600 (2U; 64 x 800GbE OSFP ports, 51.2 Tb/s; breakouts up to 256 x 100GbE,"
