@@ -30,8 +30,21 @@ from loopline.domain.layout import (
     Side,
     SwitchModel,
 )
+from loopline.domain.routing import DEFAULT_GEOMETRY
 from loopline.domain.scenario import build_scenario
-from loopline.domain.wiring import LinkClass, Pattern, RailSpec, Role, WiringPlan, WiringSpec, generate_plan
+from loopline.domain.structured.catalog import builtin_catalog
+from loopline.domain.structured.layout import structure_plan
+from loopline.domain.structured.plant import Cabling, StructuredSettings
+from loopline.domain.wiring import (
+    FabricSpec,
+    LinkClass,
+    Pattern,
+    RailSpec,
+    Role,
+    WiringPlan,
+    WiringSpec,
+    generate_plan,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "sim-engine" / "target" / "release" / "loopline-sim"
@@ -327,3 +340,39 @@ def test_rail_only_invariants(case: RailCase) -> None:
     assert all(c.link_class is LinkClass.SERVER_TOR for c in plan.cables)
     names = {d.name for d in plan.devices_by_role(Role.SPINE)}
     assert not any(c.a_device in names or c.b_device in names for c in plan.cables)
+
+
+def test_structured_rail_optimized_breaks_800g_spine_ports_into_400g_leaf_uplinks() -> None:
+    """SN5600-like spines (64 x 800G, at most 4 links a port): with structured cabling and breakouts
+    each port carries 2 x 400G leaf uplinks (lanes e<port>/1 and /2), so one spine per row takes its
+    row's 16 leaves x 8 uplinks = 128 links on 64 ports; the structured plant builds over the plan."""
+    sn5600 = SwitchModel("64x800G switch", 64, 800.0, 0, 800.0, height_u=2, breakout_links=4)
+    hall = gpu_hall(spine=sn5600, spines_per_row=1)
+    rail = RailSpec(leaf_model=LEAF, su_size=8)
+    spec = WiringSpec(
+        pattern=Pattern.RAIL_OPTIMIZED, rail=rail, fabric=FabricSpec(breakouts=True), cabling=Cabling.STRUCTURED
+    )
+    plan = generate_plan(hall, spec)
+    up = [c for c in plan.cables if c.link_class is LinkClass.TOR_FABRIC]
+    assert len(up) == 256 and {c.gbps for c in up} == {400.0}
+    ports: dict[str, set[str]] = defaultdict(set)
+    for c in up:
+        ports[c.b_device].add(c.b_port)
+    assert [len(v) for v in ports.values()] == [128, 128]
+    assert {p.split("/")[1] for v in ports.values() for p in v} == {"1", "2"}
+    plant = structure_plan(hall, plan, StructuredSettings(), DEFAULT_GEOMETRY, builtin_catalog())
+    assert plant.panels and plant.items
+
+    # A switch whose catalog entry allows 2 links a port cannot serve 100G links as 4 lanes of 400G.
+    qm9700 = SwitchModel("64x400G 1U spine", 64, 400.0, 0, 400.0, breakout_links=2)
+    slow_leaf = SwitchModel("32x100G+32x100G leaf", 32, 100.0, 32, 100.0)
+    hall = gpu_hall(spine=qm9700, spines_per_row=1)
+    spec = WiringSpec(
+        pattern=Pattern.RAIL_OPTIMIZED,
+        rail=RailSpec(leaf_model=slow_leaf, su_size=8, oversubscription=8.0),
+        fabric=FabricSpec(breakouts=True),
+        cabling=Cabling.STRUCTURED,
+    )
+    with pytest.raises(DomainError) as err:
+        generate_plan(hall, spec)
+    assert err.value.field == "breakouts" and "at most 2 links" in err.value.reason

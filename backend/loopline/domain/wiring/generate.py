@@ -781,6 +781,13 @@ def _wire_fabric(
         first = lane_plans.get(upper)
         if first is None or first[0] != speed:
             plan = breakout_lanes(switch, um.server_ports, um.server_port_gbps, speed)
+            if plan is not None and um.breakout_links is not None and plan.lanes_per_port > um.breakout_links:
+                # the optic could split the port further than the switch model allows (its catalog entry)
+                raise DomainError(
+                    "breakouts",
+                    f"{switch} breaks a port out into at most {um.breakout_links} links; {uplink} is "
+                    f"{speed:g}G, {plan.lanes_per_port} per {um.server_port_gbps:g}G port",
+                )
             if first is None:
                 lane_plans[upper] = (speed, plan)
             elif plan is not None or first[1] is not None:
