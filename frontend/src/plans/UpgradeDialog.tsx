@@ -30,6 +30,8 @@ const PATTERN_LABELS: Record<Pattern, string> = {
   "paired-row": "Subways · paired rows",
   "inter-chassis": "Subways · inter-chassis",
   grin: "GRIN (server-to-server)",
+  "rail-optimized": "Rail-optimized (GPU)",
+  "rail-only": "Rail-only (GPU)",
 };
 
 function NumberField({
