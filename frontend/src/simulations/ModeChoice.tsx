@@ -1,10 +1,12 @@
 /**
- * The simulation form's engine mode: flow (fast estimate) or packet (exact tails, slower) with its
- * transport, buffer and ECN threshold; and the run-time estimate of both modes for the request as the
- * form stands, asked of the API (`/simulations/estimate`) a moment after the form last changed.
+ * The simulation form's engine mode: flow (fast estimate), packet (exact tails, slower) with its
+ * transport, buffer and ECN threshold, or decomposed (link-level, tail-accurate at scale) with the same
+ * packet settings and a cluster threshold; and the run-time estimate for the request as the form
+ * stands, asked of the API (`/simulations/estimate`) a moment after the form last changed.
  */
 import { useEffect, useState } from "react";
 import { request } from "../sync/http";
+import { decomposedEstimateText, decomposedLinksText } from "./decomposed";
 import {
   DEFAULT_BUFFER_KB,
   DEFAULT_ECN_KB,
@@ -65,16 +67,18 @@ export function ModeChoice({
   const { est, error, busy } = useEstimate(planId, draft ? withMode(draft, value) : null);
   const set = (change: Partial<ModeSettings>) => onChange({ ...value, ...change });
   const packet = value.mode === "packet";
-  const chosen = est ? (packet ? est.packet : est.flow) : null;
+  const decomposed = value.mode === "decomposed";
+  const split = est?.decomposed ?? null;
+  const chosen = est ? (decomposed ? split : packet ? est.packet : est.flow) : null;
   return (
     <div className="sim-mode" data-testid="sim-mode">
       <h3>Engine</h3>
       <div className="sim-presets" role="radiogroup" aria-label="Engine mode">
-        <label className={`sim-preset${!packet ? " active" : ""}`}>
+        <label className={`sim-preset${value.mode === "flow" ? " active" : ""}`}>
           <input
             type="radio"
             name="sim-mode"
-            checked={!packet}
+            checked={value.mode === "flow"}
             onChange={() => set({ mode: "flow" })}
             data-testid="sim-mode-flow"
           />
@@ -92,8 +96,22 @@ export function ModeChoice({
           <strong>Packet (exact tails, slower)</strong>
           <span className="muted small">Every packet through queues with TCP: tails, drops, incast, buffer sizes.</span>
         </label>
+        <label className={`sim-preset${decomposed ? " active" : ""}`}>
+          <input
+            type="radio"
+            name="sim-mode"
+            checked={decomposed}
+            onChange={() => set({ mode: "decomposed" })}
+            data-testid="sim-mode-decomposed"
+          />
+          <strong>Decomposed (link-level, tail-accurate)</strong>
+          <span className="muted small">
+            Each busy link at packet level with the flows that cross it, spread over the workers; per-hop delays summed
+            along each path. Tails at datacenter scale, within the error measured against packet mode.
+          </span>
+        </label>
       </div>
-      {packet && (
+      {(packet || decomposed) && (
         <div className="sim-params">
           <label className="sim-param">
             <span>Transport</span>
@@ -103,8 +121,10 @@ export function ModeChoice({
               data-testid="sim-transport"
             >
               {TRANSPORTS.map((t) => (
-                <option key={t.value} value={t.value}>
+                // one flow over several paths has no single link to simulate it on
+                <option key={t.value} value={t.value} disabled={decomposed && t.value === "mptcp"}>
                   {t.label}
+                  {decomposed && t.value === "mptcp" ? " (not in decomposed mode)" : ""}
                 </option>
               ))}
             </select>
@@ -138,6 +158,23 @@ export function ModeChoice({
               />
             </label>
           )}
+          {decomposed && (
+            <label className="sim-param">
+              <span title="Busy links whose load, flow-size mix and burstiness differ by at most this share are simulated once, by a representative; 0 simulates every busy link.">
+                Cluster threshold (0–1)
+              </span>
+              <input
+                type="number"
+                min={0}
+                max={1}
+                step={0.01}
+                value={value.clusterThreshold ?? ""}
+                placeholder="engine's default"
+                onChange={(e) => set({ clusterThreshold: numberOrNull(e.target.valueAsNumber) })}
+                data-testid="sim-cluster-threshold"
+              />
+            </label>
+          )}
         </div>
       )}
       <div className="sim-estimate small" data-testid="sim-estimate" aria-live="polite" data-busy={busy}>
@@ -153,6 +190,12 @@ export function ModeChoice({
               Estimated run time (one seed): <span data-testid="sim-estimate-flow">flow {estimateText(est.flow)}</span>
               {" · "}
               <span data-testid="sim-estimate-packet">packet {estimateText(est.packet)}</span>
+              {split && (
+                <>
+                  {" · "}
+                  <span data-testid="sim-estimate-decomposed">decomposed {decomposedEstimateText(split)}</span>
+                </>
+              )}
               <span className="muted">
                 {" "}
                 ({Math.round(est.workload.flows).toLocaleString("en")} flows,{" "}
@@ -160,10 +203,18 @@ export function ModeChoice({
                 {est.workload.mean_hops.toLocaleString("en", { maximumFractionDigits: 1 })} links on average)
               </span>
             </p>
+            {split && decomposed && <p data-testid="sim-estimate-links">Decomposed: {decomposedLinksText(split)}.</p>}
+            {decomposed && est.decomposed_refused && (
+              <p className="field-error" role="alert" data-testid="sim-estimate-refused">
+                Decomposed mode cannot run this: {est.decomposed_refused}.
+              </p>
+            )}
             {chosen && !chosen.fits && (
               <p className="field-error" role="alert" data-testid="sim-estimate-warning">
                 {chosen.reason}
-                {packet ? ": the server will refuse it. Use flow mode, a smaller workload or a stop time." : "."}
+                {packet || decomposed
+                  ? ": the server will refuse it. Use flow mode, a smaller workload or a stop time."
+                  : "."}
               </p>
             )}
           </>

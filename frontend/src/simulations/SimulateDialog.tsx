@@ -69,7 +69,9 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
           : `On #${plans[0]?.id} ${plans[0]?.name}.`}{" "}
         {mode.mode === "packet"
           ? "Packet-level runs: TCP, queues and losses; slower."
-          : "Fluid estimate; tails, incast and latency bounds need packet mode."}
+          : mode.mode === "decomposed"
+            ? "Link-level decomposition: every busy link at packet level, spread over the workers; the result states its measured error."
+            : "Fluid estimate; tails, incast and latency bounds need packet mode."}
       </p>
       {presetsError && (
         <p className="field-error" role="alert" data-testid="sim-presets-error">

@@ -10,6 +10,7 @@ import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
 import { CompareDialog } from "./CompareDialog";
 import { HeatMapPanel } from "./HeatMapPanel";
 import { splitName } from "./presets";
+import { linksProgressText } from "./decomposed";
 import { formatSeconds, runPlan, runTitle } from "./results";
 import { ResultDialog } from "./ResultDialog";
 import { SimulateDialog } from "./SimulateDialog";
@@ -64,8 +65,16 @@ function Progress({ job, all }: { job: Job; all: Job[] }) {
   );
 }
 
-/** The engine's own progress: flows done, simulated time, events (once it has reported). */
+/**
+ * The engine's own progress: flows done, simulated time, events (once it has reported); a decomposed
+ * run counts the links simulated (its flows finish only when every link's simulation is combined).
+ */
 function runningText(job: Job, pct: number): string {
+  if (job.model === "decomposed") {
+    const links = linksProgressText(job);
+    if (links === null) return "routing every flow to plan the link simulations";
+    return job.events != null ? `${links} · ${job.events.toLocaleString("en")} events` : links;
+  }
   if (job.flows_total == null) return `${pct}% of flows done`;
   const parts = [`${(job.flows_done ?? 0).toLocaleString("en")} of ${job.flows_total.toLocaleString("en")} flows done`];
   if (job.sim_time_s != null) parts.push(`simulated ${formatSeconds(job.sim_time_s)}`);
@@ -192,6 +201,11 @@ export function SimulationsPanel() {
                 {j.model === "packet" && (
                   <span className="badge" title="A packet-level run: TCP and queues" data-testid={`sim-packet-${j.id}`}>
                     packet
+                  </span>
+                )}
+                {j.model === "decomposed" && (
+                  <span className="badge" title={j.note} data-testid={`sim-decomposed-${j.id}`}>
+                    decomposed
                   </span>
                 )}{" "}
                 <span className="muted">{runPlan(j, plans.find((p) => p.id === j.plan_id)?.name)}</span>

@@ -31,7 +31,7 @@ describe("withMode", () => {
   });
 
   it("sends the transport and only the sizes given, in bytes", () => {
-    const m = { mode: "packet", transport: "newreno", bufferKb: null, ecnKb: 30 } as const;
+    const m = { mode: "packet", transport: "newreno", bufferKb: null, ecnKb: 30, clusterThreshold: 0.2 } as const;
     // the ECN threshold is DCTCP's: NewReno ignores marks, so it is not sent
     expect(withMode(req, m)).toEqual({ ...req, mode: "packet", packet: { transport: "newreno" } });
     expect(withMode(req, { ...m, transport: "dctcp", bufferKb: 97.5 })).toEqual({
@@ -41,6 +41,35 @@ describe("withMode", () => {
     });
     // a cleared number field (NaN) is the engine's default, as null is
     expect(withMode(req, { ...m, transport: "mptcp", bufferKb: NaN }).packet).toEqual({ transport: "mptcp" });
+  });
+});
+
+describe("withMode in decomposed mode", () => {
+  const m = { mode: "decomposed", transport: "dctcp", bufferKb: 97.5, ecnKb: 30, clusterThreshold: 0.05 } as const;
+
+  it("sends the packet settings its link simulations use and the cluster threshold", () => {
+    expect(withMode(req, m)).toEqual({
+      ...req,
+      mode: "decomposed",
+      packet: { transport: "dctcp", buffer_bytes: 97_500, ecn_threshold_bytes: 30_000 },
+      decomposed: { cluster_threshold: 0.05 },
+    });
+    // 0 is a threshold (no clustering), not the default
+    expect(withMode(req, { ...m, clusterThreshold: 0 }).decomposed).toEqual({ cluster_threshold: 0 });
+  });
+
+  it("leaves the threshold to the engine when the field is empty or cleared", () => {
+    for (const clusterThreshold of [null, NaN]) {
+      const sent = withMode(req, { ...m, transport: "newreno", bufferKb: null, clusterThreshold });
+      expect(sent).toEqual({ ...req, mode: "decomposed", packet: { transport: "newreno" } });
+      expect("decomposed" in sent).toBe(false);
+    }
+  });
+
+  it("drops the decomposed settings when the mode changes back", () => {
+    const decomposed = withMode(req, m);
+    expect("decomposed" in withMode(decomposed, { ...m, mode: "packet" })).toBe(false);
+    expect(withMode(decomposed, FLOW_MODE)).toEqual({ ...req, mode: "flow", packet: null });
   });
 });
 

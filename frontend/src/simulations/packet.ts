@@ -22,15 +22,29 @@ export const TRANSPORTS: readonly { value: Transport; label: string; explain: st
   },
 ];
 
-/** The mode part of the form. Sizes in KB (1 KB = 1,000 bytes); null: the engine's default. */
+/** The engine's modes: fluid rates, every packet, or every busy link at packet level on its own. */
+export type EngineMode = "flow" | "packet" | "decomposed";
+
+/**
+ * The mode part of the form. Sizes in KB (1 KB = 1,000 bytes); null: the engine's default. The packet
+ * settings apply to decomposed mode's link simulations too.
+ */
 export interface ModeSettings {
-  mode: "flow" | "packet";
+  mode: EngineMode;
   transport: Transport;
   bufferKb: number | null;
   ecnKb: number | null;
+  /** Decomposed mode: links this similar (0..1) share one simulation; null: the engine's default. */
+  clusterThreshold: number | null;
 }
 
-export const FLOW_MODE: ModeSettings = { mode: "flow", transport: "newreno", bufferKb: null, ecnKb: null };
+export const FLOW_MODE: ModeSettings = {
+  mode: "flow",
+  transport: "newreno",
+  bufferKb: null,
+  ecnKb: null,
+  clusterThreshold: null,
+};
 
 /** The engine's packet defaults the form shows as placeholders (sim-engine `PacketSpec`). */
 export const DEFAULT_BUFFER_KB = 150;
@@ -38,19 +52,30 @@ export const DEFAULT_ECN_KB = 30;
 
 const bytes = (kb: number | null) => (kb === null || !Number.isFinite(kb) ? undefined : Math.round(kb * 1000));
 
-/** A request with the form's mode: flow mode sends no packet settings; the ECN threshold only with DCTCP. */
+/**
+ * A request with the form's mode: flow mode sends no packet settings; the ECN threshold only with
+ * DCTCP; decomposed mode the packet settings of its link simulations and, when given, its cluster
+ * threshold (the engine judges its range and names the field).
+ */
 export function withMode(req: PlanSimulationCreate, m: ModeSettings): PlanSimulationCreate {
-  if (m.mode === "flow") return { ...req, mode: "flow", packet: null };
+  // only a decomposed request carries the decomposed settings
+  const rest = { ...req };
+  delete rest.decomposed;
+  if (m.mode === "flow") return { ...rest, mode: "flow", packet: null };
   const buffer = bytes(m.bufferKb);
   const ecn = m.transport === "dctcp" ? bytes(m.ecnKb) : undefined;
+  const packet = {
+    transport: m.transport,
+    ...(buffer !== undefined ? { buffer_bytes: buffer } : {}),
+    ...(ecn !== undefined ? { ecn_threshold_bytes: ecn } : {}),
+  };
+  if (m.mode === "packet") return { ...rest, mode: "packet", packet };
+  const threshold = m.clusterThreshold !== null && Number.isFinite(m.clusterThreshold) ? m.clusterThreshold : null;
   return {
-    ...req,
-    mode: "packet",
-    packet: {
-      transport: m.transport,
-      ...(buffer !== undefined ? { buffer_bytes: buffer } : {}),
-      ...(ecn !== undefined ? { ecn_threshold_bytes: ecn } : {}),
-    },
+    ...rest,
+    mode: "decomposed",
+    packet,
+    ...(threshold !== null ? { decomposed: { cluster_threshold: threshold } } : {}),
   };
 }
 
