@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopline.domain import layout as dl
+from loopline.domain.errors import DomainError
 from loopline.domain.structured.plant import Cabling, PanelPlacement, StructuredSettings
 from loopline.domain.wiring import GrinScope, Pattern
-from loopline.services.wiring_spec import ParallelOptions, PlanOptions, wiring_spec
+from loopline.services.wiring_spec import ParallelOptions, PlanOptions, RailLeaf, RailOptions, wiring_spec
 
 _LOSS = st.none() | st.floats(0, 5, allow_nan=False)
 _STRUCTURED = st.none() | st.builds(
@@ -25,6 +26,23 @@ _OPTIONS = st.builds(
     cabling=st.sampled_from(Cabling),
     structured=_STRUCTURED,
     breakouts=st.booleans(),
+    rail=st.none()
+    | st.builds(
+        RailOptions,
+        su_size=st.integers(1, 4096),
+        leaf_model_id=st.integers(1, 2**31 - 1),
+        oversubscription=st.none() | st.floats(0.01, 64, allow_nan=False),
+        leaf=st.none()
+        | st.builds(
+            RailLeaf,
+            name=st.text(min_size=1, max_size=20),
+            server_ports=st.integers(0, 1024),
+            server_port_gbps=st.floats(1, 3200),
+            uplink_ports=st.integers(0, 1024),
+            uplink_gbps=st.floats(1, 3200),
+            height_u=st.integers(1, 20),
+        ),
+    ),
 )
 
 
@@ -52,7 +70,7 @@ def test_a_spec_stored_before_the_cabling_options_loads_as_direct() -> None:
     }  # fmt: skip
     options = PlanOptions.from_json(old)
     assert (options.cabling, options.structured, options.breakouts) == (Cabling.DIRECT, None, False)
-    assert options.to_json() == {**old, "cabling": "direct", "structured": None, "breakouts": False}
+    assert options.to_json() == {**old, "cabling": "direct", "structured": None, "breakouts": False, "rail": None}
 
 
 def test_wiring_spec_carries_the_options_to_the_domain() -> None:
@@ -70,3 +88,22 @@ def test_wiring_spec_carries_the_options_to_the_domain() -> None:
         fabric,
     )
     assert (spec.structured, spec.fabric.breakouts) == (chosen, True)
+
+
+def test_wiring_spec_carries_the_rail_leaf_to_the_domain() -> None:
+    """The leaf model stored with the plan becomes the domain's switch model; a rail spec whose leaf was
+    not read from the catalog is refused naming rail.leaf_model_id (resolve_rail reads it)."""
+    fabric = dl.FabricSettings()
+    leaf = RailLeaf("32x400G+32x400G leaf", 32, 400.0, 32, 400.0, 1)
+    options = PlanOptions(name="r", pattern=Pattern.RAIL_OPTIMIZED, rail=RailOptions(8, 5, 2.0, leaf))
+    spec = wiring_spec(options, fabric)
+    assert spec.rail is not None
+    assert spec.rail.leaf_model == dl.SwitchModel("32x400G+32x400G leaf", 32, 400.0, 32, 400.0, 1)
+    assert (spec.rail.su_size, spec.rail.oversubscription) == (8, 2.0)
+    unresolved = PlanOptions(name="r", pattern=Pattern.RAIL_ONLY, rail=RailOptions(8, 5))
+    try:
+        wiring_spec(unresolved, fabric)
+    except DomainError as e:
+        assert e.field == "rail.leaf_model_id"
+    else:
+        raise AssertionError("an unresolved leaf was taken")
