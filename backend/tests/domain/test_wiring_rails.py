@@ -376,3 +376,10 @@ def test_structured_rail_optimized_breaks_800g_spine_ports_into_400g_leaf_uplink
     with pytest.raises(DomainError) as err:
         generate_plan(hall, spec)
     assert err.value.field == "breakouts" and "at most 2 links" in err.value.reason
+
+
+@pytest.mark.parametrize("ratio", [5e-324, 1e-12, 0.01])
+def test_a_ratio_too_small_for_any_leaf_is_refused_not_overflowed(ratio: float) -> None:
+    with pytest.raises(DomainError) as err:
+        rail_plan(gpu_hall(), ratio=ratio)
+    assert err.value.field == "rail.oversubscription" and "has 32 (the lowest it reaches is 0.25:1)" in err.value.reason

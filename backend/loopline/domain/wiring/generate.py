@@ -1015,6 +1015,13 @@ def _rail_uplinks(index: _HallIndex, hall: Hall, rail: RailSpec, leaf: SwitchMod
     down = rail.su_size * min(server_gbps, leaf.server_port_gbps)
     up = min(leaf.uplink_gbps, min(spine_gbps))
     exact = down / (ratio * up)
+    if exact > leaf.uplink_ports + 0.5:  # also a ratio so small the count overflows
+        lowest = f"the lowest it reaches is {down / (leaf.uplink_ports * up):g}:1" if leaf.uplink_ports else "none"
+        raise DomainError(
+            "rail.oversubscription",
+            f"{ratio:g}:1 needs {exact:g} uplinks of {up:g}G per rail leaf; {leaf.name} has "
+            f"{leaf.uplink_ports} ({lowest})",
+        )
     uplinks = round(exact)
     if uplinks < 1 or abs(exact - uplinks) > 1e-9 * max(1.0, exact):
         lower, upper = max(1, int(exact)), int(exact) + 1
@@ -1023,14 +1030,6 @@ def _rail_uplinks(index: _HallIndex, hall: Hall, rail: RailSpec, leaf: SwitchMod
             f"{ratio:g}:1 needs {exact:g} uplinks of {up:g}G per rail leaf ({rail.su_size} x {down / rail.su_size:g}G "
             f"down): not a whole number; {lower} uplinks give {down / (lower * up):g}:1, "
             f"{upper} give {down / (upper * up):g}:1",
-        )
-    if uplinks > leaf.uplink_ports:
-        raise DomainError(
-            "rail.oversubscription",
-            f"{ratio:g}:1 needs {uplinks} uplinks of {up:g}G per rail leaf; {leaf.name} has {leaf.uplink_ports} "
-            f"(the lowest it reaches is {down / (leaf.uplink_ports * up):g}:1)"
-            if leaf.uplink_ports
-            else f"{ratio:g}:1 needs {uplinks} uplinks per rail leaf; {leaf.name} has no uplink ports",
         )
     return uplinks
 
