@@ -5,7 +5,7 @@
  * stands, asked of the API (`/simulations/estimate`) a moment after the form last changed.
  */
 import { useEffect, useState } from "react";
-import { request } from "../sync/http";
+import { ApiError, request } from "../sync/http";
 import { decomposedEstimateText, decomposedLinksText } from "./decomposed";
 import {
   DEFAULT_BUFFER_KB,
@@ -22,6 +22,13 @@ import type { PlanSimulationCreate } from "./presets";
 /** Wait this long after the last change before asking (typing a number is several changes). */
 const SETTLE_MS = 300;
 
+/** A refused estimate in words, naming the field the API names (`scenario.routing.type: ...`). */
+function refusalText(e: unknown): string {
+  const field = e instanceof ApiError ? e.items[0]?.field : undefined;
+  const text = e instanceof Error ? e.message : String(e);
+  return field ? `${field}: ${text}` : text;
+}
+
 function useEstimate(planId: number | undefined, body: PlanSimulationCreate | null) {
   // The answer for the request it was asked for: an answer for an older form is not shown.
   const [answer, setAnswer] = useState<{ key: string; est: SimulationEstimate | null; error: string | null }>({
@@ -36,7 +43,7 @@ function useEstimate(planId: number | undefined, body: PlanSimulationCreate | nu
     const timer = setTimeout(() => {
       request<SimulationEstimate>("POST", `/wiring-plans/${planId}/simulations/estimate`, { body }).then(
         (est) => live && setAnswer({ key, est, error: null }),
-        (e: unknown) => live && setAnswer({ key, est: null, error: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => live && setAnswer({ key, est: null, error: refusalText(e) }),
       );
     }, SETTLE_MS);
     return () => {
@@ -204,8 +211,9 @@ export function ModeChoice({
               </span>
             </p>
             {split && decomposed && <p data-testid="sim-estimate-links">Decomposed: {decomposedLinksText(split)}.</p>}
-            {decomposed && est.decomposed_refused && (
-              <p className="field-error" role="alert" data-testid="sim-estimate-refused">
+            {!decomposed && est.decomposed_refused && (
+              // said before the planner picks the mode (picked, the estimate itself is refused with the reason)
+              <p className="muted" data-testid="sim-estimate-refused">
                 Decomposed mode cannot run this: {est.decomposed_refused}.
               </p>
             )}

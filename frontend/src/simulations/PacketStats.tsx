@@ -67,7 +67,10 @@ export function PacketStats({ result }: { result: PacketResult }) {
   ];
   return (
     <section className="sim-packet" data-testid="packet-stats" aria-label="Packet statistics">
-      <h3>Queues and losses ({r.transport === "newreno" ? "TCP NewReno" : r.transport.toUpperCase()})</h3>
+      <h3>
+        Queues and losses ({r.transport === "newreno" ? "TCP NewReno" : r.transport.toUpperCase()})
+        {result.model === "decomposed" && ", summed over the link simulations"}
+      </h3>
       <dl className="sim-figures">
         {figures.map((f) => (
           <div key={f.id}>
