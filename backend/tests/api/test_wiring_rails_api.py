@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -145,3 +147,30 @@ def test_another_users_switch_is_no_leaf(
     assert r.status_code == 201, r.text
     r = plan(owner, gpu_hall["id"], "rail-optimized", su_size=8, leaf_model_id=r.json()["id"])
     assert r.status_code == 422 and r.json()["detail"][0]["field"] == "rail.leaf_model_id", r.text
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    pattern=st.sampled_from(["rail-optimized", "rail-only"]),
+    su_size=st.integers(-2, 5000),
+    ratio=st.none() | st.floats(allow_nan=True, allow_infinity=True) | st.integers(-5, 100),
+    ports=st.none() | st.integers(0, 20),
+)
+def test_any_rail_request_is_built_or_refused_naming_a_field(
+    owner: TestClient,
+    gpu_hall: dict[str, Any],
+    gpu: SimpleNamespace,
+    pattern: str,
+    su_size: int,
+    ratio: float | None,
+    ports: int | None,
+) -> None:
+    """Whatever SU size, ratio and rail count are sent, the answer is a plan or a 422 naming a field."""
+    rail = {"su_size": su_size, "leaf_model_id": gpu.leaf, "oversubscription": ratio}
+    body = json.dumps({"name": "f", "pattern": pattern, "ports": ports, "rail": rail}, allow_nan=True)
+    r = owner.post(
+        f"/api/v1/halls/{gpu_hall['id']}/wiring-plans", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert r.status_code in (201, 422), r.text
+    if r.status_code == 422:
+        assert r.json()["detail"][0]["loc"], r.text
