@@ -151,24 +151,33 @@ def _claim(job_id: int, batch: int, batches: int, worker: str) -> tuple[int, dic
 
 
 def _report(job_id: int, part_id: int, p: LinkProgress) -> None:
-    """The batch's links done, and the job's: the sum over its batches (the job's row is locked
-    first, so two batches reporting at once each count the other's last figure)."""
+    """The batch's links done, as its engine counts them, and the job's."""
+    with session_scope() as session:
+        session.execute(
+            update(SimulationPart)
+            .where(SimulationPart.id == part_id, SimulationPart.status == JobStatus.RUNNING)
+            .values(links_done=p.links_done, links_total=p.links_total)
+        )
+    _recount(job_id, p.line)
+
+
+def _recount(job_id: int, line: str | None = None) -> None:
+    """The job's links done: the sum over its batches (the job's row is locked first, so two
+    batches counting at once each see the other's last figure), and its progress."""
     with session_scope() as session:
         total = session.execute(
             select(SimulationJob.links_total).where(SimulationJob.id == job_id).with_for_update()
         ).scalar()
-        session.execute(
-            update(SimulationPart)
-            .where(SimulationPart.id == part_id)
-            .values(links_done=p.links_done, links_total=p.links_total)
-        )
         done = session.execute(
             select(func.coalesce(func.sum(SimulationPart.links_done), 0)).where(SimulationPart.job_id == job_id)
         ).scalar_one()
+        values: dict[str, Any] = {"links_done": done, "progress": round(done / total, 4) if total else 0.0}
+        if line is not None:
+            values["progress_text"] = line[:500]
         session.execute(
             update(SimulationJob)
             .where(SimulationJob.id == job_id, SimulationJob.status == JobStatus.RUNNING)
-            .values(links_done=done, progress=round(done / total, 4) if total else 0.0, progress_text=p.line[:500])
+            .values(**values)
         )
 
 
@@ -183,9 +192,13 @@ def simulate_batch(self: Task, job_id: int, batch: int, batches: int, flow_recor
     part_id, scenario = claimed
     scenario = {**scenario, "engine": {**(scenario.get("engine") or {}), "flow_records": flow_records}}
     last = [0.0]
+    latest: list[LinkProgress] = []
 
     def on_progress(p: Progress | LinkProgress) -> None:
-        if isinstance(p, LinkProgress) and time.monotonic() - last[0] >= PROGRESS_EVERY_S:
+        if not isinstance(p, LinkProgress):
+            return
+        latest[:] = [p]
+        if time.monotonic() - last[0] >= PROGRESS_EVERY_S:
             last[0] = time.monotonic()
             _report(job_id, part_id, p)
 
@@ -211,21 +224,36 @@ def simulate_batch(self: Task, job_id: int, batch: int, batches: int, flow_recor
                 should_cancel=lambda: job_status(job_id) not in (JobStatus.RUNNING, None),
             )
     except Cancelled:
+        _end_part(part_id, JobStatus.CANCELLED)
         stopped(job_id)
         return JobStatus.CANCELLED.value
     except EngineFailed as failure:
+        _end_part(part_id, JobStatus.FAILED)
         named = engine_error(str(failure))
         message = f"{named[0]}: {named[1]}" if named else f"batch {batch}/{batches}: {failure}"
         fail(job_id, message, named[0] if named else None)
         return JobStatus.FAILED.value
-    if not _store(job_id, part_id, worker, gzip.compress(data, PART_GZIP_LEVEL)):
+    # (the batch's links as its engine last counted them: a batch done within a second prints no line)
+    links = latest[0].links_total if latest else None
+    if not _store(job_id, part_id, worker, gzip.compress(data, PART_GZIP_LEVEL), links):
         return "not stored"
     return combine_if_complete(job_id, flow_records)
 
 
-def _store(job_id: int, part_id: int, worker: str, data: bytes) -> bool:
+def _end_part(part_id: int, status: JobStatus) -> None:
+    """The batch stopped without a part: cancelled (its job ended elsewhere) or failed."""
+    with session_scope() as session:
+        session.execute(
+            update(SimulationPart)
+            .where(SimulationPart.id == part_id, SimulationPart.status == JobStatus.RUNNING)
+            .values(status=status, finished_at=now())
+        )
+
+
+def _store(job_id: int, part_id: int, worker: str, data: bytes, links: int | None) -> bool:
     """Store the batch's part once: only while the job runs and the batch is still this run's
-    (a conditional update, so a batch run twice is stored once)."""
+    (a conditional update, so a batch run twice is stored once), with all its `links` done, and
+    add them to the job's count."""
     with session_scope() as session:
         status = session.execute(
             select(SimulationJob.status).where(SimulationJob.id == job_id).with_for_update(read=True)
@@ -237,10 +265,13 @@ def _store(job_id: int, part_id: int, worker: str, data: bytes) -> bool:
             update(SimulationPart)
             .where(SimulationPart.id == part_id, SimulationPart.status == JobStatus.RUNNING)
             .values(data=data, status=JobStatus.SUCCEEDED, stores=SimulationPart.stores + 1, worker=worker,
-                    links_done=func.coalesce(SimulationPart.links_total, SimulationPart.links_done),
-                    finished_at=now())
+                    links_done=func.coalesce(links, SimulationPart.links_total, SimulationPart.links_done),
+                    links_total=func.coalesce(links, SimulationPart.links_total), finished_at=now())
         )  # fmt: skip
-        return bool(stored.rowcount)
+        if not stored.rowcount:
+            return False
+    _recount(job_id)
+    return True
 
 
 @celery_app.task(name=SIM_COMBINE_TASK)
