@@ -153,6 +153,8 @@ test("decomposed mode: the estimate in links and time per worker, progress count
     `Decomposed: ${n(d.links_simulated)} links to simulate, ${n(d.links_clustered)} clustered, ${n(d.links_idle)} idle of ${n(d.links_total)} directed links.`,
   );
 
+  await form.screenshot({ path: "artifacts/decomposed-form.png" });
+
   // --- Run it: its progress counts links, to the end
   const before = new Set((await jobs(page, projectId)).map((j) => j.id));
   await form.getByTestId("sim-run").click();
@@ -163,9 +165,11 @@ test("decomposed mode: the estimate in links and time per worker, progress count
   const sims = page.getByTestId("simulations-panel");
   await expect(sims.getByTestId(`sim-decomposed-${run.id}`)).toHaveText("decomposed");
   await expect(sims.getByTestId(`sim-title-${run.id}`)).toContainText("(decomposed)");
-  await expect(sims.getByTestId(`sim-status-${run.id}`)).toHaveText(new RegExp(`^[\\d,]+ / ${n(d.links_simulated)} links simulated`), {
+  // mid-run: some links done, of the links the estimate planned
+  await expect(sims.getByTestId(`sim-status-${run.id}`)).toHaveText(new RegExp(`^[1-9][\\d,]* / ${n(d.links_simulated)} links simulated`), {
     timeout: 120_000,
   });
+  await sims.screenshot({ path: "artifacts/decomposed-progress.png" });
   await expect(sims.getByTestId(`sim-progress-${run.id}`)).toHaveAttribute("aria-valuenow", "100", { timeout: 240_000 });
   await expect(sims.getByTestId(`sim-status-${run.id}`)).toHaveAttribute("data-status", "succeeded");
   const done = await job(page, run.id);
