@@ -8,11 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from loopline.api.schemas.sim_estimates import DECOMPOSED_NOTE
 from loopline.db.models import JobStatus, SimulationJob
+from loopline.domain.sim_estimate import DecompositionPlan, decomposed
+from loopline.services import sim_preflight
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _scenarios import shuffle
@@ -51,3 +54,74 @@ def test_a_decomposed_job_reads_as_decomposed_with_its_links(
     assert (read["links_done"], read["links_total"], read["batches"], read["progress"]) == (3, 12, 6, 0.25)
     listed = owner.get(f"/api/v1/projects/{project}/simulations").json()["items"]
     assert [(j["model"], j["links_done"], j["links_total"]) for j in listed] == [("decomposed", 3, 12)]
+
+
+def decomposed_shuffle(workload: dict[str, Any], threshold: float) -> dict[str, Any]:
+    s = shuffle("decomposed")
+    s["workload"] = workload
+    s["engine"]["decomposed"] = {"cluster_threshold": threshold}
+    return s
+
+
+def test_the_estimate_of_a_small_decomposed_run_counts_the_plans_links(owner: TestClient, project: int) -> None:
+    # two_racks: 6 cables, 12 directed links. Rack A's 2 servers to rack B's 2: 4 flows over A0/A1 -> TA,
+    # TA -> SP, SP -> TB, TB -> B0/B1: 6 links with flows, the 6 reverse ones idle; threshold 0: each simulated
+    one_way = {"type": "many_to_many", "senders": ["A0", "A1"], "receivers": ["B0", "B1"], "bytes": 15_000}
+    # the 4-server shuffle: every directed link carries flows; at threshold 0.5 the 12 fall into 3 clusters
+    everywhere = {"type": "shuffle", "bytes_per_pair": 15_000}
+    for workload, threshold, counts in (
+        (one_way, 0.0, (12, 6, 6, 0, 6)),
+        (everywhere, 0.0, (12, 12, 12, 0, 0)),
+        (everywhere, 0.5, (12, 12, 3, 9, 0)),
+    ):
+        scenario = decomposed_shuffle(workload, threshold)
+        r = owner.post(f"/api/v1/projects/{project}/simulations/estimate", json={"name": "e", "scenario": scenario})
+        assert r.status_code == 200, r.text
+        d = r.json()["decomposed"]
+        keys = ("links_total", "links_with_flows", "links_simulated", "links_clustered", "links_idle")
+        assert tuple(d[k] for k in keys) == counts, d
+        assert d["cluster_threshold"] == threshold and r.json()["decomposed_refused"] is None
+        # the cost figures are the engine's plan's, times the constants, over the workers counted
+        engine_plan = DecompositionPlan.of(sim_preflight.decompose_plan(scenario))
+        assert (d["packets_total"], d["largest_link_packets"]) == (
+            engine_plan.packets_total,
+            engine_plan.largest_link_packets,
+        )
+        expected = decomposed(engine_plan, d["workers"])
+        assert d["workers"] >= 1 and d["wall_s"] == pytest.approx(expected.wall_s)
+        assert d["planning_s"] == pytest.approx(expected.planning_s) and d["fits"] and d["reason"] is None
+
+
+def test_a_decomposed_run_over_the_workers_limit_is_refused_naming_mode(
+    owner: TestClient,
+    project: int,
+    plan: dict[str, Any],  # noqa: F811
+) -> None:
+    body = {"name": "huge", "mode": "decomposed", "workload": {"type": "shuffle", "bytes_per_pair": 1_000_000_000}}
+    est = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=body).json()
+    assert not est["decomposed"]["fits"] and "over the worker's limit" in est["decomposed"]["reason"]
+    r = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations", json=body)
+    assert r.status_code == 422, r.text
+    [item] = r.json()["detail"]
+    assert item["field"] == "mode" and "decomposed mode would take" in item["msg"], item
+    raw = decomposed_shuffle({"type": "shuffle", "bytes_per_pair": 10**12}, 0.05)
+    r = owner.post(f"/api/v1/projects/{project}/simulations", json={"name": "huge", "scenario": raw})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["field"] == "scenario.engine.mode"
+    assert owner.get(f"/api/v1/projects/{project}/simulations").json()["total"] == 0
+
+
+def test_a_plan_request_in_decomposed_mode_carries_its_settings_to_the_engine(
+    owner: TestClient,
+    plan: dict[str, Any],  # noqa: F811
+) -> None:
+    scenario = owner.get(f"/api/v1/wiring-plans/{plan['id']}/scenario").json()
+    body = {"name": "d", "mode": "decomposed", "decomposed": {"cluster_threshold": 0}, "packet": {"transport": "dctcp"}}
+    r = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=body)
+    assert r.status_code == 200, r.text
+    d = r.json()["decomposed"]
+    assert d["links_total"] == 2 * len(scenario["network"]["links"]) and d["cluster_threshold"] == 0
+    assert d["links_with_flows"] == d["links_simulated"] > 0 and d["links_clustered"] == 0
+    job = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations", json=body)
+    assert job.status_code == 202, job.text
+    assert job.json()["model"] == "decomposed"
