@@ -983,7 +983,7 @@ def _wire_rails(
             )
         return _LogicalWiring(conns, [], warnings)
     order = [t for unit in leaves for t in unit]
-    uplinks = _rail_uplinks(index, hall, rail, leaf, min(lrec.lr.server_model.port_gbps for lrec in lrs))
+    uplinks = _rail_uplinks(hall, rail, leaf, min(lrec.lr.server_model.port_gbps for lrec in lrs))
     _wire_fabric(
         conns,
         devices,
@@ -998,7 +998,7 @@ def _wire_rails(
     return _LogicalWiring(conns, [], warnings)
 
 
-def _rail_uplinks(index: _HallIndex, hall: Hall, rail: RailSpec, leaf: SwitchModel, server_gbps: float) -> int:
+def _rail_uplinks(hall: Hall, rail: RailSpec, leaf: SwitchModel, server_gbps: float) -> int:
     """Uplinks U per rail leaf for the asked oversubscription: a full SU's server-facing Gb/s over
     U x the leaf-to-spine link's Gb/s (the slower of the leaf's uplink and the spines' ports) must
     equal it, so U must come out whole and within the leaf's uplink ports."""
@@ -1015,7 +1015,7 @@ def _rail_uplinks(index: _HallIndex, hall: Hall, rail: RailSpec, leaf: SwitchMod
     down = rail.su_size * min(server_gbps, leaf.server_port_gbps)
     up = min(leaf.uplink_gbps, min(spine_gbps))
     exact = down / (ratio * up)
-    if exact > leaf.uplink_ports + 0.5:  # also a ratio so small the count overflows
+    if exact > leaf.uplink_ports * (1 + 1e-9):  # also a ratio so small the count overflows
         lowest = f"the lowest it reaches is {down / (leaf.uplink_ports * up):g}:1" if leaf.uplink_ports else "none"
         raise DomainError(
             "rail.oversubscription",
