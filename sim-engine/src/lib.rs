@@ -4,6 +4,7 @@
 //!
 //! Entry point: [`run`]. See `README.md` and `schema/` for the formats.
 
+pub mod decomposed;
 pub mod engine;
 pub mod model;
 pub mod network;
@@ -46,6 +47,9 @@ pub struct RunLimits {
     /// Do all the work on the calling thread (by default a helper thread routes upcoming
     /// arrivals ahead; results are the same either way).
     pub single_thread: bool,
+    /// Decomposed mode: link simulations at a time (default: the machine's cores; results are
+    /// the same whatever the number).
+    pub jobs: Option<usize>,
 }
 
 /// A progress sample (for the CLI's stderr lines).
@@ -56,6 +60,8 @@ pub struct Progress {
     pub flows_total: u64,
     pub events: u64,
     pub events_per_s: f64,
+    /// Decomposed mode: link simulations finished and to run.
+    pub links: Option<(u64, u64)>,
 }
 
 /// Why a run failed.
@@ -101,6 +107,11 @@ pub fn run_with_progress(
 ) -> Result<Report, SimError> {
     let t0 = Instant::now();
     let net = scenario.validate()?;
+    if scenario.engine.mode == scenario::Mode::Decomposed {
+        let mut rep = decomposed::run(scenario, &net, limits, &mut progress)?;
+        rep.run_info = Some(report::RunInfo::measure(t0.elapsed(), rep.flows.total));
+        return Ok(rep);
+    }
     let mut watch = Watch::new(limits, t0, &mut progress);
     let mut rep = if scenario.engine.mode == scenario::Mode::Packet {
         let mut eng = packet::PacketEngine::new(scenario, &net);
@@ -191,6 +202,7 @@ impl<'a, P: FnMut(&Progress)> Watch<'a, P> {
                     flows_total,
                     events,
                     events_per_s: (events - self.last_events) as f64 / el.as_secs_f64(),
+                    links: None,
                 });
                 self.last = Instant::now();
                 self.last_events = events;

@@ -67,6 +67,10 @@ pub struct Report {
     /// Packet mode only: transport, losses and per-port queue occupancy.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub packet: Option<PacketReport>,
+    /// Decomposed mode only: how the run was decomposed, where it is known to be weak for this
+    /// scenario, and the error measured against full packet mode per flow-size bucket.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decomposition: Option<DecompositionReport>,
     /// The failure timeline, what was down at the end and which server groups could not reach
     /// each other then; present when the scenario has failures or a flow did not finish.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -365,6 +369,56 @@ struct LinkUtilReport {
     /// bucket of `util`, bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_max_bytes: Option<Vec<f64>>,
+}
+
+/// Label of every decomposed-mode result.
+pub const DECOMPOSED_NOTE: &str = "link-level decomposition: every busy link simulated at packet \
+     level with the flows that cross it, per-hop delays summed along each flow's path (see \
+     sim-engine/README.md)";
+
+/// How a decomposed run was done and how far to trust it.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+pub struct DecompositionReport {
+    /// Directed links in the network.
+    pub links_total: u64,
+    /// Links simulated (one per cluster of similar links).
+    pub links_simulated: u64,
+    /// Busy links that took a similar link's delays instead of a simulation of their own.
+    pub links_clustered: u64,
+    /// Links no flow crosses (nothing to simulate).
+    pub links_idle: u64,
+    /// The clustering threshold used (`engine.decomposed.cluster_threshold`).
+    pub cluster_threshold: f64,
+    /// Packet events of all link simulations together.
+    pub link_events: u64,
+    /// Where decomposition is known to be weak for this scenario (empty: none of the known
+    /// cases applies).
+    pub warnings: Vec<String>,
+    /// The error measured against full packet mode (absent until a calibration was run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<Accuracy>,
+}
+
+/// The largest error of decomposed mode measured against full packet mode, per flow-size bucket.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+pub struct Accuracy {
+    /// The calibration cases measured.
+    pub measured_on: Vec<String>,
+    /// Per flow-size bucket (named as in `flows.by_size`).
+    pub by_size: Vec<BucketAccuracy>,
+    /// Where the calibration table is.
+    pub source: String,
+}
+
+/// The error measured in one flow-size bucket.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+pub struct BucketAccuracy {
+    /// Flow-size bucket, e.g. `10KB-100KB`.
+    pub bucket: String,
+    /// Largest relative error of the mean slowdown over the cases measured (0.07: 7 %).
+    pub mean_slowdown_error: f64,
+    /// Largest relative error of the p99 slowdown over the cases measured.
+    pub p99_slowdown_error: f64,
 }
 
 /// Label of every packet-mode result.
@@ -771,6 +825,7 @@ pub fn build(o: &Outcome) -> Report {
         memcache,
         flow_records: records,
         packet: None,
+        decomposition: None,
         reachability: crate::reachability::at_end(sc, net, end, finished < o.flows.len() as u64),
         run_info: None,
     }

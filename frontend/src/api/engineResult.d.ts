@@ -10,6 +10,10 @@
  */
 export interface Report {
   /**
+   * Decomposed mode only: how the run was decomposed, where it is known to be weak for this scenario, and the error measured against full packet mode per flow-size bucket.
+   */
+  decomposition?: DecompositionReport | null;
+  /**
    * Events processed (arrivals, completions, failures, recoveries, controller ticks).
    */
   events_processed: number;
@@ -93,6 +97,77 @@ export interface Report {
    * Workload type.
    */
   workload: string;
+}
+/**
+ * How a decomposed run was done and how far to trust it.
+ */
+export interface DecompositionReport {
+  /**
+   * The error measured against full packet mode (absent until a calibration was run).
+   */
+  accuracy?: Accuracy | null;
+  /**
+   * The clustering threshold used (`engine.decomposed.cluster_threshold`).
+   */
+  cluster_threshold: number;
+  /**
+   * Packet events of all link simulations together.
+   */
+  link_events: number;
+  /**
+   * Busy links that took a similar link's delays instead of a simulation of their own.
+   */
+  links_clustered: number;
+  /**
+   * Links no flow crosses (nothing to simulate).
+   */
+  links_idle: number;
+  /**
+   * Links simulated (one per cluster of similar links).
+   */
+  links_simulated: number;
+  /**
+   * Directed links in the network.
+   */
+  links_total: number;
+  /**
+   * Where decomposition is known to be weak for this scenario (empty: none of the known cases applies).
+   */
+  warnings: string[];
+}
+/**
+ * The largest error of decomposed mode measured against full packet mode, per flow-size bucket.
+ */
+export interface Accuracy {
+  /**
+   * Per flow-size bucket (named as in `flows.by_size`).
+   */
+  by_size: BucketAccuracy[];
+  /**
+   * The calibration cases measured.
+   */
+  measured_on: string[];
+  /**
+   * Where the calibration table is.
+   */
+  source: string;
+}
+/**
+ * The error measured in one flow-size bucket.
+ */
+export interface BucketAccuracy {
+  /**
+   * Flow-size bucket, e.g. `10KB-100KB`.
+   */
+  bucket: string;
+  /**
+   * Largest relative error of the mean slowdown over the cases measured (0.07: 7 %).
+   */
+  mean_slowdown_error: number;
+  /**
+   * Largest relative error of the p99 slowdown over the cases measured.
+   */
+  p99_slowdown_error: number;
 }
 /**
  * One flow of the run (`engine.flow_records`).

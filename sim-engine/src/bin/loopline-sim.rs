@@ -54,9 +54,16 @@ enum Cmd {
         /// line in seed order, or to -o FILE, which must contain `{seed}`.
         #[arg(long, conflicts_with = "progress")]
         seeds: Option<String>,
-        /// Runs at a time with --seeds (default: the machine's cores).
-        #[arg(long, requires = "seeds")]
+        /// Runs at a time with --seeds, or a decomposed run's link simulations at a time
+        /// (default: the machine's cores).
+        #[arg(long)]
         jobs: Option<usize>,
+    },
+    /// Decomposed mode in parts, for runs spread over machines: plan, simulate batches of
+    /// links, combine the batches' parts into the result.
+    Decompose {
+        #[command(subcommand)]
+        step: DecomposeStep,
     },
     /// Print a JSON Schema: `scenario`, `result` or `validation`.
     Schema { which: String },
@@ -67,6 +74,190 @@ enum Cmd {
         #[command(flatten)]
         opts: GenOpts,
     },
+}
+
+#[derive(Subcommand)]
+enum DecomposeStep {
+    /// What the run will do, as JSON: flows, links to simulate, clustered and idle, its cost.
+    Plan { file: PathBuf },
+    /// Simulate the links dealt to batch I of N (`--batch 2/8`) and write the part to -o FILE.
+    Links {
+        file: PathBuf,
+        /// `I/N`: this batch, 1 to N, of N.
+        #[arg(long)]
+        batch: String,
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Progress lines on stderr (links done, events/s) about once a second.
+        #[arg(long)]
+        progress: bool,
+        /// Link simulations at a time (default: the machine's cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Abort after this many seconds of wall time.
+        #[arg(long)]
+        max_wall_s: Option<f64>,
+    },
+    /// Combine the parts of batches 1..N into the result (stdout or -o FILE).
+    Combine {
+        file: PathBuf,
+        parts: Vec<PathBuf>,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Omit the non-deterministic `run_info` object.
+        #[arg(long)]
+        no_run_info: bool,
+    },
+}
+
+/// A progress line: decomposed runs count links, the others flows.
+fn progress_line(p: &loopline_sim::Progress) {
+    match p.links {
+        Some((done, total)) => eprintln!(
+            "progress: links_done={done}/{total} events={} events_per_s={:.0}",
+            p.events, p.events_per_s
+        ),
+        None => eprintln!(
+            "progress: sim_time_s={:.6} flows_done={}/{} events={} events_per_s={:.0}",
+            p.sim_time_s, p.flows_done, p.flows_total, p.events, p.events_per_s
+        ),
+    }
+}
+
+/// A validated decomposed scenario, or the exit status of its refusal.
+fn read_decomposed(file: &PathBuf) -> Result<(Scenario, loopline_sim::network::Network), ExitCode> {
+    let sc = read(file).map_err(|m| {
+        eprintln!("error: {m}");
+        ExitCode::from(2)
+    })?;
+    if sc.engine.mode != loopline_sim::scenario::Mode::Decomposed {
+        eprintln!("error: invalid scenario: engine.mode: decompose needs \"decomposed\"");
+        return Err(ExitCode::from(2));
+    }
+    let net = sc.validate().map_err(|e| {
+        eprintln!("error: invalid scenario: {e}");
+        ExitCode::from(2)
+    })?;
+    Ok((sc, net))
+}
+
+fn decompose(step: DecomposeStep) -> ExitCode {
+    use loopline_sim::decomposed;
+    match step {
+        DecomposeStep::Plan { file } => {
+            let (sc, net) = match read_decomposed(&file) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let summary = decomposed::summarize(&sc, &net);
+            println!(
+                "{}",
+                serde_json::to_string(&summary).expect("a plan serialises")
+            );
+            ExitCode::SUCCESS
+        }
+        DecomposeStep::Links {
+            file,
+            batch,
+            output,
+            progress,
+            jobs,
+            max_wall_s,
+        } => {
+            let parsed = batch
+                .split_once('/')
+                .and_then(|(i, n)| {
+                    Some((
+                        i.trim().parse::<usize>().ok()?,
+                        n.trim().parse::<usize>().ok()?,
+                    ))
+                })
+                .filter(|&(i, n)| (1..=n).contains(&i) && n <= 100_000);
+            let Some((i, n)) = parsed else {
+                eprintln!("error: --batch: expected I/N with 1 <= I <= N, got {batch:?}");
+                return ExitCode::from(2);
+            };
+            let (sc, net) = match read_decomposed(&file) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let limits = RunLimits {
+                max_wall: max_wall_s.map(Duration::from_secs_f64),
+                progress_every: progress.then_some(Duration::from_secs(1)),
+                jobs,
+                ..RunLimits::default()
+            };
+            let part = match decomposed::run_batch(&sc, &net, i, n, &limits, &mut progress_line) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(exit_code(&e));
+                }
+            };
+            let written = std::fs::File::create(&output)
+                .map_err(|e| e.to_string())
+                .and_then(|f| {
+                    let mut w = std::io::BufWriter::new(f);
+                    serde_json::to_writer(&mut w, &part).map_err(|e| e.to_string())?;
+                    w.flush().map_err(|e| e.to_string())
+                });
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(m) => {
+                    eprintln!("error: cannot write {}: {m}", output.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        DecomposeStep::Combine {
+            file,
+            parts,
+            output,
+            no_run_info,
+        } => {
+            let t0 = std::time::Instant::now();
+            let (sc, net) = match read_decomposed(&file) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let mut read_parts = Vec::with_capacity(parts.len());
+            for p in &parts {
+                let part = std::fs::File::open(p)
+                    .map_err(|e| format!("cannot read {}: {e}", p.display()))
+                    .and_then(|f| {
+                        serde_json::from_reader(std::io::BufReader::new(f))
+                            .map_err(|e| format!("{}: not a part: {e}", p.display()))
+                    });
+                match part {
+                    Ok(part) => read_parts.push(part),
+                    Err(m) => {
+                        eprintln!("error: {m}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let mut rep = match decomposed::combine_parts(&sc, &net, read_parts) {
+                Ok(r) => r,
+                Err(m) => {
+                    eprintln!("error: parts: {m}");
+                    return ExitCode::from(2);
+                }
+            };
+            if !no_run_info {
+                rep.run_info = Some(loopline_sim::report::RunInfo::measure(
+                    t0.elapsed(),
+                    rep.flows.total,
+                ));
+            }
+            match write_report(&rep, output.as_ref()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(m) => {
+                    eprintln!("error: {m}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
 }
 
 /// Options of every generator (after the topology's name).
@@ -490,21 +681,18 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let limits = RunLimits {
+            let mut limits = RunLimits {
                 max_events: None,
                 max_wall: max_wall_s.map(Duration::from_secs_f64),
                 progress_every: progress.then_some(Duration::from_secs(1)),
                 single_thread,
+                jobs: None,
             };
             if let Some(list) = seeds {
                 return run_many(&sc, &list, jobs, &limits, output, no_run_info);
             }
-            let res = run_with_progress(&sc, &limits, |p| {
-                eprintln!(
-                    "progress: sim_time_s={:.6} flows_done={}/{} events={} events_per_s={:.0}",
-                    p.sim_time_s, p.flows_done, p.flows_total, p.events, p.events_per_s
-                );
-            });
+            limits.jobs = jobs;
+            let res = run_with_progress(&sc, &limits, progress_line);
             let mut rep = match res {
                 Ok(r) => r,
                 Err(e) => {
@@ -529,6 +717,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Cmd::Decompose { step } => decompose(step),
         Cmd::Schema { which } => match loopline_sim::schema_json(&which) {
             Some(s) => {
                 println!("{s}");

@@ -6,8 +6,8 @@ use super::tcp::{Cc, Conn, Seg};
 use super::{PacketEngine, NO_BUDGET};
 use crate::engine::Status;
 use crate::routing::Route;
-use crate::units::{LinkId, Time};
-use crate::workload::NONE;
+use crate::units::{LinkId, NodeId, Time};
+use crate::workload::{FlowSpec, NONE};
 
 /// Most paths a sprayed flow uses.
 const SPRAY_PATHS: usize = 8;
@@ -23,10 +23,9 @@ impl PacketEngine<'_> {
             fl.start = Time(self.now);
             fl.last = Time(self.now);
         }
-        self.router.note_size(bytes as f64 * 8.0);
-        let route = {
-            let ctx = self.links.ctx(self.net, self.sc.engine.seed);
-            self.router.route_new(&ctx, f, src, dst)
+        let route = match self.fixed.get(f as usize) {
+            Some(path) => Route::single(path.clone()),
+            None => self.route_now(f, src, dst, bytes),
         };
         if route.paths.is_empty() {
             let fl = &mut self.flows[f as usize];
@@ -67,6 +66,26 @@ impl PacketEngine<'_> {
                 self.pump(c);
             }
         }
+    }
+
+    /// Flow `f`'s route as its router gives it now.
+    fn route_now(&mut self, f: u32, src: NodeId, dst: NodeId, bytes: u64) -> Route {
+        self.router.note_size(bytes as f64 * 8.0);
+        let ctx = self.links.ctx(self.net, self.sc.engine.seed);
+        self.router.route_new(&ctx, f, src, dst)
+    }
+
+    /// Decomposed mode's planning, on an engine with no flows of its own: the one path flow `f`
+    /// of `spec` would take on the idle network (its router's heaviest path: decomposed mode
+    /// refuses MPTCP, which would take several), or `None` without a path.
+    pub(crate) fn idle_path(&mut self, f: u32, spec: &FlowSpec) -> Option<Vec<LinkId>> {
+        let route = self.route_now(f, spec.src, spec.dst, spec.bytes.0);
+        if route.paths.is_empty() {
+            return None;
+        }
+        let real = self.net.links.len();
+        let path = &route.paths[heaviest(&route)].0;
+        Some(path.iter().copied().filter(|l| l.idx() < real).collect())
     }
 
     /// The paths of flow `f`'s connections on `route`, real links only, and the detour budget
@@ -188,6 +207,11 @@ impl PacketEngine<'_> {
     /// hop (exact on a path of one rate, where a short last packet waits behind the full one
     /// before it); the last ACK's way back; every hop's delay on each crossing.
     pub(super) fn ideal(&self, path: &[LinkId], bytes: u64, udp: bool) -> f64 {
+        self.ideal_ps(path, bytes, udp) as f64 / 1e12
+    }
+
+    /// [`Self::ideal`] in picoseconds (decomposed mode adds per-hop delays to it exactly).
+    pub(crate) fn ideal_ps(&self, path: &[LinkId], bytes: u64, udp: bool) -> u64 {
         let mss = self.cfg.tcp.mss;
         let bytes = if self.cfg.whole_packets {
             bytes.div_ceil(mss) * mss
@@ -213,18 +237,23 @@ impl PacketEngine<'_> {
         let body = ((wire - largest as u64) as f64 * slow).round() as u64;
         let mut t = body + one_way(largest, false);
         if udp {
-            return t as f64 / 1e12; // done when the last byte arrives
+            return t; // done when the last byte arrives
         }
         t += one_way(ack, true);
         if self.cfg.handshake {
             t += one_way(1, false) + one_way(ack, true);
         }
-        t as f64 / 1e12
+        t
     }
 
     /// Flow `f` is sent as UDP datagrams (`udp_requests` and a request/response workload).
     pub(super) fn udp_flow(&self, f: u32) -> bool {
-        self.cfg.udp && self.wl.flows[f as usize].group != NONE
+        self.udp_group(self.wl.flows[f as usize].group)
+    }
+
+    /// A flow of `group` is sent as UDP datagrams.
+    pub(crate) fn udp_group(&self, group: u32) -> bool {
+        self.cfg.udp && group != NONE
     }
 
     pub(super) fn conn_udp(&self, c: u32) -> bool {

@@ -48,6 +48,22 @@ use events::{EventList, EV_DEPART, EV_FAIL, EV_RECOVER, EV_RETX, EV_RTO, EV_STAR
 use ports::{Pkt, Port, QueueSeries, NO_BUF};
 use tcp::{Conn, Seg};
 
+/// One output port of a run and the run's transport totals (see [`PacketEngine::port_record`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortRecord {
+    pub max_bytes: u64,
+    pub p99_bytes: u64,
+    pub drops: u64,
+    /// Width of a bucket of `queue_max_bytes`, ps.
+    pub queue_width_ps: u64,
+    /// The largest backlog per bucket (up to the last non-empty one).
+    pub queue_max_bytes: Vec<f64>,
+    pub packets_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub ecn_marks: u64,
+}
+
 /// A connection whose path counts against no detour budget.
 const NO_BUDGET: u32 = u32::MAX;
 
@@ -140,12 +156,24 @@ pub struct PacketEngine<'a> {
     budget_bits: Vec<f64>,
     c: Counters,
     finished: bool,
+    /// Decomposed mode's link simulations: each flow's path, given (empty: the router's).
+    fixed: Vec<Vec<LinkId>>,
 }
 
 impl<'a> PacketEngine<'a> {
     pub fn new(sc: &'a Scenario, net: &'a Network) -> PacketEngine<'a> {
-        let p = &sc.engine.packet;
         let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
+        PacketEngine::with_workload(sc, net, wl, Vec::new())
+    }
+
+    /// An engine for the given flows, each on its path in `fixed` (empty: routed as usual).
+    pub(crate) fn with_workload(
+        sc: &'a Scenario,
+        net: &'a Network,
+        wl: Workload,
+        fixed: Vec<Vec<LinkId>>,
+    ) -> PacketEngine<'a> {
+        let p = &sc.engine.packet;
         let cfg = Cfg::new(p);
         let n_flows = wl.flows.len();
         let nl = net.links.len();
@@ -204,6 +232,7 @@ impl<'a> PacketEngine<'a> {
             next_tick,
             c: Counters::default(),
             finished: false,
+            fixed,
         };
         for (i, f) in net.failures.iter().enumerate() {
             e.ev.push(f.at.0, EV_FAIL, i as u32);
@@ -226,6 +255,35 @@ impl<'a> PacketEngine<'a> {
         match (a, h) {
             (Some(a), Some(h)) => Some(a.min(h)),
             (a, h) => a.or(h),
+        }
+    }
+
+    /// Every flow's state (decomposed mode reads its link simulations' flows).
+    pub(crate) fn flow_states(&self) -> &[FlowSt] {
+        &self.flows
+    }
+
+    /// What the run saw at directed link `l`'s output port, and the run's totals (decomposed
+    /// mode keeps these of each simulated link).
+    pub(crate) fn port_record(&self, l: usize) -> PortRecord {
+        let p = &self.ports[l];
+        let mut series = self
+            .qseries
+            .of(l, crate::engine::util::MAX_BUCKETS)
+            .unwrap_or_default();
+        while series.last() == Some(&0.0) {
+            series.pop();
+        }
+        PortRecord {
+            max_bytes: p.max,
+            p99_bytes: p.p99() * self.cfg.hist_step,
+            drops: p.drops,
+            queue_width_ps: self.qseries.width,
+            queue_max_bytes: series,
+            packets_sent: self.c.sent,
+            retransmissions: self.conns.iter().map(|c| c.retransmissions).sum(),
+            timeouts: self.conns.iter().map(|c| c.timeouts).sum(),
+            ecn_marks: self.c.ecn_marks,
         }
     }
 

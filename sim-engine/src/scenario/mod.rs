@@ -647,14 +647,46 @@ pub enum Mode {
     Flow,
     /// Packet-level simulation: links, drop-tail queues and TCP (settings in `engine.packet`).
     Packet,
+    /// Link-level decomposition: every busy link simulated on its own at packet level (with
+    /// `engine.packet`'s settings) with the flows that cross it, the per-hop delays summed along
+    /// each flow's path (settings in `engine.decomposed`; see sim-engine/README.md).
+    Decomposed,
+}
+
+/// Settings of decomposed mode (`engine.decomposed`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DecomposedSpec {
+    /// Links of one capacity and shape are simulated once for all when their offered load, mean
+    /// flow size and distinct senders each differ by at most this fraction (of the larger value)
+    /// and the coefficients of variation of their flows' inter-arrival times by at most this much;
+    /// the others take the representative's delays (default 0.05; 0: every busy link simulated).
+    #[serde(default = "d_cluster_threshold")]
+    pub cluster_threshold: f64,
+}
+
+/// The default `engine.decomposed.cluster_threshold`.
+pub const DEFAULT_CLUSTER_THRESHOLD: f64 = 0.05;
+
+fn d_cluster_threshold() -> f64 {
+    DEFAULT_CLUSTER_THRESHOLD
+}
+
+impl Default for DecomposedSpec {
+    fn default() -> Self {
+        DecomposedSpec {
+            cluster_threshold: DEFAULT_CLUSTER_THRESHOLD,
+        }
+    }
 }
 
 /// Engine settings.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EngineSpec {
-    /// `flow` (default: fluid max-min rates, fast estimate) or `packet` (packet-level: queues,
-    /// TCP, exact tails; slower).
+    /// `flow` (default: fluid max-min rates, fast estimate), `packet` (packet-level: queues,
+    /// TCP, exact tails; slower) or `decomposed` (each busy link at packet level on its own,
+    /// delays combined along paths: tails at scale).
     #[serde(default)]
     pub mode: Mode,
     /// Seed of every random choice (default 1). Same scenario and seed give byte-identical results.
@@ -682,9 +714,12 @@ pub struct EngineSpec {
     /// per-flow tables. About 150 bytes of JSON per flow.
     #[serde(default, skip_serializing_if = "is_false")]
     pub flow_records: bool,
-    /// Packet-mode settings (read only when `mode` is `packet`; every field optional).
+    /// Packet-mode settings (read when `mode` is `packet` or `decomposed`; every field optional).
     #[serde(default)]
     pub packet: PacketSpec,
+    /// Decomposed-mode settings (read only when `mode` is `decomposed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decomposed: Option<DecomposedSpec>,
 }
 
 fn d_one_f64() -> f64 {
@@ -711,6 +746,7 @@ impl Default for EngineSpec {
             goodput_factor: 1.0,
             flow_records: false,
             packet: PacketSpec::default(),
+            decomposed: None,
         }
     }
 }

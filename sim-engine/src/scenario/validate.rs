@@ -637,7 +637,70 @@ impl Scenario {
         if self.engine.latency.init_cwnd_bytes == 0 {
             return err("engine.latency.init_cwnd_bytes", "must be > 0");
         }
-        self.check_packet()
+        self.check_packet()?;
+        self.check_decomposed()
+    }
+
+    /// What decomposed mode does not model is refused rather than estimated wrongly: a link's
+    /// simulation holds its own flows on one fixed path each, so nothing that moves or couples
+    /// flows across links (failures, detours, MPTCP, spraying, a buffer shared by a switch's
+    /// ports) or starts one flow at another's end (memcache) can be decomposed.
+    fn check_decomposed(&self) -> Result<(), ScenarioError> {
+        if let Some(d) = &self.engine.decomposed {
+            let t = d.cluster_threshold;
+            if !(t.is_finite() && (0.0..=1.0).contains(&t)) {
+                return err(
+                    "engine.decomposed.cluster_threshold",
+                    format!("must be from 0 to 1, got {t}"),
+                );
+            }
+        }
+        if self.engine.mode != super::Mode::Decomposed {
+            return Ok(());
+        }
+        let why = "decomposed mode simulates each link with its own flows on fixed paths";
+        if !self.engine.failures.is_empty() {
+            return err(
+                "engine.failures",
+                format!("{why}: it does not model failures (use packet or flow mode)"),
+            );
+        }
+        if matches!(self.routing, super::RoutingSpec::Detour(_)) {
+            return err(
+                "routing.type",
+                format!(
+                    "{why}: detour routing moves flows between links (use packet or flow mode)"
+                ),
+            );
+        }
+        if matches!(self.workload, super::WorkloadSpec::Memcache(_)) {
+            return err(
+                "workload.type",
+                format!("{why}: memcache responses start at their request's end (use packet or flow mode)"),
+            );
+        }
+        let p = &self.engine.packet;
+        if p.transport == super::Transport::Mptcp {
+            return err(
+                "engine.packet.transport",
+                format!("{why}: MPTCP couples a flow's paths (use newreno or dctcp)"),
+            );
+        }
+        if p.spraying {
+            return err(
+                "engine.packet.spraying",
+                format!("{why}: spraying spreads a flow over paths (set it false)"),
+            );
+        }
+        if p.shared_buffer.is_some() {
+            return err(
+                "engine.packet.shared_buffer",
+                format!(
+                    "{why}: a shared buffer couples a switch's ports (give buffer_bytes per port)"
+                ),
+            );
+        }
+        Ok(())
     }
 
     fn check_packet(&self) -> Result<(), ScenarioError> {

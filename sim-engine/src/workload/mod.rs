@@ -135,7 +135,7 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
     w
 }
 
-fn finish(w: &mut Workload) {
+pub(crate) fn finish(w: &mut Workload) {
     let mut roots: Vec<u32> = (0..w.flows.len() as u32)
         .filter(|&i| !w.flows[i as usize].is_follow_up)
         .collect();

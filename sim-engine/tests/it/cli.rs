@@ -617,3 +617,83 @@ fn gen_packet_sets_packet_mode_with_a_profile() {
     assert!(v["engine"]["packet"].get("profile").is_none());
     assert_eq!(gen(&["type0", "--packet", "bsd"]).unwrap_err().0, 2);
 }
+
+/// `decompose`: the plan as JSON, batches of links into part files, their combination the bytes
+/// of `run`, with progress lines that count links; a missing batch is refused naming it.
+#[test]
+fn decompose_plan_links_and_combine() {
+    let gen = bin()
+        .args(["gen", "fattree", "--k", "4", "--flows", "200"])
+        .output()
+        .unwrap();
+    let mut sc: serde_json::Value = serde_json::from_slice(&gen.stdout).unwrap();
+    sc["engine"]["mode"] = "decomposed".into();
+    let p = write("decomposed.json", &sc.to_string());
+    let plan = bin().args(["decompose", "plan"]).arg(&p).output().unwrap();
+    assert!(plan.status.success());
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+    // a k = 4 fat-tree: 16 hosts, 48 cables, 96 directed links
+    assert_eq!(plan["flows"], 200);
+    assert_eq!(plan["links_total"], 96);
+    assert_eq!(
+        plan["links_simulated"].as_u64().unwrap()
+            + plan["links_clustered"].as_u64().unwrap()
+            + plan["links_idle"].as_u64().unwrap(),
+        96
+    );
+    let part = |b: &str| {
+        let out = p.with_extension(format!("part{}", b.replace('/', "of")));
+        let run = bin()
+            .args(["decompose", "links", "--progress", "--batch", b])
+            .arg(&p)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        out
+    };
+    let (one, two) = (part("1/2"), part("2/2"));
+    let combined = bin()
+        .args(["decompose", "combine", "--no-run-info"])
+        .arg(&p)
+        .args([&two, &one])
+        .output()
+        .unwrap();
+    assert!(combined.status.success());
+    let run = bin()
+        .args(["run", "--no-run-info", "--progress"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(combined.stdout, run.stdout);
+    // progress lines count links (none if the run took less than a second), then the end
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let (last, before) = lines.split_last().unwrap();
+    assert!(
+        last.starts_with("done: ") && last.contains("flows_done=200/200"),
+        "{stderr}"
+    );
+    assert!(
+        before
+            .iter()
+            .all(|l| l.starts_with("progress: links_done=")),
+        "{stderr}"
+    );
+    let missing = bin()
+        .args(["decompose", "combine"])
+        .arg(&p)
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(missing.stderr).unwrap().trim(),
+        "error: parts: batch 2/2 is missing"
+    );
+}

@@ -281,6 +281,7 @@ fn run_briefly(sc: &Scenario, flows: u64, single_thread: bool) -> Result<(), Tes
         max_wall: Some(Duration::from_millis(100)),
         progress_every: None,
         single_thread,
+        jobs: None,
     };
     match run(sc, &limits) {
         Ok(rep) => {

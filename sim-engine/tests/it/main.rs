@@ -3,6 +3,7 @@
 mod adaptive;
 mod cli;
 mod compare;
+mod decomposed;
 mod detours;
 mod exact;
 mod fidelity;
