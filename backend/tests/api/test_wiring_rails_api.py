@@ -4,6 +4,8 @@ the field."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 from pathlib import Path
@@ -174,3 +176,24 @@ def test_any_rail_request_is_built_or_refused_naming_a_field(
     assert r.status_code in (201, 422), r.text
     if r.status_code == 422:
         assert r.json()["detail"][0]["loc"], r.text
+
+
+def test_a_rail_plan_exports_and_reports_like_any_plan(
+    owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace
+) -> None:
+    """The rail leaves are plan devices in the network racks: the wiring sheet names them at their
+    rack and U, and the BOM, NetBox, facility and render answer for the plan."""
+    body = plan(owner, gpu_hall["id"], "rail-optimized", su_size=8, leaf_model_id=gpu.leaf).json()
+    pid = body["id"]
+    sheet = owner.get(f"/api/v1/wiring-plans/{pid}/exports/wiring-sheet.csv")
+    assert sheet.status_code == 200, sheet.text
+    rows = list(csv.DictReader(io.StringIO(sheet.text)))
+    assert len(rows) == body["summary"]["cables"]
+    # SU 1's rail 1 leaf sits at U1 of R01's network rack N01: the 8 servers of SU 1 reach it on their p1.
+    su1_rail1 = [r for r in rows if (r["b_row"], r["b_rack"], r["b_u"]) == ("R01", "N01", "1") and r["a_port"] == "p1"]
+    assert sorted(r["b_port"] for r in su1_rail1) == sorted(f"e{j}" for j in range(1, 9))
+    for path in ("bom", "render", "exports/netbox.zip", "exports/labels.pdf?row=R01", "exports/pull-list.csv"):
+        r = owner.get(f"/api/v1/wiring-plans/{pid}/{path}")
+        assert r.status_code == 200, (path, r.text[:300])
+    r = owner.get(f"/api/v1/halls/{gpu_hall['id']}/facility", params={"plan_id": pid})
+    assert r.status_code == 200, r.text
