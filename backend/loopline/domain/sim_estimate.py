@@ -126,15 +126,21 @@ def estimate(validation: Mapping[str, Any]) -> Estimate:
 
 # --- decomposed mode -------------------------------------------------------------------------------
 
-LINK_PACKET_HOPS_PER_S = 750_000.0
-"""Packet-hops per second of one worker's link simulations (`decompose links`). Until it is measured
-on the decomposed engine it is packet mode's own rate: `PACKET_EVENTS_PER_S` / `EVENTS_PER_PACKET_HOP`
-(a link simulation is a packet-mode run)."""
+LINK_PACKET_HOPS_PER_S = 2_000_000.0
+"""Packet-hops (the plan's `packets_total`) per second of one worker's link simulations
+(`loopline-sim decompose links --jobs 1`: one core), measured on this 2-core machine shared with
+other work (load average 5.6-6.0), 2026-11-26: FatTree k=8, 20,000 web-search flows at 40 % load
+(454 links simulated, 198 M packet-hops) in 98.3 s, 2.0 M/s; k=4, the same workload (40 links, 134 M)
+in 50.2 s, 2.7 M/s (about 4 engine events per packet-hop, 8 M events/s). The loaded figure: a quiet
+core is faster, and a worker whose engine uses several cores (its default) faster still."""
 
-PLAN_FLOWS_PER_S = FLOW_FLOWS_PER_S
-"""Flows per second of planning a decomposed run (`decompose plan`: route every flow, build each link's
-workload) and, again, of combining its parts (every flow's hops summed); until measured on the
-decomposed engine, the flow engine's rate, which also routes every flow once."""
+PLAN_FLOWS_PER_S = 300_000.0
+"""Flows per second of planning a decomposed run (`decompose plan`: route every flow, build and cluster
+the links' workloads), same machine and minutes: FatTree k=16, 100,000 web-search flows in 0.19-0.51 s."""
+
+COMBINE_FLOWS_PER_S = 150_000.0
+"""Flows per second of combining the parts (`decompose combine`: every flow's hops summed, the result
+with per-flow records written), same machine and minutes: FatTree k=4, 20,000 flows in 0.09-0.15 s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +191,7 @@ class DecomposedEstimate:
 def decomposed(plan: DecompositionPlan, workers: int) -> DecomposedEstimate:
     """The expected time per worker of a decomposed run over `workers` live workers."""
     n = max(1, workers)
-    planning = 2 * (STARTUP_S + plan.flows / PLAN_FLOWS_PER_S)
+    planning = 2 * STARTUP_S + plan.flows / PLAN_FLOWS_PER_S + plan.flows / COMBINE_FLOWS_PER_S
     links = plan.packets_total / LINK_PACKET_HOPS_PER_S
     share = max(links / n, plan.largest_link_packets / LINK_PACKET_HOPS_PER_S)
     return DecomposedEstimate(plan, n, planning, links, planning + share)

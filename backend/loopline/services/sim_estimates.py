@@ -21,6 +21,7 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
 from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
 from loopline.domain.sim_estimate import (
+    COMBINE_FLOWS_PER_S,
     LINK_PACKET_HOPS_PER_S,
     PLAN_FLOWS_PER_S,
     DecomposedEstimate,
@@ -45,7 +46,8 @@ BASIS = (
 DECOMPOSED_BASIS = (
     "decomposed mode: the engine's decompose plan (links to simulate, their packet-hops); the link simulations' "
     "packet-hops at {rate:,.0f}/s spread over the {workers} worker(s) alive now (Celery workers answering a ping), "
-    "never less than the costliest link's; plus planning and combining (every flow routed) at {plan:,.0f} flows/s"
+    "never less than the costliest link's; plus planning ({plan:,.0f} flows/s) and combining the parts "
+    "({combine:,.0f} flows/s); measured on the worker's machine (sim_estimate.py)"
 )
 
 WORKERS_CACHED_S = 5.0
@@ -120,7 +122,9 @@ def why_not_decomposed(e: DecomposedEstimate, lim: Limits) -> str | None:
 
 
 def decomposed_basis(e: DecomposedEstimate) -> str:
-    return DECOMPOSED_BASIS.format(rate=LINK_PACKET_HOPS_PER_S, workers=e.workers, plan=PLAN_FLOWS_PER_S)
+    return DECOMPOSED_BASIS.format(
+        rate=LINK_PACKET_HOPS_PER_S, workers=e.workers, plan=PLAN_FLOWS_PER_S, combine=COMBINE_FLOWS_PER_S
+    )
 
 
 def of_validation(validation: dict[str, Any], field: str = "scenario") -> Estimate:

@@ -31,10 +31,10 @@ def test_the_plan_document_is_read_field_by_field() -> None:
 
 
 def test_time_per_worker_derived_by_hand() -> None:
-    # planning and combining: 2 x (start-up + 90,000 flows at PLAN_FLOWS_PER_S); the links: 1.5 M
+    # planning and combining: two start-ups, 90,000 flows planned and combined; the links: 1.5 M
     # packet-hops at LINK_PACKET_HOPS_PER_S, halved over 2 workers
     e = decomposed(plan(), workers=2)
-    planning = 2 * (se.STARTUP_S + 90_000 / se.PLAN_FLOWS_PER_S)
+    planning = 2 * se.STARTUP_S + 90_000 / se.PLAN_FLOWS_PER_S + 90_000 / se.COMBINE_FLOWS_PER_S
     links = 1_500_000 / se.LINK_PACKET_HOPS_PER_S
     assert e.workers == 2 and e.planning_s == pytest.approx(planning) and e.links_s == pytest.approx(links)
     assert e.wall_s == pytest.approx(planning + links / 2)
