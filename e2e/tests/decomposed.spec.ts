@@ -190,7 +190,7 @@ test("decomposed mode: the estimate in links and time per worker, progress count
   await sims.getByTestId(`sim-open-${run.id}`).click();
   const view = page.getByTestId("sim-result");
   await expect(view.getByTestId("sim-model")).toHaveText("decomposed");
-  await expect(view.getByTestId("sim-note")).toContainText(`${DECOMPOSED_NOTE}.`);
+  await expect(view.getByTestId("sim-note")).toHaveText(`${DECOMPOSED_NOTE}.`);
   const stats = view.getByTestId("decomposed-stats");
   await expect(stats.getByTestId("decomposed-simulated")).toHaveText(n(dec.links_simulated));
   await expect(stats.getByTestId("decomposed-clustered")).toHaveText(n(dec.links_clustered));

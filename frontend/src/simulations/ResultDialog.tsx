@@ -228,14 +228,16 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
               )}
             </p>
           )}
-          <p className="sim-note" data-testid="sim-note">
+          <div className="sim-model-note">
             {job.model !== "fluid" && (
               <span className="badge" data-testid="sim-model">
                 {job.model}
               </span>
-            )}{" "}
-            {job.model === "fluid" ? NOTE : job.note}.
-          </p>
+            )}
+            <p className="sim-note" data-testid="sim-note">
+              {job.model === "fluid" ? NOTE : job.note}.
+            </p>
+          </div>
           <div className="sim-charts">
             <FctCdf jobId={job.id} result={result} records={job.flow_records ?? null} />
             {charts.size.labels.length > 0 && (
