@@ -10,7 +10,7 @@ FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/index.ht
 ENGINE_SRC := $(shell find sim-engine/src sim-engine/Cargo.toml sim-engine/Cargo.lock -type f 2>/dev/null)
 
 .PHONY: help run test stop install system-packages python frontend e2e-deps engine api-types result-types \
-        test-checks test-cargo test-pytest test-schema-fuzz test-vitest test-e2e test-faults netbox-check bench fuzz clean
+        test-checks test-cargo test-pytest test-schema-fuzz test-vitest test-e2e test-faults netbox-check calibrate-decomposed bench fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -92,6 +92,9 @@ test-faults: install ## the fault suite, each fault 5 times (make test runs it o
 
 netbox-check: install ## import the NetBox files into a real, empty NetBox (NETBOX_URL, NETBOX_TOKEN, NETBOX_USERNAME, NETBOX_PASSWORD); not in make test
 	@$(PY) scripts/netbox_check.py
+
+calibrate-decomposed: install ## measure decomposed mode against full packet mode (issue 30; long): the engine's calibration table and its README
+	@$(PY) scripts/calibrate_decomposed.py
 
 bench: install ## run every benchmark (see README)
 	@$(PY) scripts/bench_all.py

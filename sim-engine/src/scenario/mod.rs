@@ -660,13 +660,13 @@ pub struct DecomposedSpec {
     /// Links of one capacity and shape are simulated once for all when their offered load, mean
     /// flow size and distinct senders each differ by at most this fraction (of the larger value)
     /// and the coefficients of variation of their flows' inter-arrival times by at most this much;
-    /// the others take the representative's delays (default 0.05; 0: every busy link simulated).
+    /// the others take the representative's delays (default 0.1; 0: every busy link simulated).
     #[serde(default = "d_cluster_threshold")]
     pub cluster_threshold: f64,
 }
 
 /// The default `engine.decomposed.cluster_threshold`.
-pub const DEFAULT_CLUSTER_THRESHOLD: f64 = 0.05;
+pub const DEFAULT_CLUSTER_THRESHOLD: f64 = 0.1;
 
 fn d_cluster_threshold() -> f64 {
     DEFAULT_CLUSTER_THRESHOLD
