@@ -60,6 +60,12 @@ BENCHES: list[tuple[str, list[str], str]] = [
         ".",
     ),
     (
+        "engine: decomposed mode, k=16 fat-tree with 100,000 web-search flows on 1 and 2 workers; "
+        "k=32 with 1,000,000 flows on 2",
+        [PY, "scripts/bench_decomposed.py", "--k32"],
+        ".",
+    ),
+    (
         "engine: FatTree k=16 web search; Subways shuffle of 180 servers",
         ["cargo", "bench", "--bench", "flow_engine"],
         "sim-engine",
