@@ -111,6 +111,36 @@ def answering(*wanted: str) -> None:
         assert time.monotonic() < deadline, f"workers did not start: {names}"
 
 
+@needs_decompose
+def test_the_only_worker_runs_it_in_one_process_on_every_core(
+    celery_worker_process: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    """(Runs before this module's two workers start: the session's worker is alone on the broker.)"""
+    if live_workers() != 1:
+        pytest.skip("another worker answers on this broker (another test session's)")
+    client = TestClient(create_app())
+    project, _ = small_hall(client, "decomposed-alone@example.com", "Decomposed alone")
+    try:
+        scenario = fattree(flows=3000, load=0.6)
+        r = client.post(f"/api/v1/projects/{project}/simulations", json={"name": "alone", "scenario": scenario})
+        assert r.status_code == 202, r.text
+        seen: list[tuple[int | None, int | None]] = []
+        deadline = time.monotonic() + 240
+        while (job := client.get(f"/api/v1/simulations/{r.json()['id']}").json())["status"] in ("queued", "running"):
+            seen.append((job["links_done"], job["links_total"]))
+            assert time.monotonic() < deadline, job
+            time.sleep(0.1)
+        assert job["status"] == "succeeded", job["error"]
+        links = json.loads(engine("decompose", "plan", str(_write(tmp_path, scenario))))["links_simulated"]
+        assert job["batches"] is None and parts(job["id"]) == []  # not split: no chord, no parts
+        assert (job["links_done"], job["links_total"]) == (links, links)
+        # the engine's own progress lines count the links while it runs (`run` prints one a second)
+        assert any(t == links and d is not None and d < links for d, t in seen), seen
+        same_result(job, local_run(scenario, tmp_path))
+    finally:
+        delete_project(client, project)
+
+
 @pytest.fixture(scope="module")
 def workers(migrated_database: str) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
     procs = {name: start_worker(name) for name in ("w1", "w2")}
