@@ -10,7 +10,7 @@ import { cancelJob, finished, listJobs, queuePosition, type Job } from "./api";
 import { CompareDialog } from "./CompareDialog";
 import { HeatMapPanel } from "./HeatMapPanel";
 import { splitName } from "./presets";
-import { linksProgressText } from "./decomposed";
+import { decomposedRunningText } from "./decomposed";
 import { formatSeconds, runPlan, runTitle } from "./results";
 import { ResultDialog } from "./ResultDialog";
 import { SimulateDialog } from "./SimulateDialog";
@@ -70,11 +70,7 @@ function Progress({ job, all }: { job: Job; all: Job[] }) {
  * run counts the links simulated (its flows finish only when every link's simulation is combined).
  */
 function runningText(job: Job, pct: number): string {
-  if (job.model === "decomposed") {
-    const links = linksProgressText(job);
-    if (links === null) return "routing every flow to plan the link simulations";
-    return job.events != null ? `${links} · ${job.events.toLocaleString("en")} events` : links;
-  }
+  if (job.model === "decomposed") return decomposedRunningText(job);
   if (job.flows_total == null) return `${pct}% of flows done`;
   const parts = [`${(job.flows_done ?? 0).toLocaleString("en")} of ${job.flows_total.toLocaleString("en")} flows done`];
   if (job.sim_time_s != null) parts.push(`simulated ${formatSeconds(job.sim_time_s)}`);

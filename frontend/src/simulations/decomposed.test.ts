@@ -4,6 +4,7 @@ import {
   bucketRows,
   clusterText,
   decomposedEstimateText,
+  decomposedRunningText,
   decomposedLinksText,
   decompositionOf,
   errorPercent,
@@ -190,6 +191,22 @@ describe("links in words", () => {
     expect(linksProgressText({ links_done: null, links_total: 40 })).toBe("0 / 40 links simulated");
     expect(linksProgressText({ links_done: null, links_total: null })).toBeNull();
     expect(linksProgressText({})).toBeNull();
+  });
+
+  it("says a running job's planning, then its links, batches over the workers and events", () => {
+    expect(decomposedRunningText({ links_total: null, events: null })).toBe(
+      "routing every flow to plan the link simulations",
+    );
+    // one worker: the run stays in its process (no batches)
+    expect(decomposedRunningText({ links_done: 3, links_total: 241, batches: null, events: 9_860_847 })).toBe(
+      "3 / 241 links simulated · 9,860,847 events",
+    );
+    expect(decomposedRunningText({ links_done: 1204, links_total: 1204, batches: 6 })).toBe(
+      "1,204 / 1,204 links simulated · 6 batches over the workers",
+    );
+    expect(decomposedRunningText({ links_done: 0, links_total: 2, batches: 1, events: 0 })).toBe(
+      "0 / 2 links simulated · 1 batch over the workers · 0 events",
+    );
   });
 });
 

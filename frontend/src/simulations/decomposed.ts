@@ -145,6 +145,25 @@ export function linksProgressText(job: { links_done?: number | null; links_total
   return `${n(job.links_done ?? 0)} / ${n(job.links_total)} links simulated`;
 }
 
+/**
+ * A running decomposed job in words: planning (the engine routes every flow first), then the links
+ * simulated, the batches they were split into over the workers, and the events so far:
+ * "312 / 1,204 links simulated · 6 batches over the workers · 4,410,233 events".
+ */
+export function decomposedRunningText(job: {
+  links_done?: number | null;
+  links_total?: number | null;
+  batches?: number | null;
+  events?: number | null;
+}): string {
+  const links = linksProgressText(job);
+  if (links === null) return "routing every flow to plan the link simulations";
+  const parts = [links];
+  if (job.batches != null) parts.push(`${n(job.batches)} batch${job.batches === 1 ? "" : "es"} over the workers`);
+  if (job.events != null) parts.push(`${n(job.events)} events`);
+  return parts.join(" · ");
+}
+
 /** Whether a result is decomposed mode's. */
 export const isDecomposed = (r: Pick<EngineResult, "model"> | null | undefined): boolean => r?.model === "decomposed";
 
