@@ -1,7 +1,7 @@
 /**
  * Decomposed mode as a planner uses it, on a plan of the demo hall: the simulation form's third mode
  * with its cluster threshold and cost estimate (links to simulate, clustered and idle, the time per
- * worker and how many workers: what the API answered for the form as it stands), a workload the mode
+ * worker and how many workers: what the API answered for the form as it stands), a routing the mode
  * cannot run flagged before submitting, a decomposed run's progress counted in links, and its result:
  * the model badge and note, the link counts, the warnings and, per flow-size bucket, the error measured
  * against full packet mode. A real Celery worker runs the compiled engine.
