@@ -33,7 +33,8 @@ def engine_section(data: PlanSimulationCreate) -> dict[str, object]:
     if data.decomposed is not None:
         if data.mode != "decomposed":
             raise DomainError("decomposed", 'decomposed settings need mode "decomposed"')
-        engine["decomposed"] = data.decomposed.model_dump(exclude_none=True)
+        if settings := data.decomposed.model_dump(exclude_none=True):  # (none given: the engine's defaults)
+            engine["decomposed"] = settings
     if data.packet is None:
         return engine
     if data.mode == "flow":

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from loopline.api.schemas.sim_estimates import DECOMPOSED_NOTE
 from loopline.db.models import JobStatus, SimulationJob
+from loopline.domain import sim_estimate as se
 from loopline.domain.sim_estimate import DecompositionPlan, decomposed
 from loopline.services import sim_preflight
 
@@ -97,9 +98,12 @@ def test_a_decomposed_run_over_the_workers_limit_is_refused_naming_mode(
     project: int,
     plan: dict[str, Any],  # noqa: F811
 ) -> None:
-    body = {"name": "huge", "mode": "decomposed", "workload": {"type": "shuffle", "bytes_per_pair": 1_000_000_000}}
+    # 10 GB per pair: its costliest link alone is past the limit, however many workers share the rest
+    body = {"name": "huge", "mode": "decomposed", "workload": {"type": "shuffle", "bytes_per_pair": 10_000_000_000}}
     est = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=body).json()
-    assert not est["decomposed"]["fits"] and "over the worker's limit" in est["decomposed"]["reason"]
+    assert not est["decomposed"]["fits"] and "over the worker's limit" in est["decomposed"]["reason"], est["decomposed"]
+    limit = est["limit_wall_s"] * se.LINK_PACKET_HOPS_PER_S
+    assert est["decomposed"]["largest_link_packets"] > limit
     r = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations", json=body)
     assert r.status_code == 422, r.text
     [item] = r.json()["detail"]
@@ -125,3 +129,14 @@ def test_a_plan_request_in_decomposed_mode_carries_its_settings_to_the_engine(
     job = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations", json=body)
     assert job.status_code == 202, job.text
     assert job.json()["model"] == "decomposed"
+
+
+def test_decomposed_settings_left_out_are_the_engines_defaults(
+    owner: TestClient,
+    plan: dict[str, Any],  # noqa: F811
+) -> None:
+    bare = {"name": "d", "mode": "decomposed"}
+    default = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=bare).json()["decomposed"]
+    empty = {**bare, "decomposed": {}}
+    same = owner.post(f"/api/v1/wiring-plans/{plan['id']}/simulations/estimate", json=empty).json()["decomposed"]
+    assert same["cluster_threshold"] == default["cluster_threshold"]
