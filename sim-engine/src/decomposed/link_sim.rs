@@ -5,7 +5,10 @@
 //! with the delay of every hop before; they cross the link; the flows that leave `v` over one
 //! link share an egress link of its capacity, with the delay of every hop after. Where `u` (or
 //! `v`) is a server, its flows start (or end) there, sharing its NIC. Every flow keeps its size,
-//! its arrival time and its transport (`engine.packet`).
+//! its arrival time and its transport (`engine.packet`). A flow whose bottleneck is another
+//! link ([`Plan::pace`]) first crosses a link of its own at its fluid rate there: in the network
+//! it reaches this link paced by that bottleneck, and at line rate it would contend here as it
+//! never does.
 //!
 //! What a flow loses to the link is its completion time here over its completion time in a
 //! second run, the baseline, where every flow crosses a copy of the link of its own: the same
@@ -116,9 +119,25 @@ fn link_net(sc: &Scenario, net: &Network, plan: &Plan, l: usize, private: bool) 
         let path = plan.path(f as usize);
         let at = path.iter().position(|x| x.idx() == l).expect("on its link");
         let spec = &plan.wl.flows[f as usize];
-        let mut mini = Vec::with_capacity(3);
+        let mut mini = Vec::with_capacity(4);
+        // a flow whose bottleneck is elsewhere comes at the pace it keeps there: through a link
+        // of its own at that rate (slower than its first hop, or it would pace nothing)
+        let pace = plan
+            .pace(f as usize, l)
+            .filter(|&g| g < net.link(path[0]).gbps.0);
+        let shaped = pace.is_some();
+        let pace = pace.unwrap_or(0.0);
+        let shaper = |m: &mut Network, mini: &mut Vec<LinkId>, to: NodeId| {
+            let s = add_node(m, format!("f{f}"), Role::Server);
+            mini.push(add_link(m, s, to, pace, 0));
+            s
+        };
         let src = if at == 0 {
-            mu
+            if shaped {
+                shaper(&mut m, &mut mini, mu)
+            } else {
+                mu
+            }
         } else {
             let delay = hops_delay(net, &path[..at], sw_ps).saturating_sub(sw_ps);
             let key = (path[at - 1].0, delay);
@@ -127,8 +146,14 @@ fn link_net(sc: &Scenario, net: &Network, plan: &Plan, l: usize, private: bool) 
                 let gbps = net.link(path[at - 1]).gbps.0;
                 (s, add_link(&mut m, s, mu, gbps, delay))
             });
-            mini.push(a);
-            s
+            if shaped {
+                let first = shaper(&mut m, &mut mini, s);
+                mini.push(a);
+                first
+            } else {
+                mini.push(a);
+                s
+            }
         };
         mini.push(if private {
             add_link(&mut m, mu, mv, target.gbps.0, target.latency.0)

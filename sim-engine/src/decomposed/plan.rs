@@ -41,11 +41,21 @@ pub struct Plan {
     pub cost: Vec<u64>,
     pub features: Vec<Option<Features>>,
     pub threshold: f64,
+    /// Each flow's pace elsewhere, from a fluid (flow-mode) run of the whole scenario: its mean
+    /// rate (Gb/s; 0 where it did not finish) and the busiest link of its path then, its
+    /// bottleneck. A link that is not a flow's bottleneck sees it at that rate (see link_sim).
+    pub fluid_gbps: Vec<f64>,
+    pub bottleneck: Vec<u32>,
+    /// The fluid run's mean utilisation of every directed link.
+    pub fluid_util: Vec<f64>,
+    /// `engine.decomposed.bottleneck_margin`.
+    pub margin: f64,
 }
 
 impl Plan {
     pub fn build(sc: &Scenario, net: &Network) -> Plan {
         let wl = crate::workload::generate(&sc.workload, net, sc.engine.seed);
+        let settings = sc.engine.decomposed.clone().unwrap_or_default();
         // a packet engine over the network with no flows: its router and its ideal times
         let mut eng = PacketEngine::with_workload(sc, net, Workload::default(), Vec::new());
         let n = wl.flows.len();
@@ -94,14 +104,13 @@ impl Plan {
             reps: Vec::new(),
             cost: Vec::new(),
             features: Vec::new(),
-            threshold: sc
-                .engine
-                .decomposed
-                .as_ref()
-                .map_or(crate::scenario::DEFAULT_CLUSTER_THRESHOLD, |d| {
-                    d.cluster_threshold
-                }),
+            fluid_gbps: Vec::new(),
+            bottleneck: Vec::new(),
+            fluid_util: Vec::new(),
+            threshold: settings.cluster_threshold,
+            margin: settings.bottleneck_margin,
         };
+        plan.fluid_paces(sc, net);
         plan.features = (0..nl).map(|l| plan.link_features(net, l)).collect();
         let busy: Vec<usize> = (0..nl).filter(|&l| plan.features[l].is_some()).collect();
         let feats: Vec<Features> = busy
@@ -124,6 +133,57 @@ impl Plan {
             }
         }
         plan
+    }
+
+    /// The fluid run's rate of every flow and the busiest link of its path.
+    fn fluid_paces(&mut self, sc: &Scenario, net: &Network) {
+        use crate::engine::{Engine, FlowEngine, Status};
+        let mut fluid = sc.clone();
+        fluid.engine.mode = crate::scenario::Mode::Flow;
+        fluid.engine.link_series = false;
+        fluid.engine.flow_records = false;
+        let mut eng = FlowEngine::new(&fluid, net);
+        while eng.step() {}
+        eng.close();
+        let o = eng.outcome();
+        let dur = o.now.as_secs_f64().max(1e-12);
+        let util: Vec<f64> = (0..net.links.len())
+            .map(|l| o.util.total_bits(l) / (net.links[l].gbps.0 * 1e9 * dur))
+            .collect();
+        self.fluid_gbps = o
+            .flows
+            .iter()
+            .zip(&self.wl.flows)
+            .map(|(fl, spec)| {
+                let t = (fl.fct_end.0.saturating_sub(fl.start.0)) as f64 / 1e12;
+                if fl.status == Status::Done && t > 0.0 {
+                    spec.bytes.bits() / t / 1e9
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        self.bottleneck = (0..self.wl.flows.len())
+            .map(|f| {
+                self.path(f)
+                    .iter()
+                    .max_by(|a, b| util[a.idx()].total_cmp(&util[b.idx()]).then(b.0.cmp(&a.0)))
+                    .map_or(u32::MAX, |l| l.0)
+            })
+            .collect();
+        self.fluid_util = util;
+    }
+
+    /// The rate flow `f` reaches link `l`'s simulation at: its fluid rate when its bottleneck is
+    /// elsewhere (its busiest link, and any within the margin of that link's utilisation, are
+    /// its bottleneck), else `None` (line rate).
+    pub fn pace(&self, f: usize, l: usize) -> Option<f64> {
+        let b = self.bottleneck[f];
+        let gbps = self.fluid_gbps[f];
+        let elsewhere = b != u32::MAX
+            && b as usize != l
+            && self.fluid_util[l] < (1.0 - self.margin) * self.fluid_util[b as usize];
+        (elsewhere && gbps > 0.0).then_some(gbps)
     }
 
     /// Flow `f`'s path.

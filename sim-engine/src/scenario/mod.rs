@@ -663,6 +663,12 @@ pub struct DecomposedSpec {
     /// the others take the representative's delays (default 0.1; 0: every busy link simulated).
     #[serde(default = "d_cluster_threshold")]
     pub cluster_threshold: f64,
+    /// A flow whose busiest link (in a fluid run of the whole scenario) is elsewhere reaches a
+    /// link's simulation at its fluid rate, as it does in the network, paced by that bottleneck;
+    /// links within this fraction of its busiest link's utilisation count as its bottleneck too,
+    /// where it comes at line rate (default 0.25; 1: no flow paced).
+    #[serde(default = "d_bottleneck_margin")]
+    pub bottleneck_margin: f64,
 }
 
 /// The default `engine.decomposed.cluster_threshold`.
@@ -672,10 +678,18 @@ fn d_cluster_threshold() -> f64 {
     DEFAULT_CLUSTER_THRESHOLD
 }
 
+/// The default `engine.decomposed.bottleneck_margin`.
+pub const DEFAULT_BOTTLENECK_MARGIN: f64 = 0.25;
+
+fn d_bottleneck_margin() -> f64 {
+    DEFAULT_BOTTLENECK_MARGIN
+}
+
 impl Default for DecomposedSpec {
     fn default() -> Self {
         DecomposedSpec {
             cluster_threshold: DEFAULT_CLUSTER_THRESHOLD,
+            bottleneck_margin: DEFAULT_BOTTLENECK_MARGIN,
         }
     }
 }

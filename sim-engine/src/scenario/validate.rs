@@ -654,6 +654,13 @@ impl Scenario {
                     format!("must be from 0 to 1, got {t}"),
                 );
             }
+            let m = d.bottleneck_margin;
+            if !(m.is_finite() && (0.0..=1.0).contains(&m)) {
+                return err(
+                    "engine.decomposed.bottleneck_margin",
+                    format!("must be from 0 to 1, got {m}"),
+                );
+            }
         }
         if self.engine.mode != super::Mode::Decomposed {
             return Ok(());

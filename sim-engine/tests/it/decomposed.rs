@@ -237,9 +237,17 @@ fn decomposed_mode_refuses_what_it_does_not_model() {
     );
     assert_eq!(
         refused(&|s| s.engine.decomposed = Some(DecomposedSpec {
-            cluster_threshold: 1.5
+            cluster_threshold: 1.5,
+            ..DecomposedSpec::default()
         })),
         "engine.decomposed.cluster_threshold"
+    );
+    assert_eq!(
+        refused(&|s| s.engine.decomposed = Some(DecomposedSpec {
+            bottleneck_margin: f64::NAN,
+            ..DecomposedSpec::default()
+        })),
+        "engine.decomposed.bottleneck_margin"
     );
 }
 
@@ -263,5 +271,33 @@ fn progress_counts_the_links_simulated() {
         assert_eq!(total, simulated);
         assert!(done >= last && done <= total);
         last = done;
+    }
+}
+
+/// The other hops' pace: S1 and S2 each send 10 MB to S0 through one switch. In the fluid run
+/// both share SW -> S0 at 5 Gb/s each and finish together at 16 ms: SW -> S0 is their busiest
+/// link (utilisation 1), their own uplinks half as busy (0.5, more than the default 25 % below):
+/// each reaches its uplink's simulation paced at 5 Gb/s, and SW -> S0's at line rate.
+#[test]
+fn a_flow_reaches_the_links_before_its_bottleneck_at_its_fluid_rate() {
+    let sc = decomposed(scenario(
+        star(3, 10.0),
+        RoutingSpec::Ecmp,
+        many_to_many(&["S1", "S2"], &["S0"], 1, 10_000_000),
+    ));
+    let net = sc.validate().unwrap();
+    let plan = decomposed::plan::Plan::build(&sc, &net);
+    let link = |a: &str, b: &str| {
+        let (a, b) = (net.node_id(a).unwrap(), net.node_id(b).unwrap());
+        (0..net.links.len())
+            .find(|&l| net.links[l].from == a && net.links[l].to == b)
+            .unwrap()
+    };
+    for (f, sender) in ["S1", "S2"].iter().enumerate() {
+        let pace = plan
+            .pace(f, link(sender, "SW"))
+            .expect("paced before its bottleneck");
+        assert_approx(pace, 5.0, 1e-9);
+        assert_eq!(plan.pace(f, link("SW", "S0")), None);
     }
 }
