@@ -226,4 +226,5 @@ test("decomposed mode: the estimate in links and time per worker, progress count
     await expect(view.getByTestId("chart-slowdown")).toContainText("where packet mode's p99 lies");
   } else await expect(view.getByTestId("chart-slowdown")).not.toContainText("where packet mode's p99 lies");
   await page.screenshot({ path: "artifacts/decomposed-result.png" });
+  await view.getByTestId("chart-slowdown").screenshot({ path: "artifacts/decomposed-slowdown.png" });
 });
