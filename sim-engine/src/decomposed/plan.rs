@@ -11,6 +11,9 @@ use crate::scenario::Scenario;
 use crate::units::LinkId;
 use crate::workload::Workload;
 
+/// Links with fewer flows are simulated on their own, never clustered.
+pub const MIN_CLUSTER_FLOWS: usize = 32;
+
 /// What a directed link is in the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LinkRole {
@@ -112,12 +115,20 @@ impl Plan {
         };
         plan.fluid_paces(sc, net);
         plan.features = (0..nl).map(|l| plan.link_features(net, l)).collect();
+        // links of few flows are simulated on their own: cheap, and too few flows to stand for
+        // another link's sizes
         let busy: Vec<usize> = (0..nl).filter(|&l| plan.features[l].is_some()).collect();
+        let few = |l: usize| plan.flows_on(l).len() < MIN_CLUSTER_FLOWS;
         let feats: Vec<Features> = busy
             .iter()
             .map(|&l| plan.features[l].expect("busy"))
             .collect();
-        let rep_of = cluster::cluster(&feats, plan.threshold);
+        let mut rep_of = cluster::cluster(&feats, plan.threshold);
+        for (k, &l) in busy.iter().enumerate() {
+            if few(l) || few(busy[rep_of[k]]) {
+                rep_of[k] = k;
+            }
+        }
         let mut rep_index = vec![u32::MAX; busy.len()];
         for (k, &l) in busy.iter().enumerate() {
             if rep_of[k] == k {

@@ -301,3 +301,17 @@ fn a_flow_reaches_the_links_before_its_bottleneck_at_its_fluid_rate() {
         assert_eq!(plan.pace(f, link("SW", "S0")), None);
     }
 }
+
+/// A link of fewer than 32 flows is simulated on its own: its few flows could not stand for
+/// another link's sizes (a 5 kB flow would take a 10 MB flow's delay). 300 flows on a k = 4
+/// fat-tree's 96 links leave every link below 32: nothing clustered; 3,000 cluster some.
+#[test]
+fn links_of_few_flows_are_never_clustered() {
+    let summary = |flows| {
+        let sc = fat_tree(4, flows);
+        decomposed::summarize(&sc, &sc.validate().unwrap())
+    };
+    let few = summary(300);
+    assert_eq!((few.links_clustered, few.links_simulated), (0, 96));
+    assert!(summary(3_000).links_clustered > 0);
+}
