@@ -9,6 +9,7 @@ complete scenarios (`POST /projects/{id}/simulations`).
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +28,10 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from loopline.api.app import create_app
-from loopline.db.models import SimulationFlow, SimulationPart
+from loopline.db.models import JobStatus, SimulationFlow, SimulationJob, SimulationPart
 from loopline.db.session import session_scope
 from loopline.domain.sim_results import FLOW_COLUMNS
-from loopline.queue import PING_TASK, get_celery, live_workers
+from loopline.queue import PING_TASK, SIMULATE_TASK, get_celery, live_workers
 from loopline.settings import get_settings
 from loopline_worker.decomposed import BATCHES_PER_WORKER, batch_count
 
@@ -220,18 +222,59 @@ def _write(tmp: Path, scenario: dict[str, Any]) -> Path:
 
 
 @needs_decompose
+def test_a_split_job_sent_again_runs_only_the_batches_without_a_part(setup: dict[str, Any], tmp_path: Path) -> None:
+    """What the reconciler does for a split job whose heart stopped: its task, sent again, sends the
+    batches that have no part (here batch 1 of 3 is stored already) and the parts are combined."""
+    scenario = fattree(flows=400)
+    with session_scope() as session:
+        job = SimulationJob(
+            project_id=setup["project"], name="resumed", status=JobStatus.RUNNING, scenario=scenario, batches=3,
+            links_total=1, attempts=1, started_at=datetime.now(UTC) - timedelta(hours=1),
+            heartbeat_at=datetime.now(UTC) - timedelta(hours=1), claimed_by="elsewhere:1",
+        )  # fmt: skip
+        session.add(job)
+        session.flush()
+        job_id, stored = job.id, dict(job.scenario)
+    with session_scope() as session:  # the scenario as the worker reads it back
+        stored = session.execute(select(SimulationJob.scenario).where(SimulationJob.id == job_id)).scalar_one()
+    path, part = tmp_path / "scenario.json", tmp_path / "part-1.json"
+    path.write_text(json.dumps({**stored, "engine": {**stored["engine"], "flow_records": True}}))
+    engine("decompose", "links", str(path), "--batch", "1/3", "-o", str(part))
+    with session_scope() as session:
+        session.add(
+            SimulationPart(job_id=job_id, batch=1, batches=3, status=JobStatus.SUCCEEDED, stores=1,
+                           data=gzip.compress(part.read_bytes()))
+        )  # fmt: skip
+    get_celery().send_task(SIMULATE_TASK, args=[job_id])
+    job_read = wait(setup["client"], job_id, {"succeeded", "failed", "cancelled"})
+    assert job_read["status"] == "succeeded", job_read["error"]
+    # (2, or more when the reconciler also found the job silent while its batches waited for a worker)
+    assert job_read["attempts"] >= 2
+    assert [(p.batch, p.attempts, p.stores, p.status.value) for p in parts(job_id)] == [
+        (1, 0, 1, "succeeded"), (2, 1, 1, "succeeded"), (3, 1, 1, "succeeded"),
+    ]  # fmt: skip
+    same_result(setup["client"].get(f"/api/v1/simulations/{job_id}").json(), local_run(scenario, tmp_path))
+
+
+@needs_decompose
 def test_a_worker_killed_mid_run_loses_no_link(setup: dict[str, Any], tmp_path: Path) -> None:
     client, workers = setup["client"], setup["workers"]
     scenario = fattree(flows=3000, load=0.6)
     created = submit(setup, scenario, "killed")
+    w1 = workers["w1"].pid
     deadline = time.monotonic() + 120
-    while True:  # w1 is in the middle of a batch
+    while True:  # w1 is in the middle of a batch: frozen there (it can store nothing), then killed
+        assert time.monotonic() < deadline, "w1 never ran a batch"
+        if not any(p.status.value == "running" and (p.worker or "").startswith("w1@") for p in parts(created["id"])):
+            time.sleep(0.05)
+            continue
+        os.killpg(w1, signal.SIGSTOP)
         victim = [p for p in parts(created["id"]) if p.status.value == "running" and (p.worker or "").startswith("w1@")]
         if victim:
             break
-        assert time.monotonic() < deadline, "w1 never ran a batch"
-        time.sleep(0.05)
-    os.killpg(workers["w1"].pid, signal.SIGKILL)  # main process, pool and engine: no goodbye to the broker
+        os.killpg(w1, signal.SIGCONT)  # it had just stored that part: wait for its next batch
+    # main process and pool, no goodbye to the broker (the engine dies with its pool process)
+    os.killpg(w1, signal.SIGKILL)
     workers["w1"].wait()
     job = wait(client, created["id"], {"succeeded", "failed", "cancelled"}, timeout_s=VISIBILITY_S + 240)
     assert job["status"] == "succeeded", job["error"]
