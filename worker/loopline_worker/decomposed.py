@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from celery import Task, chord, group
-from sqlalchemy import func, select, update
+from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 
 from loopline.db.models import JobStatus, SimulationJob, SimulationPart
@@ -99,14 +99,15 @@ def split(job_id: int, scenario: dict[str, Any], resume: bool) -> str | None:
         return None
     batches = batch_count(links, workers)
     with session_scope() as session:
-        done = session.execute(
+        done: CursorResult[Any] = session.execute(
             update(SimulationJob)
             .where(SimulationJob.id == job_id, SimulationJob.status == JobStatus.RUNNING)
             .values(batches=batches, links_total=links, links_done=0, progress=0.0,
                     progress_text=f"split into {batches} batches of {links} links over {workers} workers")
         )  # fmt: skip
-        if done.rowcount == 0:  # cancelled meanwhile
-            return JobStatus.CANCELLED.value
+    if done.rowcount == 0:  # cancelled meanwhile
+        stopped(job_id)
+        return JobStatus.CANCELLED.value
     _send_chord(job_id, list(range(1, batches + 1)), batches, flow_records)
     return "split"
 
