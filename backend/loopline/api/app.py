@@ -37,6 +37,8 @@ from loopline.api.browser_security import BrowserSecurity
 from loopline.api.compression import GZipUnlessCompressed
 from loopline.api.errors import install_error_handlers
 from loopline.api.forwarded import TrustedProxies
+from loopline.domain.sim_accuracy import accuracy_markdown
+from loopline.services import sim_preflight
 from loopline.settings import get_settings
 
 API_DESCRIPTION = """Loopline plans datacenter networks: halls, rows and racks; the wiring between
@@ -51,7 +53,8 @@ MAX_QUEUED_REQUESTS = 2048
 
 
 def create_app() -> FastAPI:
-    app = FastAPI(title="Loopline API", version="0.1.0", description=API_DESCRIPTION)
+    description = f"{API_DESCRIPTION}\n\n{accuracy_markdown(sim_preflight.calibration())}"
+    app = FastAPI(title="Loopline API", version="0.1.0", description=description)
     install_error_handlers(app)
     settings = get_settings()
     app.add_middleware(

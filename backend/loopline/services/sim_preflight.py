@@ -12,6 +12,7 @@ import json
 import re
 import subprocess
 import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,22 @@ def decompose_plan(
         except subprocess.TimeoutExpired as e:
             raise DomainError("scenario", f"the engine took more than {timeout_s:g} s to plan its decomposition") from e
     return _document(out)
+
+
+@cache
+def calibration(binary: Path | None = None) -> dict[str, Any] | None:
+    """Decomposed mode's error measured against packet mode, as the engine was built with it
+    (`loopline-sim calibration`: the largest error per flow-size bucket every decomposed result
+    carries, and the cases measured); None when the engine cannot say (not built yet)."""
+    engine = binary if binary is not None else get_settings().engine_binary
+    try:
+        out = subprocess.run([str(engine), "calibration"], capture_output=True, timeout=TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    document: dict[str, Any] = orjson.loads(out.stdout)
+    return document
 
 
 def _document(out: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:

@@ -97,3 +97,17 @@ def test_the_document_tells_every_outcome_the_layers_in_front_can_answer() -> No
                     assert schema.get("$ref", "").endswith(("/ErrorBody", "/HTTPValidationError")), (where, code)
     assert seen_if_match >= 10
     assert "429" in spec["paths"]["/api/v1/auth/login"]["post"]["responses"]
+
+
+def test_the_api_documents_decomposed_modes_measured_error_as_the_engine_has_it() -> None:
+    """The documentation's table is the engine's calibration (`loopline-sim calibration`), bucket by
+    bucket: the numbers every decomposed result carries."""
+    from loopline.services import sim_preflight
+
+    calibration = sim_preflight.calibration()
+    assert calibration is not None and calibration["accuracy"] is not None
+    description = create_app().openapi()["info"]["description"]
+    assert "### Decomposed mode: error measured against packet mode" in description
+    for bucket in calibration["accuracy"]["by_size"]:
+        row = f"| {bucket['bucket']} | ±{bucket['mean_slowdown_error']:.0%} | ±{bucket['p99_slowdown_error']:.0%} |"
+        assert row in description

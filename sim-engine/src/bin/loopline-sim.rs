@@ -67,6 +67,9 @@ enum Cmd {
     },
     /// Print a JSON Schema: `scenario`, `result` or `validation`.
     Schema { which: String },
+    /// Print decomposed mode's measured error against packet mode: the largest per flow-size
+    /// bucket (what every decomposed result carries) and the cases measured, as JSON.
+    Calibration,
     /// Generate a scenario for a built-in topology (shuffle workload by default).
     Gen {
         #[command(subcommand)]
@@ -718,6 +721,10 @@ fn main() -> ExitCode {
             }
         }
         Cmd::Decompose { step } => decompose(step),
+        Cmd::Calibration => {
+            println!("{}", loopline_sim::decomposed::calibration::document());
+            ExitCode::SUCCESS
+        }
         Cmd::Schema { which } => match loopline_sim::schema_json(&which) {
             Some(s) => {
                 println!("{s}");

@@ -6,7 +6,8 @@ use serde::Deserialize;
 
 use crate::report::{Accuracy, BucketAccuracy};
 
-const TABLE: &str = include_str!("../../data/decomposed_calibration.json");
+/// The table as measured (`loopline-sim calibration` prints it with [`accuracy`]).
+pub const TABLE: &str = include_str!("../../data/decomposed_calibration.json");
 
 /// Where the table is shown.
 pub const SOURCE: &str = "sim-engine/README.md#decomposed-mode-calibration";
@@ -59,6 +60,13 @@ pub fn accuracy() -> Option<Accuracy> {
         by_size,
         source: SOURCE.into(),
     })
+}
+
+/// `loopline-sim calibration`: the largest errors every result carries and the cases measured.
+pub fn document() -> serde_json::Value {
+    let table: serde_json::Value =
+        serde_json::from_str(TABLE).expect("the calibration table parses");
+    serde_json::json!({"accuracy": accuracy(), "cases": table["cases"]})
 }
 
 #[cfg(test)]
