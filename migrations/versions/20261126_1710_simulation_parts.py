@@ -48,7 +48,9 @@ def upgrade() -> None:
         sa.Column("heartbeat_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("claimed_by", sa.String(length=200), nullable=True),
         sa.ForeignKeyConstraint(
-            ["job_id"], ["simulation_jobs.id"], name=op.f("fk_simulation_parts_job_id_simulation_jobs"),
+            ["job_id"],
+            ["simulation_jobs.id"],
+            name=op.f("fk_simulation_parts_job_id_simulation_jobs"),
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_simulation_parts")),
