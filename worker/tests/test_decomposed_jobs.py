@@ -39,13 +39,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_simulation_jobs import delete_project, small_hall
 from test_sweeps import VISIBILITY_S, start_worker, stop
 
-# TEMPORARY until the engine's decomposed CLI is committed (issue 30, the lead's part): then removed.
-_HAS_DECOMPOSE = (
-    b"decompose"
-    in subprocess.run([str(get_settings().engine_binary), "--help"], capture_output=True, check=False).stdout
-)
-needs_decompose = pytest.mark.skipif(not _HAS_DECOMPOSE, reason="the engine binary has no `decompose` command yet")
-
 
 @given(links=st.integers(0, 10_000), workers=st.integers(-1, 100))
 def test_batches_are_a_few_per_worker_at_least_one_and_at_most_one_per_link(links: int, workers: int) -> None:
@@ -113,7 +106,6 @@ def answering(*wanted: str) -> None:
         assert time.monotonic() < deadline, f"workers did not start: {names}"
 
 
-@needs_decompose
 def test_the_only_worker_runs_it_in_one_process_on_every_core(
     celery_worker_process: subprocess.Popen[bytes], tmp_path: Path
 ) -> None:
@@ -181,7 +173,6 @@ def wait(client: TestClient, job_id: int, until: set[str], timeout_s: float = 24
         time.sleep(0.2)
 
 
-@needs_decompose
 def test_a_decomposed_job_over_two_workers_is_the_engines_own_run(setup: dict[str, Any], tmp_path: Path) -> None:
     client = setup["client"]
     scenario = fattree(flows=400)
@@ -221,7 +212,6 @@ def _write(tmp: Path, scenario: dict[str, Any]) -> Path:
     return path
 
 
-@needs_decompose
 def test_a_split_job_sent_again_runs_only_the_batches_without_a_part(setup: dict[str, Any], tmp_path: Path) -> None:
     """What the reconciler does for a split job whose heart stopped: its task, sent again, sends the
     batches that have no part (here batch 1 of 3 is stored already) and the parts are combined."""
@@ -256,7 +246,6 @@ def test_a_split_job_sent_again_runs_only_the_batches_without_a_part(setup: dict
     same_result(setup["client"].get(f"/api/v1/simulations/{job_id}").json(), local_run(scenario, tmp_path))
 
 
-@needs_decompose
 def test_a_worker_killed_mid_run_loses_no_link(setup: dict[str, Any], tmp_path: Path) -> None:
     client, workers = setup["client"], setup["workers"]
     scenario = fattree(flows=3000, load=0.6)
@@ -311,7 +300,6 @@ def engines_under(pids: list[int]) -> list[str]:
     return found
 
 
-@needs_decompose
 def test_cancel_ends_every_batch(setup: dict[str, Any]) -> None:
     client = setup["client"]
     created = submit(setup, fattree(flows=20_000, load=0.7), "cancelled")
@@ -340,7 +328,6 @@ def test_cancel_ends_every_batch(setup: dict[str, Any]) -> None:
     assert len(now) <= job["batches"]
 
 
-@needs_decompose
 def test_the_api_refuses_a_decomposed_scenario_with_failures_naming_the_field(setup: dict[str, Any]) -> None:
     client = setup["client"]
     scenario = fattree(flows=100)

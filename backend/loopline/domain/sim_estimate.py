@@ -126,21 +126,24 @@ def estimate(validation: Mapping[str, Any]) -> Estimate:
 
 # --- decomposed mode -------------------------------------------------------------------------------
 
-LINK_PACKET_HOPS_PER_S = 2_000_000.0
-"""Packet-hops (the plan's `packets_total`) per second of one worker's link simulations
-(`loopline-sim decompose links --jobs 1`: one core), measured on this 2-core machine shared with
-other work (load average 5.6-6.0), 2026-11-26: FatTree k=8, 20,000 web-search flows at 40 % load
-(454 links simulated, 198 M packet-hops) in 98.3 s, 2.0 M/s; k=4, the same workload (40 links, 134 M)
-in 50.2 s, 2.7 M/s (about 4 engine events per packet-hop, 8 M events/s). The loaded figure: a quiet
-core is faster, and a worker whose engine uses several cores (its default) faster still."""
+LINK_PACKET_HOPS_PER_S = 3_000_000.0
+"""Packet-hops (the plan's `packets_total`) per second of one worker core's link simulations
+(`loopline-sim decompose links`), measured with the engine as committed (29c939a..a4e3848) on this
+2-core machine shared with other work, 2026-11-26, web-search flows at 40 % load: FatTree k=8, 20,000
+flows (166 links simulated, 70.6 M packet-hops) in 22.5 s on one core (`--jobs 1`, load 4.7), 3.1 M/s;
+k=4, 20,000 flows (21 links, 71.4 M) in 19.1 s (load 4.3), 3.7 M/s; k=16, 100,000 flows (600 links,
+164.5 M) in 23.0 s on both cores (load 3.1), 3.6 M/s a core. (An earlier build, at load 5.6-6: 2.0 and
+2.7 M/s.) A worker's engine uses every core of its machine by default, so this is per core: a
+conservative figure per worker."""
 
-PLAN_FLOWS_PER_S = 300_000.0
-"""Flows per second of planning a decomposed run (`decompose plan`: route every flow, build and cluster
-the links' workloads), same machine and minutes: FatTree k=16, 100,000 web-search flows in 0.19-0.51 s."""
+PLAN_FLOWS_PER_S = 110_000.0
+"""Flows per second of planning a decomposed run (`decompose plan`: route every flow, a fluid run for
+each flow's bottleneck, build and cluster the links' workloads), same machine and minutes: FatTree k=16,
+100,000 web-search flows in 0.77-0.89 s."""
 
-COMBINE_FLOWS_PER_S = 150_000.0
-"""Flows per second of combining the parts (`decompose combine`: every flow's hops summed, the result
-with per-flow records written), same machine and minutes: FatTree k=4, 20,000 flows in 0.09-0.15 s."""
+COMBINE_FLOWS_PER_S = 110_000.0
+"""Flows per second of combining the parts (`decompose combine`: every flow's per-hop delays summed, the
+result with per-flow records written), same machine and minutes: the k=16 run's 100,000 flows in 0.89 s."""
 
 
 @dataclass(frozen=True, slots=True)
