@@ -9,7 +9,8 @@ after its part is stored only tries to combine), and stops when the job is no lo
 (cancelled, or failed in another batch). A batch task never raises, so the chord always
 completes. A worker lost mid-batch gives the message back (late ack) and another worker runs the
 batch again from its start; if the job's heart stops meanwhile, the reconciler sends the job's task
-again, which sends the batches that have no part yet (`split(..., resume=True)`).
+again, which sends the batches that have no part yet (`split(..., resume=True)`), unless some of
+them still wait in the broker.
 
 Alone on the broker, a worker runs the whole scenario in one engine process on every core instead
 (tasks.py), which gives the same result.
@@ -31,7 +32,7 @@ from sqlalchemy.dialects.postgresql import insert
 from loopline.db.models import JobStatus, SimulationJob, SimulationPart
 from loopline.db.session import get_engine, session_scope
 from loopline.domain.errors import DomainError
-from loopline.queue import SIM_BATCH_TASK, SIM_COMBINE_TASK, live_workers
+from loopline.queue import SIM_BATCH_TASK, SIM_COMBINE_TASK, live_workers, waiting_messages
 from loopline.services import sim_preflight
 from loopline.services.job_recovery import claim_or_skip
 from loopline.services.sim_preflight import engine_error
@@ -84,6 +85,10 @@ def split(job_id: int, scenario: dict[str, Any], resume: bool) -> str | None:
         missing = [b for b in range(1, batches + 1) if b not in stored]
         if not missing:
             return combine_if_complete(job_id, flow_records)
+        if (SIM_BATCH_TASK, job_id) in waiting_messages(frozenset({SIM_BATCH_TASK})):
+            # its batches wait for a worker (they beat for the job when they run); one taken by a worker
+            # that died comes back by itself (late ack): sending them again would only queue duplicates
+            return "batches waiting"
         _send_chord(job_id, missing, batches, flow_records)
         return "resumed"
     workers = live_workers()
