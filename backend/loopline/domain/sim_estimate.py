@@ -126,15 +126,15 @@ def estimate(validation: Mapping[str, Any]) -> Estimate:
 
 # --- decomposed mode -------------------------------------------------------------------------------
 
-LINK_PACKET_HOPS_PER_S = 3_000_000.0
-"""Packet-hops (the plan's `packets_total`) per second of one worker core's link simulations
-(`loopline-sim decompose links`), measured with the engine as committed (29c939a..a4e3848) on this
-2-core machine shared with other work, 2026-11-26, web-search flows at 40 % load: FatTree k=8, 20,000
-flows (166 links simulated, 70.6 M packet-hops) in 22.5 s on one core (`--jobs 1`, load 4.7), 3.1 M/s;
-k=4, 20,000 flows (21 links, 71.4 M) in 19.1 s (load 4.3), 3.7 M/s; k=16, 100,000 flows (600 links,
-164.5 M) in 23.0 s on both cores (load 3.1), 3.6 M/s a core. (An earlier build, at load 5.6-6: 2.0 and
-2.7 M/s.) A worker's engine uses every core of its machine by default, so this is per core: a
-conservative figure per worker."""
+LINK_PACKET_HOPS_PER_S = 2_000_000.0
+"""Packet-hops (the plan's `packets_total`) per second of one worker's link simulations (`loopline-sim
+decompose links`), measured with the engine as committed (29c939a..a4e3848) on this 2-core machine
+shared with other work, 2026-11-26, web-search flows at 40 % load. One engine on one core: FatTree k=8,
+20,000 flows (166 links simulated, 70.6 M packet-hops) in 22.5 s (`--jobs 1`, load 4.7), 3.1 M/s; k=4,
+20,000 flows (21 links, 71.4 M) in 19.1 s (load 4.3), 3.7 M/s; k=16, 100,000 flows (600 links, 164.5 M)
+in 23.0 s on both cores (load 3.1), 3.6 M/s a core. Through the stack, two workers sharing the 2 cores
+(load 4.9): the k=8 job ran in 23.9 s, 1.5 M/s per worker. 2 M sits between, as packet mode's rate
+does: a worker on cores of its own is faster, two sharing loaded cores about a third slower."""
 
 PLAN_FLOWS_PER_S = 110_000.0
 """Flows per second of planning a decomposed run (`decompose plan`: route every flow, a fluid run for
