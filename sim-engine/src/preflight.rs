@@ -355,8 +355,36 @@ fn classes(sc: &Scenario, net: &Network, g: &Graph) -> Vec<Class> {
                 ),
             ]
         }
+        WorkloadSpec::Collective(w) => {
+            let s = ids(&w.servers);
+            let (count, _) = sc.workload_flows(net);
+            // (every flow carries a chunk of bytes / ranks; the first bytes mod ranks one byte more)
+            let bytes = w.bytes as f64 / s.len().max(1) as f64;
+            let ring = || ring_hops(g, net, &s);
+            let h: &dyn Fn() -> Result<f64, String> = match w.algorithm() {
+                crate::scenario::CollectiveAlgorithm::Ring => &ring,
+                crate::scenario::CollectiveAlgorithm::Direct => &|| all(&s),
+            };
+            vec![one("flows", count, bytes, h, false)]
+        }
     };
     found.into_iter().flatten().collect()
+}
+
+/// Mean links from each rank to the next around the ring (every ring flow crosses one of these
+/// pairs, each pair as often): the pairs of at most [`MAX_SOURCE_GROUPS`] ranks spread evenly.
+fn ring_hops(g: &Graph, net: &Network, ranks: &[NodeId]) -> Result<f64, String> {
+    let n = ranks.len();
+    let k = n.min(MAX_SOURCE_GROUPS);
+    if k == 0 {
+        return Err("the workload has no pair of distinct servers".into());
+    }
+    let mut total = 0.0;
+    for j in 0..k {
+        let i = j * n / k;
+        total += g.hops(net, ranks[i], ranks[(i + 1) % n])?;
+    }
+    Ok(total / k as f64)
 }
 
 /// The workload fields with a default in the scenario schema that `given` leaves out, with the

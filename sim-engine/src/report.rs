@@ -61,6 +61,10 @@ pub struct Report {
     /// Memcache highest-rate search (a labelled queueing estimate), for the memcache workload.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memcache: Option<MemcacheEstimate>,
+    /// The collective workload's times and bandwidths (nccl-tests' algbw and busbw), for the
+    /// collective workload.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collective: Option<CollectiveReport>,
     /// One record per flow in flow-index order, when `engine.flow_records` is true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flow_records: Option<Vec<FlowRecord>>,
@@ -97,6 +101,42 @@ pub struct FlowRecord {
     pub fct_s: Option<f64>,
     /// Completion time over the ideal (alone on its path), at least 1 (null if not finished).
     pub slowdown: Option<f64>,
+}
+
+/// A collective's times and bandwidths. Bandwidths are in Gb/s (10^9 bits per second);
+/// nccl-tests prints GB/s (10^9 bytes per second), an eighth of these.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CollectiveReport {
+    /// `all_reduce`, `all_gather`, `reduce_scatter` or `all_to_all`.
+    pub op: String,
+    /// `ring` or `direct`.
+    pub algorithm: String,
+    /// Ranks (servers) taking part.
+    pub ranks: u64,
+    /// Message size per rank, bytes (nccl-tests' size).
+    pub bytes: u64,
+    /// Times the collective ran, back to back.
+    pub iterations: u32,
+    /// Steps of one iteration (ring all-reduce 2(n-1), all-gather and reduce-scatter n-1,
+    /// all-to-all 1).
+    pub steps: u64,
+    /// First start to last completion of every iteration, seconds (null if a flow did not finish).
+    pub total_time_s: Option<f64>,
+    /// Mean time of one iteration, seconds, as nccl-tests measures it: `total_time_s /
+    /// iterations` (null if a flow did not finish).
+    pub time_s: Option<f64>,
+    /// Per iteration: its flows' first start to their last completion, seconds (null for an
+    /// iteration with a flow that did not finish). Iterations chain rank by rank, so the next may
+    /// start before the last ends where ranks are uneven.
+    pub iteration_time_s: Vec<Option<f64>>,
+    /// Algorithm bandwidth `bytes / time_s`, Gb/s (null if a flow did not finish).
+    pub algbw_gbps: Option<f64>,
+    /// Bus bandwidth `algbw x factor`, Gb/s: factor 2(n-1)/n for all-reduce, (n-1)/n for
+    /// all-gather, reduce-scatter and all-to-all (nccl-tests' PERFORMANCE.md); a ring bound by
+    /// one link of B Gb/s has a bus bandwidth of B (null if a flow did not finish).
+    pub busbw_gbps: Option<f64>,
+    /// nccl-tests' bus-bandwidth factor used.
+    pub bus_factor: f64,
 }
 
 /// Summary statistics of a sample.
@@ -791,6 +831,10 @@ pub fn build(o: &Outcome) -> Report {
         }
         _ => None,
     };
+    let collective = match &sc.workload {
+        crate::scenario::WorkloadSpec::Collective(c) => Some(collective_report(o, c)),
+        _ => None,
+    };
     Report {
         schema_version: RESULT_SCHEMA_VERSION,
         model: "fluid".into(),
@@ -823,6 +867,7 @@ pub fn build(o: &Outcome) -> Report {
             rate_changes: o.solver_rate_changes,
         },
         memcache,
+        collective,
         flow_records: records,
         packet: None,
         decomposition: None,
@@ -857,6 +902,56 @@ fn routed_per_request(o: &Outcome) -> Option<Vec<f64>> {
             .map(|l| o.util.total_bits(l) / delivered * per_request)
             .collect(),
     )
+}
+
+/// The collective's times from its flows (laid out iteration by iteration, see
+/// [`crate::workload::collective`]).
+fn collective_report(o: &Outcome, c: &crate::scenario::CollectiveSpec) -> CollectiveReport {
+    use crate::workload::collective;
+    let n = collective::ranks(c, o.net).len() as u64;
+    let alg = c.algorithm();
+    let per = collective::flows_per_iteration(c.op, alg, n) as usize;
+    let iteration_time_s: Vec<Option<f64>> = o
+        .flows
+        .chunks(per.max(1))
+        .map(|it| {
+            let mut first = u64::MAX;
+            let mut last = 0u64;
+            for f in it {
+                if f.status != Status::Done {
+                    return None;
+                }
+                first = first.min(f.start.0);
+                last = last.max(f.fct_end.0);
+            }
+            Some(last.saturating_sub(first) as f64 / 1e12)
+        })
+        .collect();
+    let all_done = o.flows.iter().all(|f| f.status == Status::Done);
+    let total_time_s = all_done.then(|| {
+        let first = o.flows.iter().map(|f| f.start.0).min().unwrap_or(0);
+        let last = o.flows.iter().map(|f| f.fct_end.0).max().unwrap_or(0);
+        last.saturating_sub(first) as f64 / 1e12
+    });
+    let time_s = total_time_s.map(|t| t / c.iterations as f64);
+    let factor = collective::bus_factor(c.op, n);
+    let algbw = time_s
+        .filter(|&t| t > 0.0)
+        .map(|t| c.bytes as f64 * 8.0 / t / 1e9);
+    CollectiveReport {
+        op: c.op.name().into(),
+        algorithm: alg.name().into(),
+        ranks: n,
+        bytes: c.bytes,
+        iterations: c.iterations,
+        steps: collective::steps(c.op, alg, n),
+        total_time_s,
+        time_s,
+        iteration_time_s,
+        algbw_gbps: algbw,
+        busbw_gbps: algbw.map(|a| a * factor),
+        bus_factor: factor,
+    }
 }
 
 fn detour_report(d: &ActiveDetour, net: &Network, carried: &dyn Fn(LinkId) -> f64) -> DetourReport {

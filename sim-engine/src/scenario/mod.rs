@@ -129,6 +129,7 @@ fn tagged_error(text: &str, field: &str) -> Option<ScenarioError> {
         ("workload", "incast" | "query") => variant_error::<QuerySpec>(inner, field),
         ("workload", "poisson") => variant_error::<PoissonSpec>(inner, field),
         ("workload", "memcache") => variant_error::<MemcacheSpec>(inner, field),
+        ("workload", "collective") => variant_error::<CollectiveSpec>(inner, field),
         ("routing", "adaptive" | "least_work") => variant_error::<AdaptiveParams>(inner, field),
         ("routing", "detour") => variant_error::<DetourParams>(inner, field),
         ("routing", "grin") => variant_error::<GrinParams>(inner, field),
@@ -368,6 +369,9 @@ pub enum WorkloadSpec {
     Poisson(PoissonSpec),
     /// Clients send small requests to server racks, large responses return.
     Memcache(MemcacheSpec),
+    /// A collective operation (all-reduce, all-gather, reduce-scatter, all-to-all) among ranks,
+    /// as NCCL runs it: ring steps chained on the chunk each rank receives.
+    Collective(CollectiveSpec),
 }
 
 impl WorkloadSpec {
@@ -382,6 +386,7 @@ impl WorkloadSpec {
             WorkloadSpec::Query(_) => "query",
             WorkloadSpec::Poisson(_) => "poisson",
             WorkloadSpec::Memcache(_) => "memcache",
+            WorkloadSpec::Collective(_) => "collective",
         }
     }
 
@@ -636,6 +641,96 @@ fn d_requests() -> u32 {
 }
 fn d_bound() -> f64 {
     DEFAULT_MEMCACHE_LATENCY_BOUND_US
+}
+
+/// Times a collective is repeated back to back.
+pub const DEFAULT_COLLECTIVE_ITERATIONS: u32 = 1;
+
+/// A collective operation, named as NCCL names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CollectiveOp {
+    /// Every rank ends with the sum of every rank's `bytes`: reduce-scatter then all-gather.
+    AllReduce,
+    /// Every rank ends with every rank's `bytes / ranks` chunk (`bytes` is the gathered size).
+    AllGather,
+    /// Every rank ends with its `bytes / ranks` chunk of the sum of every rank's `bytes`.
+    ReduceScatter,
+    /// Every rank sends a distinct `bytes / ranks` chunk to every other rank.
+    AllToAll,
+}
+
+impl CollectiveOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveOp::AllReduce => "all_reduce",
+            CollectiveOp::AllGather => "all_gather",
+            CollectiveOp::ReduceScatter => "reduce_scatter",
+            CollectiveOp::AllToAll => "all_to_all",
+        }
+    }
+
+    /// The algorithm used when the scenario names none: `ring`, or `direct` for all-to-all.
+    pub fn default_algorithm(self) -> CollectiveAlgorithm {
+        match self {
+            CollectiveOp::AllToAll => CollectiveAlgorithm::Direct,
+            _ => CollectiveAlgorithm::Ring,
+        }
+    }
+}
+
+/// How a collective's data moves between ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CollectiveAlgorithm {
+    /// Ranks in a ring (the `servers` order): each step every rank sends one `bytes / ranks`
+    /// chunk to the next rank, once it has received the previous step's chunk
+    /// (all-reduce, all-gather, reduce-scatter).
+    Ring,
+    /// Every rank sends to every other rank at once (all-to-all).
+    Direct,
+}
+
+impl CollectiveAlgorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveAlgorithm::Ring => "ring",
+            CollectiveAlgorithm::Direct => "direct",
+        }
+    }
+}
+
+/// Collective parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CollectiveSpec {
+    /// The operation.
+    pub op: CollectiveOp,
+    /// `ring` (all-reduce, all-gather, reduce-scatter) or `direct` (all-to-all); absent: `ring`,
+    /// or `direct` for all-to-all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<CollectiveAlgorithm>,
+    /// Server ids of the ranks, in ring order (default: every server, in the network's order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+    /// Message size per rank in bytes, as nccl-tests' `size` (all-gather: the gathered buffer;
+    /// every flow carries a `bytes / ranks` chunk, the first `bytes mod ranks` chunks one byte more).
+    pub bytes: u64,
+    /// Times the collective runs, back to back: an iteration's first step starts when the
+    /// previous iteration's last step has delivered the chunk it waits for (default 1).
+    #[serde(default = "d_iterations")]
+    pub iterations: u32,
+}
+
+impl CollectiveSpec {
+    /// The algorithm, its default filled in.
+    pub fn algorithm(&self) -> CollectiveAlgorithm {
+        self.algorithm.unwrap_or(self.op.default_algorithm())
+    }
+}
+
+fn d_iterations() -> u32 {
+    DEFAULT_COLLECTIVE_ITERATIONS
 }
 
 /// Engine mode.

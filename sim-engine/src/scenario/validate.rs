@@ -532,6 +532,40 @@ impl Scenario {
                     return err("workload.requests", "must be at least 1");
                 }
             }
+            WorkloadSpec::Collective(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                let alg = w.algorithm();
+                let fits = match w.op {
+                    CollectiveOp::AllToAll => alg == CollectiveAlgorithm::Direct,
+                    _ => alg == CollectiveAlgorithm::Ring,
+                };
+                if !fits {
+                    return err(
+                        "workload.algorithm",
+                        format!(
+                            "{} runs with \"{}\", not \"{}\"",
+                            w.op.name(),
+                            w.op.default_algorithm().name(),
+                            alg.name()
+                        ),
+                    );
+                }
+                pos_bytes("workload.bytes", w.bytes)?;
+                let ranks = w.servers.as_ref().map_or(net.servers.len(), |v| v.len()) as u64;
+                if w.bytes < ranks {
+                    return err(
+                        "workload.bytes",
+                        format!(
+                            "must be at least the number of ranks ({ranks}) so that every \
+                             chunk of bytes / ranks holds a byte, got {}",
+                            w.bytes
+                        ),
+                    );
+                }
+                if w.iterations == 0 {
+                    return err("workload.iterations", "must be at least 1");
+                }
+            }
         }
         Ok(())
     }
@@ -568,6 +602,17 @@ impl Scenario {
             }
             WorkloadSpec::Memcache(w) => {
                 ((w.requests as u64).saturating_mul(2), "workload.requests")
+            }
+            WorkloadSpec::Collective(w) => {
+                let per = crate::workload::collective::flows_per_iteration(
+                    w.op,
+                    w.algorithm(),
+                    n(&w.servers),
+                );
+                (
+                    per.saturating_mul(w.iterations as u64),
+                    "workload.iterations",
+                )
             }
         }
     }
@@ -684,6 +729,14 @@ impl Scenario {
             return err(
                 "workload.type",
                 format!("{why}: memcache responses start at their request's end (use packet or flow mode)"),
+            );
+        }
+        if matches!(self.workload, super::WorkloadSpec::Collective(_)) {
+            return err(
+                "workload.type",
+                format!(
+                    "{why}: a collective's steps start at other steps' ends (use packet or flow mode)"
+                ),
             );
         }
         let p = &self.engine.packet;

@@ -2,6 +2,7 @@
 //! Every random choice uses the explicit seeded [`Rng`], so the list is a pure function of the
 //! scenario and seed.
 
+pub mod collective;
 pub mod memcache;
 
 use crate::network::Network;
@@ -130,6 +131,7 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
             queries(&mut w, q, net, &mut rng, n)
         }
         WorkloadSpec::Memcache(m) => memcache::generate(&mut w, m, net, &mut rng),
+        WorkloadSpec::Collective(c) => collective::generate(&mut w, c, net),
     }
     finish(&mut w);
     w

@@ -94,6 +94,7 @@ fn every_example_validates_and_runs() {
         "query",
         "poisson",
         "memcache",
+        "collective",
     ] {
         assert!(workloads.contains(w), "no example for {w}");
     }

@@ -2,6 +2,7 @@
 
 mod adaptive;
 mod cli;
+mod collectives;
 mod compare;
 mod decomposed;
 mod detours;

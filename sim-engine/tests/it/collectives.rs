@@ -1,0 +1,406 @@
+//! Collective workloads (issue 31): ring all-reduce, all-gather, reduce-scatter and direct
+//! all-to-all, in flow and packet mode. Expected times are derived by hand in the comments; flow
+//! mode has no latency terms here (links of 0 ns, `engine.latency` off).
+
+use super::*;
+use loopline_sim::topology::*;
+use loopline_sim::workload::{self, NONE};
+use proptest::prelude::*;
+
+fn collective(
+    op: CollectiveOp,
+    servers: Option<&[&str]>,
+    bytes: u64,
+    iterations: u32,
+) -> WorkloadSpec {
+    WorkloadSpec::Collective(CollectiveSpec {
+        op,
+        algorithm: None,
+        servers: servers.map(|s| s.iter().map(|x| x.to_string()).collect()),
+        bytes,
+        iterations,
+    })
+}
+
+fn on_star(n: usize, gbps: f64, op: CollectiveOp, bytes: u64, iterations: u32) -> Scenario {
+    scenario(
+        star(n, gbps),
+        RoutingSpec::Ecmp,
+        collective(op, None, bytes, iterations),
+    )
+}
+
+/// Ring all-reduce of S = 100 MB over 4 servers with one 100 Gb/s NIC each on one switch: 6
+/// steps, each every rank sending a 25 MB chunk (2e8 bits) to the next at the full 100 Gb/s (each
+/// NIC's uplink and downlink carry one flow): 2 ms a step, 12 ms = 2(n-1)/n x S/B. algbw =
+/// 8e8 bits / 12 ms = 66.67 Gb/s; busbw = algbw x 2 x 3/4 = 100 Gb/s = B.
+#[test]
+fn ring_all_reduce_on_a_star_takes_two_n_minus_one_over_n_of_s_over_b() {
+    let rep = run_ok(&on_star(4, 100.0, CollectiveOp::AllReduce, 100_000_000, 1));
+    assert_eq!(rep.workload, "collective");
+    assert_eq!((rep.flows.total, rep.flows.finished), (24, 24));
+    let c = rep.collective.expect("a collective object");
+    assert_eq!(
+        (c.op.as_str(), c.algorithm.as_str()),
+        ("all_reduce", "ring")
+    );
+    assert_eq!(
+        (c.ranks, c.bytes, c.iterations, c.steps),
+        (4, 100_000_000, 1, 6)
+    );
+    assert_approx(c.time_s.unwrap(), 0.012, 1e-12);
+    assert_approx(c.total_time_s.unwrap(), 0.012, 1e-12);
+    assert_eq!(c.iteration_time_s.len(), 1);
+    assert_approx(c.iteration_time_s[0].unwrap(), 0.012, 1e-12);
+    assert_approx(c.algbw_gbps.unwrap(), 8e8 / 0.012 / 1e9, 1e-12);
+    assert_approx(c.busbw_gbps.unwrap(), 100.0, 1e-12);
+    assert_approx(c.bus_factor, 1.5, 1e-15);
+    assert_approx(rep.job_completion_s.unwrap(), 0.012, 1e-12);
+    // every NIC carried 6 chunks of 25 MB each way
+    for s in &rep.servers {
+        assert_eq!((s.bytes_sent, s.bytes_received), (1.5e8, 1.5e8), "{}", s.id);
+    }
+}
+
+/// All-gather and reduce-scatter: n - 1 steps of S/n, (n-1)/n x S/B. S = 50 MB over 5 servers
+/// at 40 Gb/s: 10 MB chunks (8e7 bits) take 2 ms, 4 steps 8 ms; algbw = 4e8 bits / 8 ms = 50
+/// Gb/s, busbw = 50 x 4/5 = 40 Gb/s = B.
+#[test]
+fn all_gather_and_reduce_scatter_take_n_minus_one_over_n_of_s_over_b() {
+    for (op, name) in [
+        (CollectiveOp::AllGather, "all_gather"),
+        (CollectiveOp::ReduceScatter, "reduce_scatter"),
+    ] {
+        let rep = run_ok(&on_star(5, 40.0, op, 50_000_000, 1));
+        let c = rep.collective.unwrap();
+        assert_eq!((c.op.as_str(), c.steps, rep.flows.total), (name, 4, 20));
+        assert_approx(c.time_s.unwrap(), 0.008, 1e-12);
+        assert_approx(c.algbw_gbps.unwrap(), 50.0, 1e-12);
+        assert_approx(c.busbw_gbps.unwrap(), 40.0, 1e-12);
+        assert_approx(c.bus_factor, 0.8, 1e-15);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    /// Whatever the rank count, NIC speed and chunk: on a non-blocking switch the ring time is
+    /// steps x chunk / B exactly (chunk bits / B in whole picoseconds per step) and the bus
+    /// bandwidth is B.
+    #[test]
+    fn ring_on_a_star_has_bus_bandwidth_b(
+        n in 2usize..9,
+        gbps in prop::sample::select(vec![10.0, 25.0, 100.0, 400.0]),
+        chunk_kb in 1u64..2_000,
+        op in prop::sample::select(vec![
+            CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter,
+        ]),
+    ) {
+        // chunk bits / (gbps x 1e9) s: 8000 x chunk_kb / gbps ns, whole picoseconds for these B
+        let chunk = chunk_kb * 1000;
+        let bytes = chunk * n as u64;
+        let steps = if op == CollectiveOp::AllReduce { 2 * (n - 1) } else { n - 1 };
+        let step_s = chunk as f64 * 8.0 / (gbps * 1e9);
+        let rep = run_ok(&on_star(n, gbps, op, bytes, 1));
+        let c = rep.collective.unwrap();
+        prop_assert_eq!(c.steps, steps as u64);
+        prop_assert!(approx(c.time_s.unwrap(), steps as f64 * step_s, 1e-9),
+            "{} != {}", c.time_s.unwrap(), steps as f64 * step_s);
+        prop_assert!(approx(c.busbw_gbps.unwrap(), gbps, 1e-9), "busbw {}", c.busbw_gbps.unwrap());
+    }
+}
+
+/// All-to-all through a spine oversubscribed 2:1: two leaves of 4 servers at 100 Gb/s (400 Gb/s
+/// of servers each) and one spine link of 200 Gb/s per leaf. S = 8 MB per rank, 1 MB (8e6 bits)
+/// to each of the 7 others. Each direction of the spine carries the 4 x 4 = 16 cross flows, 1.28e8
+/// bits: 12.5 Gb/s each (the lowest fair share: a NIC's 7 flows would get 14.3), and it stays
+/// their bottleneck after the local flows (50/3 Gb/s each on the NICs' remaining 50) finish, so
+/// the time is the spine's: 1.28e8 / 200e9 = 0.64 ms. With a non-blocking spine (400 Gb/s) the
+/// NICs bind: 7 x 8e6 / 100e9 = 0.56 ms, algbw 6.4e7 / 0.56 ms = 114.3 Gb/s, busbw x 7/8 = 100 Gb/s = B; the
+/// oversubscribed spine gives algbw 8e6 x 8 / 0.64 ms = 100 Gb/s, busbw 87.5 Gb/s.
+#[test]
+fn all_to_all_through_a_two_to_one_spine_is_bound_by_the_spine() {
+    let run = |spine_gbps: f64| {
+        let sc = scenario(
+            leaf_spine(2, 4, 1, 100.0, spine_gbps),
+            RoutingSpec::Ecmp,
+            collective(CollectiveOp::AllToAll, None, 8_000_000, 1),
+        );
+        run_ok(&sc)
+    };
+    let rep = run(200.0);
+    assert_eq!(rep.flows.total, 56);
+    let c = rep.collective.unwrap();
+    assert_eq!((c.algorithm.as_str(), c.steps, c.ranks), ("direct", 1, 8));
+    assert_approx(c.time_s.unwrap(), 0.64e-3, 1e-12);
+    assert_approx(c.algbw_gbps.unwrap(), 100.0, 1e-12);
+    assert_approx(c.busbw_gbps.unwrap(), 87.5, 1e-12);
+    // the spine links were busy the whole time, both ways
+    for l in rep.links.rows().filter(|l| l.gbps == 200.0) {
+        assert_approx(l.mean_util, 1.0, 1e-6);
+    }
+    let full = run(400.0).collective.unwrap();
+    assert_approx(full.time_s.unwrap(), 0.56e-3, 1e-12);
+    assert_approx(full.busbw_gbps.unwrap(), 100.0, 1e-12);
+}
+
+/// Iterations run back to back: 3 iterations of the 12 ms all-reduce above take 36 ms, each 12
+/// ms, and the mean time (and so the bandwidths) is one iteration's. The all-to-all chains each
+/// pair on its own previous send: 3 x 0.64 ms through the 2:1 spine.
+#[test]
+fn iterations_multiply_the_time() {
+    let rep = run_ok(&on_star(4, 100.0, CollectiveOp::AllReduce, 100_000_000, 3));
+    assert_eq!(rep.flows.total, 72);
+    let c = rep.collective.unwrap();
+    assert_approx(c.total_time_s.unwrap(), 0.036, 1e-12);
+    assert_approx(c.time_s.unwrap(), 0.012, 1e-12);
+    assert_eq!(c.iteration_time_s.len(), 3);
+    for t in &c.iteration_time_s {
+        assert_approx(t.unwrap(), 0.012, 1e-12);
+    }
+    assert_approx(c.busbw_gbps.unwrap(), 100.0, 1e-12);
+    assert_approx(rep.job_completion_s.unwrap(), 0.036, 1e-12);
+
+    let sc = scenario(
+        leaf_spine(2, 4, 1, 100.0, 200.0),
+        RoutingSpec::Ecmp,
+        collective(CollectiveOp::AllToAll, None, 8_000_000, 3),
+    );
+    let c = run_ok(&sc).collective.unwrap();
+    assert_approx(c.total_time_s.unwrap(), 3.0 * 0.64e-3, 1e-12);
+    assert_approx(c.busbw_gbps.unwrap(), 87.5, 1e-12);
+}
+
+/// Ring order follows `servers`: the flows of step 0 go S2 -> S0 -> S1 -> S2 for servers
+/// [S2, S0, S1], every flow's follow-up is sent by the rank it delivered to, and chunks of
+/// bytes not divisible by the ranks differ by one byte.
+#[test]
+fn ring_flows_follow_the_servers_order() {
+    let sc = scenario(
+        star(4, 10.0),
+        RoutingSpec::Ecmp,
+        collective(CollectiveOp::AllGather, Some(&["S2", "S0", "S1"]), 10, 2),
+    );
+    let net = sc.validate().unwrap();
+    let w = workload::generate(&sc.workload, &net, 1);
+    let name = |f: &workload::FlowSpec| (net.name(f.src).to_string(), net.name(f.dst).to_string());
+    // 2 iterations x 2 steps x 3 ranks
+    assert_eq!(w.flows.len(), 12);
+    let step0: Vec<_> = w.flows[..3].iter().map(name).collect();
+    assert_eq!(
+        step0,
+        [("S2", "S0"), ("S0", "S1"), ("S1", "S2")].map(|(a, b)| (a.to_string(), b.to_string()))
+    );
+    // roots: the first step of the first iteration only
+    assert_eq!(w.roots, vec![0, 1, 2]);
+    // 10 bytes in 3 chunks: 4, 3, 3; step k rank i sends chunk (i - k) mod 3
+    let sizes: Vec<u64> = w.flows[..6].iter().map(|f| f.bytes.0).collect();
+    assert_eq!(sizes, vec![4, 3, 3, 3, 4, 3]);
+    // flow (k, i) -> flow (k + 1, i + 1); the last step chains on the next iteration's first
+    let follow: Vec<u32> = w.flows.iter().map(|f| f.follow_up).collect();
+    assert_eq!(follow, vec![4, 5, 3, 7, 8, 6, 10, 11, 9, NONE, NONE, NONE]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    /// Whatever the op, ranks, size and iterations: the flow count is the validator's; every
+    /// flow but the first step's is started by exactly one other, sent by the rank that flow
+    /// delivered to (the chunk has arrived where the next send starts); each step of a ring
+    /// moves exactly `bytes` (one chunk per rank), an all-to-all iteration `bytes x (n - 1)`.
+    #[test]
+    fn collective_chains_are_well_formed(
+        n in 2usize..12,
+        extra_servers in 0usize..3,
+        bytes in 1u64..100_000,
+        iterations in 1u32..4,
+        op in prop::sample::select(vec![
+            CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter,
+            CollectiveOp::AllToAll,
+        ]),
+    ) {
+        let bytes = bytes.max(n as u64);
+        let names: Vec<String> = (0..n).rev().map(|i| format!("S{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let sc = scenario(
+            star(n + extra_servers, 10.0),
+            RoutingSpec::Ecmp,
+            collective(op, Some(&refs), bytes, iterations),
+        );
+        let net = sc.validate().unwrap();
+        let w = workload::generate(&sc.workload, &net, 1);
+        prop_assert_eq!(w.flows.len() as u64, sc.workload_flows(&net).0);
+        let mut parents = vec![0u32; w.flows.len()];
+        for f in &w.flows {
+            prop_assert!(f.src != f.dst);
+            if f.follow_up != NONE {
+                let next = &w.flows[f.follow_up as usize];
+                prop_assert!(next.is_follow_up);
+                if op == CollectiveOp::AllToAll {
+                    prop_assert_eq!((next.src, next.dst), (f.src, f.dst));
+                } else {
+                    prop_assert_eq!(next.src, f.dst);
+                }
+                parents[f.follow_up as usize] += 1;
+            }
+        }
+        for (i, f) in w.flows.iter().enumerate() {
+            prop_assert_eq!(parents[i], u32::from(f.is_follow_up), "flow {}", i);
+        }
+        let n64 = n as u64;
+        let per_group = if op == CollectiveOp::AllToAll { n * (n - 1) } else { n };
+        let group_bytes = if op == CollectiveOp::AllToAll { bytes * (n64 - 1) } else { bytes };
+        for g in w.flows.chunks(per_group) {
+            prop_assert_eq!(g.iter().map(|f| f.bytes.0).sum::<u64>(), group_bytes);
+        }
+    }
+}
+
+/// Packet mode agrees with flow mode on a small ring all-reduce: 4 servers on one switch, 10
+/// Gb/s NICs with 1 us cables, S = 4 MB (1 MB chunks), planning profile (NewReno, 1,500-byte
+/// packets, no header bytes, handshake). Flow mode: 6 steps x 0.8 ms = 4.8 ms exactly; packet
+/// mode adds each step's handshake, slow start and store-and-forward, and stays within 10 %
+/// (measured: 4.9733 ms, +3.6 %, busbw 9.65 Gb/s against flow mode's 10).
+#[test]
+fn packet_mode_agrees_with_flow_mode_on_a_small_ring() {
+    let mut net = star(4, 10.0);
+    for l in &mut net.links {
+        l.latency_ns = 1000;
+    }
+    let sc = scenario(
+        net,
+        RoutingSpec::Ecmp,
+        collective(CollectiveOp::AllReduce, None, 4_000_000, 1),
+    );
+    let fluid = run_ok(&sc).collective.unwrap();
+    assert_approx(fluid.time_s.unwrap(), 4.8e-3, 1e-12);
+    let mut psc = sc.clone();
+    psc.engine.mode = Mode::Packet;
+    let rep = run_ok(&psc);
+    assert_eq!(rep.model, "packet");
+    assert_eq!(rep.flows.finished, 24);
+    let pkt = rep.collective.unwrap();
+    let (f, p) = (fluid.time_s.unwrap(), pkt.time_s.unwrap());
+    eprintln!(
+        "ring all-reduce 4 x 10G, 4 MB: flow {f} s busbw {} Gb/s, packet {p} s busbw {} Gb/s",
+        fluid.busbw_gbps.unwrap(),
+        pkt.busbw_gbps.unwrap()
+    );
+    // packet mode can only be slower (headers are 0 bytes, so the payload runs at line rate)
+    assert!(p >= f && p <= 1.1 * f, "packet {p} s against flow {f} s");
+}
+
+/// Bad fields are refused naming them.
+#[test]
+fn validation_names_the_bad_field() {
+    let check = |w: WorkloadSpec, path: &str, words: &str| {
+        let sc = scenario(star(4, 10.0), RoutingSpec::Ecmp, w);
+        let e = sc.validate().unwrap_err();
+        assert_eq!(e.path, path, "{e}");
+        assert!(e.message.contains(words), "{e}");
+    };
+    check(
+        collective(CollectiveOp::AllReduce, Some(&["S0"]), 100, 1),
+        "workload.servers",
+        "at least 2 servers",
+    );
+    check(
+        collective(CollectiveOp::AllReduce, None, 0, 1),
+        "workload.bytes",
+        "> 0",
+    );
+    check(
+        collective(CollectiveOp::AllReduce, None, 3, 1),
+        "workload.bytes",
+        "at least the number of ranks (4)",
+    );
+    check(
+        collective(CollectiveOp::AllGather, Some(&["S0", "X9"]), 100, 1),
+        "workload.servers[1]",
+        "unknown node \"X9\"",
+    );
+    check(
+        collective(CollectiveOp::AllGather, Some(&["S0", "SW"]), 100, 1),
+        "workload.servers[1]",
+        "not a server",
+    );
+    check(
+        collective(CollectiveOp::AllGather, Some(&["S0", "S1", "S0"]), 100, 1),
+        "workload.servers[2]",
+        "listed twice",
+    );
+    check(
+        collective(CollectiveOp::AllReduce, None, 100, 0),
+        "workload.iterations",
+        "at least 1",
+    );
+    let mut w = CollectiveSpec {
+        op: CollectiveOp::AllToAll,
+        algorithm: Some(CollectiveAlgorithm::Ring),
+        servers: None,
+        bytes: 100,
+        iterations: 1,
+    };
+    check(
+        WorkloadSpec::Collective(w.clone()),
+        "workload.algorithm",
+        "all_to_all runs with \"direct\"",
+    );
+    w.op = CollectiveOp::AllReduce;
+    w.algorithm = Some(CollectiveAlgorithm::Direct);
+    check(
+        WorkloadSpec::Collective(w),
+        "workload.algorithm",
+        "all_reduce runs with \"ring\"",
+    );
+    // more flows than the engine takes: 2 x 3 x 4 = 24 a iteration
+    check(
+        collective(CollectiveOp::AllReduce, None, 100, 500_000),
+        "workload.iterations",
+        "12000000 flows",
+    );
+    // decomposed mode refuses chained steps
+    let mut sc = on_star(4, 10.0, CollectiveOp::AllReduce, 100, 1);
+    sc.engine.mode = Mode::Decomposed;
+    let e = sc.validate().unwrap_err();
+    assert_eq!(e.path, "workload.type", "{e}");
+    assert!(e.message.contains("collective"), "{e}");
+}
+
+/// Parsing: an unknown op or a misspelt field is named by its path; defaults are ring (direct
+/// for all-to-all), every server and 1 iteration.
+#[test]
+fn parsing_names_the_field_and_fills_defaults() {
+    let doc = |w: &str| {
+        format!(
+            r#"{{"schema_version": 1,
+                "network": {{"nodes": [{{"id": "SW", "role": "tor"}},
+                    {{"id": "A", "role": "server"}}, {{"id": "B", "role": "server"}}],
+                  "links": [{{"a": "A", "b": "SW", "gbps": 10}}, {{"a": "B", "b": "SW", "gbps": 10}}]}},
+                "workload": {w}}}"#
+        )
+    };
+    let e = Scenario::from_json(&doc(
+        r#"{"type": "collective", "op": "broadcast", "bytes": 10}"#,
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "workload.op", "{e}");
+    let e = Scenario::from_json(&doc(
+        r#"{"type": "collective", "op": "all_reduce", "size": 10}"#,
+    ))
+    .unwrap_err();
+    assert!(e.path.starts_with("workload"), "{e}");
+    assert!(e.message.contains("size"), "{e}");
+    let sc = Scenario::from_json(&doc(
+        r#"{"type": "collective", "op": "all_to_all", "bytes": 10}"#,
+    ))
+    .unwrap();
+    let WorkloadSpec::Collective(c) = &sc.workload else {
+        panic!("not a collective")
+    };
+    assert_eq!(
+        (c.algorithm(), c.iterations, c.servers.is_none()),
+        (CollectiveAlgorithm::Direct, 1, true)
+    );
+    let rep = run_ok(&sc);
+    // 2 ranks at 10 Gb/s, 5 bytes each way: 4 ns
+    assert_approx(rep.collective.unwrap().time_s.unwrap(), 4e-9, 1e-12);
+}
