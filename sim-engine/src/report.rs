@@ -129,7 +129,8 @@ pub struct CollectiveReport {
     /// iteration with a flow that did not finish). Iterations chain rank by rank, so the next may
     /// start before the last ends where ranks are uneven.
     pub iteration_time_s: Vec<Option<f64>>,
-    /// Algorithm bandwidth `bytes / time_s`, Gb/s (null if a flow did not finish).
+    /// Algorithm bandwidth `bytes x 8 / time_s` (nccl-tests' size over time), Gb/s (null if a flow
+    /// did not finish).
     pub algbw_gbps: Option<f64>,
     /// Bus bandwidth `algbw x factor`, Gb/s: factor 2(n-1)/n for all-reduce, (n-1)/n for
     /// all-gather, reduce-scatter and all-to-all (nccl-tests' PERFORMANCE.md); a ring bound by

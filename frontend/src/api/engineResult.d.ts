@@ -10,6 +10,10 @@
  */
 export interface Report {
   /**
+   * The collective workload's times and bandwidths (nccl-tests' algbw and busbw), for the collective workload.
+   */
+  collective?: CollectiveReport | null;
+  /**
    * Decomposed mode only: how the run was decomposed, where it is known to be weak for this scenario, and the error measured against full packet mode per flow-size bucket.
    */
   decomposition?: DecompositionReport | null;
@@ -97,6 +101,59 @@ export interface Report {
    * Workload type.
    */
   workload: string;
+}
+/**
+ * A collective's times and bandwidths. Bandwidths are in Gb/s (10^9 bits per second); nccl-tests prints GB/s (10^9 bytes per second), an eighth of these.
+ */
+export interface CollectiveReport {
+  /**
+   * Algorithm bandwidth `bytes x 8 / time_s` (nccl-tests' size over time), Gb/s (null if a flow did not finish).
+   */
+  algbw_gbps?: number | null;
+  /**
+   * `ring` or `direct`.
+   */
+  algorithm: string;
+  /**
+   * nccl-tests' bus-bandwidth factor used.
+   */
+  bus_factor: number;
+  /**
+   * Bus bandwidth `algbw x factor`, Gb/s: factor 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all (nccl-tests' PERFORMANCE.md); a ring bound by one link of B Gb/s has a bus bandwidth of B (null if a flow did not finish).
+   */
+  busbw_gbps?: number | null;
+  /**
+   * Message size per rank, bytes (nccl-tests' size).
+   */
+  bytes: number;
+  /**
+   * Per iteration: its flows' first start to their last completion, seconds (null for an iteration with a flow that did not finish). Iterations chain rank by rank, so the next may start before the last ends where ranks are uneven.
+   */
+  iteration_time_s: (number | null)[];
+  /**
+   * Times the collective ran, back to back.
+   */
+  iterations: number;
+  /**
+   * `all_reduce`, `all_gather`, `reduce_scatter` or `all_to_all`.
+   */
+  op: string;
+  /**
+   * Ranks (servers) taking part.
+   */
+  ranks: number;
+  /**
+   * Steps of one iteration (ring all-reduce 2(n-1), all-gather and reduce-scatter n-1, all-to-all 1).
+   */
+  steps: number;
+  /**
+   * Mean time of one iteration, seconds, as nccl-tests measures it: `total_time_s / iterations` (null if a flow did not finish).
+   */
+  time_s?: number | null;
+  /**
+   * First start to last completion of every iteration, seconds (null if a flow did not finish).
+   */
+  total_time_s?: number | null;
 }
 /**
  * How a decomposed run was done and how far to trust it.
