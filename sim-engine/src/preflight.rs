@@ -423,6 +423,15 @@ fn defaults_applied(sc: &Scenario, given: Option<&serde_json::Value>) -> Vec<App
             });
         }
     }
+    // (a collective's algorithm depends on its op: the schema cannot carry it as one default)
+    if let WorkloadSpec::Collective(c) = &sc.workload {
+        if !given.contains_key("algorithm") {
+            out.push(AppliedDefault {
+                field: "workload.algorithm".into(),
+                value: c.op.default_algorithm().name().into(),
+            });
+        }
+    }
     out
 }
 

@@ -404,3 +404,76 @@ fn parsing_names_the_field_and_fills_defaults() {
     // 2 ranks at 10 Gb/s, 5 bytes each way: 4 ns
     assert_approx(rep.collective.unwrap().time_s.unwrap(), 4e-9, 1e-12);
 }
+
+/// `validate --json` counts a collective's flows, bytes and hops exactly. Two ToRs under a spine,
+/// s0 s1 on T0, s2 s3 on T1: a ring all-reduce of 4,000 bytes, twice, is 2 x 6 steps x 4 ranks =
+/// 48 flows of 1,000 bytes; the ring's pairs s0>s1, s1>s2, s2>s3, s3>s0 cross 2, 4, 2, 4 links
+/// (mean 3). The all-to-all is 12 flows over all pairs: from each server 1 under its ToR (2 links)
+/// and 2 across (4): 10/3. The algorithm left out is reported with the op's default.
+#[test]
+fn validate_json_counts_collective_flows_and_hops() {
+    use loopline_sim::preflight::summarize;
+    use serde_json::json;
+    let server = |id: &str, rack: &str| json!({"id": id, "role": "server", "logical_rack": rack});
+    let network = json!({
+        "nodes": [
+            {"id": "SP", "role": "spine"}, {"id": "T0", "role": "tor"}, {"id": "T1", "role": "tor"},
+            server("s0", "r0"), server("s1", "r0"), server("s2", "r1"), server("s3", "r1"),
+        ],
+        "links": [
+            {"a": "T0", "b": "SP", "gbps": 10.0}, {"a": "T1", "b": "SP", "gbps": 10.0},
+            {"a": "s0", "b": "T0", "gbps": 10.0}, {"a": "s1", "b": "T0", "gbps": 10.0},
+            {"a": "s2", "b": "T1", "gbps": 10.0}, {"a": "s3", "b": "T1", "gbps": 10.0},
+        ],
+    });
+    let summary = |workload: serde_json::Value| {
+        let doc = json!({"schema_version": 1, "network": network, "workload": workload});
+        let sc = Scenario::from_json(&doc.to_string()).unwrap();
+        let net = sc.validate().unwrap();
+        let w = workload::generate(&sc.workload, &net, 1);
+        (
+            summarize(&sc, &net, Some(&doc["workload"])),
+            w.flows.len() as u64,
+        )
+    };
+    let (v, generated) =
+        summary(json!({"type": "collective", "op": "all_reduce", "bytes": 4000, "iterations": 2}));
+    assert_eq!((v.workload.flows, generated), (48, 48));
+    assert!(v.workload.flows_exact);
+    assert_eq!(v.workload.bytes, 48_000.0);
+    assert_eq!(v.workload.classes.len(), 1);
+    assert_eq!(v.workload.classes[0].bytes_per_flow, 1000.0);
+    assert_approx(v.workload.classes[0].hops.unwrap(), 3.0, 1e-12);
+    let defaults: Vec<(String, serde_json::Value)> = v
+        .workload
+        .defaults_applied
+        .iter()
+        .map(|d| (d.field.clone(), d.value.clone()))
+        .collect();
+    assert_eq!(
+        defaults,
+        vec![("workload.algorithm".to_string(), json!("ring"))]
+    );
+
+    let (v, generated) = summary(json!({"type": "collective", "op": "all_to_all", "bytes": 4000}));
+    assert_eq!((v.workload.flows, generated), (12, 12));
+    assert_eq!(v.workload.bytes, 12_000.0);
+    assert_approx(v.workload.classes[0].hops.unwrap(), 10.0 / 3.0, 1e-12);
+    let mut fields: Vec<String> = v
+        .workload
+        .defaults_applied
+        .iter()
+        .map(|d| d.field.clone())
+        .collect();
+    fields.sort();
+    assert_eq!(fields, ["workload.algorithm", "workload.iterations"]);
+    assert_eq!(
+        v.workload
+            .defaults_applied
+            .iter()
+            .find(|d| d.field == "workload.algorithm")
+            .unwrap()
+            .value,
+        json!("direct")
+    );
+}
