@@ -197,6 +197,12 @@ fn decompose(step: DecomposeStep) -> ExitCode {
                     return ExitCode::from(exit_code(&e));
                 }
             };
+            if progress {
+                // the batch's last line, however short it was: every link done
+                let events: u64 = part.links.iter().map(|l| l.events).sum();
+                let k = part.links.len();
+                eprintln!("progress: links_done={k}/{k} events={events}");
+            }
             let written = std::fs::File::create(&output)
                 .map_err(|e| e.to_string())
                 .and_then(|f| {

@@ -47,13 +47,7 @@ impl Draws {
 
 /// The result of a decomposed run from its plan and every representative's outcome (by
 /// representative number).
-pub fn combine(
-    sc: &Scenario,
-    net: &Network,
-    plan: &Plan,
-    outcomes: &[LinkOutcome],
-    warnings: Vec<String>,
-) -> Report {
+pub fn combine(sc: &Scenario, net: &Network, plan: &Plan, outcomes: &[LinkOutcome]) -> Report {
     let draws: Vec<Draws> = outcomes.iter().map(|o| Draws::of(plan, o)).collect();
     let stop = stop_time(sc).0;
     let n = plan.wl.flows.len();
@@ -171,7 +165,7 @@ pub fn combine(
         links_idle,
         cluster_threshold: plan.threshold,
         link_events: events,
-        warnings,
+        warnings: super::warnings(sc, plan),
         accuracy: super::calibration::accuracy(),
     });
     rep

@@ -97,7 +97,7 @@ fn link_scenario(sc: &Scenario) -> Scenario {
 }
 
 /// Where decomposition is known to be weak for this scenario, in words for the planner.
-fn warnings(sc: &Scenario, plan: &Plan) -> Vec<String> {
+pub(crate) fn warnings(sc: &Scenario, plan: &Plan) -> Vec<String> {
     let mut w = Vec::new();
     if matches!(
         sc.workload,
@@ -286,13 +286,7 @@ pub fn run(
     let plan = Plan::build(sc, net);
     let all: Vec<usize> = (0..plan.reps.len()).collect();
     let outcomes = simulate(sc, net, &plan, &all, limits, progress)?;
-    Ok(combine::combine(
-        sc,
-        net,
-        &plan,
-        &outcomes,
-        warnings(sc, &plan),
-    ))
+    Ok(combine::combine(sc, net, &plan, &outcomes))
 }
 
 /// Batch `batch` (1-based) of `batches`: its links simulated, as a part to combine later.
@@ -367,11 +361,5 @@ pub fn combine_parts(sc: &Scenario, net: &Network, parts: Vec<Part>) -> Result<R
         .enumerate()
         .map(|(r, o)| o.ok_or_else(|| format!("link {} was simulated by no batch", plan.reps[r])))
         .collect::<Result<_, _>>()?;
-    Ok(combine::combine(
-        sc,
-        net,
-        &plan,
-        &outcomes,
-        warnings(sc, &plan),
-    ))
+    Ok(combine::combine(sc, net, &plan, &outcomes))
 }

@@ -94,27 +94,22 @@ fn a_two_hop_chain_adds_each_links_delay_to_the_ideal() {
     );
     sc.engine.packet.udp_requests = true;
     sc.engine.flow_records = true;
+    let sorted_fcts = |r: &Report| {
+        let mut v: Vec<f64> = r
+            .flow_records
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|r| r.fct_s.unwrap())
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
     let dec = run_ok(&decomposed(sc.clone()));
-    let mut fct: Vec<f64> = dec
-        .flow_records
-        .as_ref()
-        .unwrap()
-        .iter()
-        .map(|r| r.fct_s.unwrap())
-        .collect();
-    fct.sort_by(f64::total_cmp);
+    let fct = sorted_fcts(&dec);
     assert_approx(fct[0], 20.0 * t, 1e-12);
     assert_approx(fct[1], 21.0 * t, 1e-12);
-    let packet = run_ok(&with_mode(&sc, Mode::Packet));
-    let mut pf: Vec<f64> = packet
-        .flow_records
-        .as_ref()
-        .unwrap()
-        .iter()
-        .map(|r| r.fct_s.unwrap())
-        .collect();
-    pf.sort_by(f64::total_cmp);
-    assert_eq!(fct, pf);
+    assert_eq!(fct, sorted_fcts(&run_ok(&with_mode(&sc, Mode::Packet))));
     let d = dec.decomposition.as_ref().unwrap();
     // three links carry data; the ACK-less reverse directions and nothing else are idle
     assert_eq!(
