@@ -655,6 +655,17 @@ fn decompose_plan_links_and_combine() {
             "{}",
             String::from_utf8_lossy(&run.stderr)
         );
+        // however short the batch, its last line counts every one of its links done
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        let counts = stderr
+            .lines()
+            .last()
+            .and_then(|l| l.strip_prefix("progress: links_done="))
+            .and_then(|x| x.split_once(' '))
+            .and_then(|(counts, _)| counts.split_once('/'))
+            .map(|(d, t)| (d.to_string(), t.to_string()));
+        let (done, total) = counts.expect("a last progress line");
+        assert_eq!(done, total, "{stderr}");
         out
     };
     let (one, two) = (part("1/2"), part("2/2"));
