@@ -13,7 +13,7 @@
 //! What a flow loses to the link is its completion time here over its completion time in a
 //! second run, the baseline, where every flow crosses a copy of the link of its own: the same
 //! arrivals over the same shared hops around it, no contention at the link. The difference is
-//! the link's alone, so that the contention of the hops around it (simulated as links of their
+//! the link's own, so that the contention of the hops around it (simulated as links of their
 //! own) and the transport's own pace (slow start, the handshake) are not counted again at every
 //! hop. A flow whose whole path is the link loses its completion time here over its ideal.
 
@@ -35,8 +35,9 @@ pub struct LinkOutcome {
     pub link: usize,
     pub events: u64,
     pub port: PortRecord,
-    /// Per flow of the link (the plan's order): what the link added to its completion time over
-    /// its ideal, ps (`None`: it did not finish there).
+    /// Per flow of the link (the plan's order): what the link added to its completion time, ps:
+    /// over the baseline's, or over its ideal for a flow whose whole path is the link (`None`: it
+    /// did not finish there).
     pub delays_ps: Vec<Option<i64>>,
 }
 
