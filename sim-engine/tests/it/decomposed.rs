@@ -250,7 +250,7 @@ fn decomposed_mode_refuses_what_it_does_not_model() {
 /// simulate.
 #[test]
 fn progress_counts_the_links_simulated() {
-    let sc = fat_tree(4, 2_000);
+    let sc = fat_tree(4, 800);
     let limits = RunLimits {
         progress_every: Some(std::time::Duration::ZERO),
         jobs: Some(1),
