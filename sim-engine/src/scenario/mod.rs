@@ -646,6 +646,27 @@ fn d_bound() -> f64 {
 /// Times a collective is repeated back to back.
 pub const DEFAULT_COLLECTIVE_ITERATIONS: u32 = 1;
 
+/// Steps of one iteration of `op` by `algorithm` over `n` ranks.
+pub fn collective_steps(op: CollectiveOp, algorithm: CollectiveAlgorithm, n: u64) -> u64 {
+    match (op, algorithm) {
+        (_, CollectiveAlgorithm::Direct) => 1,
+        (CollectiveOp::AllReduce, CollectiveAlgorithm::Ring) => 2 * n.saturating_sub(1),
+        (_, CollectiveAlgorithm::Ring) => n.saturating_sub(1),
+    }
+}
+
+/// Flows of one iteration over `n` ranks (saturating: compared with `MAX_FLOWS`).
+pub fn collective_flows_per_iteration(
+    op: CollectiveOp,
+    algorithm: CollectiveAlgorithm,
+    n: u64,
+) -> u64 {
+    match algorithm {
+        CollectiveAlgorithm::Ring => collective_steps(op, algorithm, n).saturating_mul(n),
+        CollectiveAlgorithm::Direct => n.saturating_mul(n.saturating_sub(1)),
+    }
+}
+
 /// A collective operation, named as NCCL names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

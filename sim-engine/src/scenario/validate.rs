@@ -604,11 +604,7 @@ impl Scenario {
                 ((w.requests as u64).saturating_mul(2), "workload.requests")
             }
             WorkloadSpec::Collective(w) => {
-                let per = crate::workload::collective::flows_per_iteration(
-                    w.op,
-                    w.algorithm(),
-                    n(&w.servers),
-                );
+                let per = super::collective_flows_per_iteration(w.op, w.algorithm(), n(&w.servers));
                 (
                     per.saturating_mul(w.iterations as u64),
                     "workload.iterations",

@@ -26,22 +26,10 @@ pub fn ranks(spec: &CollectiveSpec, net: &Network) -> Vec<NodeId> {
     }
 }
 
-/// Steps of one iteration over `n` ranks.
-pub fn steps(op: CollectiveOp, algorithm: CollectiveAlgorithm, n: u64) -> u64 {
-    match (op, algorithm) {
-        (_, CollectiveAlgorithm::Direct) => 1,
-        (CollectiveOp::AllReduce, CollectiveAlgorithm::Ring) => 2 * n.saturating_sub(1),
-        (_, CollectiveAlgorithm::Ring) => n.saturating_sub(1),
-    }
-}
-
-/// Flows of one iteration over `n` ranks (saturating: compared with `MAX_FLOWS`).
-pub fn flows_per_iteration(op: CollectiveOp, algorithm: CollectiveAlgorithm, n: u64) -> u64 {
-    match algorithm {
-        CollectiveAlgorithm::Ring => steps(op, algorithm, n).saturating_mul(n),
-        CollectiveAlgorithm::Direct => n.saturating_mul(n.saturating_sub(1)),
-    }
-}
+// (the counts are the scenario's: validation compares them with `MAX_FLOWS`)
+pub use crate::scenario::{
+    collective_flows_per_iteration as flows_per_iteration, collective_steps as steps,
+};
 
 /// Bytes of chunk `c` of `bytes` cut into `n`: `bytes / n`, the first `bytes mod n` one more.
 pub fn chunk_bytes(bytes: u64, n: u64, c: u64) -> u64 {
