@@ -418,7 +418,7 @@ pub const DECOMPOSED_NOTE: &str = "link-level decomposition: every busy link sim
      sim-engine/README.md)";
 
 /// How a decomposed run was done and how far to trust it.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct DecompositionReport {
     /// Directed links in the network.
     pub links_total: u64,
@@ -441,7 +441,7 @@ pub struct DecompositionReport {
 }
 
 /// The largest error of decomposed mode measured against full packet mode, per flow-size bucket.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Accuracy {
     /// The calibration cases measured.
     pub measured_on: Vec<String>,
@@ -452,7 +452,7 @@ pub struct Accuracy {
 }
 
 /// The error measured in one flow-size bucket.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct BucketAccuracy {
     /// Flow-size bucket, e.g. `10KB-100KB`.
     pub bucket: String,

@@ -36,7 +36,7 @@ from loopline.settings import get_settings
 from loopline_worker.decomposed import BATCHES_PER_WORKER, batch_count
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_simulation_jobs import delete_project, small_hall
+from test_simulation_jobs import delete_project, small_hall, wait_for
 from test_sweeps import VISIBILITY_S, start_worker, stop
 
 
@@ -163,16 +163,6 @@ def submit(setup: dict[str, Any], scenario: dict[str, Any], name: str = "decompo
     return dict(r.json())
 
 
-def wait(client: TestClient, job_id: int, until: set[str], timeout_s: float = 240) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        job = client.get(f"/api/v1/simulations/{job_id}").json()
-        if job["status"] in until:
-            return dict(job)
-        assert time.monotonic() < deadline, f"job still {job['status']}: {job['progress_text']}"
-        time.sleep(0.2)
-
-
 def test_a_decomposed_job_over_two_workers_is_the_engines_own_run(setup: dict[str, Any], tmp_path: Path) -> None:
     client = setup["client"]
     scenario = fattree(flows=400)
@@ -236,7 +226,7 @@ def test_a_split_job_sent_again_runs_only_the_batches_without_a_part(setup: dict
                            data=gzip.compress(part.read_bytes()))
         )  # fmt: skip
     get_celery().send_task(SIMULATE_TASK, args=[job_id])
-    job_read = wait(setup["client"], job_id, {"succeeded", "failed", "cancelled"})
+    job_read = wait_for(setup["client"], job_id, until={"succeeded", "failed", "cancelled"}, timeout_s=240)
     assert job_read["status"] == "succeeded", job_read["error"]
     # (2, or more when the reconciler also found the job silent while its batches waited for a worker)
     assert job_read["attempts"] >= 2
@@ -265,7 +255,7 @@ def test_a_worker_killed_mid_run_loses_no_link(setup: dict[str, Any], tmp_path: 
     # main process and pool, no goodbye to the broker (the engine dies with its pool process)
     os.killpg(w1, signal.SIGKILL)
     workers["w1"].wait()
-    job = wait(client, created["id"], {"succeeded", "failed", "cancelled"}, timeout_s=VISIBILITY_S + 240)
+    job = wait_for(client, created["id"], until={"succeeded", "failed", "cancelled"}, timeout_s=VISIBILITY_S + 240)
     assert job["status"] == "succeeded", job["error"]
     stored = parts(job["id"])
     assert [p.batch for p in stored] == list(range(1, job["batches"] + 1))
