@@ -116,6 +116,9 @@ class Document:
 SERVER_KEYS = ("nic_ports", "port_gbps", "height_u")
 SWITCH_KEYS = ("server_ports", "server_port_gbps", "uplink_ports", "uplink_gbps", "height_u")
 DEVICE_FACT_KEYS = ("typical_w", "max_w", "weight_kg", "airflow", "source")
+SERVER_GPU_KEYS = ("gpus", "gpu_interconnect_gbps", "frontend_nic_ports", "frontend_port_gbps")
+"""Written only where set (not 0 or null), so a document without GPUs reads as it always has."""
+SWITCH_OPTIONAL_KEYS = ("breakout_links",)
 RACK_TYPE_FACT_KEYS = ("weight_kg", "static_load_kg", "source")
 PDU_KEYS = ("outlets", "phases", "weight_kg", "source")
 
@@ -253,6 +256,7 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
                 {
                     "name": s.name,
                     **{k: getattr(s, k) for k in SERVER_KEYS},
+                    **{k: v for k in SERVER_GPU_KEYS if (v := getattr(s, k))},
                     **_set({k: getattr(s, k) for k in DEVICE_FACT_KEYS}),
                 }
                 for s in sorted(servers.values(), key=lambda s: s.name)
@@ -261,7 +265,7 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
                 {
                     "name": s.name,
                     **{k: getattr(s, k) for k in SWITCH_KEYS},
-                    **_set({k: getattr(s, k) for k in DEVICE_FACT_KEYS}),
+                    **_set({k: getattr(s, k) for k in SWITCH_OPTIONAL_KEYS + DEVICE_FACT_KEYS}),
                 }
                 for s in sorted(switches.values(), key=lambda s: s.name)
             ],

@@ -121,3 +121,49 @@ def _copy(doc: dict[str, Any]) -> dict[str, Any]:
     import json
 
     return dict(json.loads(json.dumps(doc)))
+
+
+def test_a_gpu_server_and_a_breakout_switch_travel_to_another_user(
+    owner: TestClient, project: int, hall: dict[str, Any], h: SimpleNamespace
+) -> None:
+    """The catalog entries a document carries keep their GPU and breakout fields: the importer, who
+    cannot see the owner's entries, gets copies that say the same."""
+    gpu = {
+        "name": "Own 8-GPU server", "nic_ports": 8, "port_gbps": 400, "height_u": 8, "gpus": 8,
+        "gpu_interconnect_gbps": 3600, "frontend_nic_ports": 2, "frontend_port_gbps": 200,
+    }  # fmt: skip
+    leaf = {
+        "name": "Own 64x400G leaf", "server_ports": 32, "server_port_gbps": 400, "uplink_ports": 32,
+        "uplink_gbps": 400, "height_u": 2, "breakout_links": 2,
+    }  # fmt: skip
+    made = []
+    for path, body in (("server-models", gpu), ("switch-models", leaf)):
+        r = owner.post(f"/api/v1/catalog/{path}", json=body)
+        assert r.status_code == 201, r.text
+        made.append(r.json()["id"])
+    racks = {"rack_type_id": h.cat.rack48, "logical_racks": [
+        {"servers": 2, "server_model_id": made[0], "ports_used": 8, "tor_model_id": made[1]}
+    ]}  # fmt: skip
+    r = owner.post(f"/api/v1/halls/{hall['id']}/rows", json={"name": "G1", "x_m": 2, "y_m": 2, "rack_count": 1,
+                                                          "rack_template": racks})  # fmt: skip
+    assert r.status_code == 201, r.text
+    doc = owner.get(f"/api/v1/projects/{project}/export").json()
+    assert {k: doc["catalog"]["server_models"][0][k] for k in gpu} == gpu
+    assert {k: doc["catalog"]["switch_models"][0][k] for k in leaf} == leaf
+
+    other = h.client("importer@example.com")
+    r = other.post("/api/v1/projects/import", json=doc)
+    assert r.status_code == 201, r.text
+    assert other.get(f"/api/v1/projects/{r.json()['project_id']}/export").json()["catalog"] == doc["catalog"]
+    mine = {m["name"]: m for m in other.get("/api/v1/catalog/server-models", params={"limit": 500}).json()["items"]}
+    assert {k: mine["Own 8-GPU server"][k] for k in gpu} == gpu
+
+    # A document written before GPU fields were exported names none: it still imports, the entry's
+    # fields staying as the catalog holds them.
+    old = _copy(doc)
+    for key in ("gpus", "gpu_interconnect_gbps", "frontend_nic_ports", "frontend_port_gbps"):
+        del old["catalog"]["server_models"][0][key]
+    del old["catalog"]["switch_models"][0]["breakout_links"]
+    r = other.post("/api/v1/projects/import", json=old)
+    assert r.status_code == 201, r.text
+    assert other.get(f"/api/v1/projects/{r.json()['project_id']}/export").json()["catalog"] == doc["catalog"]

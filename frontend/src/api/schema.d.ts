@@ -3109,18 +3109,48 @@ export interface components {
              */
             y_m: number;
         };
-        /** DocServerModel */
+        /**
+         * DocServerModel
+         * @description A server model as the catalog creates it (one set of limits), named as the reference key.
+         */
         DocServerModel: {
-            /** @description Airflow from the rack's front. */
+            /** @description Which way air crosses it, from the rack's front (null: not known). */
             airflow?: components["schemas"]["Airflow"] | null;
             /**
+             * Frontend Nic Ports
+             * @description Front-end (storage, in-band management) NIC ports, apart from `nic_ports`.
+             * @default 0
+             */
+            frontend_nic_ports: number;
+            /**
+             * Frontend Port Gbps
+             * @description Speed of each front-end NIC port, Gb/s (null: none or not known).
+             */
+            frontend_port_gbps?: number | null;
+            /**
+             * Gpu Interconnect Gbps
+             * @description The intra-server GPU interconnect (NVLink and the like): Gb/s per GPU, each direction (null: not known or no GPUs).
+             * @example 3600
+             */
+            gpu_interconnect_gbps?: number | null;
+            /**
+             * Gpus
+             * @description GPUs per server (0: not a GPU server).
+             * @default 0
+             * @example 8
+             */
+            gpus: number;
+            /**
              * Height U
-             * @description Height in U.
+             * @description Height in rack units.
+             * @default 1
+             * @example 1
              */
             height_u: number;
             /**
              * Max W
-             * @description Maximum draw, W.
+             * @description Maximum power draw, W; at least `typical_w` (null: not known).
+             * @example 700
              */
             max_w?: number | null;
             /**
@@ -3130,43 +3160,59 @@ export interface components {
             name: string;
             /**
              * Nic Ports
-             * @description NIC ports per server.
+             * @description NIC ports per server (a GPU server's compute NICs, one per rail).
+             * @example 2
              */
             nic_ports: number;
             /**
              * Port Gbps
-             * @description Speed per port, Gb/s.
+             * @description Speed of each NIC port, Gb/s.
+             * @example 25
              */
             port_gbps: number;
             /**
              * Source
-             * @description Where the facts come from.
+             * @description Datasheet or standard the facts come from (URL or name).
              * @default
              */
             source: string;
             /**
              * Typical W
-             * @description Typical draw, W.
+             * @description Typical power draw, W (null: not known).
+             * @example 350
              */
             typical_w?: number | null;
             /**
              * Weight Kg
-             * @description Weight, kg.
+             * @description Weight, kg (null: not known).
+             * @example 18.5
              */
             weight_kg?: number | null;
         };
-        /** DocSwitchModel */
+        /**
+         * DocSwitchModel
+         * @description A switch model as the catalog creates it, named as the reference key.
+         */
         DocSwitchModel: {
-            /** @description Airflow from the rack's front. */
+            /** @description Which way air crosses it, from the rack's front (null: not known). */
             airflow?: components["schemas"]["Airflow"] | null;
             /**
+             * Breakout Links
+             * @description The most links one port breaks out into, each at the port's speed over that count (2: a 400G port as 2 x 200G; 1: no breakout; null: not known).
+             * @example 2
+             */
+            breakout_links?: number | null;
+            /**
              * Height U
-             * @description Height in U.
+             * @description Height in rack units.
+             * @default 1
+             * @example 1
              */
             height_u: number;
             /**
              * Max W
-             * @description Maximum draw, W.
+             * @description Maximum power draw, W; at least `typical_w` (null: not known).
+             * @example 700
              */
             max_w?: number | null;
             /**
@@ -3176,38 +3222,44 @@ export interface components {
             name: string;
             /**
              * Server Port Gbps
-             * @description Server-facing port speed, Gb/s.
+             * @description Speed of each server-facing port, Gb/s.
+             * @example 25
              */
             server_port_gbps: number;
             /**
              * Server Ports
-             * @description Server-facing ports.
+             * @description Server-facing (downlink) ports.
+             * @example 48
              */
             server_ports: number;
             /**
              * Source
-             * @description Where the facts come from.
+             * @description Datasheet or standard the facts come from (URL or name).
              * @default
              */
             source: string;
             /**
              * Typical W
-             * @description Typical draw, W.
+             * @description Typical power draw, W (null: not known).
+             * @example 350
              */
             typical_w?: number | null;
             /**
              * Uplink Gbps
-             * @description Uplink speed, Gb/s.
+             * @description Speed of each uplink port, Gb/s.
+             * @example 100
              */
             uplink_gbps: number;
             /**
              * Uplink Ports
-             * @description Uplink ports.
+             * @description Uplink ports towards the fabric.
+             * @example 8
              */
             uplink_ports: number;
             /**
              * Weight Kg
-             * @description Weight, kg.
+             * @description Weight, kg (null: not known).
+             * @example 18.5
              */
             weight_kg?: number | null;
         };

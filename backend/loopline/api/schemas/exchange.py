@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from loopline.api.schemas.catalog import MAX_DEVICE_W, MAX_WEIGHT_KG
+from loopline.api.schemas.catalog import MAX_WEIGHT_KG, ServerModelCreate, SwitchModelCreate
 from loopline.api.schemas.common import Schema
 from loopline.api.schemas.facility import (
     TRAY_RUN_NAME,
@@ -24,7 +24,6 @@ from loopline.api.schemas.facility import (
 from loopline.api.schemas.layout import Direction, FabricRole, hall_columns
 from loopline.api.schemas.pricing import PriceBookPut
 from loopline.api.schemas.projects import FabricSettingsIn
-from loopline.domain.facility.model import Airflow
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
 from loopline.domain.units import mm
 from loopline.services import exchange as ex
@@ -34,30 +33,16 @@ FORMAT = "loopline.project"
 SCHEMA_VERSION = 1
 
 
-class DocServerModel(Schema):
+class DocServerModel(ServerModelCreate):
+    """A server model as the catalog creates it (one set of limits), named as the reference key."""
+
     name: str = Field(min_length=1, max_length=200, description="Catalog name (the reference key).")
-    nic_ports: int = Field(ge=1, le=64, description="NIC ports per server.")
-    port_gbps: float = Field(gt=0, le=3200, description="Speed per port, Gb/s.")
-    height_u: int = Field(ge=1, le=10, description="Height in U.")
-    typical_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Typical draw, W.")
-    max_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Maximum draw, W.")
-    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg.")
-    airflow: Airflow | None = Field(None, description="Airflow from the rack's front.")
-    source: str = Field("", max_length=2000, description="Where the facts come from.")
 
 
-class DocSwitchModel(Schema):
+class DocSwitchModel(SwitchModelCreate):
+    """A switch model as the catalog creates it, named as the reference key."""
+
     name: str = Field(min_length=1, max_length=200, description="Catalog name (the reference key).")
-    server_ports: int = Field(ge=0, le=1024, description="Server-facing ports.")
-    server_port_gbps: float = Field(gt=0, le=3200, description="Server-facing port speed, Gb/s.")
-    uplink_ports: int = Field(ge=0, le=1024, description="Uplink ports.")
-    uplink_gbps: float = Field(gt=0, le=3200, description="Uplink speed, Gb/s.")
-    height_u: int = Field(ge=1, le=20, description="Height in U.")
-    typical_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Typical draw, W.")
-    max_w: float | None = Field(None, ge=0, le=MAX_DEVICE_W, description="Maximum draw, W.")
-    weight_kg: float | None = Field(None, ge=0, le=MAX_WEIGHT_KG, description="Weight, kg.")
-    airflow: Airflow | None = Field(None, description="Airflow from the rack's front.")
-    source: str = Field("", max_length=2000, description="Where the facts come from.")
 
 
 class DocRackType(Schema):
@@ -219,8 +204,15 @@ class ProjectDocument(Schema):
             name=self.project.name,
             description=self.project.description,
             fabric=self.fabric.to_domain(),
-            server_models=[e.model_dump() for e in self.catalog.server_models],
-            switch_models=[e.model_dump() for e in self.catalog.switch_models],
+            # (a document written before GPU servers existed names none of their fields: they are not
+            # compared with the catalog's entry, whose own values stand)
+            server_models=[
+                e.model_dump(exclude=set(ex.SERVER_GPU_KEYS) - e.model_fields_set) for e in self.catalog.server_models
+            ],
+            switch_models=[
+                e.model_dump(exclude=set(ex.SWITCH_OPTIONAL_KEYS) - e.model_fields_set)
+                for e in self.catalog.switch_models
+            ],
             rack_types=[
                 {
                     "name": t.name,
