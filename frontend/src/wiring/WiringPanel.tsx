@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { formatLength } from "../model/units";
 import { MEDIUM_COLOURS } from "../state/palette";
 import { isStructured } from "../state/plant";
+import { useCatalog } from "../state/catalog";
 import { READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
 import type { components } from "../api/schema";
@@ -12,8 +13,10 @@ import { generatePlan, listPlans, showPlan } from "./api";
 import {
   CABLING_LABELS,
   formFromSpec,
+  formProblems,
   generateErrors,
   INITIAL_FORM,
+  isRail,
   isSubways,
   PANEL_AT_LABELS,
   PATTERNS,
@@ -98,6 +101,11 @@ export function WiringPanel() {
 
   const generate = async () => {
     if (!hallId) return;
+    const problems = formProblems(form);
+    if (Object.keys(problems).length > 0) {
+      setErrors(problems);
+      return;
+    }
     const body = toPlanCreate(form);
     setBusy(true);
     setErrors({});
@@ -111,6 +119,7 @@ export function WiringPanel() {
   };
 
   const subways = isSubways(form.pattern);
+  const rail = isRail(form.pattern);
   return (
     <section className="panel-section" data-testid="wiring-panel">
       <h2>Wiring</h2>
@@ -216,6 +225,7 @@ export function WiringPanel() {
           )}
         </div>
       )}
+      {rail && <RailFields form={form} errors={errors} set={set} />}
       {form.pattern === "grin" && (
         <div className="field-row">
           <Field label="n · GRIN degree" name="grinDegree" errors={errors}>
@@ -360,6 +370,69 @@ export function WiringPanel() {
         <PlantSection planId={plan.id} cables={cables} />
       )}
     </section>
+  );
+}
+
+/** A GPU cluster's compute fabric: servers per scalable unit, the rail leaves' model, the leaves' ratio. */
+function RailFields({
+  form,
+  errors,
+  set,
+}: {
+  form: WiringForm;
+  errors: FormErrors;
+  set: <K extends keyof WiringForm>(k: K, v: WiringForm[K]) => void;
+}) {
+  // The catalog's switches the planner may use (global and their own), read by sync with the layout.
+  const switches = useCatalog((s) => s.switchModels).filter((m) => m.id !== undefined);
+  return (
+    <>
+      <div className="field-row">
+        <Field label="Servers per SU (scalable unit)" name="suSize" errors={errors}>
+          <input
+            type="number"
+            min={1}
+            placeholder="e.g. 32"
+            value={form.suSize}
+            onChange={(e) => set("suSize", e.target.value)}
+            data-testid="wiring-su-size"
+          />
+        </Field>
+        {form.pattern === "rail-optimized" && (
+          <Field label="Leaf oversubscription (x:1)" name="oversubscription" errors={errors}>
+            <input
+              type="number"
+              min={0}
+              step="any"
+              placeholder="1 (non-blocking)"
+              value={form.oversubscription}
+              onChange={(e) => set("oversubscription", e.target.value)}
+              data-testid="wiring-oversubscription"
+            />
+          </Field>
+        )}
+      </div>
+      <Field label="Rail leaf model (one leaf per NIC port per SU)" name="leafModelId" errors={errors}>
+        <select
+          value={form.leafModelId ?? ""}
+          onChange={(e) => set("leafModelId", e.target.value === "" ? null : Number(e.target.value))}
+          data-testid="wiring-leaf-model"
+        >
+          <option value="">choose a switch model…</option>
+          {switches.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name} ({m.serverPorts} × {m.serverPortGbps}G down, {m.uplinkPorts} × {m.uplinkGbps}G up)
+            </option>
+          ))}
+        </select>
+      </Field>
+      {form.pattern === "rail-only" && (
+        <p className="muted small" data-testid="wiring-rail-only-note">
+          Rail-only: no spine. Traffic between rails crosses the servers&apos; GPU interconnect, and the SUs share no
+          switch.
+        </p>
+      )}
+    </>
   );
 }
 

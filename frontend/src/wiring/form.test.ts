@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../sync/http";
 import {
   formErrors,
+  formProblems,
   formFromSpec,
   generateErrors,
   INITIAL_FORM,
@@ -24,6 +25,8 @@ describe("patterns", () => {
       { value: "paired-row", label: "Subways · paired rows" },
       { value: "inter-chassis", label: "Subways · inter-chassis" },
       { value: "grin", label: "GRIN (server-to-server)" },
+      { value: "rail-optimized", label: "Rail-optimized (GPU)" },
+      { value: "rail-only", label: "Rail-only (GPU)" },
     ]);
   });
 });
@@ -174,6 +177,9 @@ describe("server errors -> fields", () => {
       cabling: true,
       panelAt: false,
       breakouts: true,
+      suSize: false,
+      leafModelId: false,
+      oversubscription: false,
     });
     expect(shownFields(form({ subwaysType: 2 }))).toEqual({
       ports: true,
@@ -184,6 +190,9 @@ describe("server errors -> fields", () => {
       cabling: true,
       panelAt: false,
       breakouts: true,
+      suSize: false,
+      leafModelId: false,
+      oversubscription: false,
     });
     expect(shownFields(form({ pattern: "grin", cabling: "structured" }))).toEqual({
       ports: true,
@@ -194,6 +203,9 @@ describe("server errors -> fields", () => {
       cabling: true,
       panelAt: true,
       breakouts: true,
+      suSize: false,
+      leafModelId: false,
+      oversubscription: false,
     });
   });
 
@@ -285,5 +297,88 @@ describe("plan -> form (the form shows the plan being viewed)", () => {
   it("falls back to the initial form for what a spec lacks or does not know", () => {
     expect(formFromSpec({})).toEqual(INITIAL_FORM);
     expect(formFromSpec({ pattern: "nope", subways_type: 3, geometry: "round", ports: "2" })).toEqual(INITIAL_FORM);
+  });
+});
+
+describe("rail patterns (GPU clusters)", () => {
+  const optimized = form({ pattern: "rail-optimized", suSize: "32", leafModelId: 7, oversubscription: "2" });
+  const only = form({ pattern: "rail-only", suSize: "16", leafModelId: 7, oversubscription: "2" });
+
+  it("rail-optimized sends SU size, leaf model and ratio; rail-only the same without a ratio (it has no spine)", () => {
+    expect(toPlanCreate(optimized)).toEqual({
+      name: "Rail-optimized (GPU) (SU=32, 2:1)",
+      pattern: "rail-optimized",
+      geometry: "default",
+      route_via: "tray",
+      fabric_optical: true,
+      grin_scope: "rack",
+      subways_type: 1,
+      clusters: 1,
+      grin_degree: 0,
+      cabling: "direct",
+      breakouts: false,
+      rail: { su_size: 32, leaf_model_id: 7, oversubscription: 2 },
+    });
+    const body = toPlanCreate(only);
+    expect([body.name, body.rail]).toEqual(["Rail-only (GPU) (SU=16)", { su_size: 16, leaf_model_id: 7 }]);
+    // An empty ratio is the server's 1:1: left out, not sent as 0.
+    expect(toPlanCreate({ ...optimized, oversubscription: "" }).rail).toEqual({ su_size: 32, leaf_model_id: 7 });
+    // Other patterns send no rail block, whatever the hidden inputs hold.
+    expect("rail" in toPlanCreate(form({ suSize: "32", leafModelId: 7 }))).toBe(false);
+  });
+
+  it("shows SU size and leaf model for both rail patterns, the ratio only for rail-optimized", () => {
+    const pick = (f: WiringForm) => {
+      const s = shownFields(f);
+      return [s.suSize, s.leafModelId, s.oversubscription, s.loop, s.grinDegree];
+    };
+    expect(pick(optimized)).toEqual([true, true, true, false, false]);
+    expect(pick(only)).toEqual([true, true, false, false, false]);
+  });
+
+  it("refuses before sending an SU size that is not a whole number of 1 or more, no leaf model, a ratio of 0", () => {
+    expect(formProblems(optimized)).toEqual({});
+    expect(formProblems(form({ pattern: "rail-only", suSize: "", leafModelId: null }))).toEqual({
+      suSize: "servers per SU: give a whole number of 1 or more",
+      leafModelId: "choose the switch model of the rail leaves",
+    });
+    expect(formProblems({ ...optimized, suSize: "2.5", oversubscription: "0" })).toEqual({
+      suSize: "servers per SU: give a whole number of 1 or more",
+      oversubscription: "oversubscription: give a ratio above 0 (1 = non-blocking)",
+    });
+    // rail-only ignores the hidden ratio; other patterns are not checked here at all
+    expect(formProblems({ ...only, oversubscription: "0" })).toEqual({});
+    expect(formProblems(form({ suSize: "x" }))).toEqual({});
+  });
+
+  it("the server's refusals land at the rail inputs (pydantic's body paths and the domain's dotted fields)", () => {
+    expect(
+      formErrors(optimized, [
+        { loc: ["rail", "oversubscription"], msg: "U = 2.5 uplinks per leaf is not whole: 1.6:1 or 2.67:1" },
+        { loc: ["body", "rail", "su_size"], msg: "su_size 80 is above the leaf's 64 server ports" },
+        { loc: ["body", "rail", "leaf_model_id"], msg: "switch model 99 is not in the catalog" },
+        { loc: ["layout"], msg: "SU 2 (rows R03, R04) has no network rack with room" },
+      ]),
+    ).toEqual({
+      oversubscription: "U = 2.5 uplinks per leaf is not whole: 1.6:1 or 2.67:1",
+      suSize: "su_size 80 is above the leaf's 64 server ports",
+      leafModelId: "switch model 99 is not in the catalog",
+      generate: "SU 2 (rows R03, R04) has no network rack with room",
+    });
+    // A ratio refused on a rail-only plan is not on screen: it goes under Generate.
+    expect(formErrors(only, [{ loc: ["rail", "oversubscription"], msg: "rail-only has no spine" }])).toEqual({
+      generate: "rail-only has no spine",
+    });
+    expect(formErrors(only, [{ loc: ["body", "rail"], msg: "rail patterns need rail" }])).toEqual({
+      suSize: "rail patterns need rail",
+    });
+  });
+
+  it("a stored rail plan opens as that plan; a ratio stored on rail-only is not carried", () => {
+    expect(formFromSpec(toPlanCreate(optimized))).toEqual(optimized);
+    expect(formFromSpec(toPlanCreate(only))).toEqual({ ...only, oversubscription: "" });
+    expect(formFromSpec({ pattern: "single-homed", rail: { su_size: 4, leaf_model_id: 2 } })).toEqual(
+      form({ pattern: "single-homed" }),
+    );
   });
 });

@@ -26,29 +26,30 @@ export const PANEL_AT_LABELS: Record<PanelAt, string> = {
  * The patterns come from the API's `Pattern` enum (src/api/schema.d.ts, generated): a pattern the
  * backend adds or drops fails tsc here until it has its label. Only the human labels live here.
  */
-const PATTERN_INFO: Record<Pattern, { label: string; subways: boolean; onForm: boolean }> = {
-  "single-homed": { label: "Single-homed (Type 0)", subways: false, onForm: true },
-  "mc-lag": { label: "MC-LAG (dual-homed)", subways: false, onForm: true },
-  "side-to-side": { label: "Subways · side-to-side", subways: true, onForm: true },
-  "paired-row": { label: "Subways · paired rows", subways: true, onForm: true },
-  "inter-chassis": { label: "Subways · inter-chassis", subways: true, onForm: true },
-  grin: { label: "GRIN (server-to-server)", subways: false, onForm: true },
-  // GPU clusters (issue 31): the API builds them from `rail` (SU size, leaf model, oversubscription),
-  // which this form does not ask for yet, so they stay off its menu until it does.
-  "rail-optimized": { label: "Rail-optimized (GPU)", subways: false, onForm: false },
-  "rail-only": { label: "Rail-only (GPU)", subways: false, onForm: false },
+const PATTERN_INFO: Record<Pattern, { label: string; subways: boolean; rail: boolean }> = {
+  "single-homed": { label: "Single-homed (Type 0)", subways: false, rail: false },
+  "mc-lag": { label: "MC-LAG (dual-homed)", subways: false, rail: false },
+  "side-to-side": { label: "Subways · side-to-side", subways: true, rail: false },
+  "paired-row": { label: "Subways · paired rows", subways: true, rail: false },
+  "inter-chassis": { label: "Subways · inter-chassis", subways: true, rail: false },
+  grin: { label: "GRIN (server-to-server)", subways: false, rail: false },
+  // GPU clusters (issue 31): built from `rail` (SU size, leaf model, oversubscription).
+  "rail-optimized": { label: "Rail-optimized (GPU)", subways: false, rail: true },
+  "rail-only": { label: "Rail-only (GPU)", subways: false, rail: true },
 };
 
 /** In the order of the pattern menu. */
-export const PATTERNS: readonly { value: Pattern; label: string }[] = (Object.keys(PATTERN_INFO) as Pattern[])
-  .filter((value) => PATTERN_INFO[value].onForm)
-  .map((value) => ({
-    value,
-    label: PATTERN_INFO[value].label,
-  }));
+export const PATTERNS: readonly { value: Pattern; label: string }[] = (Object.keys(PATTERN_INFO) as Pattern[]).map(
+  (value) => ({ value, label: PATTERN_INFO[value].label }),
+);
 
 export function isSubways(pattern: Pattern): boolean {
   return PATTERN_INFO[pattern].subways;
+}
+
+/** A GPU cluster's compute fabric: servers in scalable units, NIC i of each on rail leaf i of its SU. */
+export function isRail(pattern: Pattern): boolean {
+  return PATTERN_INFO[pattern].rail;
 }
 
 /** What the inputs hold (numbers as typed: "" means the server's default). */
@@ -75,6 +76,12 @@ export interface WiringForm {
   /** Not on the form: the viewed plan's loss per mated pair (null: the catalog's default), carried like `slackPct`. */
   lcPairLossDb: number | null;
   mpoPairLossDb: number | null;
+  /** Rail patterns: servers per scalable unit, as typed. */
+  suSize: string;
+  /** Rail patterns: the catalog switch model of the rail leaves (null: not chosen yet). */
+  leafModelId: number | null;
+  /** Rail-optimized only: a leaf's server-facing over spine-facing Gb/s, as typed ("" = the server's 1:1). */
+  oversubscription: string;
 }
 
 export const INITIAL_FORM: WiringForm = {
@@ -96,6 +103,9 @@ export const INITIAL_FORM: WiringForm = {
   breakouts: false,
   lcPairLossDb: null,
   mpoPairLossDb: null,
+  suSize: "",
+  leafModelId: null,
+  oversubscription: "",
 };
 
 /** The form with cabling `c`: breakouts are built in the plant, so direct cabling clears them. */
@@ -105,7 +115,18 @@ export function withCabling(f: WiringForm, c: Cabling): WiringForm {
 
 /** Fields with an error message slot; `generate` is the one under the Generate button. */
 export type ErrorField =
-  "ports" | "loop" | "subwaysType" | "clusters" | "grinDegree" | "cabling" | "panelAt" | "breakouts" | "generate";
+  | "ports"
+  | "loop"
+  | "subwaysType"
+  | "clusters"
+  | "grinDegree"
+  | "cabling"
+  | "panelAt"
+  | "breakouts"
+  | "suSize"
+  | "leafModelId"
+  | "oversubscription"
+  | "generate";
 export type FormErrors = Partial<Record<keyof WiringForm | "generate", string>>;
 
 /** Which optional inputs are on screen for this form. */
@@ -120,6 +141,10 @@ export function shownFields(f: WiringForm): Record<Exclude<ErrorField, "generate
     cabling: true,
     panelAt: f.cabling === "structured",
     breakouts: true,
+    suSize: isRail(f.pattern),
+    leafModelId: isRail(f.pattern),
+    // rail-only has no spine, so no ratio to ask for (the server refuses one)
+    oversubscription: f.pattern === "rail-optimized",
   };
 }
 
@@ -134,6 +159,8 @@ export function planName(f: WiringForm): string {
     f.parallel && `+${f.parallel.ports}×${f.parallel.gbps}G parallel`,
     f.cabling === "structured" && `structured, panels ${PANEL_AT_LABELS[f.panelAt]}`,
     f.cabling === "structured" && f.breakouts && "breakouts",
+    isRail(f.pattern) && f.suSize && `SU=${f.suSize}`,
+    f.pattern === "rail-optimized" && f.oversubscription && `${f.oversubscription}:1`,
   ].filter(Boolean);
   return `${PATTERN_INFO[f.pattern].label}${bits.length ? ` (${bits.join(", ")})` : ""}`;
 }
@@ -162,7 +189,30 @@ export function toPlanCreate(f: WiringForm): WiringPlanCreate {
   if (f.cabling === "structured") {
     body.structured = { panel_at: f.panelAt, lc_pair_loss_db: f.lcPairLossDb, mpo_pair_loss_db: f.mpoPairLossDb };
   }
+  if (isRail(f.pattern)) {
+    // Empty or unchosen values go as NaN / 0 for the server to refuse at the field (the form never invents an SU).
+    body.rail = { su_size: f.suSize === "" ? 0 : Number(f.suSize), leaf_model_id: f.leafModelId ?? 0 };
+    if (f.pattern === "rail-optimized" && f.oversubscription !== "")
+      body.rail.oversubscription = Number(f.oversubscription);
+  }
   return body;
+}
+
+/**
+ * What the form can refuse before sending (the server checks the rest, against the hall and the
+ * catalog): a rail plan needs a whole SU size of at least 1, a leaf model and a positive ratio.
+ */
+export function formProblems(f: WiringForm): FormErrors {
+  const errs: FormErrors = {};
+  if (!isRail(f.pattern)) return errs;
+  const su = Number(f.suSize);
+  if (f.suSize === "" || !Number.isInteger(su) || su < 1)
+    errs.suSize = "servers per SU: give a whole number of 1 or more";
+  if (f.leafModelId === null) errs.leafModelId = "choose the switch model of the rail leaves";
+  const ratio = Number(f.oversubscription);
+  if (f.pattern === "rail-optimized" && f.oversubscription !== "" && !(Number.isFinite(ratio) && ratio > 0))
+    errs.oversubscription = "oversubscription: give a ratio above 0 (1 = non-blocking)";
+  return errs;
 }
 
 const PATTERN_VALUES = new Set<string>(Object.keys(PATTERN_INFO));
@@ -189,6 +239,7 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
           clusters: num((p as Record<string, unknown>).clusters) ?? 1,
         }
       : null;
+  const rail = spec.rail && typeof spec.rail === "object" ? (spec.rail as Record<string, unknown>) : {};
   const st = spec.structured;
   const structured: Record<string, unknown> = st && typeof st === "object" ? (st as Record<string, unknown>) : {};
   return {
@@ -211,6 +262,9 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
     breakouts: spec.cabling === "structured" && spec.breakouts === true,
     lcPairLossDb: num(structured.lc_pair_loss_db),
     mpoPairLossDb: num(structured.mpo_pair_loss_db),
+    suSize: isRail(pattern) ? text(rail.su_size) : "",
+    leafModelId: isRail(pattern) ? num(rail.leaf_model_id) : null,
+    oversubscription: pattern === "rail-optimized" ? text(rail.oversubscription) : "",
   };
 }
 
@@ -225,6 +279,10 @@ const FIELD_OF: Partial<Record<string, Exclude<ErrorField, "generate">>> = {
   structured: "panelAt",
   "structured.panel_at": "panelAt",
   breakouts: "breakouts",
+  rail: "suSize",
+  "rail.su_size": "suSize",
+  "rail.leaf_model_id": "leafModelId",
+  "rail.oversubscription": "oversubscription",
 };
 
 /**
@@ -238,7 +296,9 @@ export function formErrors(f: WiringForm, items: readonly ErrorItem[]): FormErro
     const path = item.loc.filter((l) => l !== "body");
     // Of the plant's settings only the placement is on the form (the losses are carried from the plan).
     const key =
-      path[0] === "structured" && path[1] !== undefined ? `structured.${path[1]}` : String(path[0] ?? "generate");
+      (path[0] === "structured" || path[0] === "rail") && path[1] !== undefined
+        ? `${path[0]}.${path[1]}`
+        : String(path[0] ?? "generate");
     const field = Object.hasOwn(FIELD_OF, key) ? FIELD_OF[key] : undefined;
     const name: ErrorField = field && shown[field] ? field : "generate";
     const before = errs[name];
