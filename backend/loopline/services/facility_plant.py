@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from loopline.db.models import PduModel, PlanCableRow, PlanDeviceRow, WiringPlanRow
+from loopline.db.models import PduModel, PlanCableRow, PlanDeviceRow, SwitchModel, WiringPlanRow
 from loopline.db.models.wiring import PlanChainStepRow, PlanItemRow, PlanOpticRow, PlanPanelRow
 from loopline.domain import layout as dl
 from loopline.domain.cable_routes import route_points
@@ -196,12 +196,17 @@ def load_plant(
         for rack in data.racks_by_row.get(row_id, ())
     }
     cabling = _PlanCabling(()) if plan is None else _routed_cables(session, plan, hall, structured_catalog)
+    switches = {s.name: _device_facts(s) for s in data.switch_models.values()}
+    plan_switches: dict[str, tuple[dl.FabricSwitch, ...]] = {}
+    if plan is not None and (leaf := _rail_leaf_model(session, plan)) is not None:
+        switches.setdefault(leaf.name, _device_facts(leaf))
+        plan_switches = _rail_leaves(session, plan.id, leaf, hall)
     return Plant(
         hall=hall,
         facility=settings.facility,
         racks=racks,
         servers={s.name: _device_facts(s) for s in data.server_models.values()},
-        switches={s.name: _device_facts(s) for s in data.switch_models.values()},
+        switches=switches,
         rack_types={t.name: DeviceFacts(weight_kg=t.weight_kg, source=t.source) for t in data.rack_types.values()},
         rack_static_load_kg={
             t.name: t.static_load_kg for t in data.rack_types.values() if t.static_load_kg is not None
@@ -214,7 +219,34 @@ def load_plant(
         panels=cabling.panels,
         panel_models=dict(catalog_facts.PANEL_FACTS),
         cassette_models=dict(catalog_facts.CASSETTE_FACTS),
+        plan_switches=plan_switches,
     )
+
+
+def _rail_leaf_model(session: Session, plan: WiringPlanRow) -> SwitchModel | None:
+    """A rail plan's leaf model, as stored with the plan (None: not a rail plan)."""
+    rail = plan.spec.get("rail")
+    return None if not rail else session.get(SwitchModel, rail["leaf_model_id"])
+
+
+def _rail_leaves(
+    session: Session, plan_id: int, leaf: SwitchModel, hall: dl.Hall
+) -> dict[str, tuple[dl.FabricSwitch, ...]]:
+    """Rack name -> the rail leaves the plan mounted there (its switches outside any logical rack and
+    not the layout's: the layout holds no rail leaf)."""
+    racks = {rack_name(hall.name, row.name, rack.name): rack.name for row in hall.rows for rack in row.racks}
+    model = dl.SwitchModel(
+        leaf.name, leaf.server_ports, leaf.server_port_gbps, leaf.uplink_ports, leaf.uplink_gbps, leaf.height_u
+    )
+    out: dict[str, list[dl.FabricSwitch]] = {}
+    rows = session.execute(
+        select(PlanDeviceRow.rack, PlanDeviceRow.name, PlanDeviceRow.u)
+        .where(PlanDeviceRow.plan_id == plan_id, PlanDeviceRow.role == "tor", PlanDeviceRow.logical_rack.is_(None))
+        .order_by(PlanDeviceRow.rack, PlanDeviceRow.u)
+    )
+    for rack, name, u in rows:
+        out.setdefault(racks.get(rack, rack), []).append(dl.FabricSwitch(name, "leaf", model, u))
+    return {rack: tuple(sws) for rack, sws in out.items()}
 
 
 def facility_report(

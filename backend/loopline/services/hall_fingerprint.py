@@ -41,7 +41,9 @@ _SECTIONS: dict[str, str] = {
     "switch_models": (
         "SELECT string_agg(m::text, ',' ORDER BY m.id) FROM switch_models m"
         " WHERE m.id IN (SELECT tor_model_id FROM logical_racks WHERE hall_id = :hall"
-        " UNION SELECT switch_model_id FROM fabric_switches WHERE hall_id = :hall)"
+        " UNION SELECT switch_model_id FROM fabric_switches WHERE hall_id = :hall"
+        # a rail plan's leaves are the plan's, of the model stored with it
+        " UNION SELECT (w.spec->'rail'->>'leaf_model_id')::int FROM wiring_plans w WHERE w.hall_id = :hall)"
     ),
     "rack_types": (
         "SELECT string_agg(t::text, ',' ORDER BY t.id) FROM rack_types t"

@@ -197,3 +197,43 @@ def test_a_rail_plan_exports_and_reports_like_any_plan(
         assert r.status_code == 200, (path, r.text[:300])
     r = owner.get(f"/api/v1/halls/{gpu_hall['id']}/facility", params={"plan_id": pid})
     assert r.status_code == 200, r.text
+
+
+def test_a_rail_plans_leaves_draw_weigh_and_count_in_their_racks(
+    owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace
+) -> None:
+    """The layout holds no rail leaf: the plan mounts them (SU 8: 4 SUs x 8 rails; R01's two SUs' 16
+    leaves in N01). Their catalog facts count on N01, in the facility report and the plan's totals, and
+    a change to those facts is seen at once (the cached totals' fingerprint holds the leaf model)."""
+    facts = {"typical_w": 1000, "max_w": 1500, "weight_kg": 14.5, "source": "test figures"}
+    leaf = {"name": "Own leaf", "server_ports": 32, "server_port_gbps": 400, "uplink_ports": 32, "uplink_gbps": 400}
+    r = owner.post("/api/v1/catalog/switch-models", json={**leaf, **facts})
+    assert r.status_code == 201, r.text
+    leaf_id, leaf_etag = r.json()["id"], r.headers["ETag"]
+    r = plan(owner, gpu_hall["id"], "rail-only", su_size=8, leaf_model_id=leaf_id)
+    assert r.status_code == 201, r.text
+    plan_id = r.json()["id"]
+
+    def n01() -> dict[str, Any]:
+        report = owner.get(f"/api/v1/halls/{gpu_hall['id']}/facility", params={"plan_id": plan_id}).json()
+        return dict(next(x for x in report["racks"] if x["rack"] == "N01"))
+
+    def totals() -> dict[str, Any]:
+        return dict(owner.get(f"/api/v1/wiring-plans/{plan_id}").json()["summary"]["facility"])
+
+    before, totals_before = n01(), totals()
+    r = owner.patch(
+        f"/api/v1/catalog/switch-models/{leaf_id}",
+        json={"typical_w": 1200, "max_w": 2000, "weight_kg": 20},
+        headers={"If-Match": leaf_etag},
+    )
+    assert r.status_code == 200, r.text
+    after, totals_after = n01(), totals()
+    assert after["typical_w"] - before["typical_w"] == pytest.approx(16 * 200)
+    assert after["max_w"] - before["max_w"] == pytest.approx(16 * 500)
+    assert after["weight_kg"] - before["weight_kg"] == pytest.approx(16 * 5.5)
+    assert totals_after["max_w"] - totals_before["max_w"] == pytest.approx(32 * 500)
+    assert totals_after["weight_kg"] - totals_before["weight_kg"] == pytest.approx(32 * 5.5)
+    # without the plan, N01 holds its two spines alone
+    bare = owner.get(f"/api/v1/halls/{gpu_hall['id']}/facility").json()
+    assert next(x for x in bare["racks"] if x["rack"] == "N01")["max_w"] < before["max_w"] - 16 * 1500 + 1e-6

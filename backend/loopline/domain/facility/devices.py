@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from loopline.domain.facility.facts import CatalogKind, Kind, plural
 from loopline.domain.facility.model import DeviceFacts, Plant
-from loopline.domain.layout import Rack
+from loopline.domain.layout import FabricSwitch, Rack
 
 _UNKNOWN = DeviceFacts()
 
@@ -64,18 +64,16 @@ def device_groups(plant: Plant, rack: Rack) -> list[DeviceGroup]:
             )
         )
     for sw in rack.fabric_switches:
-        groups.append(
-            DeviceGroup(
-                CatalogKind.SWITCH,
-                sw.model.name,
-                plant.switches.get(sw.model.name, _UNKNOWN),
-                (sw.u,),
-                sw.model.height_u,
-                f"fabric_switches[{sw.name}].u",
-            )
-        )
+        groups.append(_switch(plant, sw, f"fabric_switches[{sw.name}].u"))
+    for sw in plant.plan_switches.get(rack.name, ()):
+        groups.append(_switch(plant, sw, f"plan.devices[{sw.name}].u"))
     groups.sort(key=lambda g: g.units[0] if g.units else 0)
     return [g for g in groups if g.units]
+
+
+def _switch(plant: Plant, sw: FabricSwitch, path: str) -> DeviceGroup:
+    facts = plant.switches.get(sw.model.name, _UNKNOWN)
+    return DeviceGroup(CatalogKind.SWITCH, sw.model.name, facts, (sw.u,), sw.model.height_u, path)
 
 
 def units_in_order(groups: list[DeviceGroup]) -> list[tuple[int, DeviceGroup]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from loopline.domain.layout import Hall
+from loopline.domain.layout import FabricSwitch, Hall
 from loopline.domain.layout_rules import Issue
 
 
@@ -223,6 +223,9 @@ class Plant:
     """Patch panel model name (the structured catalog's) -> facts (weight)."""
     cassette_models: dict[str, DeviceFacts] = field(default_factory=dict)
     """Cassette or adapter plate name (the structured catalog's) -> facts (weight)."""
+    plan_switches: dict[str, tuple[FabricSwitch, ...]] = field(default_factory=dict)
+    """Rack name -> the switches a plan mounts there itself, beside the layout's (a rail fabric's
+    leaves): they draw, weigh and take their Us like the layout's."""
 
 
 # --- What the checks answer (`checks.facility_report`) ---------------------------------------
