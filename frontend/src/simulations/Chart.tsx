@@ -22,6 +22,8 @@ export function Chart({
   yLabel,
   xTicks,
   logX = false,
+  xFormat,
+  xRange,
   yRange,
   testId,
   height = 220,
@@ -35,6 +37,10 @@ export function Chart({
   /** Category names for x = 0, 1, 2, … (size buckets). */
   xTicks?: string[];
   logX?: boolean;
+  /** The x axis' tick labels from their values (log2 of a message size -> `1 MiB`). */
+  xFormat?: (v: number) => string;
+  /** Fixed x range (a message-size sweep: 1 MiB .. 4 GiB); default: fitted to the data. */
+  xRange?: [number, number];
   /** Fixed y range (a CDF: 0..1); default: fitted to the data. */
   yRange?: [number, number];
   testId: string;
@@ -59,7 +65,9 @@ export function Chart({
       width: Math.max(280, el.clientWidth),
       height,
       scales: {
-        x: xTicks ? { time: false, range: [-0.5, xTicks.length - 0.5] } : { time: false, distr: logX ? 3 : 1 },
+        x: xTicks
+          ? { time: false, range: [-0.5, xTicks.length - 0.5] }
+          : { time: false, distr: logX ? 3 : 1, ...(xRange ? { range: xRange } : {}) },
         ...(yRange ? { y: { range: yRange } } : {}),
       },
       axes: [
@@ -67,7 +75,9 @@ export function Chart({
           ...axis(xLabel),
           ...(xTicks
             ? { values: (_u: uPlot, vals: number[]) => vals.map((v) => (Number.isInteger(v) ? (xTicks[v] ?? "") : "")) }
-            : {}),
+            : xFormat
+              ? { values: (_u: uPlot, vals: number[]) => vals.map(xFormat), incrs: [1, 2, 4] }
+              : {}),
         },
         axis(yLabel),
       ],
@@ -124,7 +134,7 @@ export function Chart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, series, xLabel, yLabel, xTicks, logX, yRange, height, errorBars]);
+  }, [data, series, xLabel, yLabel, xTicks, logX, xFormat, xRange, yRange, height, errorBars]);
   return (
     <figure className="sim-chart" data-testid={testId} data-points={data[0].length}>
       <figcaption>{title}</figcaption>

@@ -13,6 +13,7 @@ import { FctCdf } from "./FctCdf";
 import { FlowsTable } from "./FlowsTable";
 import { bucketRows, decompositionOf, p99Bars } from "./decomposed";
 import { DecomposedStats } from "./DecomposedStats";
+import { CollectiveStats } from "./CollectiveStats";
 import { hasQueueSeries } from "./packet";
 import { openQueueMap } from "./packetFloor";
 import { PacketStats } from "./PacketStats";
@@ -195,6 +196,7 @@ export function ResultDialog({ jobId, onClose }: { jobId: number; onClose: () =>
         <>
           <HeadlineView h={headline(result)} testId="sim-headline" />
           {job.outcome === "partial" && <WhyIncomplete job={job} />}
+          <CollectiveStats result={result} />
           <DecomposedStats result={result} />
           <PacketStats result={result} />
           <Downloads jobId={job.id} />

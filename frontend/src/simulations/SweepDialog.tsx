@@ -7,7 +7,9 @@
 import { useEffect, useMemo, useState } from "react";
 import { useWiring } from "../state/wiring";
 import { ApiError, request } from "../sync/http";
+import { BusBwSweep } from "./BusBwSweep";
 import { Chart } from "./Chart";
+import { isCollectiveSweep } from "./collective";
 import { Dialog } from "../widgets/Dialog";
 import { defaultsOf, paramsOf, PresetError, type Preset, type Shown } from "./presets";
 import { formatSeconds } from "./results";
@@ -233,6 +235,7 @@ function SweepView({ initial }: { initial: SweepDetail }) {
           points (CSV)
         </a>
       </div>
+      {isCollectiveSweep(sweep.points) && <BusBwSweep points={sweep.points} />}
       <Chart
         title="Cost against mean job completion per configuration, bars: the seeds' spread (◆ line: the Pareto frontier, nothing both cheaper and faster on average)"
         data={chart.data}
