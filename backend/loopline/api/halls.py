@@ -30,7 +30,8 @@ def list_halls(project_id: ProjectId, session: DbSession, access: LayoutReader, 
 def create_hall(
     project_id: ProjectId, data: HallCreate, session: DbSession, access: LayoutWriter, response: Response
 ) -> object:
-    hall = halls.create_hall(session, access, data.columns())
+    cluster = data.gpu_cluster.to_domain() if data.gpu_cluster is not None else None
+    hall = halls.create_hall(session, access, data.columns(), cluster)
     response.headers["ETag"] = etag(hall.version)
     return hall
 

@@ -10,12 +10,15 @@ from sqlalchemy.orm import Session
 from loopline.db.models import Hall
 from loopline.db.repositories import Page, paginate
 from loopline.domain.errors import Conflict, DomainError
+from loopline.domain.gpu_hall import FIELD as GPU_FIELD
+from loopline.domain.gpu_hall import GpuClusterSpec, plan_gpu_hall
 from loopline.domain.units import m
 from loopline.services import audit, facility
 from loopline.services.access import ProjectAccess
-from loopline.services.layout_snapshot import get_hall_or_404
+from loopline.services.layout_snapshot import get_hall_or_404, load_domain_catalog
 from loopline.services.layout_validation import validate_hall_or_raise
 from loopline.services.mutations import Target, audited_delete, audited_update
+from loopline.services.rows import create_rows
 
 LENGTHS = ("width", "depth", "tray_height", "tile", "min_cold_aisle", "min_hot_aisle")
 
@@ -44,8 +47,12 @@ def _unique_hall_name(session: Session, project_id: int, name: str, exclude: int
         raise Conflict("name", f"a hall named {name!r} already exists in this project")
 
 
-def create_hall(session: Session, access: ProjectAccess, columns: dict[str, Any]) -> Hall:
-    """`columns`: the hall's stored values (name, site, `*_mm` lengths, raised_floor, facility settings)."""
+def create_hall(
+    session: Session, access: ProjectAccess, columns: dict[str, Any], gpu_cluster: GpuClusterSpec | None = None
+) -> Hall:
+    """`columns`: the hall's stored values (name, site, `*_mm` lengths, raised_floor, facility settings).
+    With `gpu_cluster`, the cluster's rows and racks are created with it (`domain.gpu_hall`), in the
+    same transaction."""
     _unique_hall_name(session, access.project_id, columns["name"])
     hall = Hall(project_id=access.project_id, **columns)
     session.add(hall)
@@ -59,6 +66,19 @@ def create_hall(session: Session, access: ProjectAccess, columns: dict[str, Any]
         resource_id=hall.id,
         after=hall_json(hall),
     )
+    if gpu_cluster is not None:
+        plan = plan_gpu_hall(
+            load_domain_catalog(session, usable_in=access.project_id),
+            gpu_cluster,
+            width_mm=hall.width_mm,
+            depth_mm=hall.depth_mm,
+            cold_aisle_mm=hall.min_cold_aisle_mm,
+            hot_aisle_mm=hall.min_hot_aisle_mm,
+        )
+        create_rows(
+            session, access, hall.id, plan.rows, paths=[f"{GPU_FIELD}.rows[{i}]." for i in range(len(plan.rows))]
+        )
+        session.refresh(hall)  # its kind (GPU) is derived from the racks just written
     return hall
 
 

@@ -3880,6 +3880,61 @@ export interface components {
             start_s: number;
         };
         /**
+         * GpuClusterCreate
+         * @description A GPU cluster laid out with its hall (issue 31): a row per scalable unit (its GPU racks and a
+         *     network rack for its rail leaves) and a row of spine racks.
+         */
+        GpuClusterCreate: {
+            /**
+             * Frontend Tor Model Id
+             * @description The GPU racks' own ToR, which the front-end fabric cables the servers' front-end NICs to (default: the rail leaf model).
+             */
+            frontend_tor_model_id?: number | null;
+            /**
+             * Rail Leaf Model Id
+             * @description The switch model of the rail leaves (placed by the rail wiring).
+             * @example 7
+             */
+            rail_leaf_model_id: number;
+            /**
+             * Scalable Units
+             * @description Scalable units (SUs), a row each.
+             * @example 4
+             */
+            scalable_units: number;
+            /**
+             * Server Model Id
+             * @description A GPU server model (gpus > 0).
+             * @example 6
+             */
+            server_model_id: number;
+            /**
+             * Servers Per Rack
+             * @description GPU servers per GPU rack.
+             * @example 4
+             */
+            servers_per_rack: number;
+            /**
+             * Servers Per Su
+             * @description GPU servers per SU (at most the rail leaf's server ports).
+             * @example 32
+             */
+            servers_per_su: number;
+            /**
+             * Spine Model Id
+             * @description The spine switch model; none for a rail-only hall.
+             * @example 8
+             */
+            spine_model_id?: number | null;
+            /**
+             * Spines
+             * @description Spines (with `spine_model_id`).
+             * @default 0
+             * @example 16
+             */
+            spines: number;
+        };
+        /**
          * GrinScope
          * @enum {string}
          */
@@ -3894,6 +3949,8 @@ export interface components {
             depth_m: number;
             /** @description Facility settings (power, cooling, floor, trays); those left out are the defaults. */
             facility?: components["schemas"]["HallFacilityUpdate"] | null;
+            /** @description A GPU cluster whose rows and racks are created with the hall, in one transaction. */
+            gpu_cluster?: components["schemas"]["GpuClusterCreate"] | null;
             /**
              * Min Cold Aisle M
              * @description Narrower cold aisles are reported as warnings.
@@ -4136,6 +4193,12 @@ export interface components {
              * @example 1
              */
             id: number;
+            /**
+             * Kind
+             * @description `gpu`: the hall holds GPU servers (a catalog server model with GPUs); `general` otherwise.
+             * @enum {string}
+             */
+            kind: "gpu" | "general";
             /**
              * Min Cold Aisle M
              * @description Minimum cold aisle width, metres.

@@ -19,6 +19,7 @@ from loopline.api.schemas.facility import (
 )
 from loopline.api.schemas.projects import LayerLoadRead
 from loopline.domain import rack_planning as rp
+from loopline.domain.gpu_hall import GpuClusterSpec
 from loopline.domain.layout import Face, Point, RackRole, Side, TorPosition
 from loopline.domain.layout_rules import DEFAULT_MIN_COLD_AISLE_MM, DEFAULT_MIN_HOT_AISLE_MM
 from loopline.domain.units import m, mm
@@ -35,6 +36,44 @@ class FabricRole(enum.StrEnum):
 
 
 # ---------------------------------------------------------------- hall
+
+
+class GpuClusterCreate(Schema):
+    """A GPU cluster laid out with its hall (issue 31): a row per scalable unit (its GPU racks and a
+    network rack for its rail leaves) and a row of spine racks."""
+
+    scalable_units: int = Field(ge=1, le=500, description="Scalable units (SUs), a row each.", examples=[4])
+    servers_per_su: int = Field(
+        ge=1, le=512, description="GPU servers per SU (at most the rail leaf's server ports).", examples=[32]
+    )
+    server_model_id: int = Field(ge=1, le=MAX_ID, description="A GPU server model (gpus > 0).", examples=[6])
+    servers_per_rack: int = Field(ge=1, le=64, description="GPU servers per GPU rack.", examples=[4])
+    rail_leaf_model_id: int = Field(
+        ge=1, le=MAX_ID, description="The switch model of the rail leaves (placed by the rail wiring).", examples=[7]
+    )
+    spine_model_id: int | None = Field(
+        None, ge=1, le=MAX_ID, description="The spine switch model; none for a rail-only hall.", examples=[8]
+    )
+    spines: int = Field(0, ge=0, le=4096, description="Spines (with `spine_model_id`).", examples=[16])
+    frontend_tor_model_id: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        description="The GPU racks' own ToR, which the front-end fabric cables the servers' front-end NICs to "
+        "(default: the rail leaf model).",
+    )
+
+    @model_validator(mode="after")
+    def _bounded(self) -> GpuClusterCreate:
+        racks = self.scalable_units * (-(-self.servers_per_su // self.servers_per_rack) + 1)
+        if racks > MAX_RACKS_PER_REQUEST:
+            raise ValueError(
+                f"the cluster needs {racks:,} racks; one request creates at most {MAX_RACKS_PER_REQUEST:,}"
+            )
+        return self
+
+    def to_domain(self) -> GpuClusterSpec:
+        return GpuClusterSpec(**self.model_dump())
 
 
 class HallCreate(Schema):
@@ -61,6 +100,9 @@ class HallCreate(Schema):
     facility: HallFacilityUpdate | None = Field(
         None, description="Facility settings (power, cooling, floor, trays); those left out are the defaults."
     )
+    gpu_cluster: GpuClusterCreate | None = Field(
+        None, description="A GPU cluster whose rows and racks are created with the hall, in one transaction."
+    )
 
     @model_validator(mode="after")
     def _raised_floor_height(self) -> HallCreate:
@@ -70,7 +112,7 @@ class HallCreate(Schema):
     def columns(self) -> dict[str, Any]:
         """The hall's stored values (millimetres, facility settings as columns)."""
         return {
-            **hall_columns(self.model_dump(exclude={"facility"})),
+            **hall_columns(self.model_dump(exclude={"facility", "gpu_cluster"})),
             **(self.facility.columns() if self.facility else {}),
         }
 
@@ -141,6 +183,9 @@ class HallRead(ReadSchema):
         description="Minimum hot aisle width, metres.", examples=[0.9]
     )
     facility: HallFacilityRead = Field(description="Facility settings in effect, and which are defaults.")
+    kind: Literal["gpu", "general"] = Field(
+        description="`gpu`: the hall holds GPU servers (a catalog server model with GPUs); `general` otherwise."
+    )
     version: int = Field(description="Version for `If-Match`.", examples=[1])
 
     @model_validator(mode="before")

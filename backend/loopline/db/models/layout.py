@@ -11,8 +11,8 @@ default, and `services/facility.py` fills them in when it builds the plant.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint, column, exists, table
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from loopline.db.base import Base
 from loopline.db.models._columns import enum_column, version_column
@@ -25,6 +25,11 @@ TRAY_LEVEL_COLUMNS: dict[TrayLevel, str] = {
     TrayLevel.UNDER_FLOOR: "tray_under_floor",
 }
 """Each level's tray is stored as `<prefix>_width_mm`, `<prefix>_usable_depth_mm`, `<prefix>_load_kg_per_m`."""
+
+
+# The tables a hall's kind is read from, by name: their mapped classes are declared below or elsewhere.
+_LR = table("logical_racks", column("hall_id"), column("server_model_id"))
+_SM = table("server_models", column("id"), column("gpus"))
 
 
 class Hall(Base):
@@ -81,8 +86,17 @@ class Hall(Base):
     tray_under_floor_usable_depth_mm: Mapped[int | None]
     tray_under_floor_load_kg_per_m: Mapped[float | None]
     version: Mapped[int] = version_column()
+    has_gpu_servers: Mapped[bool] = column_property(
+        exists().where(_LR.c.hall_id == id, _LR.c.server_model_id == _SM.c.id, _SM.c.gpus > 0)
+    )
+    """Derived, never stored: whether a logical rack of the hall holds GPU servers (issue 31)."""
 
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+    @property
+    def kind(self) -> str:
+        """`gpu`: a hall with a GPU server; `general` otherwise."""
+        return "gpu" if self.has_gpu_servers else "general"
 
 
 class Row(Base):

@@ -1,0 +1,147 @@
+"""GPU halls (issue 31): `gpu_cluster` on hall creation lays out the SU rows, their network racks
+and the spine racks in one transaction; the rail plans build on it; bad input names the field."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from loopline.db.models import ServerModel, SwitchModel
+
+
+@pytest.fixture
+def gpu(db_session: Session, app: Any) -> SimpleNamespace:
+    def one(model: Any, name: str) -> int:
+        return int(db_session.execute(select(model.id).where(model.name == name)).scalar_one())
+
+    return SimpleNamespace(
+        server=one(ServerModel, "8x400G GPU server"),
+        plain_server=one(ServerModel, "2x25G server"),
+        leaf=one(SwitchModel, "32x400G+32x400G leaf"),
+        spine=one(SwitchModel, "64x400G 1U spine"),
+    )
+
+
+def cluster(gpu: SimpleNamespace, **over: Any) -> dict[str, Any]:
+    """4 SUs of 8 DGX-class servers, 4 to a rack, 32x400G leaves, 4 64x400G spines."""
+    return {
+        "scalable_units": 4, "servers_per_su": 8, "server_model_id": gpu.server, "servers_per_rack": 4,
+        "rail_leaf_model_id": gpu.leaf, "spine_model_id": gpu.spine, "spines": 4, **over,
+    }  # fmt: skip
+
+
+def new_gpu_hall(client: TestClient, project: int, body: dict[str, Any], **hall: Any) -> Any:
+    return client.post(
+        f"/api/v1/projects/{project}/halls",
+        json={"name": "G1", "width_m": 30, "depth_m": 20, "gpu_cluster": body, **hall},
+    )
+
+
+def test_gpu_hall_rows_and_racks(owner: TestClient, project: int, gpu: SimpleNamespace) -> None:
+    """Each SU a row: 2 GPU racks of 4 servers (one logical rack, the leaf model as its ToR, p = the
+    4 front-end ports) and an empty network rack; a spine row with the 4 spines at U1..U4. Rows in
+    pairs across the 1.2 m cold aisle, pairs 0.9 m apart, 1.2 m from the walls."""
+    r = new_gpu_hall(owner, project, cluster(gpu))
+    assert r.status_code == 201, r.text
+    hall = r.json()
+    assert hall["kind"] == "gpu"
+    layout = owner.get(f"/api/v1/halls/{hall['id']}/layout").json()
+    rows = {row["name"]: row for row in layout["rows"]}
+    assert sorted(rows) == ["SPINES", "SU01", "SU02", "SU03", "SU04"]
+    # y: 1.2, +1.2 depth +1.2 cold, +1.2 +0.9 hot, ...
+    assert [(rows[n]["x_m"], rows[n]["y_m"], rows[n]["front"]) for n in ("SU01", "SU02", "SU03", "SU04", "SPINES")] == [
+        (1.2, 1.2, "left"), (1.2, 3.6, "right"), (1.2, 5.7, "left"), (1.2, 8.1, "right"), (1.2, 10.2, "left"),
+    ]  # fmt: skip
+    su1 = rows["SU01"]["racks"]
+    assert [(k["name"], k["role"]) for k in su1] == [
+        ("SU01-01", "compute"),
+        ("SU01-02", "compute"),
+        ("SU01-N", "network"),
+    ]
+    for rack in su1[:2]:
+        (lr,) = rack["logical_racks"]
+        assert (lr["servers"], lr["server_model_id"], lr["tor_model_id"], lr["ports_used"]) == (
+            4,
+            gpu.server,
+            gpu.leaf,
+            4,
+        )
+    assert su1[2]["logical_racks"] == [] and su1[2]["fabric_switches"] == []
+    (spine_rack,) = rows["SPINES"]["racks"]
+    assert [(s["name"], s["role"], s["u"]) for s in spine_rack["fabric_switches"]] == [
+        (f"SPINE0{i}", "spine", i) for i in range(1, 5)
+    ]
+    assert layout["hall"]["kind"] == "gpu"
+    assert [(a["kind"], a["width_m"]) for a in layout["aisles"]] == [
+        ("cold", 1.2), ("hot", 0.9), ("cold", 1.2), ("hot", 0.9)
+    ]  # fmt: skip
+    listed = owner.get(f"/api/v1/projects/{project}/halls").json()["items"]
+    assert [(x["name"], x["kind"]) for x in listed] == [("G1", "gpu")]
+
+
+def test_plain_hall_is_general(owner: TestClient, hall: dict[str, Any]) -> None:
+    assert hall["kind"] == "general"
+    assert owner.get(f"/api/v1/halls/{hall['id']}").json()["kind"] == "general"
+
+
+def test_rail_plans_on_a_gpu_hall(owner: TestClient, project: int, gpu: SimpleNamespace) -> None:
+    """4 SUs x 8 rails = 32 leaves; 32 servers x 8 rails = 256 server cables. Rail-optimized 1:1:
+    U = 8 servers x 400G / 400G = 8 uplinks per leaf, 32 x 8 = 256 leaf-spine cables, which fill the
+    4 x 64 spine ports exactly. Rail-only: the same 256 server cables and no more."""
+    hall = new_gpu_hall(owner, project, cluster(gpu)).json()
+    url = f"/api/v1/halls/{hall['id']}/wiring-plans"
+    rail = {"su_size": 8, "leaf_model_id": gpu.leaf, "oversubscription": 1}
+    r = owner.post(url, json={"name": "ro", "pattern": "rail-optimized", "rail": rail})
+    assert r.status_code == 201, r.text
+    s = r.json()["summary"]
+    assert (s["servers"], s["tors"]) == (32, 32)
+    assert s["by_class"]["server_tor"]["count"] == 256
+    assert s["by_class"]["tor_fabric"]["count"] == 256
+    assert s["cables"] == 512
+    scenario = owner.get(f"/api/v1/wiring-plans/{r.json()['id']}/scenario").json()
+    leaves = [n for n in scenario["network"]["nodes"] if n["role"] == "tor"]
+    # each SU's leaves in its own network rack
+    assert {(n["cluster"], n["rack"]) for n in leaves} == {(k, f"G1.SU0{k + 1}.SU0{k + 1}-N") for k in range(4)}
+    r = owner.post(url, json={"name": "rail-only", "pattern": "rail-only", "rail": {**rail, "oversubscription": None}})
+    assert r.status_code == 201, r.text
+    s = r.json()["summary"]
+    assert (s["tors"], s["cables"], s["by_class"]["server_tor"]["count"]) == (32, 256, 256)
+
+
+def test_rail_only_gpu_hall_has_no_spines(owner: TestClient, project: int, gpu: SimpleNamespace) -> None:
+    r = new_gpu_hall(owner, project, cluster(gpu, spine_model_id=None, spines=0))
+    assert r.status_code == 201, r.text
+    layout = owner.get(f"/api/v1/halls/{r.json()['id']}/layout").json()
+    assert [row["name"] for row in layout["rows"]] == ["SU01", "SU02", "SU03", "SU04"]
+
+
+@pytest.mark.parametrize(
+    ("over", "hall", "field"),
+    [
+        ({"server_model_id": "plain"}, {}, "gpu_cluster.server_model_id"),  # not a GPU server
+        ({"server_model_id": 999_999}, {}, "gpu_cluster.server_model_id"),
+        ({"servers_per_su": 33}, {}, "gpu_cluster.servers_per_su"),  # the leaf has 32 server ports
+        ({"servers_per_rack": 6}, {}, "gpu_cluster.servers_per_rack"),  # 6 x 8U + 1U = 49U > 42U
+        ({"spines": 0}, {}, "gpu_cluster.spines"),  # a spine model with no spines
+        ({"spine_model_id": None, "spines": 2}, {}, "gpu_cluster.spines"),  # spines without a model
+        ({"rail_leaf_model_id": 999_999}, {}, "gpu_cluster.rail_leaf_model_id"),
+        ({}, {"depth_m": 12}, "depth_m"),  # the rows need 12.6 m
+        ({"servers_per_su": 32}, {"width_m": 5}, "width_m"),  # 8 + 1 racks: 5.4 m + 2 x 1.2 m
+        ({"scalable_units": 0}, {}, "gpu_cluster.scalable_units"),
+    ],
+)
+def test_bad_gpu_cluster_names_the_field(
+    owner: TestClient, project: int, gpu: SimpleNamespace, over: dict[str, Any], hall: dict[str, Any], field: str
+) -> None:
+    if over.get("server_model_id") == "plain":
+        over = {"server_model_id": gpu.plain_server}
+    r = new_gpu_hall(owner, project, cluster(gpu, **over), **hall)
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert ".".join(str(x) for x in detail["loc"] if x != "body") == field, detail
+    assert owner.get(f"/api/v1/projects/{project}/halls").json()["total"] == 0, "a refused hall was stored"
