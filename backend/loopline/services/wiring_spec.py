@@ -66,6 +66,7 @@ class RailOptions:
     su_size: int
     leaf_model_id: int
     oversubscription: float | None = None
+    spine_planes: int = 1
     leaf: RailLeaf | None = None
 
 
@@ -160,7 +161,9 @@ def _rail_spec(rail: RailOptions | None) -> RailSpec | None:
     if rail.leaf is None:
         raise DomainError("rail.leaf_model_id", "the rail leaf model was not read from the catalog")
     leaf = dl.SwitchModel(**asdict(rail.leaf))
-    return RailSpec(leaf_model=leaf, su_size=rail.su_size, oversubscription=rail.oversubscription)
+    return RailSpec(
+        leaf_model=leaf, su_size=rail.su_size, oversubscription=rail.oversubscription, spine_planes=rail.spine_planes
+    )
 
 
 def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:

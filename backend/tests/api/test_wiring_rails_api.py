@@ -117,6 +117,9 @@ def test_rail_only_plan(owner: TestClient, gpu_hall: dict[str, Any], gpu: Simple
         ("rail-optimized", {"su_size": 8, "oversubscription": 0.2}, "rail.oversubscription"),  # 40 > 32 uplinks
         ("rail-only", {"su_size": 8, "oversubscription": 1}, "rail.oversubscription"),  # no spine
         ("rail-optimized", {"su_size": 8, "leaf_model_id": 999_999}, "rail.leaf_model_id"),
+        ("rail-optimized", {"su_size": 8, "spine_planes": 3}, "rail.spine_planes"),  # 4 spines
+        ("rail-optimized", {"su_size": 8, "spine_planes": 0}, "rail.spine_planes"),
+        ("rail-only", {"su_size": 8, "spine_planes": 2}, "rail.spine_planes"),  # no spine
     ],
 )
 def test_bad_rail_options_name_the_field(
@@ -237,3 +240,20 @@ def test_a_rail_plans_leaves_draw_weigh_and_count_in_their_racks(
     # without the plan, N01 holds its two spines alone
     bare = owner.get(f"/api/v1/halls/{gpu_hall['id']}/facility").json()
     assert next(x for x in bare["racks"] if x["rack"] == "N01")["max_w"] < before["max_w"] - 16 * 1500 + 1e-6
+
+
+def test_two_spine_planes(owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace) -> None:
+    """SP1, SP2 serve the odd rails (1, 3, 5, 7: plane 0), SP3, SP4 the even ones; the option is
+    stored with the plan."""
+    r = plan(owner, gpu_hall["id"], "rail-optimized", su_size=8, leaf_model_id=gpu.leaf, spine_planes=2)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["spec"]["rail"]["spine_planes"] == 2
+    network = owner.get(f"/api/v1/wiring-plans/{body['id']}/scenario").json()["network"]
+    spines = {n["id"] for n in network["nodes"] if n["role"] == "spine"}
+    rails_of: dict[str, set[int]] = {}
+    for link in network["links"]:
+        leaf, spine = (link["a"], link["b"]) if link["b"] in spines else (link["b"], link["a"])
+        if spine in spines:
+            rails_of.setdefault(spine, set()).add(int(leaf.rsplit("RAIL", 1)[1]))
+    assert rails_of == {"H1.SP1": {1, 3, 5, 7}, "H1.SP2": {1, 3, 5, 7}, "H1.SP3": {2, 4, 6, 8}, "H1.SP4": {2, 4, 6, 8}}

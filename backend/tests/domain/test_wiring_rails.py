@@ -383,3 +383,47 @@ def test_a_ratio_too_small_for_any_leaf_is_refused_not_overflowed(ratio: float) 
     with pytest.raises(DomainError) as err:
         rail_plan(gpu_hall(), ratio=ratio)
     assert err.value.field == "rail.oversubscription" and "has 32 (the lowest it reaches is 0.25:1)" in err.value.reason
+
+
+@SETTINGS
+@given(rail_cases(), st.data())
+def test_spine_planes_keep_each_rail_on_its_own_spines(case: RailCase, data: st.DataObject) -> None:
+    """Spines SP1..SPn (two per row) cut into P equal planes in name order: every uplink of rail i's
+    leaves lands on a spine of plane i mod P, so a spine serves the rails of one plane alone; the
+    leaves' ratio is the asked one whatever P."""
+    spines = 2 * case.rows
+    planes = data.draw(st.sampled_from([p for p in range(1, case.rails + 1) if spines % p == 0]))
+    rail = RailSpec(leaf_model=LEAF, su_size=case.su, oversubscription=case.ratio, spine_planes=planes)
+    plan = generate_plan(case.hall(), WiringSpec(pattern=Pattern.RAIL_OPTIMIZED, rail=rail))
+    node = {d.name: d.node_id for d in plan.devices}
+    size = spines // planes
+    plane_of = {f"H1.SP{n + 1}": n // size for n in range(spines)}
+    rails_of_spine: dict[str, set[int]] = defaultdict(set)
+    down: dict[str, float] = defaultdict(float)
+    up: dict[str, float] = defaultdict(float)
+    for c in plan.cables:
+        if c.link_class is LinkClass.SERVER_TOR:
+            down[node[c.b_device]] += c.gbps
+        elif c.link_class is LinkClass.TOR_FABRIC:
+            leaf, spine = node[c.a_device], node[c.b_device]
+            rail_index = int(leaf.rsplit("RAIL", 1)[1]) - 1
+            assert plane_of[spine] == rail_index % planes, (leaf, spine)
+            rails_of_spine[spine].add(rail_index % planes)
+            up[leaf] += c.gbps
+    assert all(len(v) == 1 for v in rails_of_spine.values())
+    full = len(servers_in_hall_order(plan)) // case.su
+    for leaf in plan.devices_by_role(Role.TOR):
+        if leaf.cluster is not None and leaf.cluster < full:
+            assert down[leaf.node_id] / up[leaf.node_id] == pytest.approx(case.ratio, rel=1e-12)
+
+
+def test_spine_planes_that_do_not_fit_name_the_field() -> None:
+    hall = gpu_hall(spines_per_row=2)  # 4 spines, 8 rails
+    for planes, reason in ((3, "4 spines do not split into 3 equal planes"), (16, "16 planes for 8 rails")):
+        rail = RailSpec(leaf_model=LEAF, su_size=8, spine_planes=planes)
+        with pytest.raises(DomainError) as e:
+            generate_plan(hall, WiringSpec(pattern=Pattern.RAIL_OPTIMIZED, rail=rail))
+        assert (e.value.field, reason in e.value.reason) == ("rail.spine_planes", True), e.value
+    with pytest.raises(DomainError) as e:
+        generate_plan(hall, WiringSpec(pattern=Pattern.RAIL_ONLY, rail=RailSpec(LEAF, 8, spine_planes=2)))
+    assert e.value.field == "rail.spine_planes"

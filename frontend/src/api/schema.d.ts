@@ -7590,6 +7590,13 @@ export interface components {
              */
             oversubscription?: number | null;
             /**
+             * Spine Planes
+             * @description Rail-optimized: the layout's spines (in name order) split into this many equal planes; rail i's leaves go up to plane i mod `spine_planes` alone. 1: every leaf to every spine. With one plane per rail no cross-rail byte crosses a spine (the servers' GPU interconnect carries it to the right rail).
+             * @default 1
+             * @example 1
+             */
+            spine_planes: number;
+            /**
              * Su Size
              * @description Servers per scalable unit (SU), taken in hall order (rows, racks along the row, bottom to top). Each SU gets one rail leaf per compute NIC port; at most the leaf's server-facing ports.
              * @example 32

@@ -81,6 +81,15 @@ class RailIn(Schema):
         "the uplinks per leaf follow and must come out whole. Null: 1. Rail-only has no spine and takes none.",
         examples=[1.0],
     )
+    spine_planes: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="Rail-optimized: the layout's spines (in name order) split into this many equal planes; rail "
+        "i's leaves go up to plane i mod `spine_planes` alone. 1: every leaf to every spine. With one plane per rail "
+        "no cross-rail byte crosses a spine (the servers' GPU interconnect carries it to the right rail).",
+        examples=[1],
+    )
 
 
 class WiringPlanCreate(Schema):

@@ -528,6 +528,10 @@ def _validate_rail(spec: WiringSpec) -> None:
         )
     if spec.pattern is Pattern.RAIL_ONLY and rail.oversubscription is not None:
         raise DomainError("rail.oversubscription", "rail-only has no spine: there is no leaf-to-spine ratio to choose")
+    if spec.pattern is Pattern.RAIL_ONLY and rail.spine_planes != 1:
+        raise DomainError("rail.spine_planes", "rail-only has no spine: there are no spine planes to choose")
+    if rail.spine_planes < 1:
+        raise DomainError("rail.spine_planes", f"must be >= 1, got {rail.spine_planes}")
     if rail.oversubscription is not None and not 0 < rail.oversubscription < 1e6:
         raise DomainError("rail.oversubscription", f"must be > 0 (down:up), got {rail.oversubscription}")
 
@@ -982,20 +986,33 @@ def _wire_rails(
                 f"rail-only: the {len(units)} SUs share no switch, so no path joins servers of different SUs"
             )
         return _LogicalWiring(conns, [], warnings)
-    order = [t for unit in leaves for t in unit]
     uplinks = _rail_uplinks(hall, rail, leaf, min(lrec.lr.server_model.port_gbps for lrec in lrs))
-    _wire_fabric(
-        conns,
-        devices,
-        lrs,
-        index.fabric,
-        order,
-        spec,
-        hall,
-        leaves=dict.fromkeys(order, leaf),
-        uplinks_per_leaf=uplinks,
-    )
+    for plane, spines in enumerate(_spine_planes(index, rail.spine_planes, rails)):
+        order = [t for unit in leaves for i, t in enumerate(unit) if i % rail.spine_planes == plane]
+        _wire_fabric(
+            conns, devices, lrs, spines, order, spec, hall, leaves=dict.fromkeys(order, leaf), uplinks_per_leaf=uplinks
+        )
     return _LogicalWiring(conns, [], warnings)
+
+
+def _spine_planes(index: _HallIndex, planes: int, rails: int) -> list[list[int]]:
+    """The layout's fabric switches cut into `planes` groups of spines, in name order (one group:
+    all of them, as they are)."""
+    if planes == 1:
+        return [index.fabric]
+    if planes > rails:
+        raise DomainError("rail.spine_planes", f"{planes} planes for {rails} rails: a plane would serve no rail")
+    spines = sorted(
+        (f for f in index.fabric if index.devices[f].role is Role.SPINE),
+        key=lambda f: (len(index.devices[f].node_id), index.devices[f].node_id),
+    )
+    if len(spines) % planes:
+        raise DomainError(
+            "rail.spine_planes",
+            f"{len(spines)} spines do not split into {planes} equal planes",
+        )
+    size = len(spines) // planes
+    return [spines[p * size : (p + 1) * size] for p in range(planes)]
 
 
 def _rail_uplinks(hall: Hall, rail: RailSpec, leaf: SwitchModel, server_gbps: float) -> int:

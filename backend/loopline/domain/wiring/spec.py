@@ -55,6 +55,10 @@ class RailSpec:
     """Rail-optimized: a leaf's server-facing capacity over its spine-facing capacity (1.0: as many
     Gb/s up as down); the leaf's uplinks U follow from it and must be a whole number. None: 1.0.
     Rail-only has no spine and takes none."""
+    spine_planes: int = 1
+    """Rail-optimized: the spines (in name order) split into this many equal planes, and rail i's
+    leaves go up to plane i mod `spine_planes` alone (1: every leaf to every spine). With a plane per
+    rail, cross-rail bytes never cross a spine: they take the servers' interconnect to the right rail."""
 
 
 class GrinScope(StrEnum):
