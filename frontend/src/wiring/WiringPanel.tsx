@@ -411,6 +411,18 @@ function RailFields({
             />
           </Field>
         )}
+        {form.pattern === "rail-optimized" && (
+          <Field label="Spine planes" name="spinePlanes" errors={errors}>
+            <input
+              type="number"
+              min={1}
+              placeholder="1 (every leaf to every spine)"
+              value={form.spinePlanes}
+              onChange={(e) => set("spinePlanes", e.target.value)}
+              data-testid="wiring-spine-planes"
+            />
+          </Field>
+        )}
       </div>
       <Field label="Rail leaf model (one leaf per NIC port per SU)" name="leafModelId" errors={errors}>
         <select

@@ -1,7 +1,8 @@
 /** The wiring panel's API calls, and loading their answers into the wiring store (state/wiring.ts). */
 import { notify } from "../state/session";
-import { toCableSet, useWiring, type RenderBuffers, type WiringPlan, type WiringPlanCreate } from "../state/wiring";
+import { toCableSet, useWiring, type RenderBuffers, type WiringPlan } from "../state/wiring";
 import { request } from "../sync/http";
+import type { PlanBody } from "./form";
 
 /** The plans of a hall (the API lists them per project). */
 export async function listPlans(projectId: number, hallId: number): Promise<WiringPlan[]> {
@@ -14,7 +15,7 @@ export function getPlan(planId: number): Promise<WiringPlan> {
 }
 
 /** Generate a plan; it is added to the hall's plans and shown. Rejects with the `ApiError` when refused. */
-export async function generatePlan(hallId: number, body: WiringPlanCreate): Promise<void> {
+export async function generatePlan(hallId: number, body: PlanBody): Promise<void> {
   const created = await request<WiringPlan>("POST", `/halls/${hallId}/wiring-plans`, { body });
   useWiring.setState((s) => ({ plans: [created, ...s.plans] }));
   await showPlan(created);

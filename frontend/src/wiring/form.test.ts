@@ -180,6 +180,7 @@ describe("server errors -> fields", () => {
       suSize: false,
       leafModelId: false,
       oversubscription: false,
+      spinePlanes: false,
     });
     expect(shownFields(form({ subwaysType: 2 }))).toEqual({
       ports: true,
@@ -193,6 +194,7 @@ describe("server errors -> fields", () => {
       suSize: false,
       leafModelId: false,
       oversubscription: false,
+      spinePlanes: false,
     });
     expect(shownFields(form({ pattern: "grin", cabling: "structured" }))).toEqual({
       ports: true,
@@ -206,6 +208,7 @@ describe("server errors -> fields", () => {
       suSize: false,
       leafModelId: false,
       oversubscription: false,
+      spinePlanes: false,
     });
   });
 
@@ -301,12 +304,18 @@ describe("plan -> form (the form shows the plan being viewed)", () => {
 });
 
 describe("rail patterns (GPU clusters)", () => {
-  const optimized = form({ pattern: "rail-optimized", suSize: "32", leafModelId: 7, oversubscription: "2" });
+  const optimized = form({
+    pattern: "rail-optimized",
+    suSize: "32",
+    leafModelId: 7,
+    oversubscription: "2",
+    spinePlanes: "8",
+  });
   const only = form({ pattern: "rail-only", suSize: "16", leafModelId: 7, oversubscription: "2" });
 
   it("rail-optimized sends SU size, leaf model and ratio; rail-only the same without a ratio (it has no spine)", () => {
     expect(toPlanCreate(optimized)).toEqual({
-      name: "Rail-optimized (GPU) (SU=32, 2:1)",
+      name: "Rail-optimized (GPU) (SU=32, 2:1, 8 spine planes)",
       pattern: "rail-optimized",
       geometry: "default",
       route_via: "tray",
@@ -317,12 +326,15 @@ describe("rail patterns (GPU clusters)", () => {
       grin_degree: 0,
       cabling: "direct",
       breakouts: false,
-      rail: { su_size: 32, leaf_model_id: 7, oversubscription: 2 },
+      rail: { su_size: 32, leaf_model_id: 7, oversubscription: 2, spine_planes: 8 },
     });
-    const body = toPlanCreate(only);
+    const body = toPlanCreate({ ...only, spinePlanes: "4" });
     expect([body.name, body.rail]).toEqual(["Rail-only (GPU) (SU=16)", { su_size: 16, leaf_model_id: 7 }]);
-    // An empty ratio is the server's 1:1: left out, not sent as 0.
-    expect(toPlanCreate({ ...optimized, oversubscription: "" }).rail).toEqual({ su_size: 32, leaf_model_id: 7 });
+    // An empty ratio (or plane count) is the server's default: left out, not sent as 0.
+    expect(toPlanCreate({ ...optimized, oversubscription: "", spinePlanes: "" }).rail).toEqual({
+      su_size: 32,
+      leaf_model_id: 7,
+    });
     // Other patterns send no rail block, whatever the hidden inputs hold.
     expect("rail" in toPlanCreate(form({ suSize: "32", leafModelId: 7 }))).toBe(false);
   });
@@ -330,10 +342,10 @@ describe("rail patterns (GPU clusters)", () => {
   it("shows SU size and leaf model for both rail patterns, the ratio only for rail-optimized", () => {
     const pick = (f: WiringForm) => {
       const s = shownFields(f);
-      return [s.suSize, s.leafModelId, s.oversubscription, s.loop, s.grinDegree];
+      return [s.suSize, s.leafModelId, s.oversubscription, s.spinePlanes, s.loop, s.grinDegree];
     };
-    expect(pick(optimized)).toEqual([true, true, true, false, false]);
-    expect(pick(only)).toEqual([true, true, false, false, false]);
+    expect(pick(optimized)).toEqual([true, true, true, true, false, false]);
+    expect(pick(only)).toEqual([true, true, false, false, false, false]);
   });
 
   it("refuses before sending an SU size that is not a whole number of 1 or more, no leaf model, a ratio of 0", () => {
@@ -342,12 +354,13 @@ describe("rail patterns (GPU clusters)", () => {
       suSize: "servers per SU: give a whole number of 1 or more",
       leafModelId: "choose the switch model of the rail leaves",
     });
-    expect(formProblems({ ...optimized, suSize: "2.5", oversubscription: "0" })).toEqual({
+    expect(formProblems({ ...optimized, suSize: "2.5", oversubscription: "0", spinePlanes: "1.5" })).toEqual({
       suSize: "servers per SU: give a whole number of 1 or more",
       oversubscription: "oversubscription: give a ratio above 0 (1 = non-blocking)",
+      spinePlanes: "spine planes: give a whole number of 1 or more",
     });
-    // rail-only ignores the hidden ratio; other patterns are not checked here at all
-    expect(formProblems({ ...only, oversubscription: "0" })).toEqual({});
+    // rail-only ignores the hidden ratio and planes; other patterns are not checked here at all
+    expect(formProblems({ ...only, oversubscription: "0", spinePlanes: "0" })).toEqual({});
     expect(formProblems(form({ suSize: "x" }))).toEqual({});
   });
 
@@ -358,8 +371,10 @@ describe("rail patterns (GPU clusters)", () => {
         { loc: ["body", "rail", "su_size"], msg: "su_size 80 is above the leaf's 64 server ports" },
         { loc: ["body", "rail", "leaf_model_id"], msg: "switch model 99 is not in the catalog" },
         { loc: ["layout"], msg: "SU 2 (rows R03, R04) has no network rack with room" },
+        { loc: ["rail", "spine_planes"], msg: "16 spines do not split into 3 equal planes" },
       ]),
     ).toEqual({
+      spinePlanes: "16 spines do not split into 3 equal planes",
       oversubscription: "U = 2.5 uplinks per leaf is not whole: 1.6:1 or 2.67:1",
       suSize: "su_size 80 is above the leaf's 64 server ports",
       leafModelId: "switch model 99 is not in the catalog",
@@ -377,6 +392,10 @@ describe("rail patterns (GPU clusters)", () => {
   it("a stored rail plan opens as that plan; a ratio stored on rail-only is not carried", () => {
     expect(formFromSpec(toPlanCreate(optimized))).toEqual(optimized);
     expect(formFromSpec(toPlanCreate(only))).toEqual({ ...only, oversubscription: "" });
+    expect(formFromSpec({ ...toPlanCreate(only), rail: { su_size: 16, leaf_model_id: 7, spine_planes: 2 } })).toEqual({
+      ...only,
+      oversubscription: "",
+    });
     expect(formFromSpec({ pattern: "single-homed", rail: { su_size: 4, leaf_model_id: 2 } })).toEqual(
       form({ pattern: "single-homed" }),
     );

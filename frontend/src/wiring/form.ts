@@ -8,6 +8,11 @@ import { ApiError, type ErrorItem } from "../sync/http";
 export type Pattern = components["schemas"]["Pattern"];
 export type WiringPlanCreate = components["schemas"]["WiringPlanCreate"];
 type ParallelPorts = components["schemas"]["ParallelPortsIn"];
+type RailIn = components["schemas"]["RailIn"];
+/** `RailIn` with the settings the server defaults (spine planes) left out when not typed. */
+export type RailBody = Omit<RailIn, "spine_planes"> & Partial<Pick<RailIn, "spine_planes">>;
+/** The body the form sends: `WiringPlanCreate`, its rail block as above. */
+export type PlanBody = Omit<WiringPlanCreate, "rail"> & { rail?: RailBody | null };
 export type Cabling = WiringPlanCreate["cabling"];
 /** Where ToR uplinks meet their first panel (the API's `structured.panel_at`). */
 export type PanelAt = NonNullable<NonNullable<WiringPlanCreate["structured"]>["panel_at"]>;
@@ -82,6 +87,8 @@ export interface WiringForm {
   leafModelId: number | null;
   /** Rail-optimized only: a leaf's server-facing over spine-facing Gb/s, as typed ("" = the server's 1:1). */
   oversubscription: string;
+  /** Rail-optimized only: spine planes (rail i's leaves to plane i mod planes), as typed ("" = the server's default). */
+  spinePlanes: string;
 }
 
 export const INITIAL_FORM: WiringForm = {
@@ -106,6 +113,7 @@ export const INITIAL_FORM: WiringForm = {
   suSize: "",
   leafModelId: null,
   oversubscription: "",
+  spinePlanes: "",
 };
 
 /** The form with cabling `c`: breakouts are built in the plant, so direct cabling clears them. */
@@ -126,6 +134,7 @@ export type ErrorField =
   | "suSize"
   | "leafModelId"
   | "oversubscription"
+  | "spinePlanes"
   | "generate";
 export type FormErrors = Partial<Record<keyof WiringForm | "generate", string>>;
 
@@ -145,6 +154,7 @@ export function shownFields(f: WiringForm): Record<Exclude<ErrorField, "generate
     leafModelId: isRail(f.pattern),
     // rail-only has no spine, so no ratio to ask for (the server refuses one)
     oversubscription: f.pattern === "rail-optimized",
+    spinePlanes: f.pattern === "rail-optimized",
   };
 }
 
@@ -161,14 +171,15 @@ export function planName(f: WiringForm): string {
     f.cabling === "structured" && f.breakouts && "breakouts",
     isRail(f.pattern) && f.suSize && `SU=${f.suSize}`,
     f.pattern === "rail-optimized" && f.oversubscription && `${f.oversubscription}:1`,
+    f.pattern === "rail-optimized" && f.spinePlanes && `${f.spinePlanes} spine planes`,
   ].filter(Boolean);
   return `${PATTERN_INFO[f.pattern].label}${bits.length ? ` (${bits.join(", ")})` : ""}`;
 }
 
 /** The request body for `POST /halls/{id}/wiring-plans`. */
-export function toPlanCreate(f: WiringForm): WiringPlanCreate {
+export function toPlanCreate(f: WiringForm): PlanBody {
   const subways = isSubways(f.pattern);
-  const body: WiringPlanCreate = {
+  const body: PlanBody = {
     name: planName(f),
     pattern: f.pattern,
     geometry: f.geometry,
@@ -191,9 +202,10 @@ export function toPlanCreate(f: WiringForm): WiringPlanCreate {
   }
   if (isRail(f.pattern)) {
     // Empty or unchosen values go as NaN / 0 for the server to refuse at the field (the form never invents an SU).
-    body.rail = { su_size: f.suSize === "" ? 0 : Number(f.suSize), leaf_model_id: f.leafModelId ?? 0 };
-    if (f.pattern === "rail-optimized" && f.oversubscription !== "")
-      body.rail.oversubscription = Number(f.oversubscription);
+    const rail: RailBody = { su_size: f.suSize === "" ? 0 : Number(f.suSize), leaf_model_id: f.leafModelId ?? 0 };
+    if (f.pattern === "rail-optimized" && f.oversubscription !== "") rail.oversubscription = Number(f.oversubscription);
+    if (f.pattern === "rail-optimized" && f.spinePlanes !== "") rail.spine_planes = Number(f.spinePlanes);
+    body.rail = rail;
   }
   return body;
 }
@@ -212,6 +224,9 @@ export function formProblems(f: WiringForm): FormErrors {
   const ratio = Number(f.oversubscription);
   if (f.pattern === "rail-optimized" && f.oversubscription !== "" && !(Number.isFinite(ratio) && ratio > 0))
     errs.oversubscription = "oversubscription: give a ratio above 0 (1 = non-blocking)";
+  const planes = Number(f.spinePlanes);
+  if (f.pattern === "rail-optimized" && f.spinePlanes !== "" && !(Number.isInteger(planes) && planes >= 1))
+    errs.spinePlanes = "spine planes: give a whole number of 1 or more";
   return errs;
 }
 
@@ -265,6 +280,7 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
     suSize: isRail(pattern) ? text(rail.su_size) : "",
     leafModelId: isRail(pattern) ? num(rail.leaf_model_id) : null,
     oversubscription: pattern === "rail-optimized" ? text(rail.oversubscription) : "",
+    spinePlanes: pattern === "rail-optimized" ? text(rail.spine_planes) : "",
   };
 }
 
@@ -283,6 +299,7 @@ const FIELD_OF: Partial<Record<string, Exclude<ErrorField, "generate">>> = {
   "rail.su_size": "suSize",
   "rail.leaf_model_id": "leafModelId",
   "rail.oversubscription": "oversubscription",
+  "rail.spine_planes": "spinePlanes",
 };
 
 /**
