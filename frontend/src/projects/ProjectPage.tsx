@@ -1,10 +1,31 @@
 /** One project: its halls (open one, add one) and its members. */
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { createHall, deleteHall, getProject, listHalls, type Hall, type Project } from "./api";
+import {
+  createHall,
+  deleteHall,
+  getProject,
+  listCatalog,
+  listHalls,
+  type CatalogEntry,
+  type Hall,
+  type Project,
+} from "./api";
 import { Confirm } from "./Confirm";
 import { Field, FormError, TextField } from "./Field";
 import { formErrors, userMessage, type FormErrors } from "./forms";
-import { HALL_DEFAULTS, HALL_FIELDS, hallBody, type HallField, type HallValues } from "./hallForm";
+import {
+  GPU_DEFAULTS,
+  GPU_FIELDS,
+  gpuHallBody,
+  HALL_DEFAULTS,
+  HALL_FIELDS,
+  HALL_KIND_LABELS,
+  hallBody,
+  type GpuField,
+  type GpuValues,
+  type HallField,
+  type HallValues,
+} from "./hallForm";
 import { Members } from "./Members";
 import { linkProps, navigate } from "./route";
 
@@ -12,7 +33,8 @@ export function ProjectPage({ projectId, userId }: { projectId: number; userId: 
   const [project, setProject] = useState<Project | null>(null);
   const [halls, setHalls] = useState<Hall[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [adding, setAdding] = useState(false);
+  // Which new-hall form is open: a general hall, or a GPU hall laid out from its cluster's numbers.
+  const [adding, setAdding] = useState<"general" | "gpu" | null>(null);
   const [deleting, setDeleting] = useState<Hall | null>(null);
   const reload = useCallback(() => {
     Promise.all([getProject(projectId), listHalls(projectId)]).then(
@@ -38,14 +60,20 @@ export function ProjectPage({ projectId, userId }: { projectId: number; userId: 
   if (!project || !halls) return <div className="center muted">Loading the project…</div>;
   const canWrite = project.role === "owner" || project.role === "editor";
   const empty = halls.length === 0;
+  const form = adding ?? (empty ? "general" : null);
   return (
     <div className="page" data-testid="project-page">
       <div className="page-head">
         <h1>{project.name}</h1>
         <span className="spacer" />
-        {canWrite && !empty && !adding && (
-          <button type="button" className="primary" onClick={() => setAdding(true)}>
+        {canWrite && form !== "general" && (
+          <button type="button" className="primary" onClick={() => setAdding("general")}>
             New hall
+          </button>
+        )}
+        {canWrite && form !== "gpu" && (
+          <button type="button" className="primary" onClick={() => setAdding("gpu")} data-testid="new-gpu-hall">
+            New GPU hall
           </button>
         )}
       </div>
@@ -71,10 +99,12 @@ export function ProjectPage({ projectId, userId }: { projectId: number; userId: 
             )}
           </div>
         )}
-        {canWrite && (empty || adding) && (
+        {canWrite && form !== null && (
           <NewHall
+            key={form}
+            gpu={form === "gpu"}
             projectId={project.id}
-            onCancel={empty ? undefined : () => setAdding(false)}
+            onCancel={empty && form === "general" ? undefined : () => setAdding(null)}
             onCreated={(h) => navigate({ name: "hall", projectId: project.id, hallId: h.id, planId: null })}
           />
         )}
@@ -87,6 +117,9 @@ export function ProjectPage({ projectId, userId }: { projectId: number; userId: 
                   {...linkProps({ name: "hall", projectId: project.id, hallId: h.id, planId: null })}
                 >
                   <strong>{h.name}</strong>
+                  <span className={`badge hall-kind ${h.kind}`} data-testid="hall-kind" data-kind={h.kind}>
+                    {HALL_KIND_LABELS[h.kind]}
+                  </span>
                   <span className="muted small">
                     {fmt(h.width_m)} × {fmt(h.depth_m)} m · site {h.site} · tiles {fmt(h.tile_m)} m
                   </span>
@@ -135,25 +168,35 @@ export function ProjectPage({ projectId, userId }: { projectId: number; userId: 
 
 const fmt = (m: number) => m.toLocaleString("en", { maximumFractionDigits: 2 });
 
+const ALL_FIELDS = { ...HALL_FIELDS, ...GPU_FIELDS };
+
 function NewHall({
   projectId,
+  gpu,
   onCreated,
   onCancel,
 }: {
   projectId: number;
+  /** A GPU hall: its rows and racks are laid out by the server from the cluster's numbers. */
+  gpu: boolean;
   onCreated: (h: Hall) => void;
   onCancel?: () => void;
 }) {
   const [values, setValues] = useState<HallValues>(HALL_DEFAULTS);
-  const [errors, setErrors] = useState<FormErrors<HallField>>({ fields: {}, form: null });
+  const [gpuValues, setGpuValues] = useState<GpuValues>(GPU_DEFAULTS);
+  const [errors, setErrors] = useState<FormErrors<HallField | GpuField>>({ fields: {}, form: null });
   const [busy, setBusy] = useState(false);
   const set = (f: keyof HallValues) => (v: string | boolean) => {
     setValues((s) => ({ ...s, [f]: v }));
     setErrors((e) => ({ ...e, fields: { ...e.fields, [f]: undefined } }));
   };
+  const setGpu = (f: GpuField) => (v: string) => {
+    setGpuValues((s) => ({ ...s, [f]: v }));
+    setErrors((e) => ({ ...e, fields: { ...e.fields, [f]: undefined } }));
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const checked = hallBody(values);
+    const checked = gpu ? gpuHallBody(values, gpuValues) : hallBody(values);
     if ("errors" in checked) {
       setErrors({ fields: checked.errors, form: null });
       return;
@@ -162,7 +205,7 @@ function NewHall({
     try {
       onCreated(await createHall(projectId, checked.body));
     } catch (err) {
-      setErrors(formErrors(err, HALL_FIELDS));
+      setErrors(formErrors(err, gpu ? ALL_FIELDS : HALL_FIELDS));
       setBusy(false);
     }
   };
@@ -178,7 +221,7 @@ function NewHall({
     />
   );
   return (
-    <form className="card form" onSubmit={submit} aria-label="New hall" noValidate>
+    <form className="card form" onSubmit={submit} aria-label={gpu ? "New GPU hall" : "New hall"} noValidate>
       <div className="field-row">
         <TextField
           label="Hall name"
@@ -227,10 +270,11 @@ function NewHall({
         </Field>
       </div>
       {values.raised_floor && <div className="field-row">{num("raised_floor_height_m")}</div>}
+      {gpu && <GpuClusterFields values={gpuValues} set={setGpu} errors={errors.fields} />}
       <FormError text={errors.form} />
       <div className="form-actions">
         <button className="primary" type="submit" disabled={busy}>
-          {busy ? "Creating…" : "Create hall"}
+          {busy ? "Creating…" : gpu ? "Create GPU hall" : "Create hall"}
         </button>
         {onCancel && (
           <button type="button" className="secondary" onClick={onCancel}>
@@ -239,5 +283,88 @@ function NewHall({
         )}
       </div>
     </form>
+  );
+}
+
+const modelLabel = (e: CatalogEntry): string =>
+  "gpus" in e
+    ? `${e.name} (${e.gpus} GPUs, ${e.nic_ports} × ${e.port_gbps}G)`
+    : "server_ports" in e
+      ? `${e.name} (${e.server_ports} × ${e.server_port_gbps}G + ${e.uplink_ports} × ${e.uplink_gbps}G)`
+      : e.name;
+
+/**
+ * The cluster's numbers and models: GPU servers (the catalog's models with GPUs), rail leaves and
+ * spines (its switches; no spine model: a rail-only hall). The server lays out a row per SU with a
+ * network rack for its rail leaves, and a row of spine racks.
+ */
+function GpuClusterFields({
+  values,
+  set,
+  errors,
+}: {
+  values: GpuValues;
+  set: (f: GpuField) => (v: string) => void;
+  errors: Partial<Record<GpuField, string>>;
+}) {
+  const [servers, setServers] = useState<CatalogEntry[]>([]);
+  const [switches, setSwitches] = useState<CatalogEntry[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  useEffect(() => {
+    Promise.all([listCatalog("server-models"), listCatalog("switch-models")]).then(
+      ([sv, sw]) => {
+        setServers(sv.filter((e) => "gpus" in e && e.gpus > 0));
+        setSwitches(sw);
+      },
+      (e: unknown) => setLoadError(userMessage(e)),
+    );
+  }, []);
+  const text = (f: GpuField, hint?: string) => (
+    <TextField
+      label={GPU_FIELDS[f].label}
+      name={f}
+      inputMode="numeric"
+      value={values[f]}
+      onChange={set(f)}
+      error={errors[f]}
+      hint={hint}
+    />
+  );
+  const choose = (f: GpuField, models: CatalogEntry[], none: string) => (
+    <Field label={GPU_FIELDS[f].label} error={errors[f]}>
+      {(a11y) => (
+        <select {...a11y} name={f} value={values[f]} onChange={(e) => set(f)(e.target.value)}>
+          <option value="">{none}</option>
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {modelLabel(m)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+  return (
+    <fieldset className="gpu-cluster" data-testid="gpu-cluster">
+      <legend>GPU cluster</legend>
+      <p className="muted small">
+        A row per scalable unit (its GPU racks, and a network rack at the row&apos;s end for its rail leaves), and a row
+        of spine racks. The floor must hold them: the server says how large it needs to be.
+      </p>
+      {loadError && <FormError text={`The catalog could not be read: ${loadError}`} />}
+      <div className="field-row">
+        {text("scalable_units")}
+        {text("servers_per_su", "At most the rail leaf's server ports.")}
+      </div>
+      <div className="field-row">
+        {choose("server_model_id", servers, servers.length ? "choose a GPU server…" : "no GPU server in the catalog")}
+        {text("servers_per_rack")}
+      </div>
+      <div className="field-row">
+        {choose("rail_leaf_model_id", switches, "choose a switch…")}
+        {choose("spine_model_id", switches, "none (rail-only: no spine)")}
+      </div>
+      <div className="field-row">{text("spines", "0 without a spine model.")}</div>
+    </fieldset>
   );
 }

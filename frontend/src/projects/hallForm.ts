@@ -1,5 +1,5 @@
 /** The new-hall form: its fields, their limits (as in the API's `HallCreate`) and the request body. */
-import type { HallCreateBody } from "./api";
+import type { Hall, HallCreateBody } from "./api";
 import { checkNumber, checkText, type FieldSpec } from "./forms";
 
 export type HallCreate = HallCreateBody;
@@ -104,3 +104,99 @@ export function hallBody(v: HallValues): { body: HallCreate } | { errors: Partia
     },
   };
 }
+
+// ------------------------------------------------------------------ GPU hall (issue 31)
+
+export type GpuCluster = NonNullable<HallCreate["gpu_cluster"]>;
+
+export type GpuField =
+  | "scalable_units"
+  | "servers_per_su"
+  | "server_model_id"
+  | "servers_per_rack"
+  | "rail_leaf_model_id"
+  | "spine_model_id"
+  | "spines";
+
+export const GPU_FIELDS: Record<GpuField, FieldSpec> = {
+  scalable_units: { label: "Scalable units (SUs)" },
+  servers_per_su: { label: "GPU servers per SU" },
+  server_model_id: { label: "GPU server model" },
+  servers_per_rack: { label: "GPU servers per rack" },
+  rail_leaf_model_id: { label: "Rail leaf model" },
+  spine_model_id: { label: "Spine model" },
+  spines: { label: "Spines" },
+};
+
+/** The GPU cluster part of the form: numbers as typed, models by catalog id ("" = not chosen; no spine model = rail-only). */
+export interface GpuValues {
+  scalable_units: string;
+  servers_per_su: string;
+  server_model_id: string;
+  servers_per_rack: string;
+  rail_leaf_model_id: string;
+  spine_model_id: string;
+  spines: string;
+}
+
+/** DGX SuperPOD's shape (4 SUs of 32 servers, 4 per rack); the models are the planner's to choose. */
+export const GPU_DEFAULTS: GpuValues = {
+  scalable_units: "4",
+  servers_per_su: "32",
+  server_model_id: "",
+  servers_per_rack: "4",
+  rail_leaf_model_id: "",
+  spine_model_id: "",
+  spines: "0",
+};
+
+/**
+ * The `gpu_cluster` block, or the sentence under each field that is not acceptable: the API schema's
+ * limits (`GpuClusterCreate`), and the models chosen. Whether the models fit together, the rows fit the
+ * floor and the spines go with a spine model is the server's to say (at the field it names).
+ */
+export function gpuClusterBody(v: GpuValues): { value: GpuCluster } | { errors: Partial<Record<GpuField, string>> } {
+  const errors: Partial<Record<GpuField, string>> = {};
+  const values: Partial<Record<GpuField, number>> = {};
+  const numbers: [GpuField, Parameters<typeof checkNumber>[2]][] = [
+    ["scalable_units", { ge: 1, le: 500, integer: true }],
+    ["servers_per_su", { ge: 1, le: 512, integer: true }],
+    ["servers_per_rack", { ge: 1, le: 64, integer: true }],
+    ["spines", { ge: 0, le: 4096, integer: true }],
+  ];
+  for (const [field, limits] of numbers) {
+    const checked = checkNumber(v[field], GPU_FIELDS[field], limits);
+    if ("error" in checked) errors[field] = checked.error;
+    else values[field] = checked.value;
+  }
+  if (!v.server_model_id) errors.server_model_id = "Choose the GPU server model.";
+  if (!v.rail_leaf_model_id) errors.rail_leaf_model_id = "Choose the rail leaf model.";
+  if (Object.keys(errors).length) return { errors };
+  const n = (f: GpuField): number => values[f] ?? 0;
+  return {
+    value: {
+      scalable_units: n("scalable_units"),
+      servers_per_su: n("servers_per_su"),
+      server_model_id: Number(v.server_model_id),
+      servers_per_rack: n("servers_per_rack"),
+      rail_leaf_model_id: Number(v.rail_leaf_model_id),
+      spine_model_id: v.spine_model_id ? Number(v.spine_model_id) : null,
+      spines: n("spines"),
+    },
+  };
+}
+
+/** A GPU hall's body: the hall's own fields and its cluster, each field's sentence when either is refused. */
+export function gpuHallBody(
+  hall: HallValues,
+  gpu: GpuValues,
+): { body: HallCreate } | { errors: Partial<Record<HallField | GpuField, string>> } {
+  const h = hallBody(hall);
+  const g = gpuClusterBody(gpu);
+  if ("errors" in h || "errors" in g)
+    return { errors: { ...("errors" in h ? h.errors : {}), ...("errors" in g ? g.errors : {}) } };
+  return { body: { ...h.body, gpu_cluster: g.value } };
+}
+
+/** The hall list's word for a hall's kind. */
+export const HALL_KIND_LABELS: Record<Hall["kind"], string> = { gpu: "GPU hall", general: "general hall" };
