@@ -16,6 +16,10 @@ pub struct Node {
     pub loop_id: Option<i64>,
     pub loop_position: Option<u32>,
     pub logical_rack: Option<String>,
+    /// A GPU rank's interconnect node (its server's NVSwitch), or None.
+    pub host: Option<NodeId>,
+    /// A GPU rank's rail (its index in its server), or None.
+    pub rail: Option<u32>,
 }
 
 /// One direction of a cable.
@@ -62,6 +66,8 @@ pub struct Network {
     pub max_layer: u8,
     pub loops: Vec<Loop>,
     pub failures: Vec<Failure>,
+    /// GPU ranks by `(host, rail)`, sorted: the lookup behind [`Network::gpu_on_rail`].
+    pub gpus: Vec<(NodeId, u32, NodeId)>,
     /// Name lookups only, never iterated (so no result depends on their order): hashed, which
     /// builds a k = 32 fat-tree's 34,000 entries several times faster than an ordered map.
     pub(crate) index: NameIndex,
@@ -137,11 +143,15 @@ impl Network {
             self.nodes[to.idx()].role == Role::Tor
         })
     }
-    /// Total capacity of a server's links towards switches (its NIC rate).
+    /// Total capacity of a server's links towards switches (its NIC rate): a GPU's link to its
+    /// server's interconnect is not a NIC.
     pub fn server_nic_gbps(&self, s: NodeId) -> f64 {
         self.out[s.idx()]
             .iter()
-            .filter(|l| !self.is_server(self.links[l.idx()].to))
+            .filter(|l| {
+                let role = self.nodes[self.links[l.idx()].to.idx()].role;
+                role != Role::Server && role != Role::Interconnect
+            })
             .map(|l| self.links[l.idx()].gbps.0)
             .sum()
     }
@@ -163,6 +173,26 @@ impl Network {
     }
     pub fn name(&self, n: NodeId) -> &str {
         &self.nodes[n.idx()].name
+    }
+    /// The GPU of interconnect `host` on `rail`, if the network has one.
+    pub fn gpu_on_rail(&self, host: NodeId, rail: u32) -> Option<NodeId> {
+        self.gpus
+            .binary_search_by_key(&(host, rail), |&(h, r, _)| (h, r))
+            .ok()
+            .map(|i| self.gpus[i].2)
+    }
+    /// NCCL's PXN relay for a transfer from GPU `src` to GPU `dst`: when they sit on different
+    /// servers and different rails, the GPU of `src`'s server on `dst`'s rail, which the bytes
+    /// reach over the interconnect before crossing `dst`'s rail (so a rail-only fabric carries
+    /// cross-rail traffic). None otherwise, or when that server has no GPU on that rail.
+    pub fn pxn_relay(&self, src: NodeId, dst: NodeId) -> Option<NodeId> {
+        let (a, b) = (&self.nodes[src.idx()], &self.nodes[dst.idx()]);
+        match (a.host, a.rail, b.host, b.rail) {
+            (Some(ha), Some(ra), Some(hb), Some(rb)) if ha != hb && ra != rb => {
+                self.gpu_on_rail(ha, rb)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -16,6 +16,8 @@ fn node(id: String, role: Role) -> NodeSpec {
         loop_position: None,
         rack: None,
         logical_rack: None,
+        host: None,
+        rail: None,
     }
 }
 
@@ -578,4 +580,71 @@ pub fn tree(
 /// (The scenario's `"profile": "htsim"`, [`PacketProfile::Htsim`].)
 pub fn htsim_packet_settings() -> PacketSpec {
     PacketSpec::for_profile(PacketProfile::Htsim)
+}
+
+/// A GPU cluster as the backend's rail-optimized plan exports it (issue 31): `servers` GPU
+/// servers `G{s}` of `rails` GPUs each, every server's GPUs `G{s}/gpu{i}` joined by its
+/// interconnect `G{s}/interconnect` (`nvlink_gbps` per GPU each way) and GPU `i`'s compute NIC
+/// (`nic_gbps`) cabled to rail leaf `SU{u}.L{i}` of its scalable unit of `su_size` servers; with
+/// `spines > 0`, every leaf has `spine_links` links of `spine_gbps` to every spine `SP{k}` (1:1
+/// when `spines x spine_links x spine_gbps = su_size x nic_gbps`), none for a rail-only fabric.
+/// Links have latency `latency_ns`.
+pub struct GpuCluster {
+    pub servers: usize,
+    pub rails: usize,
+    pub su_size: usize,
+    pub nic_gbps: f64,
+    pub nvlink_gbps: f64,
+    pub spines: usize,
+    pub spine_links: usize,
+    pub spine_gbps: f64,
+    pub latency_ns: u64,
+}
+
+/// The GPU id of rail `i` of server `s` (what the backend emits: `<server>/gpu<i>`).
+pub fn gpu_id(s: usize, i: usize) -> String {
+    format!("G{s}/gpu{i}")
+}
+
+/// See [`GpuCluster`].
+pub fn gpu_cluster(c: &GpuCluster) -> NetworkSpec {
+    let mut net = NetworkSpec::default();
+    let sus = c.servers.div_ceil(c.su_size);
+    for k in 0..c.spines {
+        net.nodes.push(node(format!("SP{k}"), Role::Spine));
+    }
+    for u in 0..sus {
+        for i in 0..c.rails {
+            let leaf = format!("SU{u}.L{i}");
+            let mut n = node(leaf.clone(), Role::Tor);
+            n.cluster = Some(u as i64);
+            net.nodes.push(n);
+            for k in 0..c.spines {
+                for _ in 0..c.spine_links {
+                    let sp = format!("SP{k}");
+                    net.links.push(link(&leaf, &sp, c.spine_gbps, c.latency_ns));
+                }
+            }
+        }
+    }
+    for s in 0..c.servers {
+        let u = s / c.su_size;
+        let ic = format!("G{s}/interconnect");
+        let mut n = node(ic.clone(), Role::Interconnect);
+        n.cluster = Some(u as i64);
+        net.nodes.push(n);
+        for i in 0..c.rails {
+            let g = gpu_id(s, i);
+            let mut n = node(g.clone(), Role::Server);
+            n.cluster = Some(u as i64);
+            n.logical_rack = Some(format!("G{s}"));
+            n.host = Some(ic.clone());
+            n.rail = Some(i as u32);
+            net.nodes.push(n);
+            net.links.push(link(&g, &ic, c.nvlink_gbps, c.latency_ns));
+            net.links
+                .push(link(&g, &format!("SU{u}.L{i}"), c.nic_gbps, c.latency_ns));
+        }
+    }
+    net
 }

@@ -69,6 +69,8 @@ fn add_node(net: &mut Network, name: String, role: Role) -> NodeId {
         loop_id: None,
         loop_position: None,
         logical_rack: None,
+        host: None,
+        rail: None,
     });
     net.out.push(Vec::new());
     if role == Role::Server {

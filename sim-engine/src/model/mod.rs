@@ -24,14 +24,18 @@ pub enum Role {
     Spine,
     /// Core switch (3-tier).
     Core,
+    /// A GPU server's internal GPU interconnect (NVSwitch / NVLink), one per server: its GPUs
+    /// (servers with `host` naming it) reach each other through it. Not a ToR: never a flow's
+    /// end, in no loop, no rack's switch.
+    Interconnect,
 }
 
 impl Role {
-    /// Default layer of the role: server 0, tor 1, agg/spine 2, core 3.
+    /// Default layer of the role: server 0, tor and interconnect 1, agg/spine 2, core 3.
     pub fn default_layer(self) -> u8 {
         match self {
             Role::Server => 0,
-            Role::Tor => 1,
+            Role::Tor | Role::Interconnect => 1,
             Role::Agg | Role::Spine => 2,
             Role::Core => 3,
         }

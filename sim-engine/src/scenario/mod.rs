@@ -171,6 +171,14 @@ pub struct NodeSpec {
     /// Logical rack name: servers and the ToR they call their own share it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logical_rack: Option<String>,
+    /// A GPU rank: id of its server's interconnect node (role `interconnect`). Servers only;
+    /// given with `rail`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// A GPU rank: its index in its server, 0-based (GPU i, whose compute NIC is cabled to rail
+    /// leaf i). Servers only, given with `host`; once per host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rail: Option<u32>,
 }
 
 /// A full-duplex link; `gbps` is the capacity of each direction.

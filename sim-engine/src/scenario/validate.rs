@@ -62,6 +62,14 @@ fn default_link_name(a: &str, b: &str, i: usize) -> String {
     name
 }
 
+/// A role as the scenario spells it.
+fn role_name(role: Role) -> String {
+    serde_json::to_value(role)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, msg))
 }
@@ -186,6 +194,8 @@ impl Scenario {
                 loop_id: n.loop_id,
                 loop_position: n.loop_position,
                 logical_rack: n.logical_rack.clone(),
+                host: None,
+                rail: n.rail,
             });
             if n.role == Role::Server {
                 net.servers.push(id);
@@ -195,6 +205,7 @@ impl Scenario {
         if net.servers.is_empty() {
             return err("network.nodes", "the network has no servers");
         }
+        Self::resolve_gpu_hosts(spec, &mut net)?;
         net.out = vec![Vec::new(); net.nodes.len()];
         net.link_index.reserve(spec.links.len());
         net.links.reserve_exact(2 * spec.links.len());
@@ -326,6 +337,76 @@ impl Scenario {
             }
             RoutingSpec::Ecmp | RoutingSpec::Vlb => Ok(()),
         }
+    }
+
+    /// GPU ranks: `host` names an interconnect node, `rail` comes with it, both only on
+    /// servers, and a host has each rail once.
+    fn resolve_gpu_hosts(spec: &NetworkSpec, net: &mut Network) -> Result<(), ScenarioError> {
+        for (i, n) in spec.nodes.iter().enumerate() {
+            let path = |f: &str| format!("network.nodes[{i}].{f}");
+            if n.host.is_none() && n.rail.is_none() {
+                continue;
+            }
+            let field = if n.host.is_some() { "host" } else { "rail" };
+            if n.role != Role::Server {
+                return err(
+                    path(field),
+                    format!(
+                        "only a server (a GPU rank) has a {field}; \"{}\" has role \"{}\"",
+                        n.id,
+                        role_name(n.role)
+                    ),
+                );
+            }
+            let Some(host) = &n.host else {
+                return err(
+                    path("host"),
+                    format!("GPU \"{}\" has a rail but no host: give both", n.id),
+                );
+            };
+            if n.rail.is_none() {
+                return err(
+                    path("rail"),
+                    format!("GPU \"{}\" has a host but no rail: give both", n.id),
+                );
+            }
+            let Some(h) = net.node_id(host) else {
+                return err(path("host"), format!("unknown node \"{host}\""));
+            };
+            if net.node(h).role != Role::Interconnect {
+                return err(
+                    path("host"),
+                    format!(
+                        "\"{host}\" has role \"{}\": a host is an interconnect node (role \"interconnect\")",
+                        role_name(net.node(h).role)
+                    ),
+                );
+            }
+            net.nodes[i].host = Some(h);
+        }
+        let mut gpus: Vec<(NodeId, u32, NodeId)> = net
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| Some((n.host?, n.rail?, NodeId(i as u32))))
+            .collect();
+        gpus.sort_unstable();
+        if let Some(w) = gpus
+            .windows(2)
+            .find(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
+        {
+            return err(
+                format!("network.nodes[{}].rail", w[1].2.idx()),
+                format!(
+                    "rail {} of host \"{}\" is already GPU \"{}\"",
+                    w[1].1,
+                    net.name(w[1].0),
+                    net.name(w[0].2)
+                ),
+            );
+        }
+        net.gpus = gpus;
+        Ok(())
     }
 
     fn check_servers(

@@ -10,6 +10,7 @@ mod exact;
 mod fidelity;
 mod files;
 mod fuzz;
+mod gpu;
 mod packet;
 mod preflight;
 mod profiles;
@@ -33,6 +34,8 @@ pub fn node(id: &str, role: Role) -> NodeSpec {
         loop_position: None,
         rack: None,
         logical_rack: None,
+        host: None,
+        rail: None,
     }
 }
 
