@@ -29,20 +29,26 @@ def _ports() -> dict[str, int]:
     return dict(json.loads(PORTS.read_text()))
 
 
-def _configure_environment() -> str:
-    """Point every LOOPLINE_* setting at a fresh test database and test Redis databases."""
+sys.path.insert(0, str(ROOT / "scripts"))
+import stack  # noqa: E402  (scripts/ is no package)
+
+
+def _configure_environment() -> tuple[str, int]:
+    """Point every LOOPLINE_* setting at a fresh test database and a pair of Redis databases no
+    other running session holds (`stack.claim_redis_pair`: 2 and 3 unless taken)."""
     ports = _ports()
+    redis_db = stack.claim_redis_pair(ports["redis"], 2)
     name = f"loopline_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     with psycopg.connect(f"postgresql://loopline@127.0.0.1:{ports['postgres']}/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     os.environ["LOOPLINE_ENV"] = "test"
     os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{ports['postgres']}/{name}"
-    os.environ["LOOPLINE_BROKER_URL"] = f"redis://127.0.0.1:{ports['redis']}/2"
-    os.environ["LOOPLINE_RESULT_BACKEND"] = f"redis://127.0.0.1:{ports['redis']}/3"
-    return name
+    os.environ["LOOPLINE_BROKER_URL"] = f"redis://127.0.0.1:{ports['redis']}/{redis_db}"
+    os.environ["LOOPLINE_RESULT_BACKEND"] = f"redis://127.0.0.1:{ports['redis']}/{redis_db + 1}"
+    return name, redis_db
 
 
-TEST_DB_NAME = _configure_environment()
+TEST_DB_NAME, TEST_REDIS_DB = _configure_environment()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -53,6 +59,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # As the superuser: FORCE may have to end an autovacuum worker, which the test role may not signal.
     with psycopg.connect(f"postgresql://postgres@127.0.0.1:{ports['postgres']}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{TEST_DB_NAME}" WITH (FORCE)')
+    stack.release_redis_pair(ports["redis"], TEST_REDIS_DB)
 
 
 # argon2 at the product's cost (64 MiB, 3 passes: ~0.16 s of CPU a hash) made each account a test

@@ -418,11 +418,57 @@ class Supervised:
         self.restart_at = now + wait
 
 
+REDIS_PAIRS = range(2, 16, 2)
+"""First databases of the pairs (broker, results) that test sessions and stacks of their own take:
+`make run` keeps 0 and 1."""
+
+
+def _redis(port: int, *args: str) -> str:
+    out = subprocess.run(["redis-cli", "-p", str(port), "-n", "0", *args], check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def claim_redis_pair(port: int, preferred: int) -> int:
+    """The first database of a Redis pair no running process holds, `preferred` when free. Two test
+    sessions or stacks on one broker database take each other's tasks (a job of one run by the
+    other's worker, on the other's database). A claim is a key naming its holder's pid; a holder
+    that died leaves a claim the next one takes over. Give it back with `release_redis_pair`."""
+    me = str(os.getpid())
+    for first in (preferred, *(n for n in REDIS_PAIRS if n != preferred)):
+        key = f"loopline:redis-pair:{first}"
+        if _redis(port, "SET", key, me, "NX", "EX", str(24 * 3600)) == "OK":
+            return first
+        holder = _redis(port, "GET", key)
+        if holder.isdigit() and not pid_alive(int(holder)) and _redis(port, "SET", key, me, "XX") == "OK":
+            return first
+    raise RuntimeError(f"every Redis database pair {list(REDIS_PAIRS)} is held by a running test session or stack")
+
+
+def release_redis_pair(port: int, first: int) -> None:
+    """Give back a pair this process claimed (another's claim is left alone)."""
+    key = f"loopline:redis-pair:{first}"
+    if _redis(port, "GET", key) == str(os.getpid()):
+        _redis(port, "DEL", key)
+
+
 @contextlib.contextmanager
 def app_stack(name: str, redis_db: int, env_extra: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
     """A stack of its own for a suite or a benchmark: a fresh database `name`, migrated and seeded,
-    the API and a worker on a free port. Yields (base URL, API pid); removes it all afterwards."""
+    the API and a worker on a free port, with the Redis pair `redis_db` (or another free one: see
+    `claim_redis_pair`). Yields (base URL, API pid); removes it all afterwards."""
     state = services()
+    redis_db = claim_redis_pair(state["redis"], redis_db)
+    try:
+        with _app_stack(state, name, redis_db, env_extra) as stack:
+            yield stack
+    finally:
+        release_redis_pair(state["redis"], redis_db)
+
+
+@contextlib.contextmanager
+def _app_stack(
+    state: dict[str, int], name: str, redis_db: int, env_extra: dict[str, str] | None
+) -> Iterator[tuple[str, int]]:
     psql(state["postgres"], f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     ensure_database(state["postgres"], name)
     env = service_env(state, db=name, redis_db=redis_db)
