@@ -28,10 +28,62 @@ SCHEMA_VERSION = 1
 DEFAULT_BYTES_PER_PAIR = 15_000_000
 
 
+def rank_id(server: str, gpu: int) -> str:
+    """Node id of GPU `gpu` (0-based) of the server whose node id is `server`."""
+    return f"{server}/gpu{gpu}"
+
+
+def interconnect_id(server: str) -> str:
+    """Node id of a GPU server's internal GPU interconnect (NVSwitch / NVLink)."""
+    return f"{server}/interconnect"
+
+
+def _server_port(port: str) -> int | None:
+    """The NIC port number of a server port named `p<n>` (`wiring.generate.server_port`)."""
+    return int(port[1:]) if port[:1] == "p" and port[1:].isdigit() else None
+
+
 def network_from_plan(plan: WiringPlan) -> dict[str, Any]:
+    """The plan's network. A server of a GPU model (`plan.gpu_servers`) is its GPU ranks (role
+    `server`, `host` its interconnect node, `rail` i) and one `interconnect` node, each GPU linked to it
+    at the catalog's interconnect Gb/s with the plan's hop latency (the catalog gives no figure for the
+    interconnect's own); the server's cable on NIC port i+1 ends at GPU i (its compute NIC)."""
     nodes: list[dict[str, Any]] = []
     node_of: dict[str, str] = {}
+    gpus_of: dict[str, tuple[str, int]] = {}
+    """GPU server device name -> (its node id, its GPUs)."""
+    inner: list[dict[str, Any]] = []
+    hop = plan.spec.hop_latency_ns
     for d in plan.devices:
+        gpu = plan.gpu_servers.get(d.model) if d.role is Role.SERVER else None
+        if gpu is not None:
+            host = interconnect_id(d.node_id)
+            gpus_of[d.name] = (d.node_id, gpu.gpus)
+            nodes.append({"id": host, "role": "interconnect", "layer": 1, "cluster": d.cluster, "rack": d.rack})
+            for i in range(gpu.gpus):
+                rank = rank_id(d.node_id, i)
+                gpu_node: dict[str, Any] = {
+                    "id": rank,
+                    "role": "server",
+                    "layer": 0,
+                    "cluster": d.cluster,
+                    "rack": d.rack,
+                }
+                if d.logical_rack is not None:
+                    gpu_node["logical_rack"] = d.logical_rack
+                gpu_node["host"] = host
+                gpu_node["rail"] = i
+                nodes.append(gpu_node)
+                inner.append(
+                    {
+                        "id": f"{rank}/interconnect",
+                        "a": rank,
+                        "b": host,
+                        "gbps": gpu.interconnect_gbps,
+                        "latency_ns": hop,
+                    }
+                )
+            continue
         node_of[d.name] = d.node_id
         node: dict[str, Any] = {
             "id": d.node_id,
@@ -46,25 +98,42 @@ def network_from_plan(plan: WiringPlan) -> dict[str, Any]:
         if d.logical_rack is not None:
             node["logical_rack"] = d.logical_rack
         nodes.append(node)
+
+    def end(device: str, port: str) -> str:
+        ranked = gpus_of.get(device)
+        if ranked is None:
+            return node_of[device]
+        server, gpus = ranked
+        n = _server_port(port)
+        if n is None or not 1 <= n <= gpus:
+            raise DomainError(
+                "network",
+                f"GPU server {server}: its cable on port {port} has no GPU (NIC ports p1..p{gpus}, GPU i on p<i+1>)",
+            )
+        return rank_id(server, n - 1)
+
     links = [
         {
             "id": c.cable_id,
-            "a": node_of[c.a_device],
-            "b": node_of[c.b_device],
+            "a": end(c.a_device, c.a_port),
+            "b": end(c.b_device, c.b_port),
             "gbps": c.gbps,
             "latency_ns": c.latency_ns,
         }
         for c in plan.cables
     ]
-    return {"nodes": nodes, "links": links}
+    return {"nodes": nodes, "links": links + inner}
 
 
 def logical_racks(plan: WiringPlan) -> list[tuple[str, list[str]]]:
-    """The plan's logical racks in layout order, each with its servers' node ids."""
+    """The plan's logical racks in layout order, each with its servers' node ids (a GPU server's: its
+    GPU ranks, GPU 0 first)."""
     racks: dict[str, list[str]] = {}
     for d in plan.devices:
         if d.role is Role.SERVER and d.logical_rack is not None:
-            racks.setdefault(d.logical_rack, []).append(d.node_id)
+            gpu = plan.gpu_servers.get(d.model)
+            ids = [rank_id(d.node_id, i) for i in range(gpu.gpus)] if gpu is not None else [d.node_id]
+            racks.setdefault(d.logical_rack, []).extend(ids)
     return list(racks.items())
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from loopline.db.models import ServerModel
 from loopline.db.models.wiring import PlanCableRow, PlanDeviceRow, WiringPlanRow
 from loopline.db.repositories.wiring import CABLE_COPY_COLUMNS, DEVICE_COPY_COLUMNS, copy_rows
 from loopline.domain import layout as dl
 from loopline.domain.labels import rack_name
 from loopline.domain.media import Medium
 from loopline.domain.wiring import Cable, Device, LinkClass, Loop, Role, WiringPlan
+from loopline.domain.wiring.model import GpuServer
 from loopline.services.wiring_spec import PlanOptions, geometry_for, wiring_spec
 
 
@@ -75,4 +77,20 @@ def load_plan(session: Session, row: WiringPlanRow) -> WiringPlan:
         cables=cables,
         loops=loops,
         warnings=list(row.summary.get("warnings", [])),
+        gpu_servers=_gpu_servers(session, {d.model for d in devices if d.role is Role.SERVER}),
     )
+
+
+def _gpu_servers(session: Session, names: set[str]) -> dict[str, GpuServer]:
+    """The plan's GPU server models by name (a plan stores its devices' model names): a global
+    entry before a user's, as the catalog resolves a name."""
+    found = session.execute(
+        select(ServerModel)
+        .where(ServerModel.name.in_(names), ServerModel.gpus > 0, ServerModel.gpu_interconnect_gbps.is_not(None))
+        .order_by(ServerModel.owner_id.is_not(None), ServerModel.id)
+    ).scalars()
+    out: dict[str, GpuServer] = {}
+    for m in found:
+        if m.name not in out and m.gpu_interconnect_gbps is not None:
+            out[m.name] = GpuServer(m.gpus, m.gpu_interconnect_gbps)
+    return out

@@ -71,7 +71,7 @@ def plan(client: TestClient, hall_id: int, pattern: str, **rail: Any) -> Any:
 def test_rail_optimized_plan(owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace, tmp_path: Path) -> None:
     """SU 8: 4 SUs x 8 rails = 32 leaves, 32 x 8 = 256 server cables; 1:1 at 400G: 8 uplinks per
     leaf, 256 leaf-spine cables, 64 on each of the 4 spines. The leaf model is stored with the plan,
-    and the plan's scenario is accepted by the engine."""
+    and the plan's scenario, its servers as GPU ranks, is accepted by the engine."""
     r = plan(owner, gpu_hall["id"], "rail-optimized", su_size=8, leaf_model_id=gpu.leaf, oversubscription=1)
     assert r.status_code == 201, r.text
     body = r.json()
@@ -95,7 +95,10 @@ def test_rail_optimized_plan(owner: TestClient, gpu_hall: dict[str, Any], gpu: S
         [str(get_settings().engine_binary), "validate", str(path)], capture_output=True, text=True, check=False
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith(f"ok: {len(nodes)} nodes ({SERVERS} servers)")
+    # each GPU server is its 8 GPU ranks and an interconnect node: 32 x 9 + 32 leaves + 4 spines; links:
+    # 256 NIC cables, 256 leaf-spine cables and 256 GPU-interconnect links
+    assert len(nodes) == SERVERS * 9 + 32 + 4
+    assert out.stdout.startswith(f"ok: {len(nodes)} nodes ({SERVERS * RAILS} servers), {3 * 256} links")
 
 
 def test_rail_only_plan(owner: TestClient, gpu_hall: dict[str, Any], gpu: SimpleNamespace) -> None:

@@ -56,7 +56,7 @@ from loopline.domain.wiring.loops import (
     paired_row_loops,
     side_to_side_loops,
 )
-from loopline.domain.wiring.model import Cable, Device, LinkClass, Loop, Role, WiringPlan
+from loopline.domain.wiring.model import Cable, Device, LinkClass, Loop, Role, WiringPlan, gpu_servers_of
 from loopline.domain.wiring.spec import (
     MAX_PAIR_LOSS_DB,
     RAIL_PATTERNS,
@@ -202,7 +202,8 @@ def generate_plan(
     warnings = wiring.warnings
     if fec:
         warnings.append(f"{fec} cables need RS-FEC for their copper reach (latency carried to the scenario)")
-    return WiringPlan(hall.name, spec, geometry, index.devices, cables, wiring.loops, warnings)
+    models = {lr.server_model for row in hall.rows for rk in row.racks for lr in rk.logical_racks}
+    return WiringPlan(hall.name, spec, geometry, index.devices, cables, wiring.loops, warnings, gpu_servers_of(models))
 
 
 def server_ports_needed(spec: WiringSpec, lr: LogicalRack) -> int:

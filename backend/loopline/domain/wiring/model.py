@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
+from loopline.domain.layout import ServerModel
 from loopline.domain.media import Medium
 from loopline.domain.routing import GeometryPreset
 from loopline.domain.wiring.spec import WiringSpec
@@ -87,6 +88,24 @@ class Loop:
     subways_type: int
 
 
+@dataclass(frozen=True, slots=True)
+class GpuServer:
+    """What the scenario needs of a GPU server model to split a server into its GPU ranks."""
+
+    gpus: int
+    interconnect_gbps: float
+    """The catalog's `gpu_interconnect_gbps`: per GPU, each direction."""
+
+
+def gpu_servers_of(models: Iterable[ServerModel]) -> dict[str, GpuServer]:
+    """The GPU server models among `models` by name (those with GPUs and a known interconnect)."""
+    return {
+        m.name: GpuServer(m.gpus, m.gpu_interconnect_gbps)
+        for m in models
+        if m.gpus > 0 and m.gpu_interconnect_gbps is not None
+    }
+
+
 @dataclass(slots=True)
 class WiringPlan:
     hall: str
@@ -96,6 +115,9 @@ class WiringPlan:
     cables: list[Cable]
     loops: list[Loop]
     warnings: list[str]
+    gpu_servers: dict[str, GpuServer] = field(default_factory=dict)
+    """Server model name -> its GPUs, for the models with GPUs and a known interconnect: the scenario
+    turns each such server into its GPU ranks (`domain.scenario.network_from_plan`)."""
 
     def cable_rows(self) -> Iterator[tuple[object, ...]]:
         """Columnar tuples in `CABLE_COLUMNS` order, for bulk inserts / COPY."""
