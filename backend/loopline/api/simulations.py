@@ -33,6 +33,7 @@ from loopline.db.models import Role, SimulationJob
 from loopline.domain.sim_results import FLOW_RECORDS_MAX, FlowSort, FlowStatus
 from loopline.services import sim_presets, simulations, wiring_plans
 from loopline.services.access import Principal, ProjectAccess, Scope
+from loopline.services.sweeps import SWEEP_PRESETS
 
 register_project_resolver(
     "job_id", lambda s, i: s.execute(select(SimulationJob.project_id).where(SimulationJob.id == i)).scalar()
@@ -66,7 +67,7 @@ router = APIRouter(
     "draws its simulation form from this table.",
 )
 def simulation_presets(principal: PresetReader) -> object:
-    return {"presets": sim_presets.table()}
+    return {"presets": sim_presets.table(), "sweeps": SWEEP_PRESETS}
 
 
 @router.post(

@@ -139,7 +139,8 @@ def logical_racks(plan: WiringPlan) -> list[tuple[str, list[str]]]:
 
 # --- presets: the one table of workloads a planner picks, and the one builder of their workloads ----
 
-ParamKind = Literal["integer", "number", "boolean", "choice"]
+ParamKind = Literal["integer", "number", "boolean", "choice", "node"]
+"""`node`: a node id of the plan's network (a switch to fail, say), chosen from the plan."""
 Value = int | float | str | bool
 RackSetName = Literal["job", "senders", "receivers", "cache"]
 
@@ -198,6 +199,9 @@ class Preset:
     explain: str
     params: tuple[Param, ...]
     rack_sets: tuple[RackSet, ...] = ()
+    requires: str | None = None
+    """The engine workload type it builds when the engine may not know it yet: the served table
+    (`preset_table`) offers the preset only once the engine's schema has that type."""
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -234,6 +238,27 @@ _PLACEMENT = Param(
 _MB = _bytes("MB per flow (per pair)", DEFAULT_BYTES_PER_PAIR, "MB", 1e6, 0.1, "Bytes each flow carries.")
 _JOB_SET = RackSet("job", "Racks of the job", ("job_racks", "placement"), "the racks counted above")
 _RATE = "rate_per_s"
+
+# GPU jobs (issue 31): ranks are GPUs (a GPU server's ranks, `network_from_plan`), placed by whole servers
+_GPUS = Param(
+    "gpus", "GPUs in the job (0 = every GPU)", "integer",
+    "The job's GPUs, whole servers: packed into the SUs in order, or spread round-robin over the SUs.", 0,
+    unit="GPUs", minimum=0,
+)  # fmt: skip
+_GPU_PLACEMENT = Param(
+    "placement", "GPUs placed", "choice",
+    "Packed: the job's servers fill one SU after another. Spread: one server from each SU in turn.", "packed",
+    choices=(Choice("packed", "packed into SUs"), Choice("spread", "spread over the SUs")),
+)  # fmt: skip
+_ALGORITHMS = (
+    Choice("ring", "ring"),
+    Choice("hierarchical", "hierarchical (in the server, per rail across servers, in the server)"),
+)
+_FAILED = Param(
+    "failed", "Failed switch", "node",
+    "A rail leaf or spine of the plan (its node id), down from the start; none: nothing fails.", None,
+)  # fmt: skip
+GIB = 2**30
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -314,6 +339,47 @@ PRESETS: tuple[Preset, ...] = (
         ),
         (RackSet("cache", "Cache racks", ("cache_racks",), "the first racks of the plan"),),
     ),
+    Preset(
+        "collective", "Collective",
+        "A collective among the job's GPUs as NCCL runs it (all-reduce, all-gather, reduce-scatter, all-to-all): "
+        "its time and nccl-tests' algorithm and bus bandwidth.",
+        (
+            Param("op", "Operation", "choice", "The collective, as NCCL names it.", "all_reduce", choices=(
+                Choice("all_reduce", "all-reduce"), Choice("all_gather", "all-gather"),
+                Choice("reduce_scatter", "reduce-scatter"), Choice("all_to_all", "all-to-all"))),
+            Param("algorithm", "Algorithm", "choice",
+                  "Ring (all-reduce, all-gather, reduce-scatter), hierarchical (all-reduce) or direct (all-to-all); "
+                  "none: the engine's for the operation.", EngineDefault("collective", "algorithm"),
+                  choices=(*_ALGORITHMS, Choice("direct", "direct (all-to-all)"))),
+            _bytes("Message size (per rank)", GIB, "MiB", 2**20, 1, "nccl-tests' size: bytes per rank."),
+            Param("iterations", "Iterations", "integer", "Times the collective runs, back to back.",
+                  EngineDefault("collective", "iterations"), unit="iterations", minimum=1),
+            _GPUS, _GPU_PLACEMENT,
+        ),
+    ),
+    Preset(
+        "training-step", "Training step",
+        "Data-parallel training: forward, then backward producing gradient buckets whose all-reduces overlap the "
+        "rest of backward (PyTorch DDP); the step time and how much communication is left exposed.",
+        (
+            _bytes("Gradient size (per GPU)", GIB, "MB", 1e6, 1, "Gradient bytes each GPU all-reduces per step."),
+            Param("bucket_bytes", "Bucket size", "integer",
+                  "Gradient bytes per bucket (DDP's bucket_cap_mb); each bucket's all-reduce starts when it is ready.",
+                  EngineDefault("training_step", "bucket_bytes"), unit="bytes", minimum=1, display_unit="MB",
+                  display_scale=1e6),
+            Param("forward_s", "Forward time", "number", "Forward pass compute time per step.", 0.05, unit="s",
+                  minimum=0, step=0.01),
+            Param("backward_s", "Backward time", "number",
+                  "Backward pass compute time per step (about twice the forward: it computes the gradients of both "
+                  "activations and weights).", 0.1, unit="s", minimum=0, step=0.01),
+            Param("iterations", "Iterations", "integer", "Training steps simulated.",
+                  EngineDefault("training_step", "iterations"), unit="iterations", minimum=1),
+            Param("algorithm", "All-reduce algorithm", "choice", "How each bucket is all-reduced.",
+                  EngineDefault("training_step", "algorithm"), choices=_ALGORITHMS),
+            _GPUS, _GPU_PLACEMENT, _FAILED,
+        ),
+        requires="training_step",
+    ),
 )  # fmt: skip
 WORKLOADS = tuple(p.name for p in PRESETS)
 _BY_NAME = {p.name: p for p in PRESETS}
@@ -342,6 +408,7 @@ def engine_defaults(schema: Mapping[str, Any]) -> dict[tuple[str, str], Value | 
 def preset_table(schema: Mapping[str, Any]) -> tuple[Preset, ...]:
     """The presets with every engine-owned default read from the engine's scenario schema."""
     found = engine_defaults(schema)
+    known = {kind for kind, _ in found}
 
     def resolve(p: Param) -> Param:
         if not isinstance(p.default, EngineDefault):
@@ -351,7 +418,11 @@ def preset_table(schema: Mapping[str, Any]) -> tuple[Preset, ...]:
             raise DomainError("engine", f"the engine's schema has no workload field {key[0]}.{key[1]}")
         return replace(p, default=found[key], engine_field=f"workload.{key[0]}.{key[1]}")
 
-    return tuple(replace(pr, params=tuple(resolve(p) for p in pr.params)) for pr in PRESETS)
+    return tuple(
+        replace(pr, params=tuple(resolve(p) for p in pr.params))
+        for pr in PRESETS
+        if pr.requires is None or pr.requires in known
+    )
 
 
 def _dotted(where: str, name: str) -> str:
@@ -359,6 +430,10 @@ def _dotted(where: str, name: str) -> str:
 
 
 def _checked(p: Param, value: Any, field: str) -> Value:
+    if p.kind == "node":
+        if not isinstance(value, str) or not value:
+            raise DomainError(field, "must be a node id of the plan")
+        return value
     if p.kind == "boolean":
         if not isinstance(value, bool):
             raise DomainError(field, "must be true or false")
@@ -483,6 +558,16 @@ def workload(
         # repeated fan-ins at a rate: the engine's `query` (its `incast` is the same with one query)
         return _given({"type": "query"}, fan_in=p["fan_in"], response_bytes=p["bytes"], queries=p["queries"],
                       rate_per_s=p[_RATE])  # fmt: skip
+    if kind in ("collective", "training-step"):
+        ranks = gpu_job(plan, int(p["gpus"] or 0), str(p["placement"]), _dotted(where, "gpus"))
+        if kind == "collective":
+            return _given({"type": "collective", "op": p["op"], "servers": ranks, "bytes": p["bytes"]},
+                          algorithm=p["algorithm"], iterations=p["iterations"])  # fmt: skip
+        return _given(
+            {"type": "training_step", "servers": ranks, "gradient_bytes": p["bytes"], "forward_s": p["forward_s"],
+             "backward_s": p["backward_s"]},
+            bucket_bytes=p["bucket_bytes"], iterations=p["iterations"], algorithm=p["algorithm"],
+        )  # fmt: skip
     assert kind == "memcache"
     cache = chosen.get("cache")
     n = len(cache) if cache else int(p["cache_racks"] or 0)
@@ -514,6 +599,63 @@ def _many_to_many(
         raise DomainError("racks.receivers", "a rack cannot both send and receive")
     # one flow per pair: the engine's default `flows_per_pair`
     return {"type": "many_to_many", "senders": _servers(senders), "receivers": _servers(receivers), "bytes": p["bytes"]}
+
+
+def scalable_units(plan: WiringPlan) -> list[list[list[str]]]:
+    """The plan's servers by scalable unit (a rail plan's SU is its servers' cluster; otherwise the
+    cluster of their ToR), each server as its ranks (a GPU server's GPUs, GPU 0 first), in plan order."""
+    units: dict[int, list[list[str]]] = {}
+    for d in plan.devices:
+        if d.role is Role.SERVER:
+            gpu = plan.gpu_servers.get(d.model)
+            ranks = [rank_id(d.node_id, i) for i in range(gpu.gpus)] if gpu is not None else [d.node_id]
+            units.setdefault(d.cluster if d.cluster is not None else 0, []).append(ranks)
+    return [units[k] for k in sorted(units)]
+
+
+def gpu_job(plan: WiringPlan, gpus: int, placement: str, field: str) -> list[str]:
+    """The ranks of a job of `gpus` GPUs (0: every one) in ring order, whole servers: `packed` takes the
+    servers of SU 1 in order, then SU 2's, ...; `spread` takes server 1 of each SU in turn, then server 2 of
+    each, ... (an SU out of servers is passed over)."""
+    units = scalable_units(plan)
+    if placement == "spread":
+        depth = max((len(u) for u in units), default=0)
+        order = [u[j] for j in range(depth) for u in units if j < len(u)]
+    else:
+        order = [server for u in units for server in u]
+    total = sum(len(ranks) for ranks in order)
+    if gpus == 0:
+        gpus = total
+    if gpus > total:
+        raise DomainError(field, f"the plan has {total} GPUs, the job asks for {gpus}")
+    out: list[str] = []
+    for ranks in order:
+        if len(out) >= gpus:
+            break
+        out.extend(ranks)
+    if len(out) != gpus:
+        per = len(order[0]) if order else 0
+        raise DomainError(field, f"a job takes whole servers of {per} GPUs: {gpus} is not a multiple of {per}")
+    return out
+
+
+FAILABLE = (Role.TOR, Role.SPINE)
+"""What a preset's `failed` may name: a rail leaf (the rail plans' leaves are ToR-layer switches) or a spine."""
+
+
+def preset_failures(
+    plan: WiringPlan, request: PresetChoice | dict[str, Any], where: str = "params"
+) -> list[dict[str, Any]]:
+    """The engine failures a preset request asks for: its `failed` switch down from time 0."""
+    if not isinstance(request, PresetChoice):
+        return []
+    failed = preset_params(preset_of(request.preset), request.params, where).get("failed")
+    if failed is None:
+        return []
+    device = next((d for d in plan.devices if d.node_id == failed), None)
+    if device is None or device.role not in FAILABLE:
+        raise DomainError(_dotted(where, "failed"), f"{failed!r} is not a rail leaf, ToR or spine of this plan")
+    return [{"node": failed, "at_s": 0.0}]
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,3 +695,19 @@ def build_scenario(
     scenario["workload"] = workload or _preset_workload(plan, "shuffle")
     scenario["engine"] = engine or {"mode": "flow", "seed": 1, "failures": []}
     return scenario
+
+
+def requested_scenario(
+    plan: WiringPlan,
+    request: PresetChoice | dict[str, Any],
+    *,
+    name: str | None = None,
+    routing: dict[str, Any],
+    engine: dict[str, Any],
+) -> dict[str, Any]:
+    """The scenario of a plan request (submitting and estimating build it alike): its workload
+    (`requested_workload`) and the engine section as given plus the failures the preset asks for."""
+    failures = preset_failures(plan, request)
+    if failures:
+        engine = {**engine, "failures": [*(engine.get("failures") or []), *failures]}
+    return build_scenario(plan, name=name, routing=routing, workload=requested_workload(plan, request), engine=engine)

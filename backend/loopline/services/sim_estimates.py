@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from loopline.db.models.wiring import WiringPlanRow
 from loopline.domain.errors import DomainError
-from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
+from loopline.domain.scenario import PresetChoice, requested_scenario
 from loopline.domain.sim_estimate import (
     COMBINE_FLOWS_PER_S,
     LINK_PACKET_HOPS_PER_S,
@@ -166,9 +166,7 @@ def of_plan(
     engine: dict[str, Any],
 ) -> Estimates:  # fmt: skip
     """The estimates of the scenario `submit_for_plan` would build from the same request."""
-    domain_plan = load_plan(session, plan)
-    built = requested_workload(domain_plan, workload)
-    scenario = build_scenario(domain_plan, routing=routing, workload=built, engine=engine)
+    scenario = requested_scenario(load_plan(session, plan), workload, routing=routing, engine=engine)
     return every_mode(scenario, "workload")
 
 

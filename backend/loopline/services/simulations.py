@@ -22,7 +22,7 @@ from loopline.db.models.wiring import WiringPlanRow
 from loopline.db.repositories import Page, paginate, sim_flows
 from loopline.domain.errors import Conflict, DomainError, NotFound
 from loopline.domain.exports import csv_chunks, to_csv
-from loopline.domain.scenario import PresetChoice, build_scenario, requested_workload
+from loopline.domain.scenario import PresetChoice, requested_scenario
 from loopline.domain.sim_results import FLOW_COLUMNS, FLOW_RECORDS_MAX, TABLES, as_cells, flow_cells, table_rows
 from loopline.queue import SIMULATE_TASK, enqueue_after_commit
 from loopline.services import audit, idempotency, sim_estimates, sim_preflight, work_quota
@@ -139,10 +139,7 @@ def plan_scenario(
 ) -> dict[str, Any]:  # fmt: skip
     """The scenario of a plan request: the plan's network, the workload built from its preset (or
     the raw section), routing and engine as given. Submitting and estimating build it alike."""
-    domain_plan = load_plan(session, plan)
-    return build_scenario(
-        domain_plan, name=name, routing=routing, workload=requested_workload(domain_plan, workload), engine=engine
-    )
+    return requested_scenario(load_plan(session, plan), workload, name=name, routing=routing, engine=engine)
 
 
 def submit_scenario(

@@ -28,15 +28,28 @@ from loopline.domain.media import PriceBook
 from loopline.domain.scenario import WORKLOADS, build_scenario, preset_of, workload
 from loopline.domain.sim_outcome import Outcome
 from loopline.domain.wiring import Pattern, WiringPlan, generate_plan
+from loopline.domain.wiring.spec import RAIL_PATTERNS
 from loopline.domain.wiring.summary import PlanSummary, summarize
 from loopline.queue import SWEEP_DONE_TASK, SWEEP_POINT_TASK, enqueue_chord_after_commit
 from loopline.services import audit, pricing
 from loopline.services.access import Principal
 from loopline.services.job_recovery import Claimant, claim_or_skip
 from loopline.services.layout_snapshot import get_hall_or_404, load_fabric, load_hall
-from loopline.services.wiring_spec import PlanOptions, geometry_for, server_port_speeds, wiring_spec
+from loopline.services.wiring_spec import (
+    PlanOptions,
+    RailOptions,
+    geometry_for,
+    resolve_rail,
+    server_port_speeds,
+    wiring_spec,
+)
 
 ROUTINGS = ("ecmp", "adaptive", "least_work", "detour", "vlb", "grin")
+COLLECTIVE_OPS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
+COLLECTIVE_ALGORITHMS = ("ring", "hierarchical", "direct")
+PLACEMENTS = ("contiguous", "spread", "packed")
+WORKLOAD_PARAMETERS = ("job_racks", "bytes", "load", "flows", "op", "algorithm", "gpus", "placement")
+"""The sweep parameters a point hands to its workload's preset (those the preset takes)."""
 MAX_POINTS = 200
 MAX_VALUES = 50
 
@@ -67,6 +80,14 @@ PARAMETERS: dict[str, Parameter] = {
     "flows": Parameter(int, 1, about="flows drawn (poisson)"),
     "seed": Parameter(int, 0, about="engine seed"),
     "routing": Parameter(str, choices=ROUTINGS, about="routing scheme"),
+    # GPU clusters (issue 31): the rail patterns' options and the GPU presets' parameters
+    "su_size": Parameter(int, 1, nullable=True, about="rail patterns: servers per scalable unit"),
+    "rail_leaf_model_id": Parameter(int, 1, nullable=True, about="rail patterns: the rail leaves' switch model"),
+    "oversubscription": Parameter(float, 0.0, nullable=True, about="rail-optimized: leaf down:up (null: 1)"),
+    "op": Parameter(str, choices=COLLECTIVE_OPS, nullable=True, about="collective operation"),
+    "algorithm": Parameter(str, choices=COLLECTIVE_ALGORITHMS, nullable=True, about="collective algorithm"),
+    "gpus": Parameter(int, 0, nullable=True, about="GPUs in the job (0: every GPU)"),
+    "placement": Parameter(str, choices=PLACEMENTS, nullable=True, about="job placement"),
 }
 DEFAULTS: dict[str, Any] = {
     "pattern": "single-homed", "ports": None, "loop": None, "clusters": 1, "uplinks_per_tor": None,
@@ -218,11 +239,35 @@ def cancel(session: Session, principal: Principal, sweep: Sweep) -> Sweep:
     return sweep
 
 
+@dataclass(frozen=True, slots=True)
+class SweepPreset:
+    """A sweep the planner picks by name: the parameters it sets (`base`) and the axis it varies (`grid`);
+    the planner's own choices (pattern, rail options, job) go into `base` beside them."""
+
+    name: str
+    label: str
+    explain: str
+    base: dict[str, Any]
+    grid: dict[str, list[Any]]
+
+
+SWEEP_PRESETS = (
+    SweepPreset(
+        "collective-sweep", "Collective sweep (1 MB to 4 GB)",
+        "A collective at every power-of-two message size from 1 MiB to 4 GiB, as nccl-tests runs it: each point's "
+        "figures carry the engine's collective (algbw_gbps, busbw_gbps), drawn as bus bandwidth against size.",
+        {"workload": "collective"}, {"bytes": [2**e for e in range(20, 33)]},
+    ),
+)  # fmt: skip
+
+
 POINT_COLUMNS = (
     "index", "status", *PARAMETERS, "cost_total", "currency", "cost_complete", "cables", "total_ordered_length_m",
     "job_completion_s", "fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99", "outcome", "stalled_flows",
-    "flows_total", "error",
+    "flows_total", "algbw_gbps", "busbw_gbps", "error",
 )  # fmt: skip
+_COLLECTIVE_COLUMNS = ("algbw_gbps", "busbw_gbps")
+"""Read from the point's `collective` figures (the engine's)."""
 
 
 def priced_figures(figures: dict[str, Any] | None, book: PriceBook) -> dict[str, Any] | None:
@@ -252,6 +297,7 @@ def point_views(session: Session, sweep: Sweep) -> list[dict[str, Any]]:
 
 def point_row(p: dict[str, Any]) -> dict[str, Any]:
     f = p["figures"] or {}
+    f = {**f, **{k: (f.get("collective") or {}).get(k) for k in _COLLECTIVE_COLUMNS}}
     return {"index": p["index"], "status": p["status"].value, **{k: p["params"].get(k) for k in PARAMETERS},
             **{k: f.get(k) for k in POINT_COLUMNS[2 + len(PARAMETERS) : -1]}, "error": p["error"]}  # fmt: skip
 
@@ -304,10 +350,17 @@ def point_plan(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[
     fabric = load_fabric(session, sweep.project_id)
     if params.get("uplinks_per_tor") is not None:
         fabric = replace(fabric, tor_uplinks=params["uplinks_per_tor"])
+    pattern = Pattern(params["pattern"])
+    rail = None
+    if pattern in RAIL_PATTERNS:
+        if params.get("su_size") is None or params.get("rail_leaf_model_id") is None:
+            raise DomainError("rail", f"{pattern.value} needs su_size and rail_leaf_model_id")
+        rail = RailOptions(params["su_size"], params["rail_leaf_model_id"], params.get("oversubscription"))
     options = PlanOptions(
-        name=f"sweep {sweep.id}", pattern=Pattern(params["pattern"]), ports=params.get("ports"),
-        loop=params.get("loop"), clusters=params.get("clusters", 1),
+        name=f"sweep {sweep.id}", pattern=pattern, ports=params.get("ports"),
+        loop=params.get("loop"), clusters=params.get("clusters", 1), rail=rail,
     )  # fmt: skip
+    options = resolve_rail(session, sweep.project_id, options)
     plan = generate_plan(hall, wiring_spec(options, fabric), geometry=geometry_for(options))
     return plan, summarize(plan, server_port_speeds(hall))
 
@@ -319,9 +372,7 @@ def point_scenario(session: Session, sweep: Sweep, params: dict[str, Any]) -> tu
     kind = params["workload"]
     # the point's workload parameters its preset takes; a null job size is the preset's default
     taken = {p.name for p in preset_of(kind).params}
-    wl_params = {
-        k: v for k in ("job_racks", "bytes", "load", "flows") if k in taken and (v := params.get(k)) is not None
-    }
+    wl_params = {k: v for k in WORKLOAD_PARAMETERS if k in taken and (v := params.get(k)) is not None}
     scenario = build_scenario(
         plan, name=f"sweep {sweep.id}", routing={"type": params["routing"]}, workload=workload(plan, kind, wl_params,
         where=""), engine={"mode": "flow", "seed": params["seed"], "failures": []},
@@ -342,6 +393,8 @@ def performance(result: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
         "slowdown_mean": slow.get("mean"), "slowdown_p99": slow.get("p99"), "flows_total": flows.get("total"),
         "outcome": outcome.outcome, "stalled_flows": outcome.stalled, "unfinished_flows": outcome.unfinished,
         "incomplete_summary": (outcome.reason or {}).get("summary"),
+        # a collective's own figures (nccl-tests' algbw and busbw, the engine's), as the result gives them
+        "collective": result.get("collective"), "training": result.get("training"),
     }  # fmt: skip
 
 

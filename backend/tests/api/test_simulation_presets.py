@@ -42,7 +42,21 @@ def test_the_table_is_served_with_the_engines_defaults(owner: TestClient, h: Sim
     r = owner.get("/api/v1/simulation-presets")
     assert r.status_code == 200, r.text
     presets = {p["name"]: p for p in r.json()["presets"]}
-    assert list(presets) == ["shuffle", "permutation", "all-to-all", "many-to-many", "poisson", "incast", "memcache"]
+    engine_types = {v["properties"]["type"]["enum"][0] for v in SCHEMA["definitions"]["WorkloadSpec"]["oneOf"]}
+    # training-step is offered once the engine knows its workload (issue 31)
+    assert list(presets) == [
+        "shuffle", "permutation", "all-to-all", "many-to-many", "poisson", "incast", "memcache", "collective",
+        *(["training-step"] if "training_step" in engine_types else []),
+    ]  # fmt: skip
+    collective = {p["name"]: p for p in presets["collective"]["params"]}
+    assert list(collective) == ["op", "algorithm", "bytes", "iterations", "gpus", "placement"]
+    assert [c["value"] for c in collective["placement"]["choices"]] == ["packed", "spread"]
+    assert r.json()["sweeps"] == [
+        {"name": "collective-sweep", "label": "Collective sweep (1 MB to 4 GB)",
+         "explain": r.json()["sweeps"][0]["explain"], "base": {"workload": "collective"},
+         "grid": {"bytes": [1 << e for e in range(20, 33)]}},
+    ]  # fmt: skip
+    assert r.json()["sweeps"][0]["grid"]["bytes"][0] == 1_048_576 and len(r.json()["sweeps"][0]["grid"]["bytes"]) == 13
     incast = {p["name"]: p for p in presets["incast"]["params"]}
     fan_in = [v for v in SCHEMA["definitions"]["WorkloadSpec"]["oneOf"] if v["properties"]["type"]["enum"] == ["query"]]
     assert incast["fan_in"]["default"] == fan_in[0]["properties"]["fan_in"]["default"] == 8

@@ -45,8 +45,12 @@ def schema_default(variant: str, field: str) -> Any:
 
 def test_engine_owned_defaults_are_the_engine_schemas() -> None:
     table = {(pr.name, p.name): p for pr in preset_table(SCHEMA) for p in pr.params}
-    owned = [(pr.name, p) for pr in PRESETS for p in pr.params if isinstance(p.default, EngineDefault)]
-    assert len(owned) == 8  # poisson 1, incast 3, memcache 4
+    served = {pr.name for pr in preset_table(SCHEMA)}
+    owned = [
+        (pr.name, p) for pr in PRESETS if pr.name in served for p in pr.params if isinstance(p.default, EngineDefault)
+    ]
+    # poisson 1, incast 3, memcache 4, collective 2 (algorithm, iterations); training-step 4 once the engine has it
+    assert len(owned) == 10 + (4 if "training-step" in served else 0)
     for preset, p in owned:
         assert isinstance(p.default, EngineDefault)
         served = table[preset, p.name]
@@ -71,7 +75,10 @@ def test_a_field_missing_from_the_engine_schema_is_named() -> None:
 
 
 def test_one_vocabulary() -> None:
-    assert WORKLOADS == ("shuffle", "permutation", "all-to-all", "many-to-many", "poisson", "incast", "memcache")
+    assert WORKLOADS == (
+        "shuffle", "permutation", "all-to-all", "many-to-many", "poisson", "incast", "memcache", "collective",
+        "training-step",
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -136,7 +143,7 @@ def test_the_default_scenario_is_the_shuffle_preset() -> None:
          "sender and receiver racks together exceed the plan's 16"),
         ("memcache", {"cache_racks": 16}, {}, "params.cache_racks", "at most 15: clients need a rack of their own"),
         ("query", {}, {}, "preset", "unknown workload 'query' (one of shuffle, permutation, all-to-all, "
-         "many-to-many, poisson, incast, memcache)"),
+         "many-to-many, poisson, incast, memcache, collective, training-step)"),
     ],
 )  # fmt: skip
 def test_bad_input_names_the_field(

@@ -6167,7 +6167,7 @@ export interface components {
              * @description The workload by preset (`GET /simulation-presets`: names, parameters, bounds, defaults); the server builds it over the plan's logical racks. Default (neither `preset` nor `workload`): `shuffle` with its defaults, the first two logical racks, 15 MB per pair.
              * @example shuffle
              */
-            preset?: ("shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache") | null;
+            preset?: ("shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache" | "collective" | "training-step") | null;
             /** @description Racks chosen by name, per set the preset takes. */
             racks?: components["schemas"]["RackChoice"] | null;
             /**
@@ -6689,10 +6689,10 @@ export interface components {
             help: string;
             /**
              * Kind
-             * @description What the value is.
+             * @description What the value is; `node`: a node id of the plan's network (its scenario's `network.nodes[].id`), e.g. a rail leaf or spine to fail.
              * @enum {string}
              */
-            kind: "integer" | "number" | "boolean" | "choice";
+            kind: "integer" | "number" | "boolean" | "choice" | "node";
             /**
              * Label
              * @description The form's label.
@@ -8514,7 +8514,7 @@ export interface components {
              * @example shuffle
              * @enum {string}
              */
-            name: "shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache";
+            name: "shuffle" | "permutation" | "all-to-all" | "many-to-many" | "poisson" | "incast" | "memcache" | "collective" | "training-step";
             /**
              * Params
              * @description Its parameters, in the form's order.
@@ -8533,6 +8533,11 @@ export interface components {
              * @description Every preset, in the form's order.
              */
             presets: components["schemas"]["SimulationPresetRead"][];
+            /**
+             * Sweeps
+             * @description Sweeps picked by name (issue 31: the collective sweep).
+             */
+            sweeps: components["schemas"]["SweepPresetRead"][];
         };
         /** SimulationRead */
         SimulationRead: {
@@ -8726,7 +8731,7 @@ export interface components {
         SweepCreate: {
             /**
              * Base
-             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, all-to-all, many-to-many, poisson, incast, memcache: the presets of `GET /simulation-presets`, with their own defaults for what a sweep does not set), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin).
+             * @description Parameters every point shares (defaults: single-homed, shuffle of 2 racks, 15 MB, ecmp, seed 1). Parameters: `pattern` (wiring pattern), `ports` (p), `loop` (l), `clusters` (c), `uplinks_per_tor` (ToR uplinks: oversubscription; null = the hall's), `server_gbps` and `fabric_gbps` (the speed of the server links, NIC to ToR, and of the fabric links, ToR uplinks to spine/aggregation/core, in Gb/s: a speed of the media catalog that every such device port of the hall runs (a port runs its own speed or slower); the cables, their media, the BOM and the simulated link rates follow; null = the hall's), `workload` (shuffle, permutation, all-to-all, many-to-many, poisson, incast, memcache, collective, training-step: the presets of `GET /simulation-presets`, with their own defaults for what a sweep does not set), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and `flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin); GPU clusters: `su_size`, `rail_leaf_model_id` and `oversubscription` (the rail patterns' options), `op`, `algorithm`, `gpus` and `placement` (the collective and training-step presets' parameters); a point's figures carry the engine's `collective` (algbw_gbps, busbw_gbps) and `training` objects.
              * @example {
              *       "job_racks": 4,
              *       "workload": "shuffle"
@@ -8890,6 +8895,40 @@ export interface components {
              * @description The worker that finished it.
              */
             worker: string | null;
+        };
+        /** SweepPresetRead */
+        SweepPresetRead: {
+            /**
+             * Base
+             * @description Sweep parameters it sets (`POST /halls/{id}/sweeps` `base`); the planner adds the design's (pattern, rail options) and the job's.
+             */
+            base: {
+                [key: string]: unknown;
+            };
+            /**
+             * Explain
+             * @description One line: what it varies and what each point reports.
+             */
+            explain: string;
+            /**
+             * Grid
+             * @description The axis it varies (`grid`).
+             */
+            grid: {
+                [key: string]: unknown[];
+            };
+            /**
+             * Label
+             * @description What the planner reads.
+             * @example Collective sweep (1 MB to 4 GB)
+             */
+            label: string;
+            /**
+             * Name
+             * @description The sweep preset's name.
+             * @example collective-sweep
+             */
+            name: string;
         };
         /** SweepRead */
         SweepRead: {

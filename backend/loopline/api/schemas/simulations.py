@@ -224,7 +224,10 @@ class PresetChoiceRead(ReadSchema):
 class PresetParamRead(ReadSchema):
     name: str = Field(description="The name in `params`.", examples=["job_racks"])
     label: str = Field(description="The form's label.", examples=["Logical racks in the job"])
-    kind: Literal["integer", "number", "boolean", "choice"] = Field(description="What the value is.")
+    kind: Literal["integer", "number", "boolean", "choice", "node"] = Field(
+        description="What the value is; `node`: a node id of the plan's network (its scenario's "
+        "`network.nodes[].id`), e.g. a rail leaf or spine to fail."
+    )
     help: str = Field(description="One line on what it does.")
     default: bool | int | float | str | None = Field(
         description="Used when the parameter is left out. Null: none known here (an engine-owned default the "
@@ -264,5 +267,17 @@ class SimulationPresetRead(ReadSchema):
     rack_sets: list[RackSetRead] = Field(description="Racks it may be given by name (`racks`).")
 
 
+class SweepPresetRead(ReadSchema):
+    name: str = Field(description="The sweep preset's name.", examples=["collective-sweep"])
+    label: str = Field(description="What the planner reads.", examples=["Collective sweep (1 MB to 4 GB)"])
+    explain: str = Field(description="One line: what it varies and what each point reports.")
+    base: dict[str, Any] = Field(
+        description="Sweep parameters it sets (`POST /halls/{id}/sweeps` `base`); the planner adds the design's "
+        "(pattern, rail options) and the job's."
+    )
+    grid: dict[str, list[Any]] = Field(description="The axis it varies (`grid`).")
+
+
 class SimulationPresets(ReadSchema):
     presets: list[SimulationPresetRead] = Field(description="Every preset, in the form's order.")
+    sweeps: list[SweepPresetRead] = Field(description="Sweeps picked by name (issue 31: the collective sweep).")

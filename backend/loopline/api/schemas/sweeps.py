@@ -24,7 +24,10 @@ PARAMETERS_DOC = (
     "their media, the BOM and the simulated link rates follow; null = the hall's), "
     f"`workload` ({', '.join(WORKLOADS)}: the presets of `GET /simulation-presets`, with their own defaults for "
     "what a sweep does not set), `job_racks` (job size in logical racks), `bytes` (per pair or flow), `load` and "
-    "`flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin)"
+    "`flows` (poisson), `seed`, `routing` (ecmp, adaptive, least_work, detour, vlb, grin); GPU clusters: "
+    "`su_size`, `rail_leaf_model_id` and `oversubscription` (the rail patterns' options), `op`, `algorithm`, "
+    "`gpus` and `placement` (the collective and training-step presets' parameters); a point's figures carry the "
+    "engine's `collective` (algbw_gbps, busbw_gbps) and `training` objects"
 )
 
 
