@@ -56,7 +56,8 @@ export function ParamInput({
 }) {
   if (p.kind === "choice")
     return (
-      <select value={String(value)} onChange={(e) => onValue(e.target.value)} disabled={off} data-testid={testId}>
+      <select value={String(value ?? "")} onChange={(e) => onValue(e.target.value)} disabled={off} data-testid={testId}>
+        {p.default === null && <option value="">engine default</option>}
         {p.choices.map((c) => (
           <option key={c.value} value={c.value}>
             {c.label}

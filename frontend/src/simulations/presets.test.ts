@@ -192,3 +192,86 @@ describe("requests", () => {
     ]);
   });
 });
+
+describe("GPU presets (issue 31)", () => {
+  const COLLECTIVE: Preset = {
+    name: "collective",
+    label: "Collective",
+    explain: "",
+    params: [
+      param("op", {
+        kind: "choice",
+        default: "all_reduce",
+        choices: [
+          { value: "all_reduce", label: "all-reduce" },
+          { value: "all_to_all", label: "all-to-all" },
+        ],
+      }),
+      param("algorithm", {
+        kind: "choice",
+        default: null,
+        engine_field: "workload.collective.algorithm",
+        choices: [
+          { value: "ring", label: "ring" },
+          { value: "direct", label: "direct" },
+        ],
+      }),
+      param("bytes", { default: 2 ** 30, minimum: 1, display_unit: "MiB", display_scale: 2 ** 20 }),
+      param("iterations", { default: 1, minimum: 1, engine_field: "workload.collective.iterations" }),
+      param("gpus", { default: 0, minimum: 0 }),
+      param("placement", {
+        kind: "choice",
+        default: "packed",
+        choices: [
+          { value: "packed", label: "packed into SUs" },
+          { value: "spread", label: "spread over the SUs" },
+        ],
+      }),
+    ],
+    rack_sets: [],
+  };
+
+  it("a choice with no default is the engine's: none chosen on the form, left out of the request", () => {
+    const shown = defaultsOf(COLLECTIVE);
+    expect(shown).toEqual({
+      op: "all_reduce",
+      algorithm: "",
+      bytes: 1024,
+      iterations: 1,
+      gpus: 0,
+      placement: "packed",
+    });
+    expect(paramsOf(COLLECTIVE, shown)).toEqual({
+      op: "all_reduce",
+      bytes: 2 ** 30,
+      iterations: 1,
+      gpus: 0,
+      placement: "packed",
+    });
+    expect(paramsOf(COLLECTIVE, { ...shown, op: "all_to_all", algorithm: "direct" }).algorithm).toBe("direct");
+  });
+
+  it("names the job after the op, algorithm, size in binary units and the GPUs", () => {
+    const shown = defaultsOf(COLLECTIVE);
+    expect(workloadLabel(COLLECTIVE, paramsOf(COLLECTIVE, shown))).toBe("all-reduce 1 GiB on every GPU");
+    expect(
+      workloadLabel(
+        COLLECTIVE,
+        paramsOf(COLLECTIVE, { ...shown, algorithm: "ring", bytes: 256, gpus: 32, placement: "spread", iterations: 5 }),
+      ),
+    ).toBe("all-reduce ring 256 MiB on 32 GPUs spread × 5");
+  });
+
+  it("a GPU server's interconnect is part of the server: not offered as a switch to fail", () => {
+    const nodes = [
+      { id: "H.SU01-01.L1.S01/gpu0", role: "server" },
+      { id: "H.SU01-01.L1.S01/interconnect", role: "interconnect" },
+      { id: "H.SU1.RAIL1", role: "tor" },
+      { id: "H.SPINE01", role: "spine" },
+    ];
+    expect(switchesOfNetwork(nodes)).toEqual([
+      { id: "H.SU1.RAIL1", role: "tor" },
+      { id: "H.SPINE01", role: "spine" },
+    ]);
+  });
+});

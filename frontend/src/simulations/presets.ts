@@ -6,6 +6,7 @@
  */
 import type { components } from "../api/schema";
 import type { PickSet } from "../state/floorPick";
+import { formatBytes } from "./collective";
 
 export type PlanSimulationCreate = components["schemas"]["PlanSimulationCreate"];
 export type Preset = components["schemas"]["SimulationPresetRead"];
@@ -63,7 +64,8 @@ export function defaultsOf(preset: Preset): Record<string, Shown> {
     preset.params.map((p) => {
       const d = p.default;
       if (p.kind === "boolean") return [p.name, d === true];
-      if (p.kind === "choice") return [p.name, typeof d === "string" ? d : (p.choices[0]?.value ?? "")];
+      // A choice without a default is the engine's to make ("": none chosen, left out of the request).
+      if (p.kind === "choice") return [p.name, typeof d === "string" ? d : ""];
       return [p.name, typeof d === "number" ? d / scaleOf(p) : NaN];
     }),
   );
@@ -79,7 +81,7 @@ export function paramsOf(preset: Preset, shown: ShownValues): ParamValues {
   for (const p of preset.params) {
     const v = shown[p.name];
     if (p.kind === "boolean" || p.kind === "choice") {
-      if (v !== undefined) out[p.name] = v;
+      if (v !== undefined && v !== "") out[p.name] = v;
       continue;
     }
     if (typeof v !== "number" || Number.isNaN(v)) {
@@ -120,11 +122,22 @@ const LABELS: Record<string, (v: Readonly<Record<string, unknown>>, picked: Pick
       (v.job_racks as number) > 0 || has(picked.job) ? ` on ${where(v, picked)}` : ""
     }${v.inter_rack_only === true ? " inter-rack" : ""}`,
   incast: (v) => `incast ${num(v.fan_in)}→1 × ${kb(v.bytes)} KB, ${num(v.queries)} at ${num(v.rate_per_s)}/s`,
+  collective: (v) =>
+    `${words(v.op)}${v.algorithm ? ` ${String(v.algorithm)}` : ""} ${size(v.bytes)} on ${gpus(v)}${
+      v.iterations !== undefined && v.iterations !== 1 ? ` × ${num(v.iterations)}` : ""
+    }`,
   memcache: (v, picked) => {
     const n = picked.cache?.length || (v.cache_racks as number);
     return `memcache ${n}${has(picked.cache) ? " chosen" : ""} cache rack${n === 1 ? "" : "s"}, ${num(v.request_bytes)} B / ${kb(v.response_bytes)} KB, ${num(v.latency_bound_us)} µs`;
   },
 };
+/** `all_reduce` -> `all-reduce`: NCCL's names as the table's choices word them. */
+const words = (x: unknown) => String(x ?? "").replaceAll("_", "-");
+/** A message size in binary units (nccl-tests' sizes are powers of two): `1 GiB`, `256 MiB`. */
+const size = (bytes: unknown) => (typeof bytes === "number" ? formatBytes(bytes) : String(bytes));
+/** The job's GPUs in words: `every GPU`, `32 GPUs packed`. */
+const gpus = (v: Readonly<Record<string, unknown>>) =>
+  !v.gpus ? "every GPU" : `${num(v.gpus)} GPUs${v.placement ? ` ${String(v.placement)}` : ""}`;
 const mb = (bytes: unknown) => num(typeof bytes === "number" ? bytes / 1e6 : bytes);
 const kb = (bytes: unknown) => num(typeof bytes === "number" ? bytes / 1e3 : bytes);
 function where(v: Readonly<Record<string, unknown>>, picked: PickedRacks): string {
@@ -230,9 +243,12 @@ export function requestsFor(
   }));
 }
 
-/** The plan's switches that can fail (everything but servers), in the scenario's order. */
+/**
+ * The plan's switches that can fail, in the scenario's order: every node but the servers (a GPU
+ * server's ranks included) and a GPU server's internal interconnect, which is part of the server.
+ */
 export function switchesOfNetwork(nodes: readonly { id: string; role: string }[]): { id: string; role: string }[] {
-  return nodes.filter((n) => n.role !== "server").map((n) => ({ id: n.id, role: n.role }));
+  return nodes.filter((n) => n.role !== "server" && n.role !== "interconnect").map((n) => ({ id: n.id, role: n.role }));
 }
 
 /** The plan's logical racks in layout order, from its scenario's server nodes. */
