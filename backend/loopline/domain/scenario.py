@@ -180,6 +180,9 @@ class Param:
     step: float = 1
     engine_field: str | None = None
     """Where an engine-owned default was read (`workload.query.fan_in`); None: the preset's own."""
+    new_in_engine: bool = False
+    """An engine-owned field the engine may not have yet: the served table leaves the parameter out
+    until the engine's schema has it (`preset_table`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +257,17 @@ _ALGORITHMS = (
     Choice("ring", "ring"),
     Choice("hierarchical", "hierarchical (in the server, per rail across servers, in the server)"),
 )
+_MODELS = (
+    Choice("steps", "steps (a flow per ring step)"),
+    Choice("pipelined", "pipelined (a flow per ring edge and phase, as NCCL pipelines; for thousands of GPUs)"),
+)
+
+
+def _model(variant: str) -> Param:
+    return Param("model", "Model", "choice", "How the collective's flows are drawn.", EngineDefault(variant, "model"),
+                 choices=_MODELS, new_in_engine=True)  # fmt: skip
+
+
 _FAILED = Param(
     "failed", "Failed switch", "node",
     "A rail leaf or spine of the plan (its node id), down from the start; none: nothing fails.", None,
@@ -354,6 +368,10 @@ PRESETS: tuple[Preset, ...] = (
             _bytes("Message size (per rank)", GIB, "MiB", 2**20, 1, "nccl-tests' size: bytes per rank."),
             Param("iterations", "Iterations", "integer", "Times the collective runs, back to back.",
                   EngineDefault("collective", "iterations"), unit="iterations", minimum=1),
+            _model("collective"),
+            Param("skew", "Skew (all-to-all)", "number",
+                  "Mixture-of-experts imbalance: the Zipf exponent of the destinations' popularity (0: uniform).",
+                  EngineDefault("collective", "skew"), minimum=0, step=0.1, new_in_engine=True),
             _GPUS, _GPU_PLACEMENT,
         ),
     ),
@@ -376,6 +394,7 @@ PRESETS: tuple[Preset, ...] = (
                   EngineDefault("training_step", "iterations"), unit="iterations", minimum=1),
             Param("algorithm", "All-reduce algorithm", "choice", "How each bucket is all-reduced.",
                   EngineDefault("training_step", "algorithm"), choices=_ALGORITHMS),
+            _model("training_step"),
             _GPUS, _GPU_PLACEMENT, _FAILED,
         ),
         requires="training_step",
@@ -418,8 +437,12 @@ def preset_table(schema: Mapping[str, Any]) -> tuple[Preset, ...]:
             raise DomainError("engine", f"the engine's schema has no workload field {key[0]}.{key[1]}")
         return replace(p, default=found[key], engine_field=f"workload.{key[0]}.{key[1]}")
 
+    def offered(p: Param) -> bool:
+        d = p.default
+        return not (p.new_in_engine and isinstance(d, EngineDefault) and (d.variant, d.field) not in found)
+
     return tuple(
-        replace(pr, params=tuple(resolve(p) for p in pr.params))
+        replace(pr, params=tuple(resolve(p) for p in pr.params if offered(p)))
         for pr in PRESETS
         if pr.requires is None or pr.requires in known
     )
@@ -562,11 +585,12 @@ def workload(
         ranks = gpu_job(plan, int(p["gpus"] or 0), str(p["placement"]), _dotted(where, "gpus"))
         if kind == "collective":
             return _given({"type": "collective", "op": p["op"], "servers": ranks, "bytes": p["bytes"]},
-                          algorithm=p["algorithm"], iterations=p["iterations"])  # fmt: skip
+                          algorithm=p["algorithm"], iterations=p["iterations"], model=p["model"],
+                          skew=p["skew"])  # fmt: skip
         return _given(
             {"type": "training_step", "servers": ranks, "gradient_bytes": p["bytes"], "forward_s": p["forward_s"],
              "backward_s": p["backward_s"]},
-            bucket_bytes=p["bucket_bytes"], iterations=p["iterations"], algorithm=p["algorithm"],
+            bucket_bytes=p["bucket_bytes"], iterations=p["iterations"], algorithm=p["algorithm"], model=p["model"],
         )  # fmt: skip
     assert kind == "memcache"
     cache = chosen.get("cache")

@@ -49,7 +49,12 @@ def test_the_table_is_served_with_the_engines_defaults(owner: TestClient, h: Sim
         *(["training-step"] if "training_step" in engine_types else []),
     ]  # fmt: skip
     collective = {p["name"]: p for p in presets["collective"]["params"]}
-    assert list(collective) == ["op", "algorithm", "bytes", "iterations", "gpus", "placement"]
+    collective_fields = next(
+        v["properties"] for v in SCHEMA["definitions"]["WorkloadSpec"]["oneOf"]
+        if v["properties"]["type"]["enum"] == ["collective"]
+    )  # fmt: skip
+    new = ["model", "skew"] if "model" in collective_fields else []  # offered once the engine has them
+    assert list(collective) == ["op", "algorithm", "bytes", "iterations", *new, "gpus", "placement"]
     assert [c["value"] for c in collective["placement"]["choices"]] == ["packed", "spread"]
     assert r.json()["sweeps"] == [
         {"name": "collective-sweep", "label": "Collective sweep (1 MB to 4 GB)",

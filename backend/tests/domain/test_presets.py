@@ -43,14 +43,26 @@ def schema_default(variant: str, field: str) -> Any:
     raise AssertionError(f"no workload {variant}")
 
 
+def schema_has(variant: str, field: str) -> bool:
+    return any(
+        v["properties"]["type"]["enum"] == [variant] and field in v["properties"]
+        for v in SCHEMA["definitions"]["WorkloadSpec"]["oneOf"]
+    )
+
+
 def test_engine_owned_defaults_are_the_engine_schemas() -> None:
     table = {(pr.name, p.name): p for pr in preset_table(SCHEMA) for p in pr.params}
-    served = {pr.name for pr in preset_table(SCHEMA)}
-    owned = [
-        (pr.name, p) for pr in PRESETS if pr.name in served for p in pr.params if isinstance(p.default, EngineDefault)
-    ]
-    # poisson 1, incast 3, memcache 4, collective 2 (algorithm, iterations); training-step 4 once the engine has it
-    assert len(owned) == 10 + (4 if "training-step" in served else 0)
+    owned = [(pr.name, p) for pr in PRESETS for p in pr.params if isinstance(p.default, EngineDefault)]
+    owned = [(name, p) for name, p in owned if (name, p.name) in table]
+    # poisson 1, incast 3, memcache 4, collective 2; the fields new in the engine (issue 31) once it has them
+    new = {("collective", "model"), ("collective", "skew")} if schema_has("collective", "model") else set()
+    if schema_has("training_step", "bucket_bytes"):
+        new |= {("training-step", f) for f in ("bucket_bytes", "iterations", "algorithm", "model")}
+    assert {(name, p.name) for name, p in owned} == {
+        ("poisson", "inter_rack_only"), ("incast", "fan_in"), ("incast", "queries"), ("incast", "rate_per_s"),
+        ("memcache", "request_bytes"), ("memcache", "response_bytes"), ("memcache", "rate_per_s"),
+        ("memcache", "latency_bound_us"), ("collective", "algorithm"), ("collective", "iterations"), *new,
+    }  # fmt: skip
     for preset, p in owned:
         assert isinstance(p.default, EngineDefault)
         served = table[preset, p.name]
