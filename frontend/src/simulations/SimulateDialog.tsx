@@ -88,6 +88,7 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
             onValue={setValue}
             replaced={(k) => replacedBy(preset, picked, k)}
             error={error}
+            switches={network?.switches}
           />
         </>
       )}

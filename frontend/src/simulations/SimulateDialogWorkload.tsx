@@ -47,13 +47,27 @@ export function ParamInput({
   onValue,
   off = false,
   testId = `param-${p.name}`,
+  switches = [],
 }: {
   p: PresetParam;
   value: Shown | undefined;
   onValue: (v: Shown) => void;
   off?: boolean;
   testId?: string;
+  /** A `node` parameter's choices: the plan's switches (rail leaves, spines, ...). */
+  switches?: readonly { id: string; role: string }[];
 }) {
+  if (p.kind === "node")
+    return (
+      <select value={String(value ?? "")} onChange={(e) => onValue(e.target.value)} disabled={off} data-testid={testId}>
+        <option value="">none</option>
+        {switches.map((n) => (
+          <option key={n.id} value={n.id}>
+            {n.id} ({n.role})
+          </option>
+        ))}
+      </select>
+    );
   if (p.kind === "choice")
     return (
       <select value={String(value ?? "")} onChange={(e) => onValue(e.target.value)} disabled={off} data-testid={testId}>
@@ -98,6 +112,7 @@ export function WorkloadParams({
   onValue,
   replaced,
   error,
+  switches = [],
 }: {
   preset: Preset;
   values: ShownValues;
@@ -105,6 +120,8 @@ export function WorkloadParams({
   /** A count replaced by a chosen rack set: its input is off. */
   replaced: (name: string) => boolean;
   error: FormError | null;
+  /** The first plan's switches, for a parameter naming one (a failed rail leaf or spine). */
+  switches?: readonly { id: string; role: string }[];
 }) {
   return (
     <>
@@ -112,7 +129,13 @@ export function WorkloadParams({
         {preset.params.map((p) => (
           <label key={p.name} className="sim-param" title={p.help}>
             <span>{p.label}</span>
-            <ParamInput p={p} value={values[p.name]} onValue={(v) => onValue(p.name, v)} off={replaced(p.name)} />
+            <ParamInput
+              p={p}
+              value={values[p.name]}
+              onValue={(v) => onValue(p.name, v)}
+              off={replaced(p.name)}
+              switches={switches}
+            />
             <FieldError error={error} field={p.name} />
           </label>
         ))}

@@ -275,3 +275,58 @@ describe("GPU presets (issue 31)", () => {
     ]);
   });
 });
+
+describe("the training step (issue 31)", () => {
+  const TRAINING: Preset = {
+    name: "training-step",
+    label: "Training step",
+    explain: "",
+    params: [
+      param("bytes", { default: 1e9, minimum: 1, display_unit: "MB", display_scale: 1e6 }),
+      param("bucket_bytes", { default: 25e6, minimum: 1, display_unit: "MB", display_scale: 1e6 }),
+      param("forward_s", { kind: "number", default: 0.05, minimum: 0 }),
+      param("iterations", { default: 1, minimum: 1 }),
+      param("algorithm", {
+        kind: "choice",
+        default: "ring",
+        choices: [
+          { value: "ring", label: "ring" },
+          { value: "hierarchical", label: "hierarchical" },
+        ],
+      }),
+      param("gpus", { default: 0, minimum: 0 }),
+      param("placement", { kind: "choice", default: "packed", choices: [{ value: "packed", label: "packed" }] }),
+      param("failed", { kind: "node", default: null }),
+    ],
+    rack_sets: [],
+  };
+
+  it("a failed switch is none by default (left out) or the node id chosen", () => {
+    const shown = defaultsOf(TRAINING);
+    expect(shown.failed).toBe("");
+    const none = paramsOf(TRAINING, shown);
+    expect(none).toEqual({
+      bytes: 1e9,
+      bucket_bytes: 25e6,
+      forward_s: 0.05,
+      iterations: 1,
+      algorithm: "ring",
+      gpus: 0,
+      placement: "packed",
+    });
+    expect(paramsOf(TRAINING, { ...shown, failed: "H.SU1.RAIL3" }).failed).toBe("H.SU1.RAIL3");
+  });
+
+  it("names the job after its gradients, buckets, algorithm, GPUs and the failed switch", () => {
+    const shown = defaultsOf(TRAINING);
+    expect(workloadLabel(TRAINING, paramsOf(TRAINING, { ...shown, gpus: 32 }))).toBe(
+      "training step 1,000 MB gradients in 25 MB buckets, ring on 32 GPUs packed",
+    );
+    expect(
+      workloadLabel(
+        TRAINING,
+        paramsOf(TRAINING, { ...shown, iterations: 3, failed: "H.SPINE01", algorithm: "hierarchical" }),
+      ),
+    ).toBe("training step 1,000 MB gradients in 25 MB buckets, hierarchical on every GPU × 3, H.SPINE01 down");
+  });
+});

@@ -64,8 +64,8 @@ export function defaultsOf(preset: Preset): Record<string, Shown> {
     preset.params.map((p) => {
       const d = p.default;
       if (p.kind === "boolean") return [p.name, d === true];
-      // A choice without a default is the engine's to make ("": none chosen, left out of the request).
-      if (p.kind === "choice") return [p.name, typeof d === "string" ? d : ""];
+      // A choice without a default is the engine's to make, a node without one is none ("": left out of the request).
+      if (p.kind === "choice" || p.kind === "node") return [p.name, typeof d === "string" ? d : ""];
       return [p.name, typeof d === "number" ? d / scaleOf(p) : NaN];
     }),
   );
@@ -80,7 +80,7 @@ export function paramsOf(preset: Preset, shown: ShownValues): ParamValues {
   const out: ParamValues = {};
   for (const p of preset.params) {
     const v = shown[p.name];
-    if (p.kind === "boolean" || p.kind === "choice") {
+    if (p.kind === "boolean" || p.kind === "choice" || p.kind === "node") {
       if (v !== undefined && v !== "") out[p.name] = v;
       continue;
     }
@@ -123,9 +123,16 @@ const LABELS: Record<string, (v: Readonly<Record<string, unknown>>, picked: Pick
     }${v.inter_rack_only === true ? " inter-rack" : ""}`,
   incast: (v) => `incast ${num(v.fan_in)}→1 × ${kb(v.bytes)} KB, ${num(v.queries)} at ${num(v.rate_per_s)}/s`,
   collective: (v) =>
-    `${words(v.op)}${v.algorithm ? ` ${String(v.algorithm)}` : ""} ${size(v.bytes)} on ${gpus(v)}${
+    `${words(v.op)}${v.algorithm ? ` ${String(v.algorithm)}` : ""}${v.model ? ` ${String(v.model)}` : ""} ${size(v.bytes)} on ${gpus(v)}${
       v.iterations !== undefined && v.iterations !== 1 ? ` × ${num(v.iterations)}` : ""
     }`,
+  "training-step": (v) => {
+    const how = [v.algorithm, v.model].filter(Boolean).map(String).join(" ");
+    const times = v.iterations !== undefined && v.iterations !== 1 ? ` × ${num(v.iterations)}` : "";
+    return `training step ${mb(v.bytes)} MB gradients in ${mb(v.bucket_bytes)} MB buckets${how ? `, ${how}` : ""} on ${gpus(
+      v,
+    )}${times}${v.failed ? `, ${String(v.failed)} down` : ""}`;
+  },
   memcache: (v, picked) => {
     const n = picked.cache?.length || (v.cache_racks as number);
     return `memcache ${n}${has(picked.cache) ? " chosen" : ""} cache rack${n === 1 ? "" : "s"}, ${num(v.request_bytes)} B / ${kb(v.response_bytes)} KB, ${num(v.latency_bound_us)} µs`;
