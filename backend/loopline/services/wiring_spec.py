@@ -26,6 +26,7 @@ from loopline.domain.wiring import (
     RailSpec,
     WiringSpec,
 )
+from loopline.domain.wiring.spec import Network
 from loopline.services.layout_snapshot import usable_in_project
 
 _FABRIC_KIND = {
@@ -97,6 +98,8 @@ class PlanOptions:
     """Fast fabric switch ports break out into lanes for slower ToR uplinks (structured cabling only)."""
     rail: RailOptions | None = None
     """Patterns rail-optimized and rail-only: SU size, leaf model, oversubscription."""
+    fabric: Literal["compute", "front_end"] = "compute"
+    """The network the plan wires: the servers' compute NICs, or their front-end NICs (`Network`)."""
 
     def to_json(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -189,6 +192,7 @@ def wiring_spec(request: PlanOptions, fabric: dl.FabricSettings) -> WiringSpec:
         ),
         cabling=request.cabling,
         rail=_rail_spec(request.rail),
+        network=Network(request.fabric),
         structured=(
             (request.structured or StructuredSettings())
             if request.cabling is Cabling.STRUCTURED

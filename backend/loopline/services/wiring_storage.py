@@ -77,7 +77,10 @@ def load_plan(session: Session, row: WiringPlanRow) -> WiringPlan:
         cables=cables,
         loops=loops,
         warnings=list(row.summary.get("warnings", [])),
-        gpu_servers=_gpu_servers(session, {d.model for d in devices if d.role is Role.SERVER}),
+        # a front-end plan's servers stay whole (its cables are the front-end NICs, no GPU's)
+        gpu_servers=_gpu_servers(session, {d.model for d in devices if d.role is Role.SERVER})
+        if request.fabric == "compute"
+        else {},
     )
 
 

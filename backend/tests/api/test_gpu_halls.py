@@ -3,6 +3,8 @@ and the spine racks in one transaction; the rail plans build on it; bad input na
 
 from __future__ import annotations
 
+import csv
+import io
 from types import SimpleNamespace
 from typing import Any
 
@@ -145,3 +147,54 @@ def test_bad_gpu_cluster_names_the_field(
     detail = r.json()["detail"][0]
     assert ".".join(str(x) for x in detail["loc"] if x != "body") == field, detail
     assert owner.get(f"/api/v1/projects/{project}/halls").json()["total"] == 0, "a refused hall was stored"
+
+
+def test_front_end_plan_is_a_network_of_its_own(owner: TestClient, project: int, gpu: SimpleNamespace) -> None:
+    """The same GPU hall wired twice: the compute fabric (rail-optimized, NICs p1..p8) and the front-end
+    fabric (single-homed: each server's 4 front-end NICs f1..f4 to its rack's ToR). 32 servers x 4 =
+    128 front-end cables on 8 ToRs (one per GPU rack); no server port is in both plans, each plan's BOM
+    holds its own switches, and the front-end plan says its ToR uplinks are not wired."""
+    hall = new_gpu_hall(owner, project, cluster(gpu)).json()
+    url = f"/api/v1/halls/{hall['id']}/wiring-plans"
+    rail = {"su_size": 8, "leaf_model_id": gpu.leaf, "oversubscription": 1}
+    compute = owner.post(url, json={"name": "compute", "pattern": "rail-optimized", "rail": rail})
+    front = owner.post(url, json={"name": "front", "pattern": "single-homed", "fabric": "front_end"})
+    assert compute.status_code == 201 and front.status_code == 201, front.text
+    assert (compute.json()["spec"]["fabric"], front.json()["spec"]["fabric"]) == ("compute", "front_end")
+    s = front.json()["summary"]
+    assert (s["servers"], s["tors"], s["cables"], s["by_class"]["server_tor"]["count"]) == (32, 8, 128, 128)
+    assert any(w.startswith("front-end: the ToR uplinks are not wired") for w in s["warnings"])
+
+    def server_ports(plan_id: int) -> set[tuple[str, str]]:
+        sheet = owner.get(f"/api/v1/wiring-plans/{plan_id}/exports/wiring-sheet.csv").text
+        rows = list(csv.DictReader(io.StringIO(sheet)))
+        # a server's end: its NIC port (p<n> or f<n>); switch ports are e<n>
+        return {(r["a_rack"], r["a_u"], r["a_port"]) for r in rows if not r["a_port"].startswith("e")}
+
+    cp, fp = server_ports(compute.json()["id"]), server_ports(front.json()["id"])
+    assert len(cp) == 256 and len(fp) == 128 and not cp & fp
+    assert {p for *_, p in cp} == {f"p{i}" for i in range(1, 9)} and {p for *_, p in fp} == {"f1", "f2", "f3", "f4"}
+
+    def switches(plan_id: int) -> dict[str, int]:
+        bom = owner.get(f"/api/v1/wiring-plans/{plan_id}/bom").json()
+        return {line["description"]: line["quantity"] for line in bom["lines"] if line["category"] == "switch"}
+
+    # compute: 32 rail leaves (the spines are the layout's, in both plans' racks but wired by compute only)
+    assert switches(compute.json()["id"]) == {"32x400G+32x400G leaf": 32, "64x400G 1U spine": 4}
+    assert switches(front.json()["id"]) == {"32x400G+32x400G leaf": 8}
+    listed = owner.get(f"/api/v1/projects/{project}/wiring-plans").json()
+    assert sorted(p["spec"]["fabric"] for p in listed["items"]) == ["compute", "front_end"]
+
+
+def test_front_end_takes_no_rail_pattern(owner: TestClient, project: int, gpu: SimpleNamespace) -> None:
+    hall = new_gpu_hall(owner, project, cluster(gpu)).json()
+    r = owner.post(
+        f"/api/v1/halls/{hall['id']}/wiring-plans",
+        json={
+            "name": "x",
+            "pattern": "rail-only",
+            "fabric": "front_end",
+            "rail": {"su_size": 8, "leaf_model_id": gpu.leaf},
+        },
+    )
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "fabric", r.text

@@ -70,7 +70,9 @@ def test_a_spec_stored_before_the_cabling_options_loads_as_direct() -> None:
     }  # fmt: skip
     options = PlanOptions.from_json(old)
     assert (options.cabling, options.structured, options.breakouts) == (Cabling.DIRECT, None, False)
-    assert options.to_json() == {**old, "cabling": "direct", "structured": None, "breakouts": False, "rail": None}
+    assert options.to_json() == {
+        **old, "cabling": "direct", "structured": None, "breakouts": False, "rail": None, "fabric": "compute",
+    }  # fmt: skip
 
 
 def test_wiring_spec_carries_the_options_to_the_domain() -> None:
@@ -95,7 +97,7 @@ def test_wiring_spec_carries_the_rail_leaf_to_the_domain() -> None:
     not read from the catalog is refused naming rail.leaf_model_id (resolve_rail reads it)."""
     fabric = dl.FabricSettings()
     leaf = RailLeaf("32x400G+32x400G leaf", 32, 400.0, 32, 400.0, 1)
-    options = PlanOptions(name="r", pattern=Pattern.RAIL_OPTIMIZED, rail=RailOptions(8, 5, 2.0, leaf))
+    options = PlanOptions(name="r", pattern=Pattern.RAIL_OPTIMIZED, rail=RailOptions(8, 5, 2.0, leaf=leaf))
     spec = wiring_spec(options, fabric)
     assert spec.rail is not None
     assert spec.rail.leaf_model == dl.SwitchModel("32x400G+32x400G leaf", 32, 400.0, 32, 400.0, 1)

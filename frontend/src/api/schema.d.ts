@@ -9616,6 +9616,13 @@ export interface components {
              */
             clusters: number;
             /**
+             * Fabric
+             * @description The network wired: `compute` (the servers' NICs; a GPU server's compute NICs, one per rail) or `front_end` (a GPU server's front-end NICs, storage and in-band management, ports `f<n>`) with the non-rail patterns to each logical rack's ToR; a plan of its own (cables, BOM). The front-end plan leaves the ToR uplinks out: the layout's fabric switches carry no network tag (see its warnings).
+             * @default compute
+             * @enum {string}
+             */
+            fabric: "compute" | "front_end";
+            /**
              * Fabric Optical
              * @description Fabric links use AOC or optics (they leave the row).
              * @default true

@@ -139,6 +139,13 @@ class WiringPlanCreate(Schema):
     rail: RailIn | None = Field(
         None, description="Patterns `rail-optimized` and `rail-only` (GPU clusters): SU size, leaf model, ratio."
     )
+    fabric: Literal["compute", "front_end"] = Field(
+        "compute",
+        description="The network wired: `compute` (the servers' NICs; a GPU server's compute NICs, one per rail) or "
+        "`front_end` (a GPU server's front-end NICs, storage and in-band management, ports `f<n>`) with the "
+        "non-rail patterns to each logical rack's ToR; a plan of its own (cables, BOM). The front-end plan leaves "
+        "the ToR uplinks out: the layout's fabric switches carry no network tag (see its warnings).",
+    )
 
     def to_options(self) -> PlanOptions:
         values = self.model_dump(exclude={"parallel", "structured", "rail"})

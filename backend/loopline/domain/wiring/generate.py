@@ -31,7 +31,7 @@ server ports (p -> p+1), reuses the same port numbers for the same connections:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from loopline.domain.errors import DomainError
@@ -49,6 +49,7 @@ from loopline.domain.routing import (
 from loopline.domain.structured.optics import breakout_lanes, lane_port
 from loopline.domain.structured.plant import Cabling
 from loopline.domain.structured.sizing import PortLanes
+from loopline.domain.wiring.frontend import UPLINKS_NOT_WIRED, frontend_hall, frontend_ports
 from loopline.domain.wiring.loops import (
     RowRacks,
     inter_chassis_loops,
@@ -63,6 +64,7 @@ from loopline.domain.wiring.spec import (
     SUBWAYS_PATTERNS,
     FabricKind,
     GrinScope,
+    Network,
     Pattern,
     RailSpec,
     WiringSpec,
@@ -195,6 +197,14 @@ def generate_plan(
     the rows, too few ToR / NIC / fabric ports, a link no medium reaches, ...
     """
     _validate(spec)
+    front_end = spec.network is Network.FRONT_END
+    if front_end:
+        if spec.pattern in RAIL_PATTERNS:
+            raise DomainError("fabric", f"{spec.pattern.value} wires the compute fabric; the front-end fabric takes "
+                              "the other patterns")  # fmt: skip
+        uplinks_left_out = spec.fabric.kind is not FabricKind.NONE
+        hall = frontend_hall(hall)
+        spec = replace(spec, fabric=replace(spec.fabric, kind=FabricKind.NONE))
     sel = selector or MediaSelector(round_to_sold=geometry.round_to_sold)
     index = _index_hall(hall, spec, geometry)
     wiring = _wire_logically(index, hall, spec, geometry)
@@ -203,7 +213,12 @@ def generate_plan(
     if fec:
         warnings.append(f"{fec} cables need RS-FEC for their copper reach (latency carried to the scenario)")
     models = {lr.server_model for row in hall.rows for rk in row.racks for lr in rk.logical_racks}
-    return WiringPlan(hall.name, spec, geometry, index.devices, cables, wiring.loops, warnings, gpu_servers_of(models))
+    plan = WiringPlan(hall.name, spec, geometry, index.devices, cables, wiring.loops, warnings, gpu_servers_of(models))
+    if front_end:
+        frontend_ports(plan)
+        if uplinks_left_out:
+            warnings.append(UPLINKS_NOT_WIRED)
+    return plan
 
 
 def server_ports_needed(spec: WiringSpec, lr: LogicalRack) -> int:

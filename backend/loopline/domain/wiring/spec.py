@@ -109,6 +109,14 @@ class ParallelPorts:
     loop: int | None = None
 
 
+class Network(StrEnum):
+    """The network a plan wires (issue 31): a GPU cluster's compute fabric and its front-end fabric are
+    separate networks over the same racks, each with its own plan."""
+
+    COMPUTE = "compute"
+    FRONT_END = "front_end"
+
+
 @dataclass(frozen=True, slots=True)
 class WiringSpec:
     pattern: Pattern = Pattern.SINGLE_HOMED
@@ -137,3 +145,6 @@ class WiringSpec:
     """The structured plant's settings; None with direct cabling."""
     rail: RailSpec | None = None
     """The rail patterns' SU size, leaf model and oversubscription; None with any other pattern."""
+    network: Network = Network.COMPUTE
+    """Which of a server's NICs the plan cables: the compute NICs, or a GPU server's front-end NICs
+    (storage, in-band management: `wiring.frontend`), a network of its own over the same racks."""
