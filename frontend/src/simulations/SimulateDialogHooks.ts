@@ -30,20 +30,23 @@ import {
 } from "./presets";
 import { chosenOf, failuresOf, formErrorOf, type FailureRow, type FormError } from "./SimulateDialogForm";
 import { useSimulations } from "./store";
+import type { SweepPreset } from "./sweeps";
 
 export type RackInfo = Map<string, RackPickInfo>;
 
 /** The server's presets (null while they load), and why they could not be read. */
-export function usePresets(): { presets: Preset[] | null; error: string | null } {
-  const [state, setState] = useState<{ presets: Preset[] | null; error: string | null }>({
+export function usePresets(): { presets: Preset[] | null; sweeps: SweepPreset[]; error: string | null } {
+  const [state, setState] = useState<{ presets: Preset[] | null; sweeps: SweepPreset[]; error: string | null }>({
     presets: null,
+    sweeps: [],
     error: null,
   });
   useEffect(() => {
     let live = true;
     presetTable().then(
-      (t) => live && setState({ presets: t.presets, error: null }),
-      (e: unknown) => live && setState({ presets: null, error: e instanceof Error ? e.message : String(e) }),
+      (t) => live && setState({ presets: t.presets, sweeps: t.sweeps, error: null }),
+      (e: unknown) =>
+        live && setState({ presets: null, sweeps: [], error: e instanceof Error ? e.message : String(e) }),
     );
     return () => {
       live = false;

@@ -13,6 +13,7 @@ import { isCollectiveSweep } from "./collective";
 import { Dialog } from "../widgets/Dialog";
 import { defaultsOf, paramsOf, PresetError, type Preset, type Shown } from "./presets";
 import { formatSeconds } from "./results";
+import { PresetSweepForm } from "./PresetSweepForm";
 import { usePresets } from "./SimulateDialogHooks";
 import { ParamInput } from "./SimulateDialogWorkload";
 import {
@@ -170,6 +171,33 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
         <p className="field-error" role="alert" data-testid="sweep-error">
           {error.field && <code>{error.field}</code>} {error.text}
         </p>
+      )}
+    </>
+  );
+}
+
+/** A grid of the planner's own, or a sweep picked by name from the server's table (the collective sweep). */
+function SweepStart({ hallId, onCreated }: { hallId: number; onCreated: (s: SweepDetail) => void }) {
+  const { presets, sweeps } = usePresets();
+  const [kind, setKind] = useState("");
+  const chosen = sweeps.find((s) => s.name === kind) ?? null;
+  return (
+    <>
+      <label className="sim-param">
+        <span>Sweep</span>
+        <select value={kind} onChange={(e) => setKind(e.target.value)} data-testid="sweep-kind">
+          <option value="">a grid of parameters</option>
+          {sweeps.map((s) => (
+            <option key={s.name} value={s.name}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {chosen && presets ? (
+        <PresetSweepForm key={chosen.name} hallId={hallId} sweep={chosen} presets={presets} onCreated={onCreated} />
+      ) : (
+        <SweepForm hallId={hallId} onCreated={onCreated} />
       )}
     </>
   );
@@ -336,7 +364,7 @@ export function SweepDialog({
       onClose={onClose}
       testId="sweep-dialog"
     >
-      {sweep ? <SweepView initial={sweep} /> : <SweepForm hallId={hallId} onCreated={setSweep} />}
+      {sweep ? <SweepView initial={sweep} /> : <SweepStart hallId={hallId} onCreated={setSweep} />}
     </Dialog>
   );
 }

@@ -3,10 +3,13 @@ import {
   configRows,
   costTimeSeries,
   gridOf,
+  GridError,
   parseValues,
+  presetSweepBody,
   pointRows,
   speedChoices,
   SWEEP_PARAMS,
+  type RailChoice,
   type SweepPoint,
 } from "./sweeps";
 
@@ -69,6 +72,7 @@ describe("port speeds", () => {
     expect(SWEEP_PARAMS.map((p) => p.key).sort()).toEqual(
       ["pattern", "ports", "loop", "clusters", "uplinks_per_tor", "server_gbps", "fabric_gbps", "workload"]
         .concat(["job_racks", "bytes", "load", "flows", "seed", "routing"])
+        .concat(["su_size", "rail_leaf_model_id", "oversubscription", "op", "algorithm", "gpus", "placement"])
         .sort(),
     );
   });
@@ -223,5 +227,70 @@ describe("seeds are draws, not designs", () => {
   it("only the seed varied: one configuration of every point", () => {
     const one = configRows(pointRows({ grid: { seed: [1, 2] }, points: sweep.points.slice(0, 2) }));
     expect(one.map((c) => [c.label, c.seeds, c.meanJobS])).toEqual([["all points", 2, 0.035]]);
+  });
+});
+
+describe("a sweep picked by name: the collective sweep (issue 31)", () => {
+  const sizes = Array.from({ length: 13 }, (_, i) => 2 ** (20 + i));
+  const COLLECTIVE_SWEEP = {
+    name: "collective-sweep",
+    label: "Collective sweep (1 MB to 4 GB)",
+    explain: "",
+    base: { workload: "collective" },
+    grid: { bytes: sizes },
+  };
+  const rail: RailChoice = { suSize: "4", leafModelId: 6, oversubscription: "" };
+
+  it("the preset's workload and message sizes, with the planner's pattern, rail options and job", () => {
+    const body = presetSweepBody(COLLECTIVE_SWEEP, "busbw", "rail-optimized", rail, {
+      op: "all_reduce",
+      bytes: 2 ** 30, // varied by the preset: not in the base
+      iterations: 1, // not a sweep parameter: left out
+      gpus: 32,
+      placement: "packed",
+    });
+    expect(body).toEqual({
+      name: "busbw",
+      base: {
+        pattern: "rail-optimized",
+        op: "all_reduce",
+        gpus: 32,
+        placement: "packed",
+        su_size: 4,
+        rail_leaf_model_id: 6,
+        workload: "collective",
+      },
+      grid: { bytes: sizes },
+    });
+    expect(body.grid.bytes).toHaveLength(13);
+  });
+
+  it("a ratio only for rail-optimized; no rail options for other patterns; refusals name the parameter", () => {
+    const withRatio = { ...rail, oversubscription: "2" };
+    expect(presetSweepBody(COLLECTIVE_SWEEP, "s", "rail-optimized", withRatio, {}).base?.oversubscription).toBe(2);
+    expect("oversubscription" in (presetSweepBody(COLLECTIVE_SWEEP, "s", "rail-only", withRatio, {}).base ?? {})).toBe(
+      false,
+    );
+    expect(presetSweepBody(COLLECTIVE_SWEEP, "s", "single-homed", null, {}).base).toEqual({
+      pattern: "single-homed",
+      workload: "collective",
+    });
+    const refused = (r: typeof rail) => {
+      try {
+        presetSweepBody(COLLECTIVE_SWEEP, "s", "rail-optimized", r, {});
+        return null;
+      } catch (e) {
+        return e instanceof GridError ? [e.field, e.message] : String(e);
+      }
+    };
+    expect(refused({ ...rail, suSize: "" })).toEqual(["su_size", "servers per SU: give a whole number of 1 or more"]);
+    expect(refused({ ...rail, leafModelId: null })).toEqual([
+      "rail_leaf_model_id",
+      "choose the switch model of the rail leaves",
+    ]);
+    expect(refused({ ...rail, oversubscription: "-1" })).toEqual([
+      "oversubscription",
+      "oversubscription: give a ratio above 0 (1 = non-blocking)",
+    ]);
   });
 });

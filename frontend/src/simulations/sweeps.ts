@@ -11,6 +11,8 @@ export type SweepPoint = components["schemas"]["SweepPointRead"];
 export type SweepRead = components["schemas"]["SweepRead"];
 /** The port speeds (Gb/s) a hall's devices run: the values `server_gbps` and `fabric_gbps` may take. */
 export type PortSpeeds = components["schemas"]["PortSpeedOptions"];
+export type SweepPreset = components["schemas"]["SweepPresetRead"];
+export type SweepCreate = components["schemas"]["SweepCreate"];
 
 export const SWEEP_PARAMS = [
   { key: "pattern", label: "wiring pattern", kind: "text" },
@@ -27,6 +29,14 @@ export const SWEEP_PARAMS = [
   { key: "seed", label: "seed", kind: "int" },
   { key: "routing", label: "routing", kind: "text" },
   { key: "workload", label: "workload", kind: "text" },
+  // GPU clusters (issue 31): the rail patterns' options and the GPU presets' parameters
+  { key: "su_size", label: "servers per SU (rail patterns)", kind: "int" },
+  { key: "rail_leaf_model_id", label: "rail leaf switch model id (rail patterns)", kind: "int" },
+  { key: "oversubscription", label: "rail leaf oversubscription (rail-optimized)", kind: "number" },
+  { key: "op", label: "collective operation", kind: "text" },
+  { key: "algorithm", label: "collective algorithm", kind: "text" },
+  { key: "gpus", label: "GPUs in the job (0: every GPU)", kind: "int" },
+  { key: "placement", label: "job placement", kind: "text" },
 ] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number]["key"];
 
@@ -234,4 +244,55 @@ export function costTimeSeries(configs: readonly ConfigRow[]): { data: Series; l
     lo: pts.map((p) => p.lo),
     hi: pts.map((p) => p.hi),
   };
+}
+
+/** The rail options of a sweep's plans (every point's plan of a GPU hall is wired with them). */
+export interface RailChoice {
+  suSize: string;
+  leafModelId: number | null;
+  /** Rail-optimized only; "" = the server's 1:1. */
+  oversubscription: string;
+}
+
+/** The workload parameters a preset sweep passes to its preset: those the API's sweeps take (services/sweeps.py). */
+export const PRESET_SWEEP_PARAMS: readonly string[] = [
+  "job_racks",
+  "load",
+  "flows",
+  "op",
+  "algorithm",
+  "gpus",
+  "placement",
+];
+
+/**
+ * A sweep picked by name (the collective sweep): its own base and grid as the server gives them, with
+ * the planner's pattern, rail options and workload parameters in the base beside them. The preset's own
+ * settings win (its workload, its varied axis); a parameter the grid varies is not also put in the base.
+ */
+export function presetSweepBody(
+  preset: SweepPreset,
+  name: string,
+  pattern: string,
+  rail: RailChoice | null,
+  params: Readonly<Record<string, unknown>>,
+): SweepCreate {
+  const base: Record<string, unknown> = { pattern };
+  for (const [k, v] of Object.entries(params)) if (PRESET_SWEEP_PARAMS.includes(k) && !(k in preset.grid)) base[k] = v;
+  if (rail) {
+    const su = Number(rail.suSize);
+    if (rail.suSize === "" || !Number.isInteger(su) || su < 1)
+      throw new GridError("su_size", "servers per SU: give a whole number of 1 or more");
+    if (rail.leafModelId === null)
+      throw new GridError("rail_leaf_model_id", "choose the switch model of the rail leaves");
+    base.su_size = su;
+    base.rail_leaf_model_id = rail.leafModelId;
+    if (pattern === "rail-optimized" && rail.oversubscription !== "") {
+      const ratio = Number(rail.oversubscription);
+      if (!(Number.isFinite(ratio) && ratio > 0))
+        throw new GridError("oversubscription", "oversubscription: give a ratio above 0 (1 = non-blocking)");
+      base.oversubscription = ratio;
+    }
+  }
+  return { name, base: { ...base, ...preset.base }, grid: preset.grid };
 }
