@@ -104,7 +104,7 @@ def bench(runs: int, sizes: list[int]) -> int:
         rail = {"su_size": SU, "leaf_model_id": ids["32x400G+32x400G leaf"], "oversubscription": 1,
                 "spine_planes": RAILS}  # fmt: skip
 
-        def wire(name: str) -> dict[str, object]:
+        def wire(name: str, hall: int = hall, rail: dict[str, object] = rail) -> dict[str, object]:
             r = client.post(
                 f"/api/v1/halls/{hall}/wiring-plans", json={"name": name, "pattern": "rail-optimized", "rail": rail}
             )
