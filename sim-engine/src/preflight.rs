@@ -358,17 +358,46 @@ fn classes(sc: &Scenario, net: &Network, g: &Graph) -> Vec<Class> {
         WorkloadSpec::Collective(w) => {
             let s = ids(&w.servers);
             let (count, _) = sc.workload_flows(net);
-            // (every flow carries a chunk of bytes / ranks; the first bytes mod ranks one byte more)
-            let bytes = w.bytes as f64 / s.len().max(1) as f64;
+            // (every flow carries a chunk of bytes / ranks; the first bytes mod ranks one byte
+            // more; GPU ranks' relays, pipelined phases and skews: counted by generating)
+            let bytes = generated_bytes_per_flow(sc, net, count)
+                .unwrap_or(w.bytes as f64 / s.len().max(1) as f64);
             let ring = || ring_hops(g, net, &s);
             let h: &dyn Fn() -> Result<f64, String> = match w.algorithm() {
-                crate::scenario::CollectiveAlgorithm::Ring => &ring,
+                crate::scenario::CollectiveAlgorithm::Ring
+                | crate::scenario::CollectiveAlgorithm::Hierarchical => &ring,
                 crate::scenario::CollectiveAlgorithm::Direct => &|| all(&s),
             };
             vec![one("flows", count, bytes, h, false)]
         }
+        WorkloadSpec::TrainingStep(w) => {
+            let s = ids(&w.servers);
+            let (count, _) = sc.workload_flows(net);
+            // beyond the exact-count bound: a ring all-reduce's pipelined phase per flow
+            let bytes = generated_bytes_per_flow(sc, net, count).unwrap_or(
+                w.bucket_bytes.min(w.gradient_bytes) as f64 * (s.len().max(2) - 1) as f64
+                    / s.len().max(1) as f64,
+            );
+            let h = || ring_hops(g, net, &s);
+            vec![one("flows", count, bytes, &h, false)]
+        }
     };
     found.into_iter().flatten().collect()
+}
+
+/// Mean bytes per flow of a collective on GPU ranks or of a training step, by generating the
+/// workload when it has at most [`EXACT_COUNT_MAX`] flows (None: beyond, or a plain collective,
+/// whose chunks are `bytes / ranks`).
+fn generated_bytes_per_flow(sc: &Scenario, net: &Network, count: u64) -> Option<f64> {
+    if count == 0 || count > EXACT_COUNT_MAX {
+        return None;
+    }
+    let w = crate::workload::generate(&sc.workload, net, sc.engine.seed);
+    if w.deps.is_empty() && matches!(sc.workload, WorkloadSpec::Collective(_)) {
+        return None;
+    }
+    let total: u64 = w.flows.iter().map(|f| f.bytes.0).sum();
+    Some(total as f64 / w.flows.len().max(1) as f64)
 }
 
 /// Mean links from each rank to the next around the ring (every ring flow crosses one of these
@@ -415,6 +444,13 @@ fn defaults_applied(sc: &Scenario, given: Option<&serde_json::Value>) -> Vec<App
                 continue;
             };
             if given.contains_key(field) || (field == "fan_in" && senders_named) {
+                continue;
+            }
+            // (a skew is an all-to-all's only)
+            if field == "skew"
+                && !matches!(&sc.workload, WorkloadSpec::Collective(c)
+                    if c.op == crate::scenario::CollectiveOp::AllToAll)
+            {
                 continue;
             }
             out.push(AppliedDefault {

@@ -214,6 +214,7 @@ fn workload_pairs(sc: &Scenario, net: &Network) -> (Vec<NodeId>, Vec<NodeId>) {
         WorkloadSpec::Random(w) => w.servers.as_deref(),
         WorkloadSpec::Poisson(w) => w.servers.as_deref(),
         WorkloadSpec::Collective(w) => w.servers.as_deref(),
+        WorkloadSpec::TrainingStep(w) => w.servers.as_deref(),
         WorkloadSpec::Incast(_) | WorkloadSpec::Query(_) | WorkloadSpec::Memcache(_) => None,
     };
     match chosen {

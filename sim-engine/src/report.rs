@@ -65,6 +65,9 @@ pub struct Report {
     /// collective workload.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collective: Option<CollectiveReport>,
+    /// The training step workload's step times and its bucket all-reduces' bandwidths.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub training: Option<TrainingReport>,
     /// One record per flow in flow-index order, when `engine.flow_records` is true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flow_records: Option<Vec<FlowRecord>>,
@@ -109,8 +112,10 @@ pub struct FlowRecord {
 pub struct CollectiveReport {
     /// `all_reduce`, `all_gather`, `reduce_scatter` or `all_to_all`.
     pub op: String,
-    /// `ring` or `direct`.
+    /// `ring`, `direct` or `hierarchical`.
     pub algorithm: String,
+    /// `steps` (a flow per ring step) or `pipelined` (a flow per ring edge and phase).
+    pub model: String,
     /// Ranks (servers) taking part.
     pub ranks: u64,
     /// Message size per rank, bytes (nccl-tests' size).
@@ -118,7 +123,7 @@ pub struct CollectiveReport {
     /// Times the collective ran, back to back.
     pub iterations: u32,
     /// Steps of one iteration (ring all-reduce 2(n-1), all-gather and reduce-scatter n-1,
-    /// all-to-all 1).
+    /// all-to-all 1, hierarchical all-reduce 2(g-1) + 2(h-1) over h servers of g GPUs).
     pub steps: u64,
     /// First start to last completion of every iteration, seconds (null if a flow did not finish).
     pub total_time_s: Option<f64>,
@@ -138,6 +143,32 @@ pub struct CollectiveReport {
     pub busbw_gbps: Option<f64>,
     /// nccl-tests' bus-bandwidth factor used.
     pub bus_factor: f64,
+}
+
+/// A training step's times (see `sim-engine/README.md`, "Training steps"). Bandwidths in Gb/s.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TrainingReport {
+    /// Steps simulated.
+    pub iterations: u32,
+    /// Gradient buckets per step.
+    pub buckets: u64,
+    /// Mean step time, seconds: the last rank's end of the last step over the steps (null if a
+    /// flow did not finish).
+    pub step_time_s: Option<f64>,
+    /// Per step: its end (the last rank's last bucket all-reduce done) less the previous step's
+    /// end, seconds (null for a step with a flow that did not finish).
+    pub step_times_s: Vec<Option<f64>>,
+    /// Compute per step, `forward_s + backward_s`.
+    pub compute_s: f64,
+    /// `step_time_s - compute_s`: the communication the backward pass did not hide (null if a
+    /// flow did not finish).
+    pub exposed_communication_s: Option<f64>,
+    /// Mean over the bucket all-reduces of `bucket bytes x 8 / time` (first start to last
+    /// completion of the bucket's flows), Gb/s (null if a flow did not finish).
+    pub algbw_gbps: Option<f64>,
+    /// `algbw_gbps x 2(n-1)/n`, nccl-tests' all-reduce bus bandwidth (null if a flow did not
+    /// finish).
+    pub busbw_gbps: Option<f64>,
 }
 
 /// Summary statistics of a sample.
@@ -836,6 +867,10 @@ pub fn build(o: &Outcome) -> Report {
         crate::scenario::WorkloadSpec::Collective(c) => Some(collective_report(o, c)),
         _ => None,
     };
+    let training = match &sc.workload {
+        crate::scenario::WorkloadSpec::TrainingStep(t) => Some(training_report(o, t)),
+        _ => None,
+    };
     Report {
         schema_version: RESULT_SCHEMA_VERSION,
         model: "fluid".into(),
@@ -869,6 +904,7 @@ pub fn build(o: &Outcome) -> Report {
         },
         memcache,
         collective,
+        training,
         flow_records: records,
         packet: None,
         decomposition: None,
@@ -905,27 +941,33 @@ fn routed_per_request(o: &Outcome) -> Option<Vec<f64>> {
     )
 }
 
-/// The collective's times from its flows (laid out iteration by iteration, see
-/// [`crate::workload::collective`]).
+/// First start and last completion (ps) of flows `a..b`, or None if one did not finish.
+fn span(o: &Outcome, a: usize, b: usize) -> Option<(u64, u64)> {
+    let mut first = u64::MAX;
+    let mut last = 0u64;
+    for f in &o.flows[a..b] {
+        if f.status != Status::Done {
+            return None;
+        }
+        first = first.min(f.start.0);
+        last = last.max(f.fct_end.0);
+    }
+    Some((first, last))
+}
+
+/// The collective's times from its flows (laid out iteration by iteration, the workload's
+/// `segments` marking each, see [`crate::workload::collective`]).
 fn collective_report(o: &Outcome, c: &crate::scenario::CollectiveSpec) -> CollectiveReport {
     use crate::workload::collective;
-    let n = collective::ranks(c, o.net).len() as u64;
+    let ranks = collective::ranks(c, o.net);
+    let n = ranks.len() as u64;
     let alg = c.algorithm();
-    let per = collective::flows_per_iteration(c.op, alg, n) as usize;
-    let iteration_time_s: Vec<Option<f64>> = o
-        .flows
-        .chunks(per.max(1))
-        .map(|it| {
-            let mut first = u64::MAX;
-            let mut last = 0u64;
-            for f in it {
-                if f.status != Status::Done {
-                    return None;
-                }
-                first = first.min(f.start.0);
-                last = last.max(f.fct_end.0);
-            }
-            Some(last.saturating_sub(first) as f64 / 1e12)
+    let seg = &o.workload.segments;
+    let iteration_time_s: Vec<Option<f64>> = seg
+        .windows(2)
+        .map(|w| {
+            span(o, w[0] as usize, w[1] as usize)
+                .map(|(first, last)| last.saturating_sub(first) as f64 / 1e12)
         })
         .collect();
     let all_done = o.flows.iter().all(|f| f.status == Status::Done);
@@ -942,16 +984,65 @@ fn collective_report(o: &Outcome, c: &crate::scenario::CollectiveSpec) -> Collec
     CollectiveReport {
         op: c.op.name().into(),
         algorithm: alg.name().into(),
+        model: c.model().name().into(),
         ranks: n,
         bytes: c.bytes,
         iterations: c.iterations,
-        steps: collective::steps(c.op, alg, n),
+        steps: collective::steps(c.op, alg, &ranks, o.net),
         total_time_s,
         time_s,
         iteration_time_s,
         algbw_gbps: algbw,
         busbw_gbps: algbw.map(|a| a * factor),
         bus_factor: factor,
+    }
+}
+
+/// A training step's times from its flows: segments are the bucket all-reduces, step by step.
+fn training_report(o: &Outcome, t: &crate::scenario::TrainingStepSpec) -> TrainingReport {
+    use crate::scenario::CollectiveOp;
+    let n = crate::scenario::ranks_of(&t.servers, o.net).len() as u64;
+    let buckets = t.buckets();
+    let seg = &o.workload.segments;
+    let mut step_times_s = Vec::new();
+    let mut previous_end = Some(0u64);
+    let mut algbw = Vec::new();
+    for it in 0..t.iterations as usize {
+        let a = seg[it * buckets as usize] as usize;
+        let b = seg[(it + 1) * buckets as usize] as usize;
+        let end = span(o, a, b).map(|(_, last)| last);
+        step_times_s.push(match (end, previous_end) {
+            (Some(e), Some(p)) => Some(e.saturating_sub(p) as f64 / 1e12),
+            _ => None,
+        });
+        previous_end = end;
+        for k in 0..buckets as usize {
+            let i = it * buckets as usize + k;
+            if let Some((first, last)) = span(o, seg[i] as usize, seg[i + 1] as usize) {
+                let secs = last.saturating_sub(first) as f64 / 1e12;
+                if secs > 0.0 {
+                    algbw.push(t.bucket_size(k as u64) as f64 * 8.0 / secs / 1e9);
+                }
+            }
+        }
+    }
+    let all_done = o.flows.iter().all(|f| f.status == Status::Done);
+    let step_time_s = all_done
+        .then(|| o.flows.iter().map(|f| f.fct_end.0).max().unwrap_or(0) as f64 / 1e12)
+        .map(|end| end / t.iterations as f64);
+    let compute_s = t.forward_s + t.backward_s;
+    let mean_algbw =
+        (all_done && !algbw.is_empty()).then(|| algbw.iter().sum::<f64>() / algbw.len() as f64);
+    let factor = crate::workload::collective::bus_factor(CollectiveOp::AllReduce, n);
+    TrainingReport {
+        iterations: t.iterations,
+        buckets,
+        step_time_s,
+        step_times_s,
+        compute_s,
+        exposed_communication_s: step_time_s.map(|s| s - compute_s),
+        algbw_gbps: mean_algbw,
+        busbw_gbps: mean_algbw.map(|a| a * factor),
     }
 }
 

@@ -98,6 +98,10 @@ export interface Report {
    */
   solver: SolverStats;
   /**
+   * The training step workload's step times and its bucket all-reduces' bandwidths.
+   */
+  training?: TrainingReport | null;
+  /**
    * Workload type.
    */
   workload: string;
@@ -111,7 +115,7 @@ export interface CollectiveReport {
    */
   algbw_gbps?: number | null;
   /**
-   * `ring` or `direct`.
+   * `ring`, `direct` or `hierarchical`.
    */
   algorithm: string;
   /**
@@ -135,6 +139,10 @@ export interface CollectiveReport {
    */
   iterations: number;
   /**
+   * `steps` (a flow per ring step) or `pipelined` (a flow per ring edge and phase).
+   */
+  model: string;
+  /**
    * `all_reduce`, `all_gather`, `reduce_scatter` or `all_to_all`.
    */
   op: string;
@@ -143,7 +151,7 @@ export interface CollectiveReport {
    */
   ranks: number;
   /**
-   * Steps of one iteration (ring all-reduce 2(n-1), all-gather and reduce-scatter n-1, all-to-all 1).
+   * Steps of one iteration (ring all-reduce 2(n-1), all-gather and reduce-scatter n-1, all-to-all 1, hierarchical all-reduce 2(g-1) + 2(h-1) over h servers of g GPUs).
    */
   steps: number;
   /**
@@ -755,4 +763,41 @@ export interface SolverStats {
    * Subflows water-filled, summed over rounds.
    */
   subflows_resolved: number;
+}
+/**
+ * A training step's times (see `sim-engine/README.md`, "Training steps"). Bandwidths in Gb/s.
+ */
+export interface TrainingReport {
+  /**
+   * Mean over the bucket all-reduces of `bucket bytes x 8 / time` (first start to last completion of the bucket's flows), Gb/s (null if a flow did not finish).
+   */
+  algbw_gbps?: number | null;
+  /**
+   * Gradient buckets per step.
+   */
+  buckets: number;
+  /**
+   * `algbw_gbps x 2(n-1)/n`, nccl-tests' all-reduce bus bandwidth (null if a flow did not finish).
+   */
+  busbw_gbps?: number | null;
+  /**
+   * Compute per step, `forward_s + backward_s`.
+   */
+  compute_s: number;
+  /**
+   * `step_time_s - compute_s`: the communication the backward pass did not hide (null if a flow did not finish).
+   */
+  exposed_communication_s?: number | null;
+  /**
+   * Steps simulated.
+   */
+  iterations: number;
+  /**
+   * Mean step time, seconds: the last rank's end of the last step over the steps (null if a flow did not finish).
+   */
+  step_time_s?: number | null;
+  /**
+   * Per step: its end (the last rank's last bucket all-reduce done) less the previous step's end, seconds (null for a step with a flow that did not finish).
+   */
+  step_times_s: (number | null)[];
 }

@@ -185,6 +185,7 @@ fn link_net(sc: &Scenario, net: &Network, plan: &Plan, l: usize, private: bool) 
             group: spec.group,
             follow_up: NONE,
             is_follow_up: false,
+            extra_steps: 0,
         });
     }
     m.max_layer = m.nodes.iter().map(|n| n.layer).max().unwrap_or(0);

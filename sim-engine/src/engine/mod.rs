@@ -32,7 +32,7 @@ use crate::routing::detour::{budget_link, DetourLeg, Side};
 use crate::routing::{Binding, RouteCtx, Router};
 use crate::scenario::{RoutingSpec, Scenario};
 use crate::units::{LinkId, NodeId, Time};
-use crate::workload::{Workload, NONE};
+use crate::workload::{Release, Workload};
 use cache_hint::prefetch;
 use control::detour::ActiveDetour;
 use control::Controller;
@@ -252,6 +252,10 @@ pub struct FlowEngine<'a> {
     finished: bool,
     /// Set when the run ended at the scenario's stop time (unfinished flows are then expected).
     stopped: bool,
+    /// Starts flows at other flows' ends.
+    release: Release,
+    /// Scratch: the flows a completion starts.
+    starts: Vec<(Time, u32)>,
 }
 
 /// A read-only view of a run's outcome: what the report is built from.
@@ -333,7 +337,10 @@ impl<'a> FlowEngine<'a> {
             nominal_cap: caps,
             finished: false,
             stopped: false,
+            release: Release::default(),
+            starts: Vec::new(),
         };
+        e.release = Release::new(&e.wl);
         for (i, f) in net.failures.iter().enumerate() {
             e.push(f.at, EV_FAIL, i as u32);
             if let Some(r) = f.recover_at {
@@ -471,8 +478,21 @@ impl<'a> FlowEngine<'a> {
             .subs
             .iter()
             .map(|s| self.fnet.path_of(s as usize));
-        self.latency
-            .terms(&self.nominal_cap, spec.bytes, spec.src, spec.dst, paths)
+        let terms = self
+            .latency
+            .terms(&self.nominal_cap, spec.bytes, spec.src, spec.dst, paths);
+        self.per_step(f, terms)
+    }
+
+    /// Latency terms of a flow that stands for several steps (a pipelined ring phase): each
+    /// step pays them.
+    fn per_step(&self, f: u32, (extra, ideal_s): (Time, f64)) -> (Time, f64) {
+        let k = self.wl.flows[f as usize].extra_steps as u64;
+        if k == 0 {
+            return (extra, ideal_s);
+        }
+        let more = Time(extra.0.saturating_mul(k));
+        (extra.saturating_add(more), ideal_s + more.as_secs_f64())
     }
 
     fn start_flow(&mut self, f: u32) {
@@ -489,7 +509,7 @@ impl<'a> FlowEngine<'a> {
             Some(routed) => {
                 self.routed_ahead += 1;
                 self.attach_paths(f, routed.paths(), routed.binding)
-                    .then_some((routed.extra, routed.ideal_s))
+                    .then(|| self.per_step(f, (routed.extra, routed.ideal_s)))
             }
             None => self.attach(f, true).then(|| self.latency_terms(f)),
         };
@@ -517,10 +537,13 @@ impl<'a> FlowEngine<'a> {
         fl.fct_end = self.now.saturating_add(fl.extra);
         let end = fl.fct_end;
         self.done += 1;
-        let next = self.wl.flows[f as usize].follow_up;
-        if next != NONE {
-            self.push(end, EV_START, next);
+        // flows waiting on this one (follow-ups, collective steps, training buckets)
+        let mut starts = std::mem::take(&mut self.starts);
+        self.release.done(&self.wl, f, end, &mut starts);
+        for (t, g) in starts.drain(..) {
+            self.push(t, EV_START, g);
         }
+        self.starts = starts;
     }
 
     /// Re-route a flow (after a failure or a controller decision).

@@ -10,7 +10,6 @@ use super::tcp::{self, Conn};
 use super::{PacketEngine, NO_BUDGET};
 use crate::engine::Status;
 use crate::units::Time;
-use crate::workload::NONE;
 
 impl PacketEngine<'_> {
     /// Send the segments in `self.out` on connection `c`.
@@ -122,11 +121,14 @@ impl PacketEngine<'_> {
             let was = pf.delivered;
             pf.delivered += ack - before;
             if was < size && pf.delivered >= size {
-                // the whole flow has arrived: a response may start
-                let next = self.wl.flows[f as usize].follow_up;
-                if next != NONE {
-                    self.ev.push(self.now, EV_START, next);
+                // the whole flow has arrived: a response (a next step) may start; the
+                // packets paid their own latency, so no latency terms are added
+                let mut starts = std::mem::take(&mut self.starts);
+                self.release.done(&self.wl, f, Time(self.now), &mut starts);
+                for (t, g) in starts.drain(..) {
+                    self.ev.push(t.0, EV_START, g);
                 }
+                self.starts = starts;
                 if p.flags & F_UDP != 0 {
                     self.complete(f);
                 }

@@ -42,7 +42,7 @@ use crate::report::{PacketReport, QueueReport, Report};
 use crate::routing::{Route, Router};
 use crate::scenario::{HostQueue, PacketSpec, RoutingSpec, Scenario, Transport};
 use crate::units::{LinkId, Time};
-use crate::workload::Workload;
+use crate::workload::{Release, Workload};
 use config::Cfg;
 use events::{EventList, EV_DEPART, EV_FAIL, EV_RECOVER, EV_RETX, EV_RTO, EV_START, EV_WIRE};
 use ports::{Pkt, Port, QueueSeries, NO_BUF};
@@ -158,6 +158,10 @@ pub struct PacketEngine<'a> {
     finished: bool,
     /// Decomposed mode's link simulations: each flow's path, given (empty: the router's).
     fixed: Vec<Vec<LinkId>>,
+    /// Starts flows at other flows' ends (shared with flow mode).
+    release: Release,
+    /// Scratch: the flows a delivery starts.
+    starts: Vec<(Time, u32)>,
 }
 
 impl<'a> PacketEngine<'a> {
@@ -233,7 +237,10 @@ impl<'a> PacketEngine<'a> {
             c: Counters::default(),
             finished: false,
             fixed,
+            release: Release::default(),
+            starts: Vec::new(),
         };
+        e.release = Release::new(&e.wl);
         for (i, f) in net.failures.iter().enumerate() {
             e.ev.push(f.at.0, EV_FAIL, i as u32);
             if let Some(r) = f.recover_at {

@@ -5,12 +5,14 @@
 mod validate;
 
 pub use crate::model::Role;
-pub use validate::{ScenarioError, MAX_FLOWS, MAX_LINK_GBPS, MAX_TIME_S, MIN_LINK_GBPS};
+pub use validate::{ScenarioError, MAX_FLOWS, MAX_LINK_GBPS, MAX_SKEW, MAX_TIME_S, MIN_LINK_GBPS};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::model::cdf::Cdf;
+use crate::network::Network;
+use crate::units::NodeId;
 
 /// Version of the scenario format this build reads.
 pub const SCENARIO_SCHEMA_VERSION: u32 = 1;
@@ -130,6 +132,7 @@ fn tagged_error(text: &str, field: &str) -> Option<ScenarioError> {
         ("workload", "poisson") => variant_error::<PoissonSpec>(inner, field),
         ("workload", "memcache") => variant_error::<MemcacheSpec>(inner, field),
         ("workload", "collective") => variant_error::<CollectiveSpec>(inner, field),
+        ("workload", "training_step") => variant_error::<TrainingStepSpec>(inner, field),
         ("routing", "adaptive" | "least_work") => variant_error::<AdaptiveParams>(inner, field),
         ("routing", "detour") => variant_error::<DetourParams>(inner, field),
         ("routing", "grin") => variant_error::<GrinParams>(inner, field),
@@ -380,6 +383,9 @@ pub enum WorkloadSpec {
     /// A collective operation (all-reduce, all-gather, reduce-scatter, all-to-all) among ranks,
     /// as NCCL runs it: ring steps chained on the chunk each rank receives.
     Collective(CollectiveSpec),
+    /// Data-parallel training steps: forward, then backward producing gradient buckets whose
+    /// all-reduces overlap the rest of the backward pass (PyTorch DDP), for `iterations` steps.
+    TrainingStep(TrainingStepSpec),
 }
 
 impl WorkloadSpec {
@@ -395,6 +401,7 @@ impl WorkloadSpec {
             WorkloadSpec::Poisson(_) => "poisson",
             WorkloadSpec::Memcache(_) => "memcache",
             WorkloadSpec::Collective(_) => "collective",
+            WorkloadSpec::TrainingStep(_) => "training_step",
         }
     }
 
@@ -654,25 +661,146 @@ fn d_bound() -> f64 {
 /// Times a collective is repeated back to back.
 pub const DEFAULT_COLLECTIVE_ITERATIONS: u32 = 1;
 
-/// Steps of one iteration of `op` by `algorithm` over `n` ranks.
-pub fn collective_steps(op: CollectiveOp, algorithm: CollectiveAlgorithm, n: u64) -> u64 {
+/// Steps of one iteration of `op` by `algorithm` over `ranks` (hierarchical: inside the
+/// servers and across them, see [`hierarchical_steps`]).
+pub fn collective_steps(
+    op: CollectiveOp,
+    algorithm: CollectiveAlgorithm,
+    ranks: &[NodeId],
+    net: &Network,
+) -> u64 {
+    let n = ranks.len() as u64;
     match (op, algorithm) {
         (_, CollectiveAlgorithm::Direct) => 1,
+        (_, CollectiveAlgorithm::Hierarchical) => {
+            let hosts = hierarchy(ranks, net).unwrap_or_default();
+            let rails = hosts.first().map_or(0, |g| g.len()) as u64;
+            hierarchical_steps(hosts.len() as u64, rails)
+        }
         (CollectiveOp::AllReduce, CollectiveAlgorithm::Ring) => 2 * n.saturating_sub(1),
         (_, CollectiveAlgorithm::Ring) => n.saturating_sub(1),
     }
 }
 
-/// Flows of one iteration over `n` ranks (saturating: compared with `MAX_FLOWS`).
-pub fn collective_flows_per_iteration(
+/// The ranks of a collective or training step: `servers` (validated ids) or every server.
+pub fn ranks_of(servers: &Option<Vec<String>>, net: &Network) -> Vec<NodeId> {
+    match servers {
+        Some(ids) => ids.iter().filter_map(|s| net.node_id(s)).collect(),
+        None => net.servers.clone(),
+    }
+}
+
+/// GPU ranks grouped by server for the hierarchical algorithm: the servers (interconnects) in
+/// the order their first rank appears, each server's ranks by rail. `None` if a rank has no
+/// host.
+pub fn hierarchy(ranks: &[NodeId], net: &Network) -> Option<Vec<Vec<NodeId>>> {
+    let mut hosts: Vec<NodeId> = Vec::new();
+    let mut groups: Vec<Vec<NodeId>> = Vec::new();
+    let mut at = std::collections::HashMap::new();
+    for &r in ranks {
+        let h = net.node(r).host?;
+        let g = *at.entry(h).or_insert_with(|| {
+            hosts.push(h);
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(r);
+    }
+    for g in &mut groups {
+        g.sort_by_key(|&r| net.node(r).rail);
+    }
+    Some(groups)
+}
+
+/// Ring edges `ranks[i] -> ranks[i + 1]` whose transfer takes a PXN relay (two flows).
+fn relayed_ring_edges(ranks: &[NodeId], net: &Network) -> u64 {
+    let n = ranks.len();
+    (0..n)
+        .filter(|&i| net.pxn_relay(ranks[i], ranks[(i + 1) % n]).is_some())
+        .count() as u64
+}
+
+/// Ordered pairs of `ranks` whose transfer takes a PXN relay (two flows), counted by rail.
+fn relayed_pairs(ranks: &[NodeId], net: &Network) -> u64 {
+    use std::collections::HashMap;
+    let mut by_rail: HashMap<u32, u64> = HashMap::new();
+    let mut by_host_rail: HashMap<(NodeId, u32), u64> = HashMap::new();
+    for &r in ranks {
+        if let (Some(h), Some(k)) = (net.node(r).host, net.node(r).rail) {
+            *by_rail.entry(k).or_default() += 1;
+            *by_host_rail.entry((h, k)).or_default() += 1;
+        }
+    }
+    let mut total = 0u64;
+    for &a in ranks {
+        let (Some(h), Some(ra)) = (net.node(a).host, net.node(a).rail) else {
+            continue;
+        };
+        for (&k, &on_rail) in &by_rail {
+            if k != ra && net.gpu_on_rail(h, k).is_some() {
+                let same_host = by_host_rail.get(&(h, k)).copied().unwrap_or(0);
+                total = total.saturating_add(on_rail - same_host);
+            }
+        }
+    }
+    total
+}
+
+/// Flows of a ring over `ranks` in `phases` phases of `n - 1` steps each (saturating).
+fn ring_flows(ranks: &[NodeId], phases: u64, model: CollectiveModel, net: &Network) -> u64 {
+    let n = ranks.len() as u64;
+    if n < 2 {
+        return 0;
+    }
+    let per_step = n + relayed_ring_edges(ranks, net);
+    let steps = match model {
+        CollectiveModel::Steps => phases * (n - 1),
+        CollectiveModel::Pipelined => phases,
+    };
+    steps.saturating_mul(per_step)
+}
+
+/// Flows of one iteration of a collective over `ranks` (exact: PXN relays are two flows each;
+/// saturating, compared with `MAX_FLOWS`). The generator lays them out in this count.
+pub fn collective_iteration_flows(
     op: CollectiveOp,
     algorithm: CollectiveAlgorithm,
-    n: u64,
+    model: CollectiveModel,
+    ranks: &[NodeId],
+    net: &Network,
 ) -> u64 {
+    let n = ranks.len() as u64;
+    let phases = if op == CollectiveOp::AllReduce { 2 } else { 1 };
     match algorithm {
-        CollectiveAlgorithm::Ring => collective_steps(op, algorithm, n).saturating_mul(n),
-        CollectiveAlgorithm::Direct => n.saturating_mul(n.saturating_sub(1)),
+        CollectiveAlgorithm::Direct => n
+            .saturating_mul(n.saturating_sub(1))
+            .saturating_add(relayed_pairs(ranks, net)),
+        CollectiveAlgorithm::Ring => ring_flows(ranks, phases, model, net),
+        CollectiveAlgorithm::Hierarchical => {
+            let Some(hosts) = hierarchy(ranks, net) else {
+                return 0;
+            };
+            // inside each server: reduce-scatter and all-gather; across: a ring per rail
+            let inside: u64 = hosts
+                .iter()
+                .map(|g| ring_flows(g, 2, model, net))
+                .fold(0, u64::saturating_add);
+            let rails = hosts.first().map_or(0, |g| g.len());
+            let across: u64 = (0..rails)
+                .map(|j| {
+                    let ring: Vec<NodeId> = hosts.iter().map(|g| g[j]).collect();
+                    ring_flows(&ring, 2, model, net)
+                })
+                .fold(0, u64::saturating_add);
+            inside.saturating_add(across)
+        }
     }
+}
+
+/// Steps of one hierarchical all-reduce over `hosts` servers of `rails` GPUs: reduce-scatter
+/// and all-gather inside (`rails - 1` each), a ring all-reduce across (`2 (hosts - 1)`).
+pub fn hierarchical_steps(hosts: u64, rails: u64) -> u64 {
+    2 * rails.saturating_sub(1) + 2 * hosts.saturating_sub(1)
 }
 
 /// A collective operation, named as NCCL names it.
@@ -718,6 +846,10 @@ pub enum CollectiveAlgorithm {
     Ring,
     /// Every rank sends to every other rank at once (all-to-all).
     Direct,
+    /// All-reduce over GPU ranks (every rank with `host` and `rail`, every host with the same
+    /// rails): a reduce-scatter ring inside each server over its interconnect, then a ring
+    /// all-reduce per rail across the servers, then an all-gather ring inside each server.
+    Hierarchical,
 }
 
 impl CollectiveAlgorithm {
@@ -725,6 +857,29 @@ impl CollectiveAlgorithm {
         match self {
             CollectiveAlgorithm::Ring => "ring",
             CollectiveAlgorithm::Direct => "direct",
+            CollectiveAlgorithm::Hierarchical => "hierarchical",
+        }
+    }
+}
+
+/// How a ring's steps become flows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CollectiveModel {
+    /// Every ring step is one flow of a chunk, started when the chunk it forwards has arrived.
+    #[default]
+    Steps,
+    /// One flow per ring edge per phase (reduce-scatter, all-gather) carrying all of that
+    /// phase's bytes, plus the latency terms of the phase's other steps: NCCL's pipelining,
+    /// and a flow count that scales to thousands of GPUs.
+    Pipelined,
+}
+
+impl CollectiveModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveModel::Steps => "steps",
+            CollectiveModel::Pipelined => "pipelined",
         }
     }
 }
@@ -749,12 +904,100 @@ pub struct CollectiveSpec {
     /// previous iteration's last step has delivered the chunk it waits for (default 1).
     #[serde(default = "d_iterations")]
     pub iterations: u32,
+    /// `steps` (default: a flow per ring step) or `pipelined` (a flow per ring edge and phase).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(default = "d_model_steps")]
+    pub model: Option<CollectiveModel>,
+    /// All-to-all only: mixture-of-experts imbalance, the Zipf exponent of the destinations'
+    /// popularity over a seeded permutation of the ranks (default 0: uniform). Each rank sends
+    /// what it sends uniformly, split over the others in proportion to their popularity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(default = "d_skew")]
+    pub skew: Option<f64>,
 }
 
 impl CollectiveSpec {
     /// The algorithm, its default filled in.
     pub fn algorithm(&self) -> CollectiveAlgorithm {
         self.algorithm.unwrap_or(self.op.default_algorithm())
+    }
+    /// The model, its default (`steps`) filled in.
+    pub fn model(&self) -> CollectiveModel {
+        self.model.unwrap_or_default()
+    }
+    /// The skew, its default (0) filled in.
+    pub fn skew(&self) -> f64 {
+        self.skew.unwrap_or(0.0)
+    }
+}
+
+fn d_model_steps() -> Option<CollectiveModel> {
+    Some(CollectiveModel::Steps)
+}
+fn d_model_pipelined() -> CollectiveModel {
+    CollectiveModel::Pipelined
+}
+fn d_skew() -> Option<f64> {
+    Some(0.0)
+}
+
+/// PyTorch DDP's default bucket size (`bucket_cap_mb` = 25), bytes.
+pub const DEFAULT_BUCKET_BYTES: u64 = 25_000_000;
+/// Training steps simulated.
+pub const DEFAULT_TRAINING_ITERATIONS: u32 = 1;
+
+fn d_bucket_bytes() -> u64 {
+    DEFAULT_BUCKET_BYTES
+}
+fn d_training_iterations() -> u32 {
+    DEFAULT_TRAINING_ITERATIONS
+}
+fn d_ring() -> CollectiveAlgorithm {
+    CollectiveAlgorithm::Ring
+}
+
+/// Data-parallel training step parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TrainingStepSpec {
+    /// Rank ids, in ring order (default: every server, in the network's order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<String>>,
+    /// Gradient bytes per rank, all-reduced every step.
+    pub gradient_bytes: u64,
+    /// Gradient bucket size, bytes (default 25,000,000: PyTorch DDP's `bucket_cap_mb`): the
+    /// gradient is all-reduced in `ceil(gradient_bytes / bucket_bytes)` buckets, the last one
+    /// smaller.
+    #[serde(default = "d_bucket_bytes")]
+    pub bucket_bytes: u64,
+    /// Forward pass compute time per step, seconds.
+    pub forward_s: f64,
+    /// Backward pass compute time per step, seconds; the buckets become ready evenly over it.
+    pub backward_s: f64,
+    /// Training steps, back to back per rank (default 1).
+    #[serde(default = "d_training_iterations")]
+    pub iterations: u32,
+    /// The buckets' all-reduce: `ring` (default) or `hierarchical`.
+    #[serde(default = "d_ring")]
+    pub algorithm: CollectiveAlgorithm,
+    /// `pipelined` (default) or `steps` (see the collective workload).
+    #[serde(default = "d_model_pipelined")]
+    pub model: CollectiveModel,
+}
+
+impl TrainingStepSpec {
+    /// Buckets of a step: `ceil(gradient_bytes / bucket_bytes)`.
+    pub fn buckets(&self) -> u64 {
+        self.gradient_bytes.div_ceil(self.bucket_bytes.max(1))
+    }
+    /// Bytes of bucket `b`: `bucket_bytes`, the last one what is left.
+    pub fn bucket_size(&self, b: u64) -> u64 {
+        let full = self.bucket_bytes.max(1);
+        if b + 1 < self.buckets() {
+            full
+        } else {
+            self.gradient_bytes - full * (self.buckets() - 1)
+        }
     }
 }
 

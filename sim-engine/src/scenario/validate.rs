@@ -80,6 +80,10 @@ fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> Result<T, Scenario
 /// refused by [`Scenario::validate`] instead of running into the end of the clock.
 pub const MAX_TIME_S: f64 = 1e6;
 
+/// Largest all-to-all `skew` (Zipf exponent): at 10 the least popular of 10^6 ranks still gets
+/// a weight of 10^-60, far from underflow; beyond, traffic is all but one destination's anyway.
+pub const MAX_SKEW: f64 = 10.0;
+
 fn check_time(path: &str, s: f64) -> Result<Time, ScenarioError> {
     if !s.is_finite() || s < 0.0 {
         return err(path, format!("must be a finite number >= 0, got {s}"));
@@ -409,6 +413,48 @@ impl Scenario {
         Ok(())
     }
 
+    /// The hierarchical algorithm's ranks: GPUs (with host and rail), every server holding
+    /// the same rails.
+    fn check_hierarchy(net: &Network, servers: &Option<Vec<String>>) -> Result<(), ScenarioError> {
+        let ranks = super::ranks_of(servers, net);
+        for (i, &r) in ranks.iter().enumerate() {
+            if net.node(r).host.is_none() {
+                let path = match servers {
+                    Some(_) => format!("workload.servers[{i}]"),
+                    None => "workload.servers".to_string(),
+                };
+                return err(
+                    path,
+                    format!(
+                        "the hierarchical algorithm needs GPU ranks: \"{}\" has no host",
+                        net.name(r)
+                    ),
+                );
+            }
+        }
+        let hosts = super::hierarchy(&ranks, net).unwrap_or_default();
+        let rails =
+            |g: &Vec<NodeId>| -> Vec<u32> { g.iter().filter_map(|&r| net.node(r).rail).collect() };
+        if let Some(first) = hosts.first() {
+            for g in &hosts[1..] {
+                if rails(g) != rails(first) {
+                    return err(
+                        "workload.servers",
+                        format!(
+                            "the hierarchical algorithm needs every server to hold the same \
+                             rails: \"{}\" has rails {:?}, \"{}\" {:?}",
+                            net.name(net.node(first[0]).host.expect("checked")),
+                            rails(first),
+                            net.name(net.node(g[0]).host.expect("checked")),
+                            rails(g)
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn check_servers(
         net: &Network,
         path: &str,
@@ -618,13 +664,24 @@ impl Scenario {
                 let alg = w.algorithm();
                 let fits = match w.op {
                     CollectiveOp::AllToAll => alg == CollectiveAlgorithm::Direct,
+                    CollectiveOp::AllReduce => {
+                        matches!(
+                            alg,
+                            CollectiveAlgorithm::Ring | CollectiveAlgorithm::Hierarchical
+                        )
+                    }
                     _ => alg == CollectiveAlgorithm::Ring,
                 };
                 if !fits {
+                    let also = if w.op == CollectiveOp::AllReduce {
+                        " or \"hierarchical\""
+                    } else {
+                        ""
+                    };
                     return err(
                         "workload.algorithm",
                         format!(
-                            "{} runs with \"{}\", not \"{}\"",
+                            "{} runs with \"{}\"{also}, not \"{}\"",
                             w.op.name(),
                             w.op.default_algorithm().name(),
                             alg.name()
@@ -645,6 +702,74 @@ impl Scenario {
                 }
                 if w.iterations == 0 {
                     return err("workload.iterations", "must be at least 1");
+                }
+                if alg == CollectiveAlgorithm::Hierarchical {
+                    Self::check_hierarchy(net, &w.servers)?;
+                }
+                if let Some(x) = w.skew {
+                    if w.op != CollectiveOp::AllToAll {
+                        return err(
+                            "workload.skew",
+                            format!("only all_to_all has a skew, not {}", w.op.name()),
+                        );
+                    }
+                    if !(x.is_finite() && (0.0..=MAX_SKEW).contains(&x)) {
+                        return err(
+                            "workload.skew",
+                            format!("must be from 0 to {MAX_SKEW} (a Zipf exponent), got {x}"),
+                        );
+                    }
+                }
+            }
+            WorkloadSpec::TrainingStep(w) => {
+                Self::check_opt_servers(net, "workload.servers", &w.servers)?;
+                pos_bytes("workload.gradient_bytes", w.gradient_bytes)?;
+                pos_bytes("workload.bucket_bytes", w.bucket_bytes)?;
+                let ranks = w.servers.as_ref().map_or(net.servers.len(), |v| v.len()) as u64;
+                let smallest = w.bucket_size(w.buckets() - 1);
+                if w.bucket_bytes < ranks || smallest < ranks {
+                    let field = if w.bucket_bytes < ranks {
+                        "workload.bucket_bytes"
+                    } else {
+                        "workload.gradient_bytes"
+                    };
+                    return err(
+                        field,
+                        format!(
+                            "every bucket must hold at least a byte per rank ({ranks}): the \
+                             smallest of {} buckets has {} bytes",
+                            w.buckets(),
+                            smallest.min(w.bucket_bytes)
+                        ),
+                    );
+                }
+                check_time("workload.forward_s", w.forward_s)?;
+                check_time("workload.backward_s", w.backward_s)?;
+                if w.iterations == 0 {
+                    return err("workload.iterations", "must be at least 1");
+                }
+                let compute = (w.forward_s + w.backward_s) * w.iterations as f64;
+                if compute > MAX_TIME_S {
+                    return err(
+                        "workload.iterations",
+                        format!(
+                            "{} steps of {} s of compute exceed the {MAX_TIME_S} s the engine \
+                             simulates",
+                            w.iterations,
+                            w.forward_s + w.backward_s
+                        ),
+                    );
+                }
+                match w.algorithm {
+                    CollectiveAlgorithm::Ring => {}
+                    CollectiveAlgorithm::Hierarchical => Self::check_hierarchy(net, &w.servers)?,
+                    CollectiveAlgorithm::Direct => {
+                        return err(
+                            "workload.algorithm",
+                            "a training step all-reduces with \"ring\" or \"hierarchical\", \
+                             not \"direct\"",
+                        )
+                    }
                 }
             }
         }
@@ -685,9 +810,26 @@ impl Scenario {
                 ((w.requests as u64).saturating_mul(2), "workload.requests")
             }
             WorkloadSpec::Collective(w) => {
-                let per = super::collective_flows_per_iteration(w.op, w.algorithm(), n(&w.servers));
+                let ranks = super::ranks_of(&w.servers, net);
+                let per =
+                    super::collective_iteration_flows(w.op, w.algorithm(), w.model(), &ranks, net);
                 (
                     per.saturating_mul(w.iterations as u64),
+                    "workload.iterations",
+                )
+            }
+            WorkloadSpec::TrainingStep(w) => {
+                let ranks = super::ranks_of(&w.servers, net);
+                let per = super::collective_iteration_flows(
+                    CollectiveOp::AllReduce,
+                    w.algorithm,
+                    w.model,
+                    &ranks,
+                    net,
+                );
+                (
+                    per.saturating_mul(w.buckets())
+                        .saturating_mul(w.iterations as u64),
                     "workload.iterations",
                 )
             }
@@ -813,6 +955,15 @@ impl Scenario {
                 "workload.type",
                 format!(
                     "{why}: a collective's steps start at other steps' ends (use packet or flow mode)"
+                ),
+            );
+        }
+        if matches!(self.workload, super::WorkloadSpec::TrainingStep(_)) {
+            return err(
+                "workload.type",
+                format!(
+                    "{why}: a training step's all-reduces start at other flows' ends and after \
+                     compute time (use packet or flow mode)"
                 ),
             );
         }

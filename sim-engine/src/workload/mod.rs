@@ -4,6 +4,7 @@
 
 pub mod collective;
 pub mod memcache;
+pub mod training;
 
 use crate::network::Network;
 use crate::rng::Rng;
@@ -27,6 +28,9 @@ pub struct FlowSpec {
     pub follow_up: u32,
     /// True when started by a parent rather than by its arrival time.
     pub is_follow_up: bool,
+    /// Steps this flow stands for beyond its own, each paying the flow's latency terms again
+    /// (a pipelined ring phase's flow carries `n - 1` steps' bytes: `n - 2` here); 0 for others.
+    pub extra_steps: u32,
 }
 
 /// The generated workload.
@@ -40,6 +44,129 @@ pub struct Workload {
     pub groups: u32,
     /// What a group is called in the result (`query` or `request`).
     pub group_kind: &'static str,
+    /// Start conditions beyond `follow_up`: flows that start when several others are done,
+    /// some after a delay (GPU collectives, training steps).
+    pub deps: Deps,
+    /// Collectives and training steps: the first flow of each segment (an iteration of a
+    /// collective; an iteration's bucket all-reduce of a training step), then the flow count.
+    pub segments: Vec<u32>,
+}
+
+/// A flow's start condition on another flow: start no earlier than `flow`'s end plus `delay`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct After {
+    pub flow: u32,
+    pub delay: Time,
+}
+
+impl After {
+    /// Right at `flow`'s end.
+    pub fn end_of(flow: u32) -> After {
+        After {
+            flow,
+            delay: Time::ZERO,
+        }
+    }
+}
+
+/// Dependencies between flows (the general form of `follow_up`): a flow with predecessors
+/// starts at `max(arrival, max over them of end + delay)`.
+/// Built as a list of edges, then laid out by predecessor ([`finish`]).
+#[derive(Clone, Debug, Default)]
+pub struct Deps {
+    edges: Vec<(u32, u32, Time)>,
+    /// Per flow, where its successors start in `succ` (one more entry than flows; empty when
+    /// there are no edges).
+    first: Vec<u32>,
+    /// (successor, delay), grouped by predecessor in edge order.
+    succ: Vec<(u32, Time)>,
+    /// Per flow, its number of predecessors.
+    preds: Vec<u32>,
+}
+
+impl Deps {
+    /// `succ` starts after `a`.
+    pub fn add(&mut self, succ: u32, a: After) {
+        self.edges.push((a.flow, succ, a.delay));
+    }
+    pub fn is_empty(&self) -> bool {
+        self.first.is_empty() && self.edges.is_empty()
+    }
+    /// Flow `f`'s predecessors (0 when it has none here).
+    pub fn preds(&self, f: u32) -> u32 {
+        self.preds.get(f as usize).copied().unwrap_or(0)
+    }
+    /// Flow `f`'s successors: (flow, delay).
+    pub fn successors(&self, f: u32) -> &[(u32, Time)] {
+        match self.first.get(f as usize) {
+            Some(&a) => &self.succ[a as usize..self.first[f as usize + 1] as usize],
+            None => &[],
+        }
+    }
+    fn build(&mut self, flows: usize) {
+        if self.edges.is_empty() {
+            return;
+        }
+        let mut first = vec![0u32; flows + 1];
+        let mut preds = vec![0u32; flows];
+        for &(p, s, _) in &self.edges {
+            first[p as usize + 1] += 1;
+            preds[s as usize] += 1;
+        }
+        for i in 0..flows {
+            first[i + 1] += first[i];
+        }
+        let mut at = first.clone();
+        let mut succ = vec![(0u32, Time::ZERO); self.edges.len()];
+        for &(p, s, d) in &self.edges {
+            succ[at[p as usize] as usize] = (s, d);
+            at[p as usize] += 1;
+        }
+        self.edges = Vec::new();
+        self.first = first;
+        self.succ = succ;
+        self.preds = preds;
+    }
+}
+
+/// What starts flows at other flows' ends, during a run: one for flow and packet mode alike.
+/// Holds, per flow, the predecessors still running and the earliest start seen so far.
+#[derive(Clone, Debug, Default)]
+pub struct Release {
+    left: Vec<u32>,
+    ready: Vec<Time>,
+}
+
+impl Release {
+    pub fn new(wl: &Workload) -> Release {
+        if wl.deps.is_empty() {
+            return Release::default();
+        }
+        Release {
+            left: wl.deps.preds.clone(),
+            ready: wl.flows.iter().map(|f| f.arrival).collect(),
+        }
+    }
+
+    /// Flow `f` ended at `end`: push each flow that this starts, with its start time, onto `out`.
+    pub fn done(&mut self, wl: &Workload, f: u32, end: Time, out: &mut Vec<(Time, u32)>) {
+        let next = wl.flows[f as usize].follow_up;
+        if next != NONE {
+            out.push((end, next));
+        }
+        if self.left.is_empty() {
+            return;
+        }
+        for &(s, delay) in wl.deps.successors(f) {
+            let t = end.saturating_add(delay);
+            let i = s as usize;
+            self.ready[i] = self.ready[i].max(t);
+            self.left[i] -= 1;
+            if self.left[i] == 0 {
+                out.push((self.ready[i], s));
+            }
+        }
+    }
 }
 
 fn resolve(net: &Network, ids: &Option<Vec<String>>) -> Vec<NodeId> {
@@ -58,6 +185,7 @@ fn flow(arrival: Time, src: NodeId, dst: NodeId, bytes: u64) -> FlowSpec {
         group: NONE,
         follow_up: NONE,
         is_follow_up: false,
+        extra_steps: 0,
     }
 }
 
@@ -131,13 +259,18 @@ pub fn generate(spec: &WorkloadSpec, net: &Network, seed: u64) -> Workload {
             queries(&mut w, q, net, &mut rng, n)
         }
         WorkloadSpec::Memcache(m) => memcache::generate(&mut w, m, net, &mut rng),
-        WorkloadSpec::Collective(c) => collective::generate(&mut w, c, net),
+        WorkloadSpec::Collective(c) => collective::generate(&mut w, c, net, &mut rng),
+        WorkloadSpec::TrainingStep(t) => training::generate(&mut w, t, net),
     }
     finish(&mut w);
     w
 }
 
 pub(crate) fn finish(w: &mut Workload) {
+    w.deps.build(w.flows.len());
+    for (i, f) in w.flows.iter_mut().enumerate() {
+        f.is_follow_up |= w.deps.preds(i as u32) > 0;
+    }
     let mut roots: Vec<u32> = (0..w.flows.len() as u32)
         .filter(|&i| !w.flows[i as usize].is_follow_up)
         .collect();

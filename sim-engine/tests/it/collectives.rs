@@ -19,6 +19,8 @@ fn collective(
         servers: servers.map(|s| s.iter().map(|x| x.to_string()).collect()),
         bytes,
         iterations,
+        model: None,
+        skew: None,
     })
 }
 
@@ -338,6 +340,8 @@ fn validation_names_the_bad_field() {
         servers: None,
         bytes: 100,
         iterations: 1,
+        model: None,
+        skew: None,
     };
     check(
         WorkloadSpec::Collective(w.clone()),
@@ -452,7 +456,10 @@ fn validate_json_counts_collective_flows_and_hops() {
         .collect();
     assert_eq!(
         defaults,
-        vec![("workload.algorithm".to_string(), json!("ring"))]
+        vec![
+            ("workload.model".to_string(), json!("steps")),
+            ("workload.algorithm".to_string(), json!("ring")),
+        ]
     );
 
     let (v, generated) = summary(json!({"type": "collective", "op": "all_to_all", "bytes": 4000}));
@@ -466,7 +473,15 @@ fn validate_json_counts_collective_flows_and_hops() {
         .map(|d| d.field.clone())
         .collect();
     fields.sort();
-    assert_eq!(fields, ["workload.algorithm", "workload.iterations"]);
+    assert_eq!(
+        fields,
+        [
+            "workload.algorithm",
+            "workload.iterations",
+            "workload.model",
+            "workload.skew"
+        ]
+    );
     assert_eq!(
         v.workload
             .defaults_applied
@@ -475,5 +490,333 @@ fn validate_json_counts_collective_flows_and_hops() {
             .unwrap()
             .value,
         json!("direct")
+    );
+}
+
+// ---- GPU ranks (issue 31): the pipelined model, PXN, hierarchical all-reduce ----
+
+use super::gpu::{busy_links, link_bytes};
+
+fn gpu_collective(
+    op: CollectiveOp,
+    algorithm: Option<CollectiveAlgorithm>,
+    model: CollectiveModel,
+    servers: Option<Vec<String>>,
+    bytes: u64,
+) -> WorkloadSpec {
+    WorkloadSpec::Collective(CollectiveSpec {
+        op,
+        algorithm,
+        servers,
+        bytes,
+        iterations: 1,
+        model: Some(model),
+        skew: None,
+    })
+}
+
+/// Ring all-reduce of S = 100 MB over n = 4 servers with one B = 100 Gb/s NIC each on one
+/// switch, with latency terms (`base_rtt`; 1 us cables): a step's latency term is the path's
+/// two hops of 1,000 ns plus one 1,500-byte MTU serialised per hop (12,000 bits / 100 Gb/s =
+/// 120 ns), a = 2,240 ns. Steps: 2(n-1) = 6 steps of a 25 MB chunk (2 ms) plus a: 12 ms + 6a =
+/// 12.01344 ms = 2(n-1)/n x S/B + 2(n-1) a. Pipelined: one flow per ring edge and phase, each of
+/// 3 chunks (6 ms) paying 3 a: 2 x (6 ms + 3 a), the same. Without latency terms both take
+/// 12 ms and the bus bandwidth is B.
+#[test]
+fn ring_all_reduce_takes_the_same_time_in_both_models_with_latency_terms() {
+    for (model, flows) in [
+        (CollectiveModel::Steps, 24),
+        (CollectiveModel::Pipelined, 8),
+    ] {
+        let mut net = star(4, 100.0);
+        for l in &mut net.links {
+            l.latency_ns = 1000;
+        }
+        let w = gpu_collective(CollectiveOp::AllReduce, None, model, None, 100_000_000);
+        let mut sc = scenario(net, RoutingSpec::Ecmp, w);
+        let plain = run_ok(&sc);
+        sc.engine.latency.base_rtt = true;
+        let rep = run_ok(&sc);
+        assert_eq!(rep.flows.total, flows, "{model:?}");
+        let c = rep.collective.unwrap();
+        assert_eq!(c.model, model.name());
+        assert_approx(c.time_s.unwrap(), 0.012 + 6.0 * 2.24e-6, 1e-12);
+        let c = plain.collective.unwrap();
+        assert_approx(c.time_s.unwrap(), 0.012, 1e-12);
+        assert_approx(c.busbw_gbps.unwrap(), 100.0, 1e-12);
+    }
+}
+
+/// All-gather and reduce-scatter in both models: (n-1)/n x S/B. S = 50 MB over 5 servers at
+/// 40 Gb/s: 4 steps of 10 MB (2 ms each) or one flow of 40 MB per edge (8 ms): 8 ms, busbw 40.
+#[test]
+fn all_gather_and_reduce_scatter_pipelined_take_n_minus_one_over_n_of_s_over_b() {
+    for op in [CollectiveOp::AllGather, CollectiveOp::ReduceScatter] {
+        for (model, flows) in [
+            (CollectiveModel::Steps, 20),
+            (CollectiveModel::Pipelined, 5),
+        ] {
+            let w = gpu_collective(op, None, model, None, 50_000_000);
+            let rep = run_ok(&scenario(star(5, 40.0), RoutingSpec::Ecmp, w));
+            assert_eq!(rep.flows.total, flows);
+            let c = rep.collective.unwrap();
+            assert_approx(c.time_s.unwrap(), 0.008, 1e-12);
+            assert_approx(c.busbw_gbps.unwrap(), 40.0, 1e-12);
+        }
+    }
+}
+
+/// Rail-only (two servers of two GPUs, rail leaves and no spine): an all-to-all of S = 4 MB
+/// (1 MB to each other rank). G0/gpu0 -> G1/gpu1 crosses rails and servers: no up-down path
+/// exists, so PXN sends it over G0's interconnect to G0/gpu1, then over rail 1. 12 pairs + 4
+/// relayed = 16 flows, and every one finishes. Per link: G0/gpu0 > interconnect carries its 1
+/// MB to G0/gpu1 and the first leg of its 1 MB to G1/gpu1 (2 MB); G0/gpu1's NIC carries its own
+/// 1 MB to G1/gpu1 and the relayed one (2 MB). Time: each NIC's 2 MB (1.6e7 bits) at 100 Gb/s,
+/// busy from 0 on (the relayed leg joins when its 20 us interconnect leg ends: 2 x 8e6 bits at
+/// 400 Gb/s each): 160 us.
+#[test]
+fn rail_only_all_to_all_relays_cross_rail_bytes_over_the_interconnect() {
+    let w = gpu_collective(
+        CollectiveOp::AllToAll,
+        None,
+        CollectiveModel::Steps,
+        None,
+        4_000_000,
+    );
+    let rep = run_ok(&scenario(super::gpu::two_by_two(0), RoutingSpec::Ecmp, w));
+    assert_eq!((rep.flows.total, rep.flows.finished), (16, 16));
+    for s in 0..2 {
+        for i in 0..2 {
+            let g = format!("G{s}/gpu{i}");
+            let ic = format!("G{s}/interconnect");
+            let leaf = format!("SU0.L{i}");
+            assert_eq!(link_bytes(&rep, &g, &ic), 2e6, "{g}");
+            assert_eq!(link_bytes(&rep, &ic, &g), 2e6, "{g}");
+            assert_eq!(link_bytes(&rep, &g, &leaf), 2e6, "{g}");
+            assert_eq!(link_bytes(&rep, &leaf, &g), 2e6, "{g}");
+        }
+    }
+    let c = rep.collective.unwrap();
+    assert_approx(c.time_s.unwrap(), 160e-6, 1e-12);
+    // without PXN the pair would have no path: the relay's first leg goes to G0/gpu1
+    let net = scenario(
+        super::gpu::two_by_two(0),
+        RoutingSpec::Ecmp,
+        many_to_many(&["G0/gpu0"], &["G1/gpu1"], 1, 1),
+    )
+    .validate()
+    .unwrap();
+    let id = |s: &str| net.node_id(s).unwrap();
+    assert_eq!(
+        net.pxn_relay(id("G0/gpu0"), id("G1/gpu1")),
+        Some(id("G0/gpu1"))
+    );
+}
+
+/// Hierarchical all-reduce of S = 8 MB over 2 servers (H) of 4 GPUs (G), rail-only, 100 Gb/s
+/// NICs and 800 Gb/s interconnect links. Reduce-scatter inside each server: G - 1 = 3 steps of
+/// S/G = 2 MB (1.6e7 bits at 800 Gb/s: 20 us), 60 us, each GPU's interconnect link carrying
+/// (G-1)/G x S = 6 MB; then a ring all-reduce of each GPU's 2 MB shard per rail across the H
+/// servers: 2(H-1) = 2 steps of 1 MB (80 us at 100 Gb/s), 160 us, each NIC carrying 2(H-1)/H x
+/// S/G = 2 MB; then the all-gather inside: 60 us and 6 MB more. 280 us; algbw 6.4e7 bits /
+/// 280 us = 228.57 Gb/s, busbw x 2 x 7/8 = 400 Gb/s. Steps 2(G-1) + 2(H-1) = 8. The pipelined
+/// model takes the same time (no latency terms) in 32 flows instead of 64.
+#[test]
+fn hierarchical_all_reduce_moves_its_bytes_over_the_interconnect_then_the_rails() {
+    let net = gpu_cluster(&GpuCluster {
+        servers: 2,
+        rails: 4,
+        su_size: 2,
+        nic_gbps: 100.0,
+        nvlink_gbps: 800.0,
+        spines: 0,
+        spine_links: 1,
+        spine_gbps: 100.0,
+        latency_ns: 0,
+    });
+    for (model, flows) in [
+        (CollectiveModel::Steps, 64),
+        (CollectiveModel::Pipelined, 32),
+    ] {
+        let w = gpu_collective(
+            CollectiveOp::AllReduce,
+            Some(CollectiveAlgorithm::Hierarchical),
+            model,
+            None,
+            8_000_000,
+        );
+        let rep = run_ok(&scenario(net.clone(), RoutingSpec::Ecmp, w));
+        assert_eq!((rep.flows.total, rep.flows.finished), (flows, flows));
+        for s in 0..2 {
+            for i in 0..4 {
+                let (g, ic, leaf) = (
+                    gpu_id(s, i),
+                    format!("G{s}/interconnect"),
+                    format!("SU0.L{i}"),
+                );
+                assert_eq!(link_bytes(&rep, &g, &ic), 12e6, "{g}");
+                assert_eq!(link_bytes(&rep, &ic, &g), 12e6, "{g}");
+                assert_eq!(link_bytes(&rep, &g, &leaf), 2e6, "{g}");
+                assert_eq!(link_bytes(&rep, &leaf, &g), 2e6, "{g}");
+            }
+        }
+        let c = rep.collective.unwrap();
+        assert_eq!(
+            (c.algorithm.as_str(), c.steps, c.ranks),
+            ("hierarchical", 8, 8)
+        );
+        assert_approx(c.time_s.unwrap(), 280e-6, 1e-12);
+        assert_approx(c.busbw_gbps.unwrap(), 400.0, 1e-12);
+    }
+}
+
+/// A ring over GPU ranks of two servers (rail-only) in the order G0/gpu0, G0/gpu1, G1/gpu0,
+/// G1/gpu1: the edges G0/gpu1 -> G1/gpu0 and G1/gpu1 -> G0/gpu0 cross rails and servers and go
+/// through PXN relays (two flows each), the others are one flow: 6 steps x (4 + 2) = 36 flows.
+#[test]
+fn ring_edges_across_rails_and_servers_take_a_relay() {
+    let order: Vec<String> = ["G0/gpu0", "G0/gpu1", "G1/gpu0", "G1/gpu1"]
+        .map(String::from)
+        .to_vec();
+    let w = gpu_collective(
+        CollectiveOp::AllReduce,
+        None,
+        CollectiveModel::Steps,
+        Some(order),
+        4_000_000,
+    );
+    let sc = scenario(super::gpu::two_by_two(0), RoutingSpec::Ecmp, w);
+    let net = sc.validate().unwrap();
+    assert_eq!(sc.workload_flows(&net).0, 36);
+    let rep = run_ok(&sc);
+    assert_eq!((rep.flows.total, rep.flows.finished), (36, 36));
+    // the relay of G0/gpu1 -> G1/gpu0 is G0/gpu0 (G0's GPU on rail 0), of G1/gpu1 -> G0/gpu0
+    // G1/gpu0: rail 0 carries both relayed legs, 6 chunks of 1 MB each, and rail 1 nothing
+    assert_eq!(link_bytes(&rep, "G0/gpu0", "SU0.L0"), 6e6);
+    assert_eq!(link_bytes(&rep, "G1/gpu0", "SU0.L0"), 6e6);
+    assert_eq!(link_bytes(&rep, "G0/gpu1", "SU0.L1"), 0.0);
+    assert_eq!(link_bytes(&rep, "G1/gpu1", "SU0.L1"), 0.0);
+    assert!(busy_links(&rep).contains(&"G1/gpu1>G1/interconnect".to_string()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// On GPU clusters (1-3 servers of 1-4 GPUs, SUs of 2 under a spine or one rail-only SU), whatever the op,
+    /// algorithm and model: the validator's flow count is the generator's, every flow runs
+    /// between distinct nodes, every dependency points backwards, and every flow finishes.
+    #[test]
+    fn gpu_collectives_count_and_finish(
+        servers in 1usize..4,
+        rails in 1usize..5,
+        spine in any::<bool>(),
+        op in prop::sample::select(vec![
+            CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter,
+            CollectiveOp::AllToAll,
+        ]),
+        hierarchical in any::<bool>(),
+        pipelined in any::<bool>(),
+        bytes in 100u64..10_000,
+    ) {
+        prop_assume!(servers * rails >= 2);
+        let net = gpu_cluster(&GpuCluster {
+            // (rail-only: one SU, whose leaves are the only way between servers)
+            servers, rails, su_size: if spine { 2 } else { servers }, nic_gbps: 100.0, nvlink_gbps: 800.0,
+            spines: usize::from(spine), spine_links: 1, spine_gbps: 100.0, latency_ns: 100,
+        });
+        let algorithm = if op == CollectiveOp::AllReduce && hierarchical {
+            Some(CollectiveAlgorithm::Hierarchical)
+        } else {
+            None
+        };
+        let model = if pipelined { CollectiveModel::Pipelined } else { CollectiveModel::Steps };
+        let sc = scenario(net, RoutingSpec::Ecmp, gpu_collective(op, algorithm, model, None, bytes));
+        let net = sc.validate().unwrap();
+        let w = workload::generate(&sc.workload, &net, 1);
+        prop_assert_eq!(w.flows.len() as u64, sc.workload_flows(&net).0);
+        for (i, f) in w.flows.iter().enumerate() {
+            prop_assert!(f.src != f.dst);
+            for &(s, _) in w.deps.successors(i as u32) {
+                prop_assert!(s as usize > i);
+            }
+        }
+        let rep = run_ok(&sc);
+        prop_assert_eq!(rep.flows.finished, rep.flows.total);
+        prop_assert!(rep.collective.unwrap().time_s.is_some());
+    }
+}
+
+/// The GPU fields are refused naming them: hierarchical on ranks without a host or on servers
+/// holding different rails, a skew on another op than all-to-all or out of range, hierarchical
+/// for another op.
+#[test]
+fn gpu_collective_fields_are_validated_naming_the_field() {
+    let check = |net: NetworkSpec, w: WorkloadSpec, path: &str, words: &str| {
+        let e = scenario(net, RoutingSpec::Ecmp, w).validate().unwrap_err();
+        assert_eq!(e.path, path, "{e}");
+        assert!(e.message.contains(words), "{e}");
+    };
+    let hier = |servers: Option<Vec<String>>| {
+        gpu_collective(
+            CollectiveOp::AllReduce,
+            Some(CollectiveAlgorithm::Hierarchical),
+            CollectiveModel::Steps,
+            servers,
+            1000,
+        )
+    };
+    check(
+        star(4, 10.0),
+        hier(Some(vec!["S0".into(), "S1".into()])),
+        "workload.servers[0]",
+        "the hierarchical algorithm needs GPU ranks: \"S0\" has no host",
+    );
+    check(
+        super::gpu::two_by_two(0),
+        hier(Some(
+            ["G0/gpu0", "G0/gpu1", "G1/gpu0"].map(String::from).to_vec(),
+        )),
+        "workload.servers",
+        "every server to hold the same rails: \"G0/interconnect\" has rails [0, 1], \"G1/interconnect\" [0]",
+    );
+    check(
+        super::gpu::two_by_two(0),
+        gpu_collective(
+            CollectiveOp::AllGather,
+            Some(CollectiveAlgorithm::Hierarchical),
+            CollectiveModel::Steps,
+            None,
+            1000,
+        ),
+        "workload.algorithm",
+        "all_gather runs with \"ring\", not \"hierarchical\"",
+    );
+    let skewed = |op, skew| {
+        WorkloadSpec::Collective(CollectiveSpec {
+            op,
+            algorithm: None,
+            servers: None,
+            bytes: 1000,
+            iterations: 1,
+            model: None,
+            skew: Some(skew),
+        })
+    };
+    check(
+        star(4, 10.0),
+        skewed(CollectiveOp::AllReduce, 1.0),
+        "workload.skew",
+        "only all_to_all has a skew",
+    );
+    check(
+        star(4, 10.0),
+        skewed(CollectiveOp::AllToAll, -1.0),
+        "workload.skew",
+        "must be from 0 to 10",
+    );
+    check(
+        star(4, 10.0),
+        skewed(CollectiveOp::AllToAll, f64::NAN),
+        "workload.skew",
+        "must be from 0 to 10",
     );
 }

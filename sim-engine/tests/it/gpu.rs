@@ -168,3 +168,12 @@ fn gpu_nodes_parse_from_json() {
     assert_eq!(back["network"]["nodes"][1]["host"], "H/interconnect");
     assert_eq!(back["network"]["nodes"][2]["rail"], 1);
 }
+
+/// Bytes a directed link `from>to` carried.
+pub fn link_bytes(rep: &Report, from: &str, to: &str) -> f64 {
+    rep.links
+        .rows()
+        .find(|l| l.from == from && l.to == to)
+        .unwrap_or_else(|| panic!("no link {from}>{to}"))
+        .bytes
+}
