@@ -93,8 +93,9 @@ def test_collective_workload() -> None:
     assert workload(PLAN, "collective") == {
         "type": "collective", "op": "all_reduce", "servers": gpu_job(PLAN, 0, "packed", "g"), "bytes": GIB,
     }  # fmt: skip
-    got = workload(PLAN, "collective", {"op": "all_to_all", "algorithm": "direct", "bytes": 2**20, "iterations": 3,
-                                        "gpus": 4, "placement": "spread", "model": "pipelined", "skew": 1.2})  # fmt: skip
+    params = {"op": "all_to_all", "algorithm": "direct", "bytes": 2**20, "iterations": 3, "gpus": 4,
+              "placement": "spread", "model": "pipelined", "skew": 1.2}  # fmt: skip
+    got = workload(PLAN, "collective", params)
     assert got == {"type": "collective", "op": "all_to_all", "servers": gpus(1, 1) + gpus(2, 1), "bytes": 2**20,
                    "algorithm": "direct", "iterations": 3, "model": "pipelined", "skew": 1.2}  # fmt: skip
 
