@@ -129,3 +129,16 @@ def test_the_collective_sweep(gpu: dict[str, Any]) -> None:
     rows = client.get(f"/api/v1/sweeps/{r.json()['id']}/points.csv").text.splitlines()
     header = rows[0].split(",")
     assert len(rows) == 14 and float(rows[-1].split(",")[header.index("busbw_gbps")]) == busbw[-1]
+
+
+def test_a_failed_spine_cuts_a_spread_job(gpu: dict[str, Any]) -> None:
+    """Hierarchical all-reduce buckets over 32 GPUs spread over both SUs: with the hall's one spine up
+    the step completes; failed from time 0 (the preset's `failed`), no path joins the SUs (rail-optimized:
+    the SUs meet only at the spine), so the engine reports the spine down and the step never ends."""
+    params = {"bytes": 100_000_000, "forward_s": 0.01, "backward_s": 0.02, "gpus": 32, "placement": "spread",
+              "algorithm": "hierarchical"}  # fmt: skip
+    up = simulate(gpu, "training-step", params)
+    assert up["training"]["step_time_s"] >= up["training"]["compute_s"] == pytest.approx(0.03)
+    down = simulate(gpu, "training-step", {**params, "failed": "G1.SPINE01"})
+    assert down["reachability"]["down_nodes"] == ["G1.SPINE01"]
+    assert down["training"]["step_time_s"] is None
