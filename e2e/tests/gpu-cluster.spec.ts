@@ -10,7 +10,36 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ARTIFACTS, login, waitForEditor } from "./helpers";
 import { plansOf, type Plan } from "./planning";
-import { ids } from "./simulating";
+import { ids, simulationJob, simulationJobs } from "./simulating";
+
+interface Training {
+  iterations: number;
+  buckets: number;
+  step_time_s: number;
+  compute_s: number;
+  exposed_communication_s: number;
+  algbw_gbps: number;
+  busbw_gbps: number;
+}
+interface Job {
+  id: number;
+  plan_id: number;
+  name: string;
+  status: string;
+  result: { job_completion_s: number | null; training?: Training | null } | null;
+}
+
+/** Seconds as the view writes them (µs, ms or s). */
+function seconds(s: number): string {
+  if (s < 1e-3) return `${(s * 1e6).toLocaleString("en", { maximumFractionDigits: 1 })} µs`;
+  if (s < 1) return `${(s * 1e3).toLocaleString("en", { maximumFractionDigits: 2 })} ms`;
+  return `${s.toLocaleString("en", { maximumFractionDigits: 3 })} s`;
+}
+/** Gb/s as the view writes them, with nccl-tests' GB/s beside. */
+function bandwidth(gbps: number): string {
+  const f = (x: number) => x.toLocaleString("en", { maximumFractionDigits: x < 10 ? 2 : 1 });
+  return `${f(gbps)} Gb/s (${f(gbps / 8)} GB/s)`;
+}
 
 const SUS = 4;
 const SERVERS_PER_SU = 4;
@@ -51,8 +80,8 @@ async function railPlan(page: Page, pattern: "rail-optimized" | "rail-only", lea
   return plan;
 }
 
-test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost comparison", async ({ page }) => {
-  test.setTimeout(240_000);
+test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost comparison, a training step on both, the bus-bandwidth chart", async ({ page }) => {
+  test.setTimeout(420_000);
   await login(page, "/projects");
   // A project of its own: its own price book, its own plans.
   const res = await page.request.post("/api/v1/projects", { data: { name: `gpu-${Date.now().toString(36)}` } });
@@ -120,4 +149,93 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   expect(await total(only.id)).toBeLessThan(await total(optimized.id));
   await page.screenshot({ path: `${ARTIFACTS}/gpu-compare.png` });
   await compare.getByRole("button", { name: "Close" }).click();
+
+  // --- a training step on both plans: 100 MB of gradients per GPU in 25 MB buckets (4 all-reduces), one SU's
+  // 32 GPUs (its 4 servers, packed), forward 50 ms + backward 100 ms (the preset's defaults)
+  for (const box of await panel.locator('input[data-testid^="plan-select-"]').all()) await box.uncheck();
+  await panel.getByTestId(`plan-select-${optimized.id}`).check();
+  await panel.getByTestId(`plan-select-${only.id}`).check();
+  await page.getByTestId("plans-simulate").click();
+  const sim = page.getByTestId("simulate-dialog");
+  await sim.getByTestId("preset-training-step").check();
+  await sim.getByTestId("param-bytes").fill("100");
+  await sim.getByTestId("param-bucket_bytes").fill("25");
+  await sim.getByTestId("param-gpus").fill(String(SERVERS_PER_SU * RAILS));
+  await sim.getByTestId("param-placement").selectOption("packed");
+  // The failed switch is chosen among the plan's switches (rail leaves, spines), never a server's interconnect.
+  const failable = await sim.getByTestId("param-failed").locator("option").allTextContents();
+  expect(failable[0]).toBe("none");
+  expect(failable.filter((o) => o.includes("(tor)"))).toHaveLength(SUS * RAILS);
+  expect(failable.some((o) => o.includes("interconnect"))).toBe(false);
+  await sim.getByTestId("sim-seeds").fill("1");
+  const before = new Set((await simulationJobs<Job>(page, projectId)).map((j) => j.id));
+  await sim.getByTestId("sim-run").click();
+  await expect(sim).toBeHidden();
+  await expect.poll(async () => (await simulationJobs<Job>(page, projectId)).filter((j) => !before.has(j.id)).length).toBe(2);
+  const runs = (await simulationJobs<Job>(page, projectId)).filter((j) => !before.has(j.id));
+  const sims = page.getByTestId("simulations-panel");
+  for (const j of runs) await expect(sims.getByTestId(`sim-status-${j.id}`)).toHaveAttribute("data-status", "succeeded", { timeout: 120_000 });
+  const times: Record<number, number> = {};
+  for (const j of runs) {
+    const done = await simulationJob<Job>(page, j.id);
+    const t = done.result!.training!;
+    // 100 MB / 25 MB = 4 buckets; compute = forward + backward = 150 ms; the bucket all-reduces' busbw is
+    // above 0 and at most a GPU's NIC (400G): a rank's ring neighbours on other servers are one 400G rail away.
+    expect([t.iterations, t.buckets]).toEqual([1, 4]);
+    expect(t.compute_s).toBeCloseTo(0.15, 9);
+    expect(t.busbw_gbps).toBeGreaterThan(0);
+    expect(t.busbw_gbps).toBeLessThanOrEqual(NIC_GBPS);
+    expect(t.step_time_s).toBeGreaterThanOrEqual(t.compute_s);
+    times[done.plan_id] = t.step_time_s;
+    await sims.getByTestId(`sim-open-${j.id}`).click();
+    const view = page.getByTestId("sim-result");
+    await expect(view.getByTestId("sim-training-step")).toHaveText(seconds(t.step_time_s));
+    await expect(view.getByTestId("sim-training-compute")).toHaveText("150 ms");
+    await expect(view.getByTestId("sim-training-exposed")).toContainText(seconds(t.exposed_communication_s));
+    await expect(view.getByTestId("sim-training-busbw")).toHaveText(bandwidth(t.busbw_gbps));
+    await expect(view.getByTestId("sim-training-buckets")).toHaveText("1 × 4");
+    await page.keyboard.press("Escape");
+    await expect(view).toBeHidden();
+  }
+  // The job fits one SU, whose servers share every rail leaf in both plans: the same paths, the same step.
+  expect(times[only.id]).toBe(times[optimized.id]);
+
+  // --- the runs compared with the plans' cost: rail-only is as fast and cheaper, so it alone is on the frontier
+  for (const j of runs) await expect(sims.getByTestId(`sim-select-${j.id}`)).toBeChecked();
+  await sims.getByTestId("sim-compare").click();
+  const cmp = page.getByTestId("sim-compare-dialog");
+  const table = cmp.getByTestId("speedup-table");
+  await expect(table.locator("tbody tr")).toHaveCount(2);
+  await expect(table.getByTestId(`speedup-${only.id}`)).toContainText("◆ Pareto");
+  await expect(table.getByTestId(`speedup-${optimized.id}`)).not.toContainText("◆ Pareto");
+  await page.screenshot({ path: `${ARTIFACTS}/gpu-training-compare.png` });
+  await page.keyboard.press("Escape");
+  await expect(cmp).toBeHidden();
+
+  // --- the collective sweep on the rail-optimized plan's wiring: bus bandwidth against message size
+  await sims.getByTestId("sweep-new").click();
+  const sd = page.getByTestId("sweep-dialog");
+  await sd.getByTestId("sweep-kind").selectOption("collective-sweep");
+  await sd.getByTestId("sweep-pattern").selectOption("rail-optimized");
+  await sd.getByTestId("sweep-su-size").fill(String(SERVERS_PER_SU));
+  await sd.getByTestId("sweep-leaf-model").selectOption(leaf);
+  await sd.getByTestId("sweep-param-op").selectOption("all_reduce");
+  await sd.getByTestId("sweep-param-gpus").fill(String(SERVERS_PER_SU * RAILS));
+  await sd.getByTestId("sweep-run").click();
+  await expect(sd.getByTestId("sweep-status")).toHaveAttribute("data-status", "succeeded", { timeout: 240_000 });
+  const chart = sd.getByTestId("busbw-chart");
+  await expect(chart.locator("canvas")).toBeVisible();
+  // 13 sizes: every power of two from 1 MiB (2^20) to 4 GiB (2^32), smallest first, each with its busbw
+  await expect(chart).toHaveAttribute("data-points", "13");
+  const rows = sd.getByTestId("busbw-table").locator("tbody tr");
+  await expect(rows).toHaveCount(13);
+  for (let i = 0; i < 13; i++) {
+    await expect(rows.nth(i)).toHaveAttribute("data-bytes", String(2 ** (20 + i)));
+    const busbw = Number(await rows.nth(i).getAttribute("data-busbw-gbps"));
+    expect(busbw).toBeGreaterThan(0);
+    expect(busbw).toBeLessThanOrEqual(NIC_GBPS);
+  }
+  await expect(rows.first()).toContainText("1 MiB");
+  await expect(rows.last()).toContainText("4 GiB");
+  await page.screenshot({ path: `${ARTIFACTS}/gpu-busbw.png` });
 });
