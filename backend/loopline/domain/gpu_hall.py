@@ -60,6 +60,13 @@ def plan_gpu_hall(
 ) -> GpuHallPlan:
     """The rows of a GPU hall (see the module docstring), checked against the catalog and the
     hall's floor (`width_mm` x `depth_mm`)."""
+    # the rows face in pairs across cold aisles and turn their backs across hot ones: touching rows
+    # leave no aisle between them, and the layout rules then pair rows across them (a mixed aisle)
+    for field, width, kind in (("min_cold_aisle_m", cold_aisle_mm, "cold"), ("min_hot_aisle_m", hot_aisle_mm, "hot")):
+        if width <= 0:
+            raise DomainError(
+                field, f"a GPU hall's row pairs are laid out across {kind} aisles of this width: it must be > 0"
+            )
     server = cat.servers.get(spec.server_model_id)
     if server is None:
         raise DomainError(_f("server_model_id"), f"unknown server model {spec.server_model_id}")
