@@ -95,6 +95,7 @@ fn every_example_validates_and_runs() {
         "poisson",
         "memcache",
         "collective",
+        "training_step",
     ] {
         assert!(workloads.contains(w), "no example for {w}");
     }

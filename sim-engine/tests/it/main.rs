@@ -17,6 +17,7 @@ mod profiles;
 mod props;
 mod reachability;
 mod routing;
+mod training;
 
 use loopline_sim::engine::{Engine, FlowEngine};
 use loopline_sim::network::Network;
