@@ -12,6 +12,7 @@ import { switchServerModel } from "../sync/serverModels";
 import { generatePlan, listPlans, showPlan } from "./api";
 import {
   CABLING_LABELS,
+  FABRIC_LABELS,
   formFromSpec,
   formProblems,
   generateErrors,
@@ -23,6 +24,7 @@ import {
   toPlanCreate,
   withCabling,
   type Cabling,
+  type Fabric,
   type FormErrors,
   type PanelAt,
   type Pattern,
@@ -123,6 +125,19 @@ export function WiringPanel() {
   return (
     <section className="panel-section" data-testid="wiring-panel">
       <h2>Wiring</h2>
+      <Field label="Network" name="fabric" errors={errors}>
+        <select
+          value={form.fabric}
+          onChange={(e) => set("fabric", e.target.value === "front_end" ? "front_end" : "compute")}
+          data-testid="wiring-fabric"
+        >
+          {(Object.keys(FABRIC_LABELS) as Fabric[]).map((f) => (
+            <option key={f} value={f}>
+              {FABRIC_LABELS[f]}
+            </option>
+          ))}
+        </select>
+      </Field>
       <Field label="Pattern" name="pattern" errors={errors}>
         <select
           value={form.pattern}

@@ -35,6 +35,7 @@ describe("form -> request", () => {
   it("the initial form asks for Subways paired rows, Type 1, with the server's defaults for p and l", () => {
     expect(toPlanCreate(INITIAL_FORM)).toEqual({
       name: "Subways · paired rows (Type 1)",
+      fabric: "compute",
       pattern: "paired-row",
       geometry: "default",
       route_via: "tray",
@@ -55,6 +56,7 @@ describe("form -> request", () => {
       ),
     ).toEqual({
       name: "Subways · paired rows (p=2, Type 2, l=16, c=3)",
+      fabric: "compute",
       pattern: "paired-row",
       geometry: "paper",
       route_via: "floor",
@@ -76,6 +78,7 @@ describe("form -> request", () => {
       toPlanCreate(form({ pattern: "grin", grinDegree: "2", grinScope: "next-rack", clusters: "4", ports: "1" })),
     ).toEqual({
       name: "GRIN (server-to-server) (p=1, n=2)",
+      fabric: "compute",
       pattern: "grin",
       geometry: "default",
       route_via: "tray",
@@ -107,6 +110,7 @@ describe("structured cabling", () => {
   it("structured cabling sends the panel placement and stated losses; breakouts only when ticked", () => {
     expect(toPlanCreate(form({ pattern: "single-homed", cabling: "structured", breakouts: true }))).toEqual({
       name: "Single-homed (Type 0) (structured, panels at the row end, breakouts)",
+      fabric: "compute",
       pattern: "single-homed",
       geometry: "default",
       route_via: "tray",
@@ -169,6 +173,7 @@ describe("structured cabling", () => {
 describe("server errors -> fields", () => {
   it("shows only the inputs the pattern uses", () => {
     expect(shownFields(INITIAL_FORM)).toEqual({
+      fabric: true,
       ports: true,
       loop: true,
       subwaysType: true,
@@ -183,6 +188,7 @@ describe("server errors -> fields", () => {
       spinePlanes: false,
     });
     expect(shownFields(form({ subwaysType: 2 }))).toEqual({
+      fabric: true,
       ports: true,
       loop: true,
       subwaysType: true,
@@ -197,6 +203,7 @@ describe("server errors -> fields", () => {
       spinePlanes: false,
     });
     expect(shownFields(form({ pattern: "grin", cabling: "structured" }))).toEqual({
+      fabric: true,
       ports: true,
       loop: false,
       subwaysType: false,
@@ -266,6 +273,7 @@ describe("plan -> form (the form shows the plan being viewed)", () => {
   it("a stored spec (with the server's nulls and the upgrade link) opens as that plan, and Generate sends it again", () => {
     const spec = {
       name: "Subways · side-to-side (p=2, Type 1, l=4)",
+      fabric: "compute",
       pattern: "side-to-side",
       ports: 2,
       subways_type: 1,
@@ -316,6 +324,7 @@ describe("rail patterns (GPU clusters)", () => {
   it("rail-optimized sends SU size, leaf model and ratio; rail-only the same without a ratio (it has no spine)", () => {
     expect(toPlanCreate(optimized)).toEqual({
       name: "Rail-optimized (GPU) (SU=32, 2:1, 8 spine planes)",
+      fabric: "compute",
       pattern: "rail-optimized",
       geometry: "default",
       route_via: "tray",
@@ -399,5 +408,24 @@ describe("rail patterns (GPU clusters)", () => {
     expect(formFromSpec({ pattern: "single-homed", rail: { su_size: 4, leaf_model_id: 2 } })).toEqual(
       form({ pattern: "single-homed" }),
     );
+  });
+});
+
+describe("the fabric a plan wires (compute or front end)", () => {
+  it("compute by default; a front-end plan says so in its name and reads back as one", () => {
+    expect(toPlanCreate(INITIAL_FORM).fabric).toBe("compute");
+    const fe = form({ fabric: "front_end", pattern: "single-homed" });
+    const body = toPlanCreate(fe);
+    expect([body.fabric, body.name]).toEqual(["front_end", "Single-homed (Type 0) (front end)"]);
+    expect(formFromSpec(body)).toEqual(fe);
+    expect(formFromSpec({ fabric: "storage" }).fabric).toBe("compute");
+  });
+
+  it("the server's refusal of the fabric lands under its menu", () => {
+    expect(
+      formErrors(form({ fabric: "front_end", pattern: "rail-only" }), [
+        { loc: ["fabric"], msg: "the front-end fabric is wired with the non-rail patterns" },
+      ]),
+    ).toEqual({ fabric: "the front-end fabric is wired with the non-rail patterns" });
   });
 });

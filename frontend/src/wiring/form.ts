@@ -17,7 +17,14 @@ export type Cabling = WiringPlanCreate["cabling"];
 /** Where ToR uplinks meet their first panel (the API's `structured.panel_at`). */
 export type PanelAt = NonNullable<NonNullable<WiringPlanCreate["structured"]>["panel_at"]>;
 
+/** The network a plan wires: a GPU server's compute NICs (one per rail), or its front-end NICs (storage, management). */
+export type Fabric = WiringPlanCreate["fabric"];
+
 /** The menus' labels; a `Record` over the generated enums, so a value the API adds fails tsc until labelled. */
+export const FABRIC_LABELS: Record<Fabric, string> = {
+  compute: "Compute (the servers' NICs; GPU servers' compute NICs)",
+  front_end: "Front end (GPU servers' front-end NICs: storage, management)",
+};
 export const CABLING_LABELS: Record<Cabling, string> = {
   direct: "Direct (one cable per link)",
   structured: "Structured (panels and trunks)",
@@ -59,6 +66,8 @@ export function isRail(pattern: Pattern): boolean {
 
 /** What the inputs hold (numbers as typed: "" means the server's default). */
 export interface WiringForm {
+  /** Which network of the servers this plan wires (a plan holds one). */
+  fabric: Fabric;
   pattern: Pattern;
   ports: string;
   subwaysType: 1 | 2;
@@ -92,6 +101,7 @@ export interface WiringForm {
 }
 
 export const INITIAL_FORM: WiringForm = {
+  fabric: "compute",
   pattern: "paired-row",
   ports: "",
   subwaysType: 1,
@@ -123,6 +133,7 @@ export function withCabling(f: WiringForm, c: Cabling): WiringForm {
 
 /** Fields with an error message slot; `generate` is the one under the Generate button. */
 export type ErrorField =
+  | "fabric"
   | "ports"
   | "loop"
   | "subwaysType"
@@ -142,6 +153,7 @@ export type FormErrors = Partial<Record<keyof WiringForm | "generate", string>>;
 export function shownFields(f: WiringForm): Record<Exclude<ErrorField, "generate">, boolean> {
   const subways = isSubways(f.pattern);
   return {
+    fabric: true,
     ports: true,
     loop: subways,
     subwaysType: subways,
@@ -161,6 +173,7 @@ export function shownFields(f: WiringForm): Record<Exclude<ErrorField, "generate
 export function planName(f: WiringForm): string {
   const subways = isSubways(f.pattern);
   const bits = [
+    f.fabric === "front_end" && "front end",
     f.ports && `p=${f.ports}`,
     subways && `Type ${f.subwaysType}`,
     f.loop && `l=${f.loop}`,
@@ -181,6 +194,7 @@ export function toPlanCreate(f: WiringForm): PlanBody {
   const subways = isSubways(f.pattern);
   const body: PlanBody = {
     name: planName(f),
+    fabric: f.fabric,
     pattern: f.pattern,
     geometry: f.geometry,
     route_via: f.routeVia,
@@ -258,6 +272,7 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
   const st = spec.structured;
   const structured: Record<string, unknown> = st && typeof st === "object" ? (st as Record<string, unknown>) : {};
   return {
+    fabric: spec.fabric === "front_end" ? "front_end" : "compute",
     pattern,
     ports: text(spec.ports),
     subwaysType: spec.subways_type === 2 ? 2 : 1,
@@ -286,6 +301,7 @@ export function formFromSpec(spec: Readonly<Record<string, unknown>>): WiringFor
 
 /** API body fields -> form fields. */
 const FIELD_OF: Partial<Record<string, Exclude<ErrorField, "generate">>> = {
+  fabric: "fabric",
   ports: "ports",
   loop: "loop",
   clusters: "clusters",
