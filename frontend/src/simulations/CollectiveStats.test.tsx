@@ -4,7 +4,6 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CollectiveStats } from "./CollectiveStats";
 import { engineResult } from "./results.fixture";
-import type { EngineResult } from "./results";
 
 /** The text of the element with `data-testid="id"` in `html`. */
 function text(html: string, id: string): string | null {
@@ -23,6 +22,7 @@ describe("CollectiveStats", () => {
       collective: {
         op: "all_reduce",
         algorithm: "ring",
+        model: "steps",
         ranks: 8,
         bytes: 2 ** 30,
         iterations: 1,
@@ -39,13 +39,12 @@ describe("CollectiveStats", () => {
     expect(text(html, "sim-collective-busbw")).toBe("350 Gb/s (43.8 GB/s)");
     expect(text(html, "sim-collective-algbw")).toBe("200 Gb/s (25 GB/s)");
     expect(text(html, "sim-collective-time")).toBe("42.9 ms");
-    expect(html).toContain("All-reduce · ring · 8 ranks · 1 GiB");
+    expect(html).toContain("All-reduce · ring · steps · 8 ranks · 1 GiB");
     expect(text(html, "sim-training")).toBeNull();
   });
 
   it("a training step: mean step, compute, exposed communication with its share, per iteration", () => {
-    const result = {
-      ...engineResult(),
+    const result = engineResult({
       training: {
         iterations: 2,
         buckets: 40,
@@ -56,7 +55,7 @@ describe("CollectiveStats", () => {
         algbw_gbps: 150,
         busbw_gbps: 262.5,
       },
-    } as EngineResult;
+    });
     const html = renderToStaticMarkup(<CollectiveStats result={result} />);
     expect(text(html, "sim-training-step")).toBe("500 ms");
     expect(text(html, "sim-training-compute")).toBe("400 ms");

@@ -5,55 +5,26 @@
  * converts units for reading (GB/s = Gb/s / 8, as nccl-tests prints) and orders the points.
  * Tested in collective.test.ts.
  */
-import type { CollectiveReport } from "../api/engineResult";
+import type { CollectiveReport, TrainingReport } from "../api/engineResult";
 import type { EngineResult, Series } from "./results";
 
-/**
- * The engine's `training` result object (scenario contract, issue 31). Read from the result by name
- * until the generated result types carry it (`make result-types`); every field is checked as read.
- */
-export interface TrainingReport {
-  iterations: number;
-  buckets: number;
-  step_time_s: number | null;
-  step_times_s: (number | null)[];
-  compute_s: number;
-  exposed_communication_s: number | null;
-  algbw_gbps: number | null;
-  busbw_gbps: number | null;
-}
+export type { TrainingReport };
 
 const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
 
-/** The run's collective object (the engine's own fields, `model` once the engine reports it). */
-export function collectiveOf(r: EngineResult): (CollectiveReport & { model?: string | null }) | null {
+/** The run's collective object (the engine's own fields). */
+export function collectiveOf(r: EngineResult): CollectiveReport | null {
   return r.collective ?? null;
 }
 
-/** The run's training-step object, or null when the run was not a training step (or it is not readable). */
+/** The run's training-step object, or null when the run was not a training step. */
 export function trainingOf(r: EngineResult): TrainingReport | null {
-  const t = (r as { training?: unknown }).training;
-  if (!t || typeof t !== "object") return null;
-  const o = t as Record<string, unknown>;
-  const iterations = num(o.iterations);
-  const buckets = num(o.buckets);
-  const compute = num(o.compute_s);
-  if (iterations === null || buckets === null || compute === null) return null;
-  return {
-    iterations,
-    buckets,
-    step_time_s: num(o.step_time_s),
-    step_times_s: Array.isArray(o.step_times_s) ? o.step_times_s.map(num) : [],
-    compute_s: compute,
-    exposed_communication_s: num(o.exposed_communication_s),
-    algbw_gbps: num(o.algbw_gbps),
-    busbw_gbps: num(o.busbw_gbps),
-  };
+  return r.training ?? null;
 }
 
 /** The exposed communication as a share of the mean step (0..1); null without both. */
 export function exposedShare(t: TrainingReport): number | null {
-  return t.exposed_communication_s !== null && t.step_time_s ? t.exposed_communication_s / t.step_time_s : null;
+  return t.exposed_communication_s != null && t.step_time_s ? t.exposed_communication_s / t.step_time_s : null;
 }
 
 /** `372.5 Gb/s (46.56 GB/s)`: the engine's Gb/s, and nccl-tests' GB/s (bytes) beside it. */
