@@ -45,6 +45,7 @@ const SUS = 4;
 const SERVERS_PER_SU = 4;
 const RAILS = 8; // the server's compute NICs
 const NIC_GBPS = 400;
+const FRONT_END_NICS = 4; // the server's front-end NIC ports (storage, in-band management)
 const SERVERS = SUS * SERVERS_PER_SU;
 /** Every server's NIC i to rail leaf i of its SU: one cable per NIC, in both plans. */
 const SERVER_CABLES = SERVERS * RAILS;
@@ -68,6 +69,7 @@ async function railPlan(page: Page, pattern: "rail-optimized" | "rail-only", lea
   const before = (await plansOf(page.request, projectId, hallId)).length;
   await page.getByRole("tab", { name: "Wiring" }).click();
   const panel = page.getByTestId("wiring-panel");
+  await panel.getByTestId("wiring-fabric").selectOption("compute");
   await panel.getByTestId("wiring-pattern").selectOption(pattern);
   await panel.getByTestId("wiring-su-size").fill(String(SERVERS_PER_SU));
   await panel.getByTestId("wiring-leaf-model").selectOption(leafId);
@@ -132,9 +134,24 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   // Rail-only leaves no path between SUs, and says so.
   expect(only.summary.warnings.some((w) => w.includes("share no switch"))).toBe(true);
 
-  // --- the two plans compared: rail-only has the same server cables and no uplinks, so it is cheaper
+  // --- the front-end network over the same racks: a plan of its own, each server's front-end NICs to its
+  // rack's ToR; the rail patterns wire the compute fabric only, and the refusal lands under the Network menu
+  const wiring = page.getByTestId("wiring-panel");
+  await wiring.getByTestId("wiring-fabric").selectOption("front_end");
+  await wiring.getByTestId("wiring-generate").click();
+  await expect(wiring.getByTestId("wiring-error-fabric")).toContainText("rail-only wires the compute fabric");
+  await wiring.getByTestId("wiring-pattern").selectOption("single-homed");
+  await wiring.getByTestId("wiring-generate").click();
+  await expect.poll(async () => (await plansOf(page.request, projectId, hallId)).length, { timeout: 60_000 }).toBe(3);
+  const frontEnd = (await plansOf(page.request, projectId, hallId)).at(-1)!;
+  expect(frontEnd.name).toBe("Single-homed (Type 0) (front end)");
+  expect(frontEnd.summary.cables).toBe(SERVERS * FRONT_END_NICS);
+  await expect(wiring.getByTestId("cable-count")).toHaveText(int(SERVERS * FRONT_END_NICS));
+
+  // --- the two compute plans compared: rail-only has the same server cables and no uplinks, so it is cheaper
   await page.getByRole("tab", { name: "Plans" }).click();
   const panel = page.getByTestId("plans-panel");
+  await expect(panel.getByTestId(`plan-${frontEnd.id}`)).toContainText(`${int(SERVERS * FRONT_END_NICS)} cables`);
   await panel.getByTestId(`plan-select-${optimized.id}`).check();
   await panel.getByTestId(`plan-select-${only.id}`).check();
   await panel.getByTestId("plans-compare").click();
