@@ -177,3 +177,83 @@ pub fn link_bytes(rep: &Report, from: &str, to: &str) -> f64 {
         .unwrap_or_else(|| panic!("no link {from}>{to}"))
         .bytes
 }
+
+/// A training step on a rail-optimized cluster (4 servers of 2 GPUs, SUs of 2, 2 spines at 1:1)
+/// whose collectives lose an element at time 0.
+fn training_on(spines: usize, failures: Vec<FailureSpec>) -> Report {
+    let net = gpu_cluster(&GpuCluster {
+        servers: 4,
+        rails: 2,
+        su_size: 2,
+        nic_gbps: 100.0,
+        nvlink_gbps: 800.0,
+        spines,
+        spine_links: 1,
+        spine_gbps: 100.0,
+        latency_ns: 0,
+    });
+    let mut sc = scenario(
+        net,
+        RoutingSpec::Ecmp,
+        WorkloadSpec::TrainingStep(TrainingStepSpec {
+            servers: None,
+            gradient_bytes: 8_000_000,
+            bucket_bytes: 4_000_000,
+            forward_s: 1e-3,
+            backward_s: 2e-3,
+            iterations: 1,
+            algorithm: CollectiveAlgorithm::Hierarchical,
+            model: CollectiveModel::Pipelined,
+        }),
+    );
+    sc.engine.failures = failures;
+    run(&sc, &RunLimits::default()).expect("runs")
+}
+
+fn down_at_zero(node: &str) -> FailureSpec {
+    FailureSpec {
+        at_s: 0.0,
+        link: None,
+        node: Some(node.into()),
+        recover_at_s: None,
+    }
+}
+
+/// A failed rail leaf at time 0: GPU 1 of servers G0 and G1 (SU 0) lose their only NIC, and
+/// up-down routing has no way round (a path through another GPU's NIC would descend to a
+/// server and climb again). The rail-1 all-reduce's flows from and to them stall: the run ends
+/// (no engine error) with them counted in `flows.stalled`, the step time null, and the result's
+/// `reachability` naming the failed leaf and the pairs the two GPUs cannot reach (each gets
+/// out only to its interconnect). A failed spine of two is routed
+/// around: the step finishes, as fast here (the other spine's 100 Gb/s per leaf carries each
+/// rail ring's one cross-SU flow each way).
+#[test]
+fn a_failed_rail_leaf_stalls_its_gpus_and_a_failed_spine_is_routed_around() {
+    let rep = training_on(2, vec![down_at_zero("SU0.L1")]);
+    assert!(rep.flows.stalled > 0, "{:?}", rep.flows.stalled);
+    assert!(rep.flows.finished < rep.flows.total);
+    let t = rep.training.unwrap();
+    assert_eq!(t.step_time_s, None);
+    assert_eq!(t.step_times_s, vec![None]);
+    let r = rep.reachability.expect("a reachability object");
+    assert_eq!(r.down_nodes, vec!["SU0.L1".to_string()]);
+    // each of the two GPUs reaches only its own server's other GPU (over the interconnect): 6
+    // others unreachable each way, the pair of them counted once: 2 x 2 x 6 - 2 = 22
+    assert_eq!(r.unreachable_pairs, Some(22));
+    for g in &r.unreachable_groups {
+        let cut = |v: &[String]| v == ["G0/gpu1"] || v == ["G1/gpu1"];
+        assert!(cut(&g.servers_a) || cut(&g.servers_b), "{g:?}");
+    }
+    let g0 = r
+        .unreachable_groups
+        .iter()
+        .find(|g| g.servers_a == ["G0/gpu1"])
+        .unwrap();
+    assert_eq!(g0.via_a, ["G0/interconnect"]);
+
+    let healthy = training_on(2, vec![]).training.unwrap();
+    let spine_down = training_on(2, vec![down_at_zero("SP1")]);
+    assert_eq!(spine_down.flows.finished, spine_down.flows.total);
+    let t = spine_down.training.unwrap();
+    assert_approx(t.step_time_s.unwrap(), healthy.step_time_s.unwrap(), 1e-12);
+}
