@@ -5,7 +5,8 @@ Each scalable unit (SU) is a row of its own: `ceil(servers_per_su / servers_per_
 row's end, one empty network rack for the SU's rail leaves. The rail wiring
 (`wiring.generate._place_rail_leaves`) mounts an SU's leaves in the network racks of the rows its
 servers stand in, so this is exactly what it needs. With a spine model, a last row of spine racks
-holds the spines, stacked from U1. Rows come in pairs facing across a cold aisle of the hall's
+holds the spines, stacked from U1, then the front-end fabric's spines (network `front_end`) if
+asked. Rows come in pairs facing across a cold aisle of the hall's
 minimum width, pairs apart by its minimum hot aisle, the first row that same cold-aisle width from
 the hall's walls (room to walk round the rows).
 
@@ -37,6 +38,10 @@ class GpuClusterSpec:
     spines: int = 0
     frontend_tor_model_id: int | None = None
     """The GPU racks' own ToR (the front-end fabric's); None: the rail leaf model."""
+    frontend_spine_model_id: int | None = None
+    """The front-end fabric's spines (network front_end, in the spine row after the compute spines);
+    None: none (a front-end plan then wires servers to ToRs only)."""
+    frontend_spines: int = 0
 
     @property
     def servers(self) -> int:
@@ -109,16 +114,26 @@ def plan_gpu_hall(
             _f("rail_leaf_model_id"),
             f"an SU's {rails} rail leaves of {leaf.height_u}U do not fit its {rack_type.height_u}U network rack",
         )
-    spine_model = None
-    spine_id = spec.spine_model_id
-    if spine_id is not None:
-        spine_model = cat.switches.get(spine_id)
-        if spine_model is None:
-            raise DomainError(_f("spine_model_id"), f"unknown switch model {spine_id}")
-        if spec.spines < 1:
-            raise DomainError(_f("spines"), "a hall with a spine model needs at least 1 spine")
-    elif spec.spines:
-        raise DomainError(_f("spines"), "no spine_model_id: a rail-only hall has no spines")
+    # the spines to stack: the compute fabric's, then the front-end fabric's (name, model id, its U, network)
+    spines: list[tuple[str, int, int, str]] = []
+    for model_field, count_field, prefix, network, none in (
+        ("spine_model_id", "spines", "SPINE", "compute", "a rail-only hall has no spines"),
+        ("frontend_spine_model_id", "frontend_spines", "FESPINE", "front_end", "the front-end fabric has no spines"),
+    ):
+        model_id, count = getattr(spec, model_field), getattr(spec, count_field)
+        if model_id is None:
+            if count:
+                raise DomainError(_f(count_field), f"no {model_field}: {none}")
+            continue
+        model = cat.switches.get(model_id)
+        if model is None:
+            raise DomainError(_f(model_field), f"unknown switch model {model_id}")
+        if model.height_u > rack_type.height_u:
+            raise DomainError(_f(model_field), f"{model.name} does not fit a {rack_type.name} rack")
+        if count < 1:
+            raise DomainError(_f(count_field), f"a hall with a {model_field} needs at least 1 spine")
+        digits = max(2, len(str(count)))
+        spines += [(f"{prefix}{s + 1:0{digits}d}", model_id, model.height_u, network) for s in range(count)]
 
     racks_per_su = -(-spec.servers_per_su // per_rack)
     width_digits = max(2, len(str(spec.scalable_units)))
@@ -138,24 +153,21 @@ def plan_gpu_hall(
         racks.append(RackSpec(name=f"{name}-N", rack_type_id=rack_type_id, role=dl.RackRole.NETWORK))
         rows.append(RowSpec(name=name, origin=dl.Point(0, 0), racks=tuple(racks)))
         lengths.append(len(racks) * rack_type.width_mm)
-    if spine_model is not None and spine_id is not None:
-        per_spine_rack = rack_type.height_u // spine_model.height_u
-        if per_spine_rack < 1:
-            raise DomainError(_f("spine_model_id"), f"{spine_model.name} does not fit a {rack_type.name} rack")
-        spine_racks: list[RackSpec] = []
-        digits = max(2, len(str(spec.spines)))
-        for r in range(-(-spec.spines // per_spine_rack)):
-            first = r * per_spine_rack
-            switches = tuple(
-                FabricSwitchSpec(f"SPINE{s + 1:0{digits}d}", "spine", spine_id, 1 + (s - first) * spine_model.height_u)
-                for s in range(first, min(spec.spines, first + per_spine_rack))
-            )
-            spine_racks.append(
-                RackSpec(
-                    name=f"{SPINE_ROW}-{r + 1:02d}", rack_type_id=rack_type_id, role=dl.RackRole.NETWORK,
-                    fabric_switches=switches,
-                )
-            )  # fmt: skip
+    if spines:
+        # stacked from U1, a new rack when the next one does not fit
+        stacks: list[list[FabricSwitchSpec]] = [[]]
+        u = 1
+        for name, model_id, height, network in spines:
+            if u + height - 1 > rack_type.height_u:
+                stacks.append([])
+                u = 1
+            stacks[-1].append(FabricSwitchSpec(name, "spine", model_id, u, network=network))
+            u += height
+        spine_racks = [
+            RackSpec(name=f"{SPINE_ROW}-{r + 1:02d}", rack_type_id=rack_type_id, role=dl.RackRole.NETWORK,
+                     fabric_switches=tuple(stack))
+            for r, stack in enumerate(stacks)
+        ]  # fmt: skip
         rows.append(RowSpec(name=SPINE_ROW, origin=dl.Point(0, 0), racks=tuple(spine_racks)))
         lengths.append(len(spine_racks) * rack_type.width_mm)
 

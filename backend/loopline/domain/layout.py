@@ -139,6 +139,8 @@ class FabricSwitch:
     model: SwitchModel
     u: int
     cluster: int | None = None
+    network: str = "compute"
+    """The network it switches: `compute`, or a GPU cluster's `front_end` (`wiring.frontend`)."""
 
 
 @dataclass(frozen=True, slots=True)

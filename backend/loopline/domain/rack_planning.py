@@ -40,6 +40,7 @@ class FabricSwitchSpec:
     switch_model_id: int
     u: int
     cluster: int | None = None
+    network: str = "compute"  # "compute" | "front_end"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,7 @@ class PlannedSwitch:
     switch_model_id: int
     u: int
     cluster: int | None
+    network: str = "compute"
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +247,7 @@ def plan_switches(cat: Catalog, specs: Sequence[FabricSwitchSpec], path: str) ->
             raise DomainError(
                 f"{path}fabric_switches[{j}].switch_model_id", f"unknown switch model {spec.switch_model_id}"
             )
-        out.append(PlannedSwitch(spec.name, spec.role, spec.switch_model_id, spec.u, spec.cluster))
+        out.append(PlannedSwitch(spec.name, spec.role, spec.switch_model_id, spec.u, spec.cluster, spec.network))
     return out
 
 
@@ -358,7 +360,9 @@ def planned_rows(cat: Catalog, rows: Sequence[RowSpec], plans: Sequence[Sequence
                     role=p.role,
                     port_face=p.port_face,
                     fabric_switches=tuple(
-                        dl.FabricSwitch(sw.name, sw.role, cat.switches[sw.switch_model_id], sw.u, sw.cluster)
+                        dl.FabricSwitch(
+                            sw.name, sw.role, cat.switches[sw.switch_model_id], sw.u, sw.cluster, sw.network
+                        )
                         for sw in p.switches
                     ),
                 )

@@ -62,6 +62,7 @@ class DocSwitch:
     switch_model: str
     u: int
     cluster: int | None
+    network: str = "compute"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,8 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
                             "switch_model": d.switch_models[sw.switch_model_id].name,
                             "u": sw.u,
                             "cluster": sw.cluster,
+                            # only a front-end switch says so: documents of compute switches read as before
+                            **({"network": sw.network} if sw.network != "compute" else {}),
                         }
                     )
                 racks.append(
@@ -392,6 +395,7 @@ def _row_spec(
                         role=s.role,
                         u=s.u,
                         cluster=s.cluster,
+                        network=s.network,
                         switch_model_id=_ref(switches, s.switch_model, f"{base}.racks[{k}].switch_model"),
                     )
                     for s in r.fabric_switches

@@ -89,6 +89,7 @@ FS_COLS = (
     FabricSwitch.switch_model_id,
     FabricSwitch.u,
     FabricSwitch.cluster,
+    FabricSwitch.network,
 )
 
 
@@ -245,7 +246,12 @@ def domain_hall(data: HallData) -> dl.Hall:
                 port_face=rack.port_face,
                 fabric_switches=tuple(
                     dl.FabricSwitch(
-                        name=sw.name, role=sw.role, model=cat.switches[sw.switch_model_id], u=sw.u, cluster=sw.cluster
+                        name=sw.name,
+                        role=sw.role,
+                        model=cat.switches[sw.switch_model_id],
+                        u=sw.u,
+                        cluster=sw.cluster,
+                        network=sw.network,
                     )
                     for sw in data.switches_by_rack.get(rack.id, ())
                 ),

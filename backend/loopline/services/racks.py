@@ -28,7 +28,7 @@ from loopline.services.mutations import Target, audited_delete, audited_update
 from loopline.services.versioning import StaleVersion
 
 LR_FIELDS = ("ordinal", "servers", "server_model_id", "ports_used", "tor_model_id", "tor_position", "base_u")
-SWITCH_FIELDS = ("name", "role", "switch_model_id", "u", "cluster")
+SWITCH_FIELDS = ("name", "role", "switch_model_id", "u", "cluster", "network")
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
@@ -198,3 +199,33 @@ def test_front_end_takes_no_rail_pattern(owner: TestClient, project: int, gpu: S
         },
     )
     assert r.status_code == 422 and r.json()["detail"][0]["field"] == "fabric", r.text
+
+
+def test_front_end_spines_carry_the_front_end_uplinks(owner: TestClient, project: int, gpu: SimpleNamespace) -> None:
+    """With 2 front-end spines (network front_end, stacked after the 4 compute spines at U5, U6): the
+    front-end plan's 8 ToRs go up to them with the project's 4 uplinks each (leaf-spine): 32 uplinks, 16
+    a spine; the compute plan's 32 leaves x 8 uplinks still fill the 4 compute spines' 256 ports, and
+    neither plan holds the other's spines."""
+    body = cluster(gpu, frontend_spine_model_id=gpu.spine, frontend_spines=2)
+    hall = new_gpu_hall(owner, project, body).json()
+    layout = owner.get(f"/api/v1/halls/{hall['id']}/layout").json()
+    (spine_rack,) = next(r for r in layout["rows"] if r["name"] == "SPINES")["racks"]
+    assert [(s["name"], s["u"], s["network"]) for s in spine_rack["fabric_switches"]] == [
+        ("SPINE01", 1, "compute"), ("SPINE02", 2, "compute"), ("SPINE03", 3, "compute"), ("SPINE04", 4, "compute"),
+        ("FESPINE01", 5, "front_end"), ("FESPINE02", 6, "front_end"),
+    ]  # fmt: skip
+    url = f"/api/v1/halls/{hall['id']}/wiring-plans"
+    rail = {"su_size": 8, "leaf_model_id": gpu.leaf, "oversubscription": 1}
+    compute = owner.post(url, json={"name": "compute", "pattern": "rail-optimized", "rail": rail})
+    front = owner.post(url, json={"name": "front", "pattern": "single-homed", "fabric": "front_end"})
+    assert compute.status_code == 201 and front.status_code == 201, front.text
+    c, f = compute.json()["summary"], front.json()["summary"]
+    assert (c["by_class"]["server_tor"]["count"], c["by_class"]["tor_fabric"]["count"]) == (256, 256)
+    assert (f["by_class"]["server_tor"]["count"], f["by_class"]["tor_fabric"]["count"]) == (128, 32)
+    assert not any(w.startswith("front-end:") for w in f["warnings"])
+    sheet = owner.get(f"/api/v1/wiring-plans/{front.json()['id']}/exports/wiring-sheet.csv").text
+    ups = [r for r in csv.DictReader(io.StringIO(sheet)) if r["b_rack"] == "SPINES-01"]
+    assert sorted(Counter(r["b_u"] for r in ups).items()) == [("5", 16), ("6", 16)]
+    sheet = owner.get(f"/api/v1/wiring-plans/{compute.json()['id']}/exports/wiring-sheet.csv").text
+    ups = [r for r in csv.DictReader(io.StringIO(sheet)) if r["b_rack"] == "SPINES-01"]
+    assert sorted(Counter(r["b_u"] for r in ups).items()) == [(str(u), 64) for u in (1, 2, 3, 4)]

@@ -2788,6 +2788,13 @@ export interface components {
              * @description Switch name.
              */
             name: string;
+            /**
+             * Network
+             * @description The network it switches (left out: compute).
+             * @default compute
+             * @enum {string}
+             */
+            network: "compute" | "front_end";
             /** @description agg, spine or core. */
             role: components["schemas"]["FabricRole"];
             /**
@@ -3558,6 +3565,12 @@ export interface components {
              * @description Switch name.
              */
             name: string;
+            /**
+             * Network
+             * @description The network it switches.
+             * @enum {string}
+             */
+            network: "compute" | "front_end";
             /** @description `agg`, `spine` or `core`. */
             role: components["schemas"]["FabricRole"];
             /**
@@ -3584,6 +3597,13 @@ export interface components {
              * @example SP1
              */
             name: string;
+            /**
+             * Network
+             * @description The network it switches: `compute`, or a GPU cluster's `front_end` (the spines a front-end wiring plan takes; a compute plan leaves them out).
+             * @default compute
+             * @enum {string}
+             */
+            network: "compute" | "front_end";
             /** @description `agg`, `spine` or `core`. */
             role: components["schemas"]["FabricRole"];
             /**
@@ -3885,6 +3905,17 @@ export interface components {
          *     network rack for its rail leaves) and a row of spine racks.
          */
         GpuClusterCreate: {
+            /**
+             * Frontend Spine Model Id
+             * @description The front-end fabric's spine model (network `front_end`, in the spine row after the compute spines); none: a front-end plan wires servers to ToRs only.
+             */
+            frontend_spine_model_id?: number | null;
+            /**
+             * Frontend Spines
+             * @description Front-end spines (with `frontend_spine_model_id`).
+             * @default 0
+             */
+            frontend_spines: number;
             /**
              * Frontend Tor Model Id
              * @description The GPU racks' own ToR, which the front-end fabric cables the servers' front-end NICs to (default: the rail leaf model).

@@ -85,6 +85,9 @@ class DocFabricSwitch(Schema):
     switch_model: str = Field(description="Switch model name.")
     u: int = Field(ge=1, le=100, description="Lowest U.")
     cluster: int | None = Field(None, description="Cluster served.")
+    network: Literal["compute", "front_end"] = Field(
+        "compute", description="The network it switches (left out: compute)."
+    )
 
 
 class DocFeed(FeedIn):
@@ -148,7 +151,8 @@ class DocRow(Schema):
                         for lr in r.logical_racks
                     ),
                     tuple(
-                        ex.DocSwitch(s.name, s.role.value, s.switch_model, s.u, s.cluster) for s in r.fabric_switches
+                        ex.DocSwitch(s.name, s.role.value, s.switch_model, s.u, s.cluster, s.network)
+                        for s in r.fabric_switches
                     ),
                     None if r.facility is None else r.facility.stored(),
                 )

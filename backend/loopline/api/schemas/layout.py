@@ -62,6 +62,14 @@ class GpuClusterCreate(Schema):
         description="The GPU racks' own ToR, which the front-end fabric cables the servers' front-end NICs to "
         "(default: the rail leaf model).",
     )
+    frontend_spine_model_id: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        description="The front-end fabric's spine model (network `front_end`, in the spine row after the compute "
+        "spines); none: a front-end plan wires servers to ToRs only.",
+    )
+    frontend_spines: int = Field(0, ge=0, le=4096, description="Front-end spines (with `frontend_spine_model_id`).")
 
     @model_validator(mode="after")
     def _bounded(self) -> GpuClusterCreate:
@@ -257,9 +265,14 @@ class FabricSwitchSpec(Schema):
     switch_model_id: int = Field(ge=1, le=MAX_ID, description="Catalog switch model.", examples=[3])
     u: int = Field(ge=1, le=100, description="Lowest U the switch occupies.", examples=[20])
     cluster: int | None = Field(None, ge=0, le=10000, description="Cluster an aggregation switch serves.")
+    network: Literal["compute", "front_end"] = Field(
+        "compute",
+        description="The network it switches: `compute`, or a GPU cluster's `front_end` (the spines a front-end "
+        "wiring plan takes; a compute plan leaves them out).",
+    )
 
     def to_domain(self) -> rp.FabricSwitchSpec:
-        return rp.FabricSwitchSpec(self.name, self.role.value, self.switch_model_id, self.u, self.cluster)
+        return rp.FabricSwitchSpec(self.name, self.role.value, self.switch_model_id, self.u, self.cluster, self.network)
 
 
 class FabricSwitchRead(ReadSchema):
@@ -268,6 +281,7 @@ class FabricSwitchRead(ReadSchema):
     switch_model_id: int = Field(ge=1, le=MAX_ID, description="Catalog switch model.")
     u: int = Field(description="Lowest U.")
     cluster: int | None = Field(description="Cluster an aggregation switch serves.")
+    network: Literal["compute", "front_end"] = Field(description="The network it switches.")
 
 
 # ---------------------------------------------------------------- rack

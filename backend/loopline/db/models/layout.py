@@ -180,6 +180,7 @@ class FabricSwitch(Base):
         UniqueConstraint("hall_id", "name"),
         CheckConstraint("role IN ('agg', 'spine', 'core')", name="role_known"),
         CheckConstraint("u >= 1", name="u_positive"),
+        CheckConstraint("network IN ('compute', 'front_end')", name="network_known"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -190,6 +191,8 @@ class FabricSwitch(Base):
     switch_model_id: Mapped[int] = mapped_column(ForeignKey("switch_models.id", ondelete="RESTRICT"), index=True)
     u: Mapped[int]
     cluster: Mapped[int | None]
+    network: Mapped[str] = mapped_column(String(16), default="compute", server_default="compute")
+    """The network it switches (issue 31): `compute` or a GPU cluster's `front_end` (wiring.frontend)."""
 
 
 class RackFeed(Base):

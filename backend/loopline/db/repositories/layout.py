@@ -33,7 +33,7 @@ LR_COPY_COLUMNS = (
     "tor_position",
     "base_u",
 )
-FS_COPY_COLUMNS = ("hall_id", "rack_id", "name", "role", "switch_model_id", "u", "cluster")
+FS_COPY_COLUMNS = ("hall_id", "rack_id", "name", "role", "switch_model_id", "u", "cluster", "network")
 
 
 def _lr_values(lr: PlannedLogicalRack) -> tuple[object, ...]:
@@ -41,7 +41,7 @@ def _lr_values(lr: PlannedLogicalRack) -> tuple[object, ...]:
 
 
 def _switch_values(sw: PlannedSwitch) -> tuple[object, ...]:
-    return (sw.name, sw.role, sw.switch_model_id, sw.u, sw.cluster)
+    return (sw.name, sw.role, sw.switch_model_id, sw.u, sw.cluster, sw.network)
 
 
 def insert_racks(session: Session, hall_id: int, plans: Sequence[tuple[int, RackPlan]]) -> tuple[list[int], int]:

@@ -10,10 +10,11 @@ ranks (the front-end scenario's servers are whole). Its server ports are named `
 (`frontend_ports`), apart from the compute NICs' ``p<n>``, so the two plans of a hall never share a
 server port, and a cable's ID stays a function of its two ports.
 
-What it does not wire: the ToR uplinks. The layout's fabric switches belong to no network (a fabric
-switch carries no compute / front-end tag), so they are the compute fabric's spines as much as the
-front-end's; a front-end plan leaves them out rather than mix the two networks, and says so in its
-warnings. Wiring the front-end spine layer needs that tag on fabric switches.
+Each fabric switch names its network (`FabricSwitch.network`): a front-end plan takes the hall's
+`front_end` switches as its fabric (the project's fabric settings say how ToRs go up to them, as for
+any plan) and a compute plan leaves them out (`generate._index_hall` takes the plan's network's
+switches; a rail leaf still finds the Us a front-end switch takes). A hall with no front-end switch gets
+a front-end plan of its servers and ToRs alone, and the plan says so in its warnings.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from loopline.domain.wiring.model import Role, WiringPlan
 
 FRONT_END_PORT = "f"
 """A server's front-end NIC port `n` is ``f<n>`` (its compute NIC's is ``p<n>``)."""
+FRONT_END = "front_end"
 UPLINKS_NOT_WIRED = (
-    "front-end: the ToR uplinks are not wired (the layout's fabric switches belong to no network, so they "
-    "are the compute fabric's as much as the front-end's): this plan holds the servers' front-end NICs to "
-    "their ToRs"
+    "front-end: the ToR uplinks are not wired: the hall has no fabric switch of the front-end network "
+    "(network front_end), so this plan holds the servers' front-end NICs to their ToRs"
 )
 
 
@@ -51,9 +52,14 @@ def frontend_hall(hall: Hall) -> Hall:
                     )
                 front = replace(m, nic_ports=m.frontend_nic_ports, port_gbps=m.frontend_port_gbps, gpus=0)
                 lrs.append(replace(lr, server_model=front, ports_used=m.frontend_nic_ports))
-            racks.append(replace(rack, logical_racks=tuple(lrs), fabric_switches=()))
+            front_switches = tuple(fs for fs in rack.fabric_switches if fs.network == FRONT_END)
+            racks.append(replace(rack, logical_racks=tuple(lrs), fabric_switches=front_switches))
         rows.append(replace(row, racks=tuple(racks)))
     return replace(hall, rows=tuple(rows))
+
+
+def has_front_end_switches(hall: Hall) -> bool:
+    return any(fs.network == FRONT_END for row in hall.rows for rk in row.racks for fs in rk.fabric_switches)
 
 
 def frontend_ports(plan: WiringPlan) -> None:

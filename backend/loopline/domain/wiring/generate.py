@@ -49,7 +49,12 @@ from loopline.domain.routing import (
 from loopline.domain.structured.optics import breakout_lanes, lane_port
 from loopline.domain.structured.plant import Cabling
 from loopline.domain.structured.sizing import PortLanes
-from loopline.domain.wiring.frontend import UPLINKS_NOT_WIRED, frontend_hall, frontend_ports
+from loopline.domain.wiring.frontend import (
+    UPLINKS_NOT_WIRED,
+    frontend_hall,
+    frontend_ports,
+    has_front_end_switches,
+)
 from loopline.domain.wiring.loops import (
     RowRacks,
     inter_chassis_loops,
@@ -202,9 +207,10 @@ def generate_plan(
         if spec.pattern in RAIL_PATTERNS:
             raise DomainError("fabric", f"{spec.pattern.value} wires the compute fabric; the front-end fabric takes "
                               "the other patterns")  # fmt: skip
-        uplinks_left_out = spec.fabric.kind is not FabricKind.NONE
+        uplinks_left_out = spec.fabric.kind is not FabricKind.NONE and not has_front_end_switches(hall)
         hall = frontend_hall(hall)
-        spec = replace(spec, fabric=replace(spec.fabric, kind=FabricKind.NONE))
+        if uplinks_left_out:
+            spec = replace(spec, fabric=replace(spec.fabric, kind=FabricKind.NONE))
     sel = selector or MediaSelector(round_to_sold=geometry.round_to_sold)
     index = _index_hall(hall, spec, geometry)
     wiring = _wire_logically(index, hall, spec, geometry)
@@ -257,6 +263,8 @@ def _index_hall(hall: Hall, spec: WiringSpec, geometry: GeometryPreset) -> _Hall
 
             placed.enter(rack_key, rname, x, y)
             for fs in rack.fabric_switches:
+                if fs.network != spec.network.value:
+                    continue  # another network's switch (a GPU cluster's front-end or compute fabric)
                 f = placed.add(
                     device_name(rname, fs.u),
                     f"{hall.name}.{fs.name}",
@@ -1040,7 +1048,7 @@ def _rail_uplinks(hall: Hall, rail: RailSpec, leaf: SwitchModel, server_gbps: fl
         for row in hall.rows
         for rk in row.racks
         for fs in rk.fabric_switches
-        if Role(fs.role) is Role.SPINE
+        if Role(fs.role) is Role.SPINE and fs.network == Network.COMPUTE.value
     ]
     if not spine_gbps:
         raise DomainError("fabric", "rail-optimized needs spine switches in the layout (rail-only needs none)")
