@@ -187,8 +187,7 @@ def export_project(session: Session, project_id: int) -> dict[str, Any]:
                             "switch_model": d.switch_models[sw.switch_model_id].name,
                             "u": sw.u,
                             "cluster": sw.cluster,
-                            # only a front-end switch says so: documents of compute switches read as before
-                            **({"network": sw.network} if sw.network != "compute" else {}),
+                            "network": sw.network,  # a document written before it existed reads as compute
                         }
                     )
                 racks.append(

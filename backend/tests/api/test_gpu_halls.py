@@ -229,3 +229,22 @@ def test_front_end_spines_carry_the_front_end_uplinks(owner: TestClient, project
     sheet = owner.get(f"/api/v1/wiring-plans/{compute.json()['id']}/exports/wiring-sheet.csv").text
     ups = [r for r in csv.DictReader(io.StringIO(sheet)) if r["b_rack"] == "SPINES-01"]
     assert sorted(Counter(r["b_u"] for r in ups).items()) == [(str(u), 64) for u in (1, 2, 3, 4)]
+
+
+def test_a_gpu_hall_exports_and_imports_with_its_networks(
+    owner: TestClient, project: int, gpu: SimpleNamespace
+) -> None:
+    """Export -> import -> export is identical, each spine with its network (a document without the key,
+    written before it existed, reads as compute)."""
+    new_gpu_hall(owner, project, cluster(gpu, frontend_spine_model_id=gpu.spine, frontend_spines=1))
+    doc = owner.get(f"/api/v1/projects/{project}/export").json()
+    (spine_rack,) = next(r for r in doc["halls"][0]["rows"] if r["name"] == "SPINES")["racks"]
+    assert [(s["name"], s.get("network")) for s in spine_rack["fabric_switches"]] == [
+        ("SPINE01", "compute"), ("SPINE02", "compute"), ("SPINE03", "compute"), ("SPINE04", "compute"),
+        ("FESPINE01", "front_end"),
+    ]  # fmt: skip
+    r = owner.post("/api/v1/projects/import", json=doc)
+    assert r.status_code == 201, r.text
+    assert owner.get(f"/api/v1/projects/{r.json()['project_id']}/export").json() == doc
+    halls = owner.get(f"/api/v1/projects/{r.json()['project_id']}/halls").json()["items"]
+    assert [h["kind"] for h in halls] == ["gpu"]
