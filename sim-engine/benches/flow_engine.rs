@@ -39,7 +39,8 @@ use std::time::Instant;
 use loopline_sim::report::peak_memory_bytes;
 use loopline_sim::scenario::{Mode, PermutationSpec, WorkloadSpec};
 use loopline_sim::topology::{
-    fat_tree_websearch, htsim_packet_settings, shuffle_all, subways_type1, Cluster,
+    fat_tree_websearch, gpu_training_step, htsim_packet_settings, shuffle_all, subways_type1,
+    Cluster,
 };
 use loopline_sim::{run, RunLimits, Scenario};
 
@@ -88,6 +89,10 @@ fn case(name: &str) -> Scenario {
                 env("LOOPLINE_BENCH_FLOWS", 100_000),
             )
         }
+        // issue 31: one training step, 1 GB gradient on 4,096 GPUs in 25 MB buckets; 4 GB on
+        // 32,768 in 100 MB buckets (in 25 MB ones it is 21 million flows, beyond MAX_FLOWS)
+        "l" => gpu_training_step(512, 8, 32, 1_000_000_000, 25_000_000),
+        "m" => gpu_training_step(4096, 8, 32, 4_000_000_000, 100_000_000),
         "e" => issue18(true, false),
         "f" => issue18(true, true),
         "g" => issue18(false, false),
@@ -195,7 +200,9 @@ fn main() {
         );
         std::process::exit(2);
     }
-    for name in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "x"] {
+    for name in [
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "x",
+    ] {
         if !cases.contains(name) {
             continue;
         }

@@ -648,3 +648,49 @@ pub fn gpu_cluster(c: &GpuCluster) -> NetworkSpec {
     }
     net
 }
+
+/// Issue 31's scale benchmark: one training step on a rail-optimized GPU cluster of `servers`
+/// servers x `rails` GPUs (SUs of `su_size`, 400 Gb/s NICs, 3,600 Gb/s interconnect links,
+/// spines at 1:1: `su_size` spines of one 400 Gb/s link to every leaf), a `gradient_bytes`
+/// gradient in `bucket_bytes` buckets, hierarchical pipelined all-reduce, forward 10 ms,
+/// backward 20 ms; no link series (its buckets would dominate the memory).
+pub fn gpu_training_step(
+    servers: usize,
+    rails: usize,
+    su_size: usize,
+    gradient_bytes: u64,
+    bucket_bytes: u64,
+) -> Scenario {
+    use crate::scenario::{CollectiveAlgorithm, CollectiveModel, TrainingStepSpec};
+    let net = gpu_cluster(&GpuCluster {
+        servers,
+        rails,
+        su_size,
+        nic_gbps: 400.0,
+        nvlink_gbps: 3600.0,
+        spines: su_size,
+        spine_links: 1,
+        spine_gbps: 400.0,
+        latency_ns: 500,
+    });
+    let mut sc = scenario(
+        net,
+        RoutingSpec::Ecmp,
+        WorkloadSpec::TrainingStep(TrainingStepSpec {
+            servers: None,
+            gradient_bytes,
+            bucket_bytes,
+            forward_s: 0.01,
+            backward_s: 0.02,
+            iterations: 1,
+            algorithm: CollectiveAlgorithm::Hierarchical,
+            model: CollectiveModel::Pipelined,
+        }),
+    );
+    sc.engine.link_series = false;
+    sc.name = Some(format!(
+        "training step: {servers} servers x {rails} GPUs, SUs of {su_size}, \
+         {gradient_bytes} bytes in buckets of {bucket_bytes}"
+    ));
+    sc
+}

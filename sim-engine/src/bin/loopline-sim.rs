@@ -358,6 +358,21 @@ fn apply_gen_opts(sc: &mut Scenario, o: &GenOpts) -> Result<(), String> {
 
 #[derive(Subcommand)]
 enum Gen {
+    /// A rail-optimized GPU cluster (1:1 spines) running one training step, hierarchical
+    /// pipelined all-reduce in 25 MB buckets (issue 31's scale benchmark).
+    Gpu {
+        #[arg(long, default_value_t = 512)]
+        servers: usize,
+        #[arg(long, default_value_t = 8)]
+        rails: usize,
+        #[arg(long, default_value_t = 32)]
+        su_size: usize,
+        #[arg(long, default_value_t = 1_000_000_000)]
+        gradient_bytes: u64,
+        /// Bucket size (PyTorch DDP's bucket_cap_mb; default 25 MB).
+        #[arg(long, default_value_t = loopline_sim::scenario::DEFAULT_BUCKET_BYTES)]
+        bucket_bytes: u64,
+    },
     /// k-ary 3-tier FatTree with a web-search Poisson workload.
     Fattree {
         #[arg(long, default_value_t = 4)]
@@ -744,6 +759,19 @@ fn main() -> ExitCode {
         Cmd::Gen { topo: which, opts } => {
             use loopline_sim::topology as topo;
             let sc = match which {
+                Gen::Gpu {
+                    servers,
+                    rails,
+                    su_size,
+                    gradient_bytes,
+                    bucket_bytes,
+                } => {
+                    if servers == 0 || rails == 0 || su_size == 0 {
+                        eprintln!("error: --servers, --rails and --su-size must be at least 1");
+                        return ExitCode::from(2);
+                    }
+                    topo::gpu_training_step(servers, rails, su_size, gradient_bytes, bucket_bytes)
+                }
                 Gen::Fattree {
                     k,
                     gbps,
