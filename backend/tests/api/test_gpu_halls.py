@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -248,3 +250,46 @@ def test_a_gpu_hall_exports_and_imports_with_its_networks(
     assert owner.get(f"/api/v1/projects/{r.json()['project_id']}/export").json() == doc
     halls = owner.get(f"/api/v1/projects/{r.json()['project_id']}/halls").json()["items"]
     assert [h["kind"] for h in halls] == ["gpu"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    sus=st.integers(-1, 40),
+    per_su=st.integers(-1, 70),
+    per_rack=st.integers(-1, 12),
+    spines=st.integers(-1, 100),
+    front_spines=st.integers(-1, 5),
+    size=st.sampled_from([(2.0, 2.0), (30.0, 20.0), (60.0, 300.0)]),
+    aisle=st.sampled_from([0.0, 0.3, 1.2]),
+    models=st.sampled_from(["gpu", "plain", "none"]),
+)
+def test_any_gpu_cluster_is_made_or_refused_naming_a_field(
+    owner: TestClient,
+    project: int,
+    gpu: SimpleNamespace,
+    sus: int,
+    per_su: int,
+    per_rack: int,
+    spines: int,
+    front_spines: int,
+    size: tuple[float, float],
+    aisle: float,
+    models: str,
+) -> None:
+    """Whatever the numbers, a GPU hall is made (201, every server placed) or refused with a 422 naming a
+    field, and a refused one leaves no hall behind."""
+    server = {"gpu": gpu.server, "plain": gpu.plain_server, "none": 999_999}[models]
+    body = cluster(gpu, scalable_units=sus, servers_per_su=per_su, servers_per_rack=per_rack, server_model_id=server,
+                   spines=spines, frontend_spine_model_id=gpu.spine if front_spines else None,
+                   frontend_spines=front_spines)  # fmt: skip
+    before = owner.get(f"/api/v1/projects/{project}/halls").json()["total"]
+    r = new_gpu_hall(owner, project, body, name=f"G{before}", width_m=size[0], depth_m=size[1], min_cold_aisle_m=aisle)
+    assert r.status_code in (201, 422), r.text
+    after = owner.get(f"/api/v1/projects/{project}/halls").json()["total"]
+    if r.status_code == 422:
+        assert r.json()["detail"][0]["loc"], r.text
+        assert after == before
+        return
+    layout = owner.get(f"/api/v1/halls/{r.json()['id']}/layout").json()
+    placed = sum(lr["servers"] for row in layout["rows"] for rk in row["racks"] for lr in rk["logical_racks"])
+    assert placed == sus * per_su and after == before + 1
