@@ -293,3 +293,29 @@ def test_any_gpu_cluster_is_made_or_refused_naming_a_field(
     layout = owner.get(f"/api/v1/halls/{r.json()['id']}/layout").json()
     placed = sum(lr["servers"] for row in layout["rows"] for rk in row["racks"] for lr in rk["logical_racks"])
     assert placed == sus * per_su and after == before + 1
+
+
+def test_a_switchs_network_through_the_rack_api(owner: TestClient, hall: dict[str, Any], h: SimpleNamespace) -> None:
+    """Written with a rack (create, and replaced by PATCH under its version), read back with it."""
+    row = h.row(owner, hall["id"], n=1)
+    spine = {"name": "FE1", "role": "spine", "switch_model_id": h.cat.spine, "u": 10}
+    r = owner.post(
+        f"/api/v1/rows/{row['id']}/racks",
+        json={"name": "N01", "role": "network", "fabric_switches": [{**spine, "network": "front_end"}]},
+    )
+    assert r.status_code == 201, r.text
+    assert [(s["name"], s["network"]) for s in r.json()["fabric_switches"]] == [("FE1", "front_end")]
+    rack = r.json()
+    r = owner.patch(
+        f"/api/v1/racks/{rack['id']}",
+        json={"fabric_switches": [spine]},  # network left out: compute
+        headers={"If-Match": h.etag(r)},
+    )
+    assert r.status_code == 200, r.text
+    got = owner.get(f"/api/v1/racks/{rack['id']}").json()
+    assert [(s["name"], s["network"]) for s in got["fabric_switches"]] == [("FE1", "compute")]
+    r = owner.post(
+        f"/api/v1/rows/{row['id']}/racks",
+        json={"name": "N02", "role": "network", "fabric_switches": [{**spine, "name": "X", "network": "storage"}]},
+    )
+    assert r.status_code == 422 and "network" in str(r.json()["detail"][0]["loc"]), r.text
