@@ -102,6 +102,8 @@ export const FabricSwitchSlot = z.object({
   u: z.number().int().min(1),
   heightU: z.number().int().min(1),
   modelId: z.number().int().optional(),
+  /** The network the switch belongs to (a GPU hall's compute or front-end fabric); left out: compute. */
+  network: z.enum(["compute", "front_end"]).optional(),
 });
 export type FabricSwitchSlot = z.infer<typeof FabricSwitchSlot>;
 

@@ -120,6 +120,33 @@ describe("layout document <-> records", () => {
     });
   });
 
+  it("a fabric switch keeps its network through an edit: a front-end spine is written back as one, a new one is compute", () => {
+    const spine = (name: string, u: number, network: "compute" | "front_end") => ({
+      name,
+      role: "spine" as const,
+      switch_model_id: 7,
+      u,
+      network,
+    });
+    const net = {
+      ...rack(31, 1, "R01-N", 1.2),
+      role: "network" as const,
+      logical_racks: [],
+      fabric_switches: [spine("SPINE01", 1, "compute"), spine("FESPINE01", 2, "front_end")],
+    };
+    const doc = { ...DOC, rows: [{ ...DOC.rows[0]!, racks: [...DOC.rows[0]!.racks, net] }] } as HallLayout;
+    const r = recordsFromLayout(doc).records["rack:31"] as RackRecord;
+    expect(r.fabricSwitches.map((f) => f.network)).toEqual(["compute", "front_end"]);
+    const ids = () => ({ rackType: 3, server: 1, tor: 7 });
+    const added = { name: "SPINE02", role: "spine", u: 3, heightU: 1, modelId: 7 };
+    const spec = rackSpec({ ...r, fabricSwitches: [...r.fabricSwitches, added] }, ids);
+    expect(spec.fabric_switches).toEqual([
+      spine("SPINE01", 1, "compute"),
+      spine("FESPINE01", 2, "front_end"),
+      spine("SPINE02", 3, "compute"),
+    ]);
+  });
+
   it("maps API error paths to editor fields and splits diffs by kind", () => {
     expect(editorField(["body", "logical_racks", 0, "servers"])).toBe("serversPerLogicalRack");
     expect(editorField(["body", "x_m"])).toBe("position");

@@ -68,6 +68,7 @@ export function rackFrom(r: RackReadApi, cat: Catalogs): RackRecord {
     u: f.u,
     heightU: cat.switchModels.get(f.switch_model_id)?.heightU ?? 1,
     modelId: f.switch_model_id,
+    network: f.network,
   }));
   return {
     ...contents,
@@ -158,6 +159,8 @@ export function rackSpec(
       role: f.role as "agg" | "spine" | "core",
       switch_model_id: f.modelId ?? 1,
       u: f.u,
+      // kept as read, so an edit of the rack never moves a front-end spine into the compute fabric
+      network: f.network ?? "compute",
     })),
   };
 }
