@@ -113,8 +113,9 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   await form.getByLabel("Spine model").selectOption(spine);
   // A spine model without spines: the server's refusal lands under Spines.
   await form.getByRole("button", { name: "Create GPU hall" }).click();
-  await expect(form.getByText("A hall with a spine model needs at least 1 spine.")).toBeVisible();
-  await form.getByLabel("Spines").fill("2");
+  await expect(form.getByRole("alert").filter({ hasText: "needs at least 1 spine" })).toBeVisible();
+  await expect(form.getByLabel("Spines", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await form.getByLabel("Spines", { exact: true }).fill("2");
   await form.getByRole("button", { name: "Create GPU hall" }).click();
   await waitForEditor(page);
   const { hallId } = ids(page);

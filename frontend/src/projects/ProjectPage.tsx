@@ -365,6 +365,15 @@ function GpuClusterFields({
         {choose("spine_model_id", switches, "none (rail-only: no spine)")}
       </div>
       <div className="field-row">{text("spines", "0 without a spine model.")}</div>
+      <p className="muted small">
+        The front-end network (storage, in-band management): the GPU racks&apos; own ToR and, if it has any, its spines,
+        placed after the compute spines.
+      </p>
+      <div className="field-row">
+        {choose("frontend_tor_model_id", switches, "the rail leaf model")}
+        {choose("frontend_spine_model_id", switches, "none (servers to ToRs only)")}
+      </div>
+      <div className="field-row">{text("frontend_spines", "0 without a front-end spine model.")}</div>
     </fieldset>
   );
 }

@@ -24,10 +24,27 @@ describe("the GPU hall form", () => {
         rail_leaf_model_id: 7,
         spine_model_id: null,
         spines: 0,
+        frontend_spine_model_id: null,
+        frontend_spines: 0,
       },
     });
-    const spined = gpuClusterBody({ ...chosen, spine_model_id: "8", spines: "16" });
-    expect("value" in spined && [spined.value.spine_model_id, spined.value.spines]).toEqual([8, 16]);
+    const spined = gpuClusterBody({
+      ...chosen,
+      spine_model_id: "8",
+      spines: "16",
+      frontend_tor_model_id: "1",
+      frontend_spine_model_id: "4",
+      frontend_spines: "2",
+    });
+    expect(
+      "value" in spined && [
+        spined.value.spine_model_id,
+        spined.value.spines,
+        spined.value.frontend_tor_model_id,
+        spined.value.frontend_spine_model_id,
+        spined.value.frontend_spines,
+      ],
+    ).toEqual([8, 16, 1, 4, 2]);
   });
 
   it("asks for the models, whole numbers within the API's limits, each under its field", () => {

@@ -116,7 +116,10 @@ export type GpuField =
   | "servers_per_rack"
   | "rail_leaf_model_id"
   | "spine_model_id"
-  | "spines";
+  | "spines"
+  | "frontend_tor_model_id"
+  | "frontend_spine_model_id"
+  | "frontend_spines";
 
 export const GPU_FIELDS: Record<GpuField, FieldSpec> = {
   scalable_units: { label: "Scalable units (SUs)" },
@@ -126,6 +129,9 @@ export const GPU_FIELDS: Record<GpuField, FieldSpec> = {
   rail_leaf_model_id: { label: "Rail leaf model" },
   spine_model_id: { label: "Spine model" },
   spines: { label: "Spines" },
+  frontend_tor_model_id: { label: "Front-end ToR model" },
+  frontend_spine_model_id: { label: "Front-end spine model" },
+  frontend_spines: { label: "Front-end spines" },
 };
 
 /** The GPU cluster part of the form: numbers as typed, models by catalog id ("" = not chosen; no spine model = rail-only). */
@@ -137,6 +143,10 @@ export interface GpuValues {
   rail_leaf_model_id: string;
   spine_model_id: string;
   spines: string;
+  /** The GPU racks' own ToR for the front-end NICs ("" = the server's default, the rail leaf model). */
+  frontend_tor_model_id: string;
+  frontend_spine_model_id: string;
+  frontend_spines: string;
 }
 
 /** DGX SuperPOD's shape (4 SUs of 32 servers, 4 per rack); the models are the planner's to choose. */
@@ -148,6 +158,9 @@ export const GPU_DEFAULTS: GpuValues = {
   rail_leaf_model_id: "",
   spine_model_id: "",
   spines: "0",
+  frontend_tor_model_id: "",
+  frontend_spine_model_id: "",
+  frontend_spines: "0",
 };
 
 /**
@@ -163,6 +176,7 @@ export function gpuClusterBody(v: GpuValues): { value: GpuCluster } | { errors: 
     ["servers_per_su", { ge: 1, le: 512, integer: true }],
     ["servers_per_rack", { ge: 1, le: 64, integer: true }],
     ["spines", { ge: 0, le: 4096, integer: true }],
+    ["frontend_spines", { ge: 0, le: 4096, integer: true }],
   ];
   for (const [field, limits] of numbers) {
     const checked = checkNumber(v[field], GPU_FIELDS[field], limits);
@@ -182,6 +196,9 @@ export function gpuClusterBody(v: GpuValues): { value: GpuCluster } | { errors: 
       rail_leaf_model_id: Number(v.rail_leaf_model_id),
       spine_model_id: v.spine_model_id ? Number(v.spine_model_id) : null,
       spines: n("spines"),
+      ...(v.frontend_tor_model_id ? { frontend_tor_model_id: Number(v.frontend_tor_model_id) } : {}),
+      frontend_spine_model_id: v.frontend_spine_model_id ? Number(v.frontend_spine_model_id) : null,
+      frontend_spines: n("frontend_spines"),
     },
   };
 }
