@@ -144,6 +144,18 @@ def points_of(base: dict[str, Any], grid: dict[str, list[Any]]) -> list[dict[str
 
 
 SPEEDS = {"server_gbps": "server", "fabric_gbps": "fabric"}
+RAIL_OPTIONS = ("su_size", "rail_leaf_model_id")
+
+
+def check_rail_options(base: dict[str, Any], grid: dict[str, list[Any]], points: list[dict[str, Any]]) -> None:
+    """A point of a rail pattern needs the SU size and the leaf model (DomainError naming where they go),
+    so no point fails for them later."""
+    for p in points:
+        if Pattern(p["pattern"]) in RAIL_PATTERNS:
+            for name in RAIL_OPTIONS:
+                if p.get(name) is None:
+                    where = f"grid.{name}" if name in grid else f"base.{name}"
+                    raise DomainError(where, f"pattern {p['pattern']} needs {name}")
 
 
 def check_port_speeds(session: Session, hall_id: int, base: dict[str, Any], grid: dict[str, list[Any]]) -> None:
@@ -171,6 +183,7 @@ def create(
     hall = get_hall_or_404(session, hall_id)
     points = points_of(base, grid)
     check_port_speeds(session, hall_id, base, grid)
+    check_rail_options(base, grid, points)
     sweep = Sweep(
         project_id=hall.project_id, hall_id=hall_id, name=name, status=JobStatus.QUEUED, base=base, grid=grid,
         created_by=principal.user.id,
@@ -353,8 +366,7 @@ def point_plan(session: Session, sweep: Sweep, params: dict[str, Any]) -> tuple[
     pattern = Pattern(params["pattern"])
     rail = None
     if pattern in RAIL_PATTERNS:
-        if params.get("su_size") is None or params.get("rail_leaf_model_id") is None:
-            raise DomainError("rail", f"{pattern.value} needs su_size and rail_leaf_model_id")
+        check_rail_options(params, {}, [params])
         rail = RailOptions(params["su_size"], params["rail_leaf_model_id"], params.get("oversubscription"))
     options = PlanOptions(
         name=f"sweep {sweep.id}", pattern=pattern, ports=params.get("ports"),

@@ -319,3 +319,24 @@ def test_a_switchs_network_through_the_rack_api(owner: TestClient, hall: dict[st
         json={"name": "N02", "role": "network", "fabric_switches": [{**spine, "name": "X", "network": "storage"}]},
     )
     assert r.status_code == 422 and "network" in str(r.json()["detail"][0]["loc"]), r.text
+
+
+def test_the_collective_sweep_is_13_sizes_and_needs_its_rail_options(
+    owner: TestClient, project: int, gpu: SimpleNamespace
+) -> None:
+    """The sweep preset as the editor sends it: 13 points, 1 MiB to 4 GiB in order; a rail pattern without
+    its SU size or leaf model is refused naming where it goes (before any point runs)."""
+    hall = new_gpu_hall(owner, project, cluster(gpu)).json()
+    (preset,) = owner.get("/api/v1/simulation-presets").json()["sweeps"]
+    base = {**preset["base"], "pattern": "rail-optimized", "su_size": 8, "rail_leaf_model_id": gpu.leaf}
+    url = f"/api/v1/halls/{hall['id']}/sweeps"
+    r = owner.post(url, json={"name": "busbw", "base": base, "grid": preset["grid"]})
+    assert r.status_code == 202, r.text
+    assert [p["params"]["bytes"] for p in r.json()["points"]] == [1 << e for e in range(20, 33)]
+    assert {p["params"]["workload"] for p in r.json()["points"]} == {"collective"}
+    owner.post(f"/api/v1/sweeps/{r.json()['id']}/cancel")
+    del base["su_size"]
+    r = owner.post(url, json={"name": "busbw", "base": base, "grid": preset["grid"]})
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "base.su_size", r.text
+    r = owner.post(url, json={"name": "su", "base": base, "grid": {"su_size": [8, None]}})
+    assert r.status_code == 422 and r.json()["detail"][0]["field"] == "grid.su_size", r.text
