@@ -90,7 +90,8 @@ def test_import_resolves_names_among_the_global_entries_and_the_importers_own(
     doc = owner.get(f"/api/v1/projects/{project}/export").json()
     assert doc["catalog"]["server_models"] == [
         {"name": "lab server", "nic_ports": 2, "port_gbps": 25.0, "height_u": 1,
-         "typical_w": None, "max_w": None, "weight_kg": None, "airflow": None, "source": ""}
+         "typical_w": None, "max_w": None, "weight_kg": None, "airflow": None, "source": "",
+         "gpus": 0, "gpu_interconnect_gbps": None, "frontend_nic_ports": 0, "frontend_port_gbps": None}
     ]  # fmt: skip
 
     # The owner's import reuses their own entry.
