@@ -703,7 +703,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     /// On GPU clusters (1-3 servers of 1-4 GPUs, SUs of 2 under a spine or one rail-only SU), whatever the op,
     /// algorithm and model: the validator's flow count is the generator's, every flow runs
-    /// between distinct nodes, every dependency points backwards, and every flow finishes.
+    /// between distinct nodes, every dependency points backwards, the pipelined model moves the
+    /// steps model's bytes between every pair, and every flow finishes.
     #[test]
     fn gpu_collectives_count_and_finish(
         servers in 1usize..4,
@@ -739,6 +740,17 @@ proptest! {
                 prop_assert!(s as usize > i);
             }
         }
+        // the pipelined model moves exactly the steps model's bytes between every pair
+        let per_pair = |m: CollectiveModel| {
+            let w = gpu_collective(op, algorithm, m, None, bytes);
+            let sc = scenario(sc.network.clone(), RoutingSpec::Ecmp, w);
+            let mut by = std::collections::BTreeMap::new();
+            for f in workload::generate(&sc.workload, &net, 1).flows {
+                *by.entry((f.src, f.dst)).or_insert(0u64) += f.bytes.0;
+            }
+            by
+        };
+        prop_assert_eq!(per_pair(CollectiveModel::Steps), per_pair(CollectiveModel::Pipelined));
         let rep = run_ok(&sc);
         prop_assert_eq!(rep.flows.finished, rep.flows.total);
         prop_assert!(rep.collective.unwrap().time_s.is_some());
