@@ -110,7 +110,7 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   await expect(form.getByText("Choose the GPU server model.")).toBeVisible();
   await form.getByLabel("GPU server model").selectOption(server);
   await form.getByLabel("Rail leaf model").selectOption(leaf);
-  await form.getByLabel("Spine model").selectOption(spine);
+  await form.getByLabel("Spine model", { exact: true }).selectOption(spine);
   // A spine model without spines: the server's refusal lands under Spines.
   await form.getByRole("button", { name: "Create GPU hall" }).click();
   await expect(form.getByRole("alert").filter({ hasText: "needs at least 1 spine" })).toBeVisible();
