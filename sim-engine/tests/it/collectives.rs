@@ -598,6 +598,23 @@ fn rail_only_all_to_all_relays_cross_rail_bytes_over_the_interconnect() {
     }
     let c = rep.collective.unwrap();
     assert_approx(c.time_s.unwrap(), 160e-6, 1e-12);
+    // packet mode runs the relays too: the second leg starts when the first has delivered
+    let mut psc = scenario(
+        super::gpu::two_by_two(0),
+        RoutingSpec::Ecmp,
+        gpu_collective(
+            CollectiveOp::AllToAll,
+            None,
+            CollectiveModel::Steps,
+            None,
+            4_000_000,
+        ),
+    );
+    psc.engine.mode = Mode::Packet;
+    let prep = run_ok(&psc);
+    assert_eq!((prep.flows.total, prep.flows.finished), (16, 16));
+    let p = prep.collective.unwrap().time_s.unwrap();
+    assert!((160e-6..1.1 * 160e-6).contains(&p), "packet {p} s");
     // without PXN the pair would have no path: the relay's first leg goes to G0/gpu1
     let net = scenario(
         super::gpu::two_by_two(0),
