@@ -114,7 +114,7 @@ def plan_gpu_hall(
             _f("rail_leaf_model_id"),
             f"an SU's {rails} rail leaves of {leaf.height_u}U do not fit its {rack_type.height_u}U network rack",
         )
-    # the spines to stack: the compute fabric's, then the front-end fabric's (name, model id, its U, network)
+    # the spines to stack: the compute fabric's, then the front-end fabric's (name, model id, height in U, network)
     spines: list[tuple[str, int, int, str]] = []
     for model_field, count_field, prefix, network, none in (
         ("spine_model_id", "spines", "SPINE", "compute", "a rail-only hall has no spines"),
