@@ -584,9 +584,12 @@ def workload(
     if kind in ("collective", "training-step"):
         ranks = gpu_job(plan, int(p["gpus"] or 0), str(p["placement"]), _dotted(where, "gpus"))
         if kind == "collective":
+            # a form sends every field: a uniform skew (0) on an op without one is left out, a real one the
+            # engine refuses, naming it
+            skew = p["skew"] if p["op"] == "all_to_all" or p["skew"] else None
             return _given({"type": "collective", "op": p["op"], "servers": ranks, "bytes": p["bytes"]},
                           algorithm=p["algorithm"], iterations=p["iterations"], model=p["model"],
-                          skew=p["skew"])  # fmt: skip
+                          skew=skew)  # fmt: skip
         return _given(
             {"type": "training_step", "servers": ranks, "gradient_bytes": p["bytes"], "forward_s": p["forward_s"],
              "backward_s": p["backward_s"]},

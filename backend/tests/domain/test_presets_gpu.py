@@ -98,6 +98,11 @@ def test_collective_workload() -> None:
     got = workload(PLAN, "collective", params)
     assert got == {"type": "collective", "op": "all_to_all", "servers": gpus(1, 1) + gpus(2, 1), "bytes": 2**20,
                    "algorithm": "direct", "iterations": 3, "model": "pipelined", "skew": 1.2}  # fmt: skip
+    # the editor sends every field: an all-reduce with the table's uniform skew (0) carries none (the engine
+    # refuses a skew outside all-to-all), one with a real skew keeps it for the engine to refuse by name
+    assert "skew" not in workload(PLAN, "collective", {"op": "all_reduce", "skew": 0.0})
+    assert workload(PLAN, "collective", {"op": "all_reduce", "skew": 0.5})["skew"] == 0.5
+    assert workload(PLAN, "collective", {"op": "all_to_all", "skew": 0.0})["skew"] == 0.0
 
 
 def test_training_step_workload_and_failed_leaf() -> None:
