@@ -246,3 +246,54 @@ fn training_parses_with_its_defaults() {
     let t = run_ok(&sc).training.unwrap();
     assert_approx(t.step_time_s.unwrap(), 0.032, 1e-12);
 }
+
+/// `validate --json` counts a training step's flows exactly and their bytes: the example (2
+/// servers x 2 GPUs, hierarchical pipelined, 100 MB in 4 buckets of 25 MB, 2 steps). Per bucket:
+/// a reduce-scatter and an all-gather flow per GPU inside each server (2 x 4), a rail
+/// all-reduce of 2 phases over 2 servers per rail (2 x 2 x 2): 16 flows, 128 in all. Bytes per
+/// bucket: inside, every GPU sends 12.5 MB per phase (8 x 12.5 MB); across, every GPU sends
+/// 6.25 MB per phase (8 x 6.25 MB): 150 MB, 1.2 GB in all. The defaults left out are listed.
+#[test]
+fn validate_json_counts_training_flows_and_bytes() {
+    let text = std::fs::read_to_string(format!(
+        "{}/examples/training_step.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sc = Scenario::from_json(&text).unwrap();
+    let net = sc.validate().unwrap();
+    let v = loopline_sim::preflight::summarize(&sc, &net, Some(&doc["workload"]));
+    assert_eq!(v.workload.flows, 128);
+    assert!(v.workload.flows_exact);
+    assert_eq!(v.workload.bytes, 1.2e9);
+    assert!(v.workload.defaults_applied.is_empty());
+    let mut w = doc["workload"].clone();
+    let o = w.as_object_mut().unwrap();
+    for k in ["bucket_bytes", "iterations", "algorithm", "model"] {
+        o.remove(k);
+    }
+    let mut d2 = doc.clone();
+    d2["workload"] = w.clone();
+    let sc = Scenario::from_json(&d2.to_string()).unwrap();
+    let v = loopline_sim::preflight::summarize(&sc, &net, Some(&w));
+    let mut fields: Vec<(String, serde_json::Value)> = v
+        .workload
+        .defaults_applied
+        .iter()
+        .map(|d| (d.field.clone(), d.value.clone()))
+        .collect();
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        fields,
+        vec![
+            ("workload.algorithm".to_string(), serde_json::json!("ring")),
+            (
+                "workload.bucket_bytes".to_string(),
+                serde_json::json!(25_000_000)
+            ),
+            ("workload.iterations".to_string(), serde_json::json!(1)),
+            ("workload.model".to_string(), serde_json::json!("pipelined")),
+        ]
+    );
+}
