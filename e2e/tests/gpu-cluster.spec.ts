@@ -257,3 +257,99 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   await expect(rows.last()).toContainText("4 GiB");
   await page.screenshot({ path: `${ARTIFACTS}/gpu-busbw.png` });
 });
+
+test("the collective preset spread over the SUs, and a training step with a failed rail leaf that never ends", async ({ page }) => {
+  test.setTimeout(240_000);
+  await login(page, "/projects");
+  // The hall and its plan through the API (the first test draws them as a planner does): 2 SUs of 4 servers.
+  const res = await page.request.post("/api/v1/projects", { data: { name: `gpu-fail-${Date.now().toString(36)}` } });
+  expect(res.status(), await res.text()).toBe(201);
+  const projectId: number = (await res.json()).id;
+  const [server, leaf, spine] = await Promise.all([
+    catalogId(page, "server-models", "8x400G GPU server"),
+    catalogId(page, "switch-models", "32x400G+32x400G leaf"),
+    catalogId(page, "switch-models", "64x400G 1U spine"),
+  ]);
+  const gpuCluster = {
+    scalable_units: 2,
+    servers_per_su: SERVERS_PER_SU,
+    server_model_id: Number(server),
+    servers_per_rack: 4,
+    rail_leaf_model_id: Number(leaf),
+    spine_model_id: Number(spine),
+    spines: 1,
+  };
+  const hallRes = await page.request.post(`/api/v1/projects/${projectId}/halls`, {
+    data: { name: "GPU2", width_m: 20, depth_m: 20, gpu_cluster: gpuCluster },
+  });
+  expect(hallRes.status(), await hallRes.text()).toBe(201);
+  const hall = await hallRes.json();
+  expect(hall.kind).toBe("gpu");
+  const planRes = await page.request.post(`/api/v1/halls/${hall.id}/wiring-plans`, {
+    data: { name: "rail-optimized", pattern: "rail-optimized", rail: { su_size: SERVERS_PER_SU, leaf_model_id: Number(leaf) } },
+  });
+  expect(planRes.status(), await planRes.text()).toBe(201);
+  const plan = await planRes.json();
+  await page.goto(`/projects/${projectId}/halls/${hall.id}`);
+  await waitForEditor(page);
+
+  const simulate = async () => {
+    await page.getByRole("tab", { name: "Plans" }).click();
+    await page.getByTestId("plans-panel").getByTestId(`plan-select-${plan.id}`).check();
+    await page.getByTestId("plans-simulate").click();
+    return page.getByTestId("simulate-dialog");
+  };
+  const runOne = async (form: ReturnType<Page["getByTestId"]>): Promise<Job> => {
+    const before = new Set((await simulationJobs<Job>(page, projectId)).map((j) => j.id));
+    await form.getByTestId("sim-run").click();
+    await expect(form).toBeHidden();
+    await expect.poll(async () => (await simulationJobs<Job>(page, projectId)).filter((j) => !before.has(j.id)).length).toBe(1);
+    const job = (await simulationJobs<Job>(page, projectId)).find((j) => !before.has(j.id))!;
+    await expect(page.getByTestId("simulations-panel").getByTestId(`sim-status-${job.id}`)).toHaveAttribute("data-status", "succeeded", {
+      timeout: 120_000,
+    });
+    return job;
+  };
+
+  // --- an all-reduce of 64 MiB per rank on 2 servers spread over the 2 SUs (16 GPUs); the algorithm left to the
+  // engine (its default for an all-reduce is the ring)
+  let form = await simulate();
+  await form.getByTestId("preset-collective").check();
+  await form.getByTestId("param-op").selectOption("all_reduce");
+  await expect(form.getByTestId("param-algorithm")).toHaveValue("");
+  await form.getByTestId("param-bytes").fill("64");
+  await form.getByTestId("param-gpus").fill(String(2 * RAILS));
+  await form.getByTestId("param-placement").selectOption("spread");
+  const coll = await runOne(form);
+  expect(coll.name).toBe("all-reduce steps 64 MiB on 16 GPUs spread · ECMP · seed 1");
+  const collResult = (await simulationJob<{ result: { collective: { ranks: number; algorithm: string; busbw_gbps: number } } }>(page, coll.id)).result;
+  expect([collResult.collective.ranks, collResult.collective.algorithm]).toEqual([2 * RAILS, "ring"]);
+  expect(collResult.collective.busbw_gbps).toBeGreaterThan(0);
+  expect(collResult.collective.busbw_gbps).toBeLessThanOrEqual(NIC_GBPS);
+  await page.getByTestId("simulations-panel").getByTestId(`sim-open-${coll.id}`).click();
+  let view = page.getByTestId("sim-result");
+  await expect(view.getByTestId("sim-collective")).toContainText("All-reduce · ring · steps · 16 ranks · 64 MiB");
+  await expect(view.getByTestId("sim-collective-busbw")).toHaveText(bandwidth(collResult.collective.busbw_gbps));
+  await page.keyboard.press("Escape");
+  await expect(view).toBeHidden();
+
+  // --- a training step over the same 16 GPUs with SU 1's first rail leaf down from the start: GPU 0 of the
+  // SU 1 server has no way out of its server to the other SU, so the ring never closes and the step never ends
+  form = await simulate();
+  await form.getByTestId("preset-training-step").check();
+  await form.getByTestId("param-bytes").fill("50");
+  await form.getByTestId("param-gpus").fill(String(2 * RAILS));
+  await form.getByTestId("param-placement").selectOption("spread");
+  const firstLeaf = await form.getByTestId("param-failed").locator("option", { hasText: "SU1.RAIL1 (tor)" }).getAttribute("value");
+  expect(firstLeaf).toMatch(/\.SU1\.RAIL1$/);
+  await form.getByTestId("param-failed").selectOption(firstLeaf!);
+  const failed = await runOne(form);
+  expect(failed.name).toContain(`${firstLeaf} down`);
+  await expect(page.getByTestId("simulations-panel").getByTestId(`sim-status-${failed.id}`)).toHaveAttribute("data-outcome", "partial");
+  await page.getByTestId("simulations-panel").getByTestId(`sim-open-${failed.id}`).click();
+  view = page.getByTestId("sim-result");
+  await expect(view.getByTestId("sim-headline")).toHaveAttribute("data-verdict", "incomplete");
+  await expect(view.getByTestId("sim-training-step")).toHaveText("—");
+  await expect(view.getByTestId("sim-why")).toContainText(firstLeaf!);
+  await page.screenshot({ path: `${ARTIFACTS}/gpu-failed-leaf.png` });
+});
