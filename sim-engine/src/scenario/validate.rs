@@ -707,7 +707,8 @@ impl Scenario {
                     Self::check_hierarchy(net, &w.servers)?;
                 }
                 if let Some(x) = w.skew {
-                    if w.op != CollectiveOp::AllToAll {
+                    // (0, the uniform default, is harmless on any op: a form may send it)
+                    if w.op != CollectiveOp::AllToAll && x != 0.0 {
                         return err(
                             "workload.skew",
                             format!("only all_to_all has a skew, not {}", w.op.name()),

@@ -836,6 +836,14 @@ fn gpu_collective_fields_are_validated_naming_the_field() {
         "workload.skew",
         "only all_to_all has a skew",
     );
+    // the uniform default is accepted on any op
+    assert!(scenario(
+        star(4, 10.0),
+        RoutingSpec::Ecmp,
+        skewed(CollectiveOp::AllReduce, 0.0)
+    )
+    .validate()
+    .is_ok());
     check(
         star(4, 10.0),
         skewed(CollectiveOp::AllToAll, -1.0),
