@@ -226,6 +226,7 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   await expect(table.locator("tbody tr")).toHaveCount(2);
   await expect(table.getByTestId(`speedup-${only.id}`)).toContainText("◆ Pareto");
   await expect(table.getByTestId(`speedup-${optimized.id}`)).not.toContainText("◆ Pareto");
+  for (const id of [only.id, optimized.id]) await expect(table.getByTestId(`speedup-${id}`).getByTestId("step-time")).toHaveText(seconds(times[id]!));
   await page.screenshot({ path: `${ARTIFACTS}/gpu-training-compare.png` });
   await page.keyboard.press("Escape");
   await expect(cmp).toBeHidden();

@@ -43,6 +43,8 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
   const planIds = [...new Set(runs.map((r) => r.planId))].sort((a, b) => a - b);
   const base = baseline ?? planIds[0] ?? 0;
   const rows = compareRuns(runs, base);
+  // training steps (issue 31): their step time beside the completion time
+  const steps = runs.some((r) => r.result.training != null);
   const frontier = new Set(
     paretoFrontier(
       rows.flatMap((r) =>
@@ -89,6 +91,7 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
                 <th>Plan</th>
                 <th className="num">Runs</th>
                 <th className="num">Job completion</th>
+                {steps && <th className="num">Step time</th>}
                 <th className="num">Speedup</th>
                 <th className="num">Mean FCT</th>
                 <th className="num">FCT speedup</th>
@@ -130,6 +133,11 @@ export function CompareDialog({ jobIds, onClose }: { jobIds: number[]; onClose: 
                       </span>
                     )}
                   </td>
+                  {steps && (
+                    <td className="num" data-testid="step-time">
+                      {r.stepTimeS === null ? "none: the step did not end" : formatSeconds(r.stepTimeS)}
+                    </td>
+                  )}
                   <td className="num" data-testid="speedup">
                     {ratio(r.speedup)}
                   </td>

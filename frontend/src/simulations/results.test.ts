@@ -181,6 +181,21 @@ describe("compare", () => {
     expect(rows[1]!.jobCompletionS).toBeNull();
     expect(rows[1]!.speedup).toBeNull();
   });
+  it("training steps: the mean step time of each plan's seeds; none where a step never ended or a run is no step", () => {
+    const step = (s: number | null) =>
+      engineResult({
+        training: { iterations: 1, buckets: 4, compute_s: 0.15, step_time_s: s, step_times_s: [s] },
+      });
+    const rows = compareRuns(
+      [run(1, 10, step(0.2), 1), run(2, 10, step(0.3), 1), run(3, 20, step(0.2), 1), run(4, 20, step(null), 1)],
+      10,
+    );
+    expect(rows.map((r) => [r.planId, r.stepTimeS])).toEqual([
+      [10, 0.25],
+      [20, null],
+    ]);
+    expect(compareRuns([run(1, 10, result({ jc: 1 }), 1)], 10)[0]!.stepTimeS).toBeNull();
+  });
   it("the baseline can be any plan: speedups are its time over each", () => {
     const runs = [run(1, 10, result({ jc: 1 }), 0), run(2, 20, result({ jc: 0.5 }), 0)];
     expect(compareRuns(runs, 20).map((r) => [r.planId, r.speedup])).toEqual([

@@ -199,6 +199,8 @@ export interface CompareRow {
   jcSpread: [number, number] | null;
   meanFctS: number | null;
   p99FctS: number | null;
+  /** Training steps (issue 31): the mean step time over the seeds; null when a run is not one or its step never ended. */
+  stepTimeS: number | null;
   throughputGbps: number;
   /** Baseline job completion / this one (> 1: faster); null without both. */
   speedup: number | null;
@@ -228,6 +230,7 @@ export function compareRuns(runs: readonly Run[], baselinePlanId: number): Compa
     const jcs = h.map((x) => x.jobCompletionS).filter((x): x is number => x !== null);
     const tput = mean(h.map((x) => x.throughputGbps)) ?? 0;
     const cost = rs[0].cost;
+    const steps = rs.flatMap((r) => (r.result.training?.step_time_s != null ? [r.result.training.step_time_s] : []));
     return {
       planId,
       planName: rs[0].planName,
@@ -238,6 +241,8 @@ export function compareRuns(runs: readonly Run[], baselinePlanId: number): Compa
       jcSpread: jcs.length === rs.length && jcs.length ? [Math.min(...jcs), Math.max(...jcs)] : null,
       meanFctS: mean(h.map((x) => x.meanFctS).filter((x): x is number => x !== null)),
       p99FctS: mean(h.map((x) => x.p99FctS).filter((x): x is number => x !== null)),
+      // as the completion time: a seed whose step never ended leaves the plan without one
+      stepTimeS: steps.length === rs.length ? mean(steps) : null,
       throughputGbps: tput,
       speedup: null,
       fctSpeedup: null,
