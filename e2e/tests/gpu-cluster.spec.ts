@@ -321,6 +321,11 @@ test("the collective preset spread over the SUs, and a training step with a fail
   await form.getByTestId("param-bytes").fill("64");
   await form.getByTestId("param-gpus").fill(String(2 * RAILS));
   await form.getByTestId("param-placement").selectOption("spread");
+  // A skew is for an all-to-all: the engine refuses one on an all-reduce, and the refusal shows under Skew.
+  await form.getByTestId("param-skew").fill("0.5");
+  await form.getByTestId("sim-run").click();
+  await expect(form.getByTestId("param-skew").locator("xpath=..").getByRole("alert")).toContainText("only all_to_all has a skew");
+  await form.getByTestId("param-skew").fill("0");
   const coll = await runOne(form);
   expect(coll.name).toBe("all-reduce steps 64 MiB on 16 GPUs spread · ECMP · seed 1");
   const collResult = (await simulationJob<{ result: { collective: { ranks: number; algorithm: string; busbw_gbps: number } } }>(page, coll.id)).result;

@@ -16,7 +16,7 @@ import { FLOW_MODE, type ModeSettings } from "./packet";
 import { PickBar } from "./PickBar";
 import { defaultsOf, paramsOf, requestsFor, type RoutingType, type Shown, type ShownValues } from "./presets";
 import { Failures } from "./SimulateDialogFailures";
-import { chosenOf, replacedBy, setsOf, shownAtField } from "./SimulateDialogForm";
+import { atParam, chosenOf, replacedBy, setsOf, shownAtField } from "./SimulateDialogForm";
 import { usePlanNetwork, usePresets, useRackPicks, useSubmitRuns } from "./SimulateDialogHooks";
 import { RackSets } from "./SimulateDialogRacks";
 import { RoutingAndSeeds } from "./SimulateDialogRouting";
@@ -39,7 +39,9 @@ export function SimulateDialog({ plans, onClose }: { plans: WiringPlan[]; onClos
   const sets = useMemo(() => (preset ? setsOf(preset) : NO_SETS), [preset]);
   const { network, rackInfo } = usePlanNetwork(first);
   const picks = useRackPicks(first, rackInfo, sets);
-  const { busy, error, run } = useSubmitRuns(plans);
+  const { busy, error: refusal, run } = useSubmitRuns(plans);
+  // an engine refusal of the built workload goes under the parameter that sets the field it names
+  const error = refusal && preset ? atParam(preset, refusal) : refusal;
   const { picked } = picks;
   const setValue = (name: string, v: Shown) =>
     setShown((s) => ({ ...s, [kind]: { ...(s[kind] ?? (preset ? defaultsOf(preset) : {})), [name]: v } }));

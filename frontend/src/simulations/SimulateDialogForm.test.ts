@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { EMPTY_CHOSEN } from "../state/floorPick";
 import { ApiError } from "../sync/http";
 import { PresetError, type Preset } from "./presets";
-import { chosenOf, failuresOf, formErrorOf, replacedBy, setsOf, shownAtField, tid } from "./SimulateDialogForm";
+import {
+  atParam,
+  chosenOf,
+  failuresOf,
+  formErrorOf,
+  replacedBy,
+  setsOf,
+  shownAtField,
+  tid,
+} from "./SimulateDialogForm";
 
 /** Presets as the server's table gives them: their rack sets and what each replaces. */
 const preset = (name: Preset["name"], rack_sets: Preset["rack_sets"]): Preset => ({
@@ -56,5 +65,39 @@ describe("the simulation form's rules", () => {
     expect(param).toEqual({ field: "bytes", text: "must be at least 1" });
     expect(shownAtField(param, ["job_racks", "bytes"])).toBe(true);
     expect(formErrorOf(new Error("network down"))).toEqual({ field: "", text: "network down" });
+  });
+});
+
+describe("an engine refusal of the built workload", () => {
+  const skew = {
+    name: "skew",
+    label: "Skew (all-to-all)",
+    kind: "number" as const,
+    help: "",
+    default: 0,
+    engine_field: "workload.collective.skew",
+    unit: null,
+    minimum: 0,
+    exclusive_minimum: false,
+    maximum: null,
+    choices: [],
+    display_unit: null,
+    display_scale: 1,
+    step: 0.1,
+  };
+  const COLLECTIVE: Preset = { ...preset("collective", []), params: [skew] };
+
+  it("goes under the parameter that sets the field it names; anything else stays as it is", () => {
+    const text = "only all_to_all has a skew, not all_reduce";
+    expect(atParam(COLLECTIVE, { field: "scenario.workload.skew", text })).toEqual({ field: "skew", text });
+    expect(atParam(COLLECTIVE, { field: "scenario.workload.servers", text })).toEqual({
+      field: "scenario.workload.servers",
+      text,
+    });
+    expect(atParam(COLLECTIVE, { field: "gpus", text })).toEqual({ field: "gpus", text });
+    expect(atParam(SHUFFLE, { field: "scenario.workload.skew", text })).toEqual({
+      field: "scenario.workload.skew",
+      text,
+    });
   });
 });

@@ -49,6 +49,17 @@ export function formErrorOf(e: unknown): FormError {
   return { field: "", text: e instanceof Error ? e.message : String(e) };
 }
 
+/**
+ * An engine refusal of the built scenario (`scenario.workload.<field>`) under the preset parameter that
+ * sets that field (its `engine_field` is `workload.<type>.<field>`); any other error as it is.
+ */
+export function atParam(preset: Preset, error: FormError): FormError {
+  const m = /^scenario\.workload\.(.+)$/.exec(error.field);
+  if (!m) return error;
+  const p = preset.params.find((x) => x.engine_field?.split(".").slice(2).join(".") === m[1]);
+  return p ? { ...error, field: p.name } : error;
+}
+
 /** Errors shown next to a field of the form; any other goes above the Run button. */
 export function shownAtField(error: FormError, presetParams: readonly string[]): boolean {
   return (
