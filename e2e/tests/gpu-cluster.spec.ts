@@ -70,7 +70,13 @@ async function railPlan(page: Page, pattern: "rail-optimized" | "rail-only", lea
   await page.getByRole("tab", { name: "Wiring" }).click();
   const panel = page.getByTestId("wiring-panel");
   await panel.getByTestId("wiring-fabric").selectOption("compute");
+  // The hall's options are read (MC-LAG cannot wire a GPU server's NICs to ToRs of its own rack: one per rack);
+  // a rail pattern is not judged by them (its SU size and leaf model are the planner's): no "cannot be built" on it.
+  const menu = panel.getByTestId("wiring-pattern");
+  await expect(menu.locator('option[value="mc-lag"]')).toContainText("cannot be built here");
+  await expect(menu.locator(`option[value="${pattern}"]`)).toHaveText(pattern === "rail-optimized" ? "Rail-optimized (GPU)" : "Rail-only (GPU)");
   await panel.getByTestId("wiring-pattern").selectOption(pattern);
+  await expect(panel.getByTestId("wiring-pattern-infeasible")).toHaveCount(0);
   await panel.getByTestId("wiring-su-size").fill(String(SERVERS_PER_SU));
   await panel.getByTestId("wiring-leaf-model").selectOption(leafId);
   await expect(panel.getByTestId("wiring-oversubscription")).toHaveCount(pattern === "rail-optimized" ? 1 : 0);

@@ -99,7 +99,10 @@ export function WiringPanel() {
       live = false;
     };
   }, [hallId, optionsRevision]);
-  const patternOption = options?.options.find((o) => o.label === form.pattern) ?? null;
+  // The options are generated with each pattern's defaults; a rail pattern has none (its SU size and leaf
+  // model are the planner's), so the endpoint cannot judge it: no note for it, the server says at Generate.
+  const optionOf = (p: Pattern) => (isRail(p) ? null : (options?.options.find((o) => o.label === p) ?? null));
+  const patternOption = optionOf(form.pattern);
 
   const generate = async () => {
     if (!hallId) return;
@@ -145,7 +148,7 @@ export function WiringPanel() {
           data-testid="wiring-pattern"
         >
           {PATTERNS.map((p) => {
-            const o = options?.options.find((x) => x.label === p.value);
+            const o = optionOf(p.value);
             const note =
               !o || o.feasible ? "" : o.needs_hardware ? " (needs more NIC ports)" : " (cannot be built here)";
             return (
