@@ -13,8 +13,9 @@
 //! GPU ranks (issue 31, servers with `host` and `rail`) go through [`Build`], which states a
 //! step's start as dependencies ([`super::Deps`]) and adds:
 //!
-//! * PXN: a transfer between GPUs on different servers and rails is two chained flows, over the
-//!   source server's interconnect to its GPU on the destination's rail, then over that rail;
+//! * PXN: a transfer between GPUs on different servers and rails is two flows at once, over the
+//!   source server's interconnect to its GPU on the destination's rail, and over that rail (the
+//!   proxy forwards chunk by chunk, so the legs overlap: [`Build::transfer`]);
 //! * the `hierarchical` all-reduce: reduce-scatter ring inside each server, ring all-reduce per
 //!   rail across the servers, all-gather ring inside each server;
 //! * the `pipelined` model: one flow per ring edge and phase carrying the phase's bytes and
@@ -103,6 +104,22 @@ fn ring_span(op: CollectiveOp, n: u64) -> (u64, u64) {
     }
 }
 
+/// A transfer's flows: `first` leaves the source, `last` reaches the destination (the same flow
+/// unless it goes over a PXN relay).
+#[derive(Clone, Copy, Debug)]
+pub struct Sent {
+    pub first: u32,
+    pub last: u32,
+}
+
+impl Sent {
+    /// Its flows' ends: the transfer has arrived once every leg has.
+    fn arrived(self) -> impl Iterator<Item = After> {
+        let relayed = (self.last != self.first).then_some(After::end_of(self.last));
+        std::iter::once(After::end_of(self.first)).chain(relayed)
+    }
+}
+
 /// When a rank may start: not before `at`, and after each of `after`.
 #[derive(Clone, Debug, Default)]
 pub struct Gate {
@@ -118,7 +135,9 @@ pub struct Build<'a> {
 
 impl Build<'_> {
     /// One transfer `src -> dst` of `bytes` starting at `gate`: a flow, or two over a PXN relay.
-    /// Returns the flow that delivers it.
+    /// The relay's legs run at once, as NCCL's proxy forwards each small chunk as it lands
+    /// (`NCCL_P2P_NET_CHUNKSIZE`, 128 KB, against steps of megabytes): the transfer takes the
+    /// slower leg's time, not both legs' in turn.
     /// `extra_steps`: steps the transfer stands for beyond its own (a pipelined phase).
     pub fn transfer(
         &mut self,
@@ -127,25 +146,25 @@ impl Build<'_> {
         bytes: u64,
         gate: &Gate,
         extra_steps: u32,
-    ) -> u32 {
+    ) -> Sent {
         let relay = self.net.pxn_relay(src, dst);
+        let first = self.leg(src, relay.unwrap_or(dst), bytes, gate, extra_steps);
+        let last = match relay {
+            None => first,
+            Some(r) => self.leg(r, dst, bytes, gate, extra_steps),
+        };
+        Sent { first, last }
+    }
+
+    fn leg(&mut self, src: NodeId, dst: NodeId, bytes: u64, gate: &Gate, extra_steps: u32) -> u32 {
         let i = self.w.flows.len() as u32;
-        let mut f = flow(gate.at, src, relay.unwrap_or(dst), bytes);
+        let mut f = flow(gate.at, src, dst, bytes);
         f.extra_steps = extra_steps;
         self.w.flows.push(f);
         for &a in &gate.after {
             self.w.deps.add(i, a);
         }
-        match relay {
-            None => i,
-            Some(r) => {
-                let mut f = flow(Time::ZERO, r, dst, bytes);
-                f.extra_steps = extra_steps;
-                self.w.flows.push(f);
-                self.w.deps.add(i + 1, After::end_of(i));
-                i + 1
-            }
-        }
+        i
     }
 
     /// Steps `k0..k1` of a ring over `ranks` (ring order) of a message of `bytes` per rank, in
@@ -178,7 +197,7 @@ impl Build<'_> {
             };
             for (a, b) in flows_per_rank {
                 let extra = (b - a - 1) as u32;
-                let sent: Vec<u32> = (0..n)
+                let sent: Vec<Sent> = (0..n)
                     .map(|i| {
                         // a whole phase's n - 1 steps send every chunk but the one step b
                         // would (O(1): a rail ring across 4,096 servers has 4,095 steps)
@@ -196,7 +215,10 @@ impl Build<'_> {
                 gates = (0..n)
                     .map(|i| Gate {
                         at: Time::ZERO,
-                        after: vec![After::end_of(sent[(i + n - 1) % n]), After::end_of(sent[i])],
+                        after: sent[(i + n - 1) % n]
+                            .arrived()
+                            .chain([After::end_of(sent[i].first)])
+                            .collect(),
                     })
                     .collect();
             }
@@ -264,7 +286,7 @@ impl Build<'_> {
                 Some(p) => skewed_sizes(bytes, n, a, p),
             })
             .collect();
-        let mut previous: Vec<u32> = Vec::new();
+        let mut previous: Vec<Sent> = Vec::new();
         for _ in 0..iterations {
             self.w.segments.push(self.w.flows.len() as u32);
             let mut pair = 0;
@@ -275,8 +297,8 @@ impl Build<'_> {
                         at: Time::ZERO,
                         after: previous
                             .get(pair)
-                            .map(|&f| After::end_of(f))
                             .into_iter()
+                            .flat_map(|s| s.arrived())
                             .collect(),
                     };
                     let size = sizes[a as usize][b as usize];

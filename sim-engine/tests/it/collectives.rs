@@ -630,6 +630,34 @@ fn rail_only_all_to_all_relays_cross_rail_bytes_over_the_interconnect() {
     );
 }
 
+/// A relay's two legs overlap (NCCL's proxy forwards each chunk as it lands): an all-to-all of
+/// S = 2 MB between G0/gpu0 and G1/gpu1 (rail-only: each 1 MB goes over its server's 400 Gb/s
+/// interconnect to the GPU on the other rail, and over that rail's 100 Gb/s NIC) takes the NIC
+/// leg's 8e6 bits / 100 Gb/s = 80 us, not the 20 us interconnect leg first and then 80 us.
+#[test]
+fn a_relayed_transfer_takes_its_slower_leg_not_both() {
+    for mode in [Mode::Flow, Mode::Packet] {
+        let ranks = Some(vec!["G0/gpu0".to_string(), "G1/gpu1".to_string()]);
+        let w = gpu_collective(
+            CollectiveOp::AllToAll,
+            None,
+            CollectiveModel::Steps,
+            ranks,
+            2_000_000,
+        );
+        let mut sc = scenario(super::gpu::two_by_two(0), RoutingSpec::Ecmp, w);
+        sc.engine.mode = mode;
+        let rep = run_ok(&sc);
+        assert_eq!((rep.flows.total, rep.flows.finished), (4, 4));
+        let t = rep.collective.unwrap().time_s.unwrap();
+        match mode {
+            Mode::Flow => assert_approx(t, 80e-6, 1e-12),
+            // packets add headers, ACK clocking and the start of the window: within 10 %
+            _ => assert!((80e-6..1.1 * 80e-6).contains(&t), "packet {t} s"),
+        }
+    }
+}
+
 /// Hierarchical all-reduce of S = 8 MB over 2 servers (H) of 4 GPUs (G), rail-only, 100 Gb/s
 /// NICs and 800 Gb/s interconnect links. Reduce-scatter inside each server: G - 1 = 3 steps of
 /// S/G = 2 MB (1.6e7 bits at 800 Gb/s: 20 us), 60 us, each GPU's interconnect link carrying
