@@ -364,4 +364,37 @@ test("the collective preset spread over the SUs, and a training step with a fail
   await expect(view.getByTestId("sim-training-step")).toHaveText("—");
   await expect(view.getByTestId("sim-why")).toContainText(firstLeaf!);
   await page.screenshot({ path: `${ARTIFACTS}/gpu-failed-leaf.png` });
+  await page.keyboard.press("Escape");
+  await expect(view).toBeHidden();
+
+  // --- what oversubscription the spine can take: a grid sweep of rail-optimized at 1:1, 2:1 and 4:1, each point
+  // an all-reduce of every GPU. Each leaf has SU x 400G below it, so U = 4 x 400 / (ratio x 400) = 4, 2, 1
+  // uplinks: 2 SUs x 8 leaves x U uplink cables beside the 8 servers x 8 NIC cables.
+  await page.getByTestId("simulations-panel").getByTestId("sweep-new").click();
+  const sd = page.getByTestId("sweep-dialog");
+  await sd.getByTestId("sweep-base-pattern").selectOption("rail-optimized");
+  await sd.getByTestId("sweep-su-size").fill(String(SERVERS_PER_SU));
+  await sd.getByTestId("sweep-leaf-model").selectOption(leaf);
+  await sd.getByTestId("sweep-param-0").selectOption("oversubscription");
+  await sd.getByTestId("sweep-values-0").fill("1, 2, 4");
+  await sd.getByTestId("sweep-param-1").selectOption("workload");
+  await sd.getByTestId("sweep-values-1").fill("collective");
+  await sd.getByTestId("sweep-mb").fill("16");
+  await sd.getByTestId("sweep-run").click();
+  await expect(sd.getByTestId("sweep-status")).toHaveAttribute("data-status", "succeeded", { timeout: 120_000 });
+  const sweepId = Number(/Sweep (\d+)/.exec((await sd.locator("h2").first().innerText()) ?? "")?.[1]);
+  const points = (await (await page.request.get(`/api/v1/sweeps/${sweepId}`)).json()).points as {
+    params: { oversubscription: number };
+    figures: { cables: number; cost_total: number; collective: { busbw_gbps: number } };
+  }[];
+  const byRatio = Object.fromEntries(points.map((p) => [p.params.oversubscription, p.figures]));
+  const servers = 2 * SERVERS_PER_SU;
+  expect([1, 2, 4].map((r) => byRatio[r]!.cables)).toEqual([4, 2, 1].map((u) => servers * RAILS + 2 * RAILS * u));
+  // fewer uplinks, lower cost; a thinner spine cannot carry more
+  expect(byRatio[1]!.cost_total).toBeGreaterThan(byRatio[2]!.cost_total);
+  expect(byRatio[2]!.cost_total).toBeGreaterThan(byRatio[4]!.cost_total);
+  for (const r of [1, 2, 4]) expect(byRatio[r]!.collective.busbw_gbps).toBeLessThanOrEqual(NIC_GBPS);
+  expect(byRatio[4]!.collective.busbw_gbps).toBeLessThanOrEqual(byRatio[1]!.collective.busbw_gbps);
+  await expect(sd.getByTestId("sweep-configs").locator("tbody tr")).toHaveCount(3);
+  await page.screenshot({ path: `${ARTIFACTS}/gpu-oversubscription-sweep.png` });
 });

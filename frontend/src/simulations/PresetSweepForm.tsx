@@ -4,7 +4,7 @@
  * SU size and leaf model for a GPU hall) and the job (operation, algorithm, GPUs, placement) from the
  * workload preset's own fields.
  */
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { useCatalog } from "../state/catalog";
 import { ApiError, request } from "../sync/http";
 import { defaultsOf, paramsOf, PresetError, type Preset, type Shown } from "./presets";
@@ -30,6 +30,67 @@ const PATTERNS = [
 ];
 const isRail = (pattern: string) => pattern === "rail-optimized" || pattern === "rail-only";
 
+/** The rail options of a sweep's plans: SU size, the rail leaves' model, their ratio (rail-optimized only). */
+export function RailInputs({
+  pattern,
+  rail,
+  setRail,
+  fieldError,
+}: {
+  pattern: string;
+  rail: RailChoice;
+  setRail: (r: RailChoice) => void;
+  fieldError: (field: string) => ReactNode;
+}) {
+  const switches = useCatalog((s) => s.switchModels).filter((m) => m.id !== undefined);
+  return (
+    <>
+      <label className="sim-param">
+        <span>Servers per SU</span>
+        <input
+          type="number"
+          min={1}
+          value={rail.suSize}
+          onChange={(e) => setRail({ ...rail, suSize: e.target.value })}
+          data-testid="sweep-su-size"
+        />
+        {fieldError("su_size")}
+      </label>
+      <label className="sim-param">
+        <span>Rail leaf model</span>
+        <select
+          value={rail.leafModelId ?? ""}
+          onChange={(e) => setRail({ ...rail, leafModelId: e.target.value === "" ? null : Number(e.target.value) })}
+          data-testid="sweep-leaf-model"
+        >
+          <option value="">choose a switch model…</option>
+          {switches.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
+        </select>
+        {fieldError("rail_leaf_model_id")}
+      </label>
+      {pattern === "rail-optimized" && (
+        <label className="sim-param">
+          <span>Leaf oversubscription (x:1)</span>
+          <input
+            type="number"
+            min={0}
+            step="any"
+            placeholder="1"
+            value={rail.oversubscription}
+            onChange={(e) => setRail({ ...rail, oversubscription: e.target.value })}
+            data-testid="sweep-oversubscription"
+          />
+          {fieldError("oversubscription")}
+        </label>
+      )}
+    </>
+  );
+}
+
 export function PresetSweepForm({
   hallId,
   sweep,
@@ -44,7 +105,6 @@ export function PresetSweepForm({
   const [name, setName] = useState(sweep.label);
   const [pattern, setPattern] = useState("rail-optimized");
   const [rail, setRail] = useState<RailChoice>({ suSize: "", leafModelId: null, oversubscription: "" });
-  const switches = useCatalog((s) => s.switchModels).filter((m) => m.id !== undefined);
   // The workload preset's fields a sweep passes on (not the axis the sweep varies).
   const workload = useMemo(() => {
     const found = presets.find((p) => p.name === sweep.base.workload);
@@ -104,54 +164,7 @@ export function PresetSweepForm({
             ))}
           </select>
         </label>
-        {isRail(pattern) && (
-          <>
-            <label className="sim-param">
-              <span>Servers per SU</span>
-              <input
-                type="number"
-                min={1}
-                value={rail.suSize}
-                onChange={(e) => setRail({ ...rail, suSize: e.target.value })}
-                data-testid="sweep-su-size"
-              />
-              {fieldError("su_size")}
-            </label>
-            <label className="sim-param">
-              <span>Rail leaf model</span>
-              <select
-                value={rail.leafModelId ?? ""}
-                onChange={(e) =>
-                  setRail({ ...rail, leafModelId: e.target.value === "" ? null : Number(e.target.value) })
-                }
-                data-testid="sweep-leaf-model"
-              >
-                <option value="">choose a switch model…</option>
-                {switches.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-              </select>
-              {fieldError("rail_leaf_model_id")}
-            </label>
-            {pattern === "rail-optimized" && (
-              <label className="sim-param">
-                <span>Leaf oversubscription (x:1)</span>
-                <input
-                  type="number"
-                  min={0}
-                  step="any"
-                  placeholder="1"
-                  value={rail.oversubscription}
-                  onChange={(e) => setRail({ ...rail, oversubscription: e.target.value })}
-                  data-testid="sweep-oversubscription"
-                />
-                {fieldError("oversubscription")}
-              </label>
-            )}
-          </>
-        )}
+        {isRail(pattern) && <RailInputs pattern={pattern} rail={rail} setRail={setRail} fieldError={fieldError} />}
         {workload?.params.map((p) => (
           <label key={p.name} className="sim-param" title={p.help}>
             <span>{p.label}</span>

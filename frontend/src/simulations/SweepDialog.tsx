@@ -13,7 +13,7 @@ import { isCollectiveSweep } from "./collective";
 import { Dialog } from "../widgets/Dialog";
 import { defaultsOf, paramsOf, PresetError, type Preset, type Shown } from "./presets";
 import { formatSeconds } from "./results";
-import { PresetSweepForm } from "./PresetSweepForm";
+import { PresetSweepForm, RailInputs } from "./PresetSweepForm";
 import { usePresets } from "./SimulateDialogHooks";
 import { ParamInput } from "./SimulateDialogWorkload";
 import {
@@ -21,16 +21,28 @@ import {
   costTimeSeries,
   gridOf,
   GridError,
+  needsRail,
+  railBase,
   pointRows,
   speedChoices,
   SWEEP_PARAMS,
   type PortSpeeds,
+  type RailChoice,
   type SweepDetail,
   type SweepParam,
 } from "./sweeps";
 
 const POLL_MS = 1000;
-const PATTERNS = ["single-homed", "mc-lag", "side-to-side", "paired-row", "inter-chassis", "grin"];
+const PATTERNS = [
+  "single-homed",
+  "mc-lag",
+  "side-to-side",
+  "paired-row",
+  "inter-chassis",
+  "grin",
+  "rail-optimized",
+  "rail-only",
+];
 const COST_SERIES = [
   { label: "configurations (mean of seeds)", colour: "#4e9af1", points: true },
   { label: "Pareto frontier", colour: "#e0b341" },
@@ -45,6 +57,7 @@ const sharedOf = (shuffle: Preset): Preset => ({
   ...shuffle,
   params: shuffle.params.filter((p) => SHARED.some((s) => s.name === p.name)),
 });
+const RAIL_FIELDS = ["su_size", "rail_leaf_model_id", "oversubscription"];
 const over = (s: SweepDetail) => s.status === "succeeded" || s.status === "failed" || s.status === "cancelled";
 
 function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: SweepDetail) => void }) {
@@ -63,6 +76,9 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
   ]);
   const [error, setError] = useState<{ field: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // A GPU hall's plans: the rail options every point's rail plan is wired with.
+  const [rail, setRail] = useState<RailChoice>({ suSize: "", leafModelId: null, oversubscription: "" });
+  const railShown = rows.some((r) => r.param === "pattern" && /rail-/.test(r.values)) || /^rail-/.test(pattern);
   // The port speeds this hall's devices run: offered beside a speed row, and checked before submitting.
   const [speeds, setSpeeds] = useState<PortSpeeds | null>(null);
   useEffect(() => {
@@ -74,7 +90,8 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
     try {
       const grid = gridOf(rows, speeds);
       if (!shuffle) throw new Error("the workload presets are not read yet");
-      const base = { pattern, workload: "shuffle", ...paramsOf(shuffle, values) };
+      const rails = needsRail(pattern, grid) ? railBase(pattern, rail) : {};
+      const base = { pattern, workload: "shuffle", ...paramsOf(shuffle, values), ...rails };
       onCreated(await request<SweepDetail>("POST", `/halls/${hallId}/sweeps`, { body: { name, base, grid } }));
     } catch (e) {
       if (e instanceof GridError || e instanceof PresetError) setError({ field: e.field, text: e.message });
@@ -98,12 +115,20 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
         </label>
         <label className="sim-param">
           <span>Pattern (unless varied)</span>
-          <select value={pattern} onChange={(e) => setPattern(e.target.value)}>
+          <select value={pattern} onChange={(e) => setPattern(e.target.value)} data-testid="sweep-base-pattern">
             {PATTERNS.map((p) => (
               <option key={p}>{p}</option>
             ))}
           </select>
         </label>
+        {railShown && (
+          <RailInputs
+            pattern={pattern}
+            rail={rail}
+            setRail={setRail}
+            fieldError={(f: string) => error?.field === f && <span className="field-error">{error.text}</span>}
+          />
+        )}
         {SHARED.map(({ name: key, testId }) => {
           const p = shuffle?.params.find((x) => x.name === key);
           return (
@@ -167,7 +192,7 @@ function SweepForm({ hallId, onCreated }: { hallId: number; onCreated: (s: Sweep
           Run sweep
         </button>
       </div>
-      {error && !rows.some((r) => r.param === error.field) && (
+      {error && !rows.some((r) => r.param === error.field) && !(railShown && RAIL_FIELDS.includes(error.field)) && (
         <p className="field-error" role="alert" data-testid="sweep-error">
           {error.field && <code>{error.field}</code>} {error.text}
         </p>

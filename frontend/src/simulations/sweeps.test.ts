@@ -4,8 +4,10 @@ import {
   costTimeSeries,
   gridOf,
   GridError,
+  needsRail,
   parseValues,
   presetSweepBody,
+  railBase,
   pointRows,
   speedChoices,
   SWEEP_PARAMS,
@@ -292,5 +294,19 @@ describe("a sweep picked by name: the collective sweep (issue 31)", () => {
       "oversubscription",
       "oversubscription: give a ratio above 0 (1 = non-blocking)",
     ]);
+  });
+});
+
+describe("a grid sweep's rail plans (issue 31)", () => {
+  it("needs the rail options when its pattern, or a pattern it varies over, is a rail pattern", () => {
+    expect(needsRail("rail-only", {})).toBe(true);
+    expect(needsRail("single-homed", { pattern: ["single-homed", "rail-optimized"] })).toBe(true);
+    expect(needsRail("single-homed", { pattern: ["mc-lag"], oversubscription: [1, 2] })).toBe(false);
+  });
+  it("SU size and leaf model in the base; the ratio only for a rail-optimized base", () => {
+    const rail: RailChoice = { suSize: "32", leafModelId: 6, oversubscription: "2" };
+    expect(railBase("rail-optimized", rail)).toEqual({ su_size: 32, rail_leaf_model_id: 6, oversubscription: 2 });
+    expect(railBase("rail-only", rail)).toEqual({ su_size: 32, rail_leaf_model_id: 6 });
+    expect(() => railBase("rail-only", { ...rail, suSize: "0" })).toThrow("servers per SU");
   });
 });

@@ -266,6 +266,32 @@ export const PRESET_SWEEP_PARAMS: readonly string[] = [
 ];
 
 /**
+ * The rail options in a sweep's base (every point's rail plan is wired with them): SU size and leaf
+ * model, and the leaves' ratio for rail-optimized (rail-only has no spine, and the server refuses one).
+ */
+export function railBase(pattern: string, rail: RailChoice): Record<string, number> {
+  const su = Number(rail.suSize);
+  if (rail.suSize === "" || !Number.isInteger(su) || su < 1)
+    throw new GridError("su_size", "servers per SU: give a whole number of 1 or more");
+  if (rail.leafModelId === null)
+    throw new GridError("rail_leaf_model_id", "choose the switch model of the rail leaves");
+  const out: Record<string, number> = { su_size: su, rail_leaf_model_id: rail.leafModelId };
+  if (pattern === "rail-optimized" && rail.oversubscription !== "") {
+    const ratio = Number(rail.oversubscription);
+    if (!(Number.isFinite(ratio) && ratio > 0))
+      throw new GridError("oversubscription", "oversubscription: give a ratio above 0 (1 = non-blocking)");
+    out.oversubscription = ratio;
+  }
+  return out;
+}
+
+/** Whether a sweep's plans are rail plans: its base pattern, or a pattern the grid varies over, is one. */
+export function needsRail(pattern: string, grid: Readonly<Record<string, readonly unknown[]>>): boolean {
+  const rail = (p: unknown) => p === "rail-optimized" || p === "rail-only";
+  return rail(pattern) || (grid.pattern ?? []).some(rail);
+}
+
+/**
  * A sweep picked by name (the collective sweep): its own base and grid as the server gives them, with
  * the planner's pattern, rail options and workload parameters in the base beside them. The preset's own
  * settings win (its workload, its varied axis); a parameter the grid varies is not also put in the base.
@@ -277,22 +303,7 @@ export function presetSweepBody(
   rail: RailChoice | null,
   params: Readonly<Record<string, unknown>>,
 ): SweepCreate {
-  const base: Record<string, unknown> = { pattern };
+  const base: Record<string, unknown> = { pattern, ...(rail ? railBase(pattern, rail) : {}) };
   for (const [k, v] of Object.entries(params)) if (PRESET_SWEEP_PARAMS.includes(k) && !(k in preset.grid)) base[k] = v;
-  if (rail) {
-    const su = Number(rail.suSize);
-    if (rail.suSize === "" || !Number.isInteger(su) || su < 1)
-      throw new GridError("su_size", "servers per SU: give a whole number of 1 or more");
-    if (rail.leafModelId === null)
-      throw new GridError("rail_leaf_model_id", "choose the switch model of the rail leaves");
-    base.su_size = su;
-    base.rail_leaf_model_id = rail.leafModelId;
-    if (pattern === "rail-optimized" && rail.oversubscription !== "") {
-      const ratio = Number(rail.oversubscription);
-      if (!(Number.isFinite(ratio) && ratio > 0))
-        throw new GridError("oversubscription", "oversubscription: give a ratio above 0 (1 = non-blocking)");
-      base.oversubscription = ratio;
-    }
-  }
   return { name, base: { ...base, ...preset.base }, grid: preset.grid };
 }
