@@ -70,6 +70,16 @@ BENCHES: list[tuple[str, list[str], str]] = [
         ["cargo", "bench", "--bench", "flow_engine"],
         "sim-engine",
     ),
+    (
+        "engine: a GPU training step, 4,096 GPUs with a 1 GB gradient, 32,768 GPUs with 4 GB (issue 31)",
+        ["env", "LOOPLINE_BENCH_CASES=lm", "LOOPLINE_BENCH_RUNS=3", "cargo", "bench", "--bench", "flow_engine"],
+        "sim-engine",
+    ),
+    (
+        "wiring: generate and store a 4,096- and a 32,768-GPU hall's rail wiring",
+        [PY, "scripts/bench_gpu_wiring.py"],
+        ".",
+    ),
 ]
 
 
