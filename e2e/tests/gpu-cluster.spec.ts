@@ -265,7 +265,7 @@ test("a GPU hall of 4 SUs wired rail-optimized and rail-only: cables, cost compa
   await page.screenshot({ path: `${ARTIFACTS}/gpu-busbw.png` });
 });
 
-test("the collective preset spread over the SUs, and a training step with a failed rail leaf that never ends", async ({ page }) => {
+test("the collective preset spread over the SUs, a training step with a failed rail leaf that never ends, a sweep of the leaves' oversubscription", async ({ page }) => {
   test.setTimeout(240_000);
   await login(page, "/projects");
   // The hall and its plan through the API (the first test draws them as a planner does): 2 SUs of 4 servers.
