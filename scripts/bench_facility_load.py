@@ -26,11 +26,10 @@ import os
 import resource
 import statistics
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import psycopg
+import bench_app  # (scripts/ is on the path: the script's own folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = json.loads((ROOT / ".run" / "ports.json").read_text())
@@ -42,22 +41,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--structured", action="store_true", help="a 100,000-server structured plan instead")
     args = parser.parse_args()
-    db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
-    admin = f"postgresql://loopline@127.0.0.1:{PORTS['postgres']}/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{db}"')
-    os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
-    os.environ.setdefault("LOOPLINE_ENV", "test")
-    try:
+    with bench_app.scratch_database():
         return bench(args.runs, structured=args.structured)
-    finally:
-        from loopline.db.session import get_engine
-
-        get_engine().dispose()
-        # As the superuser: FORCE may have to end an autovacuum worker, which the test role may not signal.
-        superuser = f"postgresql://postgres@127.0.0.1:{PORTS['postgres']}/postgres"
-        with psycopg.connect(superuser, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
 def synthetic_plan(client: Any, project: int) -> tuple[int, int]:
@@ -212,22 +197,11 @@ def structured_plan(project: int) -> tuple[int, int, str]:
 
 
 def bench(runs: int, *, structured: bool = False) -> int:
-    from alembic import command
-    from alembic.config import Config
-    from fastapi.testclient import TestClient
-
-    from loopline.api.app import create_app
     from loopline.db.session import session_scope
     from loopline.services import facility_plant
-    from loopline.services.catalog import ensure_builtin_catalog
 
-    command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
-    with session_scope() as session:
-        ensure_builtin_catalog(session)
-    client = TestClient(create_app())
-    client.post("/api/v1/auth/register", json={"email": "bench@loopline.local", "password": "bench-password"})
-    client.post("/api/v1/auth/login", json={"email": "bench@loopline.local", "password": "bench-password"})
-    project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
+    client = bench_app.migrated_app()
+    project = bench_app.signed_in(client)
     if structured:
         hall, plan_id, what = structured_plan(project)
     else:

@@ -26,10 +26,9 @@ import statistics
 import sys
 import time
 import tracemalloc
-import uuid
 from pathlib import Path
 
-import psycopg
+import bench_app  # (scripts/ is on the path: the script's own folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = json.loads((ROOT / ".run" / "ports.json").read_text())
@@ -45,39 +44,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="512,4096", help="servers per hall (8 GPUs each), comma-separated")
     args = parser.parse_args()
-    db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
-    admin = f"postgresql://loopline@127.0.0.1:{PORTS['postgres']}/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{db}"')
-    os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
-    os.environ.setdefault("LOOPLINE_ENV", "test")
-    try:
+    with bench_app.scratch_database():
         return bench(args.runs, [int(s) for s in args.sizes.split(",")])
-    finally:
-        from loopline.db.session import get_engine
-
-        get_engine().dispose()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
 def bench(runs: int, sizes: list[int]) -> int:
-    from alembic import command
-    from alembic.config import Config
-    from fastapi.testclient import TestClient
-
-    from loopline.api.app import create_app
-    from loopline.db.session import session_scope
-    from loopline.services.catalog import ensure_builtin_catalog
-
-    command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
-    with session_scope() as session:
-        ensure_builtin_catalog(session)
-    client = TestClient(create_app())
-    account = {"email": "bench@loopline.local", "password": "bench-password for GPU wiring"}
-    client.post("/api/v1/auth/register", json=account)
-    client.post("/api/v1/auth/login", json=account)
-    project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
+    client = bench_app.migrated_app()
+    project = bench_app.signed_in(client)
     ids = {m["name"]: m["id"] for m in client.get("/api/v1/catalog/server-models?limit=200").json()["items"]}
     ids |= {m["name"]: m["id"] for m in client.get("/api/v1/catalog/switch-models?limit=200").json()["items"]}
     load = os.getloadavg()[0]

@@ -22,10 +22,9 @@ import statistics
 import sys
 import time
 import tracemalloc
-import uuid
 from pathlib import Path
 
-import psycopg
+import bench_app  # (scripts/ is on the path: the script's own folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = json.loads((ROOT / ".run" / "ports.json").read_text())
@@ -41,38 +40,13 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
-    admin = f"postgresql://loopline@127.0.0.1:{PORTS['postgres']}/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{db}"')
-    os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
-    os.environ.setdefault("LOOPLINE_ENV", "test")
-    try:
+    with bench_app.scratch_database():
         return bench(args.runs, args.rows, args.racks, args.facility)
-    finally:
-        from loopline.db.session import get_engine
-
-        get_engine().dispose()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
 def bench(runs: int, n_rows: int, n_racks: int, with_facility: bool = False) -> int:
-    from alembic import command
-    from alembic.config import Config
-    from fastapi.testclient import TestClient
-
-    from loopline.api.app import create_app
-    from loopline.db.session import session_scope
-    from loopline.services.catalog import ensure_builtin_catalog
-
-    command.upgrade(Config(str(ROOT / "alembic.ini")), "head")
-    with session_scope() as session:
-        ensure_builtin_catalog(session)
-    client = TestClient(create_app())
-    client.post("/api/v1/auth/register", json={"email": "bench@loopline.local", "password": "bench-password"})
-    client.post("/api/v1/auth/login", json={"email": "bench@loopline.local", "password": "bench-password"})
-    project = client.post("/api/v1/projects", json={"name": "bench"}).json()["id"]
+    client = bench_app.migrated_app()
+    project = bench_app.signed_in(client)
     ids = {m["name"]: m["id"] for m in client.get("/api/v1/catalog/server-models").json()["items"]}
     ids |= {m["name"]: m["id"] for m in client.get("/api/v1/catalog/switch-models").json()["items"]}
     lr = {

@@ -25,11 +25,10 @@ import os
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import psycopg
+import bench_app  # (scripts/ is on the path: the script's own folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = json.loads((ROOT / ".run" / "ports.json").read_text())
@@ -40,27 +39,21 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--body", choices=["both", "raw", "preset"], default="both")
     args = parser.parse_args()
-    db = f"loopline_bench_{uuid.uuid4().hex[:8]}"
-    admin = f"postgresql://loopline@127.0.0.1:{PORTS['postgres']}/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{db}"')
-    os.environ["LOOPLINE_DATABASE_URL"] = f"postgresql+psycopg://loopline@127.0.0.1:{PORTS['postgres']}/{db}"
-    # Redis database 13 (the other stacks and benches use the rest): no worker listens, the queue is purged after
-    os.environ["LOOPLINE_BROKER_URL"] = f"redis://127.0.0.1:{PORTS['redis']}/13"
-    os.environ["LOOPLINE_RESULT_BACKEND"] = "cache+memory://"
-    os.environ.setdefault("LOOPLINE_ENV", "test")
-    # the bench queues many jobs that never run: no quota on queued work
-    os.environ["LOOPLINE_QUEUED_WORK_PER_USER_S"] = os.environ["LOOPLINE_QUEUED_WORK_PER_PROJECT_S"] = "1e12"
-    try:
-        return bench(args.runs, args.body)
-    finally:
-        from loopline.db.session import get_engine
-        from loopline.queue import make_celery
+    # Redis database 13 (the other stacks and benches use the rest): no worker listens, the queue is purged after.
+    # The bench queues many jobs that never run: no quota on queued work.
+    broker = {
+        "LOOPLINE_BROKER_URL": f"redis://127.0.0.1:{PORTS['redis']}/13",
+        "LOOPLINE_RESULT_BACKEND": "cache+memory://",
+        "LOOPLINE_QUEUED_WORK_PER_USER_S": "1e12",
+        "LOOPLINE_QUEUED_WORK_PER_PROJECT_S": "1e12",
+    }
+    with bench_app.scratch_database(**broker):
+        try:
+            return bench(args.runs, args.body)
+        finally:
+            from loopline.queue import make_celery
 
-        make_celery().control.purge()
-        get_engine().dispose()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+            make_celery().control.purge()
 
 
 def bench(runs: int, which: str) -> int:
