@@ -125,12 +125,14 @@ pub struct CollectiveReport {
     /// Steps of one iteration (ring all-reduce 2(n-1), all-gather and reduce-scatter n-1,
     /// all-to-all 1, hierarchical all-reduce 2(g-1) + 2(h-1) over h servers of g GPUs).
     pub steps: u64,
-    /// First start to last completion of every iteration, seconds (null if a flow did not finish).
+    /// From the collective's issue (time 0) to the last completion of every iteration, seconds
+    /// (null if a flow did not finish).
     pub total_time_s: Option<f64>,
     /// Mean time of one iteration, seconds, as nccl-tests measures it: `total_time_s /
     /// iterations` (null if a flow did not finish).
     pub time_s: Option<f64>,
-    /// Per iteration: its flows' first start to their last completion, seconds (null for an
+    /// Per iteration: from its flows' first start (or the previous iteration's last completion
+    /// if earlier; the first iteration from 0) to their last completion, seconds (null for an
     /// iteration with a flow that did not finish). Iterations chain rank by rank, so the next may
     /// start before the last ends where ranks are uneven.
     pub iteration_time_s: Vec<Option<f64>>,
@@ -963,18 +965,23 @@ fn collective_report(o: &Outcome, c: &crate::scenario::CollectiveSpec) -> Collec
     let n = ranks.len() as u64;
     let alg = c.algorithm();
     let seg = &o.workload.segments;
+    // From the collective's issue at 0 (NCCL's latency before its first flow counts), an
+    // iteration from its first start or the previous one's end if that is earlier.
+    let mut previous_end = 0u64;
     let iteration_time_s: Vec<Option<f64>> = seg
         .windows(2)
         .map(|w| {
-            span(o, w[0] as usize, w[1] as usize)
-                .map(|(first, last)| last.saturating_sub(first) as f64 / 1e12)
+            span(o, w[0] as usize, w[1] as usize).map(|(first, last)| {
+                let from = first.min(previous_end);
+                previous_end = last;
+                last.saturating_sub(from) as f64 / 1e12
+            })
         })
         .collect();
     let all_done = o.flows.iter().all(|f| f.status == Status::Done);
     let total_time_s = all_done.then(|| {
-        let first = o.flows.iter().map(|f| f.start.0).min().unwrap_or(0);
         let last = o.flows.iter().map(|f| f.fct_end.0).max().unwrap_or(0);
-        last.saturating_sub(first) as f64 / 1e12
+        last as f64 / 1e12
     });
     let time_s = total_time_s.map(|t| t / c.iterations as f64);
     let factor = collective::bus_factor(c.op, n);

@@ -685,6 +685,7 @@ pub fn gpu_training_step(
             iterations: 1,
             algorithm: CollectiveAlgorithm::Hierarchical,
             model: CollectiveModel::Pipelined,
+            software_latency: true,
         }),
     );
     sc.engine.link_series = false;

@@ -131,7 +131,7 @@ export interface CollectiveReport {
    */
   bytes: number;
   /**
-   * Per iteration: its flows' first start to their last completion, seconds (null for an iteration with a flow that did not finish). Iterations chain rank by rank, so the next may start before the last ends where ranks are uneven.
+   * Per iteration: from its flows' first start (or the previous iteration's last completion if earlier; the first iteration from 0) to their last completion, seconds (null for an iteration with a flow that did not finish). Iterations chain rank by rank, so the next may start before the last ends where ranks are uneven.
    */
   iteration_time_s: (number | null)[];
   /**
@@ -159,7 +159,7 @@ export interface CollectiveReport {
    */
   time_s?: number | null;
   /**
-   * First start to last completion of every iteration, seconds (null if a flow did not finish).
+   * From the collective's issue (time 0) to the last completion of every iteration, seconds (null if a flow did not finish).
    */
   total_time_s?: number | null;
 }

@@ -914,6 +914,30 @@ pub struct CollectiveSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(default = "d_skew")]
     pub skew: Option<f64>,
+    /// GPU ranks: NCCL's software latency on top of the network's (default true; see
+    /// [`NcclLatency`]); false: the network's latency alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(default = "d_software_latency")]
+    pub software_latency: Option<bool>,
+}
+
+/// What a collective over GPU ranks pays besides the network's latency: NCCL's own latency
+/// model, its tuning model's figures for the Ring algorithm and the Simple protocol (NVIDIA/nccl
+/// `src/graph/tuning.cc`, `baseLat` and `hwLat`), which make small messages latency-bound as
+/// nccl-tests measures them.
+pub struct NcclLatency;
+
+impl NcclLatency {
+    /// Once per collective (`baseLat`, Ring / Simple), microseconds.
+    pub const BASE_US: f64 = 8.4;
+    /// Each step between GPUs of one server (`hwLat`, NVLink, Ring / Simple), microseconds.
+    pub const INTERCONNECT_STEP_US: f64 = 3.4;
+    /// Each step over the network (`hwLat`, NET, Ring / Simple), microseconds.
+    pub const NETWORK_STEP_US: f64 = 9.6;
+}
+
+fn d_software_latency() -> Option<bool> {
+    Some(true)
 }
 
 impl CollectiveSpec {
@@ -928,6 +952,10 @@ impl CollectiveSpec {
     /// The skew, its default (0) filled in.
     pub fn skew(&self) -> f64 {
         self.skew.unwrap_or(0.0)
+    }
+    /// Whether NCCL's software latency is paid, its default (true) filled in.
+    pub fn software_latency(&self) -> bool {
+        self.software_latency.unwrap_or(true)
     }
 }
 
@@ -983,6 +1011,10 @@ pub struct TrainingStepSpec {
     /// `pipelined` (default) or `steps` (see the collective workload).
     #[serde(default = "d_model_pipelined")]
     pub model: CollectiveModel,
+    /// NCCL's software latency on top of the network's (default true; see the collective
+    /// workload); false: the network's latency alone.
+    #[serde(default = "d_true")]
+    pub software_latency: bool,
 }
 
 impl TrainingStepSpec {

@@ -30,7 +30,9 @@
 use super::{flow, After, Workload, NONE};
 use crate::network::Network;
 use crate::rng::Rng;
-use crate::scenario::{CollectiveAlgorithm, CollectiveModel, CollectiveOp, CollectiveSpec};
+use crate::scenario::{
+    CollectiveAlgorithm, CollectiveModel, CollectiveOp, CollectiveSpec, NcclLatency,
+};
 use crate::units::{NodeId, Time};
 
 /// The ranks, in ring order.
@@ -70,7 +72,11 @@ pub fn generate(w: &mut Workload, spec: &CollectiveSpec, net: &Network, rng: &mu
         generate_classic(w, spec, &r);
         return;
     }
-    let mut b = Build { w, net };
+    let mut b = Build {
+        w,
+        net,
+        software_latency: gpus && spec.software_latency(),
+    };
     let n = r.len();
     match spec.algorithm() {
         CollectiveAlgorithm::Direct => {
@@ -81,6 +87,7 @@ pub fn generate(w: &mut Workload, spec: &CollectiveSpec, net: &Network, rng: &mu
             let mut gates = vec![Gate::default(); n];
             for _ in 0..spec.iterations {
                 b.w.segments.push(b.w.flows.len() as u32);
+                gates = b.begin(gates);
                 gates = if alg == CollectiveAlgorithm::Hierarchical {
                     b.hierarchical(&r, spec.bytes, spec.model(), gates)
                 } else {
@@ -127,10 +134,30 @@ pub struct Gate {
     pub after: Vec<After>,
 }
 
+impl Gate {
+    /// The same gate, `d` later.
+    pub fn delayed(&self, d: Time) -> Gate {
+        Gate {
+            at: self.at.saturating_add(d),
+            after: self
+                .after
+                .iter()
+                .map(|a| After {
+                    delay: a.delay.saturating_add(d),
+                    ..*a
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Builds GPU collectives as flows with dependencies.
 pub struct Build<'a> {
     pub w: &'a mut Workload,
     pub net: &'a Network,
+    /// NCCL's software latency paid ([`NcclLatency`]): its step latency by every leg, its base
+    /// latency by every collective (`begin`).
+    pub software_latency: bool,
 }
 
 impl Build<'_> {
@@ -157,6 +184,7 @@ impl Build<'_> {
     }
 
     fn leg(&mut self, src: NodeId, dst: NodeId, bytes: u64, gate: &Gate, extra_steps: u32) -> u32 {
+        let gate = &gate.delayed(self.step_latency(src, dst, extra_steps));
         let i = self.w.flows.len() as u32;
         let mut f = flow(gate.at, src, dst, bytes);
         f.extra_steps = extra_steps;
@@ -165,6 +193,29 @@ impl Build<'_> {
             self.w.deps.add(i, a);
         }
         i
+    }
+
+    /// NCCL's step latency of a leg standing for `1 + extra_steps` steps, paid before it starts.
+    fn step_latency(&self, src: NodeId, dst: NodeId, extra_steps: u32) -> Time {
+        if !self.software_latency {
+            return Time::ZERO;
+        }
+        let (a, b) = (self.net.node(src).host, self.net.node(dst).host);
+        let us = if a.is_some() && a == b {
+            NcclLatency::INTERCONNECT_STEP_US
+        } else {
+            NcclLatency::NETWORK_STEP_US
+        };
+        Time::from_secs_f64(us * 1e-6 * f64::from(extra_steps + 1))
+    }
+
+    /// The gates of a collective's start: NCCL's base latency later.
+    pub fn begin(&self, gates: Vec<Gate>) -> Vec<Gate> {
+        if !self.software_latency {
+            return gates;
+        }
+        let base = Time::from_secs_f64(NcclLatency::BASE_US * 1e-6);
+        gates.iter().map(|g| g.delayed(base)).collect()
     }
 
     /// Steps `k0..k1` of a ring over `ranks` (ring order) of a message of `bytes` per rank, in
@@ -301,6 +352,7 @@ impl Build<'_> {
                             .flat_map(|s| s.arrived())
                             .collect(),
                     };
+                    let gate = self.begin(vec![gate]).remove(0);
                     let size = sizes[a as usize][b as usize];
                     now.push(self.transfer(ranks[a as usize], ranks[b as usize], size, &gate, 0));
                     pair += 1;

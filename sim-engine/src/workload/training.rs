@@ -28,7 +28,13 @@ pub fn generate(w: &mut Workload, spec: &TrainingStepSpec, net: &Network) {
     let ranks = crate::scenario::ranks_of(&spec.servers, net);
     let n = ranks.len();
     let buckets = spec.buckets();
-    let mut b = Build { w, net };
+    // (NCCL's latency is paid by GPU ranks alone, as in the collective workload)
+    let gpus = ranks.iter().any(|&r| net.node(r).host.is_some());
+    let mut b = Build {
+        w,
+        net,
+        software_latency: gpus && spec.software_latency,
+    };
     // when each rank's previous bucket, and its previous step, were done
     let mut bucket_done: Vec<Gate> = vec![Gate::default(); n];
     let mut step_done: Option<Vec<Gate>> = None;
@@ -65,6 +71,7 @@ pub fn generate(w: &mut Workload, spec: &TrainingStepSpec, net: &Network) {
                 })
                 .collect();
             b.w.segments.push(b.w.flows.len() as u32);
+            let gates = b.begin(gates);
             let size = spec.bucket_size(k);
             bucket_done = match spec.algorithm {
                 CollectiveAlgorithm::Hierarchical => {

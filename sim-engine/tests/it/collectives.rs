@@ -21,6 +21,7 @@ fn collective(
         iterations,
         model: None,
         skew: None,
+        software_latency: None,
     })
 }
 
@@ -342,6 +343,7 @@ fn validation_names_the_bad_field() {
         iterations: 1,
         model: None,
         skew: None,
+        software_latency: None,
     };
     check(
         WorkloadSpec::Collective(w.clone()),
@@ -458,6 +460,7 @@ fn validate_json_counts_collective_flows_and_hops() {
         defaults,
         vec![
             ("workload.model".to_string(), json!("steps")),
+            ("workload.software_latency".to_string(), json!(true)),
             ("workload.algorithm".to_string(), json!("ring")),
         ]
     );
@@ -479,7 +482,8 @@ fn validate_json_counts_collective_flows_and_hops() {
             "workload.algorithm",
             "workload.iterations",
             "workload.model",
-            "workload.skew"
+            "workload.skew",
+            "workload.software_latency"
         ]
     );
     assert_eq!(
@@ -512,6 +516,8 @@ fn gpu_collective(
         iterations: 1,
         model: Some(model),
         skew: None,
+        // the network's latency alone: the times below are derived from it
+        software_latency: Some(false),
     })
 }
 
@@ -715,6 +721,41 @@ fn hierarchical_all_reduce_moves_its_bytes_over_the_interconnect_then_the_rails(
     }
 }
 
+/// NCCL's software latency (on by default) on the hierarchical all-reduce above: its 280 us of
+/// network time, plus 8.4 us once, 3 + 3 steps inside the servers at 3.4 us and 2 across at
+/// 9.6 us: 328 us, in both models (a pipelined phase's flow pays each of its steps'); the
+/// classic ring over servers (no GPU ranks) pays none.
+#[test]
+fn nccl_software_latency_adds_its_base_and_step_terms() {
+    let net = gpu_cluster(&GpuCluster {
+        servers: 2,
+        rails: 4,
+        su_size: 2,
+        nic_gbps: 100.0,
+        nvlink_gbps: 800.0,
+        spines: 0,
+        spine_links: 1,
+        spine_gbps: 100.0,
+        latency_ns: 0,
+    });
+    for model in [CollectiveModel::Steps, CollectiveModel::Pipelined] {
+        let mut w = gpu_collective(
+            CollectiveOp::AllReduce,
+            Some(CollectiveAlgorithm::Hierarchical),
+            model,
+            None,
+            8_000_000,
+        );
+        if let WorkloadSpec::Collective(c) = &mut w {
+            c.software_latency = None;
+        }
+        let rep = run_ok(&scenario(net.clone(), RoutingSpec::Ecmp, w));
+        assert_approx(rep.collective.unwrap().time_s.unwrap(), 328e-6, 1e-12);
+    }
+    let rep = run_ok(&on_star(4, 100.0, CollectiveOp::AllReduce, 100_000_000, 1));
+    assert_approx(rep.collective.unwrap().time_s.unwrap(), 0.012, 1e-12);
+}
+
 /// A ring over GPU ranks of two servers (rail-only) in the order G0/gpu0, G0/gpu1, G1/gpu0,
 /// G1/gpu1: the edges G0/gpu1 -> G1/gpu0 and G1/gpu1 -> G0/gpu0 cross rails and servers and go
 /// through PXN relays (two flows each), the others are one flow: 6 steps x (4 + 2) = 36 flows.
@@ -856,6 +897,7 @@ fn gpu_collective_fields_are_validated_naming_the_field() {
             iterations: 1,
             model: None,
             skew: Some(skew),
+            software_latency: None,
         })
     };
     check(
@@ -898,6 +940,7 @@ fn skewed_all_to_all(bytes: u64, skew: Option<f64>) -> Scenario {
             iterations: 1,
             model: None,
             skew,
+            software_latency: None,
         }),
     );
     sc.engine.flow_records = true;

@@ -204,6 +204,7 @@ fn training_on(spines: usize, failures: Vec<FailureSpec>) -> Report {
             iterations: 1,
             algorithm: CollectiveAlgorithm::Hierarchical,
             model: CollectiveModel::Pipelined,
+            software_latency: true,
         }),
     );
     sc.engine.failures = failures;
