@@ -394,7 +394,9 @@ test("the collective preset spread over the SUs, a training step with a failed r
   expect(byRatio[1]!.cost_total).toBeGreaterThan(byRatio[2]!.cost_total);
   expect(byRatio[2]!.cost_total).toBeGreaterThan(byRatio[4]!.cost_total);
   for (const r of [1, 2, 4]) expect(byRatio[r]!.collective.busbw_gbps).toBeLessThanOrEqual(NIC_GBPS);
-  expect(byRatio[4]!.collective.busbw_gbps).toBeLessThanOrEqual(byRatio[1]!.collective.busbw_gbps);
+  // (a ring crosses the spine once per leaf, so the ratio barely matters to it: the two agree to
+  // the solver's rounding, a few parts in a billion)
+  expect(byRatio[4]!.collective.busbw_gbps).toBeLessThanOrEqual(byRatio[1]!.collective.busbw_gbps * (1 + 1e-6));
   await expect(sd.getByTestId("sweep-configs").locator("tbody tr")).toHaveCount(3);
   await page.screenshot({ path: `${ARTIFACTS}/gpu-oversubscription-sweep.png` });
 });
