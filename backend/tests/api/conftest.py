@@ -102,6 +102,21 @@ def cat(db_session: Session, app: Any) -> Catalog:
     )
 
 
+@pytest.fixture
+def gpu(db_session: Session, app: Any) -> SimpleNamespace:
+    """The builtin GPU cluster entries: the DGX H100 class server, the QM9700 leaf and spine."""
+
+    def one(model: Any, name: str) -> int:
+        return int(db_session.execute(select(model.id).where(model.name == name)).scalar_one())
+
+    return SimpleNamespace(
+        server=one(ServerModel, "8x400G GPU server"),
+        plain_server=one(ServerModel, "2x25G server"),
+        leaf=one(SwitchModel, "32x400G+32x400G leaf"),
+        spine=one(SwitchModel, "64x400G 1U spine"),
+    )
+
+
 def sign_up(client: TestClient, email: str, password: str = PASSWORD) -> None:
     """As the browser does: register (which answers alike for new and taken addresses), then log in."""
     r = client.post("/api/v1/auth/register", json={"email": email, "password": password, "display_name": email})

@@ -13,23 +13,6 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
-from loopline.db.models import ServerModel, SwitchModel
-
-
-@pytest.fixture
-def gpu(db_session: Session, app: Any) -> SimpleNamespace:
-    def one(model: Any, name: str) -> int:
-        return int(db_session.execute(select(model.id).where(model.name == name)).scalar_one())
-
-    return SimpleNamespace(
-        server=one(ServerModel, "8x400G GPU server"),
-        plain_server=one(ServerModel, "2x25G server"),
-        leaf=one(SwitchModel, "32x400G+32x400G leaf"),
-        spine=one(SwitchModel, "64x400G 1U spine"),
-    )
 
 
 def cluster(gpu: SimpleNamespace, **over: Any) -> dict[str, Any]:
