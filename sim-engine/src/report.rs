@@ -222,7 +222,8 @@ pub struct FlowSummary {
     pub unfinished: u64,
     /// Flows without any path at the end (failed elements, no recovery).
     pub stalled: u64,
-    /// Flows whose arrival is after the stop time.
+    /// Flows never started: their arrival is after the stop time, or they wait on flows that did
+    /// not finish (a collective's later steps behind a stalled one, a memcache response).
     pub not_started: u64,
     /// Flows rerouted at least once (failure or rebinding).
     pub rerouted: u64,

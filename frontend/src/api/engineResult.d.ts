@@ -284,7 +284,7 @@ export interface FlowSummary {
    */
   finished: number;
   /**
-   * Flows whose arrival is after the stop time.
+   * Flows never started: their arrival is after the stop time, or they wait on flows that did not finish (a collective's later steps behind a stalled one, a memcache response).
    */
   not_started: number;
   /**

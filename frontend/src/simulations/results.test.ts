@@ -23,6 +23,7 @@ function result(
     finished?: number;
     stalled?: number;
     unfinished?: number;
+    notStarted?: number;
     jc?: number | null;
     mean?: number;
     p99?: number;
@@ -39,7 +40,7 @@ function result(
       finished,
       unfinished: p.unfinished ?? 0,
       stalled: p.stalled ?? 0,
-      not_started: 0,
+      not_started: p.notStarted ?? 0,
       rerouted: 0,
       fct_s: stats(p.mean ?? 0.1, p.p99 ?? 0.4, 0.5, finished),
       slowdown: stats(2, 5),
@@ -75,6 +76,15 @@ describe("headline", () => {
     expect(h.jobCompletionS).toBeNull();
     expect(h.sentence).toContain("1 flow stalled");
     expect(h.sentence).toContain("2 flows still running at the stop time");
+  });
+
+  it("flows that never started may be waiting on stalled ones (a collective's later steps), not only late", () => {
+    const h = headline(result({ total: 40, finished: 10, stalled: 6, notStarted: 24, jc: null }));
+    expect(h.sentence).toBe(
+      "Did not finish: 30 of 40 flows never completed (6 flows stalled with no path between their servers; " +
+        "24 flows never started (due after the stop time, or waiting on flows that did not finish)); " +
+        "there is no job completion time.",
+    );
   });
 });
 

@@ -59,7 +59,10 @@ export function headline(r: EngineResult): Headline {
     const why: string[] = [];
     if (f.stalled > 0) why.push(`${plural(f.stalled, "flow")} stalled with no path between their servers`);
     if (f.unfinished > 0) why.push(`${plural(f.unfinished, "flow")} still running at the stop time`);
-    if (f.not_started > 0) why.push(`${plural(f.not_started, "flow")} due after the stop time never started`);
+    if (f.not_started > 0)
+      why.push(
+        `${plural(f.not_started, "flow")} never started (due after the stop time, or waiting on flows that did not finish)`,
+      );
     const other = missing - f.stalled - f.unfinished - f.not_started;
     if (other > 0) why.push(`${plural(other, "flow")} otherwise unfinished`);
     sentence = `Did not finish: ${missing.toLocaleString("en")} of ${plural(f.total, "flow")} never completed (${why.join("; ")}); there is no job completion time.`;
