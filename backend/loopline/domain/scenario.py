@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from loopline.domain.errors import DomainError
-from loopline.domain.wiring.model import LAYER, Role, WiringPlan
+from loopline.domain.wiring.model import LAYER, Device, Role, WiringPlan
 
 SCHEMA_VERSION = 1
 DEFAULT_BYTES_PER_PAIR = 15_000_000
@@ -31,6 +31,13 @@ DEFAULT_BYTES_PER_PAIR = 15_000_000
 def rank_id(server: str, gpu: int) -> str:
     """Node id of GPU `gpu` (0-based) of the server whose node id is `server`."""
     return f"{server}/gpu{gpu}"
+
+
+def server_ranks(plan: WiringPlan, server: Device) -> list[str]:
+    """The rank ids a server stands for in the scenario: a GPU server's GPUs, GPU 0 first; any other
+    server itself."""
+    gpu = plan.gpu_servers.get(server.model)
+    return [rank_id(server.node_id, i) for i in range(gpu.gpus)] if gpu is not None else [server.node_id]
 
 
 def interconnect_id(server: str) -> str:
@@ -131,9 +138,7 @@ def logical_racks(plan: WiringPlan) -> list[tuple[str, list[str]]]:
     racks: dict[str, list[str]] = {}
     for d in plan.devices:
         if d.role is Role.SERVER and d.logical_rack is not None:
-            gpu = plan.gpu_servers.get(d.model)
-            ids = [rank_id(d.node_id, i) for i in range(gpu.gpus)] if gpu is not None else [d.node_id]
-            racks.setdefault(d.logical_rack, []).extend(ids)
+            racks.setdefault(d.logical_rack, []).extend(server_ranks(plan, d))
     return list(racks.items())
 
 
@@ -634,9 +639,7 @@ def scalable_units(plan: WiringPlan) -> list[list[list[str]]]:
     units: dict[int, list[list[str]]] = {}
     for d in plan.devices:
         if d.role is Role.SERVER:
-            gpu = plan.gpu_servers.get(d.model)
-            ranks = [rank_id(d.node_id, i) for i in range(gpu.gpus)] if gpu is not None else [d.node_id]
-            units.setdefault(d.cluster if d.cluster is not None else 0, []).append(ranks)
+            units.setdefault(d.cluster if d.cluster is not None else 0, []).append(server_ranks(plan, d))
     return [units[k] for k in sorted(units)]
 
 

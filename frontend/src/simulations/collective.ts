@@ -47,15 +47,9 @@ export function formatBytes(bytes: number): string {
   return `${v.toLocaleString("en", { maximumFractionDigits: 2 })} ${UNITS[u]}`;
 }
 
-/** A collective sweep's x axis: 1 MiB (2^20) to 4 GiB (2^32), as log2 of the message size. */
+/** A collective sweep's x axis: 1 MiB (2^20) to 4 GiB (2^32), as log2 of the message size (the sizes
+ * themselves are the server's sweep preset's). */
 export const SWEEP_LOG2_RANGE: [number, number] = [20, 32];
-
-/** The message sizes a collective sweep runs: every power of two from 1 MiB to 4 GiB (13 sizes). */
-export function sweepSizes(): number[] {
-  const out: number[] = [];
-  for (let e = SWEEP_LOG2_RANGE[0]; e <= SWEEP_LOG2_RANGE[1]; e++) out.push(2 ** e);
-  return out;
-}
 
 /** A sweep point as the API reads it: its parameters, state and figures. */
 export interface SweepPointLike {

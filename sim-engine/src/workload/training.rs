@@ -11,7 +11,7 @@
 //! bucket by bucket; `Workload::segments` marks each bucket's all-reduce.
 
 use super::collective::{Build, Gate};
-use super::{After, Workload};
+use super::Workload;
 use crate::network::Network;
 use crate::scenario::{CollectiveAlgorithm, TrainingStepSpec};
 use crate::units::Time;
@@ -41,33 +41,18 @@ pub fn generate(w: &mut Workload, spec: &TrainingStepSpec, net: &Network) {
     for _ in 0..spec.iterations {
         for k in 0..buckets {
             let ready = bucket_ready(spec, k);
+            // the bucket is ready `ready` after the rank's step began (its previous step's end, or
+            // 0), and waits for the rank's previous bucket
             let gates: Vec<Gate> = (0..n)
-                .map(|r| match &step_done {
-                    None => Gate {
-                        at: ready,
-                        after: if k > 0 {
-                            bucket_done[r].after.clone()
-                        } else {
-                            Vec::new()
-                        },
-                    },
-                    Some(step) => {
-                        let mut after: Vec<After> = step[r]
-                            .after
-                            .iter()
-                            .map(|a| After {
-                                delay: a.delay.saturating_add(ready),
-                                ..*a
-                            })
-                            .collect();
-                        if k > 0 {
-                            after.extend(bucket_done[r].after.iter().copied());
-                        }
-                        Gate {
-                            at: Time::ZERO,
-                            after,
-                        }
+                .map(|r| {
+                    let began = step_done
+                        .as_ref()
+                        .map_or_else(Gate::default, |s| s[r].clone());
+                    let mut gate = began.delayed(ready);
+                    if k > 0 {
+                        gate.after.extend(bucket_done[r].after.iter().copied());
                     }
+                    gate
                 })
                 .collect();
             b.w.segments.push(b.w.flows.len() as u32);
