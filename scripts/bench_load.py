@@ -213,12 +213,13 @@ async def run_level(base: str, cookies: httpx.Cookies, target: str, url: str, cl
 
 
 def _api_pids(pid: int) -> list[int]:
-    """The API process and its children (uvicorn's worker processes under `--workers`)."""
+    """The API's processes: its launcher and every process under it (the front, the lanes process
+    and uvicorn's worker processes under `--workers`)."""
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return [pid]
-    return [pid, *(int(c) for c in children)]
+    return [pid, *(p for c in children for p in _api_pids(int(c)))]
 
 
 def _peak_rss_mb(pid: int) -> float:

@@ -34,17 +34,12 @@ RUN = ROOT / ".run"
 VENV_BIN = ROOT / ".venv" / "bin"
 PREFERRED = {"postgres": 54329, "redis": 63799, "api": 8765}
 DB_USER = "loopline"
-# Keep-alive longer than a queued request may wait (LOOPLINE_API_QUEUE_TIMEOUT_S): a client that
-# waited its turn must not find its connection closed under it. No proxy headers: the app decides
-# whose X-Forwarded-For to believe (LOOPLINE_TRUSTED_PROXIES); uvicorn believed any loopback client.
-UVICORN_OPTS = ("--timeout-keep-alive", "75", "--no-proxy-headers")
 RUN_API_WORKERS = 1
-"""API processes `make run` starts (`LOOPLINE_API_WORKERS` overrides): one interpreter runs one
-request's Python at a time, so beside 8 clients reading cable pages `/auth/me` waited ~130 ms
-(p50) for its turn, and ~6-26 ms with a second process (scripts/bench_load.py, README). One by
+"""Processes of the API's lanes process `make run` starts (`LOOPLINE_API_WORKERS` overrides; the
+front, which answers health and the cheap reads, is one more: `loopline.api.serve`). One by
 default: with two, heavy reads' p99 at 64 clients rose by half (the kernel splits connections
 unevenly between the processes) and one download in ~5,000 ended in a client read error that is
-not explained yet."""
+not explained yet (scripts/bench_load.py, README)."""
 DB_NAME = "loopline"
 SUPERVISOR_PID = RUN / "supervisor.pid"
 
@@ -335,20 +330,10 @@ def service_env(state: dict[str, int], db: str = DB_NAME, redis_db: int = 0) -> 
 
 
 def start_api(env: dict[str, str], api_port: int) -> subprocess.Popen[bytes]:
-    """The API (uvicorn) in its own process group; `LOOPLINE_API_WORKERS` processes of it (one by
-    default), each with its own interpreter, admission lanes and connection pool."""
-    workers = int(env.get("LOOPLINE_API_WORKERS", "1"))
+    """The API in its own process group: `loopline.api.serve` runs its two processes, the front on
+    `api_port` and the lanes process behind it (`LOOPLINE_API_WORKERS` processes of it)."""
     return subprocess.Popen(
-        [
-            str(VENV_BIN / "uvicorn"),
-            "loopline.api.app:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(api_port),
-            *UVICORN_OPTS,
-            *(["--workers", str(workers)] if workers > 1 else []),
-        ],
+        [str(VENV_BIN / "python"), "-m", "loopline.api.serve", "--host", "127.0.0.1", "--port", str(api_port)],
         env=env,
         cwd=ROOT,
         start_new_session=True,

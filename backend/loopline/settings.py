@@ -77,6 +77,12 @@ class Settings(BaseSettings):
     """Largest request body accepted (413 beyond): a project import or a 24 MB scenario fits."""
     api_queue_timeout_s: float = Field(default=30.0, gt=0)
     """How long a queued request waits for its turn before it is answered 503 + Retry-After."""
+    api_lanes_socket: str | None = None
+    """Set in the public API process (the front): the Unix socket of the lanes process, to which it
+    relays every request but health and the cheap lane (`api/relay.py`). Unset: one process does all."""
+    api_relayed: bool = False
+    """Set in the lanes process: what comes over its socket comes from the front, whose
+    `X-Forwarded-For` / `-Proto` it believes (no other peer can reach the socket)."""
     trusted_proxies: str = ""
     """Reverse proxies whose `X-Forwarded-For` / `-Proto` are believed, comma-separated addresses or
     networks (`10.0.0.1, 192.168.0.0/16`); none by default, loopback included (`api/forwarded.py`)."""

@@ -1,6 +1,6 @@
-"""`LOOPLINE_API_WORKERS=2` starts two API processes (`make run` starts `RUN_API_WORKERS`, one): they
-both answer on the one port, and stopping the API stops every one of them (nothing left holding
-the port for the restart)."""
+"""`LOOPLINE_API_WORKERS=2` starts two processes for the API's lanes process (`make run` starts
+`RUN_API_WORKERS`, one; see `stack.serve_api`): they both answer, and stopping the API stops every
+one of them (nothing left holding the port or the socket for the restart)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ import stack
 
 def _children(pid: int) -> list[int]:
     return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _descendants(pid: int) -> list[int]:
+    return [d for c in _children(pid) for d in (c, *_descendants(c))]
 
 
 def _alive(pid: int) -> bool:
@@ -41,15 +45,17 @@ def test_several_api_processes_serve_one_port_and_stop_together() -> None:
     try:
         # Liveness touches nothing (no database is needed for it).
         assert stack.wait_http(f"http://127.0.0.1:{port}/api/health/live", timeout_s=60)
-        # uvicorn's worker processes are its children started by multiprocessing's spawn.
+        # uvicorn's worker processes: started by multiprocessing's spawn, under the lanes process.
         serving: list[int] = []
         deadline = time.monotonic() + 30
         while len(serving) < WORKERS and time.monotonic() < deadline:
             time.sleep(0.2)
-            serving = [c for c in _children(api.pid) if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+            serving = [c for c in _descendants(api.pid) if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
         assert len(serving) == WORKERS
         with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
             assert all(client.get("/api/health/live").status_code == 200 for _ in range(10))
+            # Relayed to the lanes processes, which answer (no database needed to refuse a stranger).
+            assert all(client.get("/api/v1/catalog/server-models").status_code == 401 for _ in range(10))
     finally:
         stack.stop_processes([api])
     assert not _alive(api.pid)

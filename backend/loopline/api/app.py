@@ -37,6 +37,7 @@ from loopline.api.browser_security import BrowserSecurity
 from loopline.api.compression import GZipUnlessCompressed
 from loopline.api.errors import install_error_handlers
 from loopline.api.forwarded import TrustedProxies
+from loopline.api.relay import LaneRelay
 from loopline.domain.sim_accuracy import accuracy_markdown
 from loopline.services import sim_preflight
 from loopline.settings import get_settings
@@ -73,8 +74,17 @@ def create_app() -> FastAPI:
     app.add_middleware(GZipUnlessCompressed, minimum_size=4096, compresslevel=5)
     # Around every other layer: every response, errors included, carries the security headers.
     app.add_middleware(BrowserSecurity, hsts=not settings.local)
+    if settings.api_lanes_socket:
+        # The front: everything but health and the cheap lane is answered by the lanes process,
+        # whose own middleware above applies (so it sits outside them all but the next).
+        app.add_middleware(
+            LaneRelay,
+            socket_path=settings.api_lanes_socket,
+            hsts=not settings.local,
+            send_timeout_s=settings.api_send_timeout_s,
+        )
     # Before all of them: the client's address and scheme, as a configured proxy reports them.
-    app.add_middleware(TrustedProxies, networks=settings.trusted_proxy_networks)
+    app.add_middleware(TrustedProxies, networks=settings.trusted_proxy_networks, from_socket=settings.api_relayed)
     app.include_router(health.router)
     for router in (
         auth.router,

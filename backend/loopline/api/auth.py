@@ -7,7 +7,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Depends, Request, Response, status
 
-from loopline.api.deps import SESSION_COOKIE, CurrentUser, DbSession, Paging, require_scope
+from loopline.api.deps import (
+    SESSION_COOKIE,
+    BearerToken,
+    CurrentUser,
+    DbSession,
+    Paging,
+    SessionCookie,
+    principal_of,
+    require_scope,
+)
 from loopline.api.schemas.auth import LoginIn, MeRead, RegisterAccepted, RegisterIn, UserRead
 from loopline.api.schemas.common import ERROR_RESPONSES, Page
 from loopline.api.schemas.projects import AuditRead, InvitationAccepted, InvitationPreviewRead, InvitationToken
@@ -105,7 +114,10 @@ def logout(
 
 
 @router.get("/me", response_model=MeRead, summary="Who is calling", responses={401: ERROR_RESPONSES[401]})
-def me(principal: CurrentUser) -> MeRead:
+def me(session: DbSession, cookie: SessionCookie, bearer: BearerToken) -> MeRead:
+    # Every page asks this first: the caller is found in this handler's own trip to a worker
+    # thread, not in one more for a dependency (each trip a wake-up on a busy machine).
+    principal = principal_of(session, cookie, bearer)
     return MeRead(
         user=UserRead.model_validate(principal.user),
         via="token" if principal.token else "session",

@@ -42,11 +42,16 @@ _cookie = APIKeyCookie(name=SESSION_COOKIE, auto_error=False, description="Brows
 _bearer = HTTPBearer(auto_error=False, description="API token: `Authorization: Bearer llt_...`.")
 
 
-def get_principal(
-    session: DbSession,
-    cookie: Annotated[str | None, Depends(_cookie)],
-    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Principal:
+SessionCookie = Annotated[str | None, Depends(_cookie)]
+BearerToken = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def get_principal(session: DbSession, cookie: SessionCookie, bearer: BearerToken) -> Principal:
+    return principal_of(session, cookie, bearer)
+
+
+def principal_of(session: Session, cookie: str | None, bearer: HTTPAuthorizationCredentials | None) -> Principal:
+    """The caller named by an API token or a session cookie (the token first), or 401."""
     if bearer is not None:
         principal = auth.principal_from_token(session, bearer.credentials)
         if principal is None:

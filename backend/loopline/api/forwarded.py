@@ -11,6 +11,9 @@ The server must not rewrite these itself (uvicorn runs with `--no-proxy-headers`
 trusts loopback). If it did anyway (uvicorn marks its rewrite with port 0), the address it chose
 came from a header nobody here vouched for: all such requests share one address,
 `FORWARDED_UNTRUSTED`, so a forged header still cannot reset a count.
+
+In the lanes process (`from_socket`, see `relay.py`) a request without a peer address came over
+its Unix socket, which only the front can open: the front's headers say who called and how.
 """
 
 from __future__ import annotations
@@ -47,22 +50,32 @@ def client_behind(peer: str, forwarded_for: str | None, networks: tuple[Network,
 class TrustedProxies:
     """Pure ASGI middleware: sets the client address and scheme a trusted proxy reports."""
 
-    def __init__(self, app: ASGIApp, *, networks: tuple[Network, ...]) -> None:
+    def __init__(self, app: ASGIApp, *, networks: tuple[Network, ...], from_socket: bool = False) -> None:
         self.app = app
         self.networks = networks
+        self.from_socket = from_socket
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or not scope.get("client"):
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers", []))
         forwarded_for = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
+        if not scope.get("client"):
+            if self.from_socket:
+                scope = {**scope, "client": (forwarded_for.split(",")[-1].strip(), 0) if forwarded_for else None}
+                scope = _with_scheme(scope, headers)
+            await self.app(scope, receive, send)
+            return
         peer, port = scope["client"]
         if port == 0 and forwarded_for is not None:
             scope = {**scope, "client": (FORWARDED_UNTRUSTED, 0)}
         elif _trusted(peer, self.networks):
-            scope = {**scope, "client": (client_behind(peer, forwarded_for, self.networks), 0)}
-            proto = headers.get(b"x-forwarded-proto", b"").decode("latin-1").split(",")[-1].strip().lower()
-            if proto in ("http", "https"):
-                scope["scheme"] = proto
+            scope = _with_scheme({**scope, "client": (client_behind(peer, forwarded_for, self.networks), 0)}, headers)
         await self.app(scope, receive, send)
+
+
+def _with_scheme(scope: Scope, headers: dict[bytes, bytes]) -> Scope:
+    """`scope` with the scheme a trusted `X-Forwarded-Proto` names (the last hop's), if any."""
+    proto = headers.get(b"x-forwarded-proto", b"").decode("latin-1").split(",")[-1].strip().lower()
+    return {**scope, "scheme": proto} if proto in ("http", "https") else scope

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from loopline.api.relay import lanes_live
 from loopline.db.session import get_engine
 from loopline.queue import get_celery
 from loopline.settings import get_settings
@@ -40,7 +41,8 @@ class Health(BaseModel):
     status: Literal["ok", "degraded"] = Field(description="`ok` when every part is healthy.")
     parts: dict[str, PartStatus] = Field(
         description="database, broker, worker (answers on the broker's control channel; `busy` while it runs a "
-        "job) and engine (binary version)."
+        "job), engine (binary version) and, where the API runs as two processes, lanes (the process that answers "
+        "all but health and the cheap reads)."
     )
     down: list[str] = Field(description="Names of the parts that are down.")
 
@@ -104,8 +106,17 @@ def _check_engine() -> PartStatus:
         return PartStatus(ok=False, detail=f"engine binary not usable: {type(exc).__name__}")
 
 
+def _check_lanes(socket_path: str) -> PartStatus:
+    if lanes_live(socket_path):
+        return PartStatus(ok=True, detail="the lanes process answered")
+    return PartStatus(ok=False, detail="the lanes process did not answer on its socket")
+
+
 def check_every_part() -> Health:
     parts = {"database": _check_database(), "broker": _check_broker(), "engine": _check_engine()}
+    lanes_socket = get_settings().api_lanes_socket
+    if lanes_socket:
+        parts["lanes"] = _check_lanes(lanes_socket)
     # A worker round trip needs the broker; skip the wait when it is known to be down.
     parts["worker"] = (
         _check_worker() if parts["broker"].ok else PartStatus(ok=False, detail="broker is down, so no worker answers")
