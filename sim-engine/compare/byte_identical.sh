@@ -128,6 +128,8 @@ for path in sorted(glob.glob(os.path.join(d, "*.json"))):
     # a spine down for good, overlapping with the example's own failures
     servers = [n["id"] for n in sc["network"]["nodes"] if n["role"] == "server"]
     spines = [n["id"] for n in sc["network"]["nodes"] if n["role"] in ("spine", "agg", "core")]
+    if len(servers) < 2 or not spines:
+        continue  # (a network without them, e.g. a GPU cluster's roles: no failure variant)
     pk = json.loads(json.dumps(sc))
     eng = pk.setdefault("engine", {})
     eng["mode"] = "packet"

@@ -1,6 +1,6 @@
 //! The flow-mode (fluid) event core.
 //!
-//! * Time is integer picoseconds; the event queue is a binary heap keyed by `(Time, kind,
+//! * Time is integer picoseconds; the event queue is a 4-ary heap keyed by `(Time, kind,
 //!   subject)`, packed in one integer (link state changes first at a timestamp, then
 //!   completions, controller ticks and starts, each by subject: a fixed, deterministic order).
 //! * Each flow keeps `(remaining bits, time of last update, rate)`; progress is brought up to date
@@ -15,17 +15,16 @@
 
 mod cache_hint;
 pub mod control;
+mod event_queue;
 mod latency;
 mod level_queue;
 pub mod links;
 pub mod plant;
 mod route_ahead;
 pub mod solver;
+mod sub_lists;
 pub mod util;
 mod zeroed;
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use crate::network::Network;
 use crate::routing::detour::{budget_link, DetourLeg, Side};
@@ -36,6 +35,7 @@ use crate::workload::{Release, Workload};
 use cache_hint::prefetch;
 use control::detour::ActiveDetour;
 use control::Controller;
+use event_queue::EventQueue;
 use latency::LatencyModel;
 use links::LinkState;
 use plant::{ActiveFlow, Plant};
@@ -196,8 +196,6 @@ const EV_TICK: u64 = 3;
 const EV_START: u64 = 4;
 /// Fewest root flows for which [`FlowEngine::route_ahead`] starts a thread.
 const ROUTE_AHEAD_MIN: usize = 1024;
-/// An event: `time (ps) << 64 | kind << 32 | subject`.
-type Ev = Reverse<u128>;
 
 /// When the scenario stops the run (`MAX`: at the end of its work).
 pub fn stop_time(sc: &Scenario) -> Time {
@@ -226,7 +224,8 @@ pub struct FlowEngine<'a> {
     solver: Solver,
     util: LinkUtil,
     flows: Vec<FlowSt>,
-    heap: BinaryHeap<Ev>,
+    /// Events, each `time (ps) << 64 | kind << 32 | subject`.
+    heap: EventQueue,
     /// Pending events other than controller ticks (stale ones included until popped).
     pending: u64,
     next_root: usize,
@@ -317,7 +316,7 @@ impl<'a> FlowEngine<'a> {
             util: LinkUtil::with_series(nv, horizon, sc.engine.link_series),
             flows: (0..n_flows).map(|_| FlowSt::waiting()).collect(),
             wl,
-            heap: BinaryHeap::new(),
+            heap: EventQueue::default(),
             pending: 0,
             next_root: 0,
             now: Time::ZERO,
@@ -357,9 +356,8 @@ impl<'a> FlowEngine<'a> {
         if kind != EV_TICK {
             self.pending += 1;
         }
-        self.heap.push(Reverse(
-            (t.0 as u128) << 64 | (kind as u128) << 32 | subject as u128,
-        ));
+        self.heap
+            .push((t.0 as u128) << 64 | (kind as u128) << 32 | subject as u128);
     }
 
     /// Can anything still change? (arrivals or non-tick events pending)
@@ -570,7 +568,8 @@ impl<'a> FlowEngine<'a> {
                 self.seeds.push(LinkId(l as u32));
                 if down {
                     affected.extend(
-                        self.fnet.link_subs[l]
+                        self.fnet
+                            .subs_on(l)
                             .iter()
                             .map(|&s| self.fnet.subs[s as usize].flow),
                     );
@@ -738,7 +737,9 @@ impl<'a> FlowEngine<'a> {
         let mut v = Vec::new();
         for l in 0..self.fnet.link_count() {
             let ld = self.fnet.load(l);
-            let sum: f64 = self.fnet.link_subs[l]
+            let sum: f64 = self
+                .fnet
+                .subs_on(l)
                 .iter()
                 .map(|&s| self.fnet.subs[s as usize].rate)
                 .sum();
@@ -871,7 +872,7 @@ impl Engine for FlowEngine<'_> {
             .roots
             .get(self.next_root)
             .map(|&i| self.wl.flows[i as usize].arrival);
-        let h = self.heap.peek().map(|Reverse(e)| Time((e >> 64) as u64));
+        let h = self.heap.peek().map(|e| Time((e >> 64) as u64));
         match (a, h) {
             (Some(a), Some(h)) => Some(a.min(h)),
             (a, h) => a.or(h),
@@ -905,7 +906,7 @@ impl Engine for FlowEngine<'_> {
             self.events += 1;
             self.start_flow(i);
         }
-        while let Some(&Reverse(e)) = self.heap.peek() {
+        while let Some(e) = self.heap.peek() {
             if (e >> 64) as u64 != t.0 {
                 break;
             }

@@ -38,6 +38,7 @@
 
 use super::cache_hint::prefetch;
 use super::level_queue::LevelQueue;
+use super::sub_lists::SubLists;
 use super::zeroed::ZeroedSlice;
 use crate::units::LinkId;
 
@@ -69,7 +70,8 @@ const SAT_TOL: f64 = 1e-9;
 pub struct FlowNet {
     pub subs: Vec<Sub>,
     pub free_subs: Vec<u32>,
-    pub link_subs: Vec<Vec<u32>>,
+    /// The subflows on each link (see `subs_on`).
+    link_subs: SubLists,
     /// Capacity and load of each directed link.
     links: Vec<LinkLoad>,
     /// Every subflow's normalised rate (rate / weight), densely: link scans read it.
@@ -90,7 +92,7 @@ impl FlowNet {
         FlowNet {
             subs: Vec::new(),
             free_subs: Vec::new(),
-            link_subs: vec![Vec::new(); n],
+            link_subs: SubLists::new(n),
             links: caps
                 .into_iter()
                 .map(|cap| LinkLoad { cap, load: 0.0 })
@@ -108,6 +110,12 @@ impl FlowNet {
     pub fn path_of(&self, s: usize) -> &[LinkId] {
         let a = s * self.stride;
         &self.flat[a..a + self.plen[s] as usize]
+    }
+
+    /// The subflows on link `l`.
+    #[inline]
+    pub fn subs_on(&self, l: usize) -> &[u32] {
+        self.link_subs.get(l)
     }
 
     /// Number of directed links.
@@ -204,10 +212,8 @@ impl FlowNet {
         self.reserve_path(si, path.len());
         let a = si * self.stride;
         for (i, &l) in path.iter().enumerate() {
-            let v = &mut self.link_subs[l.idx()];
             self.flat[a + i] = l;
-            self.pos[a + i] = v.len() as u32;
-            v.push(id);
+            self.pos[a + i] = self.link_subs.push(l.idx(), id);
         }
         self.plen[si] = path.len() as u8;
         self.subs[si] = Sub {
@@ -229,21 +235,21 @@ impl FlowNet {
         let a = si * self.stride;
         for i in 0..self.plen[si] as usize {
             let l = self.flat[a + i];
-            let v = &mut self.link_subs[l.idx()];
             let p = self.pos[a + i] as usize;
-            v.swap_remove(p);
-            if v.is_empty() {
+            let left = self.link_subs.swap_remove(l.idx(), p);
+            if left == 0 {
                 // no rounding residue on an idle link
                 let load = std::mem::take(&mut self.links[l.idx()].load);
                 if load != 0.0 {
                     moved(l.idx(), load, 0.0);
                 }
             }
-            if p < v.len() {
+            if p < left {
                 // fix the position, for this link, of the subflow moved into slot p
-                let m = v[p] as usize * self.stride;
-                let last = v.len() as u32;
-                for j in m..m + self.plen[v[p] as usize] as usize {
+                let o = self.link_subs.get(l.idx())[p] as usize;
+                let m = o * self.stride;
+                let last = left as u32;
+                for j in m..m + self.plen[o] as usize {
                     if self.flat[j] == l && self.pos[j] == last {
                         self.pos[j] = p as u32;
                         break;
@@ -360,6 +366,7 @@ fn prefetch_links(fill: &[LinkFill], net: &FlowNet, subs: &[u32]) {
         for &l in net.path_of(s as usize) {
             prefetch(&fill[l.idx()]);
             prefetch(&net.links[l.idx()]);
+            net.link_subs.prefetch(l.idx());
         }
     }
 }
@@ -403,7 +410,7 @@ impl Solver {
     /// Add the subflows of link `li` at its highest normalised rate (before this solve): the only
     /// ones that have it as a bottleneck, so the only ones a change on it can move directly.
     fn join_top(&mut self, net: &FlowNet, li: usize) -> bool {
-        let subs = &net.link_subs[li];
+        let subs = net.subs_on(li);
         let top = subs
             .iter()
             .map(|&o| net.level(o as usize))
@@ -441,8 +448,8 @@ impl Solver {
             let li = l.idx();
             if net.load(li) > net.cap(li) * (1.0 + SAT_TOL) + 1e-12 {
                 // the capacity fell under the load: everyone on the link must be re-solved
-                for i in 0..net.link_subs[li].len() {
-                    self.join(net.link_subs[li][i]);
+                for &s in net.subs_on(li) {
+                    self.join(s);
                 }
             } else if self.links[li].topped != batch {
                 self.links[li].topped = batch;
@@ -615,8 +622,8 @@ impl Solver {
         let ep = self.epoch;
         self.links[li].sat = level;
         self.sat_order.push(li as u32);
-        for k in 0..net.link_subs[li].len() {
-            let s = net.link_subs[li][k] as usize;
+        for &s in net.subs_on(li) {
+            let s = s as usize;
             // subflows outside the region keep their rates (already out of `resid`)
             // (a subflow waiting to enter in the next round was never counted in the link's
             // unfrozen weight: freezing it would take its weight and rate off twice)
@@ -779,8 +786,7 @@ impl Solver {
         self.links[b].checked = batch;
         let mut out_max = 0.0f64;
         let from = self.r_list.len();
-        for k in 0..net.link_subs[b].len() {
-            let o = net.link_subs[b][k];
+        for &o in net.subs_on(b) {
             if self.sf[o as usize].in_r != batch {
                 let lv = net.level(o as usize);
                 if lv > cap_level {

@@ -81,7 +81,7 @@ pub fn full_solve(
         let mut level = f64::INFINITY;
         for l in 0..fresh.link_count() {
             let (mut left, mut wsum) = (fresh.cap(l), 0.0);
-            for &s in &fresh.link_subs[l] {
+            for &s in fresh.subs_on(l) {
                 let s = s as usize;
                 if frozen[s] {
                     left -= rate[s];
@@ -103,9 +103,9 @@ pub fn full_solve(
         }
         // freeze the subflows of every link that is now full
         for l in 0..fresh.link_count() {
-            let load: f64 = fresh.link_subs[l].iter().map(|&s| rate[s as usize]).sum();
+            let load: f64 = fresh.subs_on(l).iter().map(|&s| rate[s as usize]).sum();
             if load >= fresh.cap(l) * (1.0 - 1e-12) - 1e-12 {
-                for &s in &fresh.link_subs[l] {
+                for &s in fresh.subs_on(l) {
                     frozen[s as usize] = true;
                 }
             }
