@@ -161,10 +161,11 @@ fn child(name: &str) {
     let t0 = Instant::now();
     let rep = run(&sc, &RunLimits::default()).expect("runs");
     let wall = t0.elapsed().as_secs_f64();
+    let main_cpu = thread_cpu_s();
     let pk = rep.packet.as_ref();
     // the solver's work is machine-independent: compare it across changes, not only wall time
     println!(
-        "RESULT {name} wall_s={wall:.4} flows={} finished={} events={} events_per_s={:.0} jct_s={:?} \
+        "RESULT {name} wall_s={wall:.4} main_cpu_s={main_cpu:.4} flows={} finished={} events={} events_per_s={:.0} jct_s={:?} \
          fct_mean_s={:?} fct_p99_s={:?} peak_bytes={} rounds={} subflows_resolved={} \
          rate_changes={} drops={} timeouts={}",
         rep.flows.total,
@@ -181,6 +182,16 @@ fn child(name: &str) {
         pk.map_or(0, |p| p.drops),
         pk.map_or(0, |p| p.timeouts),
     );
+}
+
+/// CPU time of the calling thread (the event loop's), s: beside the wall time, it shows the
+/// event loop's own work apart from waiting for a core on a busy machine (Linux schedstat; 0
+/// where it cannot be read).
+fn thread_cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0.0, |ns| ns as f64 * 1e-9)
 }
 
 fn main() {
