@@ -14,6 +14,9 @@ Three lanes, each with slots of its own, so that the cheap never wait behind the
 - `export`: file downloads (`.csv`, `.xlsx`, `.pdf`, `.zip`, `.json`, a project's export), whose
   streamed bodies read the database while the client downloads them;
 - `default`: everything else.
+Where the API runs as two processes (`relay.py`), the cheap lane is the front's and the other two
+are the lanes process's: slots bound the work, a second interpreter keeps the cheap from waiting
+for the first one's GIL.
 A response that is not streamed has finished its work when it starts: its slot is handed on then,
 not when a slow client has read the last byte. So has a download whose length is known when it
 starts (`Content-Length`: a stored export, sent whole, reads nothing more). A client that stops

@@ -40,7 +40,11 @@ def serve(host: str, port: int) -> int:
     socket_dir = Path(tempfile.mkdtemp(prefix="loopline-api-"))  # mode 0700
     lanes_socket = socket_dir / "lanes.sock"
     procs = [
-        subprocess.Popen([*uvicorn, "--uds", str(lanes_socket), *processes], env={**env, "LOOPLINE_API_RELAYED": "1"}),
+        # No access log of its own: the front logs every request, with the caller's address.
+        subprocess.Popen(
+            [*uvicorn, "--uds", str(lanes_socket), "--no-access-log", *processes],
+            env={**env, "LOOPLINE_API_RELAYED": "1"},
+        ),
         subprocess.Popen(
             [*uvicorn, "--host", host, "--port", str(port)], env={**env, "LOOPLINE_API_LANES_SOCKET": str(lanes_socket)}
         ),

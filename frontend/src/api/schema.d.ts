@@ -4406,7 +4406,7 @@ export interface components {
             down: string[];
             /**
              * Parts
-             * @description database, broker, worker (answers on the broker's control channel; `busy` while it runs a job) and engine (binary version).
+             * @description database, broker, worker (answers on the broker's control channel; `busy` while it runs a job), engine (binary version) and, where the API runs as two processes, lanes (the process that answers all but health and the cheap reads).
              */
             parts: {
                 [key: string]: components["schemas"]["PartStatus"];
