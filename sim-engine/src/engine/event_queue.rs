@@ -8,12 +8,13 @@
 //! keys' total order, as `BinaryHeap<Reverse<u128>>` pops them (equal keys are the same event).
 
 /// Four keys: one node's children, aligned to a cache line.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable, bytemuck::Pod)]
 #[repr(C, align(64))]
 struct Line([u128; 4]);
 
 /// Slots before the root, so that the children of node `j` (`4j + 1 ..= 4j + 4`) sit at slots
-/// `4(j + 1) ..= 4(j + 1) + 3`: one whole line.
+/// `4(j + 1) ..= 4(j + 1) + 3`: one whole line. In slots: the root is at `PAD`, the children of
+/// slot `p` start at `4p - 8` and its parent is at `p / 4 + 2`.
 const PAD: usize = 3;
 
 #[derive(Clone, Debug, Default)]
@@ -23,16 +24,20 @@ pub struct EventQueue {
 }
 
 impl EventQueue {
+    /// Every slot, padding included.
     #[inline]
-    fn at(&self, j: usize) -> u128 {
-        let p = j + PAD;
-        self.lines[p / 4].0[p % 4]
+    fn slots(&self) -> &[u128] {
+        bytemuck::cast_slice(&self.lines)
     }
 
     #[inline]
-    fn set(&mut self, j: usize, v: u128) {
-        let p = j + PAD;
-        self.lines[p / 4].0[p % 4] = v;
+    fn slots_mut(&mut self) -> &mut [u128] {
+        bytemuck::cast_slice_mut(&mut self.lines)
+    }
+
+    #[cfg(test)]
+    fn at(&self, j: usize) -> u128 {
+        self.slots()[j + PAD]
     }
 
     #[cfg(test)]
@@ -48,27 +53,27 @@ impl EventQueue {
     /// The smallest key.
     #[inline]
     pub fn peek(&self) -> Option<u128> {
-        (self.len > 0).then(|| self.at(0))
+        (self.len > 0).then(|| self.slots()[PAD])
     }
 
     pub fn push(&mut self, v: u128) {
-        let p = self.len + PAD;
+        let mut p = self.len + PAD;
         if p / 4 == self.lines.len() {
             self.lines.push(Line::default());
         }
-        // sift up: move larger parents down into the hole
-        let mut j = self.len;
         self.len += 1;
-        while j > 0 {
-            let parent = (j - 1) / 4;
-            let pv = self.at(parent);
+        let a = self.slots_mut();
+        // sift up: move larger parents down into the hole
+        while p > PAD {
+            let parent = p / 4 + 2;
+            let pv = a[parent];
             if pv <= v {
                 break;
             }
-            self.set(j, pv);
-            j = parent;
+            a[p] = pv;
+            p = parent;
         }
-        self.set(j, v);
+        a[p] = v;
     }
 
     /// Remove and return the smallest key.
@@ -76,34 +81,42 @@ impl EventQueue {
         if self.len == 0 {
             return None;
         }
-        let top = self.at(0);
         self.len -= 1;
-        let n = self.len;
-        if n == 0 {
+        let end = self.len + PAD; // one past the last slot in use, after this pop
+        let a = self.slots_mut();
+        let top = a[PAD];
+        if end == PAD {
             return Some(top);
         }
-        let v = self.at(n);
+        let v = a[end];
         // sift down from the root: move the smallest child up into the hole
-        let mut j = 0;
+        let mut p = PAD;
         loop {
-            let c = 4 * j + 1;
-            if c >= n {
+            let c = 4 * p - 8;
+            if c >= end {
                 break;
             }
-            let (mut m, mut mv) = (c, self.at(c));
-            for k in c + 1..(c + 4).min(n) {
-                let kv = self.at(k);
-                if kv < mv {
-                    (m, mv) = (k, kv);
+            let (mut m, mut mv) = (c, a[c]);
+            if c + 4 <= end {
+                for k in c + 1..c + 4 {
+                    if a[k] < mv {
+                        (m, mv) = (k, a[k]);
+                    }
+                }
+            } else {
+                for k in c + 1..end {
+                    if a[k] < mv {
+                        (m, mv) = (k, a[k]);
+                    }
                 }
             }
             if mv >= v {
                 break;
             }
-            self.set(j, mv);
-            j = m;
+            a[p] = mv;
+            p = m;
         }
-        self.set(j, v);
+        a[p] = v;
         Some(top)
     }
 }
@@ -149,6 +162,7 @@ mod tests {
         // the root's children (nodes 1..=4) are slots 4..=7: the second line
         let children: Vec<u128> = (1..5).map(|j| q.at(j)).collect();
         assert_eq!(q.lines[1].0.to_vec(), children);
+        assert_eq!(q.slots()[4..8], children[..]);
         let popped: Vec<u128> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(popped, vec![1, 2, 3, 5, 7, 9]);
     }

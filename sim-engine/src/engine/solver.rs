@@ -236,7 +236,7 @@ impl FlowNet {
         for i in 0..self.plen[si] as usize {
             let l = self.flat[a + i];
             let p = self.pos[a + i] as usize;
-            let left = self.link_subs.swap_remove(l.idx(), p);
+            let (left, moved_in) = self.link_subs.swap_remove(l.idx(), p);
             if left == 0 {
                 // no rounding residue on an idle link
                 let load = std::mem::take(&mut self.links[l.idx()].load);
@@ -246,7 +246,7 @@ impl FlowNet {
             }
             if p < left {
                 // fix the position, for this link, of the subflow moved into slot p
-                let o = self.link_subs.get(l.idx())[p] as usize;
+                let o = moved_in as usize;
                 let m = o * self.stride;
                 let last = left as u32;
                 for j in m..m + self.plen[o] as usize {

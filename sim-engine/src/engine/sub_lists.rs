@@ -89,19 +89,23 @@ impl SubLists {
     }
 
     /// Remove the entry at position `p` of link `l`'s list, the last one taking its place (as
-    /// `Vec::swap_remove`); returns the list's new length.
+    /// `Vec::swap_remove`); returns the list's new length and the id now at `p` (when `p` is
+    /// still inside the list).
     #[inline]
-    pub fn swap_remove(&mut self, l: usize, p: usize) -> usize {
+    pub fn swap_remove(&mut self, l: usize, p: usize) -> (usize, u32) {
         let x = &mut self.lists[l];
         x.len -= 1;
         let n = x.len as usize;
         if x.spill == 0 {
-            x.inline[p] = x.inline[n];
-            return n;
+            let last = x.inline[n];
+            x.inline[p] = last;
+            return (n, last);
         }
         let k = x.spill as usize - 1;
         let v = &mut self.pool[k];
-        v.swap_remove(p);
+        let last = v[n];
+        v[p] = last;
+        v.truncate(n);
         if n <= INLINE / 2 {
             // short again: back into the record (half, so that a list at the limit does not
             // move on every arrival and departure)
@@ -109,7 +113,7 @@ impl SubLists {
             x.spill = 0;
             self.free.push(k as u32);
         }
-        n
+        (n, last)
     }
 }
 
@@ -133,7 +137,11 @@ mod tests {
                 } else {
                     let p = at % want[l].len();
                     want[l].swap_remove(p);
-                    prop_assert_eq!(lists.swap_remove(l, p), want[l].len());
+                    let (left, moved) = lists.swap_remove(l, p);
+                    prop_assert_eq!(left, want[l].len());
+                    if p < left {
+                        prop_assert_eq!(moved, want[l][p]);
+                    }
                 }
                 for (k, w) in want.iter().enumerate() {
                     prop_assert_eq!(lists.get(k), w.as_slice());
