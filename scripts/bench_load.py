@@ -15,7 +15,8 @@ wait on them.
 
 Prints, per level: requests, requests/s, p50 / p99 / max latency, errors (any answer that is not
 2xx, or no answer; 503s counted apart), `/auth/me` p50 / p99 beside it (and the control's), the
-API's peak RSS, the CPU its processes used (% of one core) and the one-minute load average.
+API's peak RSS, the CPU its processes used (% of one core: the front apart from the lanes process)
+and the one-minute load average.
 Targets: 0 errors at 1, 8, 32, 64 and 256 clients; p99 under 2 s at 64 clients for the layout and
 cable reads; `/auth/me` p99 under 100 ms at every level, slow readers included.
 
@@ -233,13 +234,18 @@ def _peak_rss_mb(pid: int) -> float:
     return round(max(peaks), 1) if peaks else float("nan")
 
 
-def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) the API's processes have used so far."""
-    ticks = 0
+def _cpu_s(pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) the API's processes have used so far: the front (which answers
+    `/auth/me` and relays the rest) apart from the lanes process and its own processes."""
+    ticks = {"front": 0, "lanes": 0}
+    lanes = set()
     for p in _api_pids(pid):
+        cmdline = Path(f"/proc/{p}/cmdline").read_bytes()
+        if b"--uds" in cmdline or b"spawn_main" in cmdline:
+            lanes.add(p)
         fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+        ticks["lanes" if p in lanes else "front"] += int(fields[11]) + int(fields[12])
+    return {part: t / os.sysconf("SC_CLK_TCK") for part, t in ticks.items()}
 
 
 def _prepare(base: str) -> tuple[httpx.Cookies, dict[str, str]]:
@@ -289,7 +295,10 @@ def main() -> int:
             # machine a slow /auth/me may be the API's own queue or every other process's.
             report = level.report() | {
                 "api_peak_rss_mb": _peak_rss_mb(api_pid),
-                "api_cpu_pct": round(100 * (_cpu_s(api_pid) - cpu0) / level.seconds, 1),
+                **{
+                    f"api_{part}_cpu_pct": round(100 * (spent - cpu0[part]) / level.seconds, 1)
+                    for part, spent in _cpu_s(api_pid).items()
+                },
                 "load_avg_1m": os.getloadavg()[0],
             }
             reports.append(report)
@@ -300,7 +309,8 @@ def main() -> int:
                     f"max {report['max_s']:.3f} s, errors {report['errors']} {report['error_kinds'] or ''}, "
                     f"/auth/me p50 {report['auth_me_p50_s']} s p99 {report['auth_me_p99_s']} s "
                     f"(control p50 {report['control_p50_s']} s p99 {report['control_p99_s']} s), "
-                    f"API peak RSS {report['api_peak_rss_mb']} MB, API CPU {report['api_cpu_pct']} % of a core, "
+                    f"API peak RSS {report['api_peak_rss_mb']} MB, "
+                    f"API CPU: front {report['api_front_cpu_pct']} %, lanes {report['api_lanes_cpu_pct']} % of a core, "
                     f"load average {report['load_avg_1m']:.2f}",
                     flush=True,
                 )

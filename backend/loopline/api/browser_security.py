@@ -84,6 +84,18 @@ def cross_site(scope: Scope) -> str | None:
     return None
 
 
+def with_security_headers(send: Send, path: str, *, hsts: bool) -> Send:
+    """`send` that adds the security headers to the response's start."""
+    extra = security_headers(path, hsts=hsts)
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *extra]
+        await send(message)
+
+    return send_with_headers
+
+
 class BrowserSecurity:
     """Pure ASGI middleware: headers on every response; cross-site writes refused."""
 
@@ -95,13 +107,7 @@ class BrowserSecurity:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = security_headers(scope["path"], hsts=self.hsts)
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
+        send_with_headers = with_security_headers(send, scope["path"], hsts=self.hsts)
         if scope["method"] not in SAFE_METHODS and scope["path"].startswith("/api/"):
             reason = cross_site(scope)
             if reason:

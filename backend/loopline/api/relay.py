@@ -24,10 +24,10 @@ import socket
 
 import h11
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from loopline.api.admission import EXEMPT_PATHS, Lane, lane_of
-from loopline.api.browser_security import security_headers
+from loopline.api.browser_security import with_security_headers
 from loopline.api.errors import RETRY_AFTER_S, error_body
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ HOP_BY_HOP = frozenset(
 """Headers that belong to one connection, not to the request (RFC 9110 7.6.1), and the forwarding
 headers the front sets itself."""
 
-LANES_DOWN = "the API's worker process is not answering (it restarts by itself); try again shortly"
+LANES_DOWN = "the API process that answers this request is not answering (it restarts by itself); try again shortly"
 UNRELAYABLE = "the request cannot be passed on as HTTP/1.1 (a malformed target or header)"
 
 
@@ -98,7 +98,7 @@ class LaneRelay:
             )
         except h11.LocalProtocolError:
             refused = JSONResponse(error_body("request", UNRELAYABLE), status_code=400)
-            await refused(scope, receive, self._with_security_headers(scope, send))
+            await refused(scope, receive, with_security_headers(send, scope["path"], hsts=self.hsts))
             return
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(self.socket_path), CONNECT_TIMEOUT_S)
@@ -107,7 +107,7 @@ class LaneRelay:
             down = JSONResponse(
                 error_body("server", LANES_DOWN), status_code=503, headers={"Retry-After": RETRY_AFTER_S}
             )
-            await down(scope, receive, self._with_security_headers(scope, send))
+            await down(scope, receive, with_security_headers(send, scope["path"], hsts=self.hsts))
             return
         started = False
         writer.write(head or b"")
@@ -142,7 +142,7 @@ class LaneRelay:
                 down = JSONResponse(
                     error_body("server", LANES_DOWN), status_code=503, headers={"Retry-After": RETRY_AFTER_S}
                 )
-                await down(scope, receive, self._with_security_headers(scope, send))
+                await down(scope, receive, with_security_headers(send, scope["path"], hsts=self.hsts))
             # Otherwise returning without finishing the response makes the server close the
             # connection: the caller sees a cut-off body, never a complete-looking wrong one.
         finally:
@@ -160,16 +160,6 @@ class LaneRelay:
             # A caller that stops reading must not hold the relay (the lanes process's own send
             # timeout then ends its side).
             await asyncio.wait_for(send(message), self.send_timeout_s)
-
-    def _with_security_headers(self, scope: Scope, send: Send) -> Send:
-        extra = security_headers(scope["path"], hsts=self.hsts)
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
-        return send_with_headers
 
 
 CONNECT_TIMEOUT_S = 5.0
