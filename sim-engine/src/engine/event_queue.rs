@@ -97,17 +97,9 @@ impl EventQueue {
                 break;
             }
             let (mut m, mut mv) = (c, a[c]);
-            if c + 4 <= end {
-                for k in c + 1..c + 4 {
-                    if a[k] < mv {
-                        (m, mv) = (k, a[k]);
-                    }
-                }
-            } else {
-                for k in c + 1..end {
-                    if a[k] < mv {
-                        (m, mv) = (k, a[k]);
-                    }
+            for (k, &x) in a[c + 1..(c + 4).min(end)].iter().enumerate() {
+                if x < mv {
+                    (m, mv) = (c + 1 + k, x);
                 }
             }
             if mv >= v {
