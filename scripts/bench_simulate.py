@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_app  # (scripts/ is on the path: the script's own folder)
+import stack
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = json.loads((ROOT / ".run" / "ports.json").read_text())
@@ -39,21 +40,25 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--body", choices=["both", "raw", "preset"], default="both")
     args = parser.parse_args()
-    # Redis database 13 (the other stacks and benches use the rest): no worker listens, the queue is purged after.
-    # The bench queues many jobs that never run: no quota on queued work.
+    # A Redis pair no running session holds (`stack.claim_redis_pair`): no worker listens there, and
+    # the queue is purged after. The bench queues many jobs that never run: no quota on queued work.
+    pair = stack.claim_redis_pair(PORTS["redis"], 12)
     broker = {
-        "LOOPLINE_BROKER_URL": f"redis://127.0.0.1:{PORTS['redis']}/13",
+        "LOOPLINE_BROKER_URL": f"redis://127.0.0.1:{PORTS['redis']}/{pair}",
         "LOOPLINE_RESULT_BACKEND": "cache+memory://",
         "LOOPLINE_QUEUED_WORK_PER_USER_S": "1e12",
         "LOOPLINE_QUEUED_WORK_PER_PROJECT_S": "1e12",
     }
-    with bench_app.scratch_database(**broker):
-        try:
-            return bench(args.runs, args.body)
-        finally:
-            from loopline.queue import make_celery
+    try:
+        with bench_app.scratch_database(**broker):
+            try:
+                return bench(args.runs, args.body)
+            finally:
+                from loopline.queue import make_celery
 
-            make_celery().control.purge()
+                make_celery().control.purge()
+    finally:
+        stack.release_redis_pair(PORTS["redis"], pair)
 
 
 def bench(runs: int, which: str) -> int:
