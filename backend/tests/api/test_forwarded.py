@@ -78,3 +78,27 @@ def test_the_middleware_sets_the_address_and_scheme(
 
     scope = asyncio.run(_scope_after(client, headers))
     assert (scope["client"][0], scope["scheme"]) == (address, scheme)
+
+
+def _scope_over_socket(from_socket: bool, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
+    """A request that came over a Unix socket (no peer address), as the lanes process gets them."""
+    import asyncio
+
+    seen: dict[str, Any] = {}
+
+    async def app(scope: Any, _receive: Any, _send: Any) -> None:
+        seen.update(scope)
+
+    scope = {"type": "http", "client": None, "scheme": "http", "headers": headers}
+    asyncio.run(TrustedProxies(app, networks=PROXIES, from_socket=from_socket)(scope, None, None))  # type: ignore[arg-type]
+    return seen
+
+
+def test_the_lanes_process_believes_the_front_over_its_socket_and_nobody_else_does() -> None:
+    headers = [(b"x-forwarded-for", b"203.0.113.9"), (b"x-forwarded-proto", b"https")]
+    relayed = _scope_over_socket(True, headers)
+    assert (relayed["client"], relayed["scheme"]) == (("203.0.113.9", 0), "https")
+    # Without a forwarded address it stays unknown; a process not serving the socket ignores both.
+    assert _scope_over_socket(True, [])["client"] is None
+    plain = _scope_over_socket(False, headers)
+    assert (plain["client"], plain["scheme"]) == (None, "http")
