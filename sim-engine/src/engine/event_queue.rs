@@ -56,6 +56,7 @@ impl EventQueue {
         (self.len > 0).then(|| self.slots()[PAD])
     }
 
+    #[inline]
     pub fn push(&mut self, v: u128) {
         let mut p = self.len + PAD;
         if p / 4 == self.lines.len() {
@@ -89,24 +90,53 @@ impl EventQueue {
             return Some(top);
         }
         let v = a[end];
-        // sift down from the root: move the smallest child up into the hole
+        // move the smallest child up into the hole, down to the bottom
         let mut p = PAD;
         loop {
             let c = 4 * p - 8;
             if c >= end {
                 break;
             }
-            let (mut m, mut mv) = (c, a[c]);
-            for (k, &x) in a[c + 1..(c + 4).min(end)].iter().enumerate() {
-                if x < mv {
-                    (m, mv) = (c + 1 + k, x);
+            let (m, mv) = if c + 4 <= end {
+                // a full node (the usual case): the least of four as a small tournament
+                let four = &a[c..c + 4];
+                let (i, x) = if four[1] < four[0] {
+                    (1, four[1])
+                } else {
+                    (0, four[0])
+                };
+                let (j, y) = if four[3] < four[2] {
+                    (3, four[3])
+                } else {
+                    (2, four[2])
+                };
+                if y < x {
+                    (c + j, y)
+                } else {
+                    (c + i, x)
                 }
-            }
-            if mv >= v {
-                break;
-            }
+            } else {
+                let (mut m, mut mv) = (c, a[c]);
+                for (k, &x) in a[c + 1..end].iter().enumerate() {
+                    if x < mv {
+                        (m, mv) = (c + 1 + k, x);
+                    }
+                }
+                (m, mv)
+            };
             a[p] = mv;
             p = m;
+        }
+        // the last key belongs near the bottom: up from there (as `BinaryHeap` does) instead of
+        // comparing it on every level on the way down
+        while p > PAD {
+            let parent = p / 4 + 2;
+            let pv = a[parent];
+            if pv <= v {
+                break;
+            }
+            a[p] = pv;
+            p = parent;
         }
         a[p] = v;
         Some(top)

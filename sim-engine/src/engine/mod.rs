@@ -352,6 +352,7 @@ impl<'a> FlowEngine<'a> {
         e
     }
 
+    #[inline]
     fn push(&mut self, t: Time, kind: u64, subject: u32) {
         if kind != EV_TICK {
             self.pending += 1;
