@@ -73,6 +73,8 @@ async function railPlan(page: Page, pattern: "rail-optimized" | "rail-only", lea
   // The hall's options are read (MC-LAG cannot wire a GPU server's NICs to ToRs of its own rack: one per rack);
   // a rail pattern is not judged by them (its SU size and leaf model are the planner's): no "cannot be built" on it.
   const menu = panel.getByTestId("wiring-pattern");
+  // A GPU hall's first plan: the form starts on the rail-optimized pattern by itself.
+  if (before === 0) await expect(menu).toHaveValue("rail-optimized");
   await expect(menu.locator('option[value="mc-lag"]')).toContainText("cannot be built here");
   await expect(menu.locator(`option[value="${pattern}"]`)).toHaveText(pattern === "rail-optimized" ? "Rail-optimized (GPU)" : "Rail-only (GPU)");
   await panel.getByTestId("wiring-pattern").selectOption(pattern);

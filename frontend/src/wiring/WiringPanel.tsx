@@ -7,6 +7,7 @@ import { useCatalog } from "../state/catalog";
 import { READ_ONLY_TITLE, useReadOnly, useSession } from "../state/session";
 import { focusCable, useWiring, type CableSet, type WiringPlan } from "../state/wiring";
 import type { components } from "../api/schema";
+import type { HallRead } from "../sync/apiTypes";
 import { request } from "../sync/http";
 import { switchServerModel } from "../sync/serverModels";
 import { generatePlan, listPlans, showPlan } from "./api";
@@ -17,6 +18,7 @@ import {
   formProblems,
   generateErrors,
   INITIAL_FORM,
+  initialFormFor,
   isRail,
   isSubways,
   PANEL_AT_LABELS,
@@ -76,7 +78,9 @@ export function WiringPanel() {
     setErrors({});
   }
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof WiringForm>(k: K, v: WiringForm[K]) => setForm((f) => ({ ...f, [k]: v }));
+  // The same form when nothing changes: a form nobody has changed is still `INITIAL_FORM` (see below).
+  const set = <K extends keyof WiringForm>(k: K, v: WiringForm[K]) =>
+    setForm((f) => (Object.is(f[k], v) ? f : { ...f, [k]: v }));
 
   useEffect(() => {
     if (!projectId || !hallId) return;
@@ -84,6 +88,19 @@ export function WiringPanel() {
       .then((plans) => useWiring.setState({ plans }))
       .catch(() => undefined);
   }, [projectId, hallId]);
+
+  // A hall's first plan starts from the form for its kind, unless the planner has begun filling it in.
+  useEffect(() => {
+    if (!hallId || plan) return;
+    let live = true;
+    request<HallRead>("GET", `/halls/${hallId}`).then(
+      (hall) => live && setForm((f) => (f === INITIAL_FORM ? initialFormFor(hall.kind) : f)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [hallId, plan]);
 
   // Which patterns the hall's hardware can wire (with their default parameters), read again after a switch.
   const [options, setOptions] = useState<components["schemas"]["WiringOptions"] | null>(null);

@@ -6,6 +6,7 @@ import {
   formFromSpec,
   generateErrors,
   INITIAL_FORM,
+  initialFormFor,
   PATTERNS,
   planName,
   shownFields,
@@ -15,6 +16,15 @@ import {
 } from "./form";
 
 const form = (patch: Partial<WiringForm>): WiringForm => ({ ...INITIAL_FORM, ...patch });
+
+describe("the form a hall's first plan starts from", () => {
+  it("is rail-optimized on a GPU hall, the rest as on any hall; a general hall's is the initial form itself", () => {
+    expect(initialFormFor("gpu")).toEqual({ ...INITIAL_FORM, pattern: "rail-optimized" });
+    // The same object: the panel tells an untouched form by identity.
+    expect(initialFormFor("general")).toBe(INITIAL_FORM);
+    expect(INITIAL_FORM.pattern).toBe("paired-row");
+  });
+});
 
 describe("patterns", () => {
   it("lists every API pattern once, in menu order, with its label", () => {

@@ -126,6 +126,15 @@ export const INITIAL_FORM: WiringForm = {
   spinePlanes: "",
 };
 
+/**
+ * The form a hall's first plan starts from: a GPU hall is wired by rail (its GPUs' NICs, one per
+ * rail), so its form starts on the rail-optimized pattern; the planner fills in the SU size and the
+ * leaf model.
+ */
+export function initialFormFor(hallKind: "gpu" | "general"): WiringForm {
+  return hallKind === "gpu" ? { ...INITIAL_FORM, pattern: "rail-optimized" } : INITIAL_FORM;
+}
+
 /** The form with cabling `c`: breakouts are built in the plant, so direct cabling clears them. */
 export function withCabling(f: WiringForm, c: Cabling): WiringForm {
   return { ...f, cabling: c, breakouts: c === "structured" && f.breakouts };
