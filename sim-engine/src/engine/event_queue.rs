@@ -98,23 +98,13 @@ impl EventQueue {
                 break;
             }
             let (m, mv) = if c + 4 <= end {
-                // a full node (the usual case): the least of four as a small tournament
+                // a full node (the usual case): the least of four as a small tournament, without
+                // branches (which child wins is a coin toss a branch predictor loses)
                 let four = &a[c..c + 4];
-                let (i, x) = if four[1] < four[0] {
-                    (1, four[1])
-                } else {
-                    (0, four[0])
-                };
-                let (j, y) = if four[3] < four[2] {
-                    (3, four[3])
-                } else {
-                    (2, four[2])
-                };
-                if y < x {
-                    (c + j, y)
-                } else {
-                    (c + i, x)
-                }
+                let i = usize::from(four[1] < four[0]);
+                let j = 2 + usize::from(four[3] < four[2]);
+                let k = if four[j] < four[i] { j } else { i };
+                (c + k, four[k])
             } else {
                 let (mut m, mut mv) = (c, a[c]);
                 for (k, &x) in a[c + 1..end].iter().enumerate() {
