@@ -499,7 +499,10 @@ def wait_http(url: str, timeout_s: float = 30.0) -> bool:
             with urllib.request.urlopen(url, timeout=10) as resp:
                 return bool(resp.status < 500)
         except urllib.error.HTTPError as err:
-            return err.code < 500
+            if err.code != 503:
+                return err.code < 500
+            # Not ready yet (a part still starting: the worker, or the API's lanes process).
+            time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
     return False

@@ -91,3 +91,40 @@ def test_a_cluster_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> Non
         assert "postgresql.conf" in lines[0] and "server.log" in lines[0]
     finally:
         subprocess.run([*run, "clean"], cwd=checkout, check=False, capture_output=True)
+
+
+def _server(statuses: list[int]) -> tuple[str, list[int]]:
+    """A local HTTP server answering `statuses` in order (the last one from then on); the answers given."""
+    import http.server
+    import threading
+
+    given: list[int] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status = statuses[min(len(given), len(statuses) - 1)]
+            given.append(status)
+            self.send_response(status)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/ready", given
+
+
+def test_waiting_for_readiness_goes_on_through_503_and_stops_at_an_answer() -> None:
+    # 503: a part still starting (the worker, the API's lanes process); ask again.
+    url, given = _server([503, 503, 200])
+    assert stack.wait_http(url, timeout_s=10) is True
+    assert given == [503, 503, 200]
+    # Any other answer ends the wait at once: below 500 up, 500 and others down.
+    url, given = _server([500])
+    assert stack.wait_http(url, timeout_s=10) is False
+    assert given == [500]
+    url, given = _server([404])
+    assert stack.wait_http(url, timeout_s=10) is True
+    assert given == [404]
