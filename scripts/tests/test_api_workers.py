@@ -54,8 +54,12 @@ def test_several_api_processes_serve_one_port_and_stop_together() -> None:
         assert len(serving) == WORKERS
         with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
             assert all(client.get("/api/health/live").status_code == 200 for _ in range(10))
-            # Relayed to the lanes processes, which answer (no database needed to refuse a stranger).
-            assert all(client.get("/api/v1/catalog/server-models").status_code == 401 for _ in range(10))
+            # Relayed to the lanes processes, which answer once their app is loaded (503 until then;
+            # no database is needed to refuse a stranger).
+            relayed = "/api/v1/catalog/server-models"
+            while client.get(relayed).status_code == 503 and time.monotonic() < deadline + 30:
+                time.sleep(0.2)
+            assert all(client.get(relayed).status_code == 401 for _ in range(10))
     finally:
         stack.stop_processes([api])
     assert not _alive(api.pid)
