@@ -104,10 +104,7 @@ class LaneRelay:
             reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(self.socket_path), CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError) as exc:
             log.warning("%s %s: the lanes process did not answer (%s)", scope["method"], scope["path"], exc)
-            down = JSONResponse(
-                error_body("server", LANES_DOWN), status_code=503, headers={"Retry-After": RETRY_AFTER_S}
-            )
-            await down(scope, receive, with_security_headers(send, scope["path"], hsts=self.hsts))
+            await self._lanes_down(scope, receive, send)
             return
         started = False
         writer.write(head or b"")
@@ -139,10 +136,7 @@ class LaneRelay:
                 return  # the caller left mid-body: nobody to answer
             log.warning("%s %s: relay cut off (%s)", scope["method"], scope["path"], type(exc).__name__)
             if not started:
-                down = JSONResponse(
-                    error_body("server", LANES_DOWN), status_code=503, headers={"Retry-After": RETRY_AFTER_S}
-                )
-                await down(scope, receive, with_security_headers(send, scope["path"], hsts=self.hsts))
+                await self._lanes_down(scope, receive, send)
             # Otherwise returning without finishing the response makes the server close the
             # connection: the caller sees a cut-off body, never a complete-looking wrong one.
         finally:
@@ -151,6 +145,11 @@ class LaneRelay:
             elif not sending.cancelled():
                 sending.exception()  # seen: a caller that left is not an error to log
             writer.close()
+
+    async def _lanes_down(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """503 with `Retry-After` and the security headers (the lanes process, which adds them, is away)."""
+        down = JSONResponse(error_body("server", LANES_DOWN), status_code=503, headers={"Retry-After": RETRY_AFTER_S})
+        await down(scope, receive, with_security_headers(send, scope["path"], hsts=self.hsts))
 
     async def _send_body(self, send: Send, chunk: bytes) -> None:
         message = {"type": "http.response.body", "body": chunk, "more_body": True}

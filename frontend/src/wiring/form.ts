@@ -4,6 +4,7 @@
  */
 import type { components } from "../api/schema";
 import { ApiError, type ErrorItem } from "../sync/http";
+import type { HallRead } from "../sync/apiTypes";
 
 export type Pattern = components["schemas"]["Pattern"];
 export type WiringPlanCreate = components["schemas"]["WiringPlanCreate"];
@@ -131,7 +132,7 @@ export const INITIAL_FORM: WiringForm = {
  * rail), so its form starts on the rail-optimized pattern; the planner fills in the SU size and the
  * leaf model.
  */
-export function initialFormFor(hallKind: "gpu" | "general"): WiringForm {
+export function initialFormFor(hallKind: HallRead["kind"]): WiringForm {
   return hallKind === "gpu" ? { ...INITIAL_FORM, pattern: "rail-optimized" } : INITIAL_FORM;
 }
 

@@ -58,23 +58,12 @@ impl EventQueue {
 
     #[inline]
     pub fn push(&mut self, v: u128) {
-        let mut p = self.len + PAD;
+        let p = self.len + PAD;
         if p / 4 == self.lines.len() {
             self.lines.push(Line::default());
         }
         self.len += 1;
-        let a = self.slots_mut();
-        // sift up: move larger parents down into the hole
-        while p > PAD {
-            let parent = p / 4 + 2;
-            let pv = a[parent];
-            if pv <= v {
-                break;
-            }
-            a[p] = pv;
-            p = parent;
-        }
-        a[p] = v;
+        sift_up(self.slots_mut(), p, v);
     }
 
     /// Remove and return the smallest key.
@@ -119,18 +108,24 @@ impl EventQueue {
         }
         // the last key belongs near the bottom: up from there (as `BinaryHeap` does) instead of
         // comparing it on every level on the way down
-        while p > PAD {
-            let parent = p / 4 + 2;
-            let pv = a[parent];
-            if pv <= v {
-                break;
-            }
-            a[p] = pv;
-            p = parent;
-        }
-        a[p] = v;
+        sift_up(a, p, v);
         Some(top)
     }
+}
+
+/// Puts `v` into the hole at slot `p`, moving larger parents down into it on the way up.
+#[inline(always)]
+fn sift_up(a: &mut [u128], mut p: usize, v: u128) {
+    while p > PAD {
+        let parent = p / 4 + 2;
+        let pv = a[parent];
+        if pv <= v {
+            break;
+        }
+        a[p] = pv;
+        p = parent;
+    }
+    a[p] = v;
 }
 
 #[cfg(test)]
